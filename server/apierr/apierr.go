@@ -1,0 +1,250 @@
+// Package apierr is the one error model of catalogd: every failure a client can see is an *Error
+// with a stable machine-readable code, turned into a gRPC status with google.rpc details and, by the
+// gateway, into an RFC 9457 problem document.
+package apierr
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// Code is a stable, machine-readable error identifier (DESIGN.md "HTTP conventions").
+type Code string
+
+const (
+	ValidationFailed   Code = "VALIDATION_FAILED"
+	MalformedRequest   Code = "MALFORMED_REQUEST"
+	Unauthenticated    Code = "UNAUTHENTICATED"
+	Forbidden          Code = "FORBIDDEN"
+	NotFound           Code = "NOT_FOUND"
+	AlreadyExists      Code = "ALREADY_EXISTS"
+	InvalidTransition  Code = "INVALID_TRANSITION"
+	InUse              Code = "IN_USE"
+	RequirementsNotMet Code = "REQUIREMENTS_NOT_MET"
+	PayloadTooLarge    Code = "PAYLOAD_TOO_LARGE"
+	RateLimited        Code = "RATE_LIMITED"
+	Internal           Code = "INTERNAL"
+)
+
+// Domain of google.rpc.ErrorInfo.
+const Domain = "catalogd"
+
+type codeInfo struct {
+	grpc  codes.Code
+	http  int
+	title string
+}
+
+var table = map[Code]codeInfo{
+	ValidationFailed:   {codes.InvalidArgument, 400, "Validation failed"},
+	MalformedRequest:   {codes.InvalidArgument, 400, "Malformed request"},
+	Unauthenticated:    {codes.Unauthenticated, 401, "Unauthenticated"},
+	Forbidden:          {codes.PermissionDenied, 403, "Forbidden"},
+	NotFound:           {codes.NotFound, 404, "Not found"},
+	AlreadyExists:      {codes.AlreadyExists, 409, "Already exists"},
+	InvalidTransition:  {codes.FailedPrecondition, 409, "Invalid transition"},
+	InUse:              {codes.FailedPrecondition, 409, "In use"},
+	RequirementsNotMet: {codes.FailedPrecondition, 409, "Requirements not met"},
+	PayloadTooLarge:    {codes.ResourceExhausted, 413, "Payload too large"},
+	RateLimited:        {codes.ResourceExhausted, 429, "Too many requests"},
+	Internal:           {codes.Internal, 500, "Internal error"},
+}
+
+// HTTPStatus of a code.
+func (c Code) HTTPStatus() int { return table[c].http }
+
+// Title is the problem title of a code.
+func (c Code) Title() string { return table[c].title }
+
+// GRPCCode of a code.
+func (c Code) GRPCCode() codes.Code { return table[c].grpc }
+
+// FieldViolation names one bad field: `code`, `[2].code`, `codes[eq]`.
+type FieldViolation struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// Error is a client-visible failure.
+type Error struct {
+	Code   Code
+	Detail string
+	Fields []FieldViolation
+	// Meta is extra machine-readable context (ErrorInfo metadata), e.g. status, allowedTransitions.
+	Meta map[string]string
+}
+
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Detail }
+
+// New makes an error with a formatted detail.
+func New(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Detail: fmt.Sprintf(format, args...)}
+}
+
+// WithField adds a field violation.
+func (e *Error) WithField(field, message string) *Error {
+	e.Fields = append(e.Fields, FieldViolation{Field: field, Message: message})
+	return e
+}
+
+// WithMeta adds ErrorInfo metadata.
+func (e *Error) WithMeta(k, v string) *Error {
+	if e.Meta == nil {
+		e.Meta = map[string]string{}
+	}
+	e.Meta[k] = v
+	return e
+}
+
+// Field is a shorthand for a one-field validation error.
+func Field(field, message string) *Error {
+	return (&Error{Code: ValidationFailed, Detail: field + ": " + message}).WithField(field, message)
+}
+
+// NotFoundf is a 404 for a resource kind and id.
+func NotFoundf(kind, id string) *Error {
+	return New(NotFound, "%s %s not found", kind, id)
+}
+
+// GRPCStatus makes *Error satisfy the interface grpc's status.FromError looks for.
+func (e *Error) GRPCStatus() *status.Status {
+	st := status.New(e.Code.GRPCCode(), e.Detail)
+	info := &errdetails.ErrorInfo{Reason: string(e.Code), Domain: Domain, Metadata: e.Meta}
+	var withDetails *status.Status
+	var err error
+	if len(e.Fields) > 0 {
+		br := &errdetails.BadRequest{}
+		for _, f := range e.Fields {
+			br.FieldViolations = append(br.FieldViolations, &errdetails.BadRequest_FieldViolation{Field: f.Field, Description: f.Message})
+		}
+		withDetails, err = st.WithDetails(info, br)
+	} else {
+		withDetails, err = st.WithDetails(info)
+	}
+	if err != nil {
+		return st
+	}
+	return withDetails
+}
+
+// From turns any error into an *Error: *Error as is, gRPC statuses by their details or code,
+// everything else INTERNAL (the caller logs the original; its text never reaches the client).
+func From(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	st, ok := status.FromError(err)
+	if !ok {
+		return &Error{Code: Internal, Detail: "internal error"}
+	}
+	out := &Error{Detail: st.Message()}
+	for _, d := range st.Details() {
+		switch d := d.(type) {
+		case *errdetails.ErrorInfo:
+			if d.Domain == Domain {
+				out.Code = Code(d.Reason)
+				out.Meta = d.Metadata
+			}
+		case *errdetails.BadRequest:
+			for _, v := range d.FieldViolations {
+				out.Fields = append(out.Fields, FieldViolation{Field: v.Field, Message: v.Description})
+			}
+		}
+	}
+	if _, known := table[out.Code]; known {
+		return out
+	}
+	// A status without our details: produced by grpc itself or by the gateway's request decoding.
+	switch st.Code() {
+	case codes.InvalidArgument:
+		out.Code = MalformedRequest
+		if f, m, ok := ParseDecodeError(st.Message()); ok {
+			out.Fields = append(out.Fields, FieldViolation{Field: f, Message: m})
+			out.Detail = f + ": " + m
+		}
+	case codes.Unauthenticated:
+		out.Code = Unauthenticated
+	case codes.PermissionDenied:
+		out.Code = Forbidden
+	case codes.NotFound:
+		out.Code = NotFound
+	case codes.AlreadyExists:
+		out.Code = AlreadyExists
+	case codes.ResourceExhausted:
+		out.Code = PayloadTooLarge
+	case codes.Unimplemented:
+		out.Code = NotFound
+	default:
+		out.Code = Internal
+		out.Detail = "internal error"
+	}
+	return out
+}
+
+// DecodeError is returned by the request decoders (JSON body, query parameters). The gateway flattens
+// it into a status message with "%v"; ParseDecodeError recovers the field from that text.
+type DecodeError struct {
+	Field   string
+	Message string
+}
+
+func (e *DecodeError) Error() string { return fmt.Sprintf("invalid field %q: %s", e.Field, e.Message) }
+
+var decodeRE = regexp.MustCompile(`^invalid field "((?:[^"\\]|\\.)*)": (.*)$`)
+
+// ParseDecodeError recovers field and message from a DecodeError's text.
+func ParseDecodeError(s string) (field, message string, ok bool) {
+	m := decodeRE.FindStringSubmatch(s)
+	if m == nil {
+		return "", "", false
+	}
+	return strings.ReplaceAll(m[1], `\"`, `"`), m[2], true
+}
+
+// Validator collects field violations, naming bulk items by index (`[2].code`).
+type Validator struct {
+	prefix string
+	errs   *[]FieldViolation
+}
+
+// NewValidator starts a collection.
+func NewValidator() Validator { return Validator{errs: &[]FieldViolation{}} }
+
+// Item returns a validator whose fields are prefixed with `[i].` (bulk) or nothing (single: i < 0).
+func (v Validator) Item(i int) Validator {
+	if i < 0 {
+		return v
+	}
+	return Validator{prefix: fmt.Sprintf("%s[%d].", v.prefix, i), errs: v.errs}
+}
+
+// Add records a violation of field.
+func (v Validator) Add(field, format string, args ...any) {
+	*v.errs = append(*v.errs, FieldViolation{Field: v.prefix + field, Message: fmt.Sprintf(format, args...)})
+}
+
+// Name is the full name of a field in this validator's scope.
+func (v Validator) Name(field string) string { return v.prefix + field }
+
+// Err is nil when nothing was recorded, else a VALIDATION_FAILED error listing every violation.
+func (v Validator) Err() error {
+	if len(*v.errs) == 0 {
+		return nil
+	}
+	fs := append([]FieldViolation(nil), *v.errs...)
+	parts := make([]string, 0, len(fs))
+	for _, f := range fs {
+		parts = append(parts, f.Field+": "+f.Message)
+	}
+	return &Error{Code: ValidationFailed, Detail: strings.Join(parts, "; "), Fields: fs}
+}

@@ -1,0 +1,83 @@
+// Package lifecycle is the one state machine of every resource with a status: a table of moves, the
+// no-op rule for same-state moves, and the 409 that names what is allowed.
+package lifecycle
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/catalogd/catalogd/server/apierr"
+)
+
+// Move is one transition: the states it may start from and the state it leads to.
+type Move struct {
+	From []string
+	To   string
+	// Event is the event verb of the move (published, removed, ...).
+	Event string
+}
+
+// Machine is a resource's table of moves, keyed by transition name.
+type Machine struct {
+	Kind  string
+	Moves map[string]Move
+}
+
+// Result of applying a transition to one resource.
+type Result struct {
+	To      string
+	Changed bool
+	Event   string
+}
+
+// Apply checks transition t from state cur. A move whose target is the current state is a no-op
+// success; a move not allowed from cur is INVALID_TRANSITION naming the current status and the
+// transitions allowed from it.
+func (m Machine) Apply(cur, t string) (Result, error) {
+	mv, ok := m.Moves[t]
+	if !ok {
+		return Result{}, apierr.Field("transition", "must be one of "+strings.Join(m.Transitions(), ", "))
+	}
+	if mv.To == cur {
+		return Result{To: cur}, nil
+	}
+	for _, f := range mv.From {
+		if f == cur {
+			return Result{To: mv.To, Changed: true, Event: mv.Event}, nil
+		}
+	}
+	allowed := m.AllowedFrom(cur)
+	return Result{}, apierr.New(apierr.InvalidTransition,
+		"cannot %s a %s in status %s; allowed transitions: %s", t, m.Kind, cur, orNone(allowed)).
+		WithMeta("status", cur).WithMeta("transition", t).WithMeta("allowedTransitions", strings.Join(allowed, ","))
+}
+
+// Transitions lists every transition name, sorted.
+func (m Machine) Transitions() []string {
+	out := make([]string, 0, len(m.Moves))
+	for k := range m.Moves {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// AllowedFrom lists the transitions that change state cur.
+func (m Machine) AllowedFrom(cur string) []string {
+	var out []string
+	for _, t := range m.Transitions() {
+		for _, f := range m.Moves[t].From {
+			if f == cur {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}

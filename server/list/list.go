@@ -1,0 +1,344 @@
+// Package list runs every list operation: it reads the filter, order and page fields of a list
+// request message (by reflection, so each family only declares a Spec), builds one parameterised
+// SQL query with just the predicates given (so PostgreSQL plans each shape with its indexes),
+// and returns a page with its pagination object.
+package list
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	catalogv1 "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/fields"
+)
+
+// Type of a filterable column.
+type Type int
+
+const (
+	Text Type = iota
+	UUID
+	Time
+	Bool
+	Int
+	Enum
+)
+
+// Field maps a filter field of a list request (its JSON name, e.g. "codes" or "code") onto a column.
+type Field struct {
+	Column string
+	Type   Type
+	// Values allowed for an Enum column.
+	Values []string
+}
+
+// SoftDelete describes a family whose removed items are left out of lists unless asked for.
+type SoftDelete struct {
+	// StatusColumn and Removed: the status column and its removed value.
+	StatusColumn, Removed string
+	// IsRemovedField and StatusesField: the JSON names of the isRemoved[eq] and statuses[eq] filters.
+	IsRemovedField, StatusesField string
+}
+
+// Spec is what a family declares about its list operation.
+type Spec struct {
+	Table string
+	// Filters by JSON field name of the request message.
+	Filters map[string]Field
+	// Order maps the order field names (the request's (catalog.v1.list).order_fields) onto columns.
+	Order      map[string]string
+	SoftDelete *SoftDelete
+}
+
+// Cond is a fixed condition of a scoped list (the parent of a sub-resource).
+type Cond struct {
+	Column string
+	Value  any
+}
+
+// Eq scopes a list to column = value.
+func Eq(column string, value any) Cond { return Cond{column, value} }
+
+// Page limits.
+const (
+	DefaultSize = 20
+	MaxSize     = 100
+)
+
+// Query is a built list query.
+type Query struct {
+	SQL, CountSQL string
+	Args          []any
+	Page, Size    int32
+}
+
+var (
+	stringsFilter = (&catalogv1.StringsFilter{}).ProtoReflect().Descriptor().FullName()
+	stringFilter  = (&catalogv1.StringFilter{}).ProtoReflect().Descriptor().FullName()
+	timeFilter    = (&catalogv1.TimeFilter{}).ProtoReflect().Descriptor().FullName()
+	boolFilter    = (&catalogv1.BoolFilter{}).ProtoReflect().Descriptor().FullName()
+	intFilter     = (&catalogv1.IntFilter{}).ProtoReflect().Descriptor().FullName()
+	orderByName   = (&catalogv1.OrderBy{}).ProtoReflect().Descriptor().FullName()
+)
+
+// Check verifies at start-up that spec covers every filter and order field of the request type:
+// a filter the API offers but the SQL ignores would silently return everything.
+func (s *Spec) Check(req proto.Message) error {
+	md := req.ProtoReflect().Descriptor()
+	fs := md.Fields()
+	for i := 0; i < fs.Len(); i++ {
+		f := fs.Get(i)
+		if f.Kind() != protoreflect.MessageKind || f.IsList() {
+			continue
+		}
+		switch f.Message().FullName() {
+		case stringsFilter, stringFilter, timeFilter, boolFilter, intFilter:
+			if _, ok := s.Filters[f.JSONName()]; !ok {
+				if s.SoftDelete == nil || f.JSONName() != s.SoftDelete.IsRemovedField {
+					return fmt.Errorf("%s: filter %s has no column in the list spec", md.FullName(), f.JSONName())
+				}
+			}
+		}
+	}
+	if lo, ok := proto.GetExtension(md.Options(), catalogv1.E_List).(*catalogv1.ListOptions); ok && lo != nil {
+		for _, o := range lo.OrderFields {
+			if _, ok := s.Order[o]; !ok {
+				return fmt.Errorf("%s: order field %s has no column in the list spec", md.FullName(), o)
+			}
+		}
+	}
+	return nil
+}
+
+type builder struct {
+	where []string
+	args  []any
+}
+
+func (b *builder) arg(v any) string {
+	b.args = append(b.args, v)
+	return "$" + strconv.Itoa(len(b.args))
+}
+
+// Build turns a list request into SQL. Errors name the query parameter (`codes[eq]`).
+func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, error) {
+	b := &builder{}
+	b.where = append(b.where, "tenant_id = "+b.arg(tenant))
+	for _, c := range scope {
+		b.where = append(b.where, c.Column+" = "+b.arg(c.Value))
+	}
+	m := req.ProtoReflect()
+	fs := m.Descriptor().Fields()
+	v := apierr.NewValidator()
+	q := &Query{Page: 1, Size: DefaultSize}
+	var order []*catalogv1.OrderBy
+	var isRemoved *bool
+	statusesNameRemoved := false
+	for i := 0; i < fs.Len(); i++ {
+		f := fs.Get(i)
+		name := f.JSONName()
+		switch {
+		case name == "page" || name == "size":
+			if !m.Has(f) {
+				continue
+			}
+			n := int32(m.Get(f).Int())
+			if name == "page" {
+				if n < 1 {
+					v.Add("page", "must be 1 or more")
+				}
+				q.Page = n
+			} else {
+				if n < 1 || n > MaxSize {
+					v.Add("size", "must be 1 to %d", MaxSize)
+				}
+				q.Size = n
+			}
+			continue
+		case f.IsList() && f.Kind() == protoreflect.MessageKind && f.Message().FullName() == orderByName:
+			l := m.Get(f).List()
+			for j := 0; j < l.Len(); j++ {
+				order = append(order, l.Get(j).Message().Interface().(*catalogv1.OrderBy))
+			}
+			continue
+		case f.Kind() != protoreflect.MessageKind || f.IsList() || !m.Has(f):
+			continue
+		}
+		fm := m.Get(f).Message()
+		if s.SoftDelete != nil && name == s.SoftDelete.IsRemovedField {
+			bf := fm.Interface().(*catalogv1.BoolFilter)
+			if bf.Eq != nil {
+				isRemoved = bf.Eq
+			}
+			continue
+		}
+		col, ok := s.Filters[name]
+		if !ok {
+			continue // include/expand and other non-filter messages
+		}
+		switch x := fm.Interface().(type) {
+		case *catalogv1.StringsFilter:
+			if len(x.Eq) == 0 {
+				continue
+			}
+			param := name + "[eq]"
+			switch col.Type {
+			case UUID:
+				ids := make([]string, 0, len(x.Eq))
+				for _, s := range x.Eq {
+					id, err := fields.ParseUUID(s)
+					if err != nil {
+						v.Add(param, "%q is not a uuid", s)
+						continue
+					}
+					ids = append(ids, id.String())
+				}
+				b.where = append(b.where, col.Column+" = ANY("+b.arg(ids)+"::uuid[])")
+			case Enum:
+				// Whitelisted literals, not a parameter: the planner then sees the values and keeps
+				// the status index (a parameterised = ANY($1) lost it).
+				lits := make([]string, 0, len(x.Eq))
+				for _, s := range x.Eq {
+					if !contains(col.Values, s) {
+						v.Add(param, "%q is not one of %s", s, strings.Join(col.Values, ", "))
+						continue
+					}
+					lits = append(lits, "'"+s+"'")
+				}
+				if sd := s.SoftDelete; sd != nil && name == sd.StatusesField && contains(x.Eq, sd.Removed) {
+					statusesNameRemoved = true
+				}
+				if len(lits) > 0 {
+					b.where = append(b.where, col.Column+" IN ("+strings.Join(lits, ", ")+")")
+				}
+			default:
+				b.where = append(b.where, col.Column+" = ANY("+b.arg(x.Eq)+"::text[])")
+			}
+		case *catalogv1.StringFilter:
+			if x.Contains != nil {
+				b.where = append(b.where, col.Column+" ILIKE "+b.arg("%"+escapeLike(*x.Contains)+"%"))
+			}
+			if x.Starts != nil {
+				b.where = append(b.where, col.Column+" ILIKE "+b.arg(escapeLike(*x.Starts)+"%"))
+			}
+			if x.Ends != nil {
+				b.where = append(b.where, col.Column+" ILIKE "+b.arg("%"+escapeLike(*x.Ends)))
+			}
+		case *catalogv1.TimeFilter:
+			for _, c := range []struct {
+				ts *timestamppb.Timestamp
+				op string
+			}{{x.Eq, "="}, {x.Min, ">="}, {x.Max, "<="}} {
+				if c.ts != nil {
+					b.where = append(b.where, col.Column+" "+c.op+" "+b.arg(c.ts.AsTime().UTC().Truncate(time.Microsecond)))
+				}
+			}
+		case *catalogv1.BoolFilter:
+			if x.Eq != nil {
+				b.where = append(b.where, col.Column+" = "+b.arg(*x.Eq))
+			}
+		case *catalogv1.IntFilter:
+			for _, c := range []struct {
+				n  *int32
+				op string
+			}{{x.Eq, "="}, {x.Min, ">="}, {x.Max, "<="}} {
+				if c.n != nil {
+					b.where = append(b.where, col.Column+" "+c.op+" "+b.arg(*c.n))
+				}
+			}
+		}
+	}
+	if sd := s.SoftDelete; sd != nil {
+		switch {
+		case isRemoved != nil && *isRemoved:
+			b.where = append(b.where, sd.StatusColumn+" = '"+sd.Removed+"'")
+		case isRemoved != nil && !*isRemoved:
+			b.where = append(b.where, sd.StatusColumn+" <> '"+sd.Removed+"'")
+		case !statusesNameRemoved:
+			b.where = append(b.where, sd.StatusColumn+" <> '"+sd.Removed+"'")
+		}
+	}
+	var ob []string
+	last := "ASC"
+	for _, o := range order {
+		col, ok := s.Order[o.Field]
+		if !ok {
+			v.Add(o.Field+"[order]", "cannot be ordered")
+			continue
+		}
+		last = "ASC"
+		if o.Direction == catalogv1.SortDirection_SORT_DIRECTION_DESC {
+			last = "DESC"
+		}
+		ob = append(ob, col+" "+last)
+	}
+	if len(ob) == 0 {
+		ob = append(ob, "created_at ASC")
+	}
+	// Ties break on uuid, in the direction of the last key so an index can serve the whole order.
+	ob = append(ob, "uuid "+last)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	where := strings.Join(b.where, " AND ")
+	q.Args = b.args
+	q.CountSQL = "SELECT count(*) FROM " + s.Table + " WHERE " + where
+	q.SQL = "SELECT * FROM " + s.Table + " WHERE " + where + " ORDER BY " + strings.Join(ob, ", ") +
+		" LIMIT " + strconv.Itoa(int(q.Size)) + " OFFSET " + strconv.FormatInt(int64(q.Page-1)*int64(q.Size), 10)
+	return q, nil
+}
+
+// Querier is what a list runs on: the pool or a transaction.
+type Querier interface {
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// Run builds and runs a list, scanning rows into T (an sqlc model: columns by db tag).
+func Run[T any](ctx context.Context, db Querier, s *Spec, tenant string, req proto.Message, scope ...Cond) ([]T, *catalogv1.Pagination, error) {
+	q, err := s.Build(tenant, req, scope...)
+	if err != nil {
+		return nil, nil, err
+	}
+	batch := &pgx.Batch{}
+	batch.Queue(q.SQL, q.Args...)
+	batch.Queue(q.CountSQL, q.Args...)
+	br := db.SendBatch(ctx, batch)
+	defer br.Close()
+	rows, err := br.Query()
+	if err != nil {
+		return nil, nil, err
+	}
+	items, err := pgx.CollectRows(rows, pgx.RowToStructByName[T])
+	if err != nil {
+		return nil, nil, err
+	}
+	var total int64
+	if err := br.QueryRow().Scan(&total); err != nil {
+		return nil, nil, err
+	}
+	pages := (total + int64(q.Size) - 1) / int64(q.Size)
+	return items, &catalogv1.Pagination{Page: q.Page, Size: q.Size, TotalItems: int32(total), TotalPages: int32(pages)}, nil
+}
+
+func escapeLike(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(s)
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,82 @@
+// Package store opens the PostgreSQL pool, runs transactions and maps database errors onto the
+// API's error model.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/catalogd/catalogd/gen/db"
+)
+
+// DB is the service's database handle.
+type DB struct {
+	Pool *pgxpool.Pool
+	Q    *db.Queries
+}
+
+// Open connects a pool to url and checks it answers.
+func Open(ctx context.Context, url string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
+	}
+	if cfg.MaxConns < 8 {
+		cfg.MaxConns = 8
+	}
+	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := pool.Ping(pctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect to database: %w", err)
+	}
+	return &DB{Pool: pool, Q: db.New(pool)}, nil
+}
+
+// Close closes the pool.
+func (d *DB) Close() { d.Pool.Close() }
+
+// Tx runs fn in one transaction: committed when fn returns nil, rolled back otherwise.
+func (d *DB) Tx(ctx context.Context, fn func(tx pgx.Tx, q *db.Queries) error) error {
+	tx, err := d.Pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a no-op after commit
+	if err := fn(tx, d.Q.WithTx(tx)); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// Now is the time stamped on a write: UTC, truncated to the microseconds PostgreSQL stores.
+func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
+// IsNoRows reports a missing row.
+func IsNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
+
+// PgCode returns the SQLSTATE of a PostgreSQL error, or "".
+func PgCode(err error) (code, constraint string) {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code, pe.ConstraintName
+	}
+	return "", ""
+}
+
+// SQLSTATEs the services map onto API errors.
+const (
+	UniqueViolation     = "23505"
+	ForeignKeyViolation = "23503"
+)
