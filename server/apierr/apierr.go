@@ -29,6 +29,8 @@ const (
 	RequirementsNotMet Code = "REQUIREMENTS_NOT_MET"
 	PayloadTooLarge    Code = "PAYLOAD_TOO_LARGE"
 	RateLimited        Code = "RATE_LIMITED"
+	MethodNotAllowed   Code = "METHOD_NOT_ALLOWED"
+	Unavailable        Code = "UNAVAILABLE"
 	Internal           Code = "INTERNAL"
 )
 
@@ -53,6 +55,8 @@ var table = map[Code]codeInfo{
 	RequirementsNotMet: {codes.FailedPrecondition, 409, "Requirements not met"},
 	PayloadTooLarge:    {codes.ResourceExhausted, 413, "Payload too large"},
 	RateLimited:        {codes.ResourceExhausted, 429, "Too many requests"},
+	MethodNotAllowed:   {codes.Unimplemented, 405, "Method not allowed"},
+	Unavailable:        {codes.Unavailable, 503, "Service unavailable"},
 	Internal:           {codes.Internal, 500, "Internal error"},
 }
 
@@ -184,6 +188,11 @@ func From(err error) *Error {
 		out.Code = PayloadTooLarge
 	case codes.Unimplemented:
 		out.Code = NotFound
+	case codes.Unavailable:
+		out.Code = Unavailable
+	case codes.Canceled, codes.DeadlineExceeded:
+		out.Code = Unavailable
+		out.Detail = "request cancelled or timed out"
 	default:
 		out.Code = Internal
 		out.Detail = "internal error"

@@ -48,7 +48,7 @@ func (m Machine) Apply(cur, t string) (Result, error) {
 	}
 	allowed := m.AllowedFrom(cur)
 	return Result{}, apierr.New(apierr.InvalidTransition,
-		"cannot %s a %s in status %s; allowed transitions: %s", t, m.Kind, cur, orNone(allowed)).
+		"transition %s is not allowed from status %s; allowed transitions: %s", t, cur, orNone(allowed)).
 		WithMeta("status", cur).WithMeta("transition", t).WithMeta("allowedTransitions", strings.Join(allowed, ","))
 }
 

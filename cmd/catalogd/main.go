@@ -1,0 +1,154 @@
+// Command catalogd is the product catalog service.
+//
+//	catalogd [serve]   run the service (default)
+//	catalogd migrate   apply the database migrations and exit
+//	catalogd token     mint a development token (HS256)
+//
+// Every setting is an environment variable and also a flag; `catalogd <command> -h` lists them.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/catalogd/catalogd/db"
+	"github.com/catalogd/catalogd/server/app"
+	"github.com/catalogd/catalogd/server/auth"
+	"github.com/catalogd/catalogd/server/pgembed"
+	"github.com/catalogd/catalogd/server/store"
+)
+
+func main() {
+	cmd := "serve"
+	args := os.Args[1:]
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	var err error
+	switch cmd {
+	case "serve":
+		err = serve(args)
+	case "migrate":
+		err = migrate(args)
+	case "token":
+		err = token(args)
+	default:
+		err = fmt.Errorf("unknown command %q: use serve, migrate or token", cmd)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "catalogd:", err)
+		os.Exit(1)
+	}
+}
+
+func env(k, def string) string {
+	if v, ok := os.LookupEnv(k); ok {
+		return v
+	}
+	return def
+}
+
+// configFlags declares the configuration of DESIGN.md, each variable also a flag.
+func configFlags(fs *flag.FlagSet) *app.Config {
+	c := &app.Config{}
+	fs.StringVar(&c.HTTPAddr, "http-addr", env("CATALOG_HTTP_ADDR", "127.0.0.1:8080"), "REST gateway and operational endpoints (CATALOG_HTTP_ADDR)")
+	fs.StringVar(&c.GRPCAddr, "grpc-addr", env("CATALOG_GRPC_ADDR", "127.0.0.1:9090"), "gRPC server (CATALOG_GRPC_ADDR)")
+	fs.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", ""), "PostgreSQL URL; empty runs an embedded PostgreSQL in the data dir (DATABASE_URL)")
+	fs.StringVar(&c.DataDir, "data-dir", env("CATALOG_DATA_DIR", "./.data"), "embedded database, dev secrets and local blobs (CATALOG_DATA_DIR)")
+	fs.StringVar(&c.JWTHS256Secret, "jwt-hs256-secret", env("CATALOG_JWT_HS256_SECRET", ""), "accept HS256 tokens signed with this secret (CATALOG_JWT_HS256_SECRET)")
+	fs.StringVar(&c.JWKSURL, "jwks-url", env("CATALOG_JWKS_URL", ""), "accept RS256/ES256 tokens whose keys this JWKS serves (CATALOG_JWKS_URL)")
+	fs.StringVar(&c.JWTIssuer, "jwt-issuer", env("CATALOG_JWT_ISSUER", "catalogd-dev"), "required iss claim (CATALOG_JWT_ISSUER)")
+	fs.StringVar(&c.JWTAudience, "jwt-audience", env("CATALOG_JWT_AUDIENCE", "catalog"), "required aud claim (CATALOG_JWT_AUDIENCE)")
+	return c
+}
+
+func logger() *slog.Logger {
+	lvl := slog.LevelInfo
+	if strings.EqualFold(os.Getenv("CATALOG_LOG_LEVEL"), "debug") {
+		lvl = slog.LevelDebug
+	}
+	return app.NewLogger(os.Stderr, lvl)
+}
+
+func serve(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ExitOnError)
+	cfg := configFlags(fs)
+	_ = fs.Parse(args)
+	log := logger()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv, err := app.Start(ctx, *cfg, log)
+	if err != nil {
+		return err
+	}
+	<-ctx.Done()
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	srv.Stop(sctx)
+	log.Info("stopped")
+	return nil
+}
+
+func migrate(args []string) error {
+	fs := flag.NewFlagSet("migrate", flag.ExitOnError)
+	cfg := configFlags(fs)
+	_ = fs.Parse(args)
+	log := logger()
+	ctx := context.Background()
+	url := cfg.DatabaseURL
+	if url == "" {
+		c, err := pgembed.Start(ctx, filepath.Join(cfg.DataDir, "pg"), log)
+		if err != nil {
+			return err
+		}
+		defer c.Stop() //nolint:errcheck
+		url = c.URL()
+	}
+	d, err := store.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	applied, err := db.Migrate(ctx, d.Pool)
+	if err != nil {
+		return err
+	}
+	log.Info("migrated", "applied", strings.Join(applied, ","), "count", len(applied))
+	return nil
+}
+
+func token(args []string) error {
+	fs := flag.NewFlagSet("token", flag.ExitOnError)
+	cfg := configFlags(fs)
+	tenant := fs.String("tenant", "dev", "tenant_id claim")
+	subject := fs.String("subject", "dev", "sub claim")
+	scopes := fs.String("scopes", strings.Join(app.DevScopes, " "), "space-separated scopes")
+	ttl := fs.Duration("ttl", 24*time.Hour, "lifetime")
+	_ = fs.Parse(args)
+	secret := cfg.JWTHS256Secret
+	if secret == "" {
+		var err error
+		if secret, err = app.DevSecret(cfg.DataDir); err != nil {
+			return err
+		}
+	}
+	if secret == "" {
+		return errors.New("no HS256 secret: set CATALOG_JWT_HS256_SECRET")
+	}
+	tok, err := auth.MintHS256(secret, cfg.JWTIssuer, cfg.JWTAudience, *tenant, *subject, strings.Fields(*scopes), *ttl)
+	if err != nil {
+		return err
+	}
+	fmt.Println(tok)
+	return nil
+}

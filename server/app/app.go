@@ -1,0 +1,220 @@
+// Package app wires catalogd together: configuration, database (embedded or external), the gRPC
+// server with its interceptors, the REST gateway, and the operational HTTP endpoints.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/test/bufconn"
+
+	"github.com/catalogd/catalogd/db"
+	"github.com/catalogd/catalogd/gen/openapi"
+	"github.com/catalogd/catalogd/server/auth"
+	"github.com/catalogd/catalogd/server/catalog"
+	"github.com/catalogd/catalogd/server/pgembed"
+	"github.com/catalogd/catalogd/server/store"
+)
+
+// Config is the service's configuration (DESIGN.md "Running it").
+type Config struct {
+	HTTPAddr       string
+	GRPCAddr       string
+	DatabaseURL    string
+	DataDir        string
+	JWTHS256Secret string
+	JWKSURL        string
+	JWTIssuer      string
+	JWTAudience    string
+}
+
+// DevScopes are the scopes of the development token.
+var DevScopes = []string{"catalog:read", "catalog:write", "webhooks:read", "webhooks:write"}
+
+// Server is a running catalogd.
+type Server struct {
+	Log      *slog.Logger
+	DB       *store.DB
+	httpSrv  *http.Server
+	grpcSrv  *grpc.Server
+	httpLis  net.Listener
+	grpcLis  net.Listener
+	gwConn   *grpc.ClientConn
+	embedded *pgembed.Cluster
+	done     chan struct{}
+}
+
+// HTTPAddr is the address the REST gateway listens on.
+func (s *Server) HTTPAddr() string { return s.httpLis.Addr().String() }
+
+// GRPCAddr is the address the gRPC server listens on.
+func (s *Server) GRPCAddr() string { return s.grpcLis.Addr().String() }
+
+// Start opens the database (starting an embedded one when no URL is set), migrates it, and starts
+// serving. Stop shuts everything down.
+func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err error) {
+	s := &Server{Log: log, done: make(chan struct{})}
+	defer func() {
+		if err != nil {
+			s.Stop(context.Background())
+		}
+	}()
+	url := cfg.DatabaseURL
+	if url == "" {
+		log.Info("DATABASE_URL is empty: starting an embedded PostgreSQL", "dir", filepath.Join(cfg.DataDir, "pg"))
+		if s.embedded, err = pgembed.Start(ctx, filepath.Join(cfg.DataDir, "pg"), log); err != nil {
+			return nil, err
+		}
+		url = s.embedded.URL()
+	}
+	if s.DB, err = store.Open(ctx, url); err != nil {
+		return nil, err
+	}
+	applied, err := db.Migrate(ctx, s.DB.Pool)
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	if len(applied) > 0 {
+		log.Info("migrations applied", "versions", strings.Join(applied, ","))
+	}
+	verifier, err := newVerifier(ctx, &cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	services := Services(catalog.New(s.DB))
+	scopes, err := MethodScopes(services)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckListSpecs(); err != nil {
+		return nil, err
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	ic := &interceptors{log: log, verifier: verifier, scopes: scopes, metrics: newMetrics(reg)}
+	s.grpcSrv = grpc.NewServer(grpc.ChainUnaryInterceptor(ic.unary), grpc.MaxRecvMsgSize(MaxBodyBytes*4))
+	for _, svc := range services {
+		s.grpcSrv.RegisterService(svc.Desc, svc.Impl)
+	}
+	hs := health.NewServer()
+	healthpb.RegisterHealthServer(s.grpcSrv, hs)
+	reflection.Register(s.grpcSrv)
+
+	if s.grpcLis, err = net.Listen("tcp", cfg.GRPCAddr); err != nil {
+		return nil, fmt.Errorf("listen gRPC: %w", err)
+	}
+	// The gateway is a gRPC client of this same server (so every interceptor runs for REST calls),
+	// over an in-memory connection rather than loopback TCP.
+	mem := bufconn.Listen(1 << 20)
+	go func() { _ = s.grpcSrv.Serve(s.grpcLis) }()
+	go func() { _ = s.grpcSrv.Serve(mem) }()
+	s.gwConn, err = grpc.NewClient("passthrough:///catalogd-inprocess",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return mem.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)))
+	if err != nil {
+		return nil, err
+	}
+	gw := newGateway()
+	for _, svc := range services {
+		if err := svc.Gateway(ctx, gw, s.gwConn); err != nil {
+			return nil, err
+		}
+	}
+	spec, err := OpenAPI(openapi.Swagger)
+	if err != nil {
+		return nil, fmt.Errorf("openapi: %w", err)
+	}
+	if s.httpLis, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
+		return nil, fmt.Errorf("listen HTTP: %w", err)
+	}
+	s.httpSrv = &http.Server{Handler: httpHandler(log, gw, s.DB, reg, spec), ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout: 2 * time.Minute}
+	go func() { _ = s.httpSrv.Serve(s.httpLis) }()
+	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	log.Info("catalogd serving", "http", s.HTTPAddr(), "grpc", s.GRPCAddr())
+	return s, nil
+}
+
+// Stop shuts down gracefully: no new requests, in-flight ones finish (up to ctx's deadline), then
+// the database (and an embedded cluster) stop.
+func (s *Server) Stop(ctx context.Context) {
+	if s.httpSrv != nil {
+		_ = s.httpSrv.Shutdown(ctx)
+	}
+	if s.grpcSrv != nil {
+		stopped := make(chan struct{})
+		go func() { s.grpcSrv.GracefulStop(); close(stopped) }()
+		select {
+		case <-stopped:
+		case <-ctx.Done():
+			s.grpcSrv.Stop()
+		}
+	}
+	if s.gwConn != nil {
+		_ = s.gwConn.Close()
+	}
+	if s.DB != nil {
+		s.DB.Close()
+	}
+	if s.embedded != nil {
+		if err := s.embedded.Stop(); err != nil {
+			s.Log.Error("stop embedded PostgreSQL", "error", err.Error())
+		}
+	}
+}
+
+// newVerifier builds the token verifier; with no JWT configuration at all it makes a development
+// secret (kept in the data dir) and logs a ready-to-use token.
+func newVerifier(ctx context.Context, cfg *Config, log *slog.Logger) (*auth.Verifier, error) {
+	if cfg.JWTHS256Secret == "" && cfg.JWKSURL == "" {
+		secret, err := DevSecret(cfg.DataDir)
+		if err != nil {
+			return nil, err
+		}
+		cfg.JWTHS256Secret = secret
+		tok, err := auth.MintHS256(secret, cfg.JWTIssuer, cfg.JWTAudience, "dev", "dev", DevScopes, 24*time.Hour)
+		if err != nil {
+			return nil, err
+		}
+		log.Warn("no JWT configuration: accepting HS256 tokens signed with a development secret; do not use in production",
+			"secret_file", filepath.Join(cfg.DataDir, "dev-jwt-secret"), "tenant", "dev", "token", tok)
+	}
+	return auth.New(ctx, auth.Config{HS256Secret: cfg.JWTHS256Secret, JWKSURL: cfg.JWKSURL, Issuer: cfg.JWTIssuer, Audience: cfg.JWTAudience})
+}
+
+// DevSecret returns the development HS256 secret of a data dir, creating it on first use.
+func DevSecret(dataDir string) (string, error) {
+	p := filepath.Join(dataDir, "dev-jwt-secret")
+	if b, err := os.ReadFile(p); err == nil && len(strings.TrimSpace(string(b))) >= 32 {
+		return strings.TrimSpace(string(b)), nil
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	buf := make([]byte, 32)
+	if _, err := rand.Read(buf); err != nil {
+		return "", err
+	}
+	secret := base64.RawURLEncoding.EncodeToString(buf)
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		return "", err
+	}
+	return secret, os.WriteFile(p, []byte(secret+"\n"), 0o600)
+}

@@ -1,0 +1,164 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/jsonpb"
+	"github.com/catalogd/catalogd/server/queryparam"
+	"github.com/catalogd/catalogd/server/reqctx"
+)
+
+// MaxBodyBytes is the largest request body (DESIGN.md: over 1 MiB is 413).
+const MaxBodyBytes = 1 << 20
+
+// newGateway is the REST facade: the JSON codec of the spec, strict query parameters, problem
+// errors and the status codes of DESIGN.md.
+func newGateway() *runtime.ServeMux {
+	return runtime.NewServeMux(
+		runtime.WithMarshalerOption(runtime.MIMEWildcard, &jsonpb.Marshaler{}),
+		runtime.SetQueryParameterParser(&queryparam.Parser{}),
+		runtime.WithErrorHandler(func(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
+			if b, ok := r.Context().Value(bodyKey{}).(*limitedBody); ok && b.exceeded {
+				err = apierr.New(apierr.PayloadTooLarge, "request body exceeds %d bytes", MaxBodyBytes)
+			}
+			WriteProblem(w, r, apierr.From(err))
+		}),
+		runtime.WithRoutingErrorHandler(func(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, status int) {
+			if status == http.StatusMethodNotAllowed {
+				WriteProblem(w, r, apierr.New(apierr.MethodNotAllowed, "%s is not allowed on %s", r.Method, r.URL.Path))
+				return
+			}
+			WriteProblem(w, r, apierr.New(apierr.NotFound, "no resource at %s", r.URL.Path))
+		}),
+		runtime.WithForwardResponseOption(successStatus),
+		runtime.WithIncomingHeaderMatcher(func(k string) (string, bool) {
+			switch strings.ToLower(k) {
+			case "authorization", RequestIDHeader:
+				return strings.ToLower(k), true
+			}
+			return "", false
+		}),
+		// gRPC response metadata is not an HTTP API: nothing leaks as Grpc-Metadata-* headers.
+		runtime.WithOutgoingHeaderMatcher(func(string) (string, bool) { return "", false }),
+		runtime.WithOutgoingTrailerMatcher(func(string) (string, bool) { return "", false }),
+	)
+}
+
+// successStatus sets 201 (with Location on single creates) and 204 by the RPC naming convention:
+// Create*/BulkCreate* create, Delete* delete; everything else is 200.
+func successStatus(ctx context.Context, w http.ResponseWriter, resp proto.Message) error {
+	method, ok := runtime.RPCMethod(ctx)
+	if !ok {
+		return nil
+	}
+	name := method[strings.LastIndex(method, "/")+1:]
+	switch {
+	case strings.HasPrefix(name, "Create"):
+		if id := createdUUID(resp); id != "" {
+			if p, ok := ctx.Value(pathKey{}).(string); ok {
+				w.Header().Set("Location", strings.TrimSuffix(p, "/")+"/"+id)
+			}
+		}
+		w.WriteHeader(http.StatusCreated)
+	case strings.HasPrefix(name, "BulkCreate"):
+		w.WriteHeader(http.StatusCreated)
+	case strings.HasPrefix(name, "Delete"):
+		w.Header().Del("Content-Type")
+		w.WriteHeader(http.StatusNoContent)
+	}
+	return nil
+}
+
+// createdUUID finds the uuid of the resource a Create response carries (its one message field).
+func createdUUID(resp proto.Message) string {
+	m := resp.ProtoReflect()
+	fs := m.Descriptor().Fields()
+	for i := 0; i < fs.Len(); i++ {
+		f := fs.Get(i)
+		if f.Kind() == protoreflect.MessageKind && !f.IsList() && m.Has(f) {
+			inner := m.Get(f).Message()
+			if u := inner.Descriptor().Fields().ByName("uuid"); u != nil {
+				return inner.Get(u).String()
+			}
+		}
+	}
+	return ""
+}
+
+// Problem is the RFC 9457 body of every error.
+type Problem struct {
+	Type      string                  `json:"type"`
+	Title     string                  `json:"title"`
+	Status    int                     `json:"status"`
+	Detail    string                  `json:"detail"`
+	Code      apierr.Code             `json:"code"`
+	Errors    []apierr.FieldViolation `json:"errors"`
+	Instance  string                  `json:"instance,omitempty"`
+	RequestID string                  `json:"requestId,omitempty"`
+	Meta      map[string]string       `json:"meta,omitempty"`
+}
+
+// WriteProblem writes e as application/problem+json.
+func WriteProblem(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
+	st := e.Code.HTTPStatus()
+	p := Problem{Type: "urn:catalogd:problem:" + strings.ToLower(strings.ReplaceAll(string(e.Code), "_", "-")),
+		Title: e.Code.Title(), Status: st, Detail: e.Detail, Code: e.Code, Errors: e.Fields, Meta: e.Meta,
+		Instance: r.URL.Path, RequestID: reqctx.RequestID(r.Context())}
+	if p.Errors == nil {
+		p.Errors = []apierr.FieldViolation{}
+	}
+	h := w.Header()
+	h.Del("Content-Length")
+	h.Set("Content-Type", "application/problem+json")
+	if st == http.StatusUnauthorized {
+		h.Set("WWW-Authenticate", `Bearer realm="catalogd"`)
+	}
+	w.WriteHeader(st)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(p)
+}
+
+type (
+	bodyKey struct{}
+	pathKey struct{}
+)
+
+// limitedBody cuts a request body at MaxBodyBytes and remembers that it did.
+type limitedBody struct {
+	r        io.ReadCloser
+	n        int64
+	exceeded bool
+}
+
+var errTooLarge = errors.New("request body too large")
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.n <= 0 {
+		// Probe one byte: a body of exactly the limit is fine.
+		var one [1]byte
+		if n, _ := b.r.Read(one[:]); n > 0 {
+			b.exceeded = true
+			return 0, errTooLarge
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > b.n {
+		p = p[:b.n]
+	}
+	n, err := b.r.Read(p)
+	b.n -= int64(n)
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.r.Close() }

@@ -1,0 +1,146 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/auth"
+	"github.com/catalogd/catalogd/server/reqctx"
+)
+
+// RequestIDHeader carries the request id from the gateway (and any gRPC client) to the server.
+const RequestIDHeader = "x-request-id"
+
+type interceptors struct {
+	log      *slog.Logger
+	verifier *auth.Verifier
+	scopes   map[string]string
+	metrics  *metrics
+}
+
+// unary is the one chain every RPC passes, REST calls included (the gateway dials the gRPC server):
+// request id and logging, metrics, panic recovery, error normalisation, then authentication and scope.
+func (ic *interceptors) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
+	start := time.Now()
+	md, _ := metadata.FromIncomingContext(ctx)
+	rid := first(md, RequestIDHeader)
+	if rid == "" || len(rid) > 128 {
+		rid = uuid.NewString()
+	}
+	ctx = reqctx.WithRequestID(ctx, rid)
+	_ = grpc.SetHeader(ctx, metadata.Pairs(RequestIDHeader, rid))
+	defer func() {
+		if p := recover(); p != nil {
+			ic.log.ErrorContext(ctx, "panic", "method", info.FullMethod, "panic", p, "stack", string(debug.Stack()))
+			err = apierr.New(apierr.Internal, "internal error")
+		}
+		code := status.Code(err)
+		ic.metrics.observe(info.FullMethod, code, time.Since(start))
+		lvl := slog.LevelInfo
+		if code == codes.Internal || code == codes.Unknown {
+			lvl = slog.LevelError
+		}
+		attrs := []any{"method", info.FullMethod, "code", code.String(), "duration_ms", float64(time.Since(start).Microseconds()) / 1000}
+		if p := reqctx.PrincipalFrom(ctx); p != nil {
+			attrs = append(attrs, "tenant", p.Tenant)
+		}
+		ic.log.Log(ctx, lvl, "rpc", attrs...)
+	}()
+	if ctx, err = ic.authorize(ctx, info.FullMethod, md); err != nil {
+		return nil, err
+	}
+	resp, err = handler(ctx, req)
+	return resp, ic.normalize(ctx, info.FullMethod, err)
+}
+
+// normalize turns any error into a client-safe status: API errors keep their code and details;
+// cancellations stay cancellations; everything else is logged and becomes INTERNAL.
+func (ic *interceptors) normalize(ctx context.Context, method string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	if errors.Is(err, context.Canceled) {
+		return status.Error(codes.Canceled, "request cancelled")
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return status.Error(codes.DeadlineExceeded, "deadline exceeded")
+	}
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	ic.log.ErrorContext(ctx, "internal error", "method", method, "error", err.Error())
+	return apierr.New(apierr.Internal, "internal error")
+}
+
+// authorize checks the bearer token and the scope the method declares.
+func (ic *interceptors) authorize(ctx context.Context, method string, md metadata.MD) (context.Context, error) {
+	scope, ok := ic.scopes[method]
+	if !ok {
+		if strings.HasPrefix(method, "/grpc.health.") || strings.HasPrefix(method, "/grpc.reflection.") {
+			return ctx, nil
+		}
+		return ctx, apierr.New(apierr.Forbidden, "method %s is not available", method)
+	}
+	tok, err := auth.ParseBearer(first(md, "authorization"))
+	if err != nil {
+		return ctx, apierr.New(apierr.Unauthenticated, "%s", err.Error())
+	}
+	p, err := ic.verifier.Verify(ctx, tok)
+	if err != nil {
+		if errors.Is(err, auth.ErrUnavailable) {
+			ic.log.ErrorContext(ctx, "token keys unavailable", "error", errors.Unwrap(err))
+			return ctx, status.Error(codes.Unavailable, "token signing keys are unavailable, try again later")
+		}
+		return ctx, apierr.New(apierr.Unauthenticated, "%s", err.Error())
+	}
+	ctx = reqctx.WithPrincipal(ctx, &reqctx.Principal{Tenant: p.Tenant, Subject: p.Subject, Scopes: p.Scopes})
+	if scope != ScopeAuthenticated && !p.HasScope(scope) {
+		return ctx, apierr.New(apierr.Forbidden, "this operation needs the scope %s", scope).WithMeta("requiredScope", scope)
+	}
+	return ctx, nil
+}
+
+func first(md metadata.MD, k string) string {
+	if v := md.Get(k); len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// metrics are the Prometheus series of the API.
+type metrics struct {
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	m := &metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_rpc_requests_total",
+			Help: "RPCs handled (REST calls included), by method and gRPC code."}, []string{"method", "code"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "catalogd_rpc_duration_seconds",
+			Help: "RPC latency by method.", Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"method"}),
+	}
+	reg.MustRegister(m.requests, m.latency)
+	return m
+}
+
+func (m *metrics) observe(method string, code codes.Code, d time.Duration) {
+	m.requests.WithLabelValues(method, code.String()).Inc()
+	m.latency.WithLabelValues(method).Observe(d.Seconds())
+}

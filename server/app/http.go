@@ -1,0 +1,103 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/queryparam"
+	"github.com/catalogd/catalogd/server/reqctx"
+	"github.com/catalogd/catalogd/server/store"
+)
+
+// httpHandler routes the HTTP port: the /v1 REST facade and the operational endpoints.
+func httpHandler(log *slog.Logger, gw http.Handler, d *store.DB, reg *prometheus.Registry, openapi []byte) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"status":"ok"}`))
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := d.Pool.Ping(ctx); err != nil {
+			log.WarnContext(r.Context(), "not ready", "error", err.Error())
+			WriteProblem(w, r, apierr.New(apierr.Unavailable, "database unreachable"))
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"status":"ready"}`))
+	})
+	mux.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(openapi)
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.Handle("/v1/", queryparam.PreserveOrder(limitBody(gw)))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		WriteProblem(w, r, apierr.New(apierr.NotFound, "no resource at %s", r.URL.Path))
+	})
+	return requestLog(log, mux)
+}
+
+// limitBody refuses bodies over MaxBodyBytes with 413.
+func limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > MaxBodyBytes {
+			WriteProblem(w, r, apierr.New(apierr.PayloadTooLarge, "request body exceeds %d bytes", MaxBodyBytes))
+			return
+		}
+		b := &limitedBody{r: r.Body, n: MaxBodyBytes}
+		r.Body = b
+		ctx := context.WithValue(r.Context(), bodyKey{}, b)
+		ctx = context.WithValue(ctx, pathKey{}, r.URL.Path)
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(c int) {
+	if s.status == 0 {
+		s.status = c
+	}
+	s.ResponseWriter.WriteHeader(c)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// requestLog gives every request an id (X-Request-Id, taken from the client when sane), passes it to
+// the gRPC server, and logs one line per request.
+func requestLog(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rid := r.Header.Get("X-Request-Id")
+		if rid == "" || len(rid) > 128 {
+			rid = uuid.NewString()
+			r.Header.Set("X-Request-Id", rid)
+		}
+		w.Header().Set("X-Request-Id", rid)
+		ctx := reqctx.WithRequestID(r.Context(), rid)
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r.WithContext(ctx))
+		if r.URL.Path == "/healthz" || r.URL.Path == "/metrics" {
+			return
+		}
+		log.InfoContext(ctx, "http", "method", r.Method, "path", r.URL.Path, "status", sw.status,
+			"duration_ms", float64(time.Since(start).Microseconds())/1000)
+	})
+}

@@ -1,0 +1,86 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/server/catalog"
+	"github.com/catalogd/catalogd/server/list"
+)
+
+// Service is one gRPC service of the API with its REST gateway registration.
+type Service struct {
+	Desc    *grpc.ServiceDesc
+	Impl    any
+	Gateway func(context.Context, *runtime.ServeMux, *grpc.ClientConn) error
+}
+
+// Services lists every API service: the one place a new family is added.
+func Services(c *catalog.Service) []Service {
+	return []Service{
+		{&pb.LocaleService_ServiceDesc, &catalog.LocaleServer{Service: c}, pb.RegisterLocaleServiceHandler},
+		{&pb.AttributeService_ServiceDesc, &catalog.AttributeServer{Service: c}, pb.RegisterAttributeServiceHandler},
+		{&pb.AttributeContentService_ServiceDesc, &catalog.AttributeContentServer{Service: c}, pb.RegisterAttributeContentServiceHandler},
+		{&pb.AttributeTermService_ServiceDesc, &catalog.AttributeTermServer{Service: c}, pb.RegisterAttributeTermServiceHandler},
+		{&pb.AttributeTermContentService_ServiceDesc, &catalog.AttributeTermContentServer{Service: c}, pb.RegisterAttributeTermContentServiceHandler},
+	}
+}
+
+// ListSpecs pairs every list request type with its spec, checked at start-up.
+func ListSpecs() map[proto.Message]*list.Spec {
+	return map[proto.Message]*list.Spec{
+		&pb.ListLocalesRequest{}:               catalog.LocaleList,
+		&pb.ListAttributesRequest{}:            catalog.AttributeList,
+		&pb.ListAttributeContentsRequest{}:     catalog.ContentList,
+		&pb.ListAttributeTermsRequest{}:        catalog.AttributeTermList,
+		&pb.ListAttributeTermContentsRequest{}: catalog.ContentList,
+	}
+}
+
+// MethodScopes reads the (catalog.v1.required_scope) option of every method of services, keyed by
+// full method name ("/catalog.v1.AttributeService/GetAttribute"). A method without one is an error:
+// no RPC is reachable without a declared scope.
+func MethodScopes(services []Service) (map[string]string, error) {
+	out := map[string]string{}
+	for _, s := range services {
+		d, err := protoregistry.GlobalFiles.FindDescriptorByName(protoreflect.FullName(s.Desc.ServiceName))
+		if err != nil {
+			return nil, fmt.Errorf("service %s: %w", s.Desc.ServiceName, err)
+		}
+		sd := d.(protoreflect.ServiceDescriptor)
+		for i := 0; i < sd.Methods().Len(); i++ {
+			m := sd.Methods().Get(i)
+			scope, _ := proto.GetExtension(m.Options(), pb.E_RequiredScope).(string)
+			if scope == "" {
+				return nil, fmt.Errorf("method %s declares no (catalog.v1.required_scope)", m.FullName())
+			}
+			if !knownScopes[scope] {
+				return nil, fmt.Errorf("method %s: unknown scope %q", m.FullName(), scope)
+			}
+			out["/"+string(sd.FullName())+"/"+string(m.Name())] = scope
+		}
+	}
+	return out, nil
+}
+
+// ScopeAuthenticated is the scope value of RPCs open to any valid token.
+const ScopeAuthenticated = "authenticated"
+
+var knownScopes = map[string]bool{"catalog:read": true, "catalog:write": true, "webhooks:read": true, "webhooks:write": true, ScopeAuthenticated: true}
+
+// CheckListSpecs verifies that every list filter and order field has a column.
+func CheckListSpecs() error {
+	for req, spec := range ListSpecs() {
+		if err := spec.Check(req); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,268 @@
+// Package apptest starts a real catalogd (gRPC, gateway, PostgreSQL) for integration tests and gives
+// them REST and gRPC clients with tokens for fresh tenants.
+package apptest
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/catalogd/catalogd/server/app"
+	"github.com/catalogd/catalogd/server/auth"
+)
+
+// Secret, Issuer and Audience of the test tokens.
+const (
+	Secret   = "test-secret-0123456789abcdef0123456789"
+	Issuer   = "catalogd-test"
+	Audience = "catalog"
+)
+
+// AllScopes are the scopes of a full-access token.
+var AllScopes = []string{"catalog:read", "catalog:write", "webhooks:read", "webhooks:write"}
+
+// Env is a running service on its own database.
+type Env struct {
+	Server  *app.Server
+	BaseURL string
+	DBURL   string
+	GRPC    *grpc.ClientConn
+	drop    func()
+}
+
+// AdminURL is the server database the tests create their databases in.
+func AdminURL() string {
+	if u := os.Getenv("TEST_DATABASE_URL"); u != "" {
+		return u
+	}
+	return "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+}
+
+// CreateDatabase makes a fresh database and returns its URL and a function that drops it.
+func CreateDatabase(ctx context.Context, prefix string) (string, func(), error) {
+	admin, err := pgx.Connect(ctx, AdminURL())
+	if err != nil {
+		return "", nil, fmt.Errorf("connect to %s (start PostgreSQL, e.g. `bash scripts/ensure-postgres.sh`): %w", AdminURL(), err)
+	}
+	name := prefix + "_" + RandomHex(6)
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		admin.Close(ctx)
+		return "", nil, err
+	}
+	u, _ := url.Parse(AdminURL())
+	u.Path = "/" + name
+	return u.String(), func() {
+		_, _ = admin.Exec(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)")
+		admin.Close(context.Background())
+	}, nil
+}
+
+// Start runs catalogd on a fresh database; call Stop when done (TestMain).
+func Start(extra ...func(*app.Config)) (*Env, error) {
+	ctx := context.Background()
+	dbURL, drop, err := CreateDatabase(ctx, "catalogd_test")
+	if err != nil {
+		return nil, err
+	}
+	dir, _ := os.MkdirTemp("", "catalogd-test-")
+	cfg := app.Config{HTTPAddr: "127.0.0.1:0", GRPCAddr: "127.0.0.1:0", DatabaseURL: dbURL, DataDir: dir,
+		JWTHS256Secret: Secret, JWTIssuer: Issuer, JWTAudience: Audience}
+	for _, f := range extra {
+		f(&cfg)
+	}
+	level := slog.LevelWarn
+	if os.Getenv("TEST_LOG") != "" {
+		level = slog.LevelDebug
+	}
+	srv, err := app.Start(ctx, cfg, app.NewLogger(os.Stderr, level))
+	if err != nil {
+		drop()
+		return nil, err
+	}
+	conn, err := grpc.NewClient(srv.GRPCAddr(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return nil, err
+	}
+	return &Env{Server: srv, BaseURL: "http://" + srv.HTTPAddr(), DBURL: dbURL, GRPC: conn, drop: func() {
+		_ = conn.Close()
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		srv.Stop(sctx)
+		drop()
+		_ = os.RemoveAll(dir)
+	}}, nil
+}
+
+// Stop shuts the service down and drops its database.
+func (e *Env) Stop() { e.drop() }
+
+// RandomHex is n random bytes in hex.
+func RandomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Token mints a token for tenant with scopes (all scopes when none are given).
+func Token(tenant string, scopes ...string) string {
+	if len(scopes) == 0 {
+		scopes = AllScopes
+	}
+	t, err := auth.MintHS256(Secret, Issuer, Audience, tenant, "tester", scopes, time.Hour)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// Client is a REST client bound to one token.
+type Client struct {
+	t     testing.TB
+	base  string
+	Token string
+	HTTP  *http.Client
+}
+
+// Client returns a REST client for a fresh tenant with every scope.
+func (e *Env) Client(t testing.TB) *Client {
+	return e.ClientFor(t, "t-"+RandomHex(6))
+}
+
+// ClientFor returns a REST client for tenant with the given scopes (all when none).
+func (e *Env) ClientFor(t testing.TB, tenant string, scopes ...string) *Client {
+	return &Client{t: t, base: e.BaseURL, Token: Token(tenant, scopes...), HTTP: &http.Client{Timeout: 30 * time.Second}}
+}
+
+// Resp is a decoded response.
+type Resp struct {
+	Status int
+	Header http.Header
+	Raw    []byte
+	Body   any
+}
+
+// Obj is the body as an object (nil when it is not one).
+func (r Resp) Obj() map[string]any { m, _ := r.Body.(map[string]any); return m }
+
+// Arr is the body as an array.
+func (r Resp) Arr() []any { a, _ := r.Body.([]any); return a }
+
+// Items is the items of a page body.
+func (r Resp) Items() []map[string]any {
+	var out []map[string]any
+	for _, x := range r.Obj()["items"].([]any) {
+		out = append(out, x.(map[string]any))
+	}
+	return out
+}
+
+// Objs is an array body as objects.
+func (r Resp) Objs() []map[string]any {
+	var out []map[string]any
+	for _, x := range r.Arr() {
+		out = append(out, x.(map[string]any))
+	}
+	return out
+}
+
+// Do sends a request; body may be nil, a string (sent raw) or anything JSON-encodable.
+func (c *Client) Do(method, path string, body any) Resp {
+	c.t.Helper()
+	var rdr io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rdr = strings.NewReader(b)
+	case []byte:
+		rdr = bytes.NewReader(b)
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			c.t.Fatalf("marshal: %v", err)
+		}
+		rdr = bytes.NewReader(j)
+	}
+	req, err := http.NewRequest(method, c.base+path, rdr)
+	if err != nil {
+		c.t.Fatalf("request: %v", err)
+	}
+	if c.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.Token)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := c.HTTP.Do(req)
+	if err != nil {
+		c.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	r := Resp{Status: res.StatusCode, Header: res.Header, Raw: raw}
+	if len(bytes.TrimSpace(raw)) > 0 {
+		if err := json.Unmarshal(raw, &r.Body); err != nil {
+			c.t.Fatalf("%s %s: response is not JSON: %s", method, path, raw)
+		}
+	}
+	return r
+}
+
+func (c *Client) Get(path string) Resp           { c.t.Helper(); return c.Do("GET", path, nil) }
+func (c *Client) Post(path string, b any) Resp   { c.t.Helper(); return c.Do("POST", path, b) }
+func (c *Client) Patch(path string, b any) Resp  { c.t.Helper(); return c.Do("PATCH", path, b) }
+func (c *Client) Delete(path string) Resp        { c.t.Helper(); return c.Do("DELETE", path, nil) }
+
+// Want fails the test unless the status is code; returns r for chaining.
+func Want(t testing.TB, r Resp, code int) Resp {
+	t.Helper()
+	if r.Status != code {
+		t.Fatalf("status %d, want %d; body: %.800s", r.Status, code, r.Raw)
+	}
+	return r
+}
+
+// WantProblem checks an RFC 9457 error: status, code, and (when given) the first field named.
+func WantProblem(t testing.TB, r Resp, status int, code string, field ...string) map[string]any {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("status %d, want %d; body: %.800s", r.Status, status, r.Raw)
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Errorf("content-type %q, want application/problem+json", ct)
+	}
+	m := r.Obj()
+	if m["code"] != code {
+		t.Fatalf("code %v, want %s; body: %s", m["code"], code, r.Raw)
+	}
+	if int(m["status"].(float64)) != status || m["title"] == "" || m["detail"] == "" || m["type"] == "" {
+		t.Errorf("incomplete problem body: %s", r.Raw)
+	}
+	if len(field) > 0 {
+		errs, _ := m["errors"].([]any)
+		found := false
+		for _, e := range errs {
+			if e.(map[string]any)["field"] == field[0] {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no error names field %q: %s", field[0], r.Raw)
+		}
+	}
+	return m
+}
