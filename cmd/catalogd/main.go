@@ -16,15 +16,16 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/catalogd/catalogd/db"
 	"github.com/catalogd/catalogd/server/app"
 	"github.com/catalogd/catalogd/server/auth"
 	"github.com/catalogd/catalogd/server/pgembed"
 	"github.com/catalogd/catalogd/server/store"
+	"github.com/catalogd/catalogd/server/webhooks"
 )
 
 func main() {
@@ -68,7 +69,45 @@ func configFlags(fs *flag.FlagSet) *app.Config {
 	fs.StringVar(&c.JWKSURL, "jwks-url", env("CATALOG_JWKS_URL", ""), "accept RS256/ES256 tokens whose keys this JWKS serves (CATALOG_JWKS_URL)")
 	fs.StringVar(&c.JWTIssuer, "jwt-issuer", env("CATALOG_JWT_ISSUER", "catalogd-dev"), "required iss claim (CATALOG_JWT_ISSUER)")
 	fs.StringVar(&c.JWTAudience, "jwt-audience", env("CATALOG_JWT_AUDIENCE", "catalog"), "required aud claim (CATALOG_JWT_AUDIENCE)")
+	fs.BoolVar(&c.WebhookAllowPrivate, "webhook-allow-private-targets", env("CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS", "false") == "true",
+		"allow webhook targets on loopback/private addresses, for local development and tests only (CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS)")
+	fs.Func("webhook-retry-schedule", "delays between attempts after the first (CATALOG_WEBHOOK_RETRY_SCHEDULE, default 5s,5m,30m,2h,5h,10h,14h,20h,24h)",
+		func(s string) error { return parseSchedule(s, &c.WebhookPolicy) })
+	if err := parseSchedule(env("CATALOG_WEBHOOK_RETRY_SCHEDULE", "5s,5m,30m,2h,5h,10h,14h,20h,24h"), &c.WebhookPolicy); err != nil {
+		fmt.Fprintln(os.Stderr, "catalogd: CATALOG_WEBHOOK_RETRY_SCHEDULE:", err)
+		os.Exit(2)
+	}
+	suspendN, _ := strconv.Atoi(env("CATALOG_WEBHOOK_SUSPEND_AFTER_FAILURES", "20"))
+	fs.IntVar(&c.WebhookPolicy.SuspendAfterFailures, "webhook-suspend-after-failures", suspendN,
+		"consecutive failed attempts before a subscription may be suspended (CATALOG_WEBHOOK_SUSPEND_AFTER_FAILURES)")
+	suspendAfter, err := time.ParseDuration(env("CATALOG_WEBHOOK_SUSPEND_AFTER", "120h"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "catalogd: CATALOG_WEBHOOK_SUSPEND_AFTER:", err)
+		os.Exit(2)
+	}
+	fs.DurationVar(&c.WebhookPolicy.SuspendAfter, "webhook-suspend-after", suspendAfter,
+		"time without a successful attempt before a failing subscription is suspended (CATALOG_WEBHOOK_SUSPEND_AFTER)")
+	workers, _ := strconv.Atoi(env("CATALOG_WEBHOOK_WORKERS", "8"))
+	fs.IntVar(&c.WebhookWorkers, "webhook-workers", workers, "concurrent webhook deliveries per process (CATALOG_WEBHOOK_WORKERS)")
+	fs.StringVar(&c.SecretKey, "secret-key", env("CATALOG_SECRET_KEY", ""), "base64 of 32 bytes encrypting webhook secrets; empty: generated into the data dir (CATALOG_SECRET_KEY)")
 	return c
+}
+
+// parseSchedule reads a comma-separated list of durations.
+func parseSchedule(s string, p *webhooks.Policy) error {
+	out := []time.Duration{}
+	for _, part := range strings.Split(s, ",") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		d, err := time.ParseDuration(strings.TrimSpace(part))
+		if err != nil || d <= 0 {
+			return fmt.Errorf("%q is not a positive duration", part)
+		}
+		out = append(out, d)
+	}
+	p.Schedule = out
+	return nil
 }
 
 func logger() *slog.Logger {
@@ -119,11 +158,10 @@ func migrate(args []string) error {
 		return err
 	}
 	defer d.Close()
-	applied, err := db.Migrate(ctx, d.Pool)
-	if err != nil {
+	if err := app.Migrate(ctx, d, log); err != nil {
 		return err
 	}
-	log.Info("migrated", "applied", strings.Join(applied, ","), "count", len(applied))
+	log.Info("database is up to date")
 	return nil
 }
 

@@ -12,9 +12,21 @@ import (
 	"github.com/google/uuid"
 )
 
-const insertEvents = `-- name: InsertEvents :exec
-INSERT INTO events (tenant_id, uuid, type, payload, created_at)
-SELECT $1, unnest($2::uuid[]), unnest($3::text[]), unnest($4::jsonb[]), $5::timestamptz
+const insertEvents = `-- name: InsertEvents :one
+WITH ev AS (
+    INSERT INTO events (tenant_id, uuid, type, payload, created_at)
+    SELECT $1, unnest($2::uuid[]), unnest($3::text[]), unnest($4::jsonb[]), $5::timestamptz
+    RETURNING tenant_id, uuid, type, payload, created_at
+), d AS (
+    INSERT INTO webhook_deliveries (tenant_id, uuid, subscription_uuid, event_uuid, event_type, payload, status, attempts,
+                                    scheduled_at, created_at, updated_at)
+    SELECT ev.tenant_id, gen_random_uuid(), s.uuid, ev.uuid, ev.type, ev.payload, 'pending', 0, ev.created_at, ev.created_at, ev.created_at
+    FROM ev
+    JOIN webhook_subscription_event_types st ON st.tenant_id = ev.tenant_id AND st.name = ev.type
+    JOIN webhook_subscriptions s ON s.tenant_id = st.tenant_id AND s.uuid = st.subscription_uuid AND s.status = 'active'
+    RETURNING 1
+)
+SELECT count(*) FROM d
 `
 
 type InsertEventsParams struct {
@@ -25,15 +37,20 @@ type InsertEventsParams struct {
 	Now      time.Time   `db:"now"`
 }
 
-func (q *Queries) InsertEvents(ctx context.Context, arg InsertEventsParams) error {
-	_, err := q.db.Exec(ctx, insertEvents,
+// Writes the events of one mutation and fans them out, in the same statement, into one pending
+// delivery per active subscription subscribed to each event's type; returns how many deliveries it
+// made (the caller then NOTIFYs the dispatchers, delivered on commit).
+func (q *Queries) InsertEvents(ctx context.Context, arg InsertEventsParams) (int64, error) {
+	row := q.db.QueryRow(ctx, insertEvents,
 		arg.TenantID,
 		arg.Uuids,
 		arg.Types,
 		arg.Payloads,
 		arg.Now,
 	)
-	return err
+	var count int64
+	err := row.Scan(&count)
+	return count, err
 }
 
 const listEventsSince = `-- name: ListEventsSince :many
@@ -69,4 +86,14 @@ func (q *Queries) ListEventsSince(ctx context.Context, arg ListEventsSinceParams
 		return nil, err
 	}
 	return items, nil
+}
+
+const notifyDeliveries = `-- name: NotifyDeliveries :exec
+SELECT pg_notify('catalogd_webhooks', '')
+`
+
+// Wakes the dispatchers (LISTEN catalogd_webhooks); delivered when the transaction commits.
+func (q *Queries) NotifyDeliveries(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, notifyDeliveries)
+	return err
 }

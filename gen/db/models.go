@@ -63,3 +63,64 @@ type Locale struct {
 	CreatedAt   time.Time `db:"created_at"`
 	UpdatedAt   time.Time `db:"updated_at"`
 }
+
+type WebhookDelivery struct {
+	TenantID         string     `db:"tenant_id"`
+	Uuid             uuid.UUID  `db:"uuid"`
+	SubscriptionUuid uuid.UUID  `db:"subscription_uuid"`
+	EventUuid        uuid.UUID  `db:"event_uuid"`
+	EventType        string     `db:"event_type"`
+	Payload          []byte     `db:"payload"`
+	Status           string     `db:"status"`
+	Attempts         int32      `db:"attempts"`
+	CycleStart       int32      `db:"cycle_start"`
+	LastStatusCode   *int32     `db:"last_status_code"`
+	ScheduledAt      *time.Time `db:"scheduled_at"`
+	LeaseID          *uuid.UUID `db:"lease_id"`
+	CreatedAt        time.Time  `db:"created_at"`
+	UpdatedAt        time.Time  `db:"updated_at"`
+}
+
+type WebhookDeliveryAttempt struct {
+	TenantID       string    `db:"tenant_id"`
+	Uuid           uuid.UUID `db:"uuid"`
+	DeliveryUuid   uuid.UUID `db:"delivery_uuid"`
+	StatusCode     *int32    `db:"status_code"`
+	ResponseBody   string    `db:"response_body"`
+	ResponseTimeMs int32     `db:"response_time_ms"`
+	Error          *string   `db:"error"`
+	CreatedAt      time.Time `db:"created_at"`
+}
+
+type WebhookEventType struct {
+	Uuid         uuid.UUID  `db:"uuid"`
+	Name         string     `db:"name"`
+	Description  string     `db:"description"`
+	DeprecatedAt *time.Time `db:"deprecated_at"`
+	SunsetAt     *time.Time `db:"sunset_at"`
+	CreatedAt    time.Time  `db:"created_at"`
+	UpdatedAt    time.Time  `db:"updated_at"`
+}
+
+type WebhookSubscription struct {
+	TenantID            string     `db:"tenant_id"`
+	Uuid                uuid.UUID  `db:"uuid"`
+	DisplayName         string     `db:"display_name"`
+	TargetUrl           string     `db:"target_url"`
+	RequestTimeoutMs    int32      `db:"request_timeout_ms"`
+	Status              string     `db:"status"`
+	SecretSealed        []byte     `db:"secret_sealed"`
+	ConsecutiveFailures int32      `db:"consecutive_failures"`
+	FailingSince        *time.Time `db:"failing_since"`
+	SuspendedAt         *time.Time `db:"suspended_at"`
+	CreatedAt           time.Time  `db:"created_at"`
+	UpdatedAt           time.Time  `db:"updated_at"`
+}
+
+type WebhookSubscriptionEventType struct {
+	TenantID         string    `db:"tenant_id"`
+	SubscriptionUuid uuid.UUID `db:"subscription_uuid"`
+	Uuid             uuid.UUID `db:"uuid"`
+	Name             string    `db:"name"`
+	CreatedAt        time.Time `db:"created_at"`
+}

@@ -28,9 +28,10 @@ import (
 	"github.com/catalogd/catalogd/db"
 	"github.com/catalogd/catalogd/gen/openapi"
 	"github.com/catalogd/catalogd/server/auth"
-	"github.com/catalogd/catalogd/server/catalog"
+	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/pgembed"
 	"github.com/catalogd/catalogd/server/store"
+	"github.com/catalogd/catalogd/server/webhooks"
 )
 
 // Config is the service's configuration (DESIGN.md "Running it").
@@ -43,6 +44,16 @@ type Config struct {
 	JWKSURL        string
 	JWTIssuer      string
 	JWTAudience    string
+	// Webhooks (DESIGN.md "Events and webhooks").
+	WebhookAllowPrivate bool
+	WebhookPolicy       webhooks.Policy
+	WebhookWorkers      int
+	// WebhookLease overrides the dispatcher's claim lease (tests); 0 is the default (60 s).
+	WebhookLease time.Duration
+	// SecretKey is base64 of 32 bytes encrypting webhook secrets; empty: generated into DataDir.
+	SecretKey string
+	// DisableDispatcher runs no webhook dispatcher in this process (API-only replicas, tests).
+	DisableDispatcher bool
 }
 
 // DevScopes are the scopes of the development token.
@@ -59,6 +70,8 @@ type Server struct {
 	gwConn   *grpc.ClientConn
 	embedded *pgembed.Cluster
 	done     chan struct{}
+	stopDisp context.CancelFunc
+	dispDone chan struct{}
 }
 
 // HTTPAddr is the address the REST gateway listens on.
@@ -87,18 +100,23 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if s.DB, err = store.Open(ctx, url); err != nil {
 		return nil, err
 	}
-	applied, err := db.Migrate(ctx, s.DB.Pool)
-	if err != nil {
-		return nil, fmt.Errorf("migrate: %w", err)
-	}
-	if len(applied) > 0 {
-		log.Info("migrations applied", "versions", strings.Join(applied, ","))
+	if err := Migrate(ctx, s.DB, log); err != nil {
+		return nil, err
 	}
 	verifier, err := newVerifier(ctx, &cfg, log)
 	if err != nil {
 		return nil, err
 	}
-	services := Services(catalog.New(s.DB))
+	key, err := webhooks.LoadKey(cfg.SecretKey, cfg.DataDir)
+	if err != nil {
+		return nil, fmt.Errorf("CATALOG_SECRET_KEY: %w", err)
+	}
+	box, err := webhooks.NewBox(key)
+	if err != nil {
+		return nil, fmt.Errorf("CATALOG_SECRET_KEY: %w", err)
+	}
+	guard := webhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivate}
+	services := Services(Deps{DB: s.DB, Box: box, Guard: guard})
 	scopes, err := MethodScopes(services)
 	if err != nil {
 		return nil, err
@@ -148,6 +166,20 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	s.httpSrv = &http.Server{Handler: httpHandler(log, gw, s.DB, reg, spec), ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout: 2 * time.Minute}
 	go func() { _ = s.httpSrv.Serve(s.httpLis) }()
+	if !cfg.DisableDispatcher {
+		policy := cfg.WebhookPolicy
+		if policy.Schedule == nil {
+			policy.Schedule = webhooks.DefaultSchedule
+		}
+		if policy.SuspendAfterFailures == 0 {
+			policy.SuspendAfterFailures = 20
+		}
+		disp := &webhooks.Dispatcher{DB: s.DB, Box: box, Sender: webhooks.NewSender(guard), Policy: policy, Log: log,
+			Workers: cfg.WebhookWorkers, Lease: cfg.WebhookLease}
+		dctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		s.stopDisp, s.dispDone = cancel, make(chan struct{})
+		go func() { defer close(s.dispDone); disp.Run(dctx) }()
+	}
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	log.Info("catalogd serving", "http", s.HTTPAddr(), "grpc", s.GRPCAddr())
 	return s, nil
@@ -171,6 +203,13 @@ func (s *Server) Stop(ctx context.Context) {
 	if s.gwConn != nil {
 		_ = s.gwConn.Close()
 	}
+	if s.stopDisp != nil {
+		s.stopDisp()
+		select {
+		case <-s.dispDone:
+		case <-ctx.Done():
+		}
+	}
 	if s.DB != nil {
 		s.DB.Close()
 	}
@@ -179,6 +218,18 @@ func (s *Server) Stop(ctx context.Context) {
 			s.Log.Error("stop embedded PostgreSQL", "error", err.Error())
 		}
 	}
+}
+
+// Migrate applies the schema migrations and seeds the event type catalog.
+func Migrate(ctx context.Context, d *store.DB, log *slog.Logger) error {
+	applied, err := db.Migrate(ctx, d.Pool)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if len(applied) > 0 {
+		log.Info("migrations applied", "versions", strings.Join(applied, ","))
+	}
+	return events.SeedCatalog(ctx, d.Q)
 }
 
 // newVerifier builds the token verifier; with no JWT configuration at all it makes a development

@@ -13,6 +13,8 @@ import (
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/server/catalog"
 	"github.com/catalogd/catalogd/server/list"
+	"github.com/catalogd/catalogd/server/store"
+	"github.com/catalogd/catalogd/server/webhooks"
 )
 
 // Service is one gRPC service of the API with its REST gateway registration.
@@ -22,9 +24,19 @@ type Service struct {
 	Gateway func(context.Context, *runtime.ServeMux, *grpc.ClientConn) error
 }
 
+// Deps are what the services are built on.
+type Deps struct {
+	DB    *store.DB
+	Box   *webhooks.Box
+	Guard webhooks.Guard
+}
+
 // Services lists every API service: the one place a new family is added.
-func Services(c *catalog.Service) []Service {
+func Services(d Deps) []Service {
+	c := catalog.New(d.DB)
 	return []Service{
+		{&pb.WebhookEventTypeService_ServiceDesc, &webhooks.EventTypeService{DB: d.DB}, pb.RegisterWebhookEventTypeServiceHandler},
+		{&pb.WebhookSubscriptionService_ServiceDesc, &webhooks.Service{DB: d.DB, Box: d.Box, Guard: d.Guard}, pb.RegisterWebhookSubscriptionServiceHandler},
 		{&pb.LocaleService_ServiceDesc, &catalog.LocaleServer{Service: c}, pb.RegisterLocaleServiceHandler},
 		{&pb.AttributeService_ServiceDesc, &catalog.AttributeServer{Service: c}, pb.RegisterAttributeServiceHandler},
 		{&pb.AttributeContentService_ServiceDesc, &catalog.AttributeContentServer{Service: c}, pb.RegisterAttributeContentServiceHandler},
@@ -41,6 +53,11 @@ func ListSpecs() map[proto.Message]*list.Spec {
 		&pb.ListAttributeContentsRequest{}:     catalog.ContentList,
 		&pb.ListAttributeTermsRequest{}:        catalog.AttributeTermList,
 		&pb.ListAttributeTermContentsRequest{}: catalog.ContentList,
+		&pb.ListWebhookEventTypesRequest{}:             webhooks.EventTypeList,
+		&pb.ListWebhookSubscriptionsRequest{}:          webhooks.SubscriptionList,
+		&pb.ListWebhookSubscriptionEventTypesRequest{}: webhooks.SubscriptionEventTypeList,
+		&pb.ListWebhookDeliveriesRequest{}:             webhooks.DeliveryList,
+		&pb.ListWebhookDeliveryAttemptsRequest{}:       webhooks.AttemptList,
 	}
 }
 

@@ -5,6 +5,7 @@ package events
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -28,10 +29,20 @@ func New(typ string, kv ...string) Event {
 	return Event{Type: typ, Payload: p}
 }
 
-// Record writes evs into the outbox with tx's queries; call it inside the writing transaction.
+// Channel is the LISTEN/NOTIFY channel that wakes the webhook dispatchers.
+const Channel = "catalogd_webhooks"
+
+// Record writes evs into the outbox with tx's queries, and in the same statement one pending
+// delivery per active subscription subscribed to each event's type. Call it inside the writing
+// transaction: the events and deliveries commit or roll back with the change.
 func Record(ctx context.Context, q *db.Queries, tenant string, now time.Time, evs []Event) error {
 	if len(evs) == 0 {
 		return nil
+	}
+	for _, e := range evs {
+		if !Known(e.Type) {
+			return fmt.Errorf("event type %q is not in the event catalog (server/events/catalog.go)", e.Type)
+		}
 	}
 	ids := make([]uuid.UUID, len(evs))
 	types := make([]string, len(evs))
@@ -45,5 +56,21 @@ func Record(ctx context.Context, q *db.Queries, tenant string, now time.Time, ev
 		}
 		payloads[i] = b
 	}
-	return q.InsertEvents(ctx, db.InsertEventsParams{TenantID: tenant, Uuids: ids, Types: types, Payloads: payloads, Now: now})
+	n, err := q.InsertEvents(ctx, db.InsertEventsParams{TenantID: tenant, Uuids: ids, Types: types, Payloads: payloads, Now: now})
+	if err != nil || n == 0 {
+		return err
+	}
+	return q.NotifyDeliveries(ctx)
+}
+
+// SeedCatalog writes the event catalog into webhook_event_types (new names added, descriptions
+// kept current); it runs with the migrations.
+func SeedCatalog(ctx context.Context, q *db.Queries) error {
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	for _, t := range Catalog() {
+		if err := q.UpsertEventType(ctx, db.UpsertEventTypeParams{Uuid: TypeUUID(t.Name), Name: t.Name, Description: t.Description, Now: now}); err != nil {
+			return fmt.Errorf("seed event type %s: %w", t.Name, err)
+		}
+	}
+	return nil
 }

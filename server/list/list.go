@@ -52,6 +52,8 @@ type SoftDelete struct {
 // Spec is what a family declares about its list operation.
 type Spec struct {
 	Table string
+	// Global tables (platform-managed, such as the event type catalog) have no tenant_id.
+	Global bool
 	// Filters by JSON field name of the request message.
 	Filters map[string]Field
 	// Order maps the order field names (the request's (catalog.v1.list).order_fields) onto columns.
@@ -132,7 +134,11 @@ func (b *builder) arg(v any) string {
 // Build turns a list request into SQL. Errors name the query parameter (`codes[eq]`).
 func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, error) {
 	b := &builder{}
-	b.where = append(b.where, "tenant_id = "+b.arg(tenant))
+	if !s.Global {
+		b.where = append(b.where, "tenant_id = "+b.arg(tenant))
+	} else {
+		b.where = append(b.where, "true")
+	}
 	for _, c := range scope {
 		b.where = append(b.where, c.Column+" = "+b.arg(c.Value))
 	}

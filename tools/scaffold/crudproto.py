@@ -2,7 +2,8 @@
 """Scaffold the service block and request/response messages of a standard resource family.
 
 Every family in catalogd has the same operations (list, create, bulk create, bulk update, get,
-update, delete, and optionally lifecycle). This prints them for one family so that new protos
+update, delete, and optionally lifecycle). Bulk RPCs come after the {uuid} RPCs of the same verb:
+the gateway tries the pattern registered last first, so `/bulk` must not be read as a {uuid}. This prints them for one family so that new protos
 start out uniform; the resource, create/update bodies and filters are written by hand.
 
 usage: crudproto.py Singular Plural path_base id_param [parent_param ...] [--lifecycle] [--include Include]
@@ -36,10 +37,10 @@ def main(argv):
     rpc(f"List{plural}", f"List{plural}Request", f"List{plural}Response", "catalog:read", "get", base, doc=f"List {human}s.")
     rpc(f"Create{sing}", f"Create{sing}Request", f"Create{sing}Response", "catalog:write", "post", base, snake, snake, doc=f"Create a {human}.")
     rpc(f"BulkCreate{plural}", f"BulkCreate{plural}Request", f"BulkCreate{plural}Response", "catalog:write", "post", base + "/bulk", "items", "items", doc=f"Create 1 to 100 {human}s atomically.")
-    rpc(f"BulkUpdate{plural}", f"BulkUpdate{plural}Request", f"BulkUpdate{plural}Response", "catalog:write", "patch", base + "/bulk", "items", "items", doc=f"Update 1 to 100 {human}s atomically.")
     rpc(f"Get{sing}", f"Get{sing}Request", f"Get{sing}Response", "catalog:read", "get", item, None, snake, doc=f"Get a {human}.")
     rpc(f"Update{sing}", f"Update{sing}Request", f"Update{sing}Response", "catalog:write", "patch", item, snake, snake, doc=f"Update a {human}; only the fields given change.")
     rpc(f"Delete{sing}", f"Delete{sing}Request", f"Delete{sing}Response", "catalog:write", "delete", item, doc=f"Delete a {human} permanently.")
+    rpc(f"BulkUpdate{plural}", f"BulkUpdate{plural}Request", f"BulkUpdate{plural}Response", "catalog:write", "patch", base + "/bulk", "items", "items", doc=f"Update 1 to 100 {human}s atomically.")
     if lifecycle:
         rpc(f"Transition{sing}", f"Transition{sing}Request", f"Transition{sing}Response", "catalog:write", "patch", item + "/actions/lifecycle", "*", snake, doc=f"Move a {human} through its lifecycle.")
         rpc(f"BulkTransition{plural}", f"BulkTransition{plural}Request", f"BulkTransition{plural}Response", "catalog:write", "patch", base + "/bulk/actions/lifecycle", "*", "items", doc=f"Move 1 to 100 {human}s through their lifecycle atomically.")

@@ -1140,10 +1140,10 @@ const file_catalog_v1_attribute_contents_proto_rawDesc = "" +
 	"\x15ListAttributeContents\x12(.catalog.v1.ListAttributeContentsRequest\x1a).catalog.v1.ListAttributeContentsResponse\"@\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02*\x12(/v1/attributes/{attribute_uuid}/contents\x12\xd8\x01\n" +
 	"\x16CreateAttributeContent\x12).catalog.v1.CreateAttributeContentRequest\x1a*.catalog.v1.CreateAttributeContentResponse\"g\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02P:\x11attribute_contentb\x11attribute_content\"(/v1/attributes/{attribute_uuid}/contents\x12\xd4\x01\n" +
 	"\x1bBulkCreateAttributeContents\x12..catalog.v1.BulkCreateAttributeContentsRequest\x1a/.catalog.v1.BulkCreateAttributeContentsResponse\"T\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02=:\x05itemsb\x05items\"-/v1/attributes/{attribute_uuid}/contents/bulk\x12\xd4\x01\n" +
-	"\x1bBulkUpdateAttributeContents\x12..catalog.v1.BulkUpdateAttributeContentsRequest\x1a/.catalog.v1.BulkUpdateAttributeContentsResponse\"T\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02=:\x05itemsb\x05items2-/v1/attributes/{attribute_uuid}/contents/bulk\x12\xd4\x01\n" +
 	"\x13GetAttributeContent\x12&.catalog.v1.GetAttributeContentRequest\x1a'.catalog.v1.GetAttributeContentResponse\"l\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02Vb\x11attribute_content\x12A/v1/attributes/{attribute_uuid}/contents/{attribute_content_uuid}\x12\xf2\x01\n" +
 	"\x16UpdateAttributeContent\x12).catalog.v1.UpdateAttributeContentRequest\x1a*.catalog.v1.UpdateAttributeContentResponse\"\x80\x01\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02i:\x11attribute_contentb\x11attribute_content2A/v1/attributes/{attribute_uuid}/contents/{attribute_content_uuid}\x12\xcb\x01\n" +
-	"\x16DeleteAttributeContent\x12).catalog.v1.DeleteAttributeContentRequest\x1a*.catalog.v1.DeleteAttributeContentResponse\"Z\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02C*A/v1/attributes/{attribute_uuid}/contents/{attribute_content_uuid}B7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3"
+	"\x16DeleteAttributeContent\x12).catalog.v1.DeleteAttributeContentRequest\x1a*.catalog.v1.DeleteAttributeContentResponse\"Z\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02C*A/v1/attributes/{attribute_uuid}/contents/{attribute_content_uuid}\x12\xd4\x01\n" +
+	"\x1bBulkUpdateAttributeContents\x12..catalog.v1.BulkUpdateAttributeContentsRequest\x1a/.catalog.v1.BulkUpdateAttributeContentsResponse\"T\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02=:\x05itemsb\x05items2-/v1/attributes/{attribute_uuid}/contents/bulkB7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3"
 
 var (
 	file_catalog_v1_attribute_contents_proto_rawDescOnce sync.Once
@@ -1211,17 +1211,17 @@ var file_catalog_v1_attribute_contents_proto_depIdxs = []int32{
 	17, // 22: catalog.v1.AttributeContentService.ListAttributeContents:input_type -> catalog.v1.ListAttributeContentsRequest
 	1,  // 23: catalog.v1.AttributeContentService.CreateAttributeContent:input_type -> catalog.v1.CreateAttributeContentRequest
 	3,  // 24: catalog.v1.AttributeContentService.BulkCreateAttributeContents:input_type -> catalog.v1.BulkCreateAttributeContentsRequest
-	5,  // 25: catalog.v1.AttributeContentService.BulkUpdateAttributeContents:input_type -> catalog.v1.BulkUpdateAttributeContentsRequest
-	7,  // 26: catalog.v1.AttributeContentService.GetAttributeContent:input_type -> catalog.v1.GetAttributeContentRequest
-	9,  // 27: catalog.v1.AttributeContentService.UpdateAttributeContent:input_type -> catalog.v1.UpdateAttributeContentRequest
-	11, // 28: catalog.v1.AttributeContentService.DeleteAttributeContent:input_type -> catalog.v1.DeleteAttributeContentRequest
+	7,  // 25: catalog.v1.AttributeContentService.GetAttributeContent:input_type -> catalog.v1.GetAttributeContentRequest
+	9,  // 26: catalog.v1.AttributeContentService.UpdateAttributeContent:input_type -> catalog.v1.UpdateAttributeContentRequest
+	11, // 27: catalog.v1.AttributeContentService.DeleteAttributeContent:input_type -> catalog.v1.DeleteAttributeContentRequest
+	5,  // 28: catalog.v1.AttributeContentService.BulkUpdateAttributeContents:input_type -> catalog.v1.BulkUpdateAttributeContentsRequest
 	0,  // 29: catalog.v1.AttributeContentService.ListAttributeContents:output_type -> catalog.v1.ListAttributeContentsResponse
 	2,  // 30: catalog.v1.AttributeContentService.CreateAttributeContent:output_type -> catalog.v1.CreateAttributeContentResponse
 	4,  // 31: catalog.v1.AttributeContentService.BulkCreateAttributeContents:output_type -> catalog.v1.BulkCreateAttributeContentsResponse
-	6,  // 32: catalog.v1.AttributeContentService.BulkUpdateAttributeContents:output_type -> catalog.v1.BulkUpdateAttributeContentsResponse
-	8,  // 33: catalog.v1.AttributeContentService.GetAttributeContent:output_type -> catalog.v1.GetAttributeContentResponse
-	10, // 34: catalog.v1.AttributeContentService.UpdateAttributeContent:output_type -> catalog.v1.UpdateAttributeContentResponse
-	12, // 35: catalog.v1.AttributeContentService.DeleteAttributeContent:output_type -> catalog.v1.DeleteAttributeContentResponse
+	8,  // 32: catalog.v1.AttributeContentService.GetAttributeContent:output_type -> catalog.v1.GetAttributeContentResponse
+	10, // 33: catalog.v1.AttributeContentService.UpdateAttributeContent:output_type -> catalog.v1.UpdateAttributeContentResponse
+	12, // 34: catalog.v1.AttributeContentService.DeleteAttributeContent:output_type -> catalog.v1.DeleteAttributeContentResponse
+	6,  // 35: catalog.v1.AttributeContentService.BulkUpdateAttributeContents:output_type -> catalog.v1.BulkUpdateAttributeContentsResponse
 	29, // [29:36] is the sub-list for method output_type
 	22, // [22:29] is the sub-list for method input_type
 	22, // [22:22] is the sub-list for extension type_name

@@ -178,51 +178,6 @@ func local_request_AttributeContentService_BulkCreateAttributeContents_0(ctx con
 	return msg, metadata, err
 }
 
-func request_AttributeContentService_BulkUpdateAttributeContents_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeContentServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
-	var (
-		protoReq BulkUpdateAttributeContentsRequest
-		metadata runtime.ServerMetadata
-		err      error
-	)
-	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
-	}
-	val, ok := pathParams["attribute_uuid"]
-	if !ok {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "attribute_uuid")
-	}
-	protoReq.AttributeUuid, err = runtime.String(val)
-	if err != nil {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
-	}
-	if req.Body != nil {
-		_, _ = io.Copy(io.Discard, req.Body)
-	}
-	msg, err := client.BulkUpdateAttributeContents(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
-	return msg, metadata, err
-}
-
-func local_request_AttributeContentService_BulkUpdateAttributeContents_0(ctx context.Context, marshaler runtime.Marshaler, server AttributeContentServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
-	var (
-		protoReq BulkUpdateAttributeContentsRequest
-		metadata runtime.ServerMetadata
-		err      error
-	)
-	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
-	}
-	val, ok := pathParams["attribute_uuid"]
-	if !ok {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "attribute_uuid")
-	}
-	protoReq.AttributeUuid, err = runtime.String(val)
-	if err != nil {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
-	}
-	msg, err := server.BulkUpdateAttributeContents(ctx, &protoReq)
-	return msg, metadata, err
-}
-
 func request_AttributeContentService_GetAttributeContent_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeContentServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq GetAttributeContentRequest
@@ -394,6 +349,51 @@ func local_request_AttributeContentService_DeleteAttributeContent_0(ctx context.
 	return msg, metadata, err
 }
 
+func request_AttributeContentService_BulkUpdateAttributeContents_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeContentServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq BulkUpdateAttributeContentsRequest
+		metadata runtime.ServerMetadata
+		err      error
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	val, ok := pathParams["attribute_uuid"]
+	if !ok {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "attribute_uuid")
+	}
+	protoReq.AttributeUuid, err = runtime.String(val)
+	if err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
+	}
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+	}
+	msg, err := client.BulkUpdateAttributeContents(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
+	return msg, metadata, err
+}
+
+func local_request_AttributeContentService_BulkUpdateAttributeContents_0(ctx context.Context, marshaler runtime.Marshaler, server AttributeContentServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq BulkUpdateAttributeContentsRequest
+		metadata runtime.ServerMetadata
+		err      error
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	val, ok := pathParams["attribute_uuid"]
+	if !ok {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "attribute_uuid")
+	}
+	protoReq.AttributeUuid, err = runtime.String(val)
+	if err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
+	}
+	msg, err := server.BulkUpdateAttributeContents(ctx, &protoReq)
+	return msg, metadata, err
+}
+
 // RegisterAttributeContentServiceHandlerServer registers the http handlers for service AttributeContentService to "mux".
 // UnaryRPC     :call AttributeContentServiceServer directly.
 // StreamingRPC :currently unsupported pending https://github.com/grpc/grpc-go/issues/906.
@@ -460,26 +460,6 @@ func RegisterAttributeContentServiceHandlerServer(ctx context.Context, mux *runt
 		}
 		forward_AttributeContentService_BulkCreateAttributeContents_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeContentService_BulkCreateAttributeContents_0{resp.(*BulkCreateAttributeContentsResponse)}, mux.GetForwardResponseOptions()...)
 	})
-	mux.Handle(http.MethodPatch, pattern_AttributeContentService_BulkUpdateAttributeContents_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
-		ctx, cancel := context.WithCancel(req.Context())
-		defer cancel()
-		var stream runtime.ServerTransportStream
-		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
-		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
-		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/catalog.v1.AttributeContentService/BulkUpdateAttributeContents", runtime.WithHTTPPathPattern("/v1/attributes/{attribute_uuid}/contents/bulk"))
-		if err != nil {
-			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		resp, md, err := local_request_AttributeContentService_BulkUpdateAttributeContents_0(annotatedContext, inboundMarshaler, server, req, pathParams)
-		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
-		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
-		if err != nil {
-			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		forward_AttributeContentService_BulkUpdateAttributeContents_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeContentService_BulkUpdateAttributeContents_0{resp.(*BulkUpdateAttributeContentsResponse)}, mux.GetForwardResponseOptions()...)
-	})
 	mux.Handle(http.MethodGet, pattern_AttributeContentService_GetAttributeContent_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -539,6 +519,26 @@ func RegisterAttributeContentServiceHandlerServer(ctx context.Context, mux *runt
 			return
 		}
 		forward_AttributeContentService_DeleteAttributeContent_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
+	mux.Handle(http.MethodPatch, pattern_AttributeContentService_BulkUpdateAttributeContents_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		var stream runtime.ServerTransportStream
+		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/catalog.v1.AttributeContentService/BulkUpdateAttributeContents", runtime.WithHTTPPathPattern("/v1/attributes/{attribute_uuid}/contents/bulk"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := local_request_AttributeContentService_BulkUpdateAttributeContents_0(annotatedContext, inboundMarshaler, server, req, pathParams)
+		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_AttributeContentService_BulkUpdateAttributeContents_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeContentService_BulkUpdateAttributeContents_0{resp.(*BulkUpdateAttributeContentsResponse)}, mux.GetForwardResponseOptions()...)
 	})
 
 	return nil
@@ -631,23 +631,6 @@ func RegisterAttributeContentServiceHandlerClient(ctx context.Context, mux *runt
 		}
 		forward_AttributeContentService_BulkCreateAttributeContents_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeContentService_BulkCreateAttributeContents_0{resp.(*BulkCreateAttributeContentsResponse)}, mux.GetForwardResponseOptions()...)
 	})
-	mux.Handle(http.MethodPatch, pattern_AttributeContentService_BulkUpdateAttributeContents_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
-		ctx, cancel := context.WithCancel(req.Context())
-		defer cancel()
-		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
-		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/catalog.v1.AttributeContentService/BulkUpdateAttributeContents", runtime.WithHTTPPathPattern("/v1/attributes/{attribute_uuid}/contents/bulk"))
-		if err != nil {
-			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		resp, md, err := request_AttributeContentService_BulkUpdateAttributeContents_0(annotatedContext, inboundMarshaler, client, req, pathParams)
-		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
-		if err != nil {
-			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		forward_AttributeContentService_BulkUpdateAttributeContents_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeContentService_BulkUpdateAttributeContents_0{resp.(*BulkUpdateAttributeContentsResponse)}, mux.GetForwardResponseOptions()...)
-	})
 	mux.Handle(http.MethodGet, pattern_AttributeContentService_GetAttributeContent_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -699,6 +682,23 @@ func RegisterAttributeContentServiceHandlerClient(ctx context.Context, mux *runt
 		}
 		forward_AttributeContentService_DeleteAttributeContent_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodPatch, pattern_AttributeContentService_BulkUpdateAttributeContents_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/catalog.v1.AttributeContentService/BulkUpdateAttributeContents", runtime.WithHTTPPathPattern("/v1/attributes/{attribute_uuid}/contents/bulk"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := request_AttributeContentService_BulkUpdateAttributeContents_0(annotatedContext, inboundMarshaler, client, req, pathParams)
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_AttributeContentService_BulkUpdateAttributeContents_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeContentService_BulkUpdateAttributeContents_0{resp.(*BulkUpdateAttributeContentsResponse)}, mux.GetForwardResponseOptions()...)
+	})
 	return nil
 }
 
@@ -720,15 +720,6 @@ func (m response_AttributeContentService_BulkCreateAttributeContents_0) XXX_Resp
 	return response.Items
 }
 
-type response_AttributeContentService_BulkUpdateAttributeContents_0 struct {
-	*BulkUpdateAttributeContentsResponse
-}
-
-func (m response_AttributeContentService_BulkUpdateAttributeContents_0) XXX_ResponseBody() interface{} {
-	response := m.BulkUpdateAttributeContentsResponse
-	return response.Items
-}
-
 type response_AttributeContentService_GetAttributeContent_0 struct {
 	*GetAttributeContentResponse
 }
@@ -747,22 +738,31 @@ func (m response_AttributeContentService_UpdateAttributeContent_0) XXX_ResponseB
 	return response.AttributeContent
 }
 
+type response_AttributeContentService_BulkUpdateAttributeContents_0 struct {
+	*BulkUpdateAttributeContentsResponse
+}
+
+func (m response_AttributeContentService_BulkUpdateAttributeContents_0) XXX_ResponseBody() interface{} {
+	response := m.BulkUpdateAttributeContentsResponse
+	return response.Items
+}
+
 var (
 	pattern_AttributeContentService_ListAttributeContents_0       = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3}, []string{"v1", "attributes", "attribute_uuid", "contents"}, ""))
 	pattern_AttributeContentService_CreateAttributeContent_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3}, []string{"v1", "attributes", "attribute_uuid", "contents"}, ""))
 	pattern_AttributeContentService_BulkCreateAttributeContents_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4}, []string{"v1", "attributes", "attribute_uuid", "contents", "bulk"}, ""))
-	pattern_AttributeContentService_BulkUpdateAttributeContents_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4}, []string{"v1", "attributes", "attribute_uuid", "contents", "bulk"}, ""))
 	pattern_AttributeContentService_GetAttributeContent_0         = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4}, []string{"v1", "attributes", "attribute_uuid", "contents", "attribute_content_uuid"}, ""))
 	pattern_AttributeContentService_UpdateAttributeContent_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4}, []string{"v1", "attributes", "attribute_uuid", "contents", "attribute_content_uuid"}, ""))
 	pattern_AttributeContentService_DeleteAttributeContent_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4}, []string{"v1", "attributes", "attribute_uuid", "contents", "attribute_content_uuid"}, ""))
+	pattern_AttributeContentService_BulkUpdateAttributeContents_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4}, []string{"v1", "attributes", "attribute_uuid", "contents", "bulk"}, ""))
 )
 
 var (
 	forward_AttributeContentService_ListAttributeContents_0       = runtime.ForwardResponseMessage
 	forward_AttributeContentService_CreateAttributeContent_0      = runtime.ForwardResponseMessage
 	forward_AttributeContentService_BulkCreateAttributeContents_0 = runtime.ForwardResponseMessage
-	forward_AttributeContentService_BulkUpdateAttributeContents_0 = runtime.ForwardResponseMessage
 	forward_AttributeContentService_GetAttributeContent_0         = runtime.ForwardResponseMessage
 	forward_AttributeContentService_UpdateAttributeContent_0      = runtime.ForwardResponseMessage
 	forward_AttributeContentService_DeleteAttributeContent_0      = runtime.ForwardResponseMessage
+	forward_AttributeContentService_BulkUpdateAttributeContents_0 = runtime.ForwardResponseMessage
 )

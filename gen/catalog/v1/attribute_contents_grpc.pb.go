@@ -22,10 +22,10 @@ const (
 	AttributeContentService_ListAttributeContents_FullMethodName       = "/catalog.v1.AttributeContentService/ListAttributeContents"
 	AttributeContentService_CreateAttributeContent_FullMethodName      = "/catalog.v1.AttributeContentService/CreateAttributeContent"
 	AttributeContentService_BulkCreateAttributeContents_FullMethodName = "/catalog.v1.AttributeContentService/BulkCreateAttributeContents"
-	AttributeContentService_BulkUpdateAttributeContents_FullMethodName = "/catalog.v1.AttributeContentService/BulkUpdateAttributeContents"
 	AttributeContentService_GetAttributeContent_FullMethodName         = "/catalog.v1.AttributeContentService/GetAttributeContent"
 	AttributeContentService_UpdateAttributeContent_FullMethodName      = "/catalog.v1.AttributeContentService/UpdateAttributeContent"
 	AttributeContentService_DeleteAttributeContent_FullMethodName      = "/catalog.v1.AttributeContentService/DeleteAttributeContent"
+	AttributeContentService_BulkUpdateAttributeContents_FullMethodName = "/catalog.v1.AttributeContentService/BulkUpdateAttributeContents"
 )
 
 // AttributeContentServiceClient is the client API for AttributeContentService service.
@@ -40,14 +40,14 @@ type AttributeContentServiceClient interface {
 	CreateAttributeContent(ctx context.Context, in *CreateAttributeContentRequest, opts ...grpc.CallOption) (*CreateAttributeContentResponse, error)
 	// Create 1 to 100 attribute contents atomically.
 	BulkCreateAttributeContents(ctx context.Context, in *BulkCreateAttributeContentsRequest, opts ...grpc.CallOption) (*BulkCreateAttributeContentsResponse, error)
-	// Update 1 to 100 attribute contents atomically.
-	BulkUpdateAttributeContents(ctx context.Context, in *BulkUpdateAttributeContentsRequest, opts ...grpc.CallOption) (*BulkUpdateAttributeContentsResponse, error)
 	// Get a attribute content.
 	GetAttributeContent(ctx context.Context, in *GetAttributeContentRequest, opts ...grpc.CallOption) (*GetAttributeContentResponse, error)
 	// Update a attribute content; only the fields given change.
 	UpdateAttributeContent(ctx context.Context, in *UpdateAttributeContentRequest, opts ...grpc.CallOption) (*UpdateAttributeContentResponse, error)
 	// Delete a attribute content permanently.
 	DeleteAttributeContent(ctx context.Context, in *DeleteAttributeContentRequest, opts ...grpc.CallOption) (*DeleteAttributeContentResponse, error)
+	// Update 1 to 100 attribute contents atomically.
+	BulkUpdateAttributeContents(ctx context.Context, in *BulkUpdateAttributeContentsRequest, opts ...grpc.CallOption) (*BulkUpdateAttributeContentsResponse, error)
 }
 
 type attributeContentServiceClient struct {
@@ -88,16 +88,6 @@ func (c *attributeContentServiceClient) BulkCreateAttributeContents(ctx context.
 	return out, nil
 }
 
-func (c *attributeContentServiceClient) BulkUpdateAttributeContents(ctx context.Context, in *BulkUpdateAttributeContentsRequest, opts ...grpc.CallOption) (*BulkUpdateAttributeContentsResponse, error) {
-	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(BulkUpdateAttributeContentsResponse)
-	err := c.cc.Invoke(ctx, AttributeContentService_BulkUpdateAttributeContents_FullMethodName, in, out, cOpts...)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 func (c *attributeContentServiceClient) GetAttributeContent(ctx context.Context, in *GetAttributeContentRequest, opts ...grpc.CallOption) (*GetAttributeContentResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetAttributeContentResponse)
@@ -128,6 +118,16 @@ func (c *attributeContentServiceClient) DeleteAttributeContent(ctx context.Conte
 	return out, nil
 }
 
+func (c *attributeContentServiceClient) BulkUpdateAttributeContents(ctx context.Context, in *BulkUpdateAttributeContentsRequest, opts ...grpc.CallOption) (*BulkUpdateAttributeContentsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(BulkUpdateAttributeContentsResponse)
+	err := c.cc.Invoke(ctx, AttributeContentService_BulkUpdateAttributeContents_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AttributeContentServiceServer is the server API for AttributeContentService service.
 // All implementations must embed UnimplementedAttributeContentServiceServer
 // for forward compatibility.
@@ -140,14 +140,14 @@ type AttributeContentServiceServer interface {
 	CreateAttributeContent(context.Context, *CreateAttributeContentRequest) (*CreateAttributeContentResponse, error)
 	// Create 1 to 100 attribute contents atomically.
 	BulkCreateAttributeContents(context.Context, *BulkCreateAttributeContentsRequest) (*BulkCreateAttributeContentsResponse, error)
-	// Update 1 to 100 attribute contents atomically.
-	BulkUpdateAttributeContents(context.Context, *BulkUpdateAttributeContentsRequest) (*BulkUpdateAttributeContentsResponse, error)
 	// Get a attribute content.
 	GetAttributeContent(context.Context, *GetAttributeContentRequest) (*GetAttributeContentResponse, error)
 	// Update a attribute content; only the fields given change.
 	UpdateAttributeContent(context.Context, *UpdateAttributeContentRequest) (*UpdateAttributeContentResponse, error)
 	// Delete a attribute content permanently.
 	DeleteAttributeContent(context.Context, *DeleteAttributeContentRequest) (*DeleteAttributeContentResponse, error)
+	// Update 1 to 100 attribute contents atomically.
+	BulkUpdateAttributeContents(context.Context, *BulkUpdateAttributeContentsRequest) (*BulkUpdateAttributeContentsResponse, error)
 	mustEmbedUnimplementedAttributeContentServiceServer()
 }
 
@@ -167,9 +167,6 @@ func (UnimplementedAttributeContentServiceServer) CreateAttributeContent(context
 func (UnimplementedAttributeContentServiceServer) BulkCreateAttributeContents(context.Context, *BulkCreateAttributeContentsRequest) (*BulkCreateAttributeContentsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method BulkCreateAttributeContents not implemented")
 }
-func (UnimplementedAttributeContentServiceServer) BulkUpdateAttributeContents(context.Context, *BulkUpdateAttributeContentsRequest) (*BulkUpdateAttributeContentsResponse, error) {
-	return nil, status.Error(codes.Unimplemented, "method BulkUpdateAttributeContents not implemented")
-}
 func (UnimplementedAttributeContentServiceServer) GetAttributeContent(context.Context, *GetAttributeContentRequest) (*GetAttributeContentResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetAttributeContent not implemented")
 }
@@ -178,6 +175,9 @@ func (UnimplementedAttributeContentServiceServer) UpdateAttributeContent(context
 }
 func (UnimplementedAttributeContentServiceServer) DeleteAttributeContent(context.Context, *DeleteAttributeContentRequest) (*DeleteAttributeContentResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method DeleteAttributeContent not implemented")
+}
+func (UnimplementedAttributeContentServiceServer) BulkUpdateAttributeContents(context.Context, *BulkUpdateAttributeContentsRequest) (*BulkUpdateAttributeContentsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method BulkUpdateAttributeContents not implemented")
 }
 func (UnimplementedAttributeContentServiceServer) mustEmbedUnimplementedAttributeContentServiceServer() {
 }
@@ -255,24 +255,6 @@ func _AttributeContentService_BulkCreateAttributeContents_Handler(srv interface{
 	return interceptor(ctx, in, info, handler)
 }
 
-func _AttributeContentService_BulkUpdateAttributeContents_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(BulkUpdateAttributeContentsRequest)
-	if err := dec(in); err != nil {
-		return nil, err
-	}
-	if interceptor == nil {
-		return srv.(AttributeContentServiceServer).BulkUpdateAttributeContents(ctx, in)
-	}
-	info := &grpc.UnaryServerInfo{
-		Server:     srv,
-		FullMethod: AttributeContentService_BulkUpdateAttributeContents_FullMethodName,
-	}
-	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(AttributeContentServiceServer).BulkUpdateAttributeContents(ctx, req.(*BulkUpdateAttributeContentsRequest))
-	}
-	return interceptor(ctx, in, info, handler)
-}
-
 func _AttributeContentService_GetAttributeContent_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetAttributeContentRequest)
 	if err := dec(in); err != nil {
@@ -327,6 +309,24 @@ func _AttributeContentService_DeleteAttributeContent_Handler(srv interface{}, ct
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AttributeContentService_BulkUpdateAttributeContents_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BulkUpdateAttributeContentsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AttributeContentServiceServer).BulkUpdateAttributeContents(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AttributeContentService_BulkUpdateAttributeContents_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AttributeContentServiceServer).BulkUpdateAttributeContents(ctx, req.(*BulkUpdateAttributeContentsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // AttributeContentService_ServiceDesc is the grpc.ServiceDesc for AttributeContentService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -347,10 +347,6 @@ var AttributeContentService_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _AttributeContentService_BulkCreateAttributeContents_Handler,
 		},
 		{
-			MethodName: "BulkUpdateAttributeContents",
-			Handler:    _AttributeContentService_BulkUpdateAttributeContents_Handler,
-		},
-		{
 			MethodName: "GetAttributeContent",
 			Handler:    _AttributeContentService_GetAttributeContent_Handler,
 		},
@@ -361,6 +357,10 @@ var AttributeContentService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DeleteAttributeContent",
 			Handler:    _AttributeContentService_DeleteAttributeContent_Handler,
+		},
+		{
+			MethodName: "BulkUpdateAttributeContents",
+			Handler:    _AttributeContentService_BulkUpdateAttributeContents_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

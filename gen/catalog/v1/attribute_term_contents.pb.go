@@ -1212,10 +1212,10 @@ const file_catalog_v1_attribute_term_contents_proto_rawDesc = "" +
 	"\x19ListAttributeTermContents\x12,.catalog.v1.ListAttributeTermContentsRequest\x1a-.catalog.v1.ListAttributeTermContentsResponse\"R\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02<\x12:/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents\x12\x81\x02\n" +
 	"\x1aCreateAttributeTermContent\x12-.catalog.v1.CreateAttributeTermContentRequest\x1a..catalog.v1.CreateAttributeTermContentResponse\"\x83\x01\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02l:\x16attribute_term_contentb\x16attribute_term_content\":/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents\x12\xf2\x01\n" +
 	"\x1fBulkCreateAttributeTermContents\x122.catalog.v1.BulkCreateAttributeTermContentsRequest\x1a3.catalog.v1.BulkCreateAttributeTermContentsResponse\"f\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02O:\x05itemsb\x05items\"?/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents/bulk\x12\xf2\x01\n" +
-	"\x1fBulkUpdateAttributeTermContents\x122.catalog.v1.BulkUpdateAttributeTermContentsRequest\x1a3.catalog.v1.BulkUpdateAttributeTermContentsResponse\"f\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02O:\x05itemsb\x05items2?/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents/bulk\x12\xf2\x01\n" +
 	"\x17GetAttributeTermContent\x12*.catalog.v1.GetAttributeTermContentRequest\x1a+.catalog.v1.GetAttributeTermContentResponse\"~\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02hb\x16attribute_term_content\x12N/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents/{term_content_uuid}\x12\x96\x02\n" +
 	"\x1aUpdateAttributeTermContent\x12-.catalog.v1.UpdateAttributeTermContentRequest\x1a..catalog.v1.UpdateAttributeTermContentResponse\"\x98\x01\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x80\x01:\x16attribute_term_contentb\x16attribute_term_content2N/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents/{term_content_uuid}\x12\xe4\x01\n" +
-	"\x1aDeleteAttributeTermContent\x12-.catalog.v1.DeleteAttributeTermContentRequest\x1a..catalog.v1.DeleteAttributeTermContentResponse\"g\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02P*N/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents/{term_content_uuid}B7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3"
+	"\x1aDeleteAttributeTermContent\x12-.catalog.v1.DeleteAttributeTermContentRequest\x1a..catalog.v1.DeleteAttributeTermContentResponse\"g\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02P*N/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents/{term_content_uuid}\x12\xf2\x01\n" +
+	"\x1fBulkUpdateAttributeTermContents\x122.catalog.v1.BulkUpdateAttributeTermContentsRequest\x1a3.catalog.v1.BulkUpdateAttributeTermContentsResponse\"f\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02O:\x05itemsb\x05items2?/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents/bulkB7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3"
 
 var (
 	file_catalog_v1_attribute_term_contents_proto_rawDescOnce sync.Once
@@ -1283,17 +1283,17 @@ var file_catalog_v1_attribute_term_contents_proto_depIdxs = []int32{
 	17, // 22: catalog.v1.AttributeTermContentService.ListAttributeTermContents:input_type -> catalog.v1.ListAttributeTermContentsRequest
 	1,  // 23: catalog.v1.AttributeTermContentService.CreateAttributeTermContent:input_type -> catalog.v1.CreateAttributeTermContentRequest
 	3,  // 24: catalog.v1.AttributeTermContentService.BulkCreateAttributeTermContents:input_type -> catalog.v1.BulkCreateAttributeTermContentsRequest
-	5,  // 25: catalog.v1.AttributeTermContentService.BulkUpdateAttributeTermContents:input_type -> catalog.v1.BulkUpdateAttributeTermContentsRequest
-	7,  // 26: catalog.v1.AttributeTermContentService.GetAttributeTermContent:input_type -> catalog.v1.GetAttributeTermContentRequest
-	9,  // 27: catalog.v1.AttributeTermContentService.UpdateAttributeTermContent:input_type -> catalog.v1.UpdateAttributeTermContentRequest
-	11, // 28: catalog.v1.AttributeTermContentService.DeleteAttributeTermContent:input_type -> catalog.v1.DeleteAttributeTermContentRequest
+	7,  // 25: catalog.v1.AttributeTermContentService.GetAttributeTermContent:input_type -> catalog.v1.GetAttributeTermContentRequest
+	9,  // 26: catalog.v1.AttributeTermContentService.UpdateAttributeTermContent:input_type -> catalog.v1.UpdateAttributeTermContentRequest
+	11, // 27: catalog.v1.AttributeTermContentService.DeleteAttributeTermContent:input_type -> catalog.v1.DeleteAttributeTermContentRequest
+	5,  // 28: catalog.v1.AttributeTermContentService.BulkUpdateAttributeTermContents:input_type -> catalog.v1.BulkUpdateAttributeTermContentsRequest
 	0,  // 29: catalog.v1.AttributeTermContentService.ListAttributeTermContents:output_type -> catalog.v1.ListAttributeTermContentsResponse
 	2,  // 30: catalog.v1.AttributeTermContentService.CreateAttributeTermContent:output_type -> catalog.v1.CreateAttributeTermContentResponse
 	4,  // 31: catalog.v1.AttributeTermContentService.BulkCreateAttributeTermContents:output_type -> catalog.v1.BulkCreateAttributeTermContentsResponse
-	6,  // 32: catalog.v1.AttributeTermContentService.BulkUpdateAttributeTermContents:output_type -> catalog.v1.BulkUpdateAttributeTermContentsResponse
-	8,  // 33: catalog.v1.AttributeTermContentService.GetAttributeTermContent:output_type -> catalog.v1.GetAttributeTermContentResponse
-	10, // 34: catalog.v1.AttributeTermContentService.UpdateAttributeTermContent:output_type -> catalog.v1.UpdateAttributeTermContentResponse
-	12, // 35: catalog.v1.AttributeTermContentService.DeleteAttributeTermContent:output_type -> catalog.v1.DeleteAttributeTermContentResponse
+	8,  // 32: catalog.v1.AttributeTermContentService.GetAttributeTermContent:output_type -> catalog.v1.GetAttributeTermContentResponse
+	10, // 33: catalog.v1.AttributeTermContentService.UpdateAttributeTermContent:output_type -> catalog.v1.UpdateAttributeTermContentResponse
+	12, // 34: catalog.v1.AttributeTermContentService.DeleteAttributeTermContent:output_type -> catalog.v1.DeleteAttributeTermContentResponse
+	6,  // 35: catalog.v1.AttributeTermContentService.BulkUpdateAttributeTermContents:output_type -> catalog.v1.BulkUpdateAttributeTermContentsResponse
 	29, // [29:36] is the sub-list for method output_type
 	22, // [22:29] is the sub-list for method input_type
 	22, // [22:22] is the sub-list for extension type_name

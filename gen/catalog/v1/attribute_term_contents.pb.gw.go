@@ -226,67 +226,6 @@ func local_request_AttributeTermContentService_BulkCreateAttributeTermContents_0
 	return msg, metadata, err
 }
 
-func request_AttributeTermContentService_BulkUpdateAttributeTermContents_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeTermContentServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
-	var (
-		protoReq BulkUpdateAttributeTermContentsRequest
-		metadata runtime.ServerMetadata
-		err      error
-	)
-	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
-	}
-	val, ok := pathParams["attribute_uuid"]
-	if !ok {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "attribute_uuid")
-	}
-	protoReq.AttributeUuid, err = runtime.String(val)
-	if err != nil {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
-	}
-	val, ok = pathParams["term_uuid"]
-	if !ok {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "term_uuid")
-	}
-	protoReq.TermUuid, err = runtime.String(val)
-	if err != nil {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "term_uuid", err)
-	}
-	if req.Body != nil {
-		_, _ = io.Copy(io.Discard, req.Body)
-	}
-	msg, err := client.BulkUpdateAttributeTermContents(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
-	return msg, metadata, err
-}
-
-func local_request_AttributeTermContentService_BulkUpdateAttributeTermContents_0(ctx context.Context, marshaler runtime.Marshaler, server AttributeTermContentServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
-	var (
-		protoReq BulkUpdateAttributeTermContentsRequest
-		metadata runtime.ServerMetadata
-		err      error
-	)
-	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
-	}
-	val, ok := pathParams["attribute_uuid"]
-	if !ok {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "attribute_uuid")
-	}
-	protoReq.AttributeUuid, err = runtime.String(val)
-	if err != nil {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
-	}
-	val, ok = pathParams["term_uuid"]
-	if !ok {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "term_uuid")
-	}
-	protoReq.TermUuid, err = runtime.String(val)
-	if err != nil {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "term_uuid", err)
-	}
-	msg, err := server.BulkUpdateAttributeTermContents(ctx, &protoReq)
-	return msg, metadata, err
-}
-
 func request_AttributeTermContentService_GetAttributeTermContent_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeTermContentServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq GetAttributeTermContentRequest
@@ -506,6 +445,67 @@ func local_request_AttributeTermContentService_DeleteAttributeTermContent_0(ctx 
 	return msg, metadata, err
 }
 
+func request_AttributeTermContentService_BulkUpdateAttributeTermContents_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeTermContentServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq BulkUpdateAttributeTermContentsRequest
+		metadata runtime.ServerMetadata
+		err      error
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	val, ok := pathParams["attribute_uuid"]
+	if !ok {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "attribute_uuid")
+	}
+	protoReq.AttributeUuid, err = runtime.String(val)
+	if err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
+	}
+	val, ok = pathParams["term_uuid"]
+	if !ok {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "term_uuid")
+	}
+	protoReq.TermUuid, err = runtime.String(val)
+	if err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "term_uuid", err)
+	}
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+	}
+	msg, err := client.BulkUpdateAttributeTermContents(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
+	return msg, metadata, err
+}
+
+func local_request_AttributeTermContentService_BulkUpdateAttributeTermContents_0(ctx context.Context, marshaler runtime.Marshaler, server AttributeTermContentServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq BulkUpdateAttributeTermContentsRequest
+		metadata runtime.ServerMetadata
+		err      error
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	val, ok := pathParams["attribute_uuid"]
+	if !ok {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "attribute_uuid")
+	}
+	protoReq.AttributeUuid, err = runtime.String(val)
+	if err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
+	}
+	val, ok = pathParams["term_uuid"]
+	if !ok {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "term_uuid")
+	}
+	protoReq.TermUuid, err = runtime.String(val)
+	if err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "term_uuid", err)
+	}
+	msg, err := server.BulkUpdateAttributeTermContents(ctx, &protoReq)
+	return msg, metadata, err
+}
+
 // RegisterAttributeTermContentServiceHandlerServer registers the http handlers for service AttributeTermContentService to "mux".
 // UnaryRPC     :call AttributeTermContentServiceServer directly.
 // StreamingRPC :currently unsupported pending https://github.com/grpc/grpc-go/issues/906.
@@ -572,26 +572,6 @@ func RegisterAttributeTermContentServiceHandlerServer(ctx context.Context, mux *
 		}
 		forward_AttributeTermContentService_BulkCreateAttributeTermContents_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeTermContentService_BulkCreateAttributeTermContents_0{resp.(*BulkCreateAttributeTermContentsResponse)}, mux.GetForwardResponseOptions()...)
 	})
-	mux.Handle(http.MethodPatch, pattern_AttributeTermContentService_BulkUpdateAttributeTermContents_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
-		ctx, cancel := context.WithCancel(req.Context())
-		defer cancel()
-		var stream runtime.ServerTransportStream
-		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
-		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
-		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/catalog.v1.AttributeTermContentService/BulkUpdateAttributeTermContents", runtime.WithHTTPPathPattern("/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents/bulk"))
-		if err != nil {
-			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		resp, md, err := local_request_AttributeTermContentService_BulkUpdateAttributeTermContents_0(annotatedContext, inboundMarshaler, server, req, pathParams)
-		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
-		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
-		if err != nil {
-			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		forward_AttributeTermContentService_BulkUpdateAttributeTermContents_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeTermContentService_BulkUpdateAttributeTermContents_0{resp.(*BulkUpdateAttributeTermContentsResponse)}, mux.GetForwardResponseOptions()...)
-	})
 	mux.Handle(http.MethodGet, pattern_AttributeTermContentService_GetAttributeTermContent_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -651,6 +631,26 @@ func RegisterAttributeTermContentServiceHandlerServer(ctx context.Context, mux *
 			return
 		}
 		forward_AttributeTermContentService_DeleteAttributeTermContent_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
+	mux.Handle(http.MethodPatch, pattern_AttributeTermContentService_BulkUpdateAttributeTermContents_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		var stream runtime.ServerTransportStream
+		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/catalog.v1.AttributeTermContentService/BulkUpdateAttributeTermContents", runtime.WithHTTPPathPattern("/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents/bulk"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := local_request_AttributeTermContentService_BulkUpdateAttributeTermContents_0(annotatedContext, inboundMarshaler, server, req, pathParams)
+		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_AttributeTermContentService_BulkUpdateAttributeTermContents_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeTermContentService_BulkUpdateAttributeTermContents_0{resp.(*BulkUpdateAttributeTermContentsResponse)}, mux.GetForwardResponseOptions()...)
 	})
 
 	return nil
@@ -743,23 +743,6 @@ func RegisterAttributeTermContentServiceHandlerClient(ctx context.Context, mux *
 		}
 		forward_AttributeTermContentService_BulkCreateAttributeTermContents_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeTermContentService_BulkCreateAttributeTermContents_0{resp.(*BulkCreateAttributeTermContentsResponse)}, mux.GetForwardResponseOptions()...)
 	})
-	mux.Handle(http.MethodPatch, pattern_AttributeTermContentService_BulkUpdateAttributeTermContents_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
-		ctx, cancel := context.WithCancel(req.Context())
-		defer cancel()
-		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
-		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/catalog.v1.AttributeTermContentService/BulkUpdateAttributeTermContents", runtime.WithHTTPPathPattern("/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents/bulk"))
-		if err != nil {
-			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		resp, md, err := request_AttributeTermContentService_BulkUpdateAttributeTermContents_0(annotatedContext, inboundMarshaler, client, req, pathParams)
-		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
-		if err != nil {
-			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		forward_AttributeTermContentService_BulkUpdateAttributeTermContents_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeTermContentService_BulkUpdateAttributeTermContents_0{resp.(*BulkUpdateAttributeTermContentsResponse)}, mux.GetForwardResponseOptions()...)
-	})
 	mux.Handle(http.MethodGet, pattern_AttributeTermContentService_GetAttributeTermContent_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -811,6 +794,23 @@ func RegisterAttributeTermContentServiceHandlerClient(ctx context.Context, mux *
 		}
 		forward_AttributeTermContentService_DeleteAttributeTermContent_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodPatch, pattern_AttributeTermContentService_BulkUpdateAttributeTermContents_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/catalog.v1.AttributeTermContentService/BulkUpdateAttributeTermContents", runtime.WithHTTPPathPattern("/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents/bulk"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := request_AttributeTermContentService_BulkUpdateAttributeTermContents_0(annotatedContext, inboundMarshaler, client, req, pathParams)
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_AttributeTermContentService_BulkUpdateAttributeTermContents_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeTermContentService_BulkUpdateAttributeTermContents_0{resp.(*BulkUpdateAttributeTermContentsResponse)}, mux.GetForwardResponseOptions()...)
+	})
 	return nil
 }
 
@@ -832,15 +832,6 @@ func (m response_AttributeTermContentService_BulkCreateAttributeTermContents_0) 
 	return response.Items
 }
 
-type response_AttributeTermContentService_BulkUpdateAttributeTermContents_0 struct {
-	*BulkUpdateAttributeTermContentsResponse
-}
-
-func (m response_AttributeTermContentService_BulkUpdateAttributeTermContents_0) XXX_ResponseBody() interface{} {
-	response := m.BulkUpdateAttributeTermContentsResponse
-	return response.Items
-}
-
 type response_AttributeTermContentService_GetAttributeTermContent_0 struct {
 	*GetAttributeTermContentResponse
 }
@@ -859,22 +850,31 @@ func (m response_AttributeTermContentService_UpdateAttributeTermContent_0) XXX_R
 	return response.AttributeTermContent
 }
 
+type response_AttributeTermContentService_BulkUpdateAttributeTermContents_0 struct {
+	*BulkUpdateAttributeTermContentsResponse
+}
+
+func (m response_AttributeTermContentService_BulkUpdateAttributeTermContents_0) XXX_ResponseBody() interface{} {
+	response := m.BulkUpdateAttributeTermContentsResponse
+	return response.Items
+}
+
 var (
 	pattern_AttributeTermContentService_ListAttributeTermContents_0       = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5}, []string{"v1", "attributes", "attribute_uuid", "terms", "term_uuid", "contents"}, ""))
 	pattern_AttributeTermContentService_CreateAttributeTermContent_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5}, []string{"v1", "attributes", "attribute_uuid", "terms", "term_uuid", "contents"}, ""))
 	pattern_AttributeTermContentService_BulkCreateAttributeTermContents_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5, 2, 6}, []string{"v1", "attributes", "attribute_uuid", "terms", "term_uuid", "contents", "bulk"}, ""))
-	pattern_AttributeTermContentService_BulkUpdateAttributeTermContents_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5, 2, 6}, []string{"v1", "attributes", "attribute_uuid", "terms", "term_uuid", "contents", "bulk"}, ""))
 	pattern_AttributeTermContentService_GetAttributeTermContent_0         = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5, 1, 0, 4, 1, 5, 6}, []string{"v1", "attributes", "attribute_uuid", "terms", "term_uuid", "contents", "term_content_uuid"}, ""))
 	pattern_AttributeTermContentService_UpdateAttributeTermContent_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5, 1, 0, 4, 1, 5, 6}, []string{"v1", "attributes", "attribute_uuid", "terms", "term_uuid", "contents", "term_content_uuid"}, ""))
 	pattern_AttributeTermContentService_DeleteAttributeTermContent_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5, 1, 0, 4, 1, 5, 6}, []string{"v1", "attributes", "attribute_uuid", "terms", "term_uuid", "contents", "term_content_uuid"}, ""))
+	pattern_AttributeTermContentService_BulkUpdateAttributeTermContents_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5, 2, 6}, []string{"v1", "attributes", "attribute_uuid", "terms", "term_uuid", "contents", "bulk"}, ""))
 )
 
 var (
 	forward_AttributeTermContentService_ListAttributeTermContents_0       = runtime.ForwardResponseMessage
 	forward_AttributeTermContentService_CreateAttributeTermContent_0      = runtime.ForwardResponseMessage
 	forward_AttributeTermContentService_BulkCreateAttributeTermContents_0 = runtime.ForwardResponseMessage
-	forward_AttributeTermContentService_BulkUpdateAttributeTermContents_0 = runtime.ForwardResponseMessage
 	forward_AttributeTermContentService_GetAttributeTermContent_0         = runtime.ForwardResponseMessage
 	forward_AttributeTermContentService_UpdateAttributeTermContent_0      = runtime.ForwardResponseMessage
 	forward_AttributeTermContentService_DeleteAttributeTermContent_0      = runtime.ForwardResponseMessage
+	forward_AttributeTermContentService_BulkUpdateAttributeTermContents_0 = runtime.ForwardResponseMessage
 )

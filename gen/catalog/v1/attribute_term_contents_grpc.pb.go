@@ -22,10 +22,10 @@ const (
 	AttributeTermContentService_ListAttributeTermContents_FullMethodName       = "/catalog.v1.AttributeTermContentService/ListAttributeTermContents"
 	AttributeTermContentService_CreateAttributeTermContent_FullMethodName      = "/catalog.v1.AttributeTermContentService/CreateAttributeTermContent"
 	AttributeTermContentService_BulkCreateAttributeTermContents_FullMethodName = "/catalog.v1.AttributeTermContentService/BulkCreateAttributeTermContents"
-	AttributeTermContentService_BulkUpdateAttributeTermContents_FullMethodName = "/catalog.v1.AttributeTermContentService/BulkUpdateAttributeTermContents"
 	AttributeTermContentService_GetAttributeTermContent_FullMethodName         = "/catalog.v1.AttributeTermContentService/GetAttributeTermContent"
 	AttributeTermContentService_UpdateAttributeTermContent_FullMethodName      = "/catalog.v1.AttributeTermContentService/UpdateAttributeTermContent"
 	AttributeTermContentService_DeleteAttributeTermContent_FullMethodName      = "/catalog.v1.AttributeTermContentService/DeleteAttributeTermContent"
+	AttributeTermContentService_BulkUpdateAttributeTermContents_FullMethodName = "/catalog.v1.AttributeTermContentService/BulkUpdateAttributeTermContents"
 )
 
 // AttributeTermContentServiceClient is the client API for AttributeTermContentService service.
@@ -40,14 +40,14 @@ type AttributeTermContentServiceClient interface {
 	CreateAttributeTermContent(ctx context.Context, in *CreateAttributeTermContentRequest, opts ...grpc.CallOption) (*CreateAttributeTermContentResponse, error)
 	// Create 1 to 100 attribute term contents atomically.
 	BulkCreateAttributeTermContents(ctx context.Context, in *BulkCreateAttributeTermContentsRequest, opts ...grpc.CallOption) (*BulkCreateAttributeTermContentsResponse, error)
-	// Update 1 to 100 attribute term contents atomically.
-	BulkUpdateAttributeTermContents(ctx context.Context, in *BulkUpdateAttributeTermContentsRequest, opts ...grpc.CallOption) (*BulkUpdateAttributeTermContentsResponse, error)
 	// Get a attribute term content.
 	GetAttributeTermContent(ctx context.Context, in *GetAttributeTermContentRequest, opts ...grpc.CallOption) (*GetAttributeTermContentResponse, error)
 	// Update a attribute term content; only the fields given change.
 	UpdateAttributeTermContent(ctx context.Context, in *UpdateAttributeTermContentRequest, opts ...grpc.CallOption) (*UpdateAttributeTermContentResponse, error)
 	// Delete a attribute term content permanently.
 	DeleteAttributeTermContent(ctx context.Context, in *DeleteAttributeTermContentRequest, opts ...grpc.CallOption) (*DeleteAttributeTermContentResponse, error)
+	// Update 1 to 100 attribute term contents atomically.
+	BulkUpdateAttributeTermContents(ctx context.Context, in *BulkUpdateAttributeTermContentsRequest, opts ...grpc.CallOption) (*BulkUpdateAttributeTermContentsResponse, error)
 }
 
 type attributeTermContentServiceClient struct {
@@ -88,16 +88,6 @@ func (c *attributeTermContentServiceClient) BulkCreateAttributeTermContents(ctx 
 	return out, nil
 }
 
-func (c *attributeTermContentServiceClient) BulkUpdateAttributeTermContents(ctx context.Context, in *BulkUpdateAttributeTermContentsRequest, opts ...grpc.CallOption) (*BulkUpdateAttributeTermContentsResponse, error) {
-	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(BulkUpdateAttributeTermContentsResponse)
-	err := c.cc.Invoke(ctx, AttributeTermContentService_BulkUpdateAttributeTermContents_FullMethodName, in, out, cOpts...)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 func (c *attributeTermContentServiceClient) GetAttributeTermContent(ctx context.Context, in *GetAttributeTermContentRequest, opts ...grpc.CallOption) (*GetAttributeTermContentResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetAttributeTermContentResponse)
@@ -128,6 +118,16 @@ func (c *attributeTermContentServiceClient) DeleteAttributeTermContent(ctx conte
 	return out, nil
 }
 
+func (c *attributeTermContentServiceClient) BulkUpdateAttributeTermContents(ctx context.Context, in *BulkUpdateAttributeTermContentsRequest, opts ...grpc.CallOption) (*BulkUpdateAttributeTermContentsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(BulkUpdateAttributeTermContentsResponse)
+	err := c.cc.Invoke(ctx, AttributeTermContentService_BulkUpdateAttributeTermContents_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AttributeTermContentServiceServer is the server API for AttributeTermContentService service.
 // All implementations must embed UnimplementedAttributeTermContentServiceServer
 // for forward compatibility.
@@ -140,14 +140,14 @@ type AttributeTermContentServiceServer interface {
 	CreateAttributeTermContent(context.Context, *CreateAttributeTermContentRequest) (*CreateAttributeTermContentResponse, error)
 	// Create 1 to 100 attribute term contents atomically.
 	BulkCreateAttributeTermContents(context.Context, *BulkCreateAttributeTermContentsRequest) (*BulkCreateAttributeTermContentsResponse, error)
-	// Update 1 to 100 attribute term contents atomically.
-	BulkUpdateAttributeTermContents(context.Context, *BulkUpdateAttributeTermContentsRequest) (*BulkUpdateAttributeTermContentsResponse, error)
 	// Get a attribute term content.
 	GetAttributeTermContent(context.Context, *GetAttributeTermContentRequest) (*GetAttributeTermContentResponse, error)
 	// Update a attribute term content; only the fields given change.
 	UpdateAttributeTermContent(context.Context, *UpdateAttributeTermContentRequest) (*UpdateAttributeTermContentResponse, error)
 	// Delete a attribute term content permanently.
 	DeleteAttributeTermContent(context.Context, *DeleteAttributeTermContentRequest) (*DeleteAttributeTermContentResponse, error)
+	// Update 1 to 100 attribute term contents atomically.
+	BulkUpdateAttributeTermContents(context.Context, *BulkUpdateAttributeTermContentsRequest) (*BulkUpdateAttributeTermContentsResponse, error)
 	mustEmbedUnimplementedAttributeTermContentServiceServer()
 }
 
@@ -167,9 +167,6 @@ func (UnimplementedAttributeTermContentServiceServer) CreateAttributeTermContent
 func (UnimplementedAttributeTermContentServiceServer) BulkCreateAttributeTermContents(context.Context, *BulkCreateAttributeTermContentsRequest) (*BulkCreateAttributeTermContentsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method BulkCreateAttributeTermContents not implemented")
 }
-func (UnimplementedAttributeTermContentServiceServer) BulkUpdateAttributeTermContents(context.Context, *BulkUpdateAttributeTermContentsRequest) (*BulkUpdateAttributeTermContentsResponse, error) {
-	return nil, status.Error(codes.Unimplemented, "method BulkUpdateAttributeTermContents not implemented")
-}
 func (UnimplementedAttributeTermContentServiceServer) GetAttributeTermContent(context.Context, *GetAttributeTermContentRequest) (*GetAttributeTermContentResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetAttributeTermContent not implemented")
 }
@@ -178,6 +175,9 @@ func (UnimplementedAttributeTermContentServiceServer) UpdateAttributeTermContent
 }
 func (UnimplementedAttributeTermContentServiceServer) DeleteAttributeTermContent(context.Context, *DeleteAttributeTermContentRequest) (*DeleteAttributeTermContentResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method DeleteAttributeTermContent not implemented")
+}
+func (UnimplementedAttributeTermContentServiceServer) BulkUpdateAttributeTermContents(context.Context, *BulkUpdateAttributeTermContentsRequest) (*BulkUpdateAttributeTermContentsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method BulkUpdateAttributeTermContents not implemented")
 }
 func (UnimplementedAttributeTermContentServiceServer) mustEmbedUnimplementedAttributeTermContentServiceServer() {
 }
@@ -255,24 +255,6 @@ func _AttributeTermContentService_BulkCreateAttributeTermContents_Handler(srv in
 	return interceptor(ctx, in, info, handler)
 }
 
-func _AttributeTermContentService_BulkUpdateAttributeTermContents_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(BulkUpdateAttributeTermContentsRequest)
-	if err := dec(in); err != nil {
-		return nil, err
-	}
-	if interceptor == nil {
-		return srv.(AttributeTermContentServiceServer).BulkUpdateAttributeTermContents(ctx, in)
-	}
-	info := &grpc.UnaryServerInfo{
-		Server:     srv,
-		FullMethod: AttributeTermContentService_BulkUpdateAttributeTermContents_FullMethodName,
-	}
-	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(AttributeTermContentServiceServer).BulkUpdateAttributeTermContents(ctx, req.(*BulkUpdateAttributeTermContentsRequest))
-	}
-	return interceptor(ctx, in, info, handler)
-}
-
 func _AttributeTermContentService_GetAttributeTermContent_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetAttributeTermContentRequest)
 	if err := dec(in); err != nil {
@@ -327,6 +309,24 @@ func _AttributeTermContentService_DeleteAttributeTermContent_Handler(srv interfa
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AttributeTermContentService_BulkUpdateAttributeTermContents_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BulkUpdateAttributeTermContentsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AttributeTermContentServiceServer).BulkUpdateAttributeTermContents(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AttributeTermContentService_BulkUpdateAttributeTermContents_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AttributeTermContentServiceServer).BulkUpdateAttributeTermContents(ctx, req.(*BulkUpdateAttributeTermContentsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // AttributeTermContentService_ServiceDesc is the grpc.ServiceDesc for AttributeTermContentService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -347,10 +347,6 @@ var AttributeTermContentService_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _AttributeTermContentService_BulkCreateAttributeTermContents_Handler,
 		},
 		{
-			MethodName: "BulkUpdateAttributeTermContents",
-			Handler:    _AttributeTermContentService_BulkUpdateAttributeTermContents_Handler,
-		},
-		{
 			MethodName: "GetAttributeTermContent",
 			Handler:    _AttributeTermContentService_GetAttributeTermContent_Handler,
 		},
@@ -361,6 +357,10 @@ var AttributeTermContentService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DeleteAttributeTermContent",
 			Handler:    _AttributeTermContentService_DeleteAttributeTermContent_Handler,
+		},
+		{
+			MethodName: "BulkUpdateAttributeTermContents",
+			Handler:    _AttributeTermContentService_BulkUpdateAttributeTermContents_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

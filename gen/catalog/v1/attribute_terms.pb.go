@@ -1216,11 +1216,11 @@ const file_catalog_v1_attribute_terms_proto_rawDesc = "" +
 	"\x14AttributeTermService\x12\xa2\x01\n" +
 	"\x12ListAttributeTerms\x12%.catalog.v1.ListAttributeTermsRequest\x1a&.catalog.v1.ListAttributeTermsResponse\"=\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02'\x12%/v1/attributes/{attribute_uuid}/terms\x12\xc6\x01\n" +
 	"\x13CreateAttributeTerm\x12&.catalog.v1.CreateAttributeTermRequest\x1a'.catalog.v1.CreateAttributeTermResponse\"^\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02G:\x0eattribute_termb\x0eattribute_term\"%/v1/attributes/{attribute_uuid}/terms\x12\xc8\x01\n" +
-	"\x18BulkCreateAttributeTerms\x12+.catalog.v1.BulkCreateAttributeTermsRequest\x1a,.catalog.v1.BulkCreateAttributeTermsResponse\"Q\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02::\x05itemsb\x05items\"*/v1/attributes/{attribute_uuid}/terms/bulk\x12\xc8\x01\n" +
-	"\x18BulkUpdateAttributeTerms\x12+.catalog.v1.BulkUpdateAttributeTermsRequest\x1a,.catalog.v1.BulkUpdateAttributeTermsResponse\"Q\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02::\x05itemsb\x05items2*/v1/attributes/{attribute_uuid}/terms/bulk\x12\xb8\x01\n" +
+	"\x18BulkCreateAttributeTerms\x12+.catalog.v1.BulkCreateAttributeTermsRequest\x1a,.catalog.v1.BulkCreateAttributeTermsResponse\"Q\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02::\x05itemsb\x05items\"*/v1/attributes/{attribute_uuid}/terms/bulk\x12\xb8\x01\n" +
 	"\x10GetAttributeTerm\x12#.catalog.v1.GetAttributeTermRequest\x1a$.catalog.v1.GetAttributeTermResponse\"Y\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02Cb\x0eattribute_term\x121/v1/attributes/{attribute_uuid}/terms/{term_uuid}\x12\xd2\x01\n" +
 	"\x13UpdateAttributeTerm\x12&.catalog.v1.UpdateAttributeTermRequest\x1a'.catalog.v1.UpdateAttributeTermResponse\"j\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02S:\x0eattribute_termb\x0eattribute_term21/v1/attributes/{attribute_uuid}/terms/{term_uuid}\x12\xb2\x01\n" +
-	"\x13DeleteAttributeTerm\x12&.catalog.v1.DeleteAttributeTermRequest\x1a'.catalog.v1.DeleteAttributeTermResponse\"J\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x023*1/v1/attributes/{attribute_uuid}/terms/{term_uuid}B7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3"
+	"\x13DeleteAttributeTerm\x12&.catalog.v1.DeleteAttributeTermRequest\x1a'.catalog.v1.DeleteAttributeTermResponse\"J\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x023*1/v1/attributes/{attribute_uuid}/terms/{term_uuid}\x12\xc8\x01\n" +
+	"\x18BulkUpdateAttributeTerms\x12+.catalog.v1.BulkUpdateAttributeTermsRequest\x1a,.catalog.v1.BulkUpdateAttributeTermsResponse\"Q\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02::\x05itemsb\x05items2*/v1/attributes/{attribute_uuid}/terms/bulkB7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3"
 
 var (
 	file_catalog_v1_attribute_terms_proto_rawDescOnce sync.Once
@@ -1298,17 +1298,17 @@ var file_catalog_v1_attribute_terms_proto_depIdxs = []int32{
 	17, // 29: catalog.v1.AttributeTermService.ListAttributeTerms:input_type -> catalog.v1.ListAttributeTermsRequest
 	1,  // 30: catalog.v1.AttributeTermService.CreateAttributeTerm:input_type -> catalog.v1.CreateAttributeTermRequest
 	3,  // 31: catalog.v1.AttributeTermService.BulkCreateAttributeTerms:input_type -> catalog.v1.BulkCreateAttributeTermsRequest
-	5,  // 32: catalog.v1.AttributeTermService.BulkUpdateAttributeTerms:input_type -> catalog.v1.BulkUpdateAttributeTermsRequest
-	7,  // 33: catalog.v1.AttributeTermService.GetAttributeTerm:input_type -> catalog.v1.GetAttributeTermRequest
-	9,  // 34: catalog.v1.AttributeTermService.UpdateAttributeTerm:input_type -> catalog.v1.UpdateAttributeTermRequest
-	11, // 35: catalog.v1.AttributeTermService.DeleteAttributeTerm:input_type -> catalog.v1.DeleteAttributeTermRequest
+	7,  // 32: catalog.v1.AttributeTermService.GetAttributeTerm:input_type -> catalog.v1.GetAttributeTermRequest
+	9,  // 33: catalog.v1.AttributeTermService.UpdateAttributeTerm:input_type -> catalog.v1.UpdateAttributeTermRequest
+	11, // 34: catalog.v1.AttributeTermService.DeleteAttributeTerm:input_type -> catalog.v1.DeleteAttributeTermRequest
+	5,  // 35: catalog.v1.AttributeTermService.BulkUpdateAttributeTerms:input_type -> catalog.v1.BulkUpdateAttributeTermsRequest
 	0,  // 36: catalog.v1.AttributeTermService.ListAttributeTerms:output_type -> catalog.v1.ListAttributeTermsResponse
 	2,  // 37: catalog.v1.AttributeTermService.CreateAttributeTerm:output_type -> catalog.v1.CreateAttributeTermResponse
 	4,  // 38: catalog.v1.AttributeTermService.BulkCreateAttributeTerms:output_type -> catalog.v1.BulkCreateAttributeTermsResponse
-	6,  // 39: catalog.v1.AttributeTermService.BulkUpdateAttributeTerms:output_type -> catalog.v1.BulkUpdateAttributeTermsResponse
-	8,  // 40: catalog.v1.AttributeTermService.GetAttributeTerm:output_type -> catalog.v1.GetAttributeTermResponse
-	10, // 41: catalog.v1.AttributeTermService.UpdateAttributeTerm:output_type -> catalog.v1.UpdateAttributeTermResponse
-	12, // 42: catalog.v1.AttributeTermService.DeleteAttributeTerm:output_type -> catalog.v1.DeleteAttributeTermResponse
+	8,  // 39: catalog.v1.AttributeTermService.GetAttributeTerm:output_type -> catalog.v1.GetAttributeTermResponse
+	10, // 40: catalog.v1.AttributeTermService.UpdateAttributeTerm:output_type -> catalog.v1.UpdateAttributeTermResponse
+	12, // 41: catalog.v1.AttributeTermService.DeleteAttributeTerm:output_type -> catalog.v1.DeleteAttributeTermResponse
+	6,  // 42: catalog.v1.AttributeTermService.BulkUpdateAttributeTerms:output_type -> catalog.v1.BulkUpdateAttributeTermsResponse
 	36, // [36:43] is the sub-list for method output_type
 	29, // [29:36] is the sub-list for method input_type
 	29, // [29:29] is the sub-list for extension type_name

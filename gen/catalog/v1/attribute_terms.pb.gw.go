@@ -178,51 +178,6 @@ func local_request_AttributeTermService_BulkCreateAttributeTerms_0(ctx context.C
 	return msg, metadata, err
 }
 
-func request_AttributeTermService_BulkUpdateAttributeTerms_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeTermServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
-	var (
-		protoReq BulkUpdateAttributeTermsRequest
-		metadata runtime.ServerMetadata
-		err      error
-	)
-	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
-	}
-	val, ok := pathParams["attribute_uuid"]
-	if !ok {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "attribute_uuid")
-	}
-	protoReq.AttributeUuid, err = runtime.String(val)
-	if err != nil {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
-	}
-	if req.Body != nil {
-		_, _ = io.Copy(io.Discard, req.Body)
-	}
-	msg, err := client.BulkUpdateAttributeTerms(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
-	return msg, metadata, err
-}
-
-func local_request_AttributeTermService_BulkUpdateAttributeTerms_0(ctx context.Context, marshaler runtime.Marshaler, server AttributeTermServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
-	var (
-		protoReq BulkUpdateAttributeTermsRequest
-		metadata runtime.ServerMetadata
-		err      error
-	)
-	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
-	}
-	val, ok := pathParams["attribute_uuid"]
-	if !ok {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "attribute_uuid")
-	}
-	protoReq.AttributeUuid, err = runtime.String(val)
-	if err != nil {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
-	}
-	msg, err := server.BulkUpdateAttributeTerms(ctx, &protoReq)
-	return msg, metadata, err
-}
-
 var filter_AttributeTermService_GetAttributeTerm_0 = &utilities.DoubleArray{Encoding: map[string]int{"attribute_uuid": 0, "term_uuid": 1}, Base: []int{1, 1, 2, 0, 0}, Check: []int{0, 1, 1, 2, 3}}
 
 func request_AttributeTermService_GetAttributeTerm_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeTermServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
@@ -408,6 +363,51 @@ func local_request_AttributeTermService_DeleteAttributeTerm_0(ctx context.Contex
 	return msg, metadata, err
 }
 
+func request_AttributeTermService_BulkUpdateAttributeTerms_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeTermServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq BulkUpdateAttributeTermsRequest
+		metadata runtime.ServerMetadata
+		err      error
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	val, ok := pathParams["attribute_uuid"]
+	if !ok {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "attribute_uuid")
+	}
+	protoReq.AttributeUuid, err = runtime.String(val)
+	if err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
+	}
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+	}
+	msg, err := client.BulkUpdateAttributeTerms(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
+	return msg, metadata, err
+}
+
+func local_request_AttributeTermService_BulkUpdateAttributeTerms_0(ctx context.Context, marshaler runtime.Marshaler, server AttributeTermServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq BulkUpdateAttributeTermsRequest
+		metadata runtime.ServerMetadata
+		err      error
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	val, ok := pathParams["attribute_uuid"]
+	if !ok {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "attribute_uuid")
+	}
+	protoReq.AttributeUuid, err = runtime.String(val)
+	if err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
+	}
+	msg, err := server.BulkUpdateAttributeTerms(ctx, &protoReq)
+	return msg, metadata, err
+}
+
 // RegisterAttributeTermServiceHandlerServer registers the http handlers for service AttributeTermService to "mux".
 // UnaryRPC     :call AttributeTermServiceServer directly.
 // StreamingRPC :currently unsupported pending https://github.com/grpc/grpc-go/issues/906.
@@ -474,26 +474,6 @@ func RegisterAttributeTermServiceHandlerServer(ctx context.Context, mux *runtime
 		}
 		forward_AttributeTermService_BulkCreateAttributeTerms_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeTermService_BulkCreateAttributeTerms_0{resp.(*BulkCreateAttributeTermsResponse)}, mux.GetForwardResponseOptions()...)
 	})
-	mux.Handle(http.MethodPatch, pattern_AttributeTermService_BulkUpdateAttributeTerms_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
-		ctx, cancel := context.WithCancel(req.Context())
-		defer cancel()
-		var stream runtime.ServerTransportStream
-		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
-		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
-		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/catalog.v1.AttributeTermService/BulkUpdateAttributeTerms", runtime.WithHTTPPathPattern("/v1/attributes/{attribute_uuid}/terms/bulk"))
-		if err != nil {
-			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		resp, md, err := local_request_AttributeTermService_BulkUpdateAttributeTerms_0(annotatedContext, inboundMarshaler, server, req, pathParams)
-		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
-		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
-		if err != nil {
-			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		forward_AttributeTermService_BulkUpdateAttributeTerms_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeTermService_BulkUpdateAttributeTerms_0{resp.(*BulkUpdateAttributeTermsResponse)}, mux.GetForwardResponseOptions()...)
-	})
 	mux.Handle(http.MethodGet, pattern_AttributeTermService_GetAttributeTerm_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -553,6 +533,26 @@ func RegisterAttributeTermServiceHandlerServer(ctx context.Context, mux *runtime
 			return
 		}
 		forward_AttributeTermService_DeleteAttributeTerm_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
+	mux.Handle(http.MethodPatch, pattern_AttributeTermService_BulkUpdateAttributeTerms_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		var stream runtime.ServerTransportStream
+		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/catalog.v1.AttributeTermService/BulkUpdateAttributeTerms", runtime.WithHTTPPathPattern("/v1/attributes/{attribute_uuid}/terms/bulk"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := local_request_AttributeTermService_BulkUpdateAttributeTerms_0(annotatedContext, inboundMarshaler, server, req, pathParams)
+		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_AttributeTermService_BulkUpdateAttributeTerms_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeTermService_BulkUpdateAttributeTerms_0{resp.(*BulkUpdateAttributeTermsResponse)}, mux.GetForwardResponseOptions()...)
 	})
 
 	return nil
@@ -645,23 +645,6 @@ func RegisterAttributeTermServiceHandlerClient(ctx context.Context, mux *runtime
 		}
 		forward_AttributeTermService_BulkCreateAttributeTerms_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeTermService_BulkCreateAttributeTerms_0{resp.(*BulkCreateAttributeTermsResponse)}, mux.GetForwardResponseOptions()...)
 	})
-	mux.Handle(http.MethodPatch, pattern_AttributeTermService_BulkUpdateAttributeTerms_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
-		ctx, cancel := context.WithCancel(req.Context())
-		defer cancel()
-		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
-		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/catalog.v1.AttributeTermService/BulkUpdateAttributeTerms", runtime.WithHTTPPathPattern("/v1/attributes/{attribute_uuid}/terms/bulk"))
-		if err != nil {
-			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		resp, md, err := request_AttributeTermService_BulkUpdateAttributeTerms_0(annotatedContext, inboundMarshaler, client, req, pathParams)
-		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
-		if err != nil {
-			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		forward_AttributeTermService_BulkUpdateAttributeTerms_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeTermService_BulkUpdateAttributeTerms_0{resp.(*BulkUpdateAttributeTermsResponse)}, mux.GetForwardResponseOptions()...)
-	})
 	mux.Handle(http.MethodGet, pattern_AttributeTermService_GetAttributeTerm_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -713,6 +696,23 @@ func RegisterAttributeTermServiceHandlerClient(ctx context.Context, mux *runtime
 		}
 		forward_AttributeTermService_DeleteAttributeTerm_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodPatch, pattern_AttributeTermService_BulkUpdateAttributeTerms_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/catalog.v1.AttributeTermService/BulkUpdateAttributeTerms", runtime.WithHTTPPathPattern("/v1/attributes/{attribute_uuid}/terms/bulk"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := request_AttributeTermService_BulkUpdateAttributeTerms_0(annotatedContext, inboundMarshaler, client, req, pathParams)
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_AttributeTermService_BulkUpdateAttributeTerms_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeTermService_BulkUpdateAttributeTerms_0{resp.(*BulkUpdateAttributeTermsResponse)}, mux.GetForwardResponseOptions()...)
+	})
 	return nil
 }
 
@@ -734,15 +734,6 @@ func (m response_AttributeTermService_BulkCreateAttributeTerms_0) XXX_ResponseBo
 	return response.Items
 }
 
-type response_AttributeTermService_BulkUpdateAttributeTerms_0 struct {
-	*BulkUpdateAttributeTermsResponse
-}
-
-func (m response_AttributeTermService_BulkUpdateAttributeTerms_0) XXX_ResponseBody() interface{} {
-	response := m.BulkUpdateAttributeTermsResponse
-	return response.Items
-}
-
 type response_AttributeTermService_GetAttributeTerm_0 struct {
 	*GetAttributeTermResponse
 }
@@ -761,22 +752,31 @@ func (m response_AttributeTermService_UpdateAttributeTerm_0) XXX_ResponseBody() 
 	return response.AttributeTerm
 }
 
+type response_AttributeTermService_BulkUpdateAttributeTerms_0 struct {
+	*BulkUpdateAttributeTermsResponse
+}
+
+func (m response_AttributeTermService_BulkUpdateAttributeTerms_0) XXX_ResponseBody() interface{} {
+	response := m.BulkUpdateAttributeTermsResponse
+	return response.Items
+}
+
 var (
 	pattern_AttributeTermService_ListAttributeTerms_0       = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3}, []string{"v1", "attributes", "attribute_uuid", "terms"}, ""))
 	pattern_AttributeTermService_CreateAttributeTerm_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3}, []string{"v1", "attributes", "attribute_uuid", "terms"}, ""))
 	pattern_AttributeTermService_BulkCreateAttributeTerms_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4}, []string{"v1", "attributes", "attribute_uuid", "terms", "bulk"}, ""))
-	pattern_AttributeTermService_BulkUpdateAttributeTerms_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4}, []string{"v1", "attributes", "attribute_uuid", "terms", "bulk"}, ""))
 	pattern_AttributeTermService_GetAttributeTerm_0         = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4}, []string{"v1", "attributes", "attribute_uuid", "terms", "term_uuid"}, ""))
 	pattern_AttributeTermService_UpdateAttributeTerm_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4}, []string{"v1", "attributes", "attribute_uuid", "terms", "term_uuid"}, ""))
 	pattern_AttributeTermService_DeleteAttributeTerm_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4}, []string{"v1", "attributes", "attribute_uuid", "terms", "term_uuid"}, ""))
+	pattern_AttributeTermService_BulkUpdateAttributeTerms_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4}, []string{"v1", "attributes", "attribute_uuid", "terms", "bulk"}, ""))
 )
 
 var (
 	forward_AttributeTermService_ListAttributeTerms_0       = runtime.ForwardResponseMessage
 	forward_AttributeTermService_CreateAttributeTerm_0      = runtime.ForwardResponseMessage
 	forward_AttributeTermService_BulkCreateAttributeTerms_0 = runtime.ForwardResponseMessage
-	forward_AttributeTermService_BulkUpdateAttributeTerms_0 = runtime.ForwardResponseMessage
 	forward_AttributeTermService_GetAttributeTerm_0         = runtime.ForwardResponseMessage
 	forward_AttributeTermService_UpdateAttributeTerm_0      = runtime.ForwardResponseMessage
 	forward_AttributeTermService_DeleteAttributeTerm_0      = runtime.ForwardResponseMessage
+	forward_AttributeTermService_BulkUpdateAttributeTerms_0 = runtime.ForwardResponseMessage
 )

@@ -22,10 +22,10 @@ const (
 	AttributeTermService_ListAttributeTerms_FullMethodName       = "/catalog.v1.AttributeTermService/ListAttributeTerms"
 	AttributeTermService_CreateAttributeTerm_FullMethodName      = "/catalog.v1.AttributeTermService/CreateAttributeTerm"
 	AttributeTermService_BulkCreateAttributeTerms_FullMethodName = "/catalog.v1.AttributeTermService/BulkCreateAttributeTerms"
-	AttributeTermService_BulkUpdateAttributeTerms_FullMethodName = "/catalog.v1.AttributeTermService/BulkUpdateAttributeTerms"
 	AttributeTermService_GetAttributeTerm_FullMethodName         = "/catalog.v1.AttributeTermService/GetAttributeTerm"
 	AttributeTermService_UpdateAttributeTerm_FullMethodName      = "/catalog.v1.AttributeTermService/UpdateAttributeTerm"
 	AttributeTermService_DeleteAttributeTerm_FullMethodName      = "/catalog.v1.AttributeTermService/DeleteAttributeTerm"
+	AttributeTermService_BulkUpdateAttributeTerms_FullMethodName = "/catalog.v1.AttributeTermService/BulkUpdateAttributeTerms"
 )
 
 // AttributeTermServiceClient is the client API for AttributeTermService service.
@@ -40,14 +40,14 @@ type AttributeTermServiceClient interface {
 	CreateAttributeTerm(ctx context.Context, in *CreateAttributeTermRequest, opts ...grpc.CallOption) (*CreateAttributeTermResponse, error)
 	// Create 1 to 100 attribute terms atomically.
 	BulkCreateAttributeTerms(ctx context.Context, in *BulkCreateAttributeTermsRequest, opts ...grpc.CallOption) (*BulkCreateAttributeTermsResponse, error)
-	// Update 1 to 100 attribute terms atomically.
-	BulkUpdateAttributeTerms(ctx context.Context, in *BulkUpdateAttributeTermsRequest, opts ...grpc.CallOption) (*BulkUpdateAttributeTermsResponse, error)
 	// Get a attribute term.
 	GetAttributeTerm(ctx context.Context, in *GetAttributeTermRequest, opts ...grpc.CallOption) (*GetAttributeTermResponse, error)
 	// Update a attribute term; only the fields given change.
 	UpdateAttributeTerm(ctx context.Context, in *UpdateAttributeTermRequest, opts ...grpc.CallOption) (*UpdateAttributeTermResponse, error)
 	// Delete a attribute term permanently.
 	DeleteAttributeTerm(ctx context.Context, in *DeleteAttributeTermRequest, opts ...grpc.CallOption) (*DeleteAttributeTermResponse, error)
+	// Update 1 to 100 attribute terms atomically.
+	BulkUpdateAttributeTerms(ctx context.Context, in *BulkUpdateAttributeTermsRequest, opts ...grpc.CallOption) (*BulkUpdateAttributeTermsResponse, error)
 }
 
 type attributeTermServiceClient struct {
@@ -88,16 +88,6 @@ func (c *attributeTermServiceClient) BulkCreateAttributeTerms(ctx context.Contex
 	return out, nil
 }
 
-func (c *attributeTermServiceClient) BulkUpdateAttributeTerms(ctx context.Context, in *BulkUpdateAttributeTermsRequest, opts ...grpc.CallOption) (*BulkUpdateAttributeTermsResponse, error) {
-	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(BulkUpdateAttributeTermsResponse)
-	err := c.cc.Invoke(ctx, AttributeTermService_BulkUpdateAttributeTerms_FullMethodName, in, out, cOpts...)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 func (c *attributeTermServiceClient) GetAttributeTerm(ctx context.Context, in *GetAttributeTermRequest, opts ...grpc.CallOption) (*GetAttributeTermResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetAttributeTermResponse)
@@ -128,6 +118,16 @@ func (c *attributeTermServiceClient) DeleteAttributeTerm(ctx context.Context, in
 	return out, nil
 }
 
+func (c *attributeTermServiceClient) BulkUpdateAttributeTerms(ctx context.Context, in *BulkUpdateAttributeTermsRequest, opts ...grpc.CallOption) (*BulkUpdateAttributeTermsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(BulkUpdateAttributeTermsResponse)
+	err := c.cc.Invoke(ctx, AttributeTermService_BulkUpdateAttributeTerms_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AttributeTermServiceServer is the server API for AttributeTermService service.
 // All implementations must embed UnimplementedAttributeTermServiceServer
 // for forward compatibility.
@@ -140,14 +140,14 @@ type AttributeTermServiceServer interface {
 	CreateAttributeTerm(context.Context, *CreateAttributeTermRequest) (*CreateAttributeTermResponse, error)
 	// Create 1 to 100 attribute terms atomically.
 	BulkCreateAttributeTerms(context.Context, *BulkCreateAttributeTermsRequest) (*BulkCreateAttributeTermsResponse, error)
-	// Update 1 to 100 attribute terms atomically.
-	BulkUpdateAttributeTerms(context.Context, *BulkUpdateAttributeTermsRequest) (*BulkUpdateAttributeTermsResponse, error)
 	// Get a attribute term.
 	GetAttributeTerm(context.Context, *GetAttributeTermRequest) (*GetAttributeTermResponse, error)
 	// Update a attribute term; only the fields given change.
 	UpdateAttributeTerm(context.Context, *UpdateAttributeTermRequest) (*UpdateAttributeTermResponse, error)
 	// Delete a attribute term permanently.
 	DeleteAttributeTerm(context.Context, *DeleteAttributeTermRequest) (*DeleteAttributeTermResponse, error)
+	// Update 1 to 100 attribute terms atomically.
+	BulkUpdateAttributeTerms(context.Context, *BulkUpdateAttributeTermsRequest) (*BulkUpdateAttributeTermsResponse, error)
 	mustEmbedUnimplementedAttributeTermServiceServer()
 }
 
@@ -167,9 +167,6 @@ func (UnimplementedAttributeTermServiceServer) CreateAttributeTerm(context.Conte
 func (UnimplementedAttributeTermServiceServer) BulkCreateAttributeTerms(context.Context, *BulkCreateAttributeTermsRequest) (*BulkCreateAttributeTermsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method BulkCreateAttributeTerms not implemented")
 }
-func (UnimplementedAttributeTermServiceServer) BulkUpdateAttributeTerms(context.Context, *BulkUpdateAttributeTermsRequest) (*BulkUpdateAttributeTermsResponse, error) {
-	return nil, status.Error(codes.Unimplemented, "method BulkUpdateAttributeTerms not implemented")
-}
 func (UnimplementedAttributeTermServiceServer) GetAttributeTerm(context.Context, *GetAttributeTermRequest) (*GetAttributeTermResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetAttributeTerm not implemented")
 }
@@ -178,6 +175,9 @@ func (UnimplementedAttributeTermServiceServer) UpdateAttributeTerm(context.Conte
 }
 func (UnimplementedAttributeTermServiceServer) DeleteAttributeTerm(context.Context, *DeleteAttributeTermRequest) (*DeleteAttributeTermResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method DeleteAttributeTerm not implemented")
+}
+func (UnimplementedAttributeTermServiceServer) BulkUpdateAttributeTerms(context.Context, *BulkUpdateAttributeTermsRequest) (*BulkUpdateAttributeTermsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method BulkUpdateAttributeTerms not implemented")
 }
 func (UnimplementedAttributeTermServiceServer) mustEmbedUnimplementedAttributeTermServiceServer() {}
 func (UnimplementedAttributeTermServiceServer) testEmbeddedByValue()                              {}
@@ -254,24 +254,6 @@ func _AttributeTermService_BulkCreateAttributeTerms_Handler(srv interface{}, ctx
 	return interceptor(ctx, in, info, handler)
 }
 
-func _AttributeTermService_BulkUpdateAttributeTerms_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(BulkUpdateAttributeTermsRequest)
-	if err := dec(in); err != nil {
-		return nil, err
-	}
-	if interceptor == nil {
-		return srv.(AttributeTermServiceServer).BulkUpdateAttributeTerms(ctx, in)
-	}
-	info := &grpc.UnaryServerInfo{
-		Server:     srv,
-		FullMethod: AttributeTermService_BulkUpdateAttributeTerms_FullMethodName,
-	}
-	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(AttributeTermServiceServer).BulkUpdateAttributeTerms(ctx, req.(*BulkUpdateAttributeTermsRequest))
-	}
-	return interceptor(ctx, in, info, handler)
-}
-
 func _AttributeTermService_GetAttributeTerm_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetAttributeTermRequest)
 	if err := dec(in); err != nil {
@@ -326,6 +308,24 @@ func _AttributeTermService_DeleteAttributeTerm_Handler(srv interface{}, ctx cont
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AttributeTermService_BulkUpdateAttributeTerms_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BulkUpdateAttributeTermsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AttributeTermServiceServer).BulkUpdateAttributeTerms(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AttributeTermService_BulkUpdateAttributeTerms_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AttributeTermServiceServer).BulkUpdateAttributeTerms(ctx, req.(*BulkUpdateAttributeTermsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // AttributeTermService_ServiceDesc is the grpc.ServiceDesc for AttributeTermService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -346,10 +346,6 @@ var AttributeTermService_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _AttributeTermService_BulkCreateAttributeTerms_Handler,
 		},
 		{
-			MethodName: "BulkUpdateAttributeTerms",
-			Handler:    _AttributeTermService_BulkUpdateAttributeTerms_Handler,
-		},
-		{
 			MethodName: "GetAttributeTerm",
 			Handler:    _AttributeTermService_GetAttributeTerm_Handler,
 		},
@@ -360,6 +356,10 @@ var AttributeTermService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DeleteAttributeTerm",
 			Handler:    _AttributeTermService_DeleteAttributeTerm_Handler,
+		},
+		{
+			MethodName: "BulkUpdateAttributeTerms",
+			Handler:    _AttributeTermService_BulkUpdateAttributeTerms_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

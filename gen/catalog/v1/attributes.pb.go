@@ -1533,11 +1533,11 @@ const file_catalog_v1_attributes_proto_rawDesc = "" +
 	"\x10AttributeService\x12\x7f\n" +
 	"\x0eListAttributes\x12!.catalog.v1.ListAttributesRequest\x1a\".catalog.v1.ListAttributesResponse\"&\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02\x10\x12\x0e/v1/attributes\x12\x99\x01\n" +
 	"\x0fCreateAttribute\x12\".catalog.v1.CreateAttributeRequest\x1a#.catalog.v1.CreateAttributeResponse\"=\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02&:\tattributeb\tattribute\"\x0e/v1/attributes\x12\xa5\x01\n" +
-	"\x14BulkCreateAttributes\x12'.catalog.v1.BulkCreateAttributesRequest\x1a(.catalog.v1.BulkCreateAttributesResponse\":\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02#:\x05itemsb\x05items\"\x13/v1/attributes/bulk\x12\xa5\x01\n" +
-	"\x14BulkUpdateAttributes\x12'.catalog.v1.BulkUpdateAttributesRequest\x1a(.catalog.v1.BulkUpdateAttributesResponse\":\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02#:\x05itemsb\x05items2\x13/v1/attributes/bulk\x12\x95\x01\n" +
+	"\x14BulkCreateAttributes\x12'.catalog.v1.BulkCreateAttributesRequest\x1a(.catalog.v1.BulkCreateAttributesResponse\":\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02#:\x05itemsb\x05items\"\x13/v1/attributes/bulk\x12\x95\x01\n" +
 	"\fGetAttribute\x12\x1f.catalog.v1.GetAttributeRequest\x1a .catalog.v1.GetAttributeResponse\"B\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02,b\tattribute\x12\x1f/v1/attributes/{attribute_uuid}\x12\xaa\x01\n" +
 	"\x0fUpdateAttribute\x12\".catalog.v1.UpdateAttributeRequest\x1a#.catalog.v1.UpdateAttributeResponse\"N\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x027:\tattributeb\tattribute2\x1f/v1/attributes/{attribute_uuid}\x12\x94\x01\n" +
-	"\x0fDeleteAttribute\x12\".catalog.v1.DeleteAttributeRequest\x1a#.catalog.v1.DeleteAttributeResponse\"8\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02!*\x1f/v1/attributes/{attribute_uuid}\x12\xc0\x01\n" +
+	"\x0fDeleteAttribute\x12\".catalog.v1.DeleteAttributeRequest\x1a#.catalog.v1.DeleteAttributeResponse\"8\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02!*\x1f/v1/attributes/{attribute_uuid}\x12\xa5\x01\n" +
+	"\x14BulkUpdateAttributes\x12'.catalog.v1.BulkUpdateAttributesRequest\x1a(.catalog.v1.BulkUpdateAttributesResponse\":\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02#:\x05itemsb\x05items2\x13/v1/attributes/bulk\x12\xc0\x01\n" +
 	"\x13TransitionAttribute\x12&.catalog.v1.TransitionAttributeRequest\x1a'.catalog.v1.TransitionAttributeResponse\"X\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02A:\x01*b\tattribute21/v1/attributes/{attribute_uuid}/actions/lifecycle\x12\xbf\x01\n" +
 	"\x18BulkTransitionAttributes\x12+.catalog.v1.BulkTransitionAttributesRequest\x1a,.catalog.v1.BulkTransitionAttributesResponse\"H\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x021:\x01*b\x05items2%/v1/attributes/bulk/actions/lifecycleB7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3"
 
@@ -1633,19 +1633,19 @@ var file_catalog_v1_attributes_proto_depIdxs = []int32{
 	7,  // 37: catalog.v1.AttributeService.ListAttributes:input_type -> catalog.v1.ListAttributesRequest
 	9,  // 38: catalog.v1.AttributeService.CreateAttribute:input_type -> catalog.v1.CreateAttributeRequest
 	11, // 39: catalog.v1.AttributeService.BulkCreateAttributes:input_type -> catalog.v1.BulkCreateAttributesRequest
-	13, // 40: catalog.v1.AttributeService.BulkUpdateAttributes:input_type -> catalog.v1.BulkUpdateAttributesRequest
-	15, // 41: catalog.v1.AttributeService.GetAttribute:input_type -> catalog.v1.GetAttributeRequest
-	17, // 42: catalog.v1.AttributeService.UpdateAttribute:input_type -> catalog.v1.UpdateAttributeRequest
-	19, // 43: catalog.v1.AttributeService.DeleteAttribute:input_type -> catalog.v1.DeleteAttributeRequest
+	15, // 40: catalog.v1.AttributeService.GetAttribute:input_type -> catalog.v1.GetAttributeRequest
+	17, // 41: catalog.v1.AttributeService.UpdateAttribute:input_type -> catalog.v1.UpdateAttributeRequest
+	19, // 42: catalog.v1.AttributeService.DeleteAttribute:input_type -> catalog.v1.DeleteAttributeRequest
+	13, // 43: catalog.v1.AttributeService.BulkUpdateAttributes:input_type -> catalog.v1.BulkUpdateAttributesRequest
 	21, // 44: catalog.v1.AttributeService.TransitionAttribute:input_type -> catalog.v1.TransitionAttributeRequest
 	23, // 45: catalog.v1.AttributeService.BulkTransitionAttributes:input_type -> catalog.v1.BulkTransitionAttributesRequest
 	8,  // 46: catalog.v1.AttributeService.ListAttributes:output_type -> catalog.v1.ListAttributesResponse
 	10, // 47: catalog.v1.AttributeService.CreateAttribute:output_type -> catalog.v1.CreateAttributeResponse
 	12, // 48: catalog.v1.AttributeService.BulkCreateAttributes:output_type -> catalog.v1.BulkCreateAttributesResponse
-	14, // 49: catalog.v1.AttributeService.BulkUpdateAttributes:output_type -> catalog.v1.BulkUpdateAttributesResponse
-	16, // 50: catalog.v1.AttributeService.GetAttribute:output_type -> catalog.v1.GetAttributeResponse
-	18, // 51: catalog.v1.AttributeService.UpdateAttribute:output_type -> catalog.v1.UpdateAttributeResponse
-	20, // 52: catalog.v1.AttributeService.DeleteAttribute:output_type -> catalog.v1.DeleteAttributeResponse
+	16, // 49: catalog.v1.AttributeService.GetAttribute:output_type -> catalog.v1.GetAttributeResponse
+	18, // 50: catalog.v1.AttributeService.UpdateAttribute:output_type -> catalog.v1.UpdateAttributeResponse
+	20, // 51: catalog.v1.AttributeService.DeleteAttribute:output_type -> catalog.v1.DeleteAttributeResponse
+	14, // 52: catalog.v1.AttributeService.BulkUpdateAttributes:output_type -> catalog.v1.BulkUpdateAttributesResponse
 	22, // 53: catalog.v1.AttributeService.TransitionAttribute:output_type -> catalog.v1.TransitionAttributeResponse
 	24, // 54: catalog.v1.AttributeService.BulkTransitionAttributes:output_type -> catalog.v1.BulkTransitionAttributesResponse
 	46, // [46:55] is the sub-list for method output_type

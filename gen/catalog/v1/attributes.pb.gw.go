@@ -124,33 +124,6 @@ func local_request_AttributeService_BulkCreateAttributes_0(ctx context.Context, 
 	return msg, metadata, err
 }
 
-func request_AttributeService_BulkUpdateAttributes_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
-	var (
-		protoReq BulkUpdateAttributesRequest
-		metadata runtime.ServerMetadata
-	)
-	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
-	}
-	if req.Body != nil {
-		_, _ = io.Copy(io.Discard, req.Body)
-	}
-	msg, err := client.BulkUpdateAttributes(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
-	return msg, metadata, err
-}
-
-func local_request_AttributeService_BulkUpdateAttributes_0(ctx context.Context, marshaler runtime.Marshaler, server AttributeServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
-	var (
-		protoReq BulkUpdateAttributesRequest
-		metadata runtime.ServerMetadata
-	)
-	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
-	}
-	msg, err := server.BulkUpdateAttributes(ctx, &protoReq)
-	return msg, metadata, err
-}
-
 var filter_AttributeService_GetAttribute_0 = &utilities.DoubleArray{Encoding: map[string]int{"attribute_uuid": 0}, Base: []int{1, 1, 0}, Check: []int{0, 1, 2}}
 
 func request_AttributeService_GetAttribute_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
@@ -285,6 +258,33 @@ func local_request_AttributeService_DeleteAttribute_0(ctx context.Context, marsh
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
 	}
 	msg, err := server.DeleteAttribute(ctx, &protoReq)
+	return msg, metadata, err
+}
+
+func request_AttributeService_BulkUpdateAttributes_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq BulkUpdateAttributesRequest
+		metadata runtime.ServerMetadata
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+	}
+	msg, err := client.BulkUpdateAttributes(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
+	return msg, metadata, err
+}
+
+func local_request_AttributeService_BulkUpdateAttributes_0(ctx context.Context, marshaler runtime.Marshaler, server AttributeServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq BulkUpdateAttributesRequest
+		metadata runtime.ServerMetadata
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	msg, err := server.BulkUpdateAttributes(ctx, &protoReq)
 	return msg, metadata, err
 }
 
@@ -426,26 +426,6 @@ func RegisterAttributeServiceHandlerServer(ctx context.Context, mux *runtime.Ser
 		}
 		forward_AttributeService_BulkCreateAttributes_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeService_BulkCreateAttributes_0{resp.(*BulkCreateAttributesResponse)}, mux.GetForwardResponseOptions()...)
 	})
-	mux.Handle(http.MethodPatch, pattern_AttributeService_BulkUpdateAttributes_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
-		ctx, cancel := context.WithCancel(req.Context())
-		defer cancel()
-		var stream runtime.ServerTransportStream
-		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
-		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
-		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/catalog.v1.AttributeService/BulkUpdateAttributes", runtime.WithHTTPPathPattern("/v1/attributes/bulk"))
-		if err != nil {
-			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		resp, md, err := local_request_AttributeService_BulkUpdateAttributes_0(annotatedContext, inboundMarshaler, server, req, pathParams)
-		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
-		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
-		if err != nil {
-			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		forward_AttributeService_BulkUpdateAttributes_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeService_BulkUpdateAttributes_0{resp.(*BulkUpdateAttributesResponse)}, mux.GetForwardResponseOptions()...)
-	})
 	mux.Handle(http.MethodGet, pattern_AttributeService_GetAttribute_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -505,6 +485,26 @@ func RegisterAttributeServiceHandlerServer(ctx context.Context, mux *runtime.Ser
 			return
 		}
 		forward_AttributeService_DeleteAttribute_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
+	mux.Handle(http.MethodPatch, pattern_AttributeService_BulkUpdateAttributes_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		var stream runtime.ServerTransportStream
+		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/catalog.v1.AttributeService/BulkUpdateAttributes", runtime.WithHTTPPathPattern("/v1/attributes/bulk"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := local_request_AttributeService_BulkUpdateAttributes_0(annotatedContext, inboundMarshaler, server, req, pathParams)
+		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_AttributeService_BulkUpdateAttributes_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeService_BulkUpdateAttributes_0{resp.(*BulkUpdateAttributesResponse)}, mux.GetForwardResponseOptions()...)
 	})
 	mux.Handle(http.MethodPatch, pattern_AttributeService_TransitionAttribute_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
@@ -637,23 +637,6 @@ func RegisterAttributeServiceHandlerClient(ctx context.Context, mux *runtime.Ser
 		}
 		forward_AttributeService_BulkCreateAttributes_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeService_BulkCreateAttributes_0{resp.(*BulkCreateAttributesResponse)}, mux.GetForwardResponseOptions()...)
 	})
-	mux.Handle(http.MethodPatch, pattern_AttributeService_BulkUpdateAttributes_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
-		ctx, cancel := context.WithCancel(req.Context())
-		defer cancel()
-		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
-		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/catalog.v1.AttributeService/BulkUpdateAttributes", runtime.WithHTTPPathPattern("/v1/attributes/bulk"))
-		if err != nil {
-			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		resp, md, err := request_AttributeService_BulkUpdateAttributes_0(annotatedContext, inboundMarshaler, client, req, pathParams)
-		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
-		if err != nil {
-			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		forward_AttributeService_BulkUpdateAttributes_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeService_BulkUpdateAttributes_0{resp.(*BulkUpdateAttributesResponse)}, mux.GetForwardResponseOptions()...)
-	})
 	mux.Handle(http.MethodGet, pattern_AttributeService_GetAttribute_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -704,6 +687,23 @@ func RegisterAttributeServiceHandlerClient(ctx context.Context, mux *runtime.Ser
 			return
 		}
 		forward_AttributeService_DeleteAttribute_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
+	mux.Handle(http.MethodPatch, pattern_AttributeService_BulkUpdateAttributes_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/catalog.v1.AttributeService/BulkUpdateAttributes", runtime.WithHTTPPathPattern("/v1/attributes/bulk"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := request_AttributeService_BulkUpdateAttributes_0(annotatedContext, inboundMarshaler, client, req, pathParams)
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_AttributeService_BulkUpdateAttributes_0(annotatedContext, mux, outboundMarshaler, w, req, response_AttributeService_BulkUpdateAttributes_0{resp.(*BulkUpdateAttributesResponse)}, mux.GetForwardResponseOptions()...)
 	})
 	mux.Handle(http.MethodPatch, pattern_AttributeService_TransitionAttribute_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
@@ -760,15 +760,6 @@ func (m response_AttributeService_BulkCreateAttributes_0) XXX_ResponseBody() int
 	return response.Items
 }
 
-type response_AttributeService_BulkUpdateAttributes_0 struct {
-	*BulkUpdateAttributesResponse
-}
-
-func (m response_AttributeService_BulkUpdateAttributes_0) XXX_ResponseBody() interface{} {
-	response := m.BulkUpdateAttributesResponse
-	return response.Items
-}
-
 type response_AttributeService_GetAttribute_0 struct {
 	*GetAttributeResponse
 }
@@ -785,6 +776,15 @@ type response_AttributeService_UpdateAttribute_0 struct {
 func (m response_AttributeService_UpdateAttribute_0) XXX_ResponseBody() interface{} {
 	response := m.UpdateAttributeResponse
 	return response.Attribute
+}
+
+type response_AttributeService_BulkUpdateAttributes_0 struct {
+	*BulkUpdateAttributesResponse
+}
+
+func (m response_AttributeService_BulkUpdateAttributes_0) XXX_ResponseBody() interface{} {
+	response := m.BulkUpdateAttributesResponse
+	return response.Items
 }
 
 type response_AttributeService_TransitionAttribute_0 struct {
@@ -809,10 +809,10 @@ var (
 	pattern_AttributeService_ListAttributes_0           = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1}, []string{"v1", "attributes"}, ""))
 	pattern_AttributeService_CreateAttribute_0          = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1}, []string{"v1", "attributes"}, ""))
 	pattern_AttributeService_BulkCreateAttributes_0     = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2}, []string{"v1", "attributes", "bulk"}, ""))
-	pattern_AttributeService_BulkUpdateAttributes_0     = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2}, []string{"v1", "attributes", "bulk"}, ""))
 	pattern_AttributeService_GetAttribute_0             = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2}, []string{"v1", "attributes", "attribute_uuid"}, ""))
 	pattern_AttributeService_UpdateAttribute_0          = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2}, []string{"v1", "attributes", "attribute_uuid"}, ""))
 	pattern_AttributeService_DeleteAttribute_0          = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2}, []string{"v1", "attributes", "attribute_uuid"}, ""))
+	pattern_AttributeService_BulkUpdateAttributes_0     = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2}, []string{"v1", "attributes", "bulk"}, ""))
 	pattern_AttributeService_TransitionAttribute_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4}, []string{"v1", "attributes", "attribute_uuid", "actions", "lifecycle"}, ""))
 	pattern_AttributeService_BulkTransitionAttributes_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 2, 4}, []string{"v1", "attributes", "bulk", "actions", "lifecycle"}, ""))
 )
@@ -821,10 +821,10 @@ var (
 	forward_AttributeService_ListAttributes_0           = runtime.ForwardResponseMessage
 	forward_AttributeService_CreateAttribute_0          = runtime.ForwardResponseMessage
 	forward_AttributeService_BulkCreateAttributes_0     = runtime.ForwardResponseMessage
-	forward_AttributeService_BulkUpdateAttributes_0     = runtime.ForwardResponseMessage
 	forward_AttributeService_GetAttribute_0             = runtime.ForwardResponseMessage
 	forward_AttributeService_UpdateAttribute_0          = runtime.ForwardResponseMessage
 	forward_AttributeService_DeleteAttribute_0          = runtime.ForwardResponseMessage
+	forward_AttributeService_BulkUpdateAttributes_0     = runtime.ForwardResponseMessage
 	forward_AttributeService_TransitionAttribute_0      = runtime.ForwardResponseMessage
 	forward_AttributeService_BulkTransitionAttributes_0 = runtime.ForwardResponseMessage
 )

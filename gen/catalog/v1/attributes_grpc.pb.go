@@ -22,10 +22,10 @@ const (
 	AttributeService_ListAttributes_FullMethodName           = "/catalog.v1.AttributeService/ListAttributes"
 	AttributeService_CreateAttribute_FullMethodName          = "/catalog.v1.AttributeService/CreateAttribute"
 	AttributeService_BulkCreateAttributes_FullMethodName     = "/catalog.v1.AttributeService/BulkCreateAttributes"
-	AttributeService_BulkUpdateAttributes_FullMethodName     = "/catalog.v1.AttributeService/BulkUpdateAttributes"
 	AttributeService_GetAttribute_FullMethodName             = "/catalog.v1.AttributeService/GetAttribute"
 	AttributeService_UpdateAttribute_FullMethodName          = "/catalog.v1.AttributeService/UpdateAttribute"
 	AttributeService_DeleteAttribute_FullMethodName          = "/catalog.v1.AttributeService/DeleteAttribute"
+	AttributeService_BulkUpdateAttributes_FullMethodName     = "/catalog.v1.AttributeService/BulkUpdateAttributes"
 	AttributeService_TransitionAttribute_FullMethodName      = "/catalog.v1.AttributeService/TransitionAttribute"
 	AttributeService_BulkTransitionAttributes_FullMethodName = "/catalog.v1.AttributeService/BulkTransitionAttributes"
 )
@@ -43,14 +43,14 @@ type AttributeServiceClient interface {
 	CreateAttribute(ctx context.Context, in *CreateAttributeRequest, opts ...grpc.CallOption) (*CreateAttributeResponse, error)
 	// Create 1 to 100 attributes atomically, all in status draft.
 	BulkCreateAttributes(ctx context.Context, in *BulkCreateAttributesRequest, opts ...grpc.CallOption) (*BulkCreateAttributesResponse, error)
-	// Update 1 to 100 attributes atomically.
-	BulkUpdateAttributes(ctx context.Context, in *BulkUpdateAttributesRequest, opts ...grpc.CallOption) (*BulkUpdateAttributesResponse, error)
 	// Get an attribute.
 	GetAttribute(ctx context.Context, in *GetAttributeRequest, opts ...grpc.CallOption) (*GetAttributeResponse, error)
 	// Update an attribute; only the fields given change.
 	UpdateAttribute(ctx context.Context, in *UpdateAttributeRequest, opts ...grpc.CallOption) (*UpdateAttributeResponse, error)
 	// Delete an attribute permanently, with its contents and terms.
 	DeleteAttribute(ctx context.Context, in *DeleteAttributeRequest, opts ...grpc.CallOption) (*DeleteAttributeResponse, error)
+	// Update 1 to 100 attributes atomically.
+	BulkUpdateAttributes(ctx context.Context, in *BulkUpdateAttributesRequest, opts ...grpc.CallOption) (*BulkUpdateAttributesResponse, error)
 	// Move an attribute through its lifecycle.
 	TransitionAttribute(ctx context.Context, in *TransitionAttributeRequest, opts ...grpc.CallOption) (*TransitionAttributeResponse, error)
 	// Move 1 to 100 attributes through their lifecycle atomically.
@@ -95,16 +95,6 @@ func (c *attributeServiceClient) BulkCreateAttributes(ctx context.Context, in *B
 	return out, nil
 }
 
-func (c *attributeServiceClient) BulkUpdateAttributes(ctx context.Context, in *BulkUpdateAttributesRequest, opts ...grpc.CallOption) (*BulkUpdateAttributesResponse, error) {
-	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(BulkUpdateAttributesResponse)
-	err := c.cc.Invoke(ctx, AttributeService_BulkUpdateAttributes_FullMethodName, in, out, cOpts...)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 func (c *attributeServiceClient) GetAttribute(ctx context.Context, in *GetAttributeRequest, opts ...grpc.CallOption) (*GetAttributeResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetAttributeResponse)
@@ -129,6 +119,16 @@ func (c *attributeServiceClient) DeleteAttribute(ctx context.Context, in *Delete
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(DeleteAttributeResponse)
 	err := c.cc.Invoke(ctx, AttributeService_DeleteAttribute_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *attributeServiceClient) BulkUpdateAttributes(ctx context.Context, in *BulkUpdateAttributesRequest, opts ...grpc.CallOption) (*BulkUpdateAttributesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(BulkUpdateAttributesResponse)
+	err := c.cc.Invoke(ctx, AttributeService_BulkUpdateAttributes_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -168,14 +168,14 @@ type AttributeServiceServer interface {
 	CreateAttribute(context.Context, *CreateAttributeRequest) (*CreateAttributeResponse, error)
 	// Create 1 to 100 attributes atomically, all in status draft.
 	BulkCreateAttributes(context.Context, *BulkCreateAttributesRequest) (*BulkCreateAttributesResponse, error)
-	// Update 1 to 100 attributes atomically.
-	BulkUpdateAttributes(context.Context, *BulkUpdateAttributesRequest) (*BulkUpdateAttributesResponse, error)
 	// Get an attribute.
 	GetAttribute(context.Context, *GetAttributeRequest) (*GetAttributeResponse, error)
 	// Update an attribute; only the fields given change.
 	UpdateAttribute(context.Context, *UpdateAttributeRequest) (*UpdateAttributeResponse, error)
 	// Delete an attribute permanently, with its contents and terms.
 	DeleteAttribute(context.Context, *DeleteAttributeRequest) (*DeleteAttributeResponse, error)
+	// Update 1 to 100 attributes atomically.
+	BulkUpdateAttributes(context.Context, *BulkUpdateAttributesRequest) (*BulkUpdateAttributesResponse, error)
 	// Move an attribute through its lifecycle.
 	TransitionAttribute(context.Context, *TransitionAttributeRequest) (*TransitionAttributeResponse, error)
 	// Move 1 to 100 attributes through their lifecycle atomically.
@@ -199,9 +199,6 @@ func (UnimplementedAttributeServiceServer) CreateAttribute(context.Context, *Cre
 func (UnimplementedAttributeServiceServer) BulkCreateAttributes(context.Context, *BulkCreateAttributesRequest) (*BulkCreateAttributesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method BulkCreateAttributes not implemented")
 }
-func (UnimplementedAttributeServiceServer) BulkUpdateAttributes(context.Context, *BulkUpdateAttributesRequest) (*BulkUpdateAttributesResponse, error) {
-	return nil, status.Error(codes.Unimplemented, "method BulkUpdateAttributes not implemented")
-}
 func (UnimplementedAttributeServiceServer) GetAttribute(context.Context, *GetAttributeRequest) (*GetAttributeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetAttribute not implemented")
 }
@@ -210,6 +207,9 @@ func (UnimplementedAttributeServiceServer) UpdateAttribute(context.Context, *Upd
 }
 func (UnimplementedAttributeServiceServer) DeleteAttribute(context.Context, *DeleteAttributeRequest) (*DeleteAttributeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method DeleteAttribute not implemented")
+}
+func (UnimplementedAttributeServiceServer) BulkUpdateAttributes(context.Context, *BulkUpdateAttributesRequest) (*BulkUpdateAttributesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method BulkUpdateAttributes not implemented")
 }
 func (UnimplementedAttributeServiceServer) TransitionAttribute(context.Context, *TransitionAttributeRequest) (*TransitionAttributeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method TransitionAttribute not implemented")
@@ -292,24 +292,6 @@ func _AttributeService_BulkCreateAttributes_Handler(srv interface{}, ctx context
 	return interceptor(ctx, in, info, handler)
 }
 
-func _AttributeService_BulkUpdateAttributes_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(BulkUpdateAttributesRequest)
-	if err := dec(in); err != nil {
-		return nil, err
-	}
-	if interceptor == nil {
-		return srv.(AttributeServiceServer).BulkUpdateAttributes(ctx, in)
-	}
-	info := &grpc.UnaryServerInfo{
-		Server:     srv,
-		FullMethod: AttributeService_BulkUpdateAttributes_FullMethodName,
-	}
-	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(AttributeServiceServer).BulkUpdateAttributes(ctx, req.(*BulkUpdateAttributesRequest))
-	}
-	return interceptor(ctx, in, info, handler)
-}
-
 func _AttributeService_GetAttribute_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetAttributeRequest)
 	if err := dec(in); err != nil {
@@ -360,6 +342,24 @@ func _AttributeService_DeleteAttribute_Handler(srv interface{}, ctx context.Cont
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(AttributeServiceServer).DeleteAttribute(ctx, req.(*DeleteAttributeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AttributeService_BulkUpdateAttributes_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BulkUpdateAttributesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AttributeServiceServer).BulkUpdateAttributes(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AttributeService_BulkUpdateAttributes_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AttributeServiceServer).BulkUpdateAttributes(ctx, req.(*BulkUpdateAttributesRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -420,10 +420,6 @@ var AttributeService_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _AttributeService_BulkCreateAttributes_Handler,
 		},
 		{
-			MethodName: "BulkUpdateAttributes",
-			Handler:    _AttributeService_BulkUpdateAttributes_Handler,
-		},
-		{
 			MethodName: "GetAttribute",
 			Handler:    _AttributeService_GetAttribute_Handler,
 		},
@@ -434,6 +430,10 @@ var AttributeService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DeleteAttribute",
 			Handler:    _AttributeService_DeleteAttribute_Handler,
+		},
+		{
+			MethodName: "BulkUpdateAttributes",
+			Handler:    _AttributeService_BulkUpdateAttributes_Handler,
 		},
 		{
 			MethodName: "TransitionAttribute",

@@ -1050,11 +1050,11 @@ const file_catalog_v1_locales_proto_rawDesc = "" +
 	"\rLocaleService\x12s\n" +
 	"\vListLocales\x12\x1e.catalog.v1.ListLocalesRequest\x1a\x1f.catalog.v1.ListLocalesResponse\"#\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02\r\x12\v/v1/locales\x12\x87\x01\n" +
 	"\fCreateLocale\x12\x1f.catalog.v1.CreateLocaleRequest\x1a .catalog.v1.CreateLocaleResponse\"4\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x1d:\x06localeb\x06locale\"\v/v1/locales\x12\x99\x01\n" +
-	"\x11BulkCreateLocales\x12$.catalog.v1.BulkCreateLocalesRequest\x1a%.catalog.v1.BulkCreateLocalesResponse\"7\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02 :\x05itemsb\x05items\"\x10/v1/locales/bulk\x12\x99\x01\n" +
-	"\x11BulkUpdateLocales\x12$.catalog.v1.BulkUpdateLocalesRequest\x1a%.catalog.v1.BulkUpdateLocalesResponse\"7\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02 :\x05itemsb\x05items2\x10/v1/locales/bulk\x12\x83\x01\n" +
+	"\x11BulkCreateLocales\x12$.catalog.v1.BulkCreateLocalesRequest\x1a%.catalog.v1.BulkCreateLocalesResponse\"7\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02 :\x05itemsb\x05items\"\x10/v1/locales/bulk\x12\x83\x01\n" +
 	"\tGetLocale\x12\x1c.catalog.v1.GetLocaleRequest\x1a\x1d.catalog.v1.GetLocaleResponse\"9\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02#b\x06locale\x12\x19/v1/locales/{locale_uuid}\x12\x95\x01\n" +
 	"\fUpdateLocale\x12\x1f.catalog.v1.UpdateLocaleRequest\x1a .catalog.v1.UpdateLocaleResponse\"B\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02+:\x06localeb\x06locale2\x19/v1/locales/{locale_uuid}\x12\x85\x01\n" +
-	"\fDeleteLocale\x12\x1f.catalog.v1.DeleteLocaleRequest\x1a .catalog.v1.DeleteLocaleResponse\"2\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x1b*\x19/v1/locales/{locale_uuid}B7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3"
+	"\fDeleteLocale\x12\x1f.catalog.v1.DeleteLocaleRequest\x1a .catalog.v1.DeleteLocaleResponse\"2\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x1b*\x19/v1/locales/{locale_uuid}\x12\x99\x01\n" +
+	"\x11BulkUpdateLocales\x12$.catalog.v1.BulkUpdateLocalesRequest\x1a%.catalog.v1.BulkUpdateLocalesResponse\"7\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02 :\x05itemsb\x05items2\x10/v1/locales/bulkB7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3"
 
 var (
 	file_catalog_v1_locales_proto_rawDescOnce sync.Once
@@ -1123,17 +1123,17 @@ var file_catalog_v1_locales_proto_depIdxs = []int32{
 	16, // 23: catalog.v1.LocaleService.ListLocales:input_type -> catalog.v1.ListLocalesRequest
 	1,  // 24: catalog.v1.LocaleService.CreateLocale:input_type -> catalog.v1.CreateLocaleRequest
 	3,  // 25: catalog.v1.LocaleService.BulkCreateLocales:input_type -> catalog.v1.BulkCreateLocalesRequest
-	5,  // 26: catalog.v1.LocaleService.BulkUpdateLocales:input_type -> catalog.v1.BulkUpdateLocalesRequest
-	7,  // 27: catalog.v1.LocaleService.GetLocale:input_type -> catalog.v1.GetLocaleRequest
-	9,  // 28: catalog.v1.LocaleService.UpdateLocale:input_type -> catalog.v1.UpdateLocaleRequest
-	11, // 29: catalog.v1.LocaleService.DeleteLocale:input_type -> catalog.v1.DeleteLocaleRequest
+	7,  // 26: catalog.v1.LocaleService.GetLocale:input_type -> catalog.v1.GetLocaleRequest
+	9,  // 27: catalog.v1.LocaleService.UpdateLocale:input_type -> catalog.v1.UpdateLocaleRequest
+	11, // 28: catalog.v1.LocaleService.DeleteLocale:input_type -> catalog.v1.DeleteLocaleRequest
+	5,  // 29: catalog.v1.LocaleService.BulkUpdateLocales:input_type -> catalog.v1.BulkUpdateLocalesRequest
 	0,  // 30: catalog.v1.LocaleService.ListLocales:output_type -> catalog.v1.ListLocalesResponse
 	2,  // 31: catalog.v1.LocaleService.CreateLocale:output_type -> catalog.v1.CreateLocaleResponse
 	4,  // 32: catalog.v1.LocaleService.BulkCreateLocales:output_type -> catalog.v1.BulkCreateLocalesResponse
-	6,  // 33: catalog.v1.LocaleService.BulkUpdateLocales:output_type -> catalog.v1.BulkUpdateLocalesResponse
-	8,  // 34: catalog.v1.LocaleService.GetLocale:output_type -> catalog.v1.GetLocaleResponse
-	10, // 35: catalog.v1.LocaleService.UpdateLocale:output_type -> catalog.v1.UpdateLocaleResponse
-	12, // 36: catalog.v1.LocaleService.DeleteLocale:output_type -> catalog.v1.DeleteLocaleResponse
+	8,  // 33: catalog.v1.LocaleService.GetLocale:output_type -> catalog.v1.GetLocaleResponse
+	10, // 34: catalog.v1.LocaleService.UpdateLocale:output_type -> catalog.v1.UpdateLocaleResponse
+	12, // 35: catalog.v1.LocaleService.DeleteLocale:output_type -> catalog.v1.DeleteLocaleResponse
+	6,  // 36: catalog.v1.LocaleService.BulkUpdateLocales:output_type -> catalog.v1.BulkUpdateLocalesResponse
 	30, // [30:37] is the sub-list for method output_type
 	23, // [23:30] is the sub-list for method input_type
 	23, // [23:23] is the sub-list for extension type_name

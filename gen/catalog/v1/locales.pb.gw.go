@@ -124,33 +124,6 @@ func local_request_LocaleService_BulkCreateLocales_0(ctx context.Context, marsha
 	return msg, metadata, err
 }
 
-func request_LocaleService_BulkUpdateLocales_0(ctx context.Context, marshaler runtime.Marshaler, client LocaleServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
-	var (
-		protoReq BulkUpdateLocalesRequest
-		metadata runtime.ServerMetadata
-	)
-	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
-	}
-	if req.Body != nil {
-		_, _ = io.Copy(io.Discard, req.Body)
-	}
-	msg, err := client.BulkUpdateLocales(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
-	return msg, metadata, err
-}
-
-func local_request_LocaleService_BulkUpdateLocales_0(ctx context.Context, marshaler runtime.Marshaler, server LocaleServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
-	var (
-		protoReq BulkUpdateLocalesRequest
-		metadata runtime.ServerMetadata
-	)
-	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
-	}
-	msg, err := server.BulkUpdateLocales(ctx, &protoReq)
-	return msg, metadata, err
-}
-
 func request_LocaleService_GetLocale_0(ctx context.Context, marshaler runtime.Marshaler, client LocaleServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq GetLocaleRequest
@@ -274,6 +247,33 @@ func local_request_LocaleService_DeleteLocale_0(ctx context.Context, marshaler r
 	return msg, metadata, err
 }
 
+func request_LocaleService_BulkUpdateLocales_0(ctx context.Context, marshaler runtime.Marshaler, client LocaleServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq BulkUpdateLocalesRequest
+		metadata runtime.ServerMetadata
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+	}
+	msg, err := client.BulkUpdateLocales(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
+	return msg, metadata, err
+}
+
+func local_request_LocaleService_BulkUpdateLocales_0(ctx context.Context, marshaler runtime.Marshaler, server LocaleServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq BulkUpdateLocalesRequest
+		metadata runtime.ServerMetadata
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	msg, err := server.BulkUpdateLocales(ctx, &protoReq)
+	return msg, metadata, err
+}
+
 // RegisterLocaleServiceHandlerServer registers the http handlers for service LocaleService to "mux".
 // UnaryRPC     :call LocaleServiceServer directly.
 // StreamingRPC :currently unsupported pending https://github.com/grpc/grpc-go/issues/906.
@@ -340,26 +340,6 @@ func RegisterLocaleServiceHandlerServer(ctx context.Context, mux *runtime.ServeM
 		}
 		forward_LocaleService_BulkCreateLocales_0(annotatedContext, mux, outboundMarshaler, w, req, response_LocaleService_BulkCreateLocales_0{resp.(*BulkCreateLocalesResponse)}, mux.GetForwardResponseOptions()...)
 	})
-	mux.Handle(http.MethodPatch, pattern_LocaleService_BulkUpdateLocales_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
-		ctx, cancel := context.WithCancel(req.Context())
-		defer cancel()
-		var stream runtime.ServerTransportStream
-		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
-		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
-		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/catalog.v1.LocaleService/BulkUpdateLocales", runtime.WithHTTPPathPattern("/v1/locales/bulk"))
-		if err != nil {
-			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		resp, md, err := local_request_LocaleService_BulkUpdateLocales_0(annotatedContext, inboundMarshaler, server, req, pathParams)
-		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
-		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
-		if err != nil {
-			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		forward_LocaleService_BulkUpdateLocales_0(annotatedContext, mux, outboundMarshaler, w, req, response_LocaleService_BulkUpdateLocales_0{resp.(*BulkUpdateLocalesResponse)}, mux.GetForwardResponseOptions()...)
-	})
 	mux.Handle(http.MethodGet, pattern_LocaleService_GetLocale_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -419,6 +399,26 @@ func RegisterLocaleServiceHandlerServer(ctx context.Context, mux *runtime.ServeM
 			return
 		}
 		forward_LocaleService_DeleteLocale_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
+	mux.Handle(http.MethodPatch, pattern_LocaleService_BulkUpdateLocales_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		var stream runtime.ServerTransportStream
+		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/catalog.v1.LocaleService/BulkUpdateLocales", runtime.WithHTTPPathPattern("/v1/locales/bulk"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := local_request_LocaleService_BulkUpdateLocales_0(annotatedContext, inboundMarshaler, server, req, pathParams)
+		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_LocaleService_BulkUpdateLocales_0(annotatedContext, mux, outboundMarshaler, w, req, response_LocaleService_BulkUpdateLocales_0{resp.(*BulkUpdateLocalesResponse)}, mux.GetForwardResponseOptions()...)
 	})
 
 	return nil
@@ -511,23 +511,6 @@ func RegisterLocaleServiceHandlerClient(ctx context.Context, mux *runtime.ServeM
 		}
 		forward_LocaleService_BulkCreateLocales_0(annotatedContext, mux, outboundMarshaler, w, req, response_LocaleService_BulkCreateLocales_0{resp.(*BulkCreateLocalesResponse)}, mux.GetForwardResponseOptions()...)
 	})
-	mux.Handle(http.MethodPatch, pattern_LocaleService_BulkUpdateLocales_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
-		ctx, cancel := context.WithCancel(req.Context())
-		defer cancel()
-		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
-		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/catalog.v1.LocaleService/BulkUpdateLocales", runtime.WithHTTPPathPattern("/v1/locales/bulk"))
-		if err != nil {
-			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		resp, md, err := request_LocaleService_BulkUpdateLocales_0(annotatedContext, inboundMarshaler, client, req, pathParams)
-		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
-		if err != nil {
-			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
-			return
-		}
-		forward_LocaleService_BulkUpdateLocales_0(annotatedContext, mux, outboundMarshaler, w, req, response_LocaleService_BulkUpdateLocales_0{resp.(*BulkUpdateLocalesResponse)}, mux.GetForwardResponseOptions()...)
-	})
 	mux.Handle(http.MethodGet, pattern_LocaleService_GetLocale_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -579,6 +562,23 @@ func RegisterLocaleServiceHandlerClient(ctx context.Context, mux *runtime.ServeM
 		}
 		forward_LocaleService_DeleteLocale_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodPatch, pattern_LocaleService_BulkUpdateLocales_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/catalog.v1.LocaleService/BulkUpdateLocales", runtime.WithHTTPPathPattern("/v1/locales/bulk"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := request_LocaleService_BulkUpdateLocales_0(annotatedContext, inboundMarshaler, client, req, pathParams)
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_LocaleService_BulkUpdateLocales_0(annotatedContext, mux, outboundMarshaler, w, req, response_LocaleService_BulkUpdateLocales_0{resp.(*BulkUpdateLocalesResponse)}, mux.GetForwardResponseOptions()...)
+	})
 	return nil
 }
 
@@ -600,15 +600,6 @@ func (m response_LocaleService_BulkCreateLocales_0) XXX_ResponseBody() interface
 	return response.Items
 }
 
-type response_LocaleService_BulkUpdateLocales_0 struct {
-	*BulkUpdateLocalesResponse
-}
-
-func (m response_LocaleService_BulkUpdateLocales_0) XXX_ResponseBody() interface{} {
-	response := m.BulkUpdateLocalesResponse
-	return response.Items
-}
-
 type response_LocaleService_GetLocale_0 struct {
 	*GetLocaleResponse
 }
@@ -627,22 +618,31 @@ func (m response_LocaleService_UpdateLocale_0) XXX_ResponseBody() interface{} {
 	return response.Locale
 }
 
+type response_LocaleService_BulkUpdateLocales_0 struct {
+	*BulkUpdateLocalesResponse
+}
+
+func (m response_LocaleService_BulkUpdateLocales_0) XXX_ResponseBody() interface{} {
+	response := m.BulkUpdateLocalesResponse
+	return response.Items
+}
+
 var (
 	pattern_LocaleService_ListLocales_0       = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1}, []string{"v1", "locales"}, ""))
 	pattern_LocaleService_CreateLocale_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1}, []string{"v1", "locales"}, ""))
 	pattern_LocaleService_BulkCreateLocales_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2}, []string{"v1", "locales", "bulk"}, ""))
-	pattern_LocaleService_BulkUpdateLocales_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2}, []string{"v1", "locales", "bulk"}, ""))
 	pattern_LocaleService_GetLocale_0         = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2}, []string{"v1", "locales", "locale_uuid"}, ""))
 	pattern_LocaleService_UpdateLocale_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2}, []string{"v1", "locales", "locale_uuid"}, ""))
 	pattern_LocaleService_DeleteLocale_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2}, []string{"v1", "locales", "locale_uuid"}, ""))
+	pattern_LocaleService_BulkUpdateLocales_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2}, []string{"v1", "locales", "bulk"}, ""))
 )
 
 var (
 	forward_LocaleService_ListLocales_0       = runtime.ForwardResponseMessage
 	forward_LocaleService_CreateLocale_0      = runtime.ForwardResponseMessage
 	forward_LocaleService_BulkCreateLocales_0 = runtime.ForwardResponseMessage
-	forward_LocaleService_BulkUpdateLocales_0 = runtime.ForwardResponseMessage
 	forward_LocaleService_GetLocale_0         = runtime.ForwardResponseMessage
 	forward_LocaleService_UpdateLocale_0      = runtime.ForwardResponseMessage
 	forward_LocaleService_DeleteLocale_0      = runtime.ForwardResponseMessage
+	forward_LocaleService_BulkUpdateLocales_0 = runtime.ForwardResponseMessage
 )

@@ -22,10 +22,10 @@ const (
 	LocaleService_ListLocales_FullMethodName       = "/catalog.v1.LocaleService/ListLocales"
 	LocaleService_CreateLocale_FullMethodName      = "/catalog.v1.LocaleService/CreateLocale"
 	LocaleService_BulkCreateLocales_FullMethodName = "/catalog.v1.LocaleService/BulkCreateLocales"
-	LocaleService_BulkUpdateLocales_FullMethodName = "/catalog.v1.LocaleService/BulkUpdateLocales"
 	LocaleService_GetLocale_FullMethodName         = "/catalog.v1.LocaleService/GetLocale"
 	LocaleService_UpdateLocale_FullMethodName      = "/catalog.v1.LocaleService/UpdateLocale"
 	LocaleService_DeleteLocale_FullMethodName      = "/catalog.v1.LocaleService/DeleteLocale"
+	LocaleService_BulkUpdateLocales_FullMethodName = "/catalog.v1.LocaleService/BulkUpdateLocales"
 )
 
 // LocaleServiceClient is the client API for LocaleService service.
@@ -40,14 +40,14 @@ type LocaleServiceClient interface {
 	CreateLocale(ctx context.Context, in *CreateLocaleRequest, opts ...grpc.CallOption) (*CreateLocaleResponse, error)
 	// Create 1 to 100 locales atomically.
 	BulkCreateLocales(ctx context.Context, in *BulkCreateLocalesRequest, opts ...grpc.CallOption) (*BulkCreateLocalesResponse, error)
-	// Update 1 to 100 locales atomically.
-	BulkUpdateLocales(ctx context.Context, in *BulkUpdateLocalesRequest, opts ...grpc.CallOption) (*BulkUpdateLocalesResponse, error)
 	// Get a locale.
 	GetLocale(ctx context.Context, in *GetLocaleRequest, opts ...grpc.CallOption) (*GetLocaleResponse, error)
 	// Update a locale; only the fields given change.
 	UpdateLocale(ctx context.Context, in *UpdateLocaleRequest, opts ...grpc.CallOption) (*UpdateLocaleResponse, error)
 	// Delete a locale permanently.
 	DeleteLocale(ctx context.Context, in *DeleteLocaleRequest, opts ...grpc.CallOption) (*DeleteLocaleResponse, error)
+	// Update 1 to 100 locales atomically.
+	BulkUpdateLocales(ctx context.Context, in *BulkUpdateLocalesRequest, opts ...grpc.CallOption) (*BulkUpdateLocalesResponse, error)
 }
 
 type localeServiceClient struct {
@@ -88,16 +88,6 @@ func (c *localeServiceClient) BulkCreateLocales(ctx context.Context, in *BulkCre
 	return out, nil
 }
 
-func (c *localeServiceClient) BulkUpdateLocales(ctx context.Context, in *BulkUpdateLocalesRequest, opts ...grpc.CallOption) (*BulkUpdateLocalesResponse, error) {
-	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(BulkUpdateLocalesResponse)
-	err := c.cc.Invoke(ctx, LocaleService_BulkUpdateLocales_FullMethodName, in, out, cOpts...)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 func (c *localeServiceClient) GetLocale(ctx context.Context, in *GetLocaleRequest, opts ...grpc.CallOption) (*GetLocaleResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetLocaleResponse)
@@ -128,6 +118,16 @@ func (c *localeServiceClient) DeleteLocale(ctx context.Context, in *DeleteLocale
 	return out, nil
 }
 
+func (c *localeServiceClient) BulkUpdateLocales(ctx context.Context, in *BulkUpdateLocalesRequest, opts ...grpc.CallOption) (*BulkUpdateLocalesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(BulkUpdateLocalesResponse)
+	err := c.cc.Invoke(ctx, LocaleService_BulkUpdateLocales_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // LocaleServiceServer is the server API for LocaleService service.
 // All implementations must embed UnimplementedLocaleServiceServer
 // for forward compatibility.
@@ -140,14 +140,14 @@ type LocaleServiceServer interface {
 	CreateLocale(context.Context, *CreateLocaleRequest) (*CreateLocaleResponse, error)
 	// Create 1 to 100 locales atomically.
 	BulkCreateLocales(context.Context, *BulkCreateLocalesRequest) (*BulkCreateLocalesResponse, error)
-	// Update 1 to 100 locales atomically.
-	BulkUpdateLocales(context.Context, *BulkUpdateLocalesRequest) (*BulkUpdateLocalesResponse, error)
 	// Get a locale.
 	GetLocale(context.Context, *GetLocaleRequest) (*GetLocaleResponse, error)
 	// Update a locale; only the fields given change.
 	UpdateLocale(context.Context, *UpdateLocaleRequest) (*UpdateLocaleResponse, error)
 	// Delete a locale permanently.
 	DeleteLocale(context.Context, *DeleteLocaleRequest) (*DeleteLocaleResponse, error)
+	// Update 1 to 100 locales atomically.
+	BulkUpdateLocales(context.Context, *BulkUpdateLocalesRequest) (*BulkUpdateLocalesResponse, error)
 	mustEmbedUnimplementedLocaleServiceServer()
 }
 
@@ -167,9 +167,6 @@ func (UnimplementedLocaleServiceServer) CreateLocale(context.Context, *CreateLoc
 func (UnimplementedLocaleServiceServer) BulkCreateLocales(context.Context, *BulkCreateLocalesRequest) (*BulkCreateLocalesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method BulkCreateLocales not implemented")
 }
-func (UnimplementedLocaleServiceServer) BulkUpdateLocales(context.Context, *BulkUpdateLocalesRequest) (*BulkUpdateLocalesResponse, error) {
-	return nil, status.Error(codes.Unimplemented, "method BulkUpdateLocales not implemented")
-}
 func (UnimplementedLocaleServiceServer) GetLocale(context.Context, *GetLocaleRequest) (*GetLocaleResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetLocale not implemented")
 }
@@ -178,6 +175,9 @@ func (UnimplementedLocaleServiceServer) UpdateLocale(context.Context, *UpdateLoc
 }
 func (UnimplementedLocaleServiceServer) DeleteLocale(context.Context, *DeleteLocaleRequest) (*DeleteLocaleResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method DeleteLocale not implemented")
+}
+func (UnimplementedLocaleServiceServer) BulkUpdateLocales(context.Context, *BulkUpdateLocalesRequest) (*BulkUpdateLocalesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method BulkUpdateLocales not implemented")
 }
 func (UnimplementedLocaleServiceServer) mustEmbedUnimplementedLocaleServiceServer() {}
 func (UnimplementedLocaleServiceServer) testEmbeddedByValue()                       {}
@@ -254,24 +254,6 @@ func _LocaleService_BulkCreateLocales_Handler(srv interface{}, ctx context.Conte
 	return interceptor(ctx, in, info, handler)
 }
 
-func _LocaleService_BulkUpdateLocales_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(BulkUpdateLocalesRequest)
-	if err := dec(in); err != nil {
-		return nil, err
-	}
-	if interceptor == nil {
-		return srv.(LocaleServiceServer).BulkUpdateLocales(ctx, in)
-	}
-	info := &grpc.UnaryServerInfo{
-		Server:     srv,
-		FullMethod: LocaleService_BulkUpdateLocales_FullMethodName,
-	}
-	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(LocaleServiceServer).BulkUpdateLocales(ctx, req.(*BulkUpdateLocalesRequest))
-	}
-	return interceptor(ctx, in, info, handler)
-}
-
 func _LocaleService_GetLocale_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetLocaleRequest)
 	if err := dec(in); err != nil {
@@ -326,6 +308,24 @@ func _LocaleService_DeleteLocale_Handler(srv interface{}, ctx context.Context, d
 	return interceptor(ctx, in, info, handler)
 }
 
+func _LocaleService_BulkUpdateLocales_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BulkUpdateLocalesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(LocaleServiceServer).BulkUpdateLocales(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: LocaleService_BulkUpdateLocales_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(LocaleServiceServer).BulkUpdateLocales(ctx, req.(*BulkUpdateLocalesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // LocaleService_ServiceDesc is the grpc.ServiceDesc for LocaleService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -346,10 +346,6 @@ var LocaleService_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _LocaleService_BulkCreateLocales_Handler,
 		},
 		{
-			MethodName: "BulkUpdateLocales",
-			Handler:    _LocaleService_BulkUpdateLocales_Handler,
-		},
-		{
 			MethodName: "GetLocale",
 			Handler:    _LocaleService_GetLocale_Handler,
 		},
@@ -360,6 +356,10 @@ var LocaleService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DeleteLocale",
 			Handler:    _LocaleService_DeleteLocale_Handler,
+		},
+		{
+			MethodName: "BulkUpdateLocales",
+			Handler:    _LocaleService_BulkUpdateLocales_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -1,0 +1,121 @@
+package events
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/google/uuid"
+)
+
+// Type is one entry of the platform's event catalog.
+type Type struct {
+	Name        string
+	Description string
+}
+
+// The catalog is the one source of truth for event type names: it seeds the webhook_event_types
+// table (SeedCatalog) and Record refuses any name not in it, so a test that exercises an operation
+// fails if the operation emits an unlisted event. It lists every family of the specification's
+// resource table, including families whose operations are not built yet, so integrators can
+// subscribe ahead of time. Names follow DESIGN.md: <resource>.<verb>, sub-resources
+// <parent>.<child>.<verb> with snake_case children; payloads carry the REST path parameters.
+var catalog = build()
+
+// family describes the events of one resource: its event name prefix, a human noun for
+// descriptions, the payload keys, and its verbs.
+type family struct {
+	prefix, noun, keys string
+	verbs              []string
+}
+
+var (
+	crud      = []string{"created", "updated", "deleted"}
+	links     = []string{"linked", "updated", "unlinked"}
+	publishLC = []string{"published", "unpublished", "removed", "restored"}
+	activeLC  = []string{"activated", "deactivated", "removed", "restored"}
+)
+
+var families = []family{
+	{"locale", "locale", "localeUuid", crud},
+	{"attribute", "attribute", "attributeUuid", append(crud, publishLC...)},
+	{"attribute.content", "attribute content", "attributeUuid, attributeContentUuid", crud},
+	{"attribute.term", "attribute term", "attributeUuid, termUuid", crud},
+	{"attribute.term.content", "attribute term content", "attributeUuid, termUuid, termContentUuid", crud},
+	{"brand", "brand", "brandUuid", crud},
+	{"brand.content", "brand content", "brandUuid, brandContentUuid", crud},
+	{"tag", "tag", "tagUuid", crud},
+	{"tag.content", "tag content", "tagUuid, tagContentUuid", crud},
+	{"category", "category", "categoryUuid", append(crud, activeLC...)},
+	{"category.content", "category content", "categoryUuid, categoryContentUuid", crud},
+	{"collection", "collection", "collectionUuid", append(crud, activeLC...)},
+	{"channel", "channel", "channelUuid", crud},
+	{"channel.input_type", "channel input type", "channelUuid, channelInputTypeUuid", links},
+	{"type_group", "type group", "typeGroupUuid", crud},
+	{"input_type", "input type", "inputTypeUuid", crud},
+	{"product_asset_type", "product asset type", "productAssetTypeUuid", crud},
+	{"product_relation_type", "product relation type", "productRelationTypeUuid", crud},
+	{"family", "family", "familyUuid", crud},
+	{"family.asset_type", "family asset type", "familyUuid, familyAssetTypeUuid", links},
+	{"family.attribute", "family attribute", "familyUuid, familyAttributeUuid", links},
+	{"family.category", "family category", "familyUuid, familyCategoryUuid", links},
+	{"family.input_type", "family input type", "familyUuid, familyInputTypeUuid", links},
+	{"family.relation_type", "family relation type", "familyUuid, familyRelationTypeUuid", links},
+	{"product", "product", "productUuid", append(append(crud, activeLC...), "published", "unpublished")},
+	{"product.attribute", "product attribute", "productUuid, productAttributeUuid", links},
+	{"product.attribute_term", "product term", "productUuid, productAttributeUuid, productTermUuid", []string{"linked", "unlinked"}},
+	{"product.category", "product category", "productUuid, productCategoryUuid", []string{"linked", "unlinked"}},
+	{"product.tag", "product tag", "productUuid, productTagUuid", []string{"linked", "unlinked"}},
+	{"product.asset", "product asset", "productUuid, productAssetUuid", links},
+	{"product.relation", "product relation", "productUuid, productRelationUuid", links},
+	{"product.input_value", "product input value", "productUuid, inputValueUuid", crud},
+	{"product.publication", "product channel publication", "productUuid, publicationUuid", crud},
+	{"product.publication.schedule", "publication schedule", "productUuid, publicationUuid, scheduleUuid", crud},
+	{"asset", "asset", "assetUuid", crud},
+	{"asset.file", "asset file", "assetUuid, fileUuid", crud},
+	{"asset.collection", "asset collection", "assetUuid, assetCollectionUuid", []string{"linked", "unlinked"}},
+}
+
+var verbText = map[string]string{
+	"created": "was created", "updated": "was updated", "deleted": "was deleted permanently",
+	"published": "was published", "unpublished": "was unpublished", "removed": "was removed (soft delete)",
+	"restored": "was restored", "activated": "was activated", "deactivated": "was deactivated",
+	"linked": "was linked", "unlinked": "was unlinked",
+}
+
+func build() map[string]Type {
+	out := map[string]Type{}
+	for _, f := range families {
+		for _, v := range f.verbs {
+			name := f.prefix + "." + v
+			desc := "A " + f.noun + " " + verbText[v] + ". Payload: " + f.keys + "."
+			if f.prefix == "product" && (v == "published" || v == "unpublished") {
+				desc = "A product was " + v + " on a channel (its publication moved). Payload: productUuid, publicationUuid."
+			}
+			if strings.ContainsAny(f.noun[:1], "aeiou") {
+				desc = "An" + desc[1:]
+			}
+			out[name] = Type{Name: name, Description: desc}
+		}
+	}
+	return out
+}
+
+// Catalog returns every event type, sorted by name.
+func Catalog() []Type {
+	out := make([]Type, 0, len(catalog))
+	for _, t := range catalog {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Known reports whether name is in the catalog.
+func Known(name string) bool { _, ok := catalog[name]; return ok }
+
+// typeNamespace derives stable event type uuids from their names (uuid v5), so every deployment
+// agrees on them.
+var typeNamespace = uuid.MustParse("6f1d2c3e-5b7a-4c1e-9d2f-0a8b7c6d5e4f")
+
+// TypeUUID is the stable uuid of an event type.
+func TypeUUID(name string) uuid.UUID { return uuid.NewSHA1(typeNamespace, []byte(name)) }
