@@ -74,10 +74,19 @@ func CreateDatabase(ctx context.Context, prefix string) (string, func(), error) 
 
 // Start runs catalogd on a fresh database; call Stop when done (TestMain).
 func Start(extra ...func(*app.Config)) (*Env, error) {
-	ctx := context.Background()
-	dbURL, drop, err := CreateDatabase(ctx, "catalogd_test")
+	dbURL, drop, err := CreateDatabase(context.Background(), "catalogd_test")
 	if err != nil {
 		return nil, err
+	}
+	return StartOn(dbURL, drop, extra...)
+}
+
+// StartOn runs another catalogd on an existing database (a second replica); drop, when not nil,
+// runs at Stop. Replicas share the webhook secret key when the options give the same SecretKey.
+func StartOn(dbURL string, drop func(), extra ...func(*app.Config)) (*Env, error) {
+	ctx := context.Background()
+	if drop == nil {
+		drop = func() {}
 	}
 	dir, _ := os.MkdirTemp("", "catalogd-test-")
 	cfg := app.Config{HTTPAddr: "127.0.0.1:0", GRPCAddr: "127.0.0.1:0", DatabaseURL: dbURL, DataDir: dir,

@@ -231,6 +231,7 @@ func (s *AttributeServer) updateAttributes(ctx context.Context, items []*pb.Attr
 			it = &pb.AttributeUpdate{}
 			items[i] = it
 		}
+		fields.ApplyMask(iv, it)
 		ids[i] = fields.CheckUUID(iv, "uuid", it.Uuid)
 		fields.OptText(iv, "code", it.Code, 1, 100)
 		fields.OptText(iv, "displayName", it.DisplayName, 1, 100)

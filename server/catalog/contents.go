@@ -272,9 +272,14 @@ func createContentsAs[C contentCreateBody, P any](ctx context.Context, s *Servic
 // updateContentsAs updates contents from any family's update bodies and converts the rows back.
 func updateContentsAs[U contentUpdateBody, P any](ctx context.Context, s *Service, p contentParent, items []U, single bool, conv func(db.Content) P) ([]P, error) {
 	in := make([]contentPatch, len(items))
+	v := apierr.NewValidator()
 	for i, c := range items {
+		fields.ApplyMask(v.Item(item(i, single)), c)
 		in[i] = contentPatch{Uuid: c.GetUuid(), LocaleUuid: optString(c, "locale_uuid"), DisplayName: optString(c, "display_name"),
 			Description: optString(c, "description"), Mask: updateMask(c)}
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
 	}
 	rows, err := s.updateContents(ctx, p, in, single)
 	if err != nil {

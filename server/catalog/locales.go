@@ -215,6 +215,7 @@ func (s *LocaleServer) updateLocales(ctx context.Context, items []*pb.LocaleUpda
 	codes := make([]*string, len(items))
 	for i, it := range items {
 		iv := v.Item(item(i, single))
+		fields.ApplyMask(iv, it)
 		ids[i] = fields.CheckUUID(iv, "uuid", it.GetUuid())
 		if c := optString(it, "code"); c != nil {
 			canon := localeCode(iv, *c)

@@ -228,6 +228,7 @@ func (s *AttributeTermServer) updateTerms(ctx context.Context, attrRaw string, i
 	ids := make([]uuid.UUID, len(items))
 	for i, it := range items {
 		iv := v.Item(item(i, single))
+		fields.ApplyMask(iv, it)
 		ids[i] = fields.CheckUUID(iv, "uuid", it.GetUuid())
 		fields.OptText(iv, "code", optString(it, "code"), 1, 100)
 		fields.OptText(iv, "displayName", optString(it, "display_name"), 1, 100)

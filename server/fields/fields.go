@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
 	"github.com/catalogd/catalogd/server/apierr"
@@ -107,4 +109,44 @@ func snake(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// ApplyMask makes an update's update_mask authoritative (AIP-134): when the mask is set, the fields
+// it does not name are cleared, so only the named ones change; a path naming no field is a
+// violation of updateMask. Over REST the mask is exactly the body's keys, so this changes nothing
+// there. The uuid field is never cleared.
+func ApplyMask(v apierr.Validator, m proto.Message) {
+	r := m.ProtoReflect()
+	if !r.IsValid() {
+		return
+	}
+	md := r.Descriptor()
+	mf := md.Fields().ByName("update_mask")
+	if mf == nil || !r.Has(mf) {
+		return
+	}
+	mask, _ := r.Get(mf).Message().Interface().(*fieldmaskpb.FieldMask)
+	if mask == nil || len(mask.Paths) == 0 {
+		return
+	}
+	named := map[protoreflect.Name]bool{}
+	for _, p := range mask.Paths {
+		f := md.Fields().ByName(protoreflect.Name(p))
+		if f == nil {
+			f = md.Fields().ByJSONName(p)
+		}
+		if f == nil || f.Name() == "update_mask" {
+			v.Add("updateMask", "%q is not a field of %s", p, md.Name())
+			continue
+		}
+		named[f.Name()] = true
+	}
+	fs := md.Fields()
+	for i := 0; i < fs.Len(); i++ {
+		f := fs.Get(i)
+		if f.Name() == "uuid" || f.Name() == "update_mask" || named[f.Name()] {
+			continue
+		}
+		r.Clear(f)
+	}
 }

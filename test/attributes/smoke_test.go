@@ -7,6 +7,7 @@ import (
 )
 
 func TestCreateAndGet(t *testing.T) {
+	t.Parallel()
 	c := env.Client(t)
 	a := Want(t, c.Post("/v1/attributes", map[string]any{"code": "color"}), 201).Obj()
 	if a["displayName"] != "color" || a["status"] != "draft" {

@@ -1,0 +1,475 @@
+package webhooks
+
+import (
+	"context"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/types/known/structpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/gen/db"
+	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/fields"
+	"github.com/catalogd/catalogd/server/lifecycle"
+	"github.com/catalogd/catalogd/server/list"
+	"github.com/catalogd/catalogd/server/reqctx"
+	"github.com/catalogd/catalogd/server/store"
+)
+
+// Default and bounds of requestTimeoutMs (DESIGN.md).
+const (
+	DefaultTimeoutMs = 15000
+	MinTimeoutMs     = 1000
+	MaxTimeoutMs     = 30000
+)
+
+// Service implements the webhook subscription and event type services.
+type Service struct {
+	pb.UnimplementedWebhookSubscriptionServiceServer
+	DB    *store.DB
+	Box   *Box
+	Guard Guard
+}
+
+// EventTypeService implements catalog.v1.WebhookEventTypeService.
+type EventTypeService struct {
+	pb.UnimplementedWebhookEventTypeServiceServer
+	DB *store.DB
+}
+
+var subscriptionLifecycle = lifecycle.Machine{Kind: "webhook subscription", Moves: map[string]lifecycle.Move{
+	"activate":   {From: []string{"inactive", "suspended"}, To: "active", Event: "activated"},
+	"deactivate": {From: []string{"active", "suspended"}, To: "inactive", Event: "deactivated"},
+}}
+
+// List specs of the webhook collections.
+var (
+	EventTypeList = &list.Spec{Table: "webhook_event_types", Global: true,
+		Filters: map[string]list.Field{
+			"uuids":        {Column: "uuid", Type: list.UUID},
+			"names":        {Column: "name", Type: list.Text},
+			"name":         {Column: "name", Type: list.Text},
+			"isDeprecated": {Column: "(deprecated_at IS NOT NULL)", Type: list.Bool},
+		},
+		Order: map[string]string{"name": "name", "createdAt": "created_at"}}
+	SubscriptionList = &list.Spec{Table: "webhook_subscriptions",
+		Filters: map[string]list.Field{
+			"uuids":       {Column: "uuid", Type: list.UUID},
+			"statuses":    {Column: "status", Type: list.Enum, Values: []string{"active", "inactive", "suspended"}},
+			"displayName": {Column: "display_name", Type: list.Text},
+			"targetUrl":   {Column: "target_url", Type: list.Text},
+			"createdAt":   {Column: "created_at", Type: list.Time},
+			"updatedAt":   {Column: "updated_at", Type: list.Time},
+		},
+		Order: map[string]string{"displayName": "display_name", "status": "status", "createdAt": "created_at", "updatedAt": "updated_at"}}
+	SubscriptionEventTypeList = &list.Spec{Table: "webhook_subscription_event_types",
+		Filters: map[string]list.Field{"names": {Column: "name", Type: list.Text}},
+		Order:   map[string]string{"name": "name", "createdAt": "created_at"}}
+	DeliveryList = &list.Spec{Table: "webhook_deliveries",
+		Filters: map[string]list.Field{
+			"uuids":      {Column: "uuid", Type: list.UUID},
+			"statuses":   {Column: "status", Type: list.Enum, Values: []string{"pending", "delivered", "failed"}},
+			"eventTypes": {Column: "event_type", Type: list.Text},
+			"createdAt":  {Column: "created_at", Type: list.Time},
+			"updatedAt":  {Column: "updated_at", Type: list.Time},
+		},
+		Order: map[string]string{"createdAt": "created_at", "updatedAt": "updated_at", "scheduledAt": "scheduled_at", "status": "status"}}
+	AttemptList = &list.Spec{Table: "webhook_delivery_attempts", Order: map[string]string{"createdAt": "created_at"}}
+)
+
+func eventTypeToPB(t db.WebhookEventType) *pb.WebhookEventType {
+	out := &pb.WebhookEventType{Uuid: t.Uuid.String(), CreatedAt: timestamppb.New(t.CreatedAt), UpdatedAt: timestamppb.New(t.UpdatedAt),
+		Name: t.Name, Description: t.Description}
+	if t.DeprecatedAt != nil {
+		out.DeprecatedAt = timestamppb.New(*t.DeprecatedAt)
+	}
+	if t.SunsetAt != nil {
+		out.SunsetAt = timestamppb.New(*t.SunsetAt)
+	}
+	return out
+}
+
+func subscriptionToPB(s db.WebhookSubscription) *pb.WebhookSubscription {
+	out := &pb.WebhookSubscription{Uuid: s.Uuid.String(), CreatedAt: timestamppb.New(s.CreatedAt), UpdatedAt: timestamppb.New(s.UpdatedAt),
+		Status:      pb.WebhookSubscriptionStatus(pb.WebhookSubscriptionStatus_value["WEBHOOK_SUBSCRIPTION_STATUS_"+strings.ToUpper(s.Status)]),
+		DisplayName: s.DisplayName, TargetUrl: s.TargetUrl, RequestTimeoutMs: s.RequestTimeoutMs, ConsecutiveFailures: s.ConsecutiveFailures}
+	if s.SuspendedAt != nil {
+		out.SuspendedAt = timestamppb.New(*s.SuspendedAt)
+	}
+	return out
+}
+
+func deliveryToPB(d db.WebhookDelivery) *pb.WebhookDelivery {
+	out := &pb.WebhookDelivery{Uuid: d.Uuid.String(), CreatedAt: timestamppb.New(d.CreatedAt), UpdatedAt: timestamppb.New(d.UpdatedAt),
+		SubscriptionUuid: d.SubscriptionUuid.String(), EventUuid: d.EventUuid.String(), EventType: d.EventType,
+		Status:   pb.WebhookDeliveryStatus(pb.WebhookDeliveryStatus_value["WEBHOOK_DELIVERY_STATUS_"+strings.ToUpper(d.Status)]),
+		Attempts: d.Attempts, LastStatusCode: d.LastStatusCode}
+	p := &structpb.Struct{}
+	if protojson.Unmarshal(d.Payload, p) == nil {
+		out.Payload = p
+	}
+	if d.ScheduledAt != nil && d.Status == "pending" {
+		out.ScheduledAt = timestamppb.New(*d.ScheduledAt)
+	}
+	return out
+}
+
+func attemptToPB(a db.WebhookDeliveryAttempt) *pb.WebhookDeliveryAttempt {
+	return &pb.WebhookDeliveryAttempt{Uuid: a.Uuid.String(), CreatedAt: timestamppb.New(a.CreatedAt), DeliveryUuid: a.DeliveryUuid.String(),
+		StatusCode: a.StatusCode, ResponseBody: a.ResponseBody, ResponseTimeMs: a.ResponseTimeMs, Error: a.Error}
+}
+
+func mapSlice[T, P any](xs []T, f func(T) P) []P {
+	out := make([]P, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// ListWebhookEventTypes lists the platform's event catalog.
+func (s *EventTypeService) ListWebhookEventTypes(ctx context.Context, req *pb.ListWebhookEventTypesRequest) (*pb.ListWebhookEventTypesResponse, error) {
+	rows, page, err := list.Run[db.WebhookEventType](ctx, s.DB.Pool, EventTypeList, "", req)
+	if err != nil {
+		return nil, err
+	}
+	return &pb.ListWebhookEventTypesResponse{Items: mapSlice(rows, eventTypeToPB), Pagination: page}, nil
+}
+
+// subscription resolves the {uuid} path parameter to a subscription of the caller's tenant.
+func (s *Service) subscription(ctx context.Context, raw string) (db.WebhookSubscription, error) {
+	id, err := fields.UUID("uuid", raw)
+	if err != nil {
+		return db.WebhookSubscription{}, err
+	}
+	sub, err := s.DB.Q.GetWebhookSubscription(ctx, db.GetWebhookSubscriptionParams{TenantID: reqctx.Tenant(ctx), Uuid: id})
+	if store.IsNoRows(err) {
+		return sub, apierr.NotFoundf("webhook subscription", raw)
+	}
+	return sub, err
+}
+
+func (s *Service) ListWebhookSubscriptions(ctx context.Context, req *pb.ListWebhookSubscriptionsRequest) (*pb.ListWebhookSubscriptionsResponse, error) {
+	rows, page, err := list.Run[db.WebhookSubscription](ctx, s.DB.Pool, SubscriptionList, reqctx.Tenant(ctx), req)
+	if err != nil {
+		return nil, err
+	}
+	return &pb.ListWebhookSubscriptionsResponse{Items: mapSlice(rows, subscriptionToPB), Pagination: page}, nil
+}
+
+func (s *Service) checkTarget(v apierr.Validator, url string) {
+	if err := s.Guard.CheckURL(url); err != nil {
+		v.Add("targetUrl", "%s", err.Error())
+	}
+}
+
+func checkTimeout(v apierr.Validator, ms *int32) {
+	if ms != nil && (*ms < MinTimeoutMs || *ms > MaxTimeoutMs) {
+		v.Add("requestTimeoutMs", "must be %d to %d", MinTimeoutMs, MaxTimeoutMs)
+	}
+}
+
+func (s *Service) CreateWebhookSubscription(ctx context.Context, req *pb.CreateWebhookSubscriptionRequest) (*pb.CreateWebhookSubscriptionResponse, error) {
+	in := req.WebhookSubscription
+	if in == nil {
+		in = &pb.WebhookSubscriptionCreate{}
+	}
+	v := apierr.NewValidator()
+	fields.Text(v, "displayName", in.DisplayName, 1, 100)
+	if in.TargetUrl == "" {
+		v.Add("targetUrl", "is required")
+	} else {
+		s.checkTarget(v, in.TargetUrl)
+	}
+	checkTimeout(v, in.RequestTimeoutMs)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	timeout := int32(DefaultTimeoutMs)
+	if in.RequestTimeoutMs != nil {
+		timeout = *in.RequestTimeoutMs
+	}
+	secret, sealed, err := s.newSecret()
+	if err != nil {
+		return nil, err
+	}
+	sub, err := s.DB.Q.InsertWebhookSubscription(ctx, db.InsertWebhookSubscriptionParams{TenantID: reqctx.Tenant(ctx),
+		Uuid: uuid.Must(uuid.NewV7()), DisplayName: in.DisplayName, TargetUrl: in.TargetUrl, RequestTimeoutMs: timeout,
+		SecretSealed: sealed, Now: store.Now()})
+	if err != nil {
+		return nil, err
+	}
+	out := subscriptionToPB(sub)
+	out.Secret = &secret
+	return &pb.CreateWebhookSubscriptionResponse{WebhookSubscription: out}, nil
+}
+
+func (s *Service) newSecret() (string, []byte, error) {
+	secret, err := NewSecret()
+	if err != nil {
+		return "", nil, err
+	}
+	sealed, err := s.Box.Seal(secret)
+	return secret, sealed, err
+}
+
+func (s *Service) GetWebhookSubscription(ctx context.Context, req *pb.GetWebhookSubscriptionRequest) (*pb.GetWebhookSubscriptionResponse, error) {
+	sub, err := s.subscription(ctx, req.Uuid)
+	if err != nil {
+		return nil, err
+	}
+	return &pb.GetWebhookSubscriptionResponse{WebhookSubscription: subscriptionToPB(sub)}, nil
+}
+
+func (s *Service) UpdateWebhookSubscription(ctx context.Context, req *pb.UpdateWebhookSubscriptionRequest) (*pb.UpdateWebhookSubscriptionResponse, error) {
+	id, err := fields.UUID("uuid", req.Uuid)
+	if err != nil {
+		return nil, err
+	}
+	in := req.WebhookSubscription
+	if in == nil {
+		in = &pb.WebhookSubscriptionUpdate{}
+	}
+	v := apierr.NewValidator()
+	fields.ApplyMask(v, in)
+	fields.OptText(v, "displayName", in.DisplayName, 1, 100)
+	if in.TargetUrl != nil {
+		s.checkTarget(v, *in.TargetUrl)
+	}
+	checkTimeout(v, in.RequestTimeoutMs)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	sub, err := s.DB.Q.UpdateWebhookSubscription(ctx, db.UpdateWebhookSubscriptionParams{TenantID: reqctx.Tenant(ctx), Uuid: id,
+		DisplayName: in.DisplayName, TargetUrl: in.TargetUrl, RequestTimeoutMs: in.RequestTimeoutMs, Now: store.Now()})
+	if store.IsNoRows(err) {
+		return nil, apierr.NotFoundf("webhook subscription", req.Uuid)
+	} else if err != nil {
+		return nil, err
+	}
+	return &pb.UpdateWebhookSubscriptionResponse{WebhookSubscription: subscriptionToPB(sub)}, nil
+}
+
+func (s *Service) DeleteWebhookSubscription(ctx context.Context, req *pb.DeleteWebhookSubscriptionRequest) (*pb.DeleteWebhookSubscriptionResponse, error) {
+	id, err := fields.UUID("uuid", req.Uuid)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.DB.Q.DeleteWebhookSubscription(ctx, db.DeleteWebhookSubscriptionParams{TenantID: reqctx.Tenant(ctx), Uuid: id})
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, apierr.NotFoundf("webhook subscription", req.Uuid)
+	}
+	return &pb.DeleteWebhookSubscriptionResponse{}, nil
+}
+
+func (s *Service) TransitionWebhookSubscription(ctx context.Context, req *pb.TransitionWebhookSubscriptionRequest) (*pb.TransitionWebhookSubscriptionResponse, error) {
+	id, err := fields.UUID("uuid", req.Uuid)
+	if err != nil {
+		return nil, err
+	}
+	t := strings.ToLower(strings.TrimPrefix(req.Transition.String(), "WEBHOOK_SUBSCRIPTION_TRANSITION_"))
+	if req.Transition == pb.WebhookSubscriptionTransition_WEBHOOK_SUBSCRIPTION_TRANSITION_UNSPECIFIED {
+		return nil, apierr.Field("transition", "is required: one of activate, deactivate")
+	}
+	tenant := reqctx.Tenant(ctx)
+	var out db.WebhookSubscription
+	err = s.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		sub, err := q.LockWebhookSubscription(ctx, db.LockWebhookSubscriptionParams{TenantID: tenant, Uuid: id})
+		if store.IsNoRows(err) {
+			return apierr.NotFoundf("webhook subscription", req.Uuid)
+		} else if err != nil {
+			return err
+		}
+		res, err := subscriptionLifecycle.Apply(sub.Status, t)
+		if err != nil {
+			return err
+		}
+		out = sub
+		if !res.Changed {
+			return nil
+		}
+		return setStatus(ctx, q, &out, res.To)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &pb.TransitionWebhookSubscriptionResponse{WebhookSubscription: subscriptionToPB(out)}, nil
+}
+
+// setStatus moves a subscription and, when it stops being active, fails its pending deliveries.
+func setStatus(ctx context.Context, q *db.Queries, sub *db.WebhookSubscription, to string) error {
+	now := store.Now()
+	updated, err := q.SetWebhookSubscriptionStatus(ctx, db.SetWebhookSubscriptionStatusParams{TenantID: sub.TenantID, Uuid: sub.Uuid, Status: to, Now: now})
+	if err != nil {
+		return err
+	}
+	*sub = updated
+	if to != "active" {
+		_, err = q.FailPendingDeliveries(ctx, db.FailPendingDeliveriesParams{TenantID: sub.TenantID, SubscriptionUuid: sub.Uuid, Now: now})
+	}
+	return err
+}
+
+func (s *Service) RotateWebhookSubscriptionSecret(ctx context.Context, req *pb.RotateWebhookSubscriptionSecretRequest) (*pb.RotateWebhookSubscriptionSecretResponse, error) {
+	id, err := fields.UUID("uuid", req.Uuid)
+	if err != nil {
+		return nil, err
+	}
+	secret, sealed, err := s.newSecret()
+	if err != nil {
+		return nil, err
+	}
+	sub, err := s.DB.Q.SetWebhookSubscriptionSecret(ctx, db.SetWebhookSubscriptionSecretParams{TenantID: reqctx.Tenant(ctx), Uuid: id, SecretSealed: sealed, Now: store.Now()})
+	if store.IsNoRows(err) {
+		return nil, apierr.NotFoundf("webhook subscription", req.Uuid)
+	} else if err != nil {
+		return nil, err
+	}
+	out := subscriptionToPB(sub)
+	out.Secret = &secret
+	return &pb.RotateWebhookSubscriptionSecretResponse{WebhookSubscription: out}, nil
+}
+
+func subscriptionEventTypeToPB(e db.WebhookSubscriptionEventType) *pb.WebhookSubscriptionEventType {
+	return &pb.WebhookSubscriptionEventType{Uuid: e.Uuid.String(), CreatedAt: timestamppb.New(e.CreatedAt),
+		WebhookSubscriptionUuid: e.SubscriptionUuid.String(), WebhookEventTypeUuid: e.Uuid.String(), Name: e.Name}
+}
+
+func (s *Service) ListWebhookSubscriptionEventTypes(ctx context.Context, req *pb.ListWebhookSubscriptionEventTypesRequest) (*pb.ListWebhookSubscriptionEventTypesResponse, error) {
+	sub, err := s.subscription(ctx, req.Uuid)
+	if err != nil {
+		return nil, err
+	}
+	rows, page, err := list.Run[db.WebhookSubscriptionEventType](ctx, s.DB.Pool, SubscriptionEventTypeList, sub.TenantID, req, list.Eq("subscription_uuid", sub.Uuid))
+	if err != nil {
+		return nil, err
+	}
+	return &pb.ListWebhookSubscriptionEventTypesResponse{Items: mapSlice(rows, subscriptionEventTypeToPB), Pagination: page}, nil
+}
+
+func (s *Service) CreateWebhookSubscriptionEventType(ctx context.Context, req *pb.CreateWebhookSubscriptionEventTypeRequest) (*pb.CreateWebhookSubscriptionEventTypeResponse, error) {
+	sub, err := s.subscription(ctx, req.Uuid)
+	if err != nil {
+		return nil, err
+	}
+	v := apierr.NewValidator()
+	et := fields.CheckUUID(v, "webhookEventTypeUuid", req.GetSubscriptionEventType().GetWebhookEventTypeUuid())
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	t, err := s.DB.Q.GetEventType(ctx, et)
+	if store.IsNoRows(err) {
+		return nil, apierr.NotFoundf("webhook event type", et.String()).WithField("webhookEventTypeUuid", "not found")
+	} else if err != nil {
+		return nil, err
+	}
+	rows, err := s.DB.Q.InsertSubscriptionEventType(ctx, db.InsertSubscriptionEventTypeParams{TenantID: sub.TenantID,
+		SubscriptionUuid: sub.Uuid, Uuid: t.Uuid, Name: t.Name, Now: store.Now()})
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, apierr.New(apierr.AlreadyExists, "the subscription already receives %s", t.Name).WithField("webhookEventTypeUuid", "already subscribed")
+	}
+	return &pb.CreateWebhookSubscriptionEventTypeResponse{SubscriptionEventType: subscriptionEventTypeToPB(rows[0])}, nil
+}
+
+func (s *Service) DeleteWebhookSubscriptionEventType(ctx context.Context, req *pb.DeleteWebhookSubscriptionEventTypeRequest) (*pb.DeleteWebhookSubscriptionEventTypeResponse, error) {
+	sub, err := s.subscription(ctx, req.Uuid)
+	if err != nil {
+		return nil, err
+	}
+	et, err := fields.UUID("eventTypeUuid", req.EventTypeUuid)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.DB.Q.DeleteSubscriptionEventType(ctx, db.DeleteSubscriptionEventTypeParams{TenantID: sub.TenantID, SubscriptionUuid: sub.Uuid, Uuid: et})
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, apierr.New(apierr.NotFound, "the subscription is not subscribed to event type %s", req.EventTypeUuid)
+	}
+	return &pb.DeleteWebhookSubscriptionEventTypeResponse{}, nil
+}
+
+func (s *Service) ListWebhookDeliveries(ctx context.Context, req *pb.ListWebhookDeliveriesRequest) (*pb.ListWebhookDeliveriesResponse, error) {
+	sub, err := s.subscription(ctx, req.Uuid)
+	if err != nil {
+		return nil, err
+	}
+	rows, page, err := list.Run[db.WebhookDelivery](ctx, s.DB.Pool, DeliveryList, sub.TenantID, req, list.Eq("subscription_uuid", sub.Uuid))
+	if err != nil {
+		return nil, err
+	}
+	return &pb.ListWebhookDeliveriesResponse{Items: mapSlice(rows, deliveryToPB), Pagination: page}, nil
+}
+
+func (s *Service) delivery(ctx context.Context, subRaw, raw string) (db.WebhookDelivery, error) {
+	sub, err := s.subscription(ctx, subRaw)
+	if err != nil {
+		return db.WebhookDelivery{}, err
+	}
+	id, err := fields.UUID("deliveryUuid", raw)
+	if err != nil {
+		return db.WebhookDelivery{}, err
+	}
+	d, err := s.DB.Q.GetWebhookDelivery(ctx, db.GetWebhookDeliveryParams{TenantID: sub.TenantID, SubscriptionUuid: sub.Uuid, Uuid: id})
+	if store.IsNoRows(err) {
+		return d, apierr.NotFoundf("webhook delivery", raw)
+	}
+	return d, err
+}
+
+func (s *Service) GetWebhookDelivery(ctx context.Context, req *pb.GetWebhookDeliveryRequest) (*pb.GetWebhookDeliveryResponse, error) {
+	d, err := s.delivery(ctx, req.Uuid, req.DeliveryUuid)
+	if err != nil {
+		return nil, err
+	}
+	return &pb.GetWebhookDeliveryResponse{WebhookDelivery: deliveryToPB(d)}, nil
+}
+
+func (s *Service) ListWebhookDeliveryAttempts(ctx context.Context, req *pb.ListWebhookDeliveryAttemptsRequest) (*pb.ListWebhookDeliveryAttemptsResponse, error) {
+	d, err := s.delivery(ctx, req.Uuid, req.DeliveryUuid)
+	if err != nil {
+		return nil, err
+	}
+	rows, page, err := list.Run[db.WebhookDeliveryAttempt](ctx, s.DB.Pool, AttemptList, d.TenantID, req, list.Eq("delivery_uuid", d.Uuid))
+	if err != nil {
+		return nil, err
+	}
+	return &pb.ListWebhookDeliveryAttemptsResponse{Items: mapSlice(rows, attemptToPB), Pagination: page}, nil
+}
+
+func (s *Service) RedeliverWebhookDelivery(ctx context.Context, req *pb.RedeliverWebhookDeliveryRequest) (*pb.RedeliverWebhookDeliveryResponse, error) {
+	d, err := s.delivery(ctx, req.Uuid, req.DeliveryUuid)
+	if err != nil {
+		return nil, err
+	}
+	var out db.WebhookDelivery
+	err = s.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		sub, err := q.LockWebhookSubscription(ctx, db.LockWebhookSubscriptionParams{TenantID: d.TenantID, Uuid: d.SubscriptionUuid})
+		if err != nil {
+			return err
+		}
+		if sub.Status != "active" {
+			return apierr.New(apierr.InvalidTransition, "the subscription is %s: activate it before redelivering", sub.Status).WithMeta("status", sub.Status)
+		}
+		out, err = q.RedeliverWebhookDelivery(ctx, db.RedeliverWebhookDeliveryParams{TenantID: d.TenantID, SubscriptionUuid: d.SubscriptionUuid, Uuid: d.Uuid, Now: store.Now()})
+		if err != nil {
+			return err
+		}
+		return q.NotifyDeliveries(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &pb.RedeliverWebhookDeliveryResponse{WebhookDelivery: deliveryToPB(out)}, nil
+}

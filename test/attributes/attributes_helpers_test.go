@@ -1,0 +1,310 @@
+package attributes
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	. "github.com/catalogd/catalogd/server/apptest"
+)
+
+var (
+	tsRe   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$`)
+	uuidRe = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+)
+
+// attributeKeys are the keys every attribute response carries (nullable ones as null).
+var attributeKeys = []string{"uuid", "createdAt", "updatedAt", "removedAt", "status", "code", "displayName", "contentUuids", "contents"}
+
+// tenantClient is a REST client for a fresh tenant together with the tenant id (for the events table).
+func tenantClient(t *testing.T) (*Client, string) {
+	t.Helper()
+	tenant := "t-" + RandomHex(8)
+	return env.ClientFor(t, tenant), tenant
+}
+
+// randomUUID is a well-formed uuid that no attribute has.
+func randomUUID() string {
+	h := RandomHex(16)
+	return h[0:8] + "-" + h[8:12] + "-4" + h[13:16] + "-a" + h[17:20] + "-" + h[20:32]
+}
+
+func str(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+// q builds a query string from key, value pairs, keeping their order (several [order] keys apply
+// in the order given, which url.Values would lose).
+func q(kv ...string) string {
+	if len(kv)%2 != 0 {
+		panic("q: odd number of arguments")
+	}
+	var parts []string
+	for i := 0; i < len(kv); i += 2 {
+		parts = append(parts, url.QueryEscape(kv[i])+"="+url.QueryEscape(kv[i+1]))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "?" + strings.Join(parts, "&")
+}
+
+// create makes one attribute (displayName optional) and returns it.
+func create(t *testing.T, c *Client, code string, displayName ...string) map[string]any {
+	t.Helper()
+	body := map[string]any{"code": code}
+	if len(displayName) > 0 {
+		body["displayName"] = displayName[0]
+	}
+	return Want(t, c.Post("/v1/attributes", body), 201).Obj()
+}
+
+// bulkCreate makes attributes with the given codes in one bulk request.
+func bulkCreate(t *testing.T, c *Client, codes ...string) []map[string]any {
+	t.Helper()
+	body := make([]map[string]any, len(codes))
+	for i, code := range codes {
+		body[i] = map[string]any{"code": code}
+	}
+	return Want(t, c.Post("/v1/attributes/bulk", body), 201).Objs()
+}
+
+// get fetches one attribute, failing unless it exists.
+func get(t *testing.T, c *Client, id string) map[string]any {
+	t.Helper()
+	return Want(t, c.Get("/v1/attributes/"+id), 200).Obj()
+}
+
+// transition moves one attribute and returns the raw response.
+func transition(c *Client, id, tr string) Resp {
+	return c.Patch("/v1/attributes/"+id+"/actions/lifecycle", map[string]any{"transition": tr})
+}
+
+// moveTo brings a fresh draft attribute into status st through the allowed moves.
+func moveTo(t *testing.T, c *Client, id, st string) map[string]any {
+	t.Helper()
+	var path []string
+	switch st {
+	case "draft":
+		return get(t, c, id)
+	case "published":
+		path = []string{"publish"}
+	case "unpublished":
+		path = []string{"publish", "unpublish"}
+	case "removed":
+		path = []string{"remove"}
+	default:
+		t.Fatalf("moveTo: unknown status %s", st)
+	}
+	var out map[string]any
+	for _, tr := range path {
+		out = Want(t, transition(c, id, tr), 200).Obj()
+	}
+	if out["status"] != st {
+		t.Fatalf("moveTo %s: got status %v", st, out["status"])
+	}
+	return out
+}
+
+// list runs GET /v1/attributes with a query string (from q) and returns the page.
+func list(t *testing.T, c *Client, query string) Resp {
+	t.Helper()
+	return Want(t, c.Get("/v1/attributes"+query), 200)
+}
+
+// listCodes runs a list and returns the codes of its items in order.
+func listCodes(t *testing.T, c *Client, query string) []string {
+	t.Helper()
+	return codesOf(list(t, c, query).Items())
+}
+
+func codesOf(items []map[string]any) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, str(it, "code"))
+	}
+	return out
+}
+
+func uuidsOf(items []map[string]any) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, str(it, "uuid"))
+	}
+	return out
+}
+
+// wantCodes fails unless got equals want (in order).
+func wantCodes(t *testing.T, what string, got []string, want ...string) {
+	t.Helper()
+	if want == nil {
+		want = []string{}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: codes %q, want %q", what, got, want)
+	}
+}
+
+// wantCodeSet fails unless got holds exactly want, in any order.
+func wantCodeSet(t *testing.T, what string, got []string, want ...string) {
+	t.Helper()
+	g := slices.Clone(got)
+	w := slices.Clone(want)
+	sort.Strings(g)
+	sort.Strings(w)
+	if w == nil {
+		w = []string{}
+	}
+	if !slices.Equal(g, w) {
+		t.Errorf("%s: codes %q, want (any order) %q", what, got, want)
+	}
+}
+
+// wantKeys fails unless obj has exactly the given keys.
+func wantKeys(t *testing.T, what string, obj map[string]any, keys ...string) {
+	t.Helper()
+	var got []string
+	for k := range obj {
+		got = append(got, k)
+	}
+	sort.Strings(got)
+	want := slices.Clone(keys)
+	sort.Strings(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: keys %v, want exactly %v (%v)", what, got, want, obj)
+	}
+}
+
+// wantAttribute checks the shape of an attribute response: every key, uuid and timestamp formats,
+// status, code and displayName.
+func wantAttribute(t *testing.T, what string, a map[string]any, status, code, displayName string) {
+	t.Helper()
+	wantKeys(t, what, a, attributeKeys...)
+	if s := str(a, "uuid"); !uuidRe.MatchString(s) {
+		t.Errorf("%s: uuid %q is not a lowercase uuid", what, s)
+	}
+	for _, k := range []string{"createdAt", "updatedAt"} {
+		if s := str(a, k); !tsRe.MatchString(s) {
+			t.Errorf("%s: %s %q is not <YYYY-MM-DD>T<hh:mm:ss.ffffff>Z", what, k, a[k])
+		}
+	}
+	if status == "removed" {
+		if s := str(a, "removedAt"); !tsRe.MatchString(s) {
+			t.Errorf("%s: removedAt %v is not a timestamp", what, a["removedAt"])
+		}
+	} else if a["removedAt"] != nil {
+		t.Errorf("%s: removedAt %v, want null", what, a["removedAt"])
+	}
+	if a["status"] != status || a["code"] != code || a["displayName"] != displayName {
+		t.Errorf("%s: status/code/displayName %v/%v/%v, want %s/%s/%s", what, a["status"], a["code"], a["displayName"], status, code, displayName)
+	}
+}
+
+// ts parses a timestamp of a response.
+func ts(t *testing.T, s any) time.Time {
+	t.Helper()
+	v, err := time.Parse(time.RFC3339Nano, fmt.Sprint(s))
+	if err != nil {
+		t.Fatalf("timestamp %v: %v", s, err)
+	}
+	return v
+}
+
+// problemFields lists the field names of a problem's errors.
+func problemFields(p map[string]any) []string {
+	var out []string
+	errs, _ := p["errors"].([]any)
+	for _, e := range errs {
+		if m, ok := e.(map[string]any); ok {
+			out = append(out, str(m, "field"))
+		}
+	}
+	return out
+}
+
+// ---- database (outbox) ----
+
+var (
+	poolOnce sync.Once
+	dbPool   *pgxpool.Pool
+	poolErr  error
+)
+
+func db(t *testing.T) *pgxpool.Pool {
+	t.Helper()
+	poolOnce.Do(func() { dbPool, poolErr = pgxpool.New(context.Background(), env.DBURL) })
+	if poolErr != nil {
+		t.Fatalf("connect to %s: %v", env.DBURL, poolErr)
+	}
+	return dbPool
+}
+
+type event struct {
+	Type    string
+	Payload map[string]any
+}
+
+// events returns the outbox rows of a tenant, oldest first.
+func events(t *testing.T, tenant string) []event {
+	t.Helper()
+	rows, err := db(t).Query(context.Background(),
+		`SELECT type, payload FROM events WHERE tenant_id = $1 ORDER BY created_at, uuid`, tenant)
+	if err != nil {
+		t.Fatalf("query events: %v", err)
+	}
+	defer rows.Close()
+	var out []event
+	for rows.Next() {
+		var e event
+		var raw []byte
+		if err := rows.Scan(&e.Type, &raw); err != nil {
+			t.Fatalf("scan event: %v", err)
+		}
+		if err := json.Unmarshal(raw, &e.Payload); err != nil {
+			t.Fatalf("payload %s: %v", raw, err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("events: %v", err)
+	}
+	return out
+}
+
+// ---- tokens ----
+
+func b64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
+
+// rawJWT signs claims with HS256 and secret, by hand (so tests can make tokens the helper refuses to).
+func rawJWT(secret string, claims map[string]any) string {
+	h, _ := json.Marshal(map[string]any{"alg": "HS256", "typ": "JWT"})
+	p, _ := json.Marshal(claims)
+	signing := b64(h) + "." + b64(p)
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte(signing))
+	return signing + "." + b64(mac.Sum(nil))
+}
+
+// validClaims are the claims of a good token for tenant; callers change them to break it.
+func validClaims(tenant string) map[string]any {
+	now := time.Now()
+	return map[string]any{
+		"iss": Issuer, "aud": Audience, "sub": "tester", "tenant_id": tenant,
+		"scope": "catalog:read catalog:write",
+		"iat":   now.Unix(), "nbf": now.Unix(), "exp": now.Add(time.Hour).Unix(),
+	}
+}
