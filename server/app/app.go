@@ -150,7 +150,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if err != nil {
 		return nil, err
 	}
-	gw := newGateway()
+	gw := newGateway(ic.authorizeHeader)
 	for _, svc := range services {
 		if err := svc.Gateway(ctx, gw, s.gwConn); err != nil {
 			return nil, err

@@ -23,13 +23,25 @@ const MaxBodyBytes = 1 << 20
 
 // newGateway is the REST facade: the JSON codec of the spec, strict query parameters, problem
 // errors and the status codes of DESIGN.md.
-func newGateway() *runtime.ServeMux {
+//
+// The gateway decodes a request before it calls the gRPC server, so a malformed request would
+// answer 400 before the interceptor checks the token; authz runs the same check first in that case,
+// so that a bad token is always 401 and a missing scope 403.
+func newGateway(authz func(ctx context.Context, method, authorization string) error) *runtime.ServeMux {
 	return runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, &jsonpb.Marshaler{}),
 		runtime.SetQueryParameterParser(&queryparam.Parser{}),
 		runtime.WithErrorHandler(func(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
-			if b, ok := r.Context().Value(bodyKey{}).(*limitedBody); ok && b.exceeded {
-				err = apierr.New(apierr.PayloadTooLarge, "request body exceeds %d bytes", MaxBodyBytes)
+			if !apierr.FromServer(err) {
+				if method, ok := runtime.RPCMethod(ctx); ok {
+					if aerr := authz(ctx, method, r.Header.Get("Authorization")); aerr != nil {
+						WriteProblem(w, r, apierr.From(aerr))
+						return
+					}
+				}
+				if b, ok := r.Context().Value(bodyKey{}).(*limitedBody); ok && b.exceeded {
+					err = apierr.New(apierr.PayloadTooLarge, "request body exceeds %d bytes", MaxBodyBytes)
+				}
 			}
 			WriteProblem(w, r, apierr.From(err))
 		}),

@@ -88,6 +88,12 @@ func (ic *interceptors) normalize(ctx context.Context, method string, err error)
 	return apierr.New(apierr.Internal, "internal error")
 }
 
+// authorizeHeader is authorize for an HTTP Authorization header (the gateway's pre-check).
+func (ic *interceptors) authorizeHeader(ctx context.Context, method, authorization string) error {
+	_, err := ic.authorize(ctx, method, metadata.Pairs("authorization", authorization))
+	return err
+}
+
 // authorize checks the bearer token and the scope the method declares.
 func (ic *interceptors) authorize(ctx context.Context, method string, md metadata.MD) (context.Context, error) {
 	scope, ok := ic.scopes[method]

@@ -3,16 +3,14 @@ package catalog
 import (
 	"context"
 
-	"time"
-
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"golang.org/x/text/language"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/crud"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/list"
@@ -47,24 +45,133 @@ func localeToPB(l db.Locale) *pb.Locale {
 		Code: l.Code, DisplayName: l.DisplayName, IsDefault: l.IsDefault}
 }
 
-func localeID(l db.Locale) uuid.UUID { return l.Uuid }
-
-func localeEvent(verb string, id uuid.UUID) events.Event {
-	return events.New("locale."+verb, "localeUuid", id.String())
-}
-
-// localeCode checks a BCP 47 tag and returns its canonical form (en-us → en-US).
-func localeCode(v apierr.Validator, s string) string {
-	fields.Text(v, "code", s, 1, 100)
-	if s == "" {
-		return s
-	}
+// canonicalLocale is the canonical BCP 47 form of a tag (en-us → en-US), or "" when it is none.
+func canonicalLocale(s string) string {
 	t, err := language.Parse(s)
 	if err != nil || t.String() == "und" {
-		v.Add("code", "must be a BCP 47 language tag such as en-US")
-		return s
+		return ""
 	}
 	return t.String()
+}
+
+func checkLocaleCode(v apierr.Validator, s string) {
+	fields.Text(v, "code", s, 1, 100)
+	if s != "" && canonicalLocale(s) == "" {
+		v.Add("code", "must be a BCP 47 language tag such as en-US")
+	}
+}
+
+// locales is the locale family: BCP 47 codes stored canonical, and exactly one default per tenant
+// once the tenant has a locale (the first one; then whichever is made default).
+var locales = &crud.Family[db.Locale, *pb.Locale, *pb.LocaleCreate, *pb.LocaleUpdate]{
+	Kind: "locale", Event: "locale", IDKey: "localeUuid", Unique: "code",
+	ID:   func(l db.Locale) uuid.UUID { return l.Uuid },
+	ToPB: localeToPB,
+	CheckCreate: func(v apierr.Validator, c *pb.LocaleCreate) string {
+		checkLocaleCode(v, c.GetCode())
+		fields.OptText(v, "displayName", optString(c, "display_name"), 1, 100)
+		return canonicalLocale(c.GetCode())
+	},
+	Prepare: func(ctx context.Context, t *crud.Tx) error { return t.Q.LockTenantLocales(ctx, t.Tenant) },
+	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.LocaleCreate) ([]db.Locale, error) {
+		codes := mapSlice(items, func(c *pb.LocaleCreate) string { return canonicalLocale(c.GetCode()) })
+		names := make([]string, len(items))
+		for i, c := range items {
+			names[i] = codes[i]
+			if d := optString(c, "display_name"); d != nil {
+				names[i] = *d
+			}
+		}
+		return t.Q.InsertLocales(ctx, db.InsertLocalesParams{TenantID: t.Tenant, Uuids: ids, Codes: codes, DisplayNames: names, Now: t.Now})
+	},
+	AfterCreate: func(ctx context.Context, t *crud.Tx, rows []db.Locale, items []*pb.LocaleCreate) ([]db.Locale, error) {
+		def := -1
+		for i, c := range items {
+			if c.GetIsDefault() {
+				def = i
+			}
+		}
+		if def < 0 {
+			if _, err := t.Q.DefaultLocale(ctx, t.Tenant); store.IsNoRows(err) {
+				def = 0 // the tenant's first locale becomes its default
+			} else if err != nil {
+				return nil, err
+			}
+		}
+		if def >= 0 {
+			if err := makeDefaultLocale(ctx, t, rows[def].Uuid); err != nil {
+				return nil, err
+			}
+		}
+		return rows, nil
+	},
+	UpdateID: (*pb.LocaleUpdate).GetUuid,
+	CheckUpdate: func(v apierr.Validator, u *pb.LocaleUpdate) {
+		if c := optString(u, "code"); c != nil {
+			checkLocaleCode(v, *c)
+		}
+		fields.OptText(v, "displayName", optString(u, "display_name"), 1, 100)
+	},
+	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.LocaleUpdate) (db.Locale, error) {
+		var code *string
+		if c := optString(u, "code"); c != nil {
+			canon := canonicalLocale(*c)
+			code = &canon
+		}
+		return t.Q.UpdateLocale(ctx, db.UpdateLocaleParams{TenantID: t.Tenant, Uuid: id, Code: code, DisplayName: optString(u, "display_name"), Now: t.Now})
+	},
+	AfterUpdate: func(ctx context.Context, t *crud.Tx, l db.Locale, u *pb.LocaleUpdate, field func(string) string) (db.Locale, error) {
+		switch {
+		case u.IsDefault == nil || *u.IsDefault == l.IsDefault:
+			return l, nil
+		case !*u.IsDefault:
+			return l, apierr.Field(field("isDefault"), "the default locale stays default until another locale is made default")
+		}
+		return l, makeDefaultLocale(ctx, t, l.Uuid)
+	},
+	Refresh: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID) ([]db.Locale, error) {
+		return t.Q.LockLocales(ctx, db.LockLocalesParams{TenantID: t.Tenant, Uuids: ids})
+	},
+	GetOne: func(ctx context.Context, q *db.Queries, tenant string, _ crud.Scope, id uuid.UUID) (db.Locale, error) {
+		return q.GetLocale(ctx, db.GetLocaleParams{TenantID: tenant, Uuid: id})
+	},
+	CheckDelete: func(l db.Locale) error {
+		if l.IsDefault {
+			return apierr.New(apierr.InUse, "locale %s is the default locale; make another locale the default before deleting it", l.Uuid)
+		}
+		return nil
+	},
+	DeleteOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID) (int64, error) {
+		return t.Q.DeleteLocale(ctx, db.DeleteLocaleParams{TenantID: t.Tenant, Uuid: id})
+	},
+}
+
+// makeDefaultLocale makes id the tenant's default; the locale that stops being default gets a
+// locale.updated event.
+func makeDefaultLocale(ctx context.Context, t *crud.Tx, id uuid.UUID) error {
+	cleared, err := t.Q.ClearDefaultLocale(ctx, db.ClearDefaultLocaleParams{TenantID: t.Tenant, Uuid: id, Now: t.Now})
+	if err != nil {
+		return err
+	}
+	for _, c := range cleared {
+		t.Emit(events.New("locale.updated", "localeUuid", c.String()))
+	}
+	_, err = t.Q.MakeDefaultLocale(ctx, db.MakeDefaultLocaleParams{TenantID: t.Tenant, Uuid: id, Now: t.Now})
+	return err
+}
+
+// oneDefault refuses a bulk that sets isDefault on more than one item.
+func oneDefault[T interface{ GetIsDefault() bool }](items []T) error {
+	v := apierr.NewValidator()
+	n := 0
+	for i, it := range items {
+		if it.GetIsDefault() {
+			if n++; n > 1 {
+				v.Item(i).Add("isDefault", "only one item may set isDefault")
+			}
+		}
+	}
+	return v.Err()
 }
 
 func (s *LocaleServer) ListLocales(ctx context.Context, req *pb.ListLocalesRequest) (*pb.ListLocalesResponse, error) {
@@ -76,21 +183,15 @@ func (s *LocaleServer) ListLocales(ctx context.Context, req *pb.ListLocalesReque
 }
 
 func (s *LocaleServer) GetLocale(ctx context.Context, req *pb.GetLocaleRequest) (*pb.GetLocaleResponse, error) {
-	id, err := fields.UUID("localeUuid", req.LocaleUuid)
+	l, err := locales.Get(ctx, s.DB, crud.Scope{}, req.LocaleUuid)
 	if err != nil {
-		return nil, err
-	}
-	l, err := s.DB.Q.GetLocale(ctx, db.GetLocaleParams{TenantID: reqctx.Tenant(ctx), Uuid: id})
-	if store.IsNoRows(err) {
-		return nil, apierr.NotFoundf("locale", req.LocaleUuid)
-	} else if err != nil {
 		return nil, err
 	}
 	return &pb.GetLocaleResponse{Locale: localeToPB(l)}, nil
 }
 
 func (s *LocaleServer) CreateLocale(ctx context.Context, req *pb.CreateLocaleRequest) (*pb.CreateLocaleResponse, error) {
-	out, err := s.createLocales(ctx, []*pb.LocaleCreate{req.Locale}, true)
+	out, err := locales.Create(ctx, s.DB, crud.Scope{}, []*pb.LocaleCreate{req.Locale}, true)
 	if err != nil {
 		return nil, err
 	}
@@ -98,99 +199,26 @@ func (s *LocaleServer) CreateLocale(ctx context.Context, req *pb.CreateLocaleReq
 }
 
 func (s *LocaleServer) BulkCreateLocales(ctx context.Context, req *pb.BulkCreateLocalesRequest) (*pb.BulkCreateLocalesResponse, error) {
-	if err := fields.Bulk(len(req.Items)); err != nil {
+	if err := crud.Bulk(req.Items); err != nil {
 		return nil, err
 	}
-	out, err := s.createLocales(ctx, req.Items, false)
+	if err := oneDefault(req.Items); err != nil {
+		return nil, err
+	}
+	out, err := locales.Create(ctx, s.DB, crud.Scope{}, req.Items, false)
 	if err != nil {
 		return nil, err
 	}
 	return &pb.BulkCreateLocalesResponse{Items: out}, nil
 }
 
-func (s *LocaleServer) createLocales(ctx context.Context, items []*pb.LocaleCreate, single bool) ([]*pb.Locale, error) {
-	tenant := reqctx.Tenant(ctx)
-	v := apierr.NewValidator()
-	n := len(items)
-	p := db.InsertLocalesParams{TenantID: tenant, Uuids: make([]uuid.UUID, n), Codes: make([]string, n), DisplayNames: make([]string, n)}
-	makeDefault := -1
-	for i, it := range items {
-		iv := v.Item(item(i, single))
-		p.Uuids[i] = uuid.Must(uuid.NewV7())
-		p.Codes[i] = localeCode(iv, it.GetCode())
-		p.DisplayNames[i] = p.Codes[i]
-		if d := optString(it, "display_name"); d != nil {
-			fields.Text(iv, "displayName", *d, 1, 100)
-			p.DisplayNames[i] = *d
-		}
-		if it.GetIsDefault() {
-			if makeDefault >= 0 {
-				iv.Add("isDefault", "only one item may set isDefault")
-			}
-			makeDefault = i
-		}
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	p.Now = store.Now()
-	var rows []db.Locale
-	err := s.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
-		if err := q.LockTenantLocales(ctx, tenant); err != nil {
-			return err
-		}
-		var err error
-		if rows, err = q.InsertLocales(ctx, p); err != nil {
-			return err
-		}
-		if err := conflicts(p.Uuids, idSet(rows, localeID), single, "code", p.Codes, "locale code"); err != nil {
-			return err
-		}
-		evs := mapSlice(p.Uuids, func(id uuid.UUID) events.Event { return localeEvent("created", id) })
-		if makeDefault < 0 {
-			if _, err := q.DefaultLocale(ctx, tenant); store.IsNoRows(err) {
-				makeDefault = 0 // the tenant's first locale becomes its default
-			} else if err != nil {
-				return err
-			}
-		}
-		if makeDefault >= 0 {
-			def, cleared, err := setDefaultLocale(ctx, q, tenant, p.Uuids[makeDefault], p.Now)
-			if err != nil {
-				return err
-			}
-			rows = append([]db.Locale{def}, rows...)
-			evs = append(evs, cleared...)
-		}
-		return events.Record(ctx, q, tenant, p.Now, evs)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return inOrder(p.Uuids, rows, localeID, localeToPB), nil
-}
-
-// setDefaultLocale makes id the tenant's default and clears the flag on the old default, returning
-// the updated events of the locales it cleared.
-func setDefaultLocale(ctx context.Context, q *db.Queries, tenant string, id uuid.UUID, now time.Time) (db.Locale, []events.Event, error) {
-	cleared, err := q.ClearDefaultLocale(ctx, db.ClearDefaultLocaleParams{TenantID: tenant, Uuid: id, Now: now})
-	if err != nil {
-		return db.Locale{}, nil, err
-	}
-	l, err := q.MakeDefaultLocale(ctx, db.MakeDefaultLocaleParams{TenantID: tenant, Uuid: id, Now: now})
-	return l, mapSlice(cleared, func(c uuid.UUID) events.Event { return localeEvent("updated", c) }), err
-}
-
 func (s *LocaleServer) UpdateLocale(ctx context.Context, req *pb.UpdateLocaleRequest) (*pb.UpdateLocaleResponse, error) {
-	if _, err := fields.UUID("localeUuid", req.LocaleUuid); err != nil {
+	if _, err := locales.ParseID(req.LocaleUuid); err != nil {
 		return nil, err
 	}
-	u := req.Locale
-	if u == nil {
-		u = &pb.LocaleUpdate{}
-	}
+	u := orNew(req.Locale)
 	u.Uuid = req.LocaleUuid
-	out, err := s.updateLocales(ctx, []*pb.LocaleUpdate{u}, true)
+	out, err := locales.Update(ctx, s.DB, crud.Scope{}, []*pb.LocaleUpdate{u}, true)
 	if err != nil {
 		return nil, err
 	}
@@ -198,97 +226,21 @@ func (s *LocaleServer) UpdateLocale(ctx context.Context, req *pb.UpdateLocaleReq
 }
 
 func (s *LocaleServer) BulkUpdateLocales(ctx context.Context, req *pb.BulkUpdateLocalesRequest) (*pb.BulkUpdateLocalesResponse, error) {
-	if err := fields.Bulk(len(req.Items)); err != nil {
+	if err := crud.Bulk(req.Items); err != nil {
 		return nil, err
 	}
-	out, err := s.updateLocales(ctx, req.Items, false)
+	if err := oneDefault(req.Items); err != nil {
+		return nil, err
+	}
+	out, err := locales.Update(ctx, s.DB, crud.Scope{}, req.Items, false)
 	if err != nil {
 		return nil, err
 	}
 	return &pb.BulkUpdateLocalesResponse{Items: out}, nil
 }
 
-func (s *LocaleServer) updateLocales(ctx context.Context, items []*pb.LocaleUpdate, single bool) ([]*pb.Locale, error) {
-	tenant := reqctx.Tenant(ctx)
-	v := apierr.NewValidator()
-	ids := make([]uuid.UUID, len(items))
-	codes := make([]*string, len(items))
-	for i, it := range items {
-		iv := v.Item(item(i, single))
-		fields.ApplyMask(iv, it)
-		ids[i] = fields.CheckUUID(iv, "uuid", it.GetUuid())
-		if c := optString(it, "code"); c != nil {
-			canon := localeCode(iv, *c)
-			codes[i] = &canon
-		}
-		fields.OptText(iv, "displayName", optString(it, "display_name"), 1, 100)
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	now := store.Now()
-	out := make([]*pb.Locale, len(items))
-	err := s.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
-		if err := q.LockTenantLocales(ctx, tenant); err != nil {
-			return err
-		}
-		var evs []events.Event
-		for i, it := range items {
-			l, err := q.UpdateLocale(ctx, db.UpdateLocaleParams{TenantID: tenant, Uuid: ids[i], Code: codes[i], DisplayName: optString(it, "display_name"), Now: now})
-			if store.IsNoRows(err) {
-				return notFoundField(fieldName("uuid", i, single), "locale", it.GetUuid())
-			} else if err != nil {
-				return mapWriteErr(err, "code", i, single)
-			}
-			if it.IsDefault != nil {
-				switch {
-				case *it.IsDefault && !l.IsDefault:
-					var cleared []events.Event
-					if l, cleared, err = setDefaultLocale(ctx, q, tenant, l.Uuid, now); err != nil {
-						return err
-					}
-					evs = append(evs, cleared...)
-				case !*it.IsDefault && l.IsDefault:
-					f := fieldName("isDefault", i, single)
-					return apierr.Field(f, "the default locale stays default until another locale is made default")
-				}
-			}
-			out[i] = localeToPB(l)
-			evs = append(evs, localeEvent("updated", l.Uuid))
-		}
-		return events.Record(ctx, q, tenant, now, evs)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 func (s *LocaleServer) DeleteLocale(ctx context.Context, req *pb.DeleteLocaleRequest) (*pb.DeleteLocaleResponse, error) {
-	tenant := reqctx.Tenant(ctx)
-	id, err := fields.UUID("localeUuid", req.LocaleUuid)
-	if err != nil {
-		return nil, err
-	}
-	err = s.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
-		if err := q.LockTenantLocales(ctx, tenant); err != nil {
-			return err
-		}
-		l, err := q.GetLocale(ctx, db.GetLocaleParams{TenantID: tenant, Uuid: id})
-		if store.IsNoRows(err) {
-			return apierr.NotFoundf("locale", req.LocaleUuid)
-		} else if err != nil {
-			return err
-		}
-		if l.IsDefault {
-			return apierr.New(apierr.InUse, "locale %s is the default locale; make another locale the default before deleting it", req.LocaleUuid)
-		}
-		if _, err := q.DeleteLocale(ctx, db.DeleteLocaleParams{TenantID: tenant, Uuid: id}); err != nil {
-			return inUse(err, "locale", req.LocaleUuid)
-		}
-		return events.Record(ctx, q, tenant, store.Now(), []events.Event{localeEvent("deleted", id)})
-	})
-	if err != nil {
+	if err := locales.Delete(ctx, s.DB, crud.Scope{}, req.LocaleUuid); err != nil {
 		return nil, err
 	}
 	return &pb.DeleteLocaleResponse{}, nil

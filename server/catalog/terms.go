@@ -4,17 +4,15 @@ import (
 	"context"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
-	"github.com/catalogd/catalogd/server/events"
+	"github.com/catalogd/catalogd/server/crud"
 	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/reqctx"
-	"github.com/catalogd/catalogd/server/store"
 )
 
 // AttributeTermServer implements catalog.v1.AttributeTermService.
@@ -51,30 +49,60 @@ func termToPB(t db.AttributeTerm) *pb.AttributeTerm {
 		AttributeUuid: t.AttributeUuid.String(), Code: t.Code, DisplayName: t.DisplayName, Position: t.Position}
 }
 
-func termEvent(verb string, attr, term uuid.UUID) events.Event {
-	return events.New("attribute.term."+verb, "attributeUuid", attr.String(), "termUuid", term.String())
-}
-
 func termID(t db.AttributeTerm) uuid.UUID { return t.Uuid }
 
-// attributeID resolves the attributeUuid path parameter to an existing attribute of the tenant.
-func (s *Service) attributeID(ctx context.Context, raw string) (uuid.UUID, error) {
-	p, err := s.attributeParent(ctx, raw)
-	return p.uuid, err
+// terms is the attribute term family, scoped by its attribute.
+var terms = &crud.Family[db.AttributeTerm, *pb.AttributeTerm, *pb.AttributeTermCreate, *pb.AttributeTermUpdate]{
+	Kind: "term", Event: "attribute.term", IDKey: "termUuid", Unique: "code",
+	ID: termID, ToPB: termToPB,
+	CheckCreate: func(v apierr.Validator, c *pb.AttributeTermCreate) string {
+		fields.Text(v, "code", c.GetCode(), 1, 100)
+		fields.OptText(v, "displayName", optString(c, "display_name"), 1, 100)
+		return c.GetCode()
+	},
+	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.AttributeTermCreate) ([]db.AttributeTerm, error) {
+		return t.Q.InsertAttributeTerms(ctx, db.InsertAttributeTermsParams{TenantID: t.Tenant, AttributeUuid: t.Scope.Parent, Uuids: ids, Now: t.Now,
+			Codes: mapSlice(items, (*pb.AttributeTermCreate).GetCode), DisplayNames: mapSlice(items, displayNameOrCode[*pb.AttributeTermCreate]),
+			Positions: mapSlice(items, (*pb.AttributeTermCreate).GetPosition)})
+	},
+	UpdateID: (*pb.AttributeTermUpdate).GetUuid,
+	CheckUpdate: func(v apierr.Validator, u *pb.AttributeTermUpdate) {
+		fields.OptText(v, "code", optString(u, "code"), 1, 100)
+		fields.OptText(v, "displayName", optString(u, "display_name"), 1, 100)
+	},
+	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.AttributeTermUpdate) (db.AttributeTerm, error) {
+		return t.Q.UpdateAttributeTerm(ctx, db.UpdateAttributeTermParams{TenantID: t.Tenant, AttributeUuid: t.Scope.Parent, Uuid: id,
+			Code: optString(u, "code"), DisplayName: optString(u, "display_name"), Position: u.Position, Now: t.Now})
+	},
+	GetOne: func(ctx context.Context, q *db.Queries, tenant string, s crud.Scope, id uuid.UUID) (db.AttributeTerm, error) {
+		return q.GetAttributeTerm(ctx, db.GetAttributeTermParams{TenantID: tenant, AttributeUuid: s.Parent, Uuid: id})
+	},
+	DeleteOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID) (int64, error) {
+		return t.Q.DeleteAttributeTerm(ctx, db.DeleteAttributeTermParams{TenantID: t.Tenant, AttributeUuid: t.Scope.Parent, Uuid: id})
+	},
+}
+
+// attributeScope resolves the attributeUuid path parameter to the scope of its sub-resources.
+func (s *Service) attributeScope(ctx context.Context, raw string) (crud.Scope, error) {
+	a, err := attributes.Get(ctx, s.DB, crud.Scope{}, raw)
+	if err != nil {
+		return crud.Scope{}, err
+	}
+	return crud.Scope{Parent: a.Uuid, Keys: []string{"attributeUuid", a.Uuid.String()}}, nil
 }
 
 func (s *AttributeTermServer) ListAttributeTerms(ctx context.Context, req *pb.ListAttributeTermsRequest) (*pb.ListAttributeTermsResponse, error) {
-	attr, err := s.attributeID(ctx, req.AttributeUuid)
+	sc, err := s.attributeScope(ctx, req.AttributeUuid)
 	if err != nil {
 		return nil, err
 	}
 	tenant := reqctx.Tenant(ctx)
-	rows, page, err := list.Run[db.AttributeTerm](ctx, s.DB.Pool, AttributeTermList, tenant, req, list.Eq("attribute_uuid", attr))
+	rows, page, err := list.Run[db.AttributeTerm](ctx, s.DB.Pool, AttributeTermList, tenant, req, list.Eq("attribute_uuid", sc.Parent))
 	if err != nil {
 		return nil, err
 	}
 	out := mapSlice(rows, termToPB)
-	if err := s.hydrateTerms(ctx, tenant, attr, out, mapSlice(rows, termID), req.Include, req.Expand); err != nil {
+	if err := s.hydrateTerms(ctx, tenant, sc.Parent, out, mapSlice(rows, termID), req.Include, req.Expand); err != nil {
 		return nil, err
 	}
 	return &pb.ListAttributeTermsResponse{Items: out, Pagination: page}, nil
@@ -101,20 +129,13 @@ func (s *Service) hydrateTerms(ctx context.Context, tenant string, attr uuid.UUI
 	return nil
 }
 
+// getTerm resolves the attributeUuid and termUuid path parameters.
 func (s *Service) getTerm(ctx context.Context, attrRaw, termRaw string) (db.AttributeTerm, error) {
-	attr, err := s.attributeID(ctx, attrRaw)
+	sc, err := s.attributeScope(ctx, attrRaw)
 	if err != nil {
 		return db.AttributeTerm{}, err
 	}
-	id, err := fields.UUID("termUuid", termRaw)
-	if err != nil {
-		return db.AttributeTerm{}, err
-	}
-	t, err := s.DB.Q.GetAttributeTerm(ctx, db.GetAttributeTermParams{TenantID: reqctx.Tenant(ctx), AttributeUuid: attr, Uuid: id})
-	if store.IsNoRows(err) {
-		return t, apierr.NotFoundf("term", termRaw)
-	}
-	return t, err
+	return terms.Get(ctx, s.DB, sc, termRaw)
 }
 
 func (s *AttributeTermServer) GetAttributeTerm(ctx context.Context, req *pb.GetAttributeTermRequest) (*pb.GetAttributeTermResponse, error) {
@@ -130,7 +151,11 @@ func (s *AttributeTermServer) GetAttributeTerm(ctx context.Context, req *pb.GetA
 }
 
 func (s *AttributeTermServer) CreateAttributeTerm(ctx context.Context, req *pb.CreateAttributeTermRequest) (*pb.CreateAttributeTermResponse, error) {
-	out, err := s.createTerms(ctx, req.AttributeUuid, []*pb.AttributeTermCreate{req.AttributeTerm}, true)
+	sc, err := s.attributeScope(ctx, req.AttributeUuid)
+	if err != nil {
+		return nil, err
+	}
+	out, err := terms.Create(ctx, s.DB, sc, []*pb.AttributeTermCreate{req.AttributeTerm}, true)
 	if err != nil {
 		return nil, err
 	}
@@ -138,69 +163,31 @@ func (s *AttributeTermServer) CreateAttributeTerm(ctx context.Context, req *pb.C
 }
 
 func (s *AttributeTermServer) BulkCreateAttributeTerms(ctx context.Context, req *pb.BulkCreateAttributeTermsRequest) (*pb.BulkCreateAttributeTermsResponse, error) {
-	if err := fields.Bulk(len(req.Items)); err != nil {
+	if err := crud.Bulk(req.Items); err != nil {
 		return nil, err
 	}
-	out, err := s.createTerms(ctx, req.AttributeUuid, req.Items, false)
+	sc, err := s.attributeScope(ctx, req.AttributeUuid)
+	if err != nil {
+		return nil, err
+	}
+	out, err := terms.Create(ctx, s.DB, sc, req.Items, false)
 	if err != nil {
 		return nil, err
 	}
 	return &pb.BulkCreateAttributeTermsResponse{Items: out}, nil
 }
 
-func (s *AttributeTermServer) createTerms(ctx context.Context, attrRaw string, items []*pb.AttributeTermCreate, single bool) ([]*pb.AttributeTerm, error) {
-	attr, err := s.attributeID(ctx, attrRaw)
-	if err != nil {
-		return nil, err
-	}
-	tenant := reqctx.Tenant(ctx)
-	v := apierr.NewValidator()
-	n := len(items)
-	p := db.InsertAttributeTermsParams{TenantID: tenant, AttributeUuid: attr, Uuids: make([]uuid.UUID, n),
-		Codes: make([]string, n), DisplayNames: make([]string, n), Positions: make([]int32, n)}
-	for i, it := range items {
-		iv := v.Item(item(i, single))
-		fields.Text(iv, "code", it.GetCode(), 1, 100)
-		fields.OptText(iv, "displayName", optString(it, "display_name"), 1, 100)
-		p.Uuids[i] = uuid.Must(uuid.NewV7())
-		p.Codes[i] = it.GetCode()
-		p.DisplayNames[i] = it.GetCode()
-		if d := optString(it, "display_name"); d != nil {
-			p.DisplayNames[i] = *d
-		}
-		p.Positions[i] = it.GetPosition()
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	p.Now = store.Now()
-	var rows []db.AttributeTerm
-	err = s.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
-		var err error
-		if rows, err = q.InsertAttributeTerms(ctx, p); err != nil {
-			return err
-		}
-		if err := conflicts(p.Uuids, idSet(rows, termID), single, "code", p.Codes, "term code"); err != nil {
-			return err
-		}
-		return events.Record(ctx, q, tenant, p.Now, mapSlice(p.Uuids, func(id uuid.UUID) events.Event { return termEvent("created", attr, id) }))
-	})
-	if err != nil {
-		return nil, err
-	}
-	return inOrder(p.Uuids, rows, termID, termToPB), nil
-}
-
 func (s *AttributeTermServer) UpdateAttributeTerm(ctx context.Context, req *pb.UpdateAttributeTermRequest) (*pb.UpdateAttributeTermResponse, error) {
-	if _, err := fields.UUID("termUuid", req.TermUuid); err != nil {
+	if _, err := terms.ParseID(req.TermUuid); err != nil {
 		return nil, err
 	}
-	u := req.AttributeTerm
-	if u == nil {
-		u = &pb.AttributeTermUpdate{}
+	sc, err := s.attributeScope(ctx, req.AttributeUuid)
+	if err != nil {
+		return nil, err
 	}
+	u := orNew(req.AttributeTerm)
 	u.Uuid = req.TermUuid
-	out, err := s.updateTerms(ctx, req.AttributeUuid, []*pb.AttributeTermUpdate{u}, true)
+	out, err := terms.Update(ctx, s.DB, sc, []*pb.AttributeTermUpdate{u}, true)
 	if err != nil {
 		return nil, err
 	}
@@ -208,76 +195,26 @@ func (s *AttributeTermServer) UpdateAttributeTerm(ctx context.Context, req *pb.U
 }
 
 func (s *AttributeTermServer) BulkUpdateAttributeTerms(ctx context.Context, req *pb.BulkUpdateAttributeTermsRequest) (*pb.BulkUpdateAttributeTermsResponse, error) {
-	if err := fields.Bulk(len(req.Items)); err != nil {
+	if err := crud.Bulk(req.Items); err != nil {
 		return nil, err
 	}
-	out, err := s.updateTerms(ctx, req.AttributeUuid, req.Items, false)
+	sc, err := s.attributeScope(ctx, req.AttributeUuid)
+	if err != nil {
+		return nil, err
+	}
+	out, err := terms.Update(ctx, s.DB, sc, req.Items, false)
 	if err != nil {
 		return nil, err
 	}
 	return &pb.BulkUpdateAttributeTermsResponse{Items: out}, nil
 }
 
-func (s *AttributeTermServer) updateTerms(ctx context.Context, attrRaw string, items []*pb.AttributeTermUpdate, single bool) ([]*pb.AttributeTerm, error) {
-	attr, err := s.attributeID(ctx, attrRaw)
-	if err != nil {
-		return nil, err
-	}
-	tenant := reqctx.Tenant(ctx)
-	v := apierr.NewValidator()
-	ids := make([]uuid.UUID, len(items))
-	for i, it := range items {
-		iv := v.Item(item(i, single))
-		fields.ApplyMask(iv, it)
-		ids[i] = fields.CheckUUID(iv, "uuid", it.GetUuid())
-		fields.OptText(iv, "code", optString(it, "code"), 1, 100)
-		fields.OptText(iv, "displayName", optString(it, "display_name"), 1, 100)
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	now := store.Now()
-	out := make([]*pb.AttributeTerm, len(items))
-	err = s.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
-		for i, it := range items {
-			t, err := q.UpdateAttributeTerm(ctx, db.UpdateAttributeTermParams{TenantID: tenant, AttributeUuid: attr, Uuid: ids[i],
-				Code: optString(it, "code"), DisplayName: optString(it, "display_name"), Position: it.Position, Now: now})
-			if store.IsNoRows(err) {
-				return notFoundField(fieldName("uuid", i, single), "term", it.GetUuid())
-			} else if err != nil {
-				return mapWriteErr(err, "code", i, single)
-			}
-			out[i] = termToPB(t)
-		}
-		return events.Record(ctx, q, tenant, now, mapSlice(ids, func(id uuid.UUID) events.Event { return termEvent("updated", attr, id) }))
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 func (s *AttributeTermServer) DeleteAttributeTerm(ctx context.Context, req *pb.DeleteAttributeTermRequest) (*pb.DeleteAttributeTermResponse, error) {
-	attr, err := s.attributeID(ctx, req.AttributeUuid)
+	sc, err := s.attributeScope(ctx, req.AttributeUuid)
 	if err != nil {
 		return nil, err
 	}
-	id, err := fields.UUID("termUuid", req.TermUuid)
-	if err != nil {
-		return nil, err
-	}
-	tenant := reqctx.Tenant(ctx)
-	err = s.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
-		n, err := q.DeleteAttributeTerm(ctx, db.DeleteAttributeTermParams{TenantID: tenant, AttributeUuid: attr, Uuid: id})
-		if err != nil {
-			return inUse(err, "term", req.TermUuid)
-		}
-		if n == 0 {
-			return apierr.NotFoundf("term", req.TermUuid)
-		}
-		return events.Record(ctx, q, tenant, store.Now(), []events.Event{termEvent("deleted", attr, id)})
-	})
-	if err != nil {
+	if err := terms.Delete(ctx, s.DB, sc, req.TermUuid); err != nil {
 		return nil, err
 	}
 	return &pb.DeleteAttributeTermResponse{}, nil
@@ -293,108 +230,97 @@ func termContentToPB(attr uuid.UUID) func(db.Content) *pb.AttributeTermContent {
 	}
 }
 
-func (s *Service) termParent(ctx context.Context, attrRaw, termRaw string) (contentParent, error) {
+// termContents is the content family of the terms of one attribute (its messages carry attributeUuid).
+func termContents(attr uuid.UUID) *crud.Family[db.Content, *pb.AttributeTermContent, *pb.AttributeTermContentCreate, *pb.AttributeTermContentUpdate] {
+	return contentFamily[*pb.AttributeTermContent, *pb.AttributeTermContentCreate, *pb.AttributeTermContentUpdate](
+		kindTerm, "attribute.term.content", "termContentUuid", termContentToPB(attr))
+}
+
+// termScope resolves attributeUuid and termUuid to the scope of the term's contents.
+func (s *Service) termScope(ctx context.Context, attrRaw, termRaw string) (crud.Scope, uuid.UUID, error) {
 	t, err := s.getTerm(ctx, attrRaw, termRaw)
 	if err != nil {
-		return contentParent{}, err
+		return crud.Scope{}, uuid.Nil, err
 	}
-	return contentParent{kind: kindTerm, uuid: t.Uuid, event: "attribute.term.content", idKey: "termContentUuid",
-		keys: []string{"attributeUuid", t.AttributeUuid.String(), "termUuid", t.Uuid.String()}}, nil
+	return crud.Scope{Parent: t.Uuid, Keys: []string{"attributeUuid", t.AttributeUuid.String(), "termUuid", t.Uuid.String()}}, t.AttributeUuid, nil
 }
 
 func (s *AttributeTermContentServer) ListAttributeTermContents(ctx context.Context, req *pb.ListAttributeTermContentsRequest) (*pb.ListAttributeTermContentsResponse, error) {
-	p, err := s.termParent(ctx, req.AttributeUuid, req.TermUuid)
+	sc, attr, err := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
 	if err != nil {
 		return nil, err
 	}
-	rows, page, err := s.listContents(ctx, p, req)
+	rows, page, err := s.listContents(ctx, kindTerm, sc, req)
 	if err != nil {
 		return nil, err
 	}
-	return &pb.ListAttributeTermContentsResponse{Items: mapSlice(rows, termContentToPB(uuid.MustParse(p.keys[1]))), Pagination: page}, nil
+	return &pb.ListAttributeTermContentsResponse{Items: mapSlice(rows, termContentToPB(attr)), Pagination: page}, nil
 }
 
 func (s *AttributeTermContentServer) GetAttributeTermContent(ctx context.Context, req *pb.GetAttributeTermContentRequest) (*pb.GetAttributeTermContentResponse, error) {
-	p, err := s.termParent(ctx, req.AttributeUuid, req.TermUuid)
+	sc, attr, err := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.getContent(ctx, p, req.TermContentUuid)
+	c, err := termContents(attr).Get(ctx, s.DB, sc, req.TermContentUuid)
 	if err != nil {
 		return nil, err
 	}
-	return &pb.GetAttributeTermContentResponse{AttributeTermContent: termContentToPB(uuid.MustParse(p.keys[1]))(c)}, nil
+	return &pb.GetAttributeTermContentResponse{AttributeTermContent: termContentToPB(attr)(c)}, nil
 }
 
 func (s *AttributeTermContentServer) CreateAttributeTermContent(ctx context.Context, req *pb.CreateAttributeTermContentRequest) (*pb.CreateAttributeTermContentResponse, error) {
-	p, err := s.termParent(ctx, req.AttributeUuid, req.TermUuid)
+	sc, attr, err := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
 	if err != nil {
 		return nil, err
 	}
-	out, err := createContentsAs(ctx, s.Service, p, []*pb.AttributeTermContentCreate{req.AttributeTermContent}, true, termContentToPB(uuid.MustParse(p.keys[1])))
-	if err != nil {
-		return nil, err
-	}
-	return &pb.CreateAttributeTermContentResponse{AttributeTermContent: out[0]}, nil
+	m, err := crud.One(termContents(attr).Create(ctx, s.DB, sc, []*pb.AttributeTermContentCreate{req.AttributeTermContent}, true))
+	return &pb.CreateAttributeTermContentResponse{AttributeTermContent: m}, err
 }
 
 func (s *AttributeTermContentServer) BulkCreateAttributeTermContents(ctx context.Context, req *pb.BulkCreateAttributeTermContentsRequest) (*pb.BulkCreateAttributeTermContentsResponse, error) {
-	if err := fields.Bulk(len(req.Items)); err != nil {
+	if err := crud.Bulk(req.Items); err != nil {
 		return nil, err
 	}
-	p, err := s.termParent(ctx, req.AttributeUuid, req.TermUuid)
+	sc, attr, err := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
 	if err != nil {
 		return nil, err
 	}
-	out, err := createContentsAs(ctx, s.Service, p, req.Items, false, termContentToPB(uuid.MustParse(p.keys[1])))
-	if err != nil {
-		return nil, err
-	}
-	return &pb.BulkCreateAttributeTermContentsResponse{Items: out}, nil
+	out, err := termContents(attr).Create(ctx, s.DB, sc, req.Items, false)
+	return &pb.BulkCreateAttributeTermContentsResponse{Items: out}, err
 }
 
 func (s *AttributeTermContentServer) UpdateAttributeTermContent(ctx context.Context, req *pb.UpdateAttributeTermContentRequest) (*pb.UpdateAttributeTermContentResponse, error) {
-	if _, err := fields.UUID("termContentUuid", req.TermContentUuid); err != nil {
-		return nil, err
-	}
-	p, err := s.termParent(ctx, req.AttributeUuid, req.TermUuid)
+	sc, attr, err := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
 	if err != nil {
 		return nil, err
 	}
-	u := req.AttributeTermContent
-	if u == nil {
-		u = &pb.AttributeTermContentUpdate{}
+	f := termContents(attr)
+	if _, err := f.ParseID(req.TermContentUuid); err != nil {
+		return nil, err
 	}
+	u := orNew(req.AttributeTermContent)
 	u.Uuid = req.TermContentUuid
-	out, err := updateContentsAs(ctx, s.Service, p, []*pb.AttributeTermContentUpdate{u}, true, termContentToPB(uuid.MustParse(p.keys[1])))
-	if err != nil {
-		return nil, err
-	}
-	return &pb.UpdateAttributeTermContentResponse{AttributeTermContent: out[0]}, nil
+	m, err := crud.One(f.Update(ctx, s.DB, sc, []*pb.AttributeTermContentUpdate{u}, true))
+	return &pb.UpdateAttributeTermContentResponse{AttributeTermContent: m}, err
 }
 
 func (s *AttributeTermContentServer) BulkUpdateAttributeTermContents(ctx context.Context, req *pb.BulkUpdateAttributeTermContentsRequest) (*pb.BulkUpdateAttributeTermContentsResponse, error) {
-	if err := fields.Bulk(len(req.Items)); err != nil {
+	if err := crud.Bulk(req.Items); err != nil {
 		return nil, err
 	}
-	p, err := s.termParent(ctx, req.AttributeUuid, req.TermUuid)
+	sc, attr, err := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
 	if err != nil {
 		return nil, err
 	}
-	out, err := updateContentsAs(ctx, s.Service, p, req.Items, false, termContentToPB(uuid.MustParse(p.keys[1])))
-	if err != nil {
-		return nil, err
-	}
-	return &pb.BulkUpdateAttributeTermContentsResponse{Items: out}, nil
+	out, err := termContents(attr).Update(ctx, s.DB, sc, req.Items, false)
+	return &pb.BulkUpdateAttributeTermContentsResponse{Items: out}, err
 }
 
 func (s *AttributeTermContentServer) DeleteAttributeTermContent(ctx context.Context, req *pb.DeleteAttributeTermContentRequest) (*pb.DeleteAttributeTermContentResponse, error) {
-	p, err := s.termParent(ctx, req.AttributeUuid, req.TermUuid)
+	sc, attr, err := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.deleteContent(ctx, p, req.TermContentUuid); err != nil {
-		return nil, err
-	}
-	return &pb.DeleteAttributeTermContentResponse{}, nil
+	return &pb.DeleteAttributeTermContentResponse{}, termContents(attr).Delete(ctx, s.DB, sc, req.TermContentUuid)
 }

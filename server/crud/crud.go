@@ -1,0 +1,459 @@
+// Package crud is the one implementation of create, bulk create, update, bulk update, get, delete
+// and lifecycle moves for every family: validation with bulk item indexes, one transaction per
+// request, one INSERT for a whole bulk with conflicts reported per item, the events of every change,
+// and the errors of DESIGN.md. A family declares a Family value: its checks, conversions and sqlc
+// calls; the engine does the rest.
+package crud
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/catalogd/catalogd/gen/db"
+	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/events"
+	"github.com/catalogd/catalogd/server/fields"
+	"github.com/catalogd/catalogd/server/lifecycle"
+	"github.com/catalogd/catalogd/server/reqctx"
+	"github.com/catalogd/catalogd/server/store"
+)
+
+// Scope locates a sub-resource's collection: its parent row and the payload keys that name the
+// parents in events ("attributeUuid", "…"). The zero Scope is a top-level collection.
+type Scope struct {
+	Parent uuid.UUID
+	Keys   []string
+}
+
+// Tx is what family callbacks run on: the transaction's queries and the caller's tenant.
+type Tx struct {
+	Q      *db.Queries
+	Tenant string
+	Scope  Scope
+	Now    time.Time
+	// Single is true for a single-item operation (field names without a bulk index).
+	Single bool
+	events []events.Event
+}
+
+// Emit adds an event beyond the engine's own (e.g. locale.updated for the locale that stopped being
+// the default).
+func (t *Tx) Emit(e ...events.Event) { t.events = append(t.events, e...) }
+
+// Family declares a resource family. R is its sqlc row, M its API message, C its create body, U its
+// update body.
+type Family[R any, M any, C any, U any] struct {
+	// Kind names the resource in messages ("attribute", "term").
+	Kind string
+	// Event is the event name prefix ("attribute", "attribute.term").
+	Event string
+	// IDKey is the path parameter naming one item, also its event payload key ("termUuid").
+	IDKey string
+	// Unique is the JSON name of the field whose uniqueness conflicts are reported ("code").
+	Unique string
+	// References maps foreign-key constraint names onto the JSON field that holds the reference,
+	// so a write naming a missing resource is a 404 naming that field.
+	References map[string]string
+
+	ID   func(R) uuid.UUID
+	ToPB func(R) M
+
+	// CheckCreate validates a create body (v names fields with the bulk index) and returns the
+	// value of the unique field, for conflict messages.
+	CheckCreate func(v apierr.Validator, c C) string
+	// Insert writes every item in one statement, skipping conflicting ones (ON CONFLICT DO NOTHING).
+	Insert func(ctx context.Context, t *Tx, ids []uuid.UUID, items []C) ([]R, error)
+	// AfterCreate (optional) runs in the transaction after the insert and may return changed rows.
+	AfterCreate func(ctx context.Context, t *Tx, rows []R, items []C) ([]R, error)
+
+	// UpdateID is the uuid an update body names.
+	UpdateID func(U) string
+	// CheckUpdate validates an update body.
+	CheckUpdate func(v apierr.Validator, u U)
+	// UpdateOne changes one row (store.IsNoRows when it does not exist in the scope).
+	UpdateOne func(ctx context.Context, t *Tx, id uuid.UUID, u U) (R, error)
+	// AfterUpdate (optional) runs after each row's update; field names the item's fields.
+	AfterUpdate func(ctx context.Context, t *Tx, r R, u U, field func(string) string) (R, error)
+
+	// GetOne reads one row of the scope (store.IsNoRows when missing).
+	GetOne func(ctx context.Context, q *db.Queries, tenant string, s Scope, id uuid.UUID) (R, error)
+	// CheckDelete (optional) refuses a delete of an existing row (e.g. the default locale).
+	CheckDelete func(r R) error
+	// DeleteOne deletes one row of the scope and returns how many it deleted.
+	DeleteOne func(ctx context.Context, t *Tx, id uuid.UUID) (int64, error)
+
+	// Lifecycle, for families with a status.
+	Lifecycle *Lifecycle[R]
+
+	// Prepare (optional) runs first in every write transaction (e.g. a lock that serialises a rule
+	// spanning rows, such as the tenant's one default locale).
+	Prepare func(ctx context.Context, t *Tx) error
+	// Refresh (optional) re-reads the rows of ids at the end of a create or update, for families
+	// where one item's write changes another's state (moving the default locale).
+	Refresh func(ctx context.Context, t *Tx, ids []uuid.UUID) ([]R, error)
+}
+
+// Lifecycle declares a family's state machine and how to read and move its rows.
+type Lifecycle[R any] struct {
+	Machine lifecycle.Machine
+	Status  func(R) string
+	// Lock reads and locks the rows of ids in the scope (missing ones are simply absent).
+	Lock func(ctx context.Context, t *Tx, ids []uuid.UUID) ([]R, error)
+	// Set moves the rows of ids to status and returns them.
+	Set func(ctx context.Context, t *Tx, ids []uuid.UUID, status string) ([]R, error)
+}
+
+func (f *Family[R, M, C, U]) event(verb string, s Scope, id uuid.UUID) events.Event {
+	kv := append(append(make([]string, 0, len(s.Keys)+2), s.Keys...), f.IDKey, id.String())
+	return events.New(f.Event+"."+verb, kv...)
+}
+
+// EventFor builds an event of this family for a row.
+func (f *Family[R, M, C, U]) EventFor(verb string, s Scope, id uuid.UUID) events.Event {
+	return f.event(verb, s, id)
+}
+
+// write runs fn in one transaction of the family, after its Prepare hook.
+func (f *Family[R, M, C, U]) write(ctx context.Context, d *store.DB, s Scope, fn func(t *Tx) error) error {
+	return run(ctx, d, s, func(t *Tx) error {
+		if f.Prepare != nil {
+			if err := f.Prepare(ctx, t); err != nil {
+				return err
+			}
+		}
+		return fn(t)
+	})
+}
+
+// refresh re-reads rows when the family asks for it.
+func (f *Family[R, M, C, U]) refresh(ctx context.Context, t *Tx, ids []uuid.UUID, rows []R) ([]R, error) {
+	if f.Refresh == nil {
+		return rows, nil
+	}
+	return f.Refresh(ctx, t, ids)
+}
+
+// run executes fn in one transaction and records the events it collected.
+func run(ctx context.Context, d *store.DB, s Scope, fn func(t *Tx) error) error {
+	tenant := reqctx.Tenant(ctx)
+	now := store.Now()
+	return d.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
+		t := &Tx{Q: q, Tenant: tenant, Scope: s, Now: now}
+		if err := fn(t); err != nil {
+			return err
+		}
+		return events.Record(ctx, q, tenant, now, t.events)
+	})
+}
+
+// Write runs fn in a transaction of the caller's tenant and records the events fn emits; for
+// family-specific writes that the engine's operations do not cover.
+func Write(ctx context.Context, d *store.DB, s Scope, fn func(t *Tx) error) error { return run(ctx, d, s, fn) }
+
+func index(i int, single bool) int {
+	if single {
+		return -1
+	}
+	return i
+}
+
+// FieldName is a field's name in a single (`code`) or bulk (`[2].code`) request.
+func FieldName(field string, i int, single bool) string {
+	if single {
+		return field
+	}
+	return "[" + strconv.Itoa(i) + "]." + field
+}
+
+// Bulk checks the size of a bulk request.
+func Bulk[T any](items []T) error { return fields.Bulk(len(items)) }
+
+// Create creates items (one for a single create) in one transaction; the response follows the
+// request order. Items whose unique field already exists are 409 ALREADY_EXISTS naming each.
+func (f *Family[R, M, C, U]) Create(ctx context.Context, d *store.DB, s Scope, items []C, single bool) ([]M, error) {
+	v := apierr.NewValidator()
+	ids := make([]uuid.UUID, len(items))
+	uniq := make([]string, len(items))
+	for i, c := range items {
+		uniq[i] = f.CheckCreate(v.Item(index(i, single)), c)
+		ids[i] = uuid.Must(uuid.NewV7())
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	var rows []R
+	err := f.write(ctx, d, s, func(t *Tx) error {
+		t.Single = single
+		var err error
+		if rows, err = f.Insert(ctx, t, ids, items); err != nil {
+			return f.writeErr(err, 0, true)
+		}
+		if err := f.conflicts(ids, rows, uniq, single); err != nil {
+			return err
+		}
+		if f.AfterCreate != nil {
+			if rows, err = f.AfterCreate(ctx, t, rows, items); err != nil {
+				return err
+			}
+		}
+		for _, id := range ids {
+			t.Emit(f.event("created", s, id))
+		}
+		rows, err = f.refresh(ctx, t, ids, rows)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return f.inOrder(ids, rows), nil
+}
+
+// conflicts reports the items a bulk insert skipped as ALREADY_EXISTS.
+func (f *Family[R, M, C, U]) conflicts(ids []uuid.UUID, rows []R, uniq []string, single bool) error {
+	got := make(map[uuid.UUID]bool, len(rows))
+	for _, r := range rows {
+		got[f.ID(r)] = true
+	}
+	v := apierr.NewValidator()
+	for i, id := range ids {
+		if !got[id] {
+			v.Item(index(i, single)).Add(f.Unique, "a %s with %s %q already exists", f.Kind, f.Unique, uniq[i])
+		}
+	}
+	if err := v.Err(); err != nil {
+		e := err.(*apierr.Error)
+		e.Code = apierr.AlreadyExists
+		return e
+	}
+	return nil
+}
+
+// inOrder converts rows into the order of ids; when a row appears twice the first one wins.
+func (f *Family[R, M, C, U]) inOrder(ids []uuid.UUID, rows []R) []M {
+	by := make(map[uuid.UUID]R, len(rows))
+	for _, r := range rows {
+		if _, seen := by[f.ID(r)]; !seen {
+			by[f.ID(r)] = r
+		}
+	}
+	out := make([]M, 0, len(ids))
+	for _, id := range ids {
+		if r, ok := by[id]; ok {
+			out = append(out, f.ToPB(r))
+		}
+	}
+	return out
+}
+
+// Update changes items (one for a single update) in one transaction, in request order.
+func (f *Family[R, M, C, U]) Update(ctx context.Context, d *store.DB, s Scope, items []U, single bool) ([]M, error) {
+	v := apierr.NewValidator()
+	ids := make([]uuid.UUID, len(items))
+	for i, u := range items {
+		iv := v.Item(index(i, single))
+		if m, ok := any(u).(proto.Message); ok {
+			fields.ApplyMask(iv, m)
+		}
+		if single {
+			ids[i], _ = fields.ParseUUID(f.UpdateID(u)) // checked by the caller as the path parameter
+		} else {
+			ids[i] = fields.CheckUUID(iv, "uuid", f.UpdateID(u))
+		}
+		f.CheckUpdate(iv, u)
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	var out []M
+	err := f.write(ctx, d, s, func(t *Tx) error {
+		t.Single = single
+		rows := make([]R, len(items))
+		for i, u := range items {
+			r, err := f.UpdateOne(ctx, t, ids[i], u)
+			if store.IsNoRows(err) {
+				if single {
+					return apierr.NotFoundf(f.Kind, f.UpdateID(u))
+				}
+				return apierr.NotFoundf(f.Kind, f.UpdateID(u)).WithField(FieldName("uuid", i, single), "not found")
+			} else if err != nil {
+				return f.writeErr(err, i, single)
+			}
+			if f.AfterUpdate != nil {
+				if r, err = f.AfterUpdate(ctx, t, r, u, func(n string) string { return FieldName(n, i, single) }); err != nil {
+					return err
+				}
+			}
+			rows[len(items)-1-i] = r // the latest write of an id wins in inOrder
+			t.Emit(f.event("updated", s, ids[i]))
+		}
+		rows, err := f.refresh(ctx, t, ids, rows)
+		out = f.inOrder(ids, rows)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// writeErr maps a unique violation onto 409 naming the item's unique field, and a foreign-key
+// violation onto 404.
+func (f *Family[R, M, C, U]) writeErr(err error, i int, single bool) error {
+	code, constraint := store.PgCode(err)
+	switch code {
+	case store.UniqueViolation:
+		name := FieldName(f.Unique, i, single)
+		return apierr.New(apierr.AlreadyExists, "a %s with this %s already exists", f.Kind, f.Unique).WithField(name, "already exists")
+	case store.ForeignKeyViolation:
+		e := apierr.New(apierr.NotFound, "a referenced resource does not exist")
+		if field, ok := f.References[constraint]; ok {
+			e.Detail = FieldName(field, i, single) + ": not found"
+			e.WithField(FieldName(field, i, single), "not found")
+		}
+		return e
+	}
+	return err
+}
+
+// ParseID checks a path parameter uuid.
+func (f *Family[R, M, C, U]) ParseID(raw string) (uuid.UUID, error) { return fields.UUID(f.IDKey, raw) }
+
+// Get reads one item of the scope by its path parameter.
+func (f *Family[R, M, C, U]) Get(ctx context.Context, d *store.DB, s Scope, raw string) (R, error) {
+	var zero R
+	id, err := f.ParseID(raw)
+	if err != nil {
+		return zero, err
+	}
+	r, err := f.GetOne(ctx, d.Q, reqctx.Tenant(ctx), s, id)
+	if store.IsNoRows(err) {
+		return zero, apierr.NotFoundf(f.Kind, raw)
+	}
+	return r, err
+}
+
+// Delete deletes one item permanently; an item still referenced is 409 IN_USE.
+func (f *Family[R, M, C, U]) Delete(ctx context.Context, d *store.DB, s Scope, raw string) error {
+	id, err := f.ParseID(raw)
+	if err != nil {
+		return err
+	}
+	return f.write(ctx, d, s, func(t *Tx) error {
+		if f.CheckDelete != nil {
+			r, err := f.GetOne(ctx, t.Q, t.Tenant, s, id)
+			if store.IsNoRows(err) {
+				return apierr.NotFoundf(f.Kind, raw)
+			} else if err != nil {
+				return err
+			}
+			if err := f.CheckDelete(r); err != nil {
+				return err
+			}
+		}
+		n, err := f.DeleteOne(ctx, t, id)
+		if err != nil {
+			if code, constraint := store.PgCode(err); code == store.ForeignKeyViolation {
+				return apierr.New(apierr.InUse, "%s %s is still referenced and cannot be deleted", f.Kind, raw).WithMeta("constraint", constraint)
+			}
+			return err
+		}
+		if n == 0 {
+			return apierr.NotFoundf(f.Kind, raw)
+		}
+		t.Emit(f.event("deleted", s, id))
+		return nil
+	})
+}
+
+// Transition moves items (one for a single move) through the lifecycle, atomically: an unknown
+// uuid is 404, a disallowed move 409, and then nothing changes; same-state moves are no-ops
+// without events. The transition is the short name ("publish").
+func (f *Family[R, M, C, U]) Transition(ctx context.Context, d *store.DB, s Scope, transition string, raw []string, single bool) ([]M, error) {
+	lc := f.Lifecycle
+	v := apierr.NewValidator()
+	if transition == "" {
+		v.Add("transition", "is required: one of %v", lc.Machine.Transitions())
+	}
+	if !single && (len(raw) < 1 || len(raw) > fields.MaxBulk) {
+		v.Add("uuids", "must hold 1 to %d uuids", fields.MaxBulk)
+	}
+	ids := make([]uuid.UUID, len(raw))
+	for i, r := range raw {
+		name := f.IDKey
+		if !single {
+			name = fmt.Sprintf("uuids[%d]", i)
+		}
+		ids[i] = fields.CheckUUID(v, name, r)
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	var out []M
+	err := f.write(ctx, d, s, func(t *Tx) error {
+		cur, err := lc.Lock(ctx, t, ids)
+		if err != nil {
+			return err
+		}
+		by := make(map[uuid.UUID]R, len(cur))
+		for _, r := range cur {
+			by[f.ID(r)] = r
+		}
+		var changed []uuid.UUID
+		seen := map[uuid.UUID]bool{}
+		to, verb := "", ""
+		for i, id := range ids {
+			r, ok := by[id]
+			if !ok {
+				if single {
+					return apierr.NotFoundf(f.Kind, raw[i])
+				}
+				return apierr.NotFoundf(f.Kind, raw[i]).WithField(fmt.Sprintf("uuids[%d]", i), "not found")
+			}
+			res, err := lc.Machine.Apply(lc.Status(r), transition)
+			if err != nil {
+				if e, ok := err.(*apierr.Error); ok && !single {
+					e.Detail = f.Kind + " " + raw[i] + ": " + e.Detail
+					e.WithField(fmt.Sprintf("uuids[%d]", i), e.Detail)
+				}
+				return err
+			}
+			if res.Changed && !seen[id] {
+				seen[id] = true
+				changed = append(changed, id)
+				to, verb = res.To, res.Event
+			}
+		}
+		rows := cur
+		if len(changed) > 0 {
+			moved, err := lc.Set(ctx, t, changed, to)
+			if err != nil {
+				return err
+			}
+			rows = append(moved, cur...) // moved rows win in inOrder
+			for _, id := range changed {
+				t.Emit(f.event(verb, s, id))
+			}
+		}
+		out = f.inOrder(ids, rows)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// One is the single item of a one-item operation's result.
+func One[M any](out []M, err error) (M, error) {
+	if err != nil || len(out) == 0 {
+		var zero M
+		return zero, err
+	}
+	return out[0], nil
+}
