@@ -7,7 +7,6 @@ import (
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/gen/db"
-	"github.com/catalogd/catalogd/server/crud"
 )
 
 // AttributeContentServer implements catalog.v1.AttributeContentService on the shared contents.
@@ -25,95 +24,35 @@ var attributeContents = contentFamily[*pb.AttributeContent, *pb.AttributeContent
 	kindAttribute, "attribute.content", "attributeContentUuid", attributeContentToPB)
 
 func (s *AttributeContentServer) ListAttributeContents(ctx context.Context, req *pb.ListAttributeContentsRequest) (*pb.ListAttributeContentsResponse, error) {
-	sc, err := s.attributeScope(ctx, req.AttributeUuid)
-	if err != nil {
-		return nil, err
-	}
-	rows, page, err := s.listContents(ctx, kindAttribute, sc, req)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.ListAttributeContentsResponse{Items: mapSlice(rows, attributeContentToPB), Pagination: page}, nil
+	out, page, err := listContentsAs(ctx, s.Service, kindAttribute, s.attributeScope(ctx, req.AttributeUuid), req, attributeContentToPB)
+	return &pb.ListAttributeContentsResponse{Items: out, Pagination: page}, err
 }
 
 func (s *AttributeContentServer) GetAttributeContent(ctx context.Context, req *pb.GetAttributeContentRequest) (*pb.GetAttributeContentResponse, error) {
-	sc, err := s.attributeScope(ctx, req.AttributeUuid)
-	if err != nil {
-		return nil, err
-	}
-	c, err := attributeContents.Get(ctx, s.DB, sc, req.AttributeContentUuid)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.GetAttributeContentResponse{AttributeContent: attributeContentToPB(c)}, nil
+	m, err := attributeContents.GetAt(ctx, s.DB, s.attributeScope(ctx, req.AttributeUuid), req.AttributeContentUuid)
+	return &pb.GetAttributeContentResponse{AttributeContent: m}, err
 }
 
 func (s *AttributeContentServer) CreateAttributeContent(ctx context.Context, req *pb.CreateAttributeContentRequest) (*pb.CreateAttributeContentResponse, error) {
-	sc, err := s.attributeScope(ctx, req.AttributeUuid)
-	if err != nil {
-		return nil, err
-	}
-	out, err := attributeContents.Create(ctx, s.DB, sc, []*pb.AttributeContentCreate{req.AttributeContent}, true)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.CreateAttributeContentResponse{AttributeContent: out[0]}, nil
+	m, err := attributeContents.CreateOne(ctx, s.DB, s.attributeScope(ctx, req.AttributeUuid), req.AttributeContent)
+	return &pb.CreateAttributeContentResponse{AttributeContent: m}, err
 }
 
 func (s *AttributeContentServer) BulkCreateAttributeContents(ctx context.Context, req *pb.BulkCreateAttributeContentsRequest) (*pb.BulkCreateAttributeContentsResponse, error) {
-	if err := crud.Bulk(req.Items); err != nil {
-		return nil, err
-	}
-	sc, err := s.attributeScope(ctx, req.AttributeUuid)
-	if err != nil {
-		return nil, err
-	}
-	out, err := attributeContents.Create(ctx, s.DB, sc, req.Items, false)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.BulkCreateAttributeContentsResponse{Items: out}, nil
+	out, err := attributeContents.CreateMany(ctx, s.DB, s.attributeScope(ctx, req.AttributeUuid), req.Items)
+	return &pb.BulkCreateAttributeContentsResponse{Items: out}, err
 }
 
 func (s *AttributeContentServer) UpdateAttributeContent(ctx context.Context, req *pb.UpdateAttributeContentRequest) (*pb.UpdateAttributeContentResponse, error) {
-	if _, err := attributeContents.ParseID(req.AttributeContentUuid); err != nil {
-		return nil, err
-	}
-	sc, err := s.attributeScope(ctx, req.AttributeUuid)
-	if err != nil {
-		return nil, err
-	}
-	u := orNew(req.AttributeContent)
-	u.Uuid = req.AttributeContentUuid
-	out, err := attributeContents.Update(ctx, s.DB, sc, []*pb.AttributeContentUpdate{u}, true)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.UpdateAttributeContentResponse{AttributeContent: out[0]}, nil
+	m, err := attributeContents.UpdateAt(ctx, s.DB, s.attributeScope(ctx, req.AttributeUuid), req.AttributeContentUuid, req.AttributeContent)
+	return &pb.UpdateAttributeContentResponse{AttributeContent: m}, err
 }
 
 func (s *AttributeContentServer) BulkUpdateAttributeContents(ctx context.Context, req *pb.BulkUpdateAttributeContentsRequest) (*pb.BulkUpdateAttributeContentsResponse, error) {
-	if err := crud.Bulk(req.Items); err != nil {
-		return nil, err
-	}
-	sc, err := s.attributeScope(ctx, req.AttributeUuid)
-	if err != nil {
-		return nil, err
-	}
-	out, err := attributeContents.Update(ctx, s.DB, sc, req.Items, false)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.BulkUpdateAttributeContentsResponse{Items: out}, nil
+	out, err := attributeContents.UpdateMany(ctx, s.DB, s.attributeScope(ctx, req.AttributeUuid), req.Items)
+	return &pb.BulkUpdateAttributeContentsResponse{Items: out}, err
 }
 
 func (s *AttributeContentServer) DeleteAttributeContent(ctx context.Context, req *pb.DeleteAttributeContentRequest) (*pb.DeleteAttributeContentResponse, error) {
-	sc, err := s.attributeScope(ctx, req.AttributeUuid)
-	if err != nil {
-		return nil, err
-	}
-	if err := attributeContents.Delete(ctx, s.DB, sc, req.AttributeContentUuid); err != nil {
-		return nil, err
-	}
-	return &pb.DeleteAttributeContentResponse{}, nil
+	return &pb.DeleteAttributeContentResponse{}, attributeContents.Delete(ctx, s.DB, s.attributeScope(ctx, req.AttributeUuid), req.AttributeContentUuid)
 }

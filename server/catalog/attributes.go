@@ -151,76 +151,41 @@ func (s *AttributeServer) GetAttribute(ctx context.Context, req *pb.GetAttribute
 
 // CreateAttribute creates one attribute in status draft.
 func (s *AttributeServer) CreateAttribute(ctx context.Context, req *pb.CreateAttributeRequest) (*pb.CreateAttributeResponse, error) {
-	out, err := attributes.Create(ctx, s.DB, crud.Scope{}, []*pb.AttributeCreate{req.Attribute}, true)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.CreateAttributeResponse{Attribute: out[0]}, nil
+	m, err := attributes.CreateOne(ctx, s.DB, crud.Scope{}, req.Attribute)
+	return &pb.CreateAttributeResponse{Attribute: m}, err
 }
 
 // BulkCreateAttributes creates 1 to 100 attributes atomically.
 func (s *AttributeServer) BulkCreateAttributes(ctx context.Context, req *pb.BulkCreateAttributesRequest) (*pb.BulkCreateAttributesResponse, error) {
-	if err := crud.Bulk(req.Items); err != nil {
-		return nil, err
-	}
-	out, err := attributes.Create(ctx, s.DB, crud.Scope{}, req.Items, false)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.BulkCreateAttributesResponse{Items: out}, nil
+	out, err := attributes.CreateMany(ctx, s.DB, crud.Scope{}, req.Items)
+	return &pb.BulkCreateAttributesResponse{Items: out}, err
 }
 
 // UpdateAttribute changes the fields given of one attribute.
 func (s *AttributeServer) UpdateAttribute(ctx context.Context, req *pb.UpdateAttributeRequest) (*pb.UpdateAttributeResponse, error) {
-	if _, err := attributes.ParseID(req.AttributeUuid); err != nil {
-		return nil, err
-	}
-	u := orNew(req.Attribute)
-	u.Uuid = req.AttributeUuid
-	out, err := attributes.Update(ctx, s.DB, crud.Scope{}, []*pb.AttributeUpdate{u}, true)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.UpdateAttributeResponse{Attribute: out[0]}, nil
+	m, err := attributes.UpdateAt(ctx, s.DB, crud.Scope{}, req.AttributeUuid, req.Attribute)
+	return &pb.UpdateAttributeResponse{Attribute: m}, err
 }
 
 // BulkUpdateAttributes changes 1 to 100 attributes atomically.
 func (s *AttributeServer) BulkUpdateAttributes(ctx context.Context, req *pb.BulkUpdateAttributesRequest) (*pb.BulkUpdateAttributesResponse, error) {
-	if err := crud.Bulk(req.Items); err != nil {
-		return nil, err
-	}
-	out, err := attributes.Update(ctx, s.DB, crud.Scope{}, req.Items, false)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.BulkUpdateAttributesResponse{Items: out}, nil
+	out, err := attributes.UpdateMany(ctx, s.DB, crud.Scope{}, req.Items)
+	return &pb.BulkUpdateAttributesResponse{Items: out}, err
 }
 
 // DeleteAttribute deletes an attribute permanently, with its contents and terms.
 func (s *AttributeServer) DeleteAttribute(ctx context.Context, req *pb.DeleteAttributeRequest) (*pb.DeleteAttributeResponse, error) {
-	if err := attributes.Delete(ctx, s.DB, crud.Scope{}, req.AttributeUuid); err != nil {
-		return nil, err
-	}
-	return &pb.DeleteAttributeResponse{}, nil
+	return &pb.DeleteAttributeResponse{}, attributes.Delete(ctx, s.DB, crud.Scope{}, req.AttributeUuid)
 }
 
 // TransitionAttribute moves one attribute through its lifecycle.
 func (s *AttributeServer) TransitionAttribute(ctx context.Context, req *pb.TransitionAttributeRequest) (*pb.TransitionAttributeResponse, error) {
-	if _, err := attributes.ParseID(req.AttributeUuid); err != nil {
-		return nil, err
-	}
-	out, err := attributes.Transition(ctx, s.DB, crud.Scope{}, enumName(req.Transition), []string{req.AttributeUuid}, true)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.TransitionAttributeResponse{Attribute: out[0]}, nil
+	m, err := attributes.TransitionAt(ctx, s.DB, crud.Scope{}, req.AttributeUuid, req.Transition)
+	return &pb.TransitionAttributeResponse{Attribute: m}, err
 }
 
 // BulkTransitionAttributes moves 1 to 100 attributes atomically.
 func (s *AttributeServer) BulkTransitionAttributes(ctx context.Context, req *pb.BulkTransitionAttributesRequest) (*pb.BulkTransitionAttributesResponse, error) {
-	out, err := attributes.Transition(ctx, s.DB, crud.Scope{}, enumName(req.Transition), req.Uuids, false)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.BulkTransitionAttributesResponse{Items: out}, nil
+	out, err := attributes.TransitionMany(ctx, s.DB, crud.Scope{}, req.Transition, req.Uuids)
+	return &pb.BulkTransitionAttributesResponse{Items: out}, err
 }

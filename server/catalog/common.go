@@ -36,27 +36,6 @@ func enumValue(values map[string]int32, prefix, s string) int32 {
 	return values[prefix+strings.ToUpper(s)]
 }
 
-// enumName is the lower-case short name of an enum value (publish ← ATTRIBUTE_TRANSITION_PUBLISH).
-func enumName(e protoreflect.Enum) string {
-	d := e.Descriptor()
-	v := d.Values().ByNumber(e.Number())
-	if v == nil || e.Number() == 0 {
-		return ""
-	}
-	return strings.ToLower(strings.TrimPrefix(string(v.Name()), upperSnake(string(d.Name()))+"_"))
-}
-
-func upperSnake(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if r >= 'A' && r <= 'Z' && i > 0 {
-			b.WriteByte('_')
-		}
-		b.WriteRune(r)
-	}
-	return strings.ToUpper(b.String())
-}
-
 // mapSlice converts every element.
 func mapSlice[T any, P any](xs []T, conv func(T) P) []P {
 	out := make([]P, len(xs))

@@ -128,10 +128,14 @@ func checkLocales(ctx context.Context, t *crud.Tx, ids []uuid.UUID, single bool)
 	return nil
 }
 
-// listContents lists the contents of one parent.
-func (s *Service) listContents(ctx context.Context, kind string, sc crud.Scope, req proto.Message) ([]db.Content, *pb.Pagination, error) {
-	return list.Run[db.Content](ctx, s.DB.Pool, ContentList, reqctx.Tenant(ctx), req,
+// listContentsAs lists the contents of one parent as a family's messages.
+func listContentsAs[M any](ctx context.Context, s *Service, kind string, sc crud.Scope, req proto.Message, conv func(db.Content) M) ([]M, *pb.Pagination, error) {
+	if sc.Err != nil {
+		return nil, nil, sc.Err
+	}
+	rows, page, err := list.Run[db.Content](ctx, s.DB.Pool, ContentList, reqctx.Tenant(ctx), req,
 		list.Eq("parent_kind", kind), list.Eq("parent_uuid", sc.Parent))
+	return mapSlice(rows, conv), page, err
 }
 
 // loadContents returns the contents of several parents, grouped by parent (include/expand).

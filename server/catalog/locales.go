@@ -191,57 +191,31 @@ func (s *LocaleServer) GetLocale(ctx context.Context, req *pb.GetLocaleRequest) 
 }
 
 func (s *LocaleServer) CreateLocale(ctx context.Context, req *pb.CreateLocaleRequest) (*pb.CreateLocaleResponse, error) {
-	out, err := locales.Create(ctx, s.DB, crud.Scope{}, []*pb.LocaleCreate{req.Locale}, true)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.CreateLocaleResponse{Locale: out[0]}, nil
+	m, err := locales.CreateOne(ctx, s.DB, crud.Scope{}, req.Locale)
+	return &pb.CreateLocaleResponse{Locale: m}, err
 }
 
 func (s *LocaleServer) BulkCreateLocales(ctx context.Context, req *pb.BulkCreateLocalesRequest) (*pb.BulkCreateLocalesResponse, error) {
-	if err := crud.Bulk(req.Items); err != nil {
-		return nil, err
-	}
 	if err := oneDefault(req.Items); err != nil {
 		return nil, err
 	}
-	out, err := locales.Create(ctx, s.DB, crud.Scope{}, req.Items, false)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.BulkCreateLocalesResponse{Items: out}, nil
+	out, err := locales.CreateMany(ctx, s.DB, crud.Scope{}, req.Items)
+	return &pb.BulkCreateLocalesResponse{Items: out}, err
 }
 
 func (s *LocaleServer) UpdateLocale(ctx context.Context, req *pb.UpdateLocaleRequest) (*pb.UpdateLocaleResponse, error) {
-	if _, err := locales.ParseID(req.LocaleUuid); err != nil {
-		return nil, err
-	}
-	u := orNew(req.Locale)
-	u.Uuid = req.LocaleUuid
-	out, err := locales.Update(ctx, s.DB, crud.Scope{}, []*pb.LocaleUpdate{u}, true)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.UpdateLocaleResponse{Locale: out[0]}, nil
+	m, err := locales.UpdateAt(ctx, s.DB, crud.Scope{}, req.LocaleUuid, req.Locale)
+	return &pb.UpdateLocaleResponse{Locale: m}, err
 }
 
 func (s *LocaleServer) BulkUpdateLocales(ctx context.Context, req *pb.BulkUpdateLocalesRequest) (*pb.BulkUpdateLocalesResponse, error) {
-	if err := crud.Bulk(req.Items); err != nil {
-		return nil, err
-	}
 	if err := oneDefault(req.Items); err != nil {
 		return nil, err
 	}
-	out, err := locales.Update(ctx, s.DB, crud.Scope{}, req.Items, false)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.BulkUpdateLocalesResponse{Items: out}, nil
+	out, err := locales.UpdateMany(ctx, s.DB, crud.Scope{}, req.Items)
+	return &pb.BulkUpdateLocalesResponse{Items: out}, err
 }
 
 func (s *LocaleServer) DeleteLocale(ctx context.Context, req *pb.DeleteLocaleRequest) (*pb.DeleteLocaleResponse, error) {
-	if err := locales.Delete(ctx, s.DB, crud.Scope{}, req.LocaleUuid); err != nil {
-		return nil, err
-	}
-	return &pb.DeleteLocaleResponse{}, nil
+	return &pb.DeleteLocaleResponse{}, locales.Delete(ctx, s.DB, crud.Scope{}, req.LocaleUuid)
 }

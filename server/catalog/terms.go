@@ -83,18 +83,18 @@ var terms = &crud.Family[db.AttributeTerm, *pb.AttributeTerm, *pb.AttributeTermC
 }
 
 // attributeScope resolves the attributeUuid path parameter to the scope of its sub-resources.
-func (s *Service) attributeScope(ctx context.Context, raw string) (crud.Scope, error) {
+func (s *Service) attributeScope(ctx context.Context, raw string) crud.Scope {
 	a, err := attributes.Get(ctx, s.DB, crud.Scope{}, raw)
 	if err != nil {
-		return crud.Scope{}, err
+		return crud.Scope{Err: err}
 	}
-	return crud.Scope{Parent: a.Uuid, Keys: []string{"attributeUuid", a.Uuid.String()}}, nil
+	return crud.Scope{Parent: a.Uuid, Keys: []string{"attributeUuid", a.Uuid.String()}}
 }
 
 func (s *AttributeTermServer) ListAttributeTerms(ctx context.Context, req *pb.ListAttributeTermsRequest) (*pb.ListAttributeTermsResponse, error) {
-	sc, err := s.attributeScope(ctx, req.AttributeUuid)
-	if err != nil {
-		return nil, err
+	sc := s.attributeScope(ctx, req.AttributeUuid)
+	if sc.Err != nil {
+		return nil, sc.Err
 	}
 	tenant := reqctx.Tenant(ctx)
 	rows, page, err := list.Run[db.AttributeTerm](ctx, s.DB.Pool, AttributeTermList, tenant, req, list.Eq("attribute_uuid", sc.Parent))
@@ -131,11 +131,7 @@ func (s *Service) hydrateTerms(ctx context.Context, tenant string, attr uuid.UUI
 
 // getTerm resolves the attributeUuid and termUuid path parameters.
 func (s *Service) getTerm(ctx context.Context, attrRaw, termRaw string) (db.AttributeTerm, error) {
-	sc, err := s.attributeScope(ctx, attrRaw)
-	if err != nil {
-		return db.AttributeTerm{}, err
-	}
-	return terms.Get(ctx, s.DB, sc, termRaw)
+	return terms.Get(ctx, s.DB, s.attributeScope(ctx, attrRaw), termRaw)
 }
 
 func (s *AttributeTermServer) GetAttributeTerm(ctx context.Context, req *pb.GetAttributeTermRequest) (*pb.GetAttributeTermResponse, error) {
@@ -151,73 +147,27 @@ func (s *AttributeTermServer) GetAttributeTerm(ctx context.Context, req *pb.GetA
 }
 
 func (s *AttributeTermServer) CreateAttributeTerm(ctx context.Context, req *pb.CreateAttributeTermRequest) (*pb.CreateAttributeTermResponse, error) {
-	sc, err := s.attributeScope(ctx, req.AttributeUuid)
-	if err != nil {
-		return nil, err
-	}
-	out, err := terms.Create(ctx, s.DB, sc, []*pb.AttributeTermCreate{req.AttributeTerm}, true)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.CreateAttributeTermResponse{AttributeTerm: out[0]}, nil
+	m, err := terms.CreateOne(ctx, s.DB, s.attributeScope(ctx, req.AttributeUuid), req.AttributeTerm)
+	return &pb.CreateAttributeTermResponse{AttributeTerm: m}, err
 }
 
 func (s *AttributeTermServer) BulkCreateAttributeTerms(ctx context.Context, req *pb.BulkCreateAttributeTermsRequest) (*pb.BulkCreateAttributeTermsResponse, error) {
-	if err := crud.Bulk(req.Items); err != nil {
-		return nil, err
-	}
-	sc, err := s.attributeScope(ctx, req.AttributeUuid)
-	if err != nil {
-		return nil, err
-	}
-	out, err := terms.Create(ctx, s.DB, sc, req.Items, false)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.BulkCreateAttributeTermsResponse{Items: out}, nil
+	out, err := terms.CreateMany(ctx, s.DB, s.attributeScope(ctx, req.AttributeUuid), req.Items)
+	return &pb.BulkCreateAttributeTermsResponse{Items: out}, err
 }
 
 func (s *AttributeTermServer) UpdateAttributeTerm(ctx context.Context, req *pb.UpdateAttributeTermRequest) (*pb.UpdateAttributeTermResponse, error) {
-	if _, err := terms.ParseID(req.TermUuid); err != nil {
-		return nil, err
-	}
-	sc, err := s.attributeScope(ctx, req.AttributeUuid)
-	if err != nil {
-		return nil, err
-	}
-	u := orNew(req.AttributeTerm)
-	u.Uuid = req.TermUuid
-	out, err := terms.Update(ctx, s.DB, sc, []*pb.AttributeTermUpdate{u}, true)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.UpdateAttributeTermResponse{AttributeTerm: out[0]}, nil
+	m, err := terms.UpdateAt(ctx, s.DB, s.attributeScope(ctx, req.AttributeUuid), req.TermUuid, req.AttributeTerm)
+	return &pb.UpdateAttributeTermResponse{AttributeTerm: m}, err
 }
 
 func (s *AttributeTermServer) BulkUpdateAttributeTerms(ctx context.Context, req *pb.BulkUpdateAttributeTermsRequest) (*pb.BulkUpdateAttributeTermsResponse, error) {
-	if err := crud.Bulk(req.Items); err != nil {
-		return nil, err
-	}
-	sc, err := s.attributeScope(ctx, req.AttributeUuid)
-	if err != nil {
-		return nil, err
-	}
-	out, err := terms.Update(ctx, s.DB, sc, req.Items, false)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.BulkUpdateAttributeTermsResponse{Items: out}, nil
+	out, err := terms.UpdateMany(ctx, s.DB, s.attributeScope(ctx, req.AttributeUuid), req.Items)
+	return &pb.BulkUpdateAttributeTermsResponse{Items: out}, err
 }
 
 func (s *AttributeTermServer) DeleteAttributeTerm(ctx context.Context, req *pb.DeleteAttributeTermRequest) (*pb.DeleteAttributeTermResponse, error) {
-	sc, err := s.attributeScope(ctx, req.AttributeUuid)
-	if err != nil {
-		return nil, err
-	}
-	if err := terms.Delete(ctx, s.DB, sc, req.TermUuid); err != nil {
-		return nil, err
-	}
-	return &pb.DeleteAttributeTermResponse{}, nil
+	return &pb.DeleteAttributeTermResponse{}, terms.Delete(ctx, s.DB, s.attributeScope(ctx, req.AttributeUuid), req.TermUuid)
 }
 
 // Term contents.
@@ -236,91 +186,55 @@ func termContents(attr uuid.UUID) *crud.Family[db.Content, *pb.AttributeTermCont
 		kindTerm, "attribute.term.content", "termContentUuid", termContentToPB(attr))
 }
 
-// termScope resolves attributeUuid and termUuid to the scope of the term's contents.
-func (s *Service) termScope(ctx context.Context, attrRaw, termRaw string) (crud.Scope, uuid.UUID, error) {
+// termScope resolves attributeUuid and termUuid to the scope of the term's contents, and the
+// term contents family of its attribute.
+func (s *Service) termScope(ctx context.Context, attrRaw, termRaw string) (crud.Scope, termContentFamily) {
 	t, err := s.getTerm(ctx, attrRaw, termRaw)
 	if err != nil {
-		return crud.Scope{}, uuid.Nil, err
+		return crud.Scope{Err: err}, termContents(uuid.Nil)
 	}
-	return crud.Scope{Parent: t.Uuid, Keys: []string{"attributeUuid", t.AttributeUuid.String(), "termUuid", t.Uuid.String()}}, t.AttributeUuid, nil
+	return crud.Scope{Parent: t.Uuid, Keys: []string{"attributeUuid", t.AttributeUuid.String(), "termUuid", t.Uuid.String()}}, termContents(t.AttributeUuid)
 }
 
+type termContentFamily = *crud.Family[db.Content, *pb.AttributeTermContent, *pb.AttributeTermContentCreate, *pb.AttributeTermContentUpdate]
+
 func (s *AttributeTermContentServer) ListAttributeTermContents(ctx context.Context, req *pb.ListAttributeTermContentsRequest) (*pb.ListAttributeTermContentsResponse, error) {
-	sc, attr, err := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
-	if err != nil {
-		return nil, err
-	}
-	rows, page, err := s.listContents(ctx, kindTerm, sc, req)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.ListAttributeTermContentsResponse{Items: mapSlice(rows, termContentToPB(attr)), Pagination: page}, nil
+	sc, f := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
+	out, page, err := listContentsAs(ctx, s.Service, kindTerm, sc, req, f.ToPB)
+	return &pb.ListAttributeTermContentsResponse{Items: out, Pagination: page}, err
 }
 
 func (s *AttributeTermContentServer) GetAttributeTermContent(ctx context.Context, req *pb.GetAttributeTermContentRequest) (*pb.GetAttributeTermContentResponse, error) {
-	sc, attr, err := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
-	if err != nil {
-		return nil, err
-	}
-	c, err := termContents(attr).Get(ctx, s.DB, sc, req.TermContentUuid)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.GetAttributeTermContentResponse{AttributeTermContent: termContentToPB(attr)(c)}, nil
+	sc, f := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
+	m, err := f.GetAt(ctx, s.DB, sc, req.TermContentUuid)
+	return &pb.GetAttributeTermContentResponse{AttributeTermContent: m}, err
 }
 
 func (s *AttributeTermContentServer) CreateAttributeTermContent(ctx context.Context, req *pb.CreateAttributeTermContentRequest) (*pb.CreateAttributeTermContentResponse, error) {
-	sc, attr, err := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
-	if err != nil {
-		return nil, err
-	}
-	m, err := crud.One(termContents(attr).Create(ctx, s.DB, sc, []*pb.AttributeTermContentCreate{req.AttributeTermContent}, true))
+	sc, f := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
+	m, err := f.CreateOne(ctx, s.DB, sc, req.AttributeTermContent)
 	return &pb.CreateAttributeTermContentResponse{AttributeTermContent: m}, err
 }
 
 func (s *AttributeTermContentServer) BulkCreateAttributeTermContents(ctx context.Context, req *pb.BulkCreateAttributeTermContentsRequest) (*pb.BulkCreateAttributeTermContentsResponse, error) {
-	if err := crud.Bulk(req.Items); err != nil {
-		return nil, err
-	}
-	sc, attr, err := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
-	if err != nil {
-		return nil, err
-	}
-	out, err := termContents(attr).Create(ctx, s.DB, sc, req.Items, false)
+	sc, f := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
+	out, err := f.CreateMany(ctx, s.DB, sc, req.Items)
 	return &pb.BulkCreateAttributeTermContentsResponse{Items: out}, err
 }
 
 func (s *AttributeTermContentServer) UpdateAttributeTermContent(ctx context.Context, req *pb.UpdateAttributeTermContentRequest) (*pb.UpdateAttributeTermContentResponse, error) {
-	sc, attr, err := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
-	if err != nil {
-		return nil, err
-	}
-	f := termContents(attr)
-	if _, err := f.ParseID(req.TermContentUuid); err != nil {
-		return nil, err
-	}
-	u := orNew(req.AttributeTermContent)
-	u.Uuid = req.TermContentUuid
-	m, err := crud.One(f.Update(ctx, s.DB, sc, []*pb.AttributeTermContentUpdate{u}, true))
+	sc, f := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
+	m, err := f.UpdateAt(ctx, s.DB, sc, req.TermContentUuid, req.AttributeTermContent)
 	return &pb.UpdateAttributeTermContentResponse{AttributeTermContent: m}, err
 }
 
 func (s *AttributeTermContentServer) BulkUpdateAttributeTermContents(ctx context.Context, req *pb.BulkUpdateAttributeTermContentsRequest) (*pb.BulkUpdateAttributeTermContentsResponse, error) {
-	if err := crud.Bulk(req.Items); err != nil {
-		return nil, err
-	}
-	sc, attr, err := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
-	if err != nil {
-		return nil, err
-	}
-	out, err := termContents(attr).Update(ctx, s.DB, sc, req.Items, false)
+	sc, f := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
+	out, err := f.UpdateMany(ctx, s.DB, sc, req.Items)
 	return &pb.BulkUpdateAttributeTermContentsResponse{Items: out}, err
 }
 
 func (s *AttributeTermContentServer) DeleteAttributeTermContent(ctx context.Context, req *pb.DeleteAttributeTermContentRequest) (*pb.DeleteAttributeTermContentResponse, error) {
-	sc, attr, err := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.DeleteAttributeTermContentResponse{}, termContents(attr).Delete(ctx, s.DB, sc, req.TermContentUuid)
+	sc, f := s.termScope(ctx, req.AttributeUuid, req.TermUuid)
+	return &pb.DeleteAttributeTermContentResponse{}, f.Delete(ctx, s.DB, sc, req.TermContentUuid)
 }

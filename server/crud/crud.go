@@ -9,11 +9,13 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
@@ -26,9 +28,13 @@ import (
 
 // Scope locates a sub-resource's collection: its parent row and the payload keys that name the
 // parents in events ("attributeUuid", "…"). The zero Scope is a top-level collection.
+//
+// Err carries a failure to resolve the scope (an unknown parent: 404), so that a family's RPC can
+// pass a resolved scope straight to the engine: every operation returns Err first.
 type Scope struct {
 	Parent uuid.UUID
 	Keys   []string
+	Err    error
 }
 
 // Tx is what family callbacks run on: the transaction's queries and the caller's tenant.
@@ -177,6 +183,9 @@ func Bulk[T any](items []T) error { return fields.Bulk(len(items)) }
 // Create creates items (one for a single create) in one transaction; the response follows the
 // request order. Items whose unique field already exists are 409 ALREADY_EXISTS naming each.
 func (f *Family[R, M, C, U]) Create(ctx context.Context, d *store.DB, s Scope, items []C, single bool) ([]M, error) {
+	if s.Err != nil {
+		return nil, s.Err
+	}
 	v := apierr.NewValidator()
 	ids := make([]uuid.UUID, len(items))
 	uniq := make([]string, len(items))
@@ -253,6 +262,9 @@ func (f *Family[R, M, C, U]) inOrder(ids []uuid.UUID, rows []R) []M {
 
 // Update changes items (one for a single update) in one transaction, in request order.
 func (f *Family[R, M, C, U]) Update(ctx context.Context, d *store.DB, s Scope, items []U, single bool) ([]M, error) {
+	if s.Err != nil {
+		return nil, s.Err
+	}
 	v := apierr.NewValidator()
 	ids := make([]uuid.UUID, len(items))
 	for i, u := range items {
@@ -327,6 +339,9 @@ func (f *Family[R, M, C, U]) ParseID(raw string) (uuid.UUID, error) { return fie
 // Get reads one item of the scope by its path parameter.
 func (f *Family[R, M, C, U]) Get(ctx context.Context, d *store.DB, s Scope, raw string) (R, error) {
 	var zero R
+	if s.Err != nil {
+		return zero, s.Err
+	}
 	id, err := f.ParseID(raw)
 	if err != nil {
 		return zero, err
@@ -340,6 +355,9 @@ func (f *Family[R, M, C, U]) Get(ctx context.Context, d *store.DB, s Scope, raw 
 
 // Delete deletes one item permanently; an item still referenced is 409 IN_USE.
 func (f *Family[R, M, C, U]) Delete(ctx context.Context, d *store.DB, s Scope, raw string) error {
+	if s.Err != nil {
+		return s.Err
+	}
 	id, err := f.ParseID(raw)
 	if err != nil {
 		return err
@@ -375,6 +393,9 @@ func (f *Family[R, M, C, U]) Delete(ctx context.Context, d *store.DB, s Scope, r
 // uuid is 404, a disallowed move 409, and then nothing changes; same-state moves are no-ops
 // without events. The transition is the short name ("publish").
 func (f *Family[R, M, C, U]) Transition(ctx context.Context, d *store.DB, s Scope, transition string, raw []string, single bool) ([]M, error) {
+	if s.Err != nil {
+		return nil, s.Err
+	}
 	lc := f.Lifecycle
 	v := apierr.NewValidator()
 	if transition == "" {
@@ -456,4 +477,105 @@ func One[M any](out []M, err error) (M, error) {
 		return zero, err
 	}
 	return out[0], nil
+}
+
+// The RPC helpers below are what a family's gRPC methods call: each method is then one line over
+// its request and response types.
+
+// CreateOne creates one item (POST on the collection).
+func (f *Family[R, M, C, U]) CreateOne(ctx context.Context, d *store.DB, s Scope, c C) (M, error) {
+	return One(f.Create(ctx, d, s, []C{c}, true))
+}
+
+// CreateMany creates 1 to 100 items atomically (POST …/bulk).
+func (f *Family[R, M, C, U]) CreateMany(ctx context.Context, d *store.DB, s Scope, items []C) ([]M, error) {
+	if s.Err != nil {
+		return nil, s.Err
+	}
+	if err := fields.Bulk(len(items)); err != nil {
+		return nil, err
+	}
+	return f.Create(ctx, d, s, items, false)
+}
+
+// UpdateAt updates the item of path parameter raw with body u (PATCH …/{uuid}); an empty body
+// changes nothing but updatedAt.
+func (f *Family[R, M, C, U]) UpdateAt(ctx context.Context, d *store.DB, s Scope, raw string, u U) (M, error) {
+	var zero M
+	if s.Err != nil {
+		return zero, s.Err
+	}
+	if _, err := f.ParseID(raw); err != nil {
+		return zero, err
+	}
+	m, ok := any(u).(proto.Message)
+	if !ok {
+		return zero, fmt.Errorf("crud: update body %T is not a message", u)
+	}
+	r := m.ProtoReflect()
+	if !r.IsValid() {
+		r = r.Type().New()
+		u = r.Interface().(U)
+	}
+	if fd := r.Descriptor().Fields().ByName("uuid"); fd != nil {
+		r.Set(fd, protoreflect.ValueOfString(raw))
+	}
+	return One(f.Update(ctx, d, s, []U{u}, true))
+}
+
+// UpdateMany updates 1 to 100 items atomically (PATCH …/bulk).
+func (f *Family[R, M, C, U]) UpdateMany(ctx context.Context, d *store.DB, s Scope, items []U) ([]M, error) {
+	if s.Err != nil {
+		return nil, s.Err
+	}
+	if err := fields.Bulk(len(items)); err != nil {
+		return nil, err
+	}
+	return f.Update(ctx, d, s, items, false)
+}
+
+// TransitionAt moves the item of path parameter raw (PATCH …/{uuid}/actions/lifecycle).
+func (f *Family[R, M, C, U]) TransitionAt(ctx context.Context, d *store.DB, s Scope, raw string, t protoreflect.Enum) (M, error) {
+	var zero M
+	if _, err := f.ParseID(raw); err != nil {
+		return zero, err
+	}
+	return One(f.Transition(ctx, d, s, EnumName(t), []string{raw}, true))
+}
+
+// TransitionMany moves 1 to 100 items atomically (PATCH …/bulk/actions/lifecycle).
+func (f *Family[R, M, C, U]) TransitionMany(ctx context.Context, d *store.DB, s Scope, t protoreflect.Enum, raw []string) ([]M, error) {
+	return f.Transition(ctx, d, s, EnumName(t), raw, false)
+}
+
+// EnumName is the short lower-case name of an enum value (publish ← ATTRIBUTE_TRANSITION_PUBLISH),
+// or "" for the zero value.
+func EnumName(e protoreflect.Enum) string {
+	d := e.Descriptor()
+	v := d.Values().ByNumber(e.Number())
+	if v == nil || e.Number() == 0 {
+		return ""
+	}
+	return strings.ToLower(strings.TrimPrefix(string(v.Name()), upperSnake(string(d.Name()))+"_"))
+}
+
+func upperSnake(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(r)
+	}
+	return strings.ToUpper(b.String())
+}
+
+// GetAt reads the item of path parameter raw as its message.
+func (f *Family[R, M, C, U]) GetAt(ctx context.Context, d *store.DB, s Scope, raw string) (M, error) {
+	r, err := f.Get(ctx, d, s, raw)
+	if err != nil {
+		var zero M
+		return zero, err
+	}
+	return f.ToPB(r), nil
 }
