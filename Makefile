@@ -41,6 +41,7 @@ check-generated:
 	echo "generated code is up to date"
 
 lint:
+	@test -z "$$(gofmt -l server cmd test db bench)" || { gofmt -l server cmd test db bench; echo "gofmt: run gofmt -w on the files above"; exit 1; }
 	$(GO) vet ./...
 	$(TOOL) buf lint
 

@@ -48,11 +48,11 @@ func Services(d Deps) []Service {
 // ListSpecs pairs every list request type with its spec, checked at start-up.
 func ListSpecs() map[proto.Message]*list.Spec {
 	return map[proto.Message]*list.Spec{
-		&pb.ListLocalesRequest{}:               catalog.LocaleList,
-		&pb.ListAttributesRequest{}:            catalog.AttributeList,
-		&pb.ListAttributeContentsRequest{}:     catalog.ContentList,
-		&pb.ListAttributeTermsRequest{}:        catalog.AttributeTermList,
-		&pb.ListAttributeTermContentsRequest{}: catalog.ContentList,
+		&pb.ListLocalesRequest{}:                       catalog.LocaleList,
+		&pb.ListAttributesRequest{}:                    catalog.AttributeList,
+		&pb.ListAttributeContentsRequest{}:             catalog.ContentList,
+		&pb.ListAttributeTermsRequest{}:                catalog.AttributeTermList,
+		&pb.ListAttributeTermContentsRequest{}:         catalog.ContentList,
 		&pb.ListWebhookEventTypesRequest{}:             webhooks.EventTypeList,
 		&pb.ListWebhookSubscriptionsRequest{}:          webhooks.SubscriptionList,
 		&pb.ListWebhookSubscriptionEventTypesRequest{}: webhooks.SubscriptionEventTypeList,

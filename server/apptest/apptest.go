@@ -231,10 +231,10 @@ func (c *Client) Do(method, path string, body any) Resp {
 	return r
 }
 
-func (c *Client) Get(path string) Resp           { c.t.Helper(); return c.Do("GET", path, nil) }
-func (c *Client) Post(path string, b any) Resp   { c.t.Helper(); return c.Do("POST", path, b) }
-func (c *Client) Patch(path string, b any) Resp  { c.t.Helper(); return c.Do("PATCH", path, b) }
-func (c *Client) Delete(path string) Resp        { c.t.Helper(); return c.Do("DELETE", path, nil) }
+func (c *Client) Get(path string) Resp          { c.t.Helper(); return c.Do("GET", path, nil) }
+func (c *Client) Post(path string, b any) Resp  { c.t.Helper(); return c.Do("POST", path, b) }
+func (c *Client) Patch(path string, b any) Resp { c.t.Helper(); return c.Do("PATCH", path, b) }
+func (c *Client) Delete(path string) Resp       { c.t.Helper(); return c.Do("DELETE", path, nil) }
 
 // Want fails the test unless the status is code; returns r for chaining.
 func Want(t testing.TB, r Resp, code int) Resp {

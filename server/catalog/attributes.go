@@ -26,19 +26,9 @@ var attributeStatuses = []string{"draft", "published", "unpublished", "removed"}
 
 // AttributeList is the list spec of GET /v1/attributes.
 var AttributeList = &list.Spec{
-	Table: "attributes",
-	Filters: map[string]list.Field{
-		"uuids":        {Column: "uuid", Type: list.UUID},
-		"codes":        {Column: "code", Type: list.Text},
-		"code":         {Column: "code", Type: list.Text},
-		"displayNames": {Column: "display_name", Type: list.Text},
-		"displayName":  {Column: "display_name", Type: list.Text},
-		"statuses":     {Column: "status", Type: list.Enum, Values: attributeStatuses},
-		"createdAt":    {Column: "created_at", Type: list.Time},
-		"updatedAt":    {Column: "updated_at", Type: list.Time},
-	},
-	Order: map[string]string{"code": "code", "displayName": "display_name", "status": "status",
-		"createdAt": "created_at", "updatedAt": "updated_at"},
+	Table:      "attributes",
+	Filters:    list.CodeNameFilters(map[string]list.Field{"statuses": {Column: "status", Type: list.Enum, Values: attributeStatuses}}),
+	Order:      list.CodeNameOrder(map[string]string{"status": "status"}),
 	SoftDelete: &list.SoftDelete{StatusColumn: "status", Removed: "removed", IsRemovedField: "isRemoved", StatusesField: "statuses"},
 }
 

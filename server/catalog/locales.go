@@ -26,18 +26,9 @@ type LocaleServer struct {
 
 // LocaleList is the list spec of GET /v1/locales.
 var LocaleList = &list.Spec{
-	Table: "locales",
-	Filters: map[string]list.Field{
-		"uuids":        {Column: "uuid", Type: list.UUID},
-		"codes":        {Column: "code", Type: list.Text},
-		"code":         {Column: "code", Type: list.Text},
-		"displayNames": {Column: "display_name", Type: list.Text},
-		"displayName":  {Column: "display_name", Type: list.Text},
-		"isDefault":    {Column: "is_default", Type: list.Bool},
-		"createdAt":    {Column: "created_at", Type: list.Time},
-		"updatedAt":    {Column: "updated_at", Type: list.Time},
-	},
-	Order: map[string]string{"code": "code", "displayName": "display_name", "createdAt": "created_at", "updatedAt": "updated_at"},
+	Table:   "locales",
+	Filters: list.CodeNameFilters(map[string]list.Field{"isDefault": {Column: "is_default", Type: list.Bool}}),
+	Order:   list.CodeNameOrder(nil),
 }
 
 func localeToPB(l db.Locale) *pb.Locale {

@@ -29,19 +29,9 @@ type AttributeTermContentServer struct {
 
 // AttributeTermList is the list spec of GET /v1/attributes/{attributeUuid}/terms.
 var AttributeTermList = &list.Spec{
-	Table: "attribute_terms",
-	Filters: map[string]list.Field{
-		"uuids":        {Column: "uuid", Type: list.UUID},
-		"codes":        {Column: "code", Type: list.Text},
-		"code":         {Column: "code", Type: list.Text},
-		"displayNames": {Column: "display_name", Type: list.Text},
-		"displayName":  {Column: "display_name", Type: list.Text},
-		"position":     {Column: "position", Type: list.Int},
-		"createdAt":    {Column: "created_at", Type: list.Time},
-		"updatedAt":    {Column: "updated_at", Type: list.Time},
-	},
-	Order: map[string]string{"code": "code", "displayName": "display_name", "position": "position",
-		"createdAt": "created_at", "updatedAt": "updated_at"},
+	Table:   "attribute_terms",
+	Filters: list.CodeNameFilters(map[string]list.Field{"position": {Column: "position", Type: list.Int}}),
+	Order:   list.CodeNameOrder(map[string]string{"position": "position"}),
 }
 
 func termToPB(t db.AttributeTerm) *pb.AttributeTerm {

@@ -160,7 +160,9 @@ func run(ctx context.Context, d *store.DB, s Scope, fn func(t *Tx) error) error 
 
 // Write runs fn in a transaction of the caller's tenant and records the events fn emits; for
 // family-specific writes that the engine's operations do not cover.
-func Write(ctx context.Context, d *store.DB, s Scope, fn func(t *Tx) error) error { return run(ctx, d, s, fn) }
+func Write(ctx context.Context, d *store.DB, s Scope, fn func(t *Tx) error) error {
+	return run(ctx, d, s, fn)
+}
 
 func index(i int, single bool) int {
 	if single {

@@ -348,3 +348,31 @@ func contains(xs []string, s string) bool {
 	}
 	return false
 }
+
+// Filters of the fields most families share: uuid, code, displayName and the timestamps
+// (uuids[eq], codes[eq], code[contains|starts|ends], displayNames[eq], displayName[…],
+// createdAt[eq|min|max], updatedAt[…]), merged with a family's own.
+func CodeNameFilters(extra map[string]Field) map[string]Field {
+	out := map[string]Field{
+		"uuids":        {Column: "uuid", Type: UUID},
+		"codes":        {Column: "code", Type: Text},
+		"code":         {Column: "code", Type: Text},
+		"displayNames": {Column: "display_name", Type: Text},
+		"displayName":  {Column: "display_name", Type: Text},
+		"createdAt":    {Column: "created_at", Type: Time},
+		"updatedAt":    {Column: "updated_at", Type: Time},
+	}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
+}
+
+// CodeNameOrder is the order fields of the same shared fields, merged with a family's own.
+func CodeNameOrder(extra map[string]string) map[string]string {
+	out := map[string]string{"code": "code", "displayName": "display_name", "createdAt": "created_at", "updatedAt": "updated_at"}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
+}
