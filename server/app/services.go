@@ -31,9 +31,31 @@ type Deps struct {
 	Guard webhooks.Guard
 }
 
-// Services lists every API service: the one place a new family is added.
+// Services lists every API service. Groups of families register in their own files
+// (services_<group>.go) so that each group's wiring stays beside its list specs.
 func Services(d Deps) []Service {
 	c := catalog.New(d.DB)
+	out := coreServices(d, c)
+	for _, g := range groups {
+		out = append(out, g.services(c)...)
+	}
+	return out
+}
+
+// group is a set of families registered together.
+type group struct {
+	services  func(c *catalog.Service) []Service
+	listSpecs func() map[proto.Message]*list.Spec
+}
+
+// groups are the family groups beyond the core (in registration order).
+var groups = []group{
+	{structureBasicServices, structureBasicListSpecs},
+	{hierarchyServices, hierarchyListSpecs},
+	{inputServices, inputListSpecs},
+}
+
+func coreServices(d Deps, c *catalog.Service) []Service {
 	return []Service{
 		{&pb.WebhookEventTypeService_ServiceDesc, &webhooks.EventTypeService{DB: d.DB}, pb.RegisterWebhookEventTypeServiceHandler},
 		{&pb.WebhookSubscriptionService_ServiceDesc, &webhooks.Service{DB: d.DB, Box: d.Box, Guard: d.Guard}, pb.RegisterWebhookSubscriptionServiceHandler},
@@ -47,6 +69,16 @@ func Services(d Deps) []Service {
 
 // ListSpecs pairs every list request type with its spec, checked at start-up.
 func ListSpecs() map[proto.Message]*list.Spec {
+	out := coreListSpecs()
+	for _, g := range groups {
+		for k, v := range g.listSpecs() {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func coreListSpecs() map[proto.Message]*list.Spec {
 	return map[proto.Message]*list.Spec{
 		&pb.ListLocalesRequest{}:                       catalog.LocaleList,
 		&pb.ListAttributesRequest{}:                    catalog.AttributeList,

@@ -39,7 +39,9 @@ type Scope struct {
 
 // Tx is what family callbacks run on: the transaction's queries and the caller's tenant.
 type Tx struct {
-	Q      *db.Queries
+	Q *db.Queries
+	// Conn is the transaction itself, for the few generic statements that are not sqlc's.
+	Conn   pgx.Tx
 	Tenant string
 	Scope  Scope
 	Now    time.Time
@@ -63,6 +65,9 @@ type Family[R any, M any, C any, U any] struct {
 	IDKey string
 	// Unique is the JSON name of the field whose uniqueness conflicts are reported ("code").
 	Unique string
+	// CreatedVerb and DeletedVerb override the event verbs of create and delete ("linked" and
+	// "unlinked" for associations); empty means "created" and "deleted".
+	CreatedVerb, DeletedVerb string
 	// References maps foreign-key constraint names onto the JSON field that holds the reference,
 	// so a write naming a missing resource is a 404 naming that field.
 	References map[string]string
@@ -149,8 +154,8 @@ func (f *Family[R, M, C, U]) refresh(ctx context.Context, t *Tx, ids []uuid.UUID
 func run(ctx context.Context, d *store.DB, s Scope, fn func(t *Tx) error) error {
 	tenant := reqctx.Tenant(ctx)
 	now := store.Now()
-	return d.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
-		t := &Tx{Q: q, Tenant: tenant, Scope: s, Now: now}
+	return d.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		t := &Tx{Q: q, Conn: tx, Tenant: tenant, Scope: s, Now: now}
 		if err := fn(t); err != nil {
 			return err
 		}
@@ -214,7 +219,7 @@ func (f *Family[R, M, C, U]) Create(ctx context.Context, d *store.DB, s Scope, i
 			}
 		}
 		for _, id := range ids {
-			t.Emit(f.event("created", s, id))
+			t.Emit(f.event(or(f.CreatedVerb, "created"), s, id))
 		}
 		rows, err = f.refresh(ctx, t, ids, rows)
 		return err
@@ -386,7 +391,7 @@ func (f *Family[R, M, C, U]) Delete(ctx context.Context, d *store.DB, s Scope, r
 		if n == 0 {
 			return apierr.NotFoundf(f.Kind, raw)
 		}
-		t.Emit(f.event("deleted", s, id))
+		t.Emit(f.event(or(f.DeletedVerb, "deleted"), s, id))
 		return nil
 	})
 }
@@ -580,4 +585,44 @@ func (f *Family[R, M, C, U]) GetAt(ctx context.Context, d *store.DB, s Scope, ra
 		return zero, err
 	}
 	return f.ToPB(r), nil
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// RequireExisting checks, inside a write, that every non-nil id names a row of table in the
+// caller's tenant; the first missing one is a 404 naming field (with the bulk index). table is a
+// constant of the calling family, never input.
+func RequireExisting(ctx context.Context, t *Tx, table, field string, ids []*uuid.UUID) error {
+	want := make([]uuid.UUID, 0, len(ids))
+	for _, id := range ids {
+		if id != nil {
+			want = append(want, *id)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	rows, err := t.Conn.Query(ctx, "SELECT uuid FROM "+table+" WHERE tenant_id = $1 AND uuid = ANY($2)", t.Tenant, want)
+	if err != nil {
+		return err
+	}
+	found, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+	if err != nil {
+		return err
+	}
+	have := make(map[uuid.UUID]bool, len(found))
+	for _, f := range found {
+		have[f] = true
+	}
+	for i, id := range ids {
+		if id != nil && !have[*id] {
+			return apierr.New(apierr.NotFound, "%s %s does not exist", field, id).WithField(FieldName(field, i, t.Single), "not found")
+		}
+	}
+	return nil
 }
