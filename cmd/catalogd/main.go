@@ -12,6 +12,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -110,23 +111,30 @@ func parseSchedule(s string, p *webhooks.Policy) error {
 	return nil
 }
 
+// logOut batches the log lines of serve; the other commands write straight through.
+var logOut io.Writer = os.Stderr
+
 func logger() *slog.Logger {
 	lvl := slog.LevelInfo
 	if strings.EqualFold(os.Getenv("CATALOG_LOG_LEVEL"), "debug") {
 		lvl = slog.LevelDebug
 	}
-	return app.NewLogger(os.Stderr, lvl)
+	return app.NewLogger(logOut, lvl)
 }
 
 func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ExitOnError)
 	cfg := configFlags(fs)
 	_ = fs.Parse(args)
+	buffered := app.NewBufferedWriter(os.Stderr, 100*time.Millisecond)
+	defer buffered.Close()
+	logOut = buffered
 	log := logger()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv, err := app.Start(ctx, *cfg, log)
 	if err != nil {
+		buffered.Flush()
 		return err
 	}
 	<-ctx.Done()

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -53,6 +54,7 @@ func newGateway(authz func(ctx context.Context, method, authorization string) er
 			WriteProblem(w, r, apierr.New(apierr.NotFound, "no resource at %s", r.URL.Path))
 		}),
 		runtime.WithForwardResponseOption(successStatus),
+		runtime.WithMetadata(func(context.Context, *http.Request) metadata.MD { return metadata.Pairs(gatewayHeader, "1") }),
 		runtime.WithIncomingHeaderMatcher(func(k string) (string, bool) {
 			switch strings.ToLower(k) {
 			case "authorization", RequestIDHeader:

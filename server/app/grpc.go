@@ -23,6 +23,10 @@ import (
 // RequestIDHeader carries the request id from the gateway (and any gRPC client) to the server.
 const RequestIDHeader = "x-request-id"
 
+// gatewayHeader marks the RPCs the REST gateway makes: their HTTP request already has its log line,
+// so the RPC line is logged at debug level only (one line per request at info).
+const gatewayHeader = "x-catalogd-gateway"
+
 type interceptors struct {
 	log      *slog.Logger
 	verifier *auth.Verifier
@@ -49,6 +53,9 @@ func (ic *interceptors) unary(ctx context.Context, req any, info *grpc.UnaryServ
 		code := status.Code(err)
 		ic.metrics.observe(info.FullMethod, code, time.Since(start))
 		lvl := slog.LevelInfo
+		if first(md, gatewayHeader) != "" {
+			lvl = slog.LevelDebug
+		}
 		if code == codes.Internal || code == codes.Unknown {
 			lvl = slog.LevelError
 		}

@@ -3,16 +3,27 @@ package app
 import (
 	"google.golang.org/protobuf/proto"
 
+	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/server/catalog"
 	"github.com/catalogd/catalogd/server/list"
 )
 
 // inputServices registers type groups, input types, channels and channel input types.
 func inputServices(c *catalog.Service) []Service {
-	return []Service{}
+	return []Service{
+		{&pb.TypeGroupService_ServiceDesc, &catalog.TypeGroupServer{Service: c}, pb.RegisterTypeGroupServiceHandler},
+		{&pb.InputTypeService_ServiceDesc, &catalog.InputTypeServer{Service: c}, pb.RegisterInputTypeServiceHandler},
+		{&pb.ChannelService_ServiceDesc, &catalog.ChannelServer{Service: c}, pb.RegisterChannelServiceHandler},
+		{&pb.ChannelInputTypeService_ServiceDesc, &catalog.ChannelInputTypeServer{Service: c}, pb.RegisterChannelInputTypeServiceHandler},
+	}
 }
 
 // inputListSpecs pairs their list requests with their specs.
 func inputListSpecs() map[proto.Message]*list.Spec {
-	return map[proto.Message]*list.Spec{}
+	return map[proto.Message]*list.Spec{
+		&pb.ListTypeGroupsRequest{}:        catalog.TypeGroupList,
+		&pb.ListInputTypesRequest{}:        catalog.InputTypeList,
+		&pb.ListChannelsRequest{}:          catalog.ChannelList,
+		&pb.ListChannelInputTypesRequest{}: catalog.ChannelInputTypeList,
+	}
 }

@@ -31,6 +31,10 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		cfg.MaxConns = 8
 	}
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
+	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
+		registerUUID(c.TypeMap())
+		return nil
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, err
