@@ -53,6 +53,7 @@ var groups = []group{
 	{structureBasicServices, structureBasicListSpecs},
 	{hierarchyServices, hierarchyListSpecs},
 	{inputServices, inputListSpecs},
+	{familyServices, familyListSpecs},
 }
 
 func coreServices(d Deps, c *catalog.Service) []Service {
