@@ -37,7 +37,7 @@ func (q *Queries) DeleteContent(ctx context.Context, arg DeleteContentParams) (i
 }
 
 const getContent = `-- name: GetContent :one
-SELECT tenant_id, uuid, parent_kind, parent_uuid, locale_uuid, display_name, description, created_at, updated_at, attribute_uuid, term_uuid FROM contents WHERE tenant_id = $1 AND parent_kind = $2 AND parent_uuid = $3 AND uuid = $4
+SELECT tenant_id, uuid, parent_kind, parent_uuid, locale_uuid, display_name, description, created_at, updated_at, attribute_uuid, term_uuid, brand_uuid, tag_uuid, category_uuid FROM contents WHERE tenant_id = $1 AND parent_kind = $2 AND parent_uuid = $3 AND uuid = $4
 `
 
 type GetContentParams struct {
@@ -67,6 +67,9 @@ func (q *Queries) GetContent(ctx context.Context, arg GetContentParams) (Content
 		&i.UpdatedAt,
 		&i.AttributeUuid,
 		&i.TermUuid,
+		&i.BrandUuid,
+		&i.TagUuid,
+		&i.CategoryUuid,
 	)
 	return i, err
 }
@@ -79,7 +82,7 @@ FROM (SELECT unnest($5::uuid[]) AS uuid, unnest($6::uuid[]) AS locale_uuid,
              unnest($7::text[]) AS display_name, unnest($8::text[]) AS description,
              unnest($9::boolean[]) AS has_description) AS u
 ON CONFLICT DO NOTHING
-RETURNING tenant_id, uuid, parent_kind, parent_uuid, locale_uuid, display_name, description, created_at, updated_at, attribute_uuid, term_uuid
+RETURNING tenant_id, uuid, parent_kind, parent_uuid, locale_uuid, display_name, description, created_at, updated_at, attribute_uuid, term_uuid, brand_uuid, tag_uuid, category_uuid
 `
 
 type InsertContentsParams struct {
@@ -126,6 +129,9 @@ func (q *Queries) InsertContents(ctx context.Context, arg InsertContentsParams) 
 			&i.UpdatedAt,
 			&i.AttributeUuid,
 			&i.TermUuid,
+			&i.BrandUuid,
+			&i.TagUuid,
+			&i.CategoryUuid,
 		); err != nil {
 			return nil, err
 		}
@@ -138,7 +144,7 @@ func (q *Queries) InsertContents(ctx context.Context, arg InsertContentsParams) 
 }
 
 const listContentsOfParents = `-- name: ListContentsOfParents :many
-SELECT tenant_id, uuid, parent_kind, parent_uuid, locale_uuid, display_name, description, created_at, updated_at, attribute_uuid, term_uuid FROM contents
+SELECT tenant_id, uuid, parent_kind, parent_uuid, locale_uuid, display_name, description, created_at, updated_at, attribute_uuid, term_uuid, brand_uuid, tag_uuid, category_uuid FROM contents
 WHERE tenant_id = $1 AND parent_kind = $2 AND parent_uuid = ANY($3::uuid[])
 ORDER BY created_at, uuid
 `
@@ -170,6 +176,9 @@ func (q *Queries) ListContentsOfParents(ctx context.Context, arg ListContentsOfP
 			&i.UpdatedAt,
 			&i.AttributeUuid,
 			&i.TermUuid,
+			&i.BrandUuid,
+			&i.TagUuid,
+			&i.CategoryUuid,
 		); err != nil {
 			return nil, err
 		}
@@ -217,7 +226,7 @@ SET locale_uuid = coalesce($1, locale_uuid),
     description = CASE WHEN $3::boolean THEN $4 ELSE description END,
     updated_at = $5
 WHERE tenant_id = $6 AND parent_kind = $7 AND parent_uuid = $8 AND uuid = $9
-RETURNING tenant_id, uuid, parent_kind, parent_uuid, locale_uuid, display_name, description, created_at, updated_at, attribute_uuid, term_uuid
+RETURNING tenant_id, uuid, parent_kind, parent_uuid, locale_uuid, display_name, description, created_at, updated_at, attribute_uuid, term_uuid, brand_uuid, tag_uuid, category_uuid
 `
 
 type UpdateContentParams struct {
@@ -257,6 +266,9 @@ func (q *Queries) UpdateContent(ctx context.Context, arg UpdateContentParams) (C
 		&i.UpdatedAt,
 		&i.AttributeUuid,
 		&i.TermUuid,
+		&i.BrandUuid,
+		&i.TagUuid,
+		&i.CategoryUuid,
 	)
 	return i, err
 }

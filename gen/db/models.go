@@ -32,6 +32,70 @@ type AttributeTerm struct {
 	UpdatedAt     time.Time `db:"updated_at"`
 }
 
+type Brand struct {
+	TenantID    string    `db:"tenant_id"`
+	Uuid        uuid.UUID `db:"uuid"`
+	Code        string    `db:"code"`
+	DisplayName string    `db:"display_name"`
+	CreatedAt   time.Time `db:"created_at"`
+	UpdatedAt   time.Time `db:"updated_at"`
+}
+
+type Category struct {
+	TenantID    string     `db:"tenant_id"`
+	Uuid        uuid.UUID  `db:"uuid"`
+	Code        string     `db:"code"`
+	DisplayName string     `db:"display_name"`
+	ParentUuid  *uuid.UUID `db:"parent_uuid"`
+	Position    int32      `db:"position"`
+	Status      string     `db:"status"`
+	CreatedAt   time.Time  `db:"created_at"`
+	UpdatedAt   time.Time  `db:"updated_at"`
+	RemovedAt   *time.Time `db:"removed_at"`
+	IsRoot      *bool      `db:"is_root"`
+}
+
+type Channel struct {
+	TenantID    string    `db:"tenant_id"`
+	Uuid        uuid.UUID `db:"uuid"`
+	Code        string    `db:"code"`
+	DisplayName string    `db:"display_name"`
+	CreatedAt   time.Time `db:"created_at"`
+	UpdatedAt   time.Time `db:"updated_at"`
+}
+
+type ChannelInputType struct {
+	TenantID         string    `db:"tenant_id"`
+	Uuid             uuid.UUID `db:"uuid"`
+	ChannelUuid      uuid.UUID `db:"channel_uuid"`
+	InputTypeUuid    uuid.UUID `db:"input_type_uuid"`
+	RequirementLevel string    `db:"requirement_level"`
+	Scoping          string    `db:"scoping"`
+	CreatedAt        time.Time `db:"created_at"`
+	UpdatedAt        time.Time `db:"updated_at"`
+}
+
+type ChannelLocale struct {
+	TenantID    string    `db:"tenant_id"`
+	ChannelUuid uuid.UUID `db:"channel_uuid"`
+	LocaleUuid  uuid.UUID `db:"locale_uuid"`
+	Position    int32     `db:"position"`
+}
+
+type Collection struct {
+	TenantID    string     `db:"tenant_id"`
+	Uuid        uuid.UUID  `db:"uuid"`
+	Code        string     `db:"code"`
+	DisplayName string     `db:"display_name"`
+	ParentUuid  *uuid.UUID `db:"parent_uuid"`
+	Position    int32      `db:"position"`
+	Status      string     `db:"status"`
+	CreatedAt   time.Time  `db:"created_at"`
+	UpdatedAt   time.Time  `db:"updated_at"`
+	RemovedAt   *time.Time `db:"removed_at"`
+	IsRoot      *bool      `db:"is_root"`
+}
+
 type Content struct {
 	TenantID      string     `db:"tenant_id"`
 	Uuid          uuid.UUID  `db:"uuid"`
@@ -44,6 +108,9 @@ type Content struct {
 	UpdatedAt     time.Time  `db:"updated_at"`
 	AttributeUuid *uuid.UUID `db:"attribute_uuid"`
 	TermUuid      *uuid.UUID `db:"term_uuid"`
+	BrandUuid     *uuid.UUID `db:"brand_uuid"`
+	TagUuid       *uuid.UUID `db:"tag_uuid"`
+	CategoryUuid  *uuid.UUID `db:"category_uuid"`
 }
 
 type Event struct {
@@ -54,12 +121,64 @@ type Event struct {
 	CreatedAt time.Time `db:"created_at"`
 }
 
+type InputType struct {
+	TenantID      string    `db:"tenant_id"`
+	Uuid          uuid.UUID `db:"uuid"`
+	TypeGroupUuid uuid.UUID `db:"type_group_uuid"`
+	Code          string    `db:"code"`
+	DisplayName   string    `db:"display_name"`
+	DataType      string    `db:"data_type"`
+	IsLocalizable bool      `db:"is_localizable"`
+	Constraints   []byte    `db:"constraints"`
+	CreatedAt     time.Time `db:"created_at"`
+	UpdatedAt     time.Time `db:"updated_at"`
+}
+
 type Locale struct {
 	TenantID    string    `db:"tenant_id"`
 	Uuid        uuid.UUID `db:"uuid"`
 	Code        string    `db:"code"`
 	DisplayName string    `db:"display_name"`
 	IsDefault   bool      `db:"is_default"`
+	CreatedAt   time.Time `db:"created_at"`
+	UpdatedAt   time.Time `db:"updated_at"`
+}
+
+type ProductAssetType struct {
+	TenantID         string    `db:"tenant_id"`
+	Uuid             uuid.UUID `db:"uuid"`
+	Code             string    `db:"code"`
+	DisplayName      string    `db:"display_name"`
+	IsFeaturedSource bool      `db:"is_featured_source"`
+	CreatedAt        time.Time `db:"created_at"`
+	UpdatedAt        time.Time `db:"updated_at"`
+}
+
+type ProductRelationType struct {
+	TenantID    string    `db:"tenant_id"`
+	Uuid        uuid.UUID `db:"uuid"`
+	Code        string    `db:"code"`
+	DisplayName string    `db:"display_name"`
+	Direction   string    `db:"direction"`
+	CreatedAt   time.Time `db:"created_at"`
+	UpdatedAt   time.Time `db:"updated_at"`
+}
+
+type Tag struct {
+	TenantID    string    `db:"tenant_id"`
+	Uuid        uuid.UUID `db:"uuid"`
+	Code        string    `db:"code"`
+	DisplayName string    `db:"display_name"`
+	CreatedAt   time.Time `db:"created_at"`
+	UpdatedAt   time.Time `db:"updated_at"`
+}
+
+type TypeGroup struct {
+	TenantID    string    `db:"tenant_id"`
+	Uuid        uuid.UUID `db:"uuid"`
+	Code        string    `db:"code"`
+	DisplayName string    `db:"display_name"`
+	EntityType  string    `db:"entity_type"`
 	CreatedAt   time.Time `db:"created_at"`
 	UpdatedAt   time.Time `db:"updated_at"`
 }

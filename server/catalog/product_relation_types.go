@@ -1,0 +1,77 @@
+package catalog
+
+import (
+	"context"
+	"strings"
+
+	"github.com/google/uuid"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/gen/db"
+	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/crud"
+	"github.com/catalogd/catalogd/server/list"
+)
+
+var relationDirections = []string{"one_way", "two_way"}
+
+// ProductRelationTypeList is the list spec of GET /v1/product-relation-types.
+var ProductRelationTypeList = &list.Spec{
+	Table:   "product_relation_types",
+	Filters: list.CodeNameFilters(map[string]list.Field{"directions": {Column: "direction", Type: list.Enum, Values: relationDirections}}),
+	Order:   list.CodeNameOrder(map[string]string{"direction": "direction"}),
+}
+
+func productRelationTypeToPB(r db.ProductRelationType) *pb.ProductRelationType {
+	return &pb.ProductRelationType{Uuid: r.Uuid.String(), CreatedAt: timestamppb.New(r.CreatedAt), UpdatedAt: timestamppb.New(r.UpdatedAt),
+		Code: r.Code, DisplayName: r.DisplayName,
+		Direction: pb.ProductRelationDirection(enumValue(pb.ProductRelationDirection_value, "PRODUCT_RELATION_DIRECTION_", r.Direction))}
+}
+
+// productRelationTypes is the product relation type family: code, displayName and direction
+// (one_way or two_way, required on create). The direction is fixed after creation: a two-way type's
+// links keep their inverse links on the target in step, so changing it would leave existing links
+// without (or with stray) inverses. Product relations and family relation types reference it.
+var productRelationTypes = &crud.Family[db.ProductRelationType, *pb.ProductRelationType, *pb.ProductRelationTypeCreate, *pb.ProductRelationTypeUpdate]{
+	Kind: "product relation type", Event: "product_relation_type", IDKey: "productRelationTypeUuid", Unique: "code",
+	ID:   func(r db.ProductRelationType) uuid.UUID { return r.Uuid },
+	ToPB: productRelationTypeToPB,
+	CheckCreate: func(v apierr.Validator, c *pb.ProductRelationTypeCreate) string {
+		if crud.EnumName(c.GetDirection()) == "" {
+			v.Add("direction", "is required: one of %s", strings.Join(relationDirections, ", "))
+		}
+		return checkCodeName(v, c)
+	},
+	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.ProductRelationTypeCreate) ([]db.ProductRelationType, error) {
+		return t.Q.InsertProductRelationTypes(ctx, db.InsertProductRelationTypesParams{TenantID: t.Tenant, Uuids: ids, Now: t.Now,
+			Codes: mapSlice(items, (*pb.ProductRelationTypeCreate).GetCode), DisplayNames: mapSlice(items, displayNameOrCode[*pb.ProductRelationTypeCreate]),
+			Directions: mapSlice(items, func(c *pb.ProductRelationTypeCreate) string { return crud.EnumName(c.GetDirection()) })})
+	},
+	UpdateID: (*pb.ProductRelationTypeUpdate).GetUuid,
+	CheckUpdate: func(v apierr.Validator, u *pb.ProductRelationTypeUpdate) {
+		if u.Direction != nil && crud.EnumName(*u.Direction) == "" {
+			v.Add("direction", "must be one of %s", strings.Join(relationDirections, ", "))
+		}
+		checkCodeNameUpdate(v, u)
+	},
+	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.ProductRelationTypeUpdate) (db.ProductRelationType, error) {
+		return t.Q.UpdateProductRelationType(ctx, db.UpdateProductRelationTypeParams{TenantID: t.Tenant, Uuid: id, Now: t.Now,
+			Code: optString(u, "code"), DisplayName: optString(u, "display_name")})
+	},
+	// A direction equal to the current one is accepted (a client may send the whole object back).
+	AfterUpdate: func(_ context.Context, _ *crud.Tx, r db.ProductRelationType, u *pb.ProductRelationTypeUpdate, field func(string) string) (db.ProductRelationType, error) {
+		if u.Direction != nil && crud.EnumName(*u.Direction) != r.Direction {
+			return r, apierr.Field(field("direction"), "is fixed after creation (this type is "+r.Direction+")")
+		}
+		return r, nil
+	},
+	GetOne:    getByKey((*db.Queries).GetProductRelationType),
+	DeleteOne: deleteByKey((*db.Queries).DeleteProductRelationType),
+}
+
+// ProductRelationTypeService is catalog.v1.ProductRelationTypeService, served by the family.
+func ProductRelationTypeService(s *Service) *grpc.ServiceDesc {
+	return topLevelService(s, productRelationTypes, ProductRelationTypeList, &pb.ProductRelationTypeService_ServiceDesc, "product_relation_type")
+}
