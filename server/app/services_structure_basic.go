@@ -9,18 +9,14 @@ import (
 )
 
 // structureBasicServices registers brands, tags (with contents), product asset types, product relation types.
-// Their services are served from the generated descriptions by their families (no per-family RPC
-// methods), so the implementation passed is the catalog service itself.
 func structureBasicServices(c *catalog.Service) []Service {
-	brand, brandContent := catalog.BrandServices(c)
-	tag, tagContent := catalog.TagServices(c)
 	return []Service{
-		{brand, c, pb.RegisterBrandServiceHandler},
-		{brandContent, c, pb.RegisterBrandContentServiceHandler},
-		{tag, c, pb.RegisterTagServiceHandler},
-		{tagContent, c, pb.RegisterTagContentServiceHandler},
-		{catalog.ProductAssetTypeService(c), c, pb.RegisterProductAssetTypeServiceHandler},
-		{catalog.ProductRelationTypeService(c), c, pb.RegisterProductRelationTypeServiceHandler},
+		{&pb.BrandService_ServiceDesc, &catalog.BrandServer{Service: c}, pb.RegisterBrandServiceHandler},
+		{&pb.BrandContentService_ServiceDesc, &catalog.BrandContentServer{Service: c}, pb.RegisterBrandContentServiceHandler},
+		{&pb.TagService_ServiceDesc, &catalog.TagServer{Service: c}, pb.RegisterTagServiceHandler},
+		{&pb.TagContentService_ServiceDesc, &catalog.TagContentServer{Service: c}, pb.RegisterTagContentServiceHandler},
+		{&pb.ProductAssetTypeService_ServiceDesc, &catalog.ProductAssetTypeServer{Service: c}, pb.RegisterProductAssetTypeServiceHandler},
+		{&pb.ProductRelationTypeService_ServiceDesc, &catalog.ProductRelationTypeServer{Service: c}, pb.RegisterProductRelationTypeServiceHandler},
 	}
 }
 

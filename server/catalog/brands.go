@@ -3,14 +3,11 @@ package catalog
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
-	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
@@ -28,8 +25,7 @@ import (
 //   - codeNameFamily, that kind of family written once over any sqlc table of the codeNameRow
 //     shape, with the code/displayName checks every such family uses (also product asset types
 //     and product relation types);
-//   - serviceDesc and familyOps, which serve a family's gRPC service from its generated service
-//     description, so that these families have no per-family RPC methods to repeat.
+//   - the typed gRPC methods of BrandService and BrandContentService, one line each over the family.
 
 // Parent kind of brand contents in the contents table.
 const kindBrand = "brand"
@@ -41,11 +37,6 @@ var brands = newCodeNameFamily[*pb.Brand, *pb.BrandCreate, *pb.BrandUpdate, *pb.
 
 // BrandList is the list spec of GET /v1/brands.
 var BrandList = brands.spec
-
-// BrandServices are catalog.v1.BrandService and catalog.v1.BrandContentService, served by the brand family.
-func BrandServices(s *Service) (brand, content *grpc.ServiceDesc) {
-	return brands.services(s, &pb.BrandService_ServiceDesc, &pb.BrandContentService_ServiceDesc)
-}
 
 // --- Code/displayName families ---
 
@@ -269,31 +260,6 @@ func (f *codeNameFamily[M, C, U, CM, CC, CU]) listContents(ctx context.Context, 
 	return listContentsAs(ctx, s, f.kind, f.scope(ctx, s, raw), req, f.contents.ToPB)
 }
 
-// services serves the family's two gRPC services, described by the generated item and content
-// service descriptions: no per-family RPC methods. Field names follow the kind: path parameters
-// <kind>_uuid and <kind>_content_uuid, bodies and single responses <kind> and <kind>_content.
-func (f *codeNameFamily[M, C, U, CM, CC, CU]) services(s *Service, item, content *grpc.ServiceDesc) (*grpc.ServiceDesc, *grpc.ServiceDesc) {
-	id, body := protoreflect.Name(f.kind+"_uuid"), protoreflect.Name(f.kind)
-	items := topLevelOps(s, f.Family, f.spec, body)
-	items["List"] = func(ctx context.Context, in, out protoreflect.Message) error {
-		ms, page, err := f.listHydrated(ctx, s, in.Interface(), reqFlag(in, "include"), reqFlag(in, "expand"))
-		return resPage(out, ms, page, err)
-	}
-	items["Get"] = func(ctx context.Context, in, out protoreflect.Message) error {
-		m, err := f.getHydrated(ctx, s, reqString(in, id), reqFlag(in, "include"), reqFlag(in, "expand"))
-		return resSet(out, body, m, err)
-	}
-	parent := func(ctx context.Context, in protoreflect.Message) crud.Scope {
-		return f.scope(ctx, s, reqString(in, id))
-	}
-	contents := familyOps(f.contents, s, parent, protoreflect.Name(f.kind+"_content_uuid"), body+"_content")
-	contents["List"] = func(ctx context.Context, in, out protoreflect.Message) error {
-		ms, page, err := f.listContents(ctx, s, reqString(in, id), in.Interface())
-		return resPage(out, ms, page, err)
-	}
-	return serviceDesc(item, items), serviceDesc(content, contents)
-}
-
 // codeNameToPB converts a row into M by field name (uuid, created_at, updated_at, code,
 // display_name): brands and tags are distinct message types of one shape.
 func codeNameToPB[M proto.Message](r codeNameRow) M {
@@ -335,134 +301,7 @@ func timestampValue(t time.Time) protoreflect.Value {
 	return protoreflect.ValueOfMessage(timestamppb.New(t).ProtoReflect())
 }
 
-// --- Serving a family's gRPC service from its generated description ---
-//
-// A standard family service (List, Create, BulkCreate, Get, Update, BulkUpdate, Delete) needs no
-// typed RPC methods: serviceDesc copies the generated grpc.ServiceDesc and handles each method by
-// its operation, the prefix of its name, on the generated request and response types, reading and
-// writing their fields by name (the path parameters, the body, "items", "pagination"). The
-// handlers run the server's interceptors like generated ones, so scopes, errors and logging apply
-// unchanged; the REST gateway, a gRPC client, sees no difference. A method or field that does not
-// fit is reported when the service is built, at start-up.
-
-// familyOp is one RPC of a family's standard service: it reads the request and fills the response.
-type familyOp func(ctx context.Context, in, out protoreflect.Message) error
-
-// familyOps are the create, bulk create, get, update, bulk update and delete RPCs of family f
-// (List is the family's own): scope resolves the collection from the request's parent path
-// parameters, id names the item's path parameter field and body the single create/update body
-// field, which is also the single response field. Bulk requests and responses hold "items".
-func familyOps[R any, M, C, U proto.Message](f *crud.Family[R, M, C, U], s *Service, scope func(context.Context, protoreflect.Message) crud.Scope, id, body protoreflect.Name) map[string]familyOp {
-	return map[string]familyOp{
-		"Create": func(ctx context.Context, in, out protoreflect.Message) error {
-			m, err := f.CreateOne(ctx, s.DB, scope(ctx, in), reqMessage[C](in, body))
-			return resSet(out, body, m, err)
-		},
-		"BulkCreate": func(ctx context.Context, in, out protoreflect.Message) error {
-			ms, err := f.CreateMany(ctx, s.DB, scope(ctx, in), reqList[C](in, "items"))
-			return resItems(out, ms, err)
-		},
-		"Get": func(ctx context.Context, in, out protoreflect.Message) error {
-			m, err := f.GetAt(ctx, s.DB, scope(ctx, in), reqString(in, id))
-			return resSet(out, body, m, err)
-		},
-		"Update": func(ctx context.Context, in, out protoreflect.Message) error {
-			m, err := f.UpdateAt(ctx, s.DB, scope(ctx, in), reqString(in, id), reqMessage[U](in, body))
-			return resSet(out, body, m, err)
-		},
-		"BulkUpdate": func(ctx context.Context, in, out protoreflect.Message) error {
-			ms, err := f.UpdateMany(ctx, s.DB, scope(ctx, in), reqList[U](in, "items"))
-			return resItems(out, ms, err)
-		},
-		"Delete": func(ctx context.Context, in, _ protoreflect.Message) error {
-			return f.Delete(ctx, s.DB, scope(ctx, in), reqString(in, id))
-		},
-	}
-}
-
-// topLevelService serves the standard service of a top-level family whose path parameter and
-// body are named after name (product_asset_type_uuid, product_asset_type), listing with spec.
-func topLevelService[R any, M, C, U proto.Message](s *Service, f *crud.Family[R, M, C, U], spec *list.Spec, base *grpc.ServiceDesc, name protoreflect.Name) *grpc.ServiceDesc {
-	return serviceDesc(base, topLevelOps(s, f, spec, name))
-}
-
-func topLevelOps[R any, M, C, U proto.Message](s *Service, f *crud.Family[R, M, C, U], spec *list.Spec, name protoreflect.Name) map[string]familyOp {
-	top := func(context.Context, protoreflect.Message) crud.Scope { return crud.Scope{} }
-	ops := familyOps(f, s, top, name+"_uuid", name)
-	ops["List"] = func(ctx context.Context, in, out protoreflect.Message) error {
-		rows, page, err := list.Run[R](ctx, s.DB.Pool, spec, reqctx.Tenant(ctx), in.Interface())
-		return resPage(out, mapSlice(rows, f.ToPB), page, err)
-	}
-	return ops
-}
-
-// familyOperations are the RPC name prefixes of a family's standard service, longest first.
-var familyOperations = []string{"BulkCreate", "BulkUpdate", "List", "Create", "Get", "Update", "Delete"}
-
-// serviceDesc is the generated description base with every method handled by ops[its operation]
-// (the prefix of its name: CreateBrand → Create) on the generated request and response types. The
-// handlers run the server's interceptors like generated ones, so scopes, errors and logging apply
-// unchanged. A method with no familyOp is a programming error, reported at start-up.
-func serviceDesc(base *grpc.ServiceDesc, ops map[string]familyOp) *grpc.ServiceDesc {
-	d, err := protoregistry.GlobalFiles.FindDescriptorByName(protoreflect.FullName(base.ServiceName))
-	if err != nil {
-		panic(err)
-	}
-	sd := d.(protoreflect.ServiceDescriptor)
-	out := *base
-	out.HandlerType = (*any)(nil) // no server interface: the handlers carry the implementation
-	out.Methods = make([]grpc.MethodDesc, len(base.Methods))
-	for i, m := range base.Methods {
-		md := sd.Methods().ByName(protoreflect.Name(m.MethodName))
-		var run familyOp
-		for _, o := range familyOperations {
-			if strings.HasPrefix(m.MethodName, o) {
-				run = ops[o]
-				break
-			}
-		}
-		if md == nil || run == nil {
-			panic(fmt.Sprintf("catalog: %s/%s is not a standard family operation", base.ServiceName, m.MethodName))
-		}
-		out.Methods[i] = grpc.MethodDesc{MethodName: m.MethodName, Handler: familyHandler("/"+base.ServiceName+"/"+m.MethodName, md, run)}
-	}
-	return &out
-}
-
-// handler decodes the request into its generated type, runs it through the interceptors, and
-// answers the generated response type filled by run.
-func familyHandler(fullMethod string, md protoreflect.MethodDescriptor, run familyOp) grpc.MethodHandler {
-	reqType := messageTypeOf(md.Input().FullName())
-	resType := messageTypeOf(md.Output().FullName())
-	call := func(ctx context.Context, req any) (any, error) {
-		res := resType.New()
-		if err := run(ctx, req.(proto.Message).ProtoReflect(), res); err != nil {
-			return nil, err
-		}
-		return res.Interface(), nil
-	}
-	return func(srv any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
-		req := reqType.New().Interface()
-		if err := dec(req); err != nil {
-			return nil, err
-		}
-		if interceptor == nil {
-			return call(ctx, req)
-		}
-		return interceptor(ctx, req, &grpc.UnaryServerInfo{Server: srv, FullMethod: fullMethod}, call)
-	}
-}
-
-func messageTypeOf(name protoreflect.FullName) protoreflect.MessageType {
-	t, err := protoregistry.GlobalTypes.FindMessageByName(name)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
-
-// Request fields by name.
-
+// fieldNamed is m's field name; a message without it is a programming error, found at start-up.
 func fieldNamed(m protoreflect.Message, name protoreflect.Name) protoreflect.FieldDescriptor {
 	fd := m.Descriptor().Fields().ByName(name)
 	if fd == nil {
@@ -471,50 +310,82 @@ func fieldNamed(m protoreflect.Message, name protoreflect.Name) protoreflect.Fie
 	return fd
 }
 
-func reqString(m protoreflect.Message, name protoreflect.Name) string {
-	return m.Get(fieldNamed(m, name)).String()
+// BrandServer implements catalog.v1.BrandService.
+type BrandServer struct {
+	pb.UnimplementedBrandServiceServer
+	*Service
 }
 
-// reqMessage is a message field (a typed nil when absent, as a generated getter gives).
-func reqMessage[T proto.Message](m protoreflect.Message, name protoreflect.Name) T {
-	return m.Get(fieldNamed(m, name)).Message().Interface().(T)
+func (s *BrandServer) ListBrands(ctx context.Context, req *pb.ListBrandsRequest) (*pb.ListBrandsResponse, error) {
+	out, page, err := brands.listHydrated(ctx, s.Service, req, req.Include, req.Expand)
+	return &pb.ListBrandsResponse{Items: out, Pagination: page}, err
 }
 
-func reqList[T proto.Message](m protoreflect.Message, name protoreflect.Name) []T {
-	l := m.Get(fieldNamed(m, name)).List()
-	out := make([]T, l.Len())
-	for i := range out {
-		out[i] = l.Get(i).Message().Interface().(T)
-	}
-	return out
+func (s *BrandServer) CreateBrand(ctx context.Context, req *pb.CreateBrandRequest) (*pb.CreateBrandResponse, error) {
+	m, err := brands.CreateOne(ctx, s.DB, crud.Scope{}, req.Brand)
+	return &pb.CreateBrandResponse{Brand: m}, err
 }
 
-func reqFlag(m protoreflect.Message, name protoreflect.Name) contentsFlag {
-	return reqMessage[proto.Message](m, name).(contentsFlag)
+func (s *BrandServer) BulkCreateBrands(ctx context.Context, req *pb.BulkCreateBrandsRequest) (*pb.BulkCreateBrandsResponse, error) {
+	out, err := brands.CreateMany(ctx, s.DB, crud.Scope{}, req.Items)
+	return &pb.BulkCreateBrandsResponse{Items: out}, err
 }
 
-// Response fields by name; each passes err through.
-
-func resSet[T proto.Message](out protoreflect.Message, name protoreflect.Name, v T, err error) error {
-	if err == nil {
-		out.Set(fieldNamed(out, name), protoreflect.ValueOfMessage(v.ProtoReflect()))
-	}
-	return err
+func (s *BrandServer) GetBrand(ctx context.Context, req *pb.GetBrandRequest) (*pb.GetBrandResponse, error) {
+	m, err := brands.getHydrated(ctx, s.Service, req.BrandUuid, req.Include, req.Expand)
+	return &pb.GetBrandResponse{Brand: m}, err
 }
 
-func resItems[T proto.Message](out protoreflect.Message, items []T, err error) error {
-	if err == nil {
-		l := out.Mutable(fieldNamed(out, "items")).List()
-		for _, it := range items {
-			l.Append(protoreflect.ValueOfMessage(it.ProtoReflect()))
-		}
-	}
-	return err
+func (s *BrandServer) UpdateBrand(ctx context.Context, req *pb.UpdateBrandRequest) (*pb.UpdateBrandResponse, error) {
+	m, err := brands.UpdateAt(ctx, s.DB, crud.Scope{}, req.BrandUuid, req.Brand)
+	return &pb.UpdateBrandResponse{Brand: m}, err
 }
 
-func resPage[T proto.Message](out protoreflect.Message, items []T, page *pb.Pagination, err error) error {
-	if err := resItems(out, items, err); err != nil {
-		return err
-	}
-	return resSet(out, "pagination", page, nil)
+func (s *BrandServer) BulkUpdateBrands(ctx context.Context, req *pb.BulkUpdateBrandsRequest) (*pb.BulkUpdateBrandsResponse, error) {
+	out, err := brands.UpdateMany(ctx, s.DB, crud.Scope{}, req.Items)
+	return &pb.BulkUpdateBrandsResponse{Items: out}, err
+}
+
+func (s *BrandServer) DeleteBrand(ctx context.Context, req *pb.DeleteBrandRequest) (*pb.DeleteBrandResponse, error) {
+	return &pb.DeleteBrandResponse{}, brands.Delete(ctx, s.DB, crud.Scope{}, req.BrandUuid)
+}
+
+// BrandContentServer implements catalog.v1.BrandContentService on the shared contents.
+type BrandContentServer struct {
+	pb.UnimplementedBrandContentServiceServer
+	*Service
+}
+
+func (s *BrandContentServer) ListBrandContents(ctx context.Context, req *pb.ListBrandContentsRequest) (*pb.ListBrandContentsResponse, error) {
+	out, page, err := brands.listContents(ctx, s.Service, req.BrandUuid, req)
+	return &pb.ListBrandContentsResponse{Items: out, Pagination: page}, err
+}
+
+func (s *BrandContentServer) CreateBrandContent(ctx context.Context, req *pb.CreateBrandContentRequest) (*pb.CreateBrandContentResponse, error) {
+	m, err := brands.contents.CreateOne(ctx, s.DB, brands.scope(ctx, s.Service, req.BrandUuid), req.BrandContent)
+	return &pb.CreateBrandContentResponse{BrandContent: m}, err
+}
+
+func (s *BrandContentServer) BulkCreateBrandContents(ctx context.Context, req *pb.BulkCreateBrandContentsRequest) (*pb.BulkCreateBrandContentsResponse, error) {
+	out, err := brands.contents.CreateMany(ctx, s.DB, brands.scope(ctx, s.Service, req.BrandUuid), req.Items)
+	return &pb.BulkCreateBrandContentsResponse{Items: out}, err
+}
+
+func (s *BrandContentServer) GetBrandContent(ctx context.Context, req *pb.GetBrandContentRequest) (*pb.GetBrandContentResponse, error) {
+	m, err := brands.contents.GetAt(ctx, s.DB, brands.scope(ctx, s.Service, req.BrandUuid), req.BrandContentUuid)
+	return &pb.GetBrandContentResponse{BrandContent: m}, err
+}
+
+func (s *BrandContentServer) UpdateBrandContent(ctx context.Context, req *pb.UpdateBrandContentRequest) (*pb.UpdateBrandContentResponse, error) {
+	m, err := brands.contents.UpdateAt(ctx, s.DB, brands.scope(ctx, s.Service, req.BrandUuid), req.BrandContentUuid, req.BrandContent)
+	return &pb.UpdateBrandContentResponse{BrandContent: m}, err
+}
+
+func (s *BrandContentServer) BulkUpdateBrandContents(ctx context.Context, req *pb.BulkUpdateBrandContentsRequest) (*pb.BulkUpdateBrandContentsResponse, error) {
+	out, err := brands.contents.UpdateMany(ctx, s.DB, brands.scope(ctx, s.Service, req.BrandUuid), req.Items)
+	return &pb.BulkUpdateBrandContentsResponse{Items: out}, err
+}
+
+func (s *BrandContentServer) DeleteBrandContent(ctx context.Context, req *pb.DeleteBrandContentRequest) (*pb.DeleteBrandContentResponse, error) {
+	return &pb.DeleteBrandContentResponse{}, brands.contents.Delete(ctx, s.DB, brands.scope(ctx, s.Service, req.BrandUuid), req.BrandContentUuid)
 }

@@ -4,6 +4,7 @@
 package catalog
 
 import (
+	"context"
 	"strings"
 	"time"
 
@@ -12,6 +13,9 @@ import (
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/server/list"
+	"github.com/catalogd/catalogd/server/reqctx"
 	"github.com/catalogd/catalogd/server/store"
 )
 
@@ -93,4 +97,10 @@ func displayNameOrCode[C interface {
 		return *d
 	}
 	return c.GetCode()
+}
+
+// listAs runs a family's list and converts the rows to its messages.
+func listAs[R any, M any](ctx context.Context, s *Service, spec *list.Spec, req proto.Message, conv func(R) M, scope ...list.Cond) ([]M, *pb.Pagination, error) {
+	rows, page, err := list.Run[R](ctx, s.DB.Pool, spec, reqctx.Tenant(ctx), req, scope...)
+	return mapSlice(rows, conv), page, err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/google/uuid"
-	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
@@ -52,7 +51,42 @@ var productAssetTypes = &crud.Family[db.ProductAssetType, *pb.ProductAssetType, 
 	DeleteOne: deleteByKey((*db.Queries).DeleteProductAssetType),
 }
 
-// ProductAssetTypeService is catalog.v1.ProductAssetTypeService, served by the family.
-func ProductAssetTypeService(s *Service) *grpc.ServiceDesc {
-	return topLevelService(s, productAssetTypes, ProductAssetTypeList, &pb.ProductAssetTypeService_ServiceDesc, "product_asset_type")
+// ProductAssetTypeServer implements catalog.v1.ProductAssetTypeService.
+type ProductAssetTypeServer struct {
+	pb.UnimplementedProductAssetTypeServiceServer
+	*Service
+}
+
+func (s *ProductAssetTypeServer) ListProductAssetTypes(ctx context.Context, req *pb.ListProductAssetTypesRequest) (*pb.ListProductAssetTypesResponse, error) {
+	out, page, err := listAs(ctx, s.Service, ProductAssetTypeList, req, productAssetTypes.ToPB)
+	return &pb.ListProductAssetTypesResponse{Items: out, Pagination: page}, err
+}
+
+func (s *ProductAssetTypeServer) CreateProductAssetType(ctx context.Context, req *pb.CreateProductAssetTypeRequest) (*pb.CreateProductAssetTypeResponse, error) {
+	m, err := productAssetTypes.CreateOne(ctx, s.DB, crud.Scope{}, req.ProductAssetType)
+	return &pb.CreateProductAssetTypeResponse{ProductAssetType: m}, err
+}
+
+func (s *ProductAssetTypeServer) BulkCreateProductAssetTypes(ctx context.Context, req *pb.BulkCreateProductAssetTypesRequest) (*pb.BulkCreateProductAssetTypesResponse, error) {
+	out, err := productAssetTypes.CreateMany(ctx, s.DB, crud.Scope{}, req.Items)
+	return &pb.BulkCreateProductAssetTypesResponse{Items: out}, err
+}
+
+func (s *ProductAssetTypeServer) GetProductAssetType(ctx context.Context, req *pb.GetProductAssetTypeRequest) (*pb.GetProductAssetTypeResponse, error) {
+	m, err := productAssetTypes.GetAt(ctx, s.DB, crud.Scope{}, req.ProductAssetTypeUuid)
+	return &pb.GetProductAssetTypeResponse{ProductAssetType: m}, err
+}
+
+func (s *ProductAssetTypeServer) UpdateProductAssetType(ctx context.Context, req *pb.UpdateProductAssetTypeRequest) (*pb.UpdateProductAssetTypeResponse, error) {
+	m, err := productAssetTypes.UpdateAt(ctx, s.DB, crud.Scope{}, req.ProductAssetTypeUuid, req.ProductAssetType)
+	return &pb.UpdateProductAssetTypeResponse{ProductAssetType: m}, err
+}
+
+func (s *ProductAssetTypeServer) BulkUpdateProductAssetTypes(ctx context.Context, req *pb.BulkUpdateProductAssetTypesRequest) (*pb.BulkUpdateProductAssetTypesResponse, error) {
+	out, err := productAssetTypes.UpdateMany(ctx, s.DB, crud.Scope{}, req.Items)
+	return &pb.BulkUpdateProductAssetTypesResponse{Items: out}, err
+}
+
+func (s *ProductAssetTypeServer) DeleteProductAssetType(ctx context.Context, req *pb.DeleteProductAssetTypeRequest) (*pb.DeleteProductAssetTypeResponse, error) {
+	return &pb.DeleteProductAssetTypeResponse{}, productAssetTypes.Delete(ctx, s.DB, crud.Scope{}, req.ProductAssetTypeUuid)
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
-	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
@@ -71,7 +70,42 @@ var productRelationTypes = &crud.Family[db.ProductRelationType, *pb.ProductRelat
 	DeleteOne: deleteByKey((*db.Queries).DeleteProductRelationType),
 }
 
-// ProductRelationTypeService is catalog.v1.ProductRelationTypeService, served by the family.
-func ProductRelationTypeService(s *Service) *grpc.ServiceDesc {
-	return topLevelService(s, productRelationTypes, ProductRelationTypeList, &pb.ProductRelationTypeService_ServiceDesc, "product_relation_type")
+// ProductRelationTypeServer implements catalog.v1.ProductRelationTypeService.
+type ProductRelationTypeServer struct {
+	pb.UnimplementedProductRelationTypeServiceServer
+	*Service
+}
+
+func (s *ProductRelationTypeServer) ListProductRelationTypes(ctx context.Context, req *pb.ListProductRelationTypesRequest) (*pb.ListProductRelationTypesResponse, error) {
+	out, page, err := listAs(ctx, s.Service, ProductRelationTypeList, req, productRelationTypes.ToPB)
+	return &pb.ListProductRelationTypesResponse{Items: out, Pagination: page}, err
+}
+
+func (s *ProductRelationTypeServer) CreateProductRelationType(ctx context.Context, req *pb.CreateProductRelationTypeRequest) (*pb.CreateProductRelationTypeResponse, error) {
+	m, err := productRelationTypes.CreateOne(ctx, s.DB, crud.Scope{}, req.ProductRelationType)
+	return &pb.CreateProductRelationTypeResponse{ProductRelationType: m}, err
+}
+
+func (s *ProductRelationTypeServer) BulkCreateProductRelationTypes(ctx context.Context, req *pb.BulkCreateProductRelationTypesRequest) (*pb.BulkCreateProductRelationTypesResponse, error) {
+	out, err := productRelationTypes.CreateMany(ctx, s.DB, crud.Scope{}, req.Items)
+	return &pb.BulkCreateProductRelationTypesResponse{Items: out}, err
+}
+
+func (s *ProductRelationTypeServer) GetProductRelationType(ctx context.Context, req *pb.GetProductRelationTypeRequest) (*pb.GetProductRelationTypeResponse, error) {
+	m, err := productRelationTypes.GetAt(ctx, s.DB, crud.Scope{}, req.ProductRelationTypeUuid)
+	return &pb.GetProductRelationTypeResponse{ProductRelationType: m}, err
+}
+
+func (s *ProductRelationTypeServer) UpdateProductRelationType(ctx context.Context, req *pb.UpdateProductRelationTypeRequest) (*pb.UpdateProductRelationTypeResponse, error) {
+	m, err := productRelationTypes.UpdateAt(ctx, s.DB, crud.Scope{}, req.ProductRelationTypeUuid, req.ProductRelationType)
+	return &pb.UpdateProductRelationTypeResponse{ProductRelationType: m}, err
+}
+
+func (s *ProductRelationTypeServer) BulkUpdateProductRelationTypes(ctx context.Context, req *pb.BulkUpdateProductRelationTypesRequest) (*pb.BulkUpdateProductRelationTypesResponse, error) {
+	out, err := productRelationTypes.UpdateMany(ctx, s.DB, crud.Scope{}, req.Items)
+	return &pb.BulkUpdateProductRelationTypesResponse{Items: out}, err
+}
+
+func (s *ProductRelationTypeServer) DeleteProductRelationType(ctx context.Context, req *pb.DeleteProductRelationTypeRequest) (*pb.DeleteProductRelationTypeResponse, error) {
+	return &pb.DeleteProductRelationTypeResponse{}, productRelationTypes.Delete(ctx, s.DB, crud.Scope{}, req.ProductRelationTypeUuid)
 }
