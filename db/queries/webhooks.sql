@@ -16,7 +16,9 @@ RETURNING *;
 SELECT * FROM webhook_subscriptions WHERE tenant_id = $1 AND uuid = $2;
 
 -- name: LockWebhookSubscription :one
-SELECT * FROM webhook_subscriptions WHERE tenant_id = $1 AND uuid = $2 FOR UPDATE;
+-- Every write that touches a subscription and its deliveries locks the subscription first (the one
+-- lock order, so they cannot deadlock); NO KEY UPDATE lets fan-out's foreign-key checks through.
+SELECT * FROM webhook_subscriptions WHERE tenant_id = $1 AND uuid = $2 FOR NO KEY UPDATE;
 
 -- name: UpdateWebhookSubscription :one
 UPDATE webhook_subscriptions
@@ -59,8 +61,9 @@ DELETE FROM webhook_subscription_event_types WHERE tenant_id = $1 AND subscripti
 SELECT * FROM webhook_deliveries WHERE tenant_id = $1 AND subscription_uuid = $2 AND uuid = $3;
 
 -- name: FailPendingDeliveries :execrows
--- Deactivating or suspending a subscription fails what it had pending.
-UPDATE webhook_deliveries SET status = 'failed', scheduled_at = NULL, lease_id = NULL, updated_at = @now
+-- Deactivating or suspending a subscription fails what it had pending. A delivery in flight keeps
+-- its lease, so its attempt is still recorded when the request ends.
+UPDATE webhook_deliveries SET status = 'failed', scheduled_at = NULL, updated_at = @now
 WHERE tenant_id = @tenant_id AND subscription_uuid = @subscription_uuid AND status = 'pending';
 
 -- name: RedeliverWebhookDelivery :one
@@ -95,10 +98,13 @@ INSERT INTO webhook_delivery_attempts (tenant_id, uuid, delivery_uuid, status_co
 VALUES (@tenant_id, @uuid, @delivery_uuid, @status_code, @response_body, @response_time_ms, @error, @now);
 
 -- name: FinishDeliveryAttempt :execrows
--- Records the outcome of an attempt, only while the caller still holds the lease.
+-- Records the outcome of an attempt, only while the caller still holds the lease. A delivery that
+-- was failed meanwhile (its subscription deactivated or suspended) stays failed unless this attempt
+-- delivered it.
 UPDATE webhook_deliveries
-SET status = @status, attempts = attempts + 1, last_status_code = @last_status_code,
-    scheduled_at = sqlc.narg('scheduled_at'), lease_id = NULL, updated_at = @now
+SET status = CASE WHEN @status::text = 'delivered' OR status = 'pending' THEN @status::text ELSE status END,
+    scheduled_at = CASE WHEN status = 'pending' THEN sqlc.narg('scheduled_at')::timestamptz END,
+    attempts = attempts + 1, last_status_code = @last_status_code, lease_id = NULL, updated_at = @now
 WHERE tenant_id = @tenant_id AND uuid = @uuid AND lease_id = @lease_id;
 
 -- name: RecordSubscriptionSuccess :exec

@@ -121,6 +121,37 @@ type Event struct {
 	CreatedAt time.Time `db:"created_at"`
 }
 
+type Family struct {
+	TenantID    string    `db:"tenant_id"`
+	Uuid        uuid.UUID `db:"uuid"`
+	Code        string    `db:"code"`
+	DisplayName string    `db:"display_name"`
+	CreatedAt   time.Time `db:"created_at"`
+	UpdatedAt   time.Time `db:"updated_at"`
+}
+
+type FamilyLink struct {
+	TenantID                string     `db:"tenant_id"`
+	Uuid                    uuid.UUID  `db:"uuid"`
+	FamilyUuid              uuid.UUID  `db:"family_uuid"`
+	Kind                    string     `db:"kind"`
+	TargetUuid              uuid.UUID  `db:"target_uuid"`
+	RequirementLevel        string     `db:"requirement_level"`
+	AppliesTo               string     `db:"applies_to"`
+	IsVariantAxis           bool       `db:"is_variant_axis"`
+	AutoPopulate            bool       `db:"auto_populate"`
+	MinCount                int32      `db:"min_count"`
+	MaxCount                *int32     `db:"max_count"`
+	CreatedAt               time.Time  `db:"created_at"`
+	UpdatedAt               time.Time  `db:"updated_at"`
+	RequirementRank         *int16     `db:"requirement_rank"`
+	AttributeUuid           *uuid.UUID `db:"attribute_uuid"`
+	InputTypeUuid           *uuid.UUID `db:"input_type_uuid"`
+	CategoryUuid            *uuid.UUID `db:"category_uuid"`
+	ProductAssetTypeUuid    *uuid.UUID `db:"product_asset_type_uuid"`
+	ProductRelationTypeUuid *uuid.UUID `db:"product_relation_type_uuid"`
+}
+
 type InputType struct {
 	TenantID      string    `db:"tenant_id"`
 	Uuid          uuid.UUID `db:"uuid"`

@@ -119,7 +119,7 @@ func (q *Queries) DeleteWebhookSubscription(ctx context.Context, arg DeleteWebho
 }
 
 const failPendingDeliveries = `-- name: FailPendingDeliveries :execrows
-UPDATE webhook_deliveries SET status = 'failed', scheduled_at = NULL, lease_id = NULL, updated_at = $1
+UPDATE webhook_deliveries SET status = 'failed', scheduled_at = NULL, updated_at = $1
 WHERE tenant_id = $2 AND subscription_uuid = $3 AND status = 'pending'
 `
 
@@ -129,7 +129,8 @@ type FailPendingDeliveriesParams struct {
 	SubscriptionUuid uuid.UUID `db:"subscription_uuid"`
 }
 
-// Deactivating or suspending a subscription fails what it had pending.
+// Deactivating or suspending a subscription fails what it had pending. A delivery in flight keeps
+// its lease, so its attempt is still recorded when the request ends.
 func (q *Queries) FailPendingDeliveries(ctx context.Context, arg FailPendingDeliveriesParams) (int64, error) {
 	result, err := q.db.Exec(ctx, failPendingDeliveries, arg.Now, arg.TenantID, arg.SubscriptionUuid)
 	if err != nil {
@@ -140,27 +141,30 @@ func (q *Queries) FailPendingDeliveries(ctx context.Context, arg FailPendingDeli
 
 const finishDeliveryAttempt = `-- name: FinishDeliveryAttempt :execrows
 UPDATE webhook_deliveries
-SET status = $1, attempts = attempts + 1, last_status_code = $2,
-    scheduled_at = $3, lease_id = NULL, updated_at = $4
+SET status = CASE WHEN $1::text = 'delivered' OR status = 'pending' THEN $1::text ELSE status END,
+    scheduled_at = CASE WHEN status = 'pending' THEN $2::timestamptz END,
+    attempts = attempts + 1, last_status_code = $3, lease_id = NULL, updated_at = $4
 WHERE tenant_id = $5 AND uuid = $6 AND lease_id = $7
 `
 
 type FinishDeliveryAttemptParams struct {
 	Status         string     `db:"status"`
-	LastStatusCode *int32     `db:"last_status_code"`
 	ScheduledAt    *time.Time `db:"scheduled_at"`
+	LastStatusCode *int32     `db:"last_status_code"`
 	Now            time.Time  `db:"now"`
 	TenantID       string     `db:"tenant_id"`
 	Uuid           uuid.UUID  `db:"uuid"`
 	LeaseID        *uuid.UUID `db:"lease_id"`
 }
 
-// Records the outcome of an attempt, only while the caller still holds the lease.
+// Records the outcome of an attempt, only while the caller still holds the lease. A delivery that
+// was failed meanwhile (its subscription deactivated or suspended) stays failed unless this attempt
+// delivered it.
 func (q *Queries) FinishDeliveryAttempt(ctx context.Context, arg FinishDeliveryAttemptParams) (int64, error) {
 	result, err := q.db.Exec(ctx, finishDeliveryAttempt,
 		arg.Status,
-		arg.LastStatusCode,
 		arg.ScheduledAt,
+		arg.LastStatusCode,
 		arg.Now,
 		arg.TenantID,
 		arg.Uuid,
@@ -404,7 +408,7 @@ func (q *Queries) ListEventTypeDeprecations(ctx context.Context) ([]ListEventTyp
 }
 
 const lockWebhookSubscription = `-- name: LockWebhookSubscription :one
-SELECT tenant_id, uuid, display_name, target_url, request_timeout_ms, status, secret_sealed, consecutive_failures, failing_since, suspended_at, created_at, updated_at FROM webhook_subscriptions WHERE tenant_id = $1 AND uuid = $2 FOR UPDATE
+SELECT tenant_id, uuid, display_name, target_url, request_timeout_ms, status, secret_sealed, consecutive_failures, failing_since, suspended_at, created_at, updated_at FROM webhook_subscriptions WHERE tenant_id = $1 AND uuid = $2 FOR NO KEY UPDATE
 `
 
 type LockWebhookSubscriptionParams struct {
@@ -412,6 +416,8 @@ type LockWebhookSubscriptionParams struct {
 	Uuid     uuid.UUID `db:"uuid"`
 }
 
+// Every write that touches a subscription and its deliveries locks the subscription first (the one
+// lock order, so they cannot deadlock); NO KEY UPDATE lets fan-out's foreign-key checks through.
 func (q *Queries) LockWebhookSubscription(ctx context.Context, arg LockWebhookSubscriptionParams) (WebhookSubscription, error) {
 	row := q.db.QueryRow(ctx, lockWebhookSubscription, arg.TenantID, arg.Uuid)
 	var i WebhookSubscription

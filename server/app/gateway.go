@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/grpc/metadata"
@@ -31,7 +32,7 @@ const MaxBodyBytes = 1 << 20
 func newGateway(authz func(ctx context.Context, method, authorization string) error) *runtime.ServeMux {
 	return runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, &jsonpb.Marshaler{}),
-		runtime.SetQueryParameterParser(&queryparam.Parser{}),
+		queryParser(),
 		runtime.WithErrorHandler(func(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
 			if !apierr.FromServer(err) {
 				if method, ok := runtime.RPCMethod(ctx); ok {
@@ -66,6 +67,16 @@ func newGateway(authz func(ctx context.Context, method, authorization string) er
 		runtime.WithOutgoingHeaderMatcher(func(string) (string, bool) { return "", false }),
 		runtime.WithOutgoingTrailerMatcher(func(string) (string, bool) { return "", false }),
 	)
+}
+
+// The gateway's query parameter parser is a process-wide setting: set it once, so that several
+// servers in one process (tests) do not race on it.
+var queryParserOnce sync.Once
+
+func queryParser() runtime.ServeMuxOption {
+	return func(mux *runtime.ServeMux) {
+		queryParserOnce.Do(func() { runtime.SetQueryParameterParser(&queryparam.Parser{})(mux) })
+	}
 }
 
 // successStatus sets 201 (with Location on single creates) and 204 by the RPC naming convention:

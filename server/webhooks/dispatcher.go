@@ -163,6 +163,13 @@ func (d *Dispatcher) record(ctx context.Context, r db.ClaimDueDeliveriesRow, lea
 	now := store.Now()
 	inactive := r.SubscriptionStatus != "active"
 	return d.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		// The subscription first, like every other write on a subscription and its deliveries.
+		if _, err := q.LockWebhookSubscription(ctx, db.LockWebhookSubscriptionParams{TenantID: r.TenantID, Uuid: r.SubscriptionUuid}); err != nil {
+			if store.IsNoRows(err) {
+				return nil // deleted meanwhile, with its deliveries
+			}
+			return err
+		}
 		if !inactive {
 			var code *int32
 			if res.StatusCode != 0 {

@@ -49,7 +49,7 @@ func names(items []map[string]any) []string {
 func TestEventTypeCatalog(t *testing.T) {
 	t.Parallel()
 	// Readable with any valid token, even one without a single catalog or webhook scope.
-	c := env.ClientFor(t, "t-"+RandomHex(6), "unrelated:scope")
+	c := clientFor(t, env, "t-"+RandomHex(6), "unrelated:scope")
 	all := allEventTypes(t, c)
 	byName := map[string]map[string]any{}
 	uuids := map[string]bool{}
@@ -78,7 +78,7 @@ func TestEventTypeCatalog(t *testing.T) {
 		}
 	}
 	// Without a token: 401.
-	anon := env.ClientFor(t, "t-x")
+	anon := clientFor(t, env, "t-x")
 	anon.Token = ""
 	WantProblem(t, anon.Get("/v1/webhook-event-types"), 401, "UNAUTHENTICATED")
 

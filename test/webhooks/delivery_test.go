@@ -199,6 +199,57 @@ func TestDeliveryConnectionRefused(t *testing.T) {
 	if sub := getSub(t, c, id); num(sub, "consecutiveFailures") != 1+len(schedule) || str(sub, "status") != "active" {
 		t.Errorf("subscription %v: want active with consecutiveFailures %d", sub, 1+len(schedule))
 	}
+	// A manual redelivery starts a fresh retry schedule; the attempts count keeps growing.
+	Want(t, c.Post(subs+"/"+id+"/deliveries/"+did+"/actions/redeliver", nil), 200)
+	d = waitDelivery(t, c, id, did, "failed again", func(d map[string]any) bool {
+		return str(d, "status") == "failed" && num(d, "attempts") > 1+len(schedule)
+	})
+	if num(d, "attempts") != 2*(1+len(schedule)) {
+		t.Errorf("after a redelivery with a fresh schedule: attempts %d, want %d", num(d, "attempts"), 2*(1+len(schedule)))
+	}
+}
+
+// Success is any 2xx.
+func TestDeliveryAny2xxIsSuccess(t *testing.T) {
+	t.Parallel()
+	for _, code := range []int{201, 202, 204, 299} {
+		t.Run(strconv.Itoa(code), func(t *testing.T) {
+			t.Parallel()
+			c, _ := mainSite().tenantClient(t)
+			rc := newReceiver(t, respondWith(code, ""))
+			id, _ := newSub(t, c, rc.URL, "attribute.created")
+			mkAttr(t, c, "a")
+			did := onlyDelivery(t, c, id)
+			d := waitDelivery(t, c, id, did, "finished", func(d map[string]any) bool {
+				return str(d, "status") != "pending"
+			})
+			if str(d, "status") != "delivered" || num(d, "attempts") != 1 || num(d, "lastStatusCode") != code {
+				t.Errorf("delivery answered %d: %v, want delivered after 1 attempt", code, d)
+			}
+		})
+	}
+}
+
+// An updated targetUrl applies to the next attempt of a pending delivery.
+func TestUpdatedTargetAppliesToNextAttempt(t *testing.T) {
+	t.Parallel()
+	c, _ := mainSite().tenantClient(t)
+	old := newReceiver(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Retry-After", "2")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	})
+	fresh := newReceiver(t, nil)
+	id, secret := newSub(t, c, old.URL, "attribute.created")
+	mkAttr(t, c, "a")
+	waitFor(t, 10*time.Second, "the first attempt", func() bool { return old.count() > 0 })
+	Want(t, c.Patch(subs+"/"+id, map[string]any{"targetUrl": fresh.URL}), 200)
+	did := onlyDelivery(t, c, id)
+	d := waitDelivery(t, c, id, did, "delivered", isStatus("delivered"))
+	if old.count() != 1 || fresh.count() != 1 || num(d, "attempts") != 2 {
+		t.Fatalf("old target got %d, new target %d requests; delivery %v", old.count(), fresh.count(), d)
+	}
+	wantHeaders(t, "attempt at the new target", fresh.hooks()[0], did, "attribute.created")
+	verify(t, "attempt at the new target", fresh.hooks()[0], secret)
 }
 
 func TestDeliveryTimeout(t *testing.T) {

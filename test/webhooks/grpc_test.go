@@ -61,7 +61,7 @@ func TestWebhooksOverGRPC(t *testing.T) {
 		SubscriptionEventType: &catalogv1.WebhookSubscriptionEventTypeCreate{WebhookEventTypeUuid: et.GetItems()[0].GetUuid()}}); err != nil {
 		t.Fatal(err)
 	}
-	attr := mkAttr(t, env.ClientFor(t, tenant), "via-rest")
+	attr := mkAttr(t, clientFor(t, env, tenant), "via-rest")
 
 	var d *catalogv1.WebhookDelivery
 	waitFor(t, 15*time.Second, "a delivered delivery listed over gRPC", func() bool {

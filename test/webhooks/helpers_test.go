@@ -51,11 +51,40 @@ type site struct {
 
 func mainSite() *site { return &site{env: env, pool: pool} }
 
+// gate orders the start of a catalogd against the REST requests of this package: every app.Start
+// sets grpc-gateway's process-global query parser (runtime.SetQueryParameterParser in
+// server/app/gateway.go), which every other running instance reads while it serves a request — a
+// data race under -race. Start-ups take the gate exclusively; requests share it.
+var gate sync.RWMutex
+
+type gatedTransport struct{ base http.RoundTripper }
+
+func (g gatedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	gate.RLock()
+	defer gate.RUnlock()
+	return g.base.RoundTrip(r)
+}
+
+// clientFor is e.ClientFor through the gate: a REST client for tenant with scopes (all when none).
+func clientFor(t *testing.T, e *Env, tenant string, scopes ...string) *Client {
+	t.Helper()
+	c := e.ClientFor(t, tenant, scopes...)
+	c.HTTP.Transport = gatedTransport{http.DefaultTransport}
+	return c
+}
+
+func (s *site) client(t *testing.T, tenant string, scopes ...string) *Client {
+	t.Helper()
+	return clientFor(t, s.env, tenant, scopes...)
+}
+
 // startSite runs a dedicated catalogd on a fresh database with the main options changed by opts;
 // it stops with the test.
 func startSite(t *testing.T, opts ...func(*app.Config)) *site {
 	t.Helper()
+	gate.Lock()
 	e, err := Start(append([]func(*app.Config){mainOptions}, opts...)...)
+	gate.Unlock()
 	if err != nil {
 		t.Fatalf("start catalogd: %v", err)
 	}
@@ -72,7 +101,9 @@ func startSite(t *testing.T, opts ...func(*app.Config)) *site {
 // with the test, before s (cleanups run last in, first out).
 func startReplica(t *testing.T, s *site, opts ...func(*app.Config)) *Env {
 	t.Helper()
+	gate.Lock()
 	e, err := StartOn(s.env.DBURL, nil, append([]func(*app.Config){mainOptions}, opts...)...)
+	gate.Unlock()
 	if err != nil {
 		t.Fatalf("start replica: %v", err)
 	}
@@ -84,7 +115,7 @@ func startReplica(t *testing.T, s *site, opts ...func(*app.Config)) *Env {
 func (s *site) tenantClient(t *testing.T) (*Client, string) {
 	t.Helper()
 	tenant := "t-" + RandomHex(8)
-	return s.env.ClientFor(t, tenant), tenant
+	return s.client(t, tenant), tenant
 }
 
 // ---- receivers ----

@@ -396,7 +396,7 @@ func TestWebhookScopes(t *testing.T) {
 	t.Parallel()
 	s := mainSite()
 	tenant := "t-" + RandomHex(8)
-	full := s.env.ClientFor(t, tenant)
+	full := s.client(t, tenant)
 	rc := newReceiver(t, nil)
 	id, _ := newSub(t, full, rc.URL, "attribute.created")
 	mkAttr(t, full, "x")
@@ -404,7 +404,7 @@ func TestWebhookScopes(t *testing.T) {
 	et := eventTypeUUID(t, full, "attribute.created")
 	body := map[string]any{"displayName": "x", "targetUrl": rc.URL}
 
-	reader := s.env.ClientFor(t, tenant, "webhooks:read")
+	reader := s.client(t, tenant, "webhooks:read")
 	Want(t, reader.Get(subs), 200)
 	Want(t, reader.Get(subs+"/"+id), 200)
 	Want(t, reader.Get(subs+"/"+id+"/event-types"), 200)
@@ -422,12 +422,12 @@ func TestWebhookScopes(t *testing.T) {
 	WantProblem(t, reader.Post(subs+"/"+id+"/deliveries/"+did+"/actions/redeliver", nil), 403, "FORBIDDEN")
 
 	// A writer without webhooks:read cannot read.
-	writer := s.env.ClientFor(t, tenant, "webhooks:write")
+	writer := s.client(t, tenant, "webhooks:write")
 	WantProblem(t, writer.Get(subs), 403, "FORBIDDEN")
 	Want(t, writer.Post(subs, body), 201)
 
 	for _, scope := range []string{"catalog:read", "catalog:write"} {
-		cc := s.env.ClientFor(t, tenant, "catalog:read", scope)
+		cc := s.client(t, tenant, "catalog:read", scope)
 		WantProblem(t, cc.Get(subs), 403, "FORBIDDEN")
 		WantProblem(t, cc.Get(subs+"/"+id), 403, "FORBIDDEN")
 		WantProblem(t, cc.Post(subs, body), 403, "FORBIDDEN")
@@ -436,7 +436,7 @@ func TestWebhookScopes(t *testing.T) {
 		WantProblem(t, cc.Delete(subs+"/"+id), 403, "FORBIDDEN")
 		Want(t, cc.Get("/v1/webhook-event-types"), 200)
 	}
-	anon := s.env.ClientFor(t, tenant)
+	anon := s.client(t, tenant)
 	anon.Token = ""
 	WantProblem(t, anon.Get(subs), 401, "UNAUTHENTICATED")
 	WantProblem(t, anon.Post(subs, body), 401, "UNAUTHENTICATED")
