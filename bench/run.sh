@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# `make bench`: catalogd under load against pgbench on the same PostgreSQL (see bench/README.md).
+#
+#  1. PostgreSQL up (scripts/ensure-postgres.sh), catalogd built, a fresh database, `catalogd serve`
+#     on free ports, /readyz.
+#  2. bench/load: seed through REST, bulk create vs COPY, GET by uuid and two list pages under load
+#     (REST and gRPC); writes the list SQL the service runs as pgbench scripts.
+#  3. pgbench with the same clients and duration: -S on a `pgbench -i` database, the attributes
+#     primary-key SELECT, and the list scripts.
+#  4. The summary table (bench/results/latest.txt).
+#  5. The Go micro-benchmarks of server/auth, server/jsonpb and server/store.
+#  6. Webhooks: deliveries per second and commit-to-receipt latency (bench/webhooks).
+# The databases are dropped and the server stopped on exit, also on failure.
+#
+# Settings: BENCH_CLIENTS (4), BENCH_DURATION seconds per timed run (10), BENCH_ITEMS (100000),
+# BENCH_BULK_N batches per method in bulk vs COPY (200),
+# CI_PG_PORT (5432).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export PATH="$PATH:/usr/local/go/bin"
+export GOFLAGS="${GOFLAGS:--buildvcs=false}" GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
+
+CLIENTS="${BENCH_CLIENTS:-4}"
+DURATION="${BENCH_DURATION:-10}"
+ITEMS="${BENCH_ITEMS:-100000}"
+BULK_N="${BENCH_BULK_N:-200}"
+CORES="$(nproc)"
+THREADS=$((CLIENTS < CORES ? CLIENTS : CORES))
+OUT=bench/results
+export PGHOST=127.0.0.1 PGPORT="${CI_PG_PORT:-5432}" PGUSER=postgres
+ISSUER=catalogd-bench AUDIENCE=catalog TENANT=bench
+
+log() { echo "bench: $*" >&2; }
+psql_admin() { PGOPTIONS="-c client_min_messages=warning" psql -w -X -q -v ON_ERROR_STOP=1 -d postgres "$@"; }
+free_port() { # a port nothing listens on, other than $1
+	local p
+	while :; do
+		p=$((20000 + RANDOM % 40000))
+		[ "$p" != "${1:-}" ] && ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && { echo "$p"; return; }
+	done
+}
+
+START=$SECONDS
+bash scripts/ensure-postgres.sh
+
+suffix="$(date +%s)_$$"
+DB="catalogd_bench_$suffix"
+PGB_DB="catalogd_pgbench_$suffix"
+TMP="$(mktemp -d)"
+SERVER_PID=""
+
+stop_server() {
+	if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+		kill -TERM "$SERVER_PID" 2>/dev/null || true
+		for _ in $(seq 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.2; done
+		kill -KILL "$SERVER_PID" 2>/dev/null || true
+		wait "$SERVER_PID" 2>/dev/null || true
+	fi
+	SERVER_PID=""
+}
+cleanup() {
+	local rc=$?
+	stop_server
+	psql_admin -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "DROP DATABASE IF EXISTS $PGB_DB WITH (FORCE)" || true
+	rm -rf "$TMP"
+	[ "$rc" = 0 ] || log "failed (exit $rc); databases dropped"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+# --- 1. the service on a fresh database --------------------------------------------------------
+log "building catalogd"
+go build -o "$TMP/catalogd" ./cmd/catalogd
+psql_admin -c "CREATE DATABASE $DB" -c "CREATE DATABASE $PGB_DB"
+DB_URL="postgres://postgres@$PGHOST:$PGPORT/$DB?sslmode=disable"
+SECRET="bench-$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
+HTTP_PORT="$(free_port)"
+GRPC_PORT="$(free_port "$HTTP_PORT")"
+DATABASE_URL="$DB_URL" CATALOG_DATA_DIR="$TMP/data" CATALOG_JWT_HS256_SECRET="$SECRET" \
+	CATALOG_JWT_ISSUER="$ISSUER" CATALOG_JWT_AUDIENCE="$AUDIENCE" \
+	CATALOG_HTTP_ADDR="127.0.0.1:$HTTP_PORT" CATALOG_GRPC_ADDR="127.0.0.1:$GRPC_PORT" \
+	"$TMP/catalogd" serve >"$TMP/server.log" 2>&1 &
+SERVER_PID=$!
+for i in $(seq 300); do
+	curl -fsS -o /dev/null "http://127.0.0.1:$HTTP_PORT/readyz" 2>/dev/null && break
+	if ! kill -0 "$SERVER_PID" 2>/dev/null || [ "$i" = 300 ]; then
+		log "catalogd did not get ready"; tail -n 30 "$TMP/server.log" >&2; exit 1
+	fi
+	sleep 0.2
+done
+log "catalogd ready: http 127.0.0.1:$HTTP_PORT, grpc 127.0.0.1:$GRPC_PORT, database $DB"
+
+# --- 2. load through the API ---------------------------------------------------------------------
+go run ./bench/load -base "http://127.0.0.1:$HTTP_PORT" -grpc "127.0.0.1:$GRPC_PORT" -db "$DB_URL" \
+	-secret "$SECRET" -issuer "$ISSUER" -audience "$AUDIENCE" -tenant "$TENANT" -items "$ITEMS" -bulk-n "$BULK_N" \
+	-clients "$CLIENTS" -duration "${DURATION}s" -server-pid "$SERVER_PID" -out "$OUT" ||
+	{ log "load failed; server log:"; tail -n 30 "$TMP/server.log" >&2; exit 1; }
+stop_server # pgbench gets the machine to itself
+
+# --- 3. pgbench: the same clients, duration and SQL -------------------------------------------------
+# pgb NAME DB ARGS...: one run; output in $OUT/NAME.txt, per-transaction latencies in $OUT/NAME.log.*
+pgb() {
+	local name=$1 db=$2
+	shift 2
+	if ! pgbench -c "$CLIENTS" -j "$THREADS" -T "$DURATION" -l --log-prefix="$OUT/$name.log" "$@" "$db" >"$OUT/$name.txt" 2>&1; then
+		cat "$OUT/$name.txt" >&2; exit 1
+	fi
+	printf '%-26s %s\n' "$name" "$(grep -E '^tps' "$OUT/$name.txt")"
+}
+echo
+echo "== pgbench, $CLIENTS clients, $THREADS threads, ${DURATION} s each"
+log "pgbench -i -s 10 $PGB_DB"
+pgbench -i -s 10 -q "$PGB_DB" >"$OUT/pgbench_init.txt" 2>&1 || { cat "$OUT/pgbench_init.txt" >&2; exit 1; }
+pgb pgbench_select "$PGB_DB" -S
+pgb pgbench_select_prepared "$PGB_DB" -S -M prepared
+pgb pgbench_get_pk "$DB" -n -M prepared -f "$OUT/get_pk.sql"
+for shape in list_a list_b; do
+	pgb "pgbench_$shape" "$DB" -n -M prepared -f "$OUT/$shape.sql"
+	mapfile -t vars <"$OUT/${shape}_param.vars"
+	pgb "pgbench_${shape}_param" "$DB" -n -M prepared "${vars[@]}" -f "$OUT/${shape}_param.sql"
+	# The same with PostgreSQL held to the generic plan (no re-planning per execution).
+	PGOPTIONS="-c plan_cache_mode=force_generic_plan" \
+		pgb "pgbench_${shape}_generic" "$DB" -n -M prepared "${vars[@]}" -f "$OUT/${shape}_param.sql"
+done
+
+# --- 4. summary ------------------------------------------------------------------------------------
+echo
+go run ./bench/load -summary -out "$OUT"
+stop_server
+psql_admin -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "DROP DATABASE IF EXISTS $PGB_DB WITH (FORCE)"
+
+# --- 5. Go micro-benchmarks --------------------------------------------------------------------------
+pkgs=(./server/auth ./server/jsonpb ./server/store)
+echo
+echo "== Go micro-benchmarks: ${pkgs[*]}"
+go test -run '^$' -bench . -benchtime=2s -benchmem "${pkgs[@]}" 2>&1 | tee "$OUT/micro.txt"
+{ echo; echo "Go micro-benchmarks (go test -run '^\$' -bench . -benchtime=2s -benchmem ${pkgs[*]}):"; grep -E '^(Benchmark|ok|FAIL|---)' "$OUT/micro.txt" || true; } >>"$OUT/latest.txt"
+
+# --- 6. webhooks: deliveries per second and commit-to-receipt latency ----------------------------------
+echo
+echo "== webhooks (bench/webhooks: in-process catalogd, local receiver)"
+go run ./bench/webhooks 2>/dev/null | tee "$OUT/webhooks.txt"
+{ echo; cat "$OUT/webhooks.txt"; } >>"$OUT/latest.txt"
+log "done in $((SECONDS - START)) s; summary in $OUT/latest.txt"
