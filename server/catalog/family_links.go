@@ -144,7 +144,7 @@ func newLinkFamily[M, C proto.Message, U linkUpdate](kind, idKey string, target 
 			v := apierr.NewValidator()
 			add := func(f, format string, args ...any) { v.Add(field(f), format, args...) }
 			b := bodyOf(u)
-			if b.has(target) && b.str(target) != l.TargetUuid.String() {
+			if b.has(target) && uuid.MustParse(b.str(target)) != l.TargetUuid {
 				add(targetJSON, "is fixed after creation (this link is to %s): unlink it and link the other one instead", l.TargetUuid)
 			}
 			checkLinkRules(add, l, b)

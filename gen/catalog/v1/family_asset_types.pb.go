@@ -652,7 +652,8 @@ func (*DeleteFamilyAssetTypeResponse) Descriptor() ([]byte, []int) {
 	return file_catalog_v1_family_asset_types_proto_rawDescGZIP(), []int{12}
 }
 
-// FamilyAssetType links a product asset type to a family (one link per family and product asset type).
+// FamilyAssetType links a product asset type to a family (one link per family and product asset
+// type).
 type FamilyAssetType struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	Uuid       string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
@@ -767,7 +768,8 @@ func (x *FamilyAssetType) GetAppliesTo() FamilyAppliesTo {
 // FamilyAssetTypeCreate is the body that links a product asset type to a family.
 type FamilyAssetTypeCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Required: a product asset type of the tenant, not linked to the family yet. Fixed after creation.
+	// Required: a product asset type of the tenant, not linked to the family yet. Fixed after
+	// creation.
 	ProductAssetTypeUuid string `protobuf:"bytes,1,opt,name=product_asset_type_uuid,json=productAssetTypeUuid,proto3" json:"product_asset_type_uuid,omitempty"`
 	// Defaults to optional.
 	RequirementLevel *FamilyRequirementLevel `protobuf:"varint,2,opt,name=requirement_level,json=requirementLevel,proto3,enum=catalog.v1.FamilyRequirementLevel,oneof" json:"requirement_level,omitempty"`
@@ -853,8 +855,8 @@ type FamilyAssetTypeUpdate struct {
 	// Required on bulk update items; taken from the path on single update.
 	Uuid string `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
 	// The linked product asset type is fixed after creation: accepted only with its current value
-	// (no change); another value is 400. To link another product asset type, unlink this one and
-	// create a new link.
+	// (no change); another value is 400 VALIDATION_FAILED. To link another product asset type,
+	// unlink this one and create a new link.
 	ProductAssetTypeUuid *string                 `protobuf:"bytes,2,opt,name=product_asset_type_uuid,json=productAssetTypeUuid,proto3,oneof" json:"product_asset_type_uuid,omitempty"`
 	RequirementLevel     *FamilyRequirementLevel `protobuf:"varint,3,opt,name=requirement_level,json=requirementLevel,proto3,enum=catalog.v1.FamilyRequirementLevel,oneof" json:"requirement_level,omitempty"`
 	// 0 or more, and at most maxCount.
@@ -957,7 +959,8 @@ type ListFamilyAssetTypesRequest struct {
 	// Values of FamilyRequirementLevel: required, recommended, optional.
 	RequirementLevels *StringsFilter `protobuf:"bytes,4,opt,name=requirement_levels,json=requirementLevels,proto3" json:"requirement_levels,omitempty"`
 	MinCount          *IntFilter     `protobuf:"bytes,5,opt,name=min_count,json=minCount,proto3" json:"min_count,omitempty"`
-	// A link without a maximum counts as unbounded: it matches maxCount[min], never maxCount[eq] or maxCount[max].
+	// A link without a maximum counts as unbounded: it matches maxCount[min], never maxCount[eq] or
+	// maxCount[max].
 	MaxCount *IntFilter `protobuf:"bytes,6,opt,name=max_count,json=maxCount,proto3" json:"max_count,omitempty"`
 	// `appliesTo[eq]`, repeatable: values of FamilyAppliesTo (parent, variant, both).
 	AppliesTo *StringsFilter `protobuf:"bytes,7,opt,name=applies_to,json=appliesTo,proto3" json:"applies_to,omitempty"`

@@ -32,7 +32,8 @@ const (
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// FamilyAssetTypeService links product asset types to a family with a requirement level, counts and the products they apply to.
+// FamilyAssetTypeService links product asset types to a family with a requirement level, counts and
+// the products they apply to.
 type FamilyAssetTypeServiceClient interface {
 	// List family asset types.
 	ListFamilyAssetTypes(ctx context.Context, in *ListFamilyAssetTypesRequest, opts ...grpc.CallOption) (*ListFamilyAssetTypesResponse, error)
@@ -132,7 +133,8 @@ func (c *familyAssetTypeServiceClient) BulkUpdateFamilyAssetTypes(ctx context.Co
 // All implementations must embed UnimplementedFamilyAssetTypeServiceServer
 // for forward compatibility.
 //
-// FamilyAssetTypeService links product asset types to a family with a requirement level, counts and the products they apply to.
+// FamilyAssetTypeService links product asset types to a family with a requirement level, counts and
+// the products they apply to.
 type FamilyAssetTypeServiceServer interface {
 	// List family asset types.
 	ListFamilyAssetTypes(context.Context, *ListFamilyAssetTypesRequest) (*ListFamilyAssetTypesResponse, error)

@@ -652,7 +652,7 @@ func (*DeleteFamilyAttributeResponse) Descriptor() ([]byte, []int) {
 	return file_catalog_v1_family_attributes_proto_rawDescGZIP(), []int{12}
 }
 
-// FamilyAttribute links a attribute to a family (one link per family and attribute).
+// FamilyAttribute links an attribute to a family (one link per family and attribute).
 type FamilyAttribute struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	Uuid       string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
@@ -663,7 +663,7 @@ type FamilyAttribute struct {
 	AttributeUuid    string                 `protobuf:"bytes,5,opt,name=attribute_uuid,json=attributeUuid,proto3" json:"attribute_uuid,omitempty"`
 	RequirementLevel FamilyRequirementLevel `protobuf:"varint,6,opt,name=requirement_level,json=requirementLevel,proto3,enum=catalog.v1.FamilyRequirementLevel" json:"requirement_level,omitempty"`
 	AppliesTo        FamilyAppliesTo        `protobuf:"varint,7,opt,name=applies_to,json=appliesTo,proto3,enum=catalog.v1.FamilyAppliesTo" json:"applies_to,omitempty"`
-	// The attribute differentiates the family's variants (an axis applies to variants: appliesTo variant or both).
+	// The attribute differentiates the family's variants (so appliesTo is variant or both).
 	IsVariantAxis bool `protobuf:"varint,8,opt,name=is_variant_axis,json=isVariantAxis,proto3" json:"is_variant_axis,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -755,7 +755,7 @@ func (x *FamilyAttribute) GetIsVariantAxis() bool {
 	return false
 }
 
-// FamilyAttributeCreate is the body that links a attribute to a family.
+// FamilyAttributeCreate is the body that links an attribute to a family.
 type FamilyAttributeCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Required: an attribute of the tenant, not linked to the family yet. Fixed after creation.
@@ -828,14 +828,15 @@ func (x *FamilyAttributeCreate) GetIsVariantAxis() bool {
 	return false
 }
 
-// FamilyAttributeUpdate changes a link; only the fields present change (null leaves them unchanged).
+// FamilyAttributeUpdate changes a link; only the fields present change (null leaves them
+// unchanged).
 type FamilyAttributeUpdate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Required on bulk update items; taken from the path on single update.
 	Uuid string `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
 	// The linked attribute is fixed after creation: accepted only with its current value
-	// (no change); another value is 400. To link another attribute, unlink this one and
-	// create a new link.
+	// (no change); another value is 400 VALIDATION_FAILED. To link another attribute,
+	// unlink this one and create a new link.
 	AttributeUuid    *string                 `protobuf:"bytes,2,opt,name=attribute_uuid,json=attributeUuid,proto3,oneof" json:"attribute_uuid,omitempty"`
 	RequirementLevel *FamilyRequirementLevel `protobuf:"varint,3,opt,name=requirement_level,json=requirementLevel,proto3,enum=catalog.v1.FamilyRequirementLevel,oneof" json:"requirement_level,omitempty"`
 	AppliesTo        *FamilyAppliesTo        `protobuf:"varint,4,opt,name=applies_to,json=appliesTo,proto3,enum=catalog.v1.FamilyAppliesTo,oneof" json:"applies_to,omitempty"`

@@ -32,11 +32,12 @@ const (
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// FamilyAttributeService links attributes to a family with a requirement level, the products they apply to, and whether they are variant axes.
+// FamilyAttributeService links attributes to a family with a requirement level, the products they
+// apply to, and whether they are variant axes.
 type FamilyAttributeServiceClient interface {
 	// List family attributes.
 	ListFamilyAttributes(ctx context.Context, in *ListFamilyAttributesRequest, opts ...grpc.CallOption) (*ListFamilyAttributesResponse, error)
-	// Link a attribute to a family.
+	// Link an attribute to a family.
 	CreateFamilyAttribute(ctx context.Context, in *CreateFamilyAttributeRequest, opts ...grpc.CallOption) (*CreateFamilyAttributeResponse, error)
 	// Create 1 to 100 family attributes atomically.
 	BulkCreateFamilyAttributes(ctx context.Context, in *BulkCreateFamilyAttributesRequest, opts ...grpc.CallOption) (*BulkCreateFamilyAttributesResponse, error)
@@ -44,7 +45,7 @@ type FamilyAttributeServiceClient interface {
 	GetFamilyAttribute(ctx context.Context, in *GetFamilyAttributeRequest, opts ...grpc.CallOption) (*GetFamilyAttributeResponse, error)
 	// Update a family attribute; only the fields given change.
 	UpdateFamilyAttribute(ctx context.Context, in *UpdateFamilyAttributeRequest, opts ...grpc.CallOption) (*UpdateFamilyAttributeResponse, error)
-	// Unlink a attribute from a family (the attribute itself stays).
+	// Unlink an attribute from a family (the attribute itself stays).
 	DeleteFamilyAttribute(ctx context.Context, in *DeleteFamilyAttributeRequest, opts ...grpc.CallOption) (*DeleteFamilyAttributeResponse, error)
 	// Update 1 to 100 family attributes atomically.
 	BulkUpdateFamilyAttributes(ctx context.Context, in *BulkUpdateFamilyAttributesRequest, opts ...grpc.CallOption) (*BulkUpdateFamilyAttributesResponse, error)
@@ -132,11 +133,12 @@ func (c *familyAttributeServiceClient) BulkUpdateFamilyAttributes(ctx context.Co
 // All implementations must embed UnimplementedFamilyAttributeServiceServer
 // for forward compatibility.
 //
-// FamilyAttributeService links attributes to a family with a requirement level, the products they apply to, and whether they are variant axes.
+// FamilyAttributeService links attributes to a family with a requirement level, the products they
+// apply to, and whether they are variant axes.
 type FamilyAttributeServiceServer interface {
 	// List family attributes.
 	ListFamilyAttributes(context.Context, *ListFamilyAttributesRequest) (*ListFamilyAttributesResponse, error)
-	// Link a attribute to a family.
+	// Link an attribute to a family.
 	CreateFamilyAttribute(context.Context, *CreateFamilyAttributeRequest) (*CreateFamilyAttributeResponse, error)
 	// Create 1 to 100 family attributes atomically.
 	BulkCreateFamilyAttributes(context.Context, *BulkCreateFamilyAttributesRequest) (*BulkCreateFamilyAttributesResponse, error)
@@ -144,7 +146,7 @@ type FamilyAttributeServiceServer interface {
 	GetFamilyAttribute(context.Context, *GetFamilyAttributeRequest) (*GetFamilyAttributeResponse, error)
 	// Update a family attribute; only the fields given change.
 	UpdateFamilyAttribute(context.Context, *UpdateFamilyAttributeRequest) (*UpdateFamilyAttributeResponse, error)
-	// Unlink a attribute from a family (the attribute itself stays).
+	// Unlink an attribute from a family (the attribute itself stays).
 	DeleteFamilyAttribute(context.Context, *DeleteFamilyAttributeRequest) (*DeleteFamilyAttributeResponse, error)
 	// Update 1 to 100 family attributes atomically.
 	BulkUpdateFamilyAttributes(context.Context, *BulkUpdateFamilyAttributesRequest) (*BulkUpdateFamilyAttributesResponse, error)

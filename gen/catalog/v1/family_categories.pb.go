@@ -800,8 +800,8 @@ type FamilyCategoryUpdate struct {
 	// Required on bulk update items; taken from the path on single update.
 	Uuid string `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
 	// The linked category is fixed after creation: accepted only with its current value
-	// (no change); another value is 400. To link another category, unlink this one and
-	// create a new link.
+	// (no change); another value is 400 VALIDATION_FAILED. To link another category,
+	// unlink this one and create a new link.
 	CategoryUuid *string `protobuf:"bytes,2,opt,name=category_uuid,json=categoryUuid,proto3,oneof" json:"category_uuid,omitempty"`
 	AutoPopulate *bool   `protobuf:"varint,3,opt,name=auto_populate,json=autoPopulate,proto3,oneof" json:"auto_populate,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.

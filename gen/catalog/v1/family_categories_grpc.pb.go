@@ -32,7 +32,8 @@ const (
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// FamilyCategoryService links categories to a family, optionally linking new products of the family to them.
+// FamilyCategoryService links categories to a family, optionally linking new products of the family
+// to them.
 type FamilyCategoryServiceClient interface {
 	// List family categories.
 	ListFamilyCategories(ctx context.Context, in *ListFamilyCategoriesRequest, opts ...grpc.CallOption) (*ListFamilyCategoriesResponse, error)
@@ -132,7 +133,8 @@ func (c *familyCategoryServiceClient) BulkUpdateFamilyCategories(ctx context.Con
 // All implementations must embed UnimplementedFamilyCategoryServiceServer
 // for forward compatibility.
 //
-// FamilyCategoryService links categories to a family, optionally linking new products of the family to them.
+// FamilyCategoryService links categories to a family, optionally linking new products of the family
+// to them.
 type FamilyCategoryServiceServer interface {
 	// List family categories.
 	ListFamilyCategories(context.Context, *ListFamilyCategoriesRequest) (*ListFamilyCategoriesResponse, error)

@@ -652,7 +652,7 @@ func (*DeleteFamilyInputTypeResponse) Descriptor() ([]byte, []int) {
 	return file_catalog_v1_family_input_types_proto_rawDescGZIP(), []int{12}
 }
 
-// FamilyInputType links a input type to a family (one link per family and input type).
+// FamilyInputType links an input type to a family (one link per family and input type).
 type FamilyInputType struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	Uuid       string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
@@ -746,7 +746,7 @@ func (x *FamilyInputType) GetAppliesTo() FamilyAppliesTo {
 	return FamilyAppliesTo_FAMILY_APPLIES_TO_UNSPECIFIED
 }
 
-// FamilyInputTypeCreate is the body that links a input type to a family.
+// FamilyInputTypeCreate is the body that links an input type to a family.
 type FamilyInputTypeCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Required: an input type of the tenant, not linked to the family yet. Fixed after creation.
@@ -810,14 +810,15 @@ func (x *FamilyInputTypeCreate) GetAppliesTo() FamilyAppliesTo {
 	return FamilyAppliesTo_FAMILY_APPLIES_TO_UNSPECIFIED
 }
 
-// FamilyInputTypeUpdate changes a link; only the fields present change (null leaves them unchanged).
+// FamilyInputTypeUpdate changes a link; only the fields present change (null leaves them
+// unchanged).
 type FamilyInputTypeUpdate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Required on bulk update items; taken from the path on single update.
 	Uuid string `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
 	// The linked input type is fixed after creation: accepted only with its current value
-	// (no change); another value is 400. To link another input type, unlink this one and
-	// create a new link.
+	// (no change); another value is 400 VALIDATION_FAILED. To link another input type,
+	// unlink this one and create a new link.
 	InputTypeUuid    *string                 `protobuf:"bytes,2,opt,name=input_type_uuid,json=inputTypeUuid,proto3,oneof" json:"input_type_uuid,omitempty"`
 	RequirementLevel *FamilyRequirementLevel `protobuf:"varint,3,opt,name=requirement_level,json=requirementLevel,proto3,enum=catalog.v1.FamilyRequirementLevel,oneof" json:"requirement_level,omitempty"`
 	AppliesTo        *FamilyAppliesTo        `protobuf:"varint,4,opt,name=applies_to,json=appliesTo,proto3,enum=catalog.v1.FamilyAppliesTo,oneof" json:"applies_to,omitempty"`

@@ -32,11 +32,12 @@ const (
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// FamilyInputTypeService links input types to a family with a requirement level and the products they apply to.
+// FamilyInputTypeService links input types to a family with a requirement level and the products
+// they apply to.
 type FamilyInputTypeServiceClient interface {
 	// List family input types.
 	ListFamilyInputTypes(ctx context.Context, in *ListFamilyInputTypesRequest, opts ...grpc.CallOption) (*ListFamilyInputTypesResponse, error)
-	// Link a input type to a family.
+	// Link an input type to a family.
 	CreateFamilyInputType(ctx context.Context, in *CreateFamilyInputTypeRequest, opts ...grpc.CallOption) (*CreateFamilyInputTypeResponse, error)
 	// Create 1 to 100 family input types atomically.
 	BulkCreateFamilyInputTypes(ctx context.Context, in *BulkCreateFamilyInputTypesRequest, opts ...grpc.CallOption) (*BulkCreateFamilyInputTypesResponse, error)
@@ -44,7 +45,7 @@ type FamilyInputTypeServiceClient interface {
 	GetFamilyInputType(ctx context.Context, in *GetFamilyInputTypeRequest, opts ...grpc.CallOption) (*GetFamilyInputTypeResponse, error)
 	// Update a family input type; only the fields given change.
 	UpdateFamilyInputType(ctx context.Context, in *UpdateFamilyInputTypeRequest, opts ...grpc.CallOption) (*UpdateFamilyInputTypeResponse, error)
-	// Unlink a input type from a family (the input type itself stays).
+	// Unlink an input type from a family (the input type itself stays).
 	DeleteFamilyInputType(ctx context.Context, in *DeleteFamilyInputTypeRequest, opts ...grpc.CallOption) (*DeleteFamilyInputTypeResponse, error)
 	// Update 1 to 100 family input types atomically.
 	BulkUpdateFamilyInputTypes(ctx context.Context, in *BulkUpdateFamilyInputTypesRequest, opts ...grpc.CallOption) (*BulkUpdateFamilyInputTypesResponse, error)
@@ -132,11 +133,12 @@ func (c *familyInputTypeServiceClient) BulkUpdateFamilyInputTypes(ctx context.Co
 // All implementations must embed UnimplementedFamilyInputTypeServiceServer
 // for forward compatibility.
 //
-// FamilyInputTypeService links input types to a family with a requirement level and the products they apply to.
+// FamilyInputTypeService links input types to a family with a requirement level and the products
+// they apply to.
 type FamilyInputTypeServiceServer interface {
 	// List family input types.
 	ListFamilyInputTypes(context.Context, *ListFamilyInputTypesRequest) (*ListFamilyInputTypesResponse, error)
-	// Link a input type to a family.
+	// Link an input type to a family.
 	CreateFamilyInputType(context.Context, *CreateFamilyInputTypeRequest) (*CreateFamilyInputTypeResponse, error)
 	// Create 1 to 100 family input types atomically.
 	BulkCreateFamilyInputTypes(context.Context, *BulkCreateFamilyInputTypesRequest) (*BulkCreateFamilyInputTypesResponse, error)
@@ -144,7 +146,7 @@ type FamilyInputTypeServiceServer interface {
 	GetFamilyInputType(context.Context, *GetFamilyInputTypeRequest) (*GetFamilyInputTypeResponse, error)
 	// Update a family input type; only the fields given change.
 	UpdateFamilyInputType(context.Context, *UpdateFamilyInputTypeRequest) (*UpdateFamilyInputTypeResponse, error)
-	// Unlink a input type from a family (the input type itself stays).
+	// Unlink an input type from a family (the input type itself stays).
 	DeleteFamilyInputType(context.Context, *DeleteFamilyInputTypeRequest) (*DeleteFamilyInputTypeResponse, error)
 	// Update 1 to 100 family input types atomically.
 	BulkUpdateFamilyInputTypes(context.Context, *BulkUpdateFamilyInputTypesRequest) (*BulkUpdateFamilyInputTypesResponse, error)

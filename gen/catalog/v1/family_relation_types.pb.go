@@ -652,7 +652,8 @@ func (*DeleteFamilyRelationTypeResponse) Descriptor() ([]byte, []int) {
 	return file_catalog_v1_family_relation_types_proto_rawDescGZIP(), []int{12}
 }
 
-// FamilyRelationType links a product relation type to a family (one link per family and product relation type).
+// FamilyRelationType links a product relation type to a family (one link per family and product
+// relation type).
 type FamilyRelationType struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	Uuid       string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
@@ -759,7 +760,8 @@ func (x *FamilyRelationType) GetMaxCount() int32 {
 // FamilyRelationTypeCreate is the body that links a product relation type to a family.
 type FamilyRelationTypeCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Required: a product relation type of the tenant, not linked to the family yet. Fixed after creation.
+	// Required: a product relation type of the tenant, not linked to the family yet. Fixed after
+	// creation.
 	ProductRelationTypeUuid string `protobuf:"bytes,1,opt,name=product_relation_type_uuid,json=productRelationTypeUuid,proto3" json:"product_relation_type_uuid,omitempty"`
 	// Defaults to optional.
 	RequirementLevel *FamilyRequirementLevel `protobuf:"varint,2,opt,name=requirement_level,json=requirementLevel,proto3,enum=catalog.v1.FamilyRequirementLevel,oneof" json:"requirement_level,omitempty"`
@@ -829,15 +831,16 @@ func (x *FamilyRelationTypeCreate) GetMaxCount() int32 {
 	return 0
 }
 
-// FamilyRelationTypeUpdate changes a link; only the fields present change (null leaves them unchanged,
+// FamilyRelationTypeUpdate changes a link; only the fields present change (null leaves them
+// unchanged,
 // except maxCount: null there means no maximum).
 type FamilyRelationTypeUpdate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Required on bulk update items; taken from the path on single update.
 	Uuid string `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
 	// The linked product relation type is fixed after creation: accepted only with its current value
-	// (no change); another value is 400. To link another product relation type, unlink this one and
-	// create a new link.
+	// (no change); another value is 400 VALIDATION_FAILED. To link another product relation type,
+	// unlink this one and create a new link.
 	ProductRelationTypeUuid *string                 `protobuf:"bytes,2,opt,name=product_relation_type_uuid,json=productRelationTypeUuid,proto3,oneof" json:"product_relation_type_uuid,omitempty"`
 	RequirementLevel        *FamilyRequirementLevel `protobuf:"varint,3,opt,name=requirement_level,json=requirementLevel,proto3,enum=catalog.v1.FamilyRequirementLevel,oneof" json:"requirement_level,omitempty"`
 	// 0 or more, and at most maxCount.
@@ -932,7 +935,8 @@ type ListFamilyRelationTypesRequest struct {
 	// Values of FamilyRequirementLevel: required, recommended, optional.
 	RequirementLevels *StringsFilter `protobuf:"bytes,4,opt,name=requirement_levels,json=requirementLevels,proto3" json:"requirement_levels,omitempty"`
 	MinCount          *IntFilter     `protobuf:"bytes,5,opt,name=min_count,json=minCount,proto3" json:"min_count,omitempty"`
-	// A link without a maximum counts as unbounded: it matches maxCount[min], never maxCount[eq] or maxCount[max].
+	// A link without a maximum counts as unbounded: it matches maxCount[min], never maxCount[eq] or
+	// maxCount[max].
 	MaxCount  *IntFilter  `protobuf:"bytes,6,opt,name=max_count,json=maxCount,proto3" json:"max_count,omitempty"`
 	CreatedAt *TimeFilter `protobuf:"bytes,7,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	UpdatedAt *TimeFilter `protobuf:"bytes,8,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`

@@ -32,7 +32,8 @@ const (
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// FamilyRelationTypeService links product relation types to a family with a requirement level and counts.
+// FamilyRelationTypeService links product relation types to a family with a requirement level and
+// counts.
 type FamilyRelationTypeServiceClient interface {
 	// List family relation types.
 	ListFamilyRelationTypes(ctx context.Context, in *ListFamilyRelationTypesRequest, opts ...grpc.CallOption) (*ListFamilyRelationTypesResponse, error)
@@ -132,7 +133,8 @@ func (c *familyRelationTypeServiceClient) BulkUpdateFamilyRelationTypes(ctx cont
 // All implementations must embed UnimplementedFamilyRelationTypeServiceServer
 // for forward compatibility.
 //
-// FamilyRelationTypeService links product relation types to a family with a requirement level and counts.
+// FamilyRelationTypeService links product relation types to a family with a requirement level and
+// counts.
 type FamilyRelationTypeServiceServer interface {
 	// List family relation types.
 	ListFamilyRelationTypes(context.Context, *ListFamilyRelationTypesRequest) (*ListFamilyRelationTypesResponse, error)
