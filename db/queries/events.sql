@@ -17,9 +17,6 @@ WITH ev AS (
 )
 SELECT count(*) FROM d;
 
--- name: ListEventsSince :many
-SELECT * FROM events WHERE tenant_id = $1 AND created_at >= @since ORDER BY created_at, uuid;
-
 -- name: NotifyDeliveries :exec
 -- Wakes the dispatchers (LISTEN catalogd_webhooks); delivered when the transaction commits.
 SELECT pg_notify('catalogd_webhooks', '');

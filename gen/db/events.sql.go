@@ -53,41 +53,6 @@ func (q *Queries) InsertEvents(ctx context.Context, arg InsertEventsParams) (int
 	return count, err
 }
 
-const listEventsSince = `-- name: ListEventsSince :many
-SELECT tenant_id, uuid, type, payload, created_at FROM events WHERE tenant_id = $1 AND created_at >= $2 ORDER BY created_at, uuid
-`
-
-type ListEventsSinceParams struct {
-	TenantID string    `db:"tenant_id"`
-	Since    time.Time `db:"since"`
-}
-
-func (q *Queries) ListEventsSince(ctx context.Context, arg ListEventsSinceParams) ([]Event, error) {
-	rows, err := q.db.Query(ctx, listEventsSince, arg.TenantID, arg.Since)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []Event{}
-	for rows.Next() {
-		var i Event
-		if err := rows.Scan(
-			&i.TenantID,
-			&i.Uuid,
-			&i.Type,
-			&i.Payload,
-			&i.CreatedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const notifyDeliveries = `-- name: NotifyDeliveries :exec
 SELECT pg_notify('catalogd_webhooks', '')
 `
