@@ -112,7 +112,7 @@ func TestValidationDisplayNameLength(t *testing.T) {
 	}
 	// Both bad at once: both named.
 	p := WantProblem(t, c.Post("/v1/attributes", map[string]any{"code": "", "displayName": ""}), 400, "VALIDATION_FAILED")
-	if f := problemFields(p); !slices.Contains(f, "code") || !slices.Contains(f, "displayName") {
+	if f := ProblemFields(p); !slices.Contains(f, "code") || !slices.Contains(f, "displayName") {
 		t.Errorf("both invalid: fields %v, want code and displayName", f)
 	}
 }
@@ -121,12 +121,12 @@ func TestValidationUpdate(t *testing.T) {
 	t.Parallel()
 	c := env.Client(t)
 	a := create(t, c, "size", "Size")
-	path := "/v1/attributes/" + str(a, "uuid")
+	path := "/v1/attributes/" + Str(a, "uuid")
 	WantProblem(t, c.Patch(path, map[string]any{"code": ""}), 400, "VALIDATION_FAILED", "code")
 	WantProblem(t, c.Patch(path, map[string]any{"code": strings.Repeat("é", 101)}), 400, "VALIDATION_FAILED", "code")
 	WantProblem(t, c.Patch(path, map[string]any{"displayName": ""}), 400, "VALIDATION_FAILED", "displayName")
 	WantProblem(t, c.Patch(path, map[string]any{"displayName": strings.Repeat("x", 101)}), 400, "VALIDATION_FAILED", "displayName")
-	if g := get(t, c, str(a, "uuid")); !reflect.DeepEqual(g, a) {
+	if g := get(t, c, Str(a, "uuid")); !reflect.DeepEqual(g, a) {
 		t.Errorf("invalid updates changed the attribute: %v", g)
 	}
 	u := Want(t, c.Patch(path, map[string]any{"code": strings.Repeat("😀", 100), "displayName": strings.Repeat("é", 100)}), 200).Obj()
@@ -143,13 +143,13 @@ func TestValidationBulkItemsNamedByIndex(t *testing.T) {
 	WantProblem(t, c.Post("/v1/attributes/bulk", []map[string]any{{"code": "ok", "displayName": ""}}), 400, "VALIDATION_FAILED", "[0].displayName")
 	WantProblem(t, c.Post("/v1/attributes/bulk", []map[string]any{{"code": "a"}, {"code": "b"}, {"code": strings.Repeat("é", 101)}}), 400, "VALIDATION_FAILED", "[2].code")
 	p := WantProblem(t, c.Post("/v1/attributes/bulk", []map[string]any{{"code": ""}, {"code": "b"}, {"code": "c", "displayName": strings.Repeat("x", 101)}}), 400, "VALIDATION_FAILED")
-	if f := problemFields(p); !slices.Contains(f, "[0].code") || !slices.Contains(f, "[2].displayName") {
+	if f := ProblemFields(p); !slices.Contains(f, "[0].code") || !slices.Contains(f, "[2].displayName") {
 		t.Errorf("every bad item is named: %v", f)
 	}
 	wantCodes(t, "nothing created by invalid bulks", listCodes(t, c, ""))
 
 	a := create(t, c, "a")
-	id := str(a, "uuid")
+	id := Str(a, "uuid")
 	WantProblem(t, c.Patch("/v1/attributes/bulk", []map[string]any{{"code": "x"}}), 400, "VALIDATION_FAILED", "[0].uuid")
 	WantProblem(t, c.Patch("/v1/attributes/bulk", []map[string]any{{"uuid": id, "code": "ok"}, {"uuid": "not-a-uuid"}}), 400, "VALIDATION_FAILED", "[1].uuid")
 	WantProblem(t, c.Patch("/v1/attributes/bulk", []map[string]any{{"uuid": id, "code": "ok"}, {"uuid": id, "code": ""}}), 400, "VALIDATION_FAILED", "[1].code")
@@ -194,7 +194,7 @@ func TestBulkItemCount(t *testing.T) {
 	if r.Status != 400 {
 		t.Errorf("bulk update of 101: %d %.300s", r.Status, r.Raw)
 	}
-	if g := get(t, c, str(created[0], "uuid")); g["displayName"] != "c000" {
+	if g := get(t, c, Str(created[0], "uuid")); g["displayName"] != "c000" {
 		t.Errorf("a refused bulk update of 101 changed item 0: %v", g)
 	}
 	items100 := Want(t, c.Patch("/v1/attributes/bulk", items(100, upd)), 200).Objs()
@@ -207,7 +207,7 @@ func TestMalformedRequests(t *testing.T) {
 	t.Parallel()
 	c := env.Client(t)
 	a := create(t, c, "existing")
-	id := str(a, "uuid")
+	id := Str(a, "uuid")
 	one := "/v1/attributes/" + id
 	for _, tc := range []struct {
 		name, method, path string
@@ -239,7 +239,7 @@ func TestMalformedRequests(t *testing.T) {
 			continue
 		}
 		WantProblem(t, r, 400, "MALFORMED_REQUEST")
-		if tc.field != "" && !slices.Contains(problemFields(r.Obj()), tc.field) {
+		if tc.field != "" && !slices.Contains(ProblemFields(r.Obj()), tc.field) {
 			t.Errorf("%s: errors %v do not name %q", tc.name, r.Obj()["errors"], tc.field)
 		}
 	}
@@ -275,7 +275,7 @@ func TestPayloadTooLarge(t *testing.T) {
 		{"bulk create chunked", "POST", "/v1/attributes/bulk", big, true},
 		{"create 2 MiB code", "POST", "/v1/attributes", huge, false},
 		{"create 2 MiB code chunked", "POST", "/v1/attributes", huge, true},
-		{"update 2 MiB", "PATCH", "/v1/attributes/" + randomUUID(), huge, false},
+		{"update 2 MiB", "PATCH", "/v1/attributes/" + RandomUUID(), huge, false},
 	} {
 		r := rawDo(t, tc.method, tc.path, auth, tc.body, tc.chunked)
 		if r.Status != 413 {
@@ -331,9 +331,9 @@ func endpoints(id string) []struct {
 
 func TestUnauthenticated(t *testing.T) {
 	t.Parallel()
-	owner, tenant := tenantClient(t)
+	owner, tenant := env.TenantClient(t)
 	a := create(t, owner, "secret-attr")
-	id := str(a, "uuid")
+	id := Str(a, "uuid")
 
 	expired := validClaims(tenant)
 	expired["iat"], expired["nbf"], expired["exp"] = time.Now().Add(-3*time.Hour).Unix(), time.Now().Add(-3*time.Hour).Unix(), time.Now().Add(-time.Hour).Unix()
@@ -406,9 +406,9 @@ func TestUnauthenticated(t *testing.T) {
 
 func TestForbidden(t *testing.T) {
 	t.Parallel()
-	owner, tenant := tenantClient(t)
+	owner, tenant := env.TenantClient(t)
 	a := create(t, owner, "guarded")
-	id := str(a, "uuid")
+	id := Str(a, "uuid")
 	reader := env.ClientFor(t, tenant, "catalog:read")
 	writer := env.ClientFor(t, tenant, "catalog:write")
 	webhooks := env.ClientFor(t, tenant, "webhooks:read", "webhooks:write")
@@ -449,7 +449,7 @@ func TestNotFoundAndMalformedUUID(t *testing.T) {
 	t.Parallel()
 	c := env.Client(t)
 	a := create(t, c, "present")
-	missing := randomUUID()
+	missing := RandomUUID()
 	for _, tc := range []struct {
 		method, path string
 		body         any
@@ -467,12 +467,12 @@ func TestNotFoundAndMalformedUUID(t *testing.T) {
 			continue
 		}
 		p := WantProblem(t, r, 404, "NOT_FOUND")
-		if !strings.Contains(str(p, "detail"), missing) {
+		if !strings.Contains(Str(p, "detail"), missing) {
 			t.Errorf("%s %s: detail %q does not name the uuid", tc.method, tc.path, p["detail"])
 		}
 	}
 	// A malformed uuid in the path is a validation error naming the path parameter.
-	for _, bad := range []string{"not-a-uuid", "12345", strings.ToUpper(randomUUID())[:35], "00000000-0000-0000-0000-00000000000g"} {
+	for _, bad := range []string{"not-a-uuid", "12345", strings.ToUpper(RandomUUID())[:35], "00000000-0000-0000-0000-00000000000g"} {
 		for _, tc := range []struct {
 			method, path string
 			body         any
@@ -491,8 +491,8 @@ func TestNotFoundAndMalformedUUID(t *testing.T) {
 		}
 	}
 	// Unknown paths under /v1/attributes are problem 404s too.
-	WantProblem(t, c.Get("/v1/attributes/"+str(a, "uuid")+"/nothing-here"), 404, "NOT_FOUND")
-	if g := get(t, c, str(a, "uuid")); !reflect.DeepEqual(g, a) {
+	WantProblem(t, c.Get("/v1/attributes/"+Str(a, "uuid")+"/nothing-here"), 404, "NOT_FOUND")
+	if g := get(t, c, Str(a, "uuid")); !reflect.DeepEqual(g, a) {
 		t.Errorf("attribute changed: %v", g)
 	}
 }
@@ -503,8 +503,8 @@ func TestAlreadyExists(t *testing.T) {
 	color := create(t, c, "color")
 	size := create(t, c, "size")
 	count := func() float64 {
-		return pagination(t, list(t, c, q("isRemoved[eq]", "false")))["totalItems"].(float64) +
-			pagination(t, list(t, c, q("isRemoved[eq]", "true")))["totalItems"].(float64)
+		return pagination(t, list(t, c, Q("isRemoved[eq]", "false")))["totalItems"].(float64) +
+			pagination(t, list(t, c, Q("isRemoved[eq]", "true")))["totalItems"].(float64)
 	}
 	if n := count(); n != 2 {
 		t.Fatalf("setup: %v attributes", n)
@@ -512,7 +512,7 @@ func TestAlreadyExists(t *testing.T) {
 
 	// Single create.
 	p := WantProblem(t, c.Post("/v1/attributes", map[string]any{"code": "color", "displayName": "Other"}), 409, "ALREADY_EXISTS", "code")
-	if !strings.Contains(str(p, "detail"), "color") {
+	if !strings.Contains(Str(p, "detail"), "color") {
 		t.Errorf("detail %q does not name the code", p["detail"])
 	}
 	// Bulk create: an existing code at index 1; nothing created.
@@ -525,15 +525,15 @@ func TestAlreadyExists(t *testing.T) {
 	if n := count(); n != 2 {
 		t.Errorf("after a bulk with a duplicate: %v attributes, want 2", n)
 	}
-	wantCodeSet(t, "no twin", listCodes(t, c, q("codes[eq]", "twin", "codes[eq]", "new-1", "codes[eq]", "new-2")))
+	wantCodeSet(t, "no twin", listCodes(t, c, Q("codes[eq]", "twin", "codes[eq]", "new-1", "codes[eq]", "new-2")))
 
 	// Update to an existing code.
-	WantProblem(t, c.Patch("/v1/attributes/"+str(size, "uuid"), map[string]any{"code": "color"}), 409, "ALREADY_EXISTS", "code")
-	if g := get(t, c, str(size, "uuid")); !reflect.DeepEqual(g, size) {
+	WantProblem(t, c.Patch("/v1/attributes/"+Str(size, "uuid"), map[string]any{"code": "color"}), 409, "ALREADY_EXISTS", "code")
+	if g := get(t, c, Str(size, "uuid")); !reflect.DeepEqual(g, size) {
 		t.Errorf("refused update changed the attribute: %v", g)
 	}
 	// A removed attribute still holds its code.
-	moveTo(t, c, str(color, "uuid"), "removed")
+	moveTo(t, c, Str(color, "uuid"), "removed")
 	WantProblem(t, c.Post("/v1/attributes", map[string]any{"code": "color"}), 409, "ALREADY_EXISTS", "code")
 	// Bulk update to an existing code.
 	WantProblem(t, c.Patch("/v1/attributes/bulk", []map[string]any{{"uuid": size["uuid"], "code": "color"}}), 409, "ALREADY_EXISTS", "[0].code")

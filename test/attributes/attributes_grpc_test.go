@@ -22,14 +22,6 @@ func grpcClient() catalogv1.AttributeServiceClient {
 	return catalogv1.NewAttributeServiceClient(env.GRPC)
 }
 
-// grpcCtx is a context carrying a bearer token for tenant with scopes (all when none).
-func grpcCtx(t *testing.T, tenant string, scopes ...string) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+Token(tenant, scopes...))
-}
-
 func freshTenant() string { return "g-" + RandomHex(8) }
 
 // wantStatus checks a gRPC error's code and its google.rpc.ErrorInfo reason; it returns the
@@ -72,14 +64,14 @@ func wantStatus(t *testing.T, err error, code codes.Code, reason string) ([]stri
 func TestGRPCCreateGetList(t *testing.T) {
 	t.Parallel()
 	cl := grpcClient()
-	ctx := grpcCtx(t, freshTenant())
+	ctx := GRPCContext(t, freshTenant())
 
 	cr, err := cl.CreateAttribute(ctx, &catalogv1.CreateAttributeRequest{Attribute: &catalogv1.AttributeCreate{Code: "color"}})
 	if err != nil {
 		t.Fatalf("create: %v", err)
 	}
 	a := cr.Attribute
-	if !uuidRe.MatchString(a.Uuid) || a.Code != "color" || a.DisplayName != "color" ||
+	if !UUIDRe.MatchString(a.Uuid) || a.Code != "color" || a.DisplayName != "color" ||
 		a.Status != catalogv1.AttributeStatus_ATTRIBUTE_STATUS_DRAFT || a.RemovedAt != nil || a.CreatedAt == nil || a.UpdatedAt == nil {
 		t.Errorf("created %v", a)
 	}
@@ -170,7 +162,7 @@ func TestGRPCCreateGetList(t *testing.T) {
 func TestGRPCUpdateWithMask(t *testing.T) {
 	t.Parallel()
 	cl := grpcClient()
-	ctx := grpcCtx(t, freshTenant())
+	ctx := GRPCContext(t, freshTenant())
 	cr, err := cl.CreateAttribute(ctx, &catalogv1.CreateAttributeRequest{Attribute: &catalogv1.AttributeCreate{Code: "color", DisplayName: proto.String("Color")}})
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +220,7 @@ func TestGRPCUpdateWithMask(t *testing.T) {
 func TestGRPCUpdateMaskLimitsFields(t *testing.T) {
 	t.Parallel()
 	cl := grpcClient()
-	ctx := grpcCtx(t, freshTenant())
+	ctx := GRPCContext(t, freshTenant())
 	cr, err := cl.CreateAttribute(ctx, &catalogv1.CreateAttributeRequest{Attribute: &catalogv1.AttributeCreate{Code: "color", DisplayName: proto.String("Color")}})
 	if err != nil {
 		t.Fatal(err)
@@ -247,7 +239,7 @@ func TestGRPCUpdateMaskLimitsFields(t *testing.T) {
 func TestGRPCBulkUpdateAndTransition(t *testing.T) {
 	t.Parallel()
 	cl := grpcClient()
-	ctx := grpcCtx(t, freshTenant())
+	ctx := GRPCContext(t, freshTenant())
 	bulk, err := cl.BulkCreateAttributes(ctx, &catalogv1.BulkCreateAttributesRequest{Items: []*catalogv1.AttributeCreate{
 		{Code: "a", DisplayName: proto.String("A")}, {Code: "b", DisplayName: proto.String("B")}}})
 	if err != nil {
@@ -304,8 +296,8 @@ func TestGRPCNotFound(t *testing.T) {
 	t.Parallel()
 	cl := grpcClient()
 	tenant := freshTenant()
-	ctx := grpcCtx(t, tenant)
-	missing := randomUUID()
+	ctx := GRPCContext(t, tenant)
+	missing := RandomUUID()
 	_, err := cl.GetAttribute(ctx, &catalogv1.GetAttributeRequest{AttributeUuid: missing})
 	wantStatus(t, err, codes.NotFound, "NOT_FOUND")
 	_, err = cl.UpdateAttribute(ctx, &catalogv1.UpdateAttributeRequest{AttributeUuid: missing, Attribute: &catalogv1.AttributeUpdate{DisplayName: proto.String("x")}})
@@ -321,7 +313,7 @@ func TestGRPCNotFound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := grpcCtx(t, freshTenant())
+	other := GRPCContext(t, freshTenant())
 	_, err = cl.GetAttribute(other, &catalogv1.GetAttributeRequest{AttributeUuid: cr.Attribute.Uuid})
 	wantStatus(t, err, codes.NotFound, "NOT_FOUND")
 	_, err = cl.BulkTransitionAttributes(other, &catalogv1.BulkTransitionAttributesRequest{
@@ -336,7 +328,7 @@ func TestGRPCNotFound(t *testing.T) {
 func TestGRPCInvalidArgument(t *testing.T) {
 	t.Parallel()
 	cl := grpcClient()
-	ctx := grpcCtx(t, freshTenant())
+	ctx := GRPCContext(t, freshTenant())
 	_, err := cl.CreateAttribute(ctx, &catalogv1.CreateAttributeRequest{Attribute: &catalogv1.AttributeCreate{Code: ""}})
 	if fields, _ := wantStatus(t, err, codes.InvalidArgument, "VALIDATION_FAILED"); !slices.Contains(fields, "code") {
 		t.Errorf("empty code: BadRequest fields %v, want code", fields)
@@ -373,7 +365,7 @@ func TestGRPCUnauthenticatedAndPermissionDenied(t *testing.T) {
 	t.Parallel()
 	cl := grpcClient()
 	tenant := freshTenant()
-	cr, err := cl.CreateAttribute(grpcCtx(t, tenant), &catalogv1.CreateAttributeRequest{Attribute: &catalogv1.AttributeCreate{Code: "a"}})
+	cr, err := cl.CreateAttribute(GRPCContext(t, tenant), &catalogv1.CreateAttributeRequest{Attribute: &catalogv1.AttributeCreate{Code: "a"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +386,7 @@ func TestGRPCUnauthenticatedAndPermissionDenied(t *testing.T) {
 		&catalogv1.GetAttributeRequest{AttributeUuid: id})
 	wantStatus(t, err, codes.Unauthenticated, "UNAUTHENTICATED")
 
-	ro := grpcCtx(t, tenant, "catalog:read")
+	ro := GRPCContext(t, tenant, "catalog:read")
 	if _, err := cl.GetAttribute(ro, &catalogv1.GetAttributeRequest{AttributeUuid: id}); err != nil {
 		t.Errorf("read-only get: %v", err)
 	}
@@ -407,13 +399,13 @@ func TestGRPCUnauthenticatedAndPermissionDenied(t *testing.T) {
 	_, err = cl.DeleteAttribute(ro, &catalogv1.DeleteAttributeRequest{AttributeUuid: id})
 	wantStatus(t, err, codes.PermissionDenied, "FORBIDDEN")
 
-	wo := grpcCtx(t, tenant, "catalog:write")
+	wo := GRPCContext(t, tenant, "catalog:write")
 	_, err = cl.ListAttributes(wo, &catalogv1.ListAttributesRequest{})
 	wantStatus(t, err, codes.PermissionDenied, "FORBIDDEN")
 	_, err = cl.GetAttribute(wo, &catalogv1.GetAttributeRequest{AttributeUuid: id})
 	wantStatus(t, err, codes.PermissionDenied, "FORBIDDEN")
 
-	g, err := cl.GetAttribute(grpcCtx(t, tenant), &catalogv1.GetAttributeRequest{AttributeUuid: id})
+	g, err := cl.GetAttribute(GRPCContext(t, tenant), &catalogv1.GetAttributeRequest{AttributeUuid: id})
 	if err != nil || !proto.Equal(g.Attribute, cr.Attribute) {
 		t.Errorf("refused calls changed the attribute: %v (%v)", g.GetAttribute(), err)
 	}

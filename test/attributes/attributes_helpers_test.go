@@ -6,12 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
-	"net/url"
-	"regexp"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,47 +17,8 @@ import (
 	. "github.com/catalogd/catalogd/server/apptest"
 )
 
-var (
-	tsRe   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$`)
-	uuidRe = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-)
-
 // attributeKeys are the keys every attribute response carries (nullable ones as null).
 var attributeKeys = []string{"uuid", "createdAt", "updatedAt", "removedAt", "status", "code", "displayName", "contentUuids", "contents"}
-
-// tenantClient is a REST client for a fresh tenant together with the tenant id (for the events table).
-func tenantClient(t *testing.T) (*Client, string) {
-	t.Helper()
-	tenant := "t-" + RandomHex(8)
-	return env.ClientFor(t, tenant), tenant
-}
-
-// randomUUID is a well-formed uuid that no attribute has.
-func randomUUID() string {
-	h := RandomHex(16)
-	return h[0:8] + "-" + h[8:12] + "-4" + h[13:16] + "-a" + h[17:20] + "-" + h[20:32]
-}
-
-func str(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
-}
-
-// q builds a query string from key, value pairs, keeping their order (several [order] keys apply
-// in the order given, which url.Values would lose).
-func q(kv ...string) string {
-	if len(kv)%2 != 0 {
-		panic("q: odd number of arguments")
-	}
-	var parts []string
-	for i := 0; i < len(kv); i += 2 {
-		parts = append(parts, url.QueryEscape(kv[i])+"="+url.QueryEscape(kv[i+1]))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "?" + strings.Join(parts, "&")
-}
 
 // create makes one attribute (displayName optional) and returns it.
 func create(t *testing.T, c *Client, code string, displayName ...string) map[string]any {
@@ -135,15 +92,7 @@ func listCodes(t *testing.T, c *Client, query string) []string {
 func codesOf(items []map[string]any) []string {
 	out := make([]string, 0, len(items))
 	for _, it := range items {
-		out = append(out, str(it, "code"))
-	}
-	return out
-}
-
-func uuidsOf(items []map[string]any) []string {
-	out := make([]string, 0, len(items))
-	for _, it := range items {
-		out = append(out, str(it, "uuid"))
+		out = append(out, Str(it, "code"))
 	}
 	return out
 }
@@ -174,36 +123,21 @@ func wantCodeSet(t *testing.T, what string, got []string, want ...string) {
 	}
 }
 
-// wantKeys fails unless obj has exactly the given keys.
-func wantKeys(t *testing.T, what string, obj map[string]any, keys ...string) {
-	t.Helper()
-	var got []string
-	for k := range obj {
-		got = append(got, k)
-	}
-	sort.Strings(got)
-	want := slices.Clone(keys)
-	sort.Strings(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("%s: keys %v, want exactly %v (%v)", what, got, want, obj)
-	}
-}
-
 // wantAttribute checks the shape of an attribute response: every key, uuid and timestamp formats,
 // status, code and displayName.
 func wantAttribute(t *testing.T, what string, a map[string]any, status, code, displayName string) {
 	t.Helper()
-	wantKeys(t, what, a, attributeKeys...)
-	if s := str(a, "uuid"); !uuidRe.MatchString(s) {
+	WantKeys(t, what, a, attributeKeys...)
+	if s := Str(a, "uuid"); !UUIDRe.MatchString(s) {
 		t.Errorf("%s: uuid %q is not a lowercase uuid", what, s)
 	}
 	for _, k := range []string{"createdAt", "updatedAt"} {
-		if s := str(a, k); !tsRe.MatchString(s) {
+		if s := Str(a, k); !TimestampRe.MatchString(s) {
 			t.Errorf("%s: %s %q is not <YYYY-MM-DD>T<hh:mm:ss.ffffff>Z", what, k, a[k])
 		}
 	}
 	if status == "removed" {
-		if s := str(a, "removedAt"); !tsRe.MatchString(s) {
+		if s := Str(a, "removedAt"); !TimestampRe.MatchString(s) {
 			t.Errorf("%s: removedAt %v is not a timestamp", what, a["removedAt"])
 		}
 	} else if a["removedAt"] != nil {
@@ -212,28 +146,6 @@ func wantAttribute(t *testing.T, what string, a map[string]any, status, code, di
 	if a["status"] != status || a["code"] != code || a["displayName"] != displayName {
 		t.Errorf("%s: status/code/displayName %v/%v/%v, want %s/%s/%s", what, a["status"], a["code"], a["displayName"], status, code, displayName)
 	}
-}
-
-// ts parses a timestamp of a response.
-func ts(t *testing.T, s any) time.Time {
-	t.Helper()
-	v, err := time.Parse(time.RFC3339Nano, fmt.Sprint(s))
-	if err != nil {
-		t.Fatalf("timestamp %v: %v", s, err)
-	}
-	return v
-}
-
-// problemFields lists the field names of a problem's errors.
-func problemFields(p map[string]any) []string {
-	var out []string
-	errs, _ := p["errors"].([]any)
-	for _, e := range errs {
-		if m, ok := e.(map[string]any); ok {
-			out = append(out, str(m, "field"))
-		}
-	}
-	return out
 }
 
 // ---- database (outbox) ----

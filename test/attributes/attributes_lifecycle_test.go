@@ -30,9 +30,9 @@ func TestLifecycleEveryTransitionFromEveryState(t *testing.T) {
 		for _, tr := range []string{"publish", "unpublish", "remove", "restore"} {
 			t.Run(from+"/"+tr, func(t *testing.T) {
 				t.Parallel()
-				c, tenant := tenantClient(t)
+				c, tenant := env.TenantClient(t)
 				a := create(t, c, "attr")
-				id := str(a, "uuid")
+				id := Str(a, "uuid")
 				moveTo(t, c, id, from)
 				before := get(t, c, id)
 				nEvents := len(events(t, tenant))
@@ -54,7 +54,7 @@ func TestLifecycleEveryTransitionFromEveryState(t *testing.T) {
 					if got["uuid"] != id || got["createdAt"] != before["createdAt"] {
 						t.Errorf("uuid/createdAt changed: %v", got)
 					}
-					if !ts(t, got["updatedAt"]).After(ts(t, before["updatedAt"])) {
+					if !TS(t, got["updatedAt"]).After(TS(t, before["updatedAt"])) {
 						t.Errorf("updatedAt %v not after %v", got["updatedAt"], before["updatedAt"])
 					}
 					if to == "removed" && got["removedAt"] != got["updatedAt"] {
@@ -78,7 +78,7 @@ func TestLifecycleEveryTransitionFromEveryState(t *testing.T) {
 					if !slices.Equal(allowed, allowedFrom[from]) {
 						t.Errorf("meta.allowedTransitions %v, want %v", meta["allowedTransitions"], allowedFrom[from])
 					}
-					if !strings.Contains(str(p, "detail"), from) {
+					if !strings.Contains(Str(p, "detail"), from) {
 						t.Errorf("detail %q does not name the current status %s", p["detail"], from)
 					}
 					if g := get(t, c, id); !reflect.DeepEqual(g, before) {
@@ -97,13 +97,13 @@ func TestLifecycleRemoveAndRestore(t *testing.T) {
 	t.Parallel()
 	c := env.Client(t)
 	a := create(t, c, "fabric", "Fabric")
-	id := str(a, "uuid")
+	id := Str(a, "uuid")
 	moveTo(t, c, id, "published")
 	Want(t, c.Patch("/v1/attributes/"+id, map[string]any{"displayName": "Fabric 2"}), 200)
 
 	rm := Want(t, transition(c, id, "remove"), 200).Obj()
 	wantAttribute(t, "removed", rm, "removed", "fabric", "Fabric 2")
-	if !tsRe.MatchString(str(rm, "removedAt")) {
+	if !TimestampRe.MatchString(Str(rm, "removedAt")) {
 		t.Fatalf("removedAt %v", rm["removedAt"])
 	}
 	// The removed attribute is still readable and keeps removedAt.
@@ -127,7 +127,7 @@ func TestLifecycleRemoveAndRestore(t *testing.T) {
 
 	// Remove again: a new removedAt.
 	rm2 := Want(t, transition(c, id, "remove"), 200).Obj()
-	if !ts(t, rm2["removedAt"]).After(ts(t, rm["removedAt"])) {
+	if !TS(t, rm2["removedAt"]).After(TS(t, rm["removedAt"])) {
 		t.Errorf("second remove: removedAt %v not after the first %v", rm2["removedAt"], rm["removedAt"])
 	}
 }
@@ -135,7 +135,7 @@ func TestLifecycleRemoveAndRestore(t *testing.T) {
 func TestLifecycleFullCycle(t *testing.T) {
 	t.Parallel()
 	c := env.Client(t)
-	id := str(create(t, c, "cycle"), "uuid")
+	id := Str(create(t, c, "cycle"), "uuid")
 	for _, step := range []struct{ tr, want string }{
 		{"publish", "published"}, {"unpublish", "unpublished"}, {"publish", "published"},
 		{"unpublish", "unpublished"}, {"remove", "removed"}, {"restore", "draft"}, {"publish", "published"},
@@ -151,7 +151,7 @@ func TestLifecycleRequestErrors(t *testing.T) {
 	t.Parallel()
 	c := env.Client(t)
 	a := create(t, c, "x")
-	id := str(a, "uuid")
+	id := Str(a, "uuid")
 	path := "/v1/attributes/" + id + "/actions/lifecycle"
 
 	WantProblem(t, c.Patch(path, map[string]any{}), 400, "VALIDATION_FAILED", "transition")
@@ -166,7 +166,7 @@ func TestLifecycleRequestErrors(t *testing.T) {
 			t.Errorf("PATCH %v: status %d, want 400: %s", body, r.Status, r.Raw)
 			continue
 		}
-		if p := r.Obj(); !slices.Contains(problemFields(p), "transition") {
+		if p := r.Obj(); !slices.Contains(ProblemFields(p), "transition") {
 			t.Errorf("PATCH %v: errors %v do not name transition", body, p["errors"])
 		}
 	}
@@ -176,7 +176,7 @@ func TestLifecycleRequestErrors(t *testing.T) {
 	}
 	WantProblem(t, c.Patch(path, map[string]any{"transition": "publish", "force": true}), 400, "MALFORMED_REQUEST", "force")
 	WantProblem(t, c.Patch(path, `{"transition":`), 400, "MALFORMED_REQUEST")
-	WantProblem(t, c.Patch("/v1/attributes/"+randomUUID()+"/actions/lifecycle", map[string]any{"transition": "publish"}), 404, "NOT_FOUND")
+	WantProblem(t, c.Patch("/v1/attributes/"+RandomUUID()+"/actions/lifecycle", map[string]any{"transition": "publish"}), 404, "NOT_FOUND")
 	WantProblem(t, c.Patch("/v1/attributes/not-a-uuid/actions/lifecycle", map[string]any{"transition": "publish"}), 400, "VALIDATION_FAILED", "attributeUuid")
 	// Nothing changed.
 	if g := get(t, c, id); !reflect.DeepEqual(g, a) {
@@ -190,19 +190,19 @@ func bulkTransition(c *Client, tr string, ids ...string) Resp {
 
 func TestBulkLifecycle(t *testing.T) {
 	t.Parallel()
-	c, tenant := tenantClient(t)
+	c, tenant := env.TenantClient(t)
 	as := bulkCreate(t, c, "a", "b", "c")
-	ids := uuidsOf(as)
+	ids := UUIDsOf(as)
 	n0 := len(events(t, tenant))
 
 	// Response order follows the request (here: reversed).
 	req := []string{ids[2], ids[0], ids[1]}
 	items := Want(t, bulkTransition(c, "publish", req...), 200).Objs()
-	if !slices.Equal(uuidsOf(items), req) {
-		t.Errorf("response order %v, want %v", uuidsOf(items), req)
+	if !slices.Equal(UUIDsOf(items), req) {
+		t.Errorf("response order %v, want %v", UUIDsOf(items), req)
 	}
 	for _, it := range items {
-		wantKeys(t, "bulk lifecycle item", it, attributeKeys...)
+		WantKeys(t, "bulk lifecycle item", it, attributeKeys...)
 		if it["status"] != "published" {
 			t.Errorf("item %v", it)
 		}
@@ -234,7 +234,7 @@ func TestBulkLifecycle(t *testing.T) {
 	// Bulk remove sets removedAt on every item; bulk restore clears it.
 	items = Want(t, bulkTransition(c, "remove", ids...), 200).Objs()
 	for _, it := range items {
-		if it["status"] != "removed" || !tsRe.MatchString(str(it, "removedAt")) {
+		if it["status"] != "removed" || !TimestampRe.MatchString(Str(it, "removedAt")) {
 			t.Errorf("bulk remove item %v", it)
 		}
 	}
@@ -248,9 +248,9 @@ func TestBulkLifecycle(t *testing.T) {
 
 func TestBulkLifecycleIsAtomic(t *testing.T) {
 	t.Parallel()
-	c, tenant := tenantClient(t)
+	c, tenant := env.TenantClient(t)
 	as := bulkCreate(t, c, "a", "b", "c")
-	ids := uuidsOf(as)
+	ids := UUIDsOf(as)
 	moveTo(t, c, ids[1], "removed")
 	snapshot := func() []map[string]any {
 		var out []map[string]any
@@ -273,7 +273,7 @@ func TestBulkLifecycleIsAtomic(t *testing.T) {
 	}
 
 	// One unknown uuid: 404 naming it, nothing changes.
-	r = bulkTransition(c, "remove", ids[0], ids[2], randomUUID())
+	r = bulkTransition(c, "remove", ids[0], ids[2], RandomUUID())
 	WantProblem(t, r, 404, "NOT_FOUND", "uuids[2]")
 	if after := snapshot(); !reflect.DeepEqual(after, before) {
 		t.Errorf("a bulk transition with an unknown uuid changed attributes:\n%v\n%v", before, after)
@@ -287,21 +287,21 @@ func TestBulkLifecycleRequestErrors(t *testing.T) {
 	t.Parallel()
 	c := env.Client(t)
 	a := create(t, c, "a")
-	id := str(a, "uuid")
+	id := Str(a, "uuid")
 	path := "/v1/attributes/bulk/actions/lifecycle"
 
 	WantProblem(t, c.Patch(path, map[string]any{"transition": "publish"}), 400, "VALIDATION_FAILED", "uuids")
 	WantProblem(t, c.Patch(path, map[string]any{"transition": "publish", "uuids": []string{}}), 400, "VALIDATION_FAILED", "uuids")
 	many := make([]string, 101)
 	for i := range many {
-		many[i] = randomUUID()
+		many[i] = RandomUUID()
 	}
 	many[0] = id
 	WantProblem(t, c.Patch(path, map[string]any{"transition": "publish", "uuids": many}), 400, "VALIDATION_FAILED", "uuids")
 	WantProblem(t, c.Patch(path, map[string]any{"uuids": []string{id}}), 400, "VALIDATION_FAILED", "transition")
 	WantProblem(t, c.Patch(path, map[string]any{"transition": "publish", "uuids": []string{"nope"}}), 400, "VALIDATION_FAILED", "uuids[0]")
 	r := c.Patch(path, map[string]any{"transition": "fly", "uuids": []string{id}})
-	if r.Status != 400 || !slices.Contains(problemFields(r.Obj()), "transition") {
+	if r.Status != 400 || !slices.Contains(ProblemFields(r.Obj()), "transition") {
 		t.Errorf("unknown transition: %d %s", r.Status, r.Raw)
 	}
 	WantProblem(t, c.Patch(path, map[string]any{"transition": "publish", "uuids": []string{id}, "extra": 1}), 400, "MALFORMED_REQUEST", "extra")
@@ -323,11 +323,11 @@ func TestBulkLifecycleHundredItems(t *testing.T) {
 	for i := range body {
 		body[i] = map[string]any{"code": fmt.Sprintf("c%03d", i)}
 	}
-	ids := uuidsOf(Want(t, c.Post("/v1/attributes/bulk", body), 201).Objs())
+	ids := UUIDsOf(Want(t, c.Post("/v1/attributes/bulk", body), 201).Objs())
 	items := Want(t, bulkTransition(c, "publish", ids...), 200).Objs()
-	if len(items) != 100 || !slices.Equal(uuidsOf(items), ids) {
+	if len(items) != 100 || !slices.Equal(UUIDsOf(items), ids) {
 		t.Fatalf("bulk publish of 100: %d items", len(items))
 	}
-	r := list(t, c, q("statuses[eq]", "published", "size", "1"))
+	r := list(t, c, Q("statuses[eq]", "published", "size", "1"))
 	wantPagination(t, "published after bulk", r, 1, 1, 100, 100)
 }

@@ -28,10 +28,10 @@ func TestCreateResponseShape(t *testing.T) {
 		!strings.Contains(string(r.Raw), `"contents":null`) {
 		t.Errorf("nullable keys not written as null: %s", r.Raw)
 	}
-	if ts(t, a["updatedAt"]).Before(ts(t, a["createdAt"])) {
+	if TS(t, a["updatedAt"]).Before(TS(t, a["createdAt"])) {
 		t.Errorf("updatedAt %v before createdAt %v", a["updatedAt"], a["createdAt"])
 	}
-	if loc := r.Header.Get("Location"); loc != "/v1/attributes/"+str(a, "uuid") {
+	if loc := r.Header.Get("Location"); loc != "/v1/attributes/"+Str(a, "uuid") {
 		t.Errorf("Location %q, want /v1/attributes/%s", loc, a["uuid"])
 	}
 	// The Location names the created resource, and it reads back identically.
@@ -63,12 +63,12 @@ func TestBulkCreate(t *testing.T) {
 	wantAttribute(t, "item 2", items[2], "draft", "mid", "mid")
 	seen := map[string]bool{}
 	for _, it := range items {
-		if seen[str(it, "uuid")] {
+		if seen[Str(it, "uuid")] {
 			t.Errorf("duplicate uuid %v", it["uuid"])
 		}
-		seen[str(it, "uuid")] = true
+		seen[Str(it, "uuid")] = true
 		// Every item was really created.
-		g := get(t, c, str(it, "uuid"))
+		g := get(t, c, Str(it, "uuid"))
 		if g["code"] != it["code"] || g["status"] != "draft" {
 			t.Errorf("GET %v = %v", it["uuid"], g)
 		}
@@ -94,8 +94,8 @@ func TestBulkUpdate(t *testing.T) {
 	if len(items) != 3 {
 		t.Fatalf("bulk update returned %d items", len(items))
 	}
-	if !slices.Equal(uuidsOf(items), []string{str(d, "uuid"), str(a, "uuid"), str(b, "uuid")}) {
-		t.Errorf("response order %v, want the request's order d, a, b", uuidsOf(items))
+	if !slices.Equal(UUIDsOf(items), []string{Str(d, "uuid"), Str(a, "uuid"), Str(b, "uuid")}) {
+		t.Errorf("response order %v, want the request's order d, a, b", UUIDsOf(items))
 	}
 	wantAttribute(t, "d", items[0], "draft", "d2", "D")
 	wantAttribute(t, "a", items[1], "draft", "a2", "A")
@@ -104,11 +104,11 @@ func TestBulkUpdate(t *testing.T) {
 		if items[i]["createdAt"] != orig["createdAt"] {
 			t.Errorf("createdAt changed: %v -> %v", orig["createdAt"], items[i]["createdAt"])
 		}
-		if ts(t, items[i]["updatedAt"]).Before(ts(t, orig["updatedAt"])) {
+		if TS(t, items[i]["updatedAt"]).Before(TS(t, orig["updatedAt"])) {
 			t.Errorf("updatedAt went back: %v -> %v", orig["updatedAt"], items[i]["updatedAt"])
 		}
 		// Persisted.
-		g := get(t, c, str(orig, "uuid"))
+		g := get(t, c, Str(orig, "uuid"))
 		if g["code"] != items[i]["code"] || g["displayName"] != items[i]["displayName"] {
 			t.Errorf("GET %v = %v, want as the response %v", orig["uuid"], g, items[i])
 		}
@@ -122,19 +122,19 @@ func TestBulkUpdateIsAtomic(t *testing.T) {
 	b := create(t, c, "b")
 
 	// An unknown uuid in item 1: 404 naming it, and item 0 not changed.
-	r := c.Patch("/v1/attributes/bulk", []map[string]any{{"uuid": a["uuid"], "code": "a-new"}, {"uuid": randomUUID(), "code": "x"}})
+	r := c.Patch("/v1/attributes/bulk", []map[string]any{{"uuid": a["uuid"], "code": "a-new"}, {"uuid": RandomUUID(), "code": "x"}})
 	WantProblem(t, r, 404, "NOT_FOUND", "[1].uuid")
-	if g := get(t, c, str(a, "uuid")); !reflect.DeepEqual(g, a) {
+	if g := get(t, c, Str(a, "uuid")); !reflect.DeepEqual(g, a) {
 		t.Errorf("after a failed bulk update, a = %v, want unchanged %v", g, a)
 	}
 
 	// A code taken by another attribute in item 1: 409 naming [1].code, and item 0 not changed.
 	r = c.Patch("/v1/attributes/bulk", []map[string]any{{"uuid": a["uuid"], "displayName": "changed"}, {"uuid": b["uuid"], "code": "a"}})
 	WantProblem(t, r, 409, "ALREADY_EXISTS", "[1].code")
-	if g := get(t, c, str(a, "uuid")); !reflect.DeepEqual(g, a) {
+	if g := get(t, c, Str(a, "uuid")); !reflect.DeepEqual(g, a) {
 		t.Errorf("after a failed bulk update, a = %v, want unchanged %v", g, a)
 	}
-	if g := get(t, c, str(b, "uuid")); !reflect.DeepEqual(g, b) {
+	if g := get(t, c, Str(b, "uuid")); !reflect.DeepEqual(g, b) {
 		t.Errorf("after a failed bulk update, b = %v, want unchanged %v", g, b)
 	}
 }
@@ -143,7 +143,7 @@ func TestUpdate(t *testing.T) {
 	t.Parallel()
 	c := env.Client(t)
 	a := create(t, c, "color", "Color")
-	id := str(a, "uuid")
+	id := Str(a, "uuid")
 
 	// Only displayName given: code unchanged.
 	u := Want(t, c.Patch("/v1/attributes/"+id, map[string]any{"displayName": "Colour"}), 200).Obj()
@@ -151,7 +151,7 @@ func TestUpdate(t *testing.T) {
 	if u["uuid"] != id || u["createdAt"] != a["createdAt"] {
 		t.Errorf("uuid/createdAt changed: %v", u)
 	}
-	if !ts(t, u["updatedAt"]).After(ts(t, a["updatedAt"])) {
+	if !TS(t, u["updatedAt"]).After(TS(t, a["updatedAt"])) {
 		t.Errorf("updatedAt %v not after %v", u["updatedAt"], a["updatedAt"])
 	}
 
@@ -184,7 +184,7 @@ func TestDelete(t *testing.T) {
 	c := env.Client(t)
 	a := create(t, c, "material")
 	keep := create(t, c, "keep")
-	id := str(a, "uuid")
+	id := Str(a, "uuid")
 
 	r := Want(t, c.Delete("/v1/attributes/"+id), 204)
 	if len(r.Raw) != 0 {
@@ -195,9 +195,9 @@ func TestDelete(t *testing.T) {
 	WantProblem(t, c.Patch("/v1/attributes/"+id, map[string]any{"displayName": "x"}), 404, "NOT_FOUND")
 	WantProblem(t, transition(c, id, "publish"), 404, "NOT_FOUND")
 	// Permanent: not even among removed items.
-	wantCodes(t, "list isRemoved=true after delete", listCodes(t, c, q("isRemoved[eq]", "true")))
+	wantCodes(t, "list isRemoved=true after delete", listCodes(t, c, Q("isRemoved[eq]", "true")))
 	wantCodes(t, "list after delete", listCodes(t, c, ""), "keep")
-	get(t, c, str(keep, "uuid"))
+	get(t, c, Str(keep, "uuid"))
 
 	// The code is free again.
 	b := create(t, c, "material")
@@ -207,9 +207,9 @@ func TestDelete(t *testing.T) {
 	wantAttribute(t, "re-created", b, "draft", "material", "material")
 
 	// A removed (soft-deleted) attribute can be deleted permanently.
-	moveTo(t, c, str(b, "uuid"), "removed")
-	Want(t, c.Delete("/v1/attributes/"+str(b, "uuid")), 204)
-	WantProblem(t, c.Get("/v1/attributes/"+str(b, "uuid")), 404, "NOT_FOUND")
+	moveTo(t, c, Str(b, "uuid"), "removed")
+	Want(t, c.Delete("/v1/attributes/"+Str(b, "uuid")), 204)
+	WantProblem(t, c.Get("/v1/attributes/"+Str(b, "uuid")), 404, "NOT_FOUND")
 }
 
 // contentsFixture makes a tenant with two locales, attribute "with" holding two contents and
@@ -222,9 +222,9 @@ func contentsFixture(t *testing.T) (c *Client, with, without map[string]any, con
 	with = create(t, c, "with")
 	without = create(t, c, "without")
 	for i, l := range []map[string]any{en, de} {
-		ct := Want(t, c.Post("/v1/attributes/"+str(with, "uuid")+"/contents",
+		ct := Want(t, c.Post("/v1/attributes/"+Str(with, "uuid")+"/contents",
 			map[string]any{"localeUuid": l["uuid"], "displayName": fmt.Sprintf("label %d", i)}), 201).Obj()
-		contentIDs = append(contentIDs, str(ct, "uuid"))
+		contentIDs = append(contentIDs, Str(ct, "uuid"))
 	}
 	return c, with, without, contentIDs
 }
@@ -243,22 +243,22 @@ func TestGetIncludeExpandContents(t *testing.T) {
 	t.Parallel()
 	c, with, without, contentIDs := contentsFixture(t)
 	slices.Sort(contentIDs)
-	path := "/v1/attributes/" + str(with, "uuid")
+	path := "/v1/attributes/" + Str(with, "uuid")
 
 	// Neither: both null.
-	g := get(t, c, str(with, "uuid"))
-	wantKeys(t, "get", g, attributeKeys...)
+	g := get(t, c, Str(with, "uuid"))
+	WantKeys(t, "get", g, attributeKeys...)
 	if g["contentUuids"] != nil || g["contents"] != nil {
 		t.Errorf("without include/expand: contentUuids %v contents %v, want null", g["contentUuids"], g["contents"])
 	}
 	// Explicit false: null too.
-	g = Want(t, c.Get(path+q("include[contents]", "false", "expand[contents]", "false")), 200).Obj()
+	g = Want(t, c.Get(path+Q("include[contents]", "false", "expand[contents]", "false")), 200).Obj()
 	if g["contentUuids"] != nil || g["contents"] != nil {
 		t.Errorf("with =false: contentUuids %v contents %v, want null", g["contentUuids"], g["contents"])
 	}
 
 	// include: the uuids, contents stays null.
-	g = Want(t, c.Get(path+q("include[contents]", "true")), 200).Obj()
+	g = Want(t, c.Get(path+Q("include[contents]", "true")), 200).Obj()
 	if got := sortedStrings(g["contentUuids"]); !slices.Equal(got, contentIDs) {
 		t.Errorf("include: contentUuids %v, want %v", g["contentUuids"], contentIDs)
 	}
@@ -267,7 +267,7 @@ func TestGetIncludeExpandContents(t *testing.T) {
 	}
 
 	// expand: the objects, contentUuids stays null.
-	g = Want(t, c.Get(path+q("expand[contents]", "true")), 200).Obj()
+	g = Want(t, c.Get(path+Q("expand[contents]", "true")), 200).Obj()
 	if g["contentUuids"] != nil {
 		t.Errorf("expand only: contentUuids %v, want null", g["contentUuids"])
 	}
@@ -278,8 +278,8 @@ func TestGetIncludeExpandContents(t *testing.T) {
 	var got []string
 	for _, x := range cs {
 		m := x.(map[string]any)
-		got = append(got, str(m, "uuid"))
-		if m["attributeUuid"] != with["uuid"] || !strings.HasPrefix(str(m, "displayName"), "label ") || !uuidRe.MatchString(str(m, "localeUuid")) {
+		got = append(got, Str(m, "uuid"))
+		if m["attributeUuid"] != with["uuid"] || !strings.HasPrefix(Str(m, "displayName"), "label ") || !UUIDRe.MatchString(Str(m, "localeUuid")) {
 			t.Errorf("expanded content %v", m)
 		}
 	}
@@ -289,7 +289,7 @@ func TestGetIncludeExpandContents(t *testing.T) {
 	}
 
 	// Both.
-	g = Want(t, c.Get(path+q("include[contents]", "true", "expand[contents]", "true")), 200).Obj()
+	g = Want(t, c.Get(path+Q("include[contents]", "true", "expand[contents]", "true")), 200).Obj()
 	if got := sortedStrings(g["contentUuids"]); !slices.Equal(got, contentIDs) {
 		t.Errorf("both: contentUuids %v", g["contentUuids"])
 	}
@@ -298,11 +298,11 @@ func TestGetIncludeExpandContents(t *testing.T) {
 	}
 
 	// An attribute without contents: empty arrays, not null.
-	r := Want(t, c.Get("/v1/attributes/"+str(without, "uuid")+q("include[contents]", "true", "expand[contents]", "true")), 200)
+	r := Want(t, c.Get("/v1/attributes/"+Str(without, "uuid")+Q("include[contents]", "true", "expand[contents]", "true")), 200)
 	if !strings.Contains(string(r.Raw), `"contentUuids":[]`) || !strings.Contains(string(r.Raw), `"contents":[]`) {
 		t.Errorf("no contents with include+expand: want [] for both, got %s", r.Raw)
 	}
-	r = Want(t, c.Get("/v1/attributes/"+str(without, "uuid")+q("include[contents]", "true")), 200)
+	r = Want(t, c.Get("/v1/attributes/"+Str(without, "uuid")+Q("include[contents]", "true")), 200)
 	if !strings.Contains(string(r.Raw), `"contentUuids":[]`) || !strings.Contains(string(r.Raw), `"contents":null`) {
 		t.Errorf("no contents with include: want contentUuids [] and contents null, got %s", r.Raw)
 	}
@@ -315,12 +315,12 @@ func TestListIncludeExpandContents(t *testing.T) {
 
 	items := list(t, c, "").Items()
 	for _, it := range items {
-		wantKeys(t, "list item", it, attributeKeys...)
+		WantKeys(t, "list item", it, attributeKeys...)
 		if it["contentUuids"] != nil || it["contents"] != nil {
 			t.Errorf("list without include/expand: %v", it)
 		}
 	}
-	items = list(t, c, q("include[contents]", "true", "expand[contents]", "true")).Items()
+	items = list(t, c, Q("include[contents]", "true", "expand[contents]", "true")).Items()
 	if len(items) != 2 {
 		t.Fatalf("list: %d items", len(items))
 	}
@@ -352,7 +352,7 @@ func TestCreateDefaultsAndKeepsText(t *testing.T) {
 	// Multi-byte text round-trips unchanged.
 	a := create(t, c, "größe-😀", "Größe 😀 «EU»")
 	wantAttribute(t, "unicode", a, "draft", "größe-😀", "Größe 😀 «EU»")
-	g := get(t, c, str(a, "uuid"))
+	g := get(t, c, Str(a, "uuid"))
 	wantAttribute(t, "unicode get", g, "draft", "größe-😀", "Größe 😀 «EU»")
-	wantCodes(t, "codes[eq] with unicode", listCodes(t, c, q("codes[eq]", "größe-😀")), "größe-😀")
+	wantCodes(t, "codes[eq] with unicode", listCodes(t, c, Q("codes[eq]", "größe-😀")), "größe-😀")
 }

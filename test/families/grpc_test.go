@@ -15,25 +15,25 @@ func ptr[T any](v T) *T { return &v }
 func TestGRPCFamilies(t *testing.T) {
 	t.Parallel()
 	tenant := "t-" + RandomHex(8)
-	ctx := grpcCtx(t, tenant)
+	ctx := GRPCContext(t, tenant)
 	fc := pb.NewFamilyServiceClient(env.GRPC)
-	log := newLog(t, tenant)
+	log := NewEventLog(pool, tenant).Skip(t)
 
 	created, err := fc.CreateFamily(ctx, &pb.CreateFamilyRequest{Family: &pb.FamilyCreate{Code: "shirts"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := created.Family
-	if f.Code != "shirts" || f.DisplayName != "shirts" || !uuidRe.MatchString(f.Uuid) || f.CreatedAt == nil {
+	if f.Code != "shirts" || f.DisplayName != "shirts" || !UUIDRe.MatchString(f.Uuid) || f.CreatedAt == nil {
 		t.Errorf("created %v", f)
 	}
-	log.expect(t, "create", ev("family.created", "familyUuid", f.Uuid))
+	log.Expect(t, "create", Ev("family.created", "familyUuid", f.Uuid))
 	bulk, err := fc.BulkCreateFamilies(ctx, &pb.BulkCreateFamiliesRequest{Items: []*pb.FamilyCreate{{Code: "shoes"}, {Code: "hats", DisplayName: ptr("Hats")}}})
 	if err != nil || len(bulk.Items) != 2 || bulk.Items[1].DisplayName != "Hats" {
 		t.Fatalf("bulk create: %v %v", bulk, err)
 	}
 	_, err = fc.CreateFamily(ctx, &pb.CreateFamilyRequest{Family: &pb.FamilyCreate{Code: "shirts"}})
-	wantGRPC(t, "duplicate", err, codes.AlreadyExists, "ALREADY_EXISTS", "code")
+	WantGRPC(t, "duplicate", err, codes.AlreadyExists, "ALREADY_EXISTS", "code")
 	// update_mask is authoritative: display_name is named without a value, so it stays.
 	up, err := fc.UpdateFamily(ctx, &pb.UpdateFamilyRequest{FamilyUuid: f.Uuid, Family: &pb.FamilyUpdate{Code: ptr("tshirts"), DisplayName: ptr("ignored"),
 		UpdateMask: &fieldmaskpb.FieldMask{Paths: []string{"code"}}}})
@@ -57,18 +57,18 @@ func TestGRPCFamilies(t *testing.T) {
 		t.Errorf("delete: %v", err)
 	}
 	_, err = fc.GetFamily(ctx, &pb.GetFamilyRequest{FamilyUuid: bulk.Items[1].Uuid})
-	wantGRPC(t, "get deleted", err, codes.NotFound, "NOT_FOUND")
-	_, err = fc.CreateFamily(grpcCtx(t, tenant, "catalog:read"), &pb.CreateFamilyRequest{Family: &pb.FamilyCreate{Code: "x"}})
-	wantGRPC(t, "read-only token", err, codes.PermissionDenied, "FORBIDDEN")
+	WantGRPC(t, "get deleted", err, codes.NotFound, "NOT_FOUND")
+	_, err = fc.CreateFamily(GRPCContext(t, tenant, "catalog:read"), &pb.CreateFamilyRequest{Family: &pb.FamilyCreate{Code: "x"}})
+	WantGRPC(t, "read-only token", err, codes.PermissionDenied, "FORBIDDEN")
 }
 
 func TestGRPCFamilyLinks(t *testing.T) {
 	t.Parallel()
-	c, tenant := tenantClient(t)
-	ctx := grpcCtx(t, tenant)
+	c, tenant := env.TenantClient(t)
+	ctx := GRPCContext(t, tenant)
 	fam := mkFamily(t, c, "shirts")
 	attr, it, cat, at, rt := mkAttribute(t, c), mkInputType(t, c), mkCategory(t, c), mkAssetType(t, c), mkRelationType(t, c)
-	log := newLog(t, tenant)
+	log := NewEventLog(pool, tenant).Skip(t)
 
 	// Attributes: enums, the variant axis rule with its field, the unknown family.
 	ac := pb.NewFamilyAttributeServiceClient(env.GRPC)
@@ -84,24 +84,24 @@ func TestGRPCFamilyLinks(t *testing.T) {
 	}
 	_, err = ac.UpdateFamilyAttribute(ctx, &pb.UpdateFamilyAttributeRequest{FamilyUuid: fam, FamilyAttributeUuid: fa.Uuid,
 		FamilyAttribute: &pb.FamilyAttributeUpdate{AppliesTo: ptr(pb.FamilyAppliesTo_FAMILY_APPLIES_TO_PARENT)}})
-	wantGRPC(t, "axis on the parent", err, codes.InvalidArgument, "VALIDATION_FAILED", "appliesTo")
+	WantGRPC(t, "axis on the parent", err, codes.InvalidArgument, "VALIDATION_FAILED", "appliesTo")
 	_, err = ac.UpdateFamilyAttribute(ctx, &pb.UpdateFamilyAttributeRequest{FamilyUuid: fam, FamilyAttributeUuid: fa.Uuid,
 		FamilyAttribute: &pb.FamilyAttributeUpdate{RequirementLevel: ptr(pb.FamilyRequirementLevel_FAMILY_REQUIREMENT_LEVEL_UNSPECIFIED)}})
-	wantGRPC(t, "unspecified level", err, codes.InvalidArgument, "VALIDATION_FAILED", "requirementLevel")
-	_, err = ac.ListFamilyAttributes(ctx, &pb.ListFamilyAttributesRequest{FamilyUuid: unknownUUID})
-	wantGRPC(t, "unknown family", err, codes.NotFound, "NOT_FOUND")
+	WantGRPC(t, "unspecified level", err, codes.InvalidArgument, "VALIDATION_FAILED", "requirementLevel")
+	_, err = ac.ListFamilyAttributes(ctx, &pb.ListFamilyAttributesRequest{FamilyUuid: UnknownUUID})
+	WantGRPC(t, "unknown family", err, codes.NotFound, "NOT_FOUND")
 	la, err := ac.ListFamilyAttributes(ctx, &pb.ListFamilyAttributesRequest{FamilyUuid: fam, IsVariantAxis: &pb.BoolFilter{Eq: ptr(true)}})
 	if err != nil || len(la.Items) != 1 || la.Items[0].Uuid != fa.Uuid {
 		t.Errorf("list attributes: %v %v", la, err)
 	}
 	// The attribute is in use.
 	_, err = pb.NewAttributeServiceClient(env.GRPC).DeleteAttribute(ctx, &pb.DeleteAttributeRequest{AttributeUuid: attr})
-	wantGRPC(t, "delete a linked attribute", err, codes.FailedPrecondition, "IN_USE")
+	WantGRPC(t, "delete a linked attribute", err, codes.FailedPrecondition, "IN_USE")
 
 	// Input types: the target must exist.
 	ic := pb.NewFamilyInputTypeServiceClient(env.GRPC)
-	_, err = ic.CreateFamilyInputType(ctx, &pb.CreateFamilyInputTypeRequest{FamilyUuid: fam, FamilyInputType: &pb.FamilyInputTypeCreate{InputTypeUuid: unknownUUID}})
-	wantGRPC(t, "unknown input type", err, codes.NotFound, "NOT_FOUND", "inputTypeUuid")
+	_, err = ic.CreateFamilyInputType(ctx, &pb.CreateFamilyInputTypeRequest{FamilyUuid: fam, FamilyInputType: &pb.FamilyInputTypeCreate{InputTypeUuid: UnknownUUID}})
+	WantGRPC(t, "unknown input type", err, codes.NotFound, "NOT_FOUND", "inputTypeUuid")
 	fi, err := ic.CreateFamilyInputType(ctx, &pb.CreateFamilyInputTypeRequest{FamilyUuid: fam, FamilyInputType: &pb.FamilyInputTypeCreate{InputTypeUuid: it,
 		AppliesTo: ptr(pb.FamilyAppliesTo_FAMILY_APPLIES_TO_VARIANT)}})
 	if err != nil || fi.FamilyInputType.AppliesTo != pb.FamilyAppliesTo_FAMILY_APPLIES_TO_VARIANT ||
@@ -120,7 +120,7 @@ func TestGRPCFamilyLinks(t *testing.T) {
 		t.Fatalf("create category link: %v %v", fcat, err)
 	}
 	_, err = cc.BulkCreateFamilyCategories(ctx, &pb.BulkCreateFamilyCategoriesRequest{FamilyUuid: fam, Items: []*pb.FamilyCategoryCreate{{CategoryUuid: cat}}})
-	wantGRPC(t, "second category link", err, codes.AlreadyExists, "ALREADY_EXISTS", "[0].categoryUuid")
+	WantGRPC(t, "second category link", err, codes.AlreadyExists, "ALREADY_EXISTS", "[0].categoryUuid")
 	if _, err := cc.DeleteFamilyCategory(ctx, &pb.DeleteFamilyCategoryRequest{FamilyUuid: fam, FamilyCategoryUuid: fcat.FamilyCategory.Uuid}); err != nil {
 		t.Errorf("unlink category: %v", err)
 	}
@@ -161,24 +161,24 @@ func TestGRPCFamilyLinks(t *testing.T) {
 	}
 	_, err = rtc.BulkUpdateFamilyRelationTypes(ctx, &pb.BulkUpdateFamilyRelationTypesRequest{FamilyUuid: fam, Items: []*pb.FamilyRelationTypeUpdate{{Uuid: frt.Items[0].Uuid,
 		ProductRelationTypeUuid: ptr(mkRelationType(t, c))}}})
-	wantGRPC(t, "change the relation type", err, codes.InvalidArgument, "VALIDATION_FAILED", "[0].productRelationTypeUuid")
+	WantGRPC(t, "change the relation type", err, codes.InvalidArgument, "VALIDATION_FAILED", "[0].productRelationTypeUuid")
 	brt, err := rtc.BulkUpdateFamilyRelationTypes(ctx, &pb.BulkUpdateFamilyRelationTypesRequest{FamilyUuid: fam, Items: []*pb.FamilyRelationTypeUpdate{{Uuid: frt.Items[0].Uuid,
 		MinCount: ptr(int32(1))}}})
 	if err != nil || brt.Items[0].MinCount != 1 || brt.Items[0].RequirementLevel != pb.FamilyRequirementLevel_FAMILY_REQUIREMENT_LEVEL_RECOMMENDED {
 		t.Errorf("bulk update relation type links: %v %v", brt, err)
 	}
 
-	log.expect(t, "events of the gRPC calls",
-		ev("family.attribute.linked", "familyUuid", fam, "familyAttributeUuid", fa.Uuid),
-		ev("family.input_type.linked", "familyUuid", fam, "familyInputTypeUuid", fi.FamilyInputType.Uuid),
-		ev("family.category.linked", "familyUuid", fam, "familyCategoryUuid", fcat.FamilyCategory.Uuid),
-		ev("family.category.unlinked", "familyUuid", fam, "familyCategoryUuid", fcat.FamilyCategory.Uuid),
-		ev("family.asset_type.linked", "familyUuid", fam, "familyAssetTypeUuid", fat.FamilyAssetType.Uuid),
-		ev("family.asset_type.updated", "familyUuid", fam, "familyAssetTypeUuid", fat.FamilyAssetType.Uuid),
-		ev("family.asset_type.updated", "familyUuid", fam, "familyAssetTypeUuid", fat.FamilyAssetType.Uuid),
-		ev("family.asset_type.updated", "familyUuid", fam, "familyAssetTypeUuid", fat.FamilyAssetType.Uuid),
-		ev("family.relation_type.linked", "familyUuid", fam, "familyRelationTypeUuid", frt.Items[0].Uuid),
-		ev("product_relation_type.created", "productRelationTypeUuid", str(Want(t, c.Get("/v1/product-relation-types"+q("code[starts]", "rt_", "createdAt[order]", "desc")), 200).Items()[0], "uuid")),
-		ev("family.relation_type.updated", "familyUuid", fam, "familyRelationTypeUuid", frt.Items[0].Uuid),
+	log.Expect(t, "events of the gRPC calls",
+		Ev("family.attribute.linked", "familyUuid", fam, "familyAttributeUuid", fa.Uuid),
+		Ev("family.input_type.linked", "familyUuid", fam, "familyInputTypeUuid", fi.FamilyInputType.Uuid),
+		Ev("family.category.linked", "familyUuid", fam, "familyCategoryUuid", fcat.FamilyCategory.Uuid),
+		Ev("family.category.unlinked", "familyUuid", fam, "familyCategoryUuid", fcat.FamilyCategory.Uuid),
+		Ev("family.asset_type.linked", "familyUuid", fam, "familyAssetTypeUuid", fat.FamilyAssetType.Uuid),
+		Ev("family.asset_type.updated", "familyUuid", fam, "familyAssetTypeUuid", fat.FamilyAssetType.Uuid),
+		Ev("family.asset_type.updated", "familyUuid", fam, "familyAssetTypeUuid", fat.FamilyAssetType.Uuid),
+		Ev("family.asset_type.updated", "familyUuid", fam, "familyAssetTypeUuid", fat.FamilyAssetType.Uuid),
+		Ev("family.relation_type.linked", "familyUuid", fam, "familyRelationTypeUuid", frt.Items[0].Uuid),
+		Ev("product_relation_type.created", "productRelationTypeUuid", Str(Want(t, c.Get("/v1/product-relation-types"+Q("code[starts]", "rt_", "createdAt[order]", "desc")), 200).Items()[0], "uuid")),
+		Ev("family.relation_type.updated", "familyUuid", fam, "familyRelationTypeUuid", frt.Items[0].Uuid),
 	)
 }

@@ -1,15 +1,9 @@
 package hierarchy
 
 import (
-	"context"
-	"slices"
 	"testing"
-	"time"
 
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
@@ -17,61 +11,19 @@ import (
 	. "github.com/catalogd/catalogd/server/apptest"
 )
 
-// grpcCtx is a context carrying a bearer token for tenant (all scopes unless given).
-func grpcCtx(t *testing.T, tenant string, scopes ...string) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+Token(tenant, scopes...))
-}
-
-// wantGRPC checks a gRPC error: its code, its google.rpc.ErrorInfo (reason, domain catalogd) and,
-// when given, that a google.rpc.BadRequest field violation names field. It returns the metadata.
-func wantGRPC(t *testing.T, what string, err error, code codes.Code, reason string, field ...string) map[string]string {
-	t.Helper()
-	st, ok := status.FromError(err)
-	if err == nil || !ok {
-		t.Errorf("%s: error %v, want %s %s", what, err, code, reason)
-		return nil
-	}
-	if st.Code() != code {
-		t.Errorf("%s: code %s (%s), want %s", what, st.Code(), st.Message(), code)
-	}
-	var info *errdetails.ErrorInfo
-	var fields []string
-	for _, d := range st.Details() {
-		switch x := d.(type) {
-		case *errdetails.ErrorInfo:
-			info = x
-		case *errdetails.BadRequest:
-			for _, v := range x.FieldViolations {
-				fields = append(fields, v.Field)
-			}
-		}
-	}
-	if info == nil || info.Reason != reason || info.Domain != "catalogd" {
-		t.Errorf("%s: ErrorInfo %v, want reason %s domain catalogd", what, info, reason)
-		return nil
-	}
-	if len(field) > 0 && !slices.Contains(fields, field[0]) {
-		t.Errorf("%s: BadRequest fields %v do not name %q", what, fields, field[0])
-	}
-	return info.Metadata
-}
-
 func TestGRPCCategories(t *testing.T) {
 	t.Parallel()
 	tenant := "g-" + RandomHex(8)
-	ctx := grpcCtx(t, tenant)
+	ctx := GRPCContext(t, tenant)
 	cc := catalogv1.NewCategoryServiceClient(env.GRPC)
-	log := &eventLog{tenant: tenant}
+	log := NewEventLog(pool, tenant)
 
 	root, err := cc.CreateCategory(ctx, &catalogv1.CreateCategoryRequest{Category: &catalogv1.CategoryCreate{Code: "shoes", Position: proto.Int32(2)}})
 	if err != nil {
 		t.Fatalf("create: %v", err)
 	}
 	r := root.Category
-	if r.Code != "shoes" || r.DisplayName != "shoes" || r.Status != catalogv1.CategoryStatus_CATEGORY_STATUS_DRAFT || r.ParentUuid != nil || r.Position != 2 || r.RemovedAt != nil || !uuidRe.MatchString(r.Uuid) {
+	if r.Code != "shoes" || r.DisplayName != "shoes" || r.Status != catalogv1.CategoryStatus_CATEGORY_STATUS_DRAFT || r.ParentUuid != nil || r.Position != 2 || r.RemovedAt != nil || !UUIDRe.MatchString(r.Uuid) {
 		t.Errorf("created %v", r)
 	}
 	bulk, err := cc.BulkCreateCategories(ctx, &catalogv1.BulkCreateCategoriesRequest{Items: []*catalogv1.CategoryCreate{
@@ -82,7 +34,7 @@ func TestGRPCCategories(t *testing.T) {
 		t.Fatalf("bulk create: %v %v", bulk, err)
 	}
 	boots, hats := bulk.Items[0], bulk.Items[1]
-	log.expect(t, "creates", categoriesF.ev("created", r.Uuid), categoriesF.ev("created", boots.Uuid), categoriesF.ev("created", hats.Uuid))
+	log.Expect(t, "creates", categoriesF.ev("created", r.Uuid), categoriesF.ev("created", boots.Uuid), categoriesF.ev("created", hats.Uuid))
 
 	// The same category over REST.
 	rest := Want(t, env.ClientFor(t, tenant).Get("/v1/categories/"+boots.Uuid), 200).Obj()
@@ -105,31 +57,31 @@ func TestGRPCCategories(t *testing.T) {
 	if err != nil || bu.Items[0].GetParentUuid() != r.Uuid {
 		t.Errorf("bulk update: %v %v", bu, err)
 	}
-	log.expect(t, "updates", categoriesF.ev("updated", boots.Uuid), categoriesF.ev("updated", boots.Uuid), categoriesF.ev("updated", hats.Uuid))
+	log.Expect(t, "updates", categoriesF.ev("updated", boots.Uuid), categoriesF.ev("updated", boots.Uuid), categoriesF.ev("updated", hats.Uuid))
 
 	// Errors: a cycle, a missing parent, a parent in use, a bad transition, a bad uuid.
 	_, err = cc.UpdateCategory(ctx, &catalogv1.UpdateCategoryRequest{CategoryUuid: r.Uuid, Category: &catalogv1.CategoryUpdate{ParentUuid: proto.String(boots.Uuid)}})
-	meta := wantGRPC(t, "cycle", err, codes.FailedPrecondition, "REQUIREMENTS_NOT_MET", "parentUuid")
+	meta := WantGRPC(t, "cycle", err, codes.FailedPrecondition, "REQUIREMENTS_NOT_MET", "parentUuid")
 	if meta["rule"] != "no_cycle" {
 		t.Errorf("cycle metadata %v", meta)
 	}
 	_, err = cc.BulkUpdateCategories(ctx, &catalogv1.BulkUpdateCategoriesRequest{Items: []*catalogv1.CategoryUpdate{{Uuid: hats.Uuid, Code: proto.String("h")}, {Uuid: hats.Uuid, ParentUuid: proto.String(hats.Uuid)}}})
-	wantGRPC(t, "bulk self parent", err, codes.FailedPrecondition, "REQUIREMENTS_NOT_MET", "[1].parentUuid")
-	_, err = cc.CreateCategory(ctx, &catalogv1.CreateCategoryRequest{Category: &catalogv1.CategoryCreate{Code: "x", ParentUuid: proto.String(missing)}})
-	wantGRPC(t, "missing parent", err, codes.NotFound, "NOT_FOUND", "parentUuid")
+	WantGRPC(t, "bulk self parent", err, codes.FailedPrecondition, "REQUIREMENTS_NOT_MET", "[1].parentUuid")
+	_, err = cc.CreateCategory(ctx, &catalogv1.CreateCategoryRequest{Category: &catalogv1.CategoryCreate{Code: "x", ParentUuid: proto.String(UnknownUUID)}})
+	WantGRPC(t, "missing parent", err, codes.NotFound, "NOT_FOUND", "parentUuid")
 	_, err = cc.DeleteCategory(ctx, &catalogv1.DeleteCategoryRequest{CategoryUuid: r.Uuid})
-	wantGRPC(t, "delete a parent", err, codes.FailedPrecondition, "IN_USE")
+	WantGRPC(t, "delete a parent", err, codes.FailedPrecondition, "IN_USE")
 	_, err = cc.TransitionCategory(ctx, &catalogv1.TransitionCategoryRequest{CategoryUuid: r.Uuid, Transition: catalogv1.CategoryTransition_CATEGORY_TRANSITION_DEACTIVATE})
-	if m := wantGRPC(t, "deactivate a draft", err, codes.FailedPrecondition, "INVALID_TRANSITION"); m["status"] != "draft" {
+	if m := WantGRPC(t, "deactivate a draft", err, codes.FailedPrecondition, "INVALID_TRANSITION"); m["status"] != "draft" {
 		t.Errorf("transition metadata %v", m)
 	}
 	_, err = cc.TransitionCategory(ctx, &catalogv1.TransitionCategoryRequest{CategoryUuid: r.Uuid})
-	wantGRPC(t, "no transition", err, codes.InvalidArgument, "VALIDATION_FAILED", "transition")
+	WantGRPC(t, "no transition", err, codes.InvalidArgument, "VALIDATION_FAILED", "transition")
 	_, err = cc.GetCategory(ctx, &catalogv1.GetCategoryRequest{CategoryUuid: "nope"})
-	wantGRPC(t, "bad uuid", err, codes.InvalidArgument, "VALIDATION_FAILED", "categoryUuid")
+	WantGRPC(t, "bad uuid", err, codes.InvalidArgument, "VALIDATION_FAILED", "categoryUuid")
 	_, err = cc.CreateCategory(ctx, &catalogv1.CreateCategoryRequest{Category: &catalogv1.CategoryCreate{Code: "shoes"}})
-	wantGRPC(t, "duplicate", err, codes.AlreadyExists, "ALREADY_EXISTS", "code")
-	log.expect(t, "refused")
+	WantGRPC(t, "duplicate", err, codes.AlreadyExists, "ALREADY_EXISTS", "code")
+	log.Expect(t, "refused")
 
 	// Lifecycle.
 	tr, err := cc.TransitionCategory(ctx, &catalogv1.TransitionCategoryRequest{CategoryUuid: r.Uuid, Transition: catalogv1.CategoryTransition_CATEGORY_TRANSITION_ACTIVATE})
@@ -140,7 +92,7 @@ func TestGRPCCategories(t *testing.T) {
 	if err != nil || len(bt.Items) != 2 || bt.Items[0].RemovedAt == nil || bt.Items[1].Status != catalogv1.CategoryStatus_CATEGORY_STATUS_REMOVED {
 		t.Errorf("bulk remove: %v %v", bt, err)
 	}
-	log.expect(t, "lifecycle", categoriesF.ev("activated", r.Uuid), categoriesF.ev("removed", boots.Uuid), categoriesF.ev("removed", hats.Uuid))
+	log.Expect(t, "lifecycle", categoriesF.ev("activated", r.Uuid), categoriesF.ev("removed", boots.Uuid), categoriesF.ev("removed", hats.Uuid))
 
 	// Lists with the hierarchy filters.
 	l, err := cc.ListCategories(ctx, &catalogv1.ListCategoriesRequest{ParentUuids: &catalogv1.StringsFilter{Eq: []string{r.Uuid}}, IsRemoved: &catalogv1.BoolFilter{Eq: proto.Bool(true)}})
@@ -153,7 +105,7 @@ func TestGRPCCategories(t *testing.T) {
 		t.Errorf("list non-roots removed position>=5: %v %v", l, err)
 	}
 	_, err = cc.ListCategories(ctx, &catalogv1.ListCategoriesRequest{ParentUuids: &catalogv1.StringsFilter{Eq: []string{"x"}}})
-	wantGRPC(t, "bad filter", err, codes.InvalidArgument, "VALIDATION_FAILED", "parentUuids[eq]")
+	WantGRPC(t, "bad filter", err, codes.InvalidArgument, "VALIDATION_FAILED", "parentUuids[eq]")
 
 	// Contents, include and expand.
 	lc := catalogv1.NewLocaleServiceClient(env.GRPC)
@@ -180,12 +132,12 @@ func TestGRPCCategories(t *testing.T) {
 	if err != nil || len(cl.Items) != 1 {
 		t.Errorf("list contents: %v %v", cl, err)
 	}
-	_, err = ccc.ListCategoryContents(ctx, &catalogv1.ListCategoryContentsRequest{CategoryUuid: missing})
-	wantGRPC(t, "contents of a missing category", err, codes.NotFound, "NOT_FOUND")
+	_, err = ccc.ListCategoryContents(ctx, &catalogv1.ListCategoryContentsRequest{CategoryUuid: UnknownUUID})
+	WantGRPC(t, "contents of a missing category", err, codes.NotFound, "NOT_FOUND")
 	if _, err := ccc.DeleteCategoryContent(ctx, &catalogv1.DeleteCategoryContentRequest{CategoryUuid: r.Uuid, CategoryContentUuid: content.CategoryContent.Uuid}); err != nil {
 		t.Errorf("delete content: %v", err)
 	}
-	log.expect(t, "contents", ev("locale.created", "localeUuid", loc.Locale.Uuid),
+	log.Expect(t, "contents", Ev("locale.created", "localeUuid", loc.Locale.Uuid),
 		contentEv("created", r.Uuid, content.CategoryContent.Uuid), contentEv("updated", r.Uuid, content.CategoryContent.Uuid), contentEv("deleted", r.Uuid, content.CategoryContent.Uuid))
 
 	// Delete the leaves, then the root.
@@ -194,25 +146,25 @@ func TestGRPCCategories(t *testing.T) {
 			t.Errorf("delete %s: %v", id, err)
 		}
 	}
-	log.expect(t, "deletes", categoriesF.ev("deleted", boots.Uuid), categoriesF.ev("deleted", hats.Uuid), categoriesF.ev("deleted", r.Uuid))
+	log.Expect(t, "deletes", categoriesF.ev("deleted", boots.Uuid), categoriesF.ev("deleted", hats.Uuid), categoriesF.ev("deleted", r.Uuid))
 
 	// Another tenant sees nothing; a read-only token cannot write.
-	_, err = cc.GetCategory(grpcCtx(t, "g-"+RandomHex(8)), &catalogv1.GetCategoryRequest{CategoryUuid: hats.Uuid})
-	wantGRPC(t, "other tenant", err, codes.NotFound, "NOT_FOUND")
-	ro := grpcCtx(t, tenant, "catalog:read")
+	_, err = cc.GetCategory(GRPCContext(t, "g-"+RandomHex(8)), &catalogv1.GetCategoryRequest{CategoryUuid: hats.Uuid})
+	WantGRPC(t, "other tenant", err, codes.NotFound, "NOT_FOUND")
+	ro := GRPCContext(t, tenant, "catalog:read")
 	if _, err := cc.ListCategories(ro, &catalogv1.ListCategoriesRequest{}); err != nil {
 		t.Errorf("list with catalog:read: %v", err)
 	}
 	_, err = cc.CreateCategory(ro, &catalogv1.CreateCategoryRequest{Category: &catalogv1.CategoryCreate{Code: "ro"}})
-	wantGRPC(t, "write with catalog:read", err, codes.PermissionDenied, "FORBIDDEN")
+	WantGRPC(t, "write with catalog:read", err, codes.PermissionDenied, "FORBIDDEN")
 }
 
 func TestGRPCCollections(t *testing.T) {
 	t.Parallel()
 	tenant := "g-" + RandomHex(8)
-	ctx := grpcCtx(t, tenant)
+	ctx := GRPCContext(t, tenant)
 	cs := catalogv1.NewCollectionServiceClient(env.GRPC)
-	log := &eventLog{tenant: tenant}
+	log := NewEventLog(pool, tenant)
 
 	a, err := cs.CreateCollection(ctx, &catalogv1.CreateCollectionRequest{Collection: &catalogv1.CollectionCreate{Code: "summer", DisplayName: proto.String("Summer")}})
 	if err != nil || a.Collection.DisplayName != "Summer" || a.Collection.Status != catalogv1.CollectionStatus_COLLECTION_STATUS_DRAFT {
@@ -228,16 +180,16 @@ func TestGRPCCollections(t *testing.T) {
 		t.Errorf("get: %v %v, want %v", g, err, beach)
 	}
 	_, err = cs.UpdateCollection(ctx, &catalogv1.UpdateCollectionRequest{CollectionUuid: a.Collection.Uuid, Collection: &catalogv1.CollectionUpdate{ParentUuid: proto.String(beach.Uuid)}})
-	wantGRPC(t, "cycle", err, codes.FailedPrecondition, "REQUIREMENTS_NOT_MET", "parentUuid")
+	WantGRPC(t, "cycle", err, codes.FailedPrecondition, "REQUIREMENTS_NOT_MET", "parentUuid")
 	_, err = cs.UpdateCollection(ctx, &catalogv1.UpdateCollectionRequest{CollectionUuid: a.Collection.Uuid, Collection: &catalogv1.CollectionUpdate{Code: proto.String("x"), UpdateMask: &fieldmaskpb.FieldMask{Paths: []string{"colour"}}}})
-	wantGRPC(t, "bad mask", err, codes.InvalidArgument, "VALIDATION_FAILED", "updateMask")
+	WantGRPC(t, "bad mask", err, codes.InvalidArgument, "VALIDATION_FAILED", "updateMask")
 	u, err := cs.BulkUpdateCollections(ctx, &catalogv1.BulkUpdateCollectionsRequest{Items: []*catalogv1.CollectionUpdate{
 		{Uuid: beach.Uuid, UpdateMask: &fieldmaskpb.FieldMask{Paths: []string{"parentUuid"}}}}})
 	if err != nil || u.Items[0].ParentUuid != nil || u.Items[0].Position != 1 {
 		t.Errorf("bulk update clearing parent by JSON name in the mask: %v %v", u, err)
 	}
-	_, err = cs.DeleteCollection(ctx, &catalogv1.DeleteCollectionRequest{CollectionUuid: missing})
-	wantGRPC(t, "delete missing", err, codes.NotFound, "NOT_FOUND")
+	_, err = cs.DeleteCollection(ctx, &catalogv1.DeleteCollectionRequest{CollectionUuid: UnknownUUID})
+	WantGRPC(t, "delete missing", err, codes.NotFound, "NOT_FOUND")
 	tr, err := cs.BulkTransitionCollections(ctx, &catalogv1.BulkTransitionCollectionsRequest{Transition: catalogv1.CollectionTransition_COLLECTION_TRANSITION_ACTIVATE, Uuids: []string{a.Collection.Uuid, beach.Uuid}})
 	if err != nil || tr.Items[0].Status != catalogv1.CollectionStatus_COLLECTION_STATUS_ACTIVE || tr.Items[1].Status != catalogv1.CollectionStatus_COLLECTION_STATUS_ACTIVE {
 		t.Errorf("bulk activate: %v %v", tr, err)
@@ -253,7 +205,7 @@ func TestGRPCCollections(t *testing.T) {
 	if _, err := cs.DeleteCollection(ctx, &catalogv1.DeleteCollectionRequest{CollectionUuid: beach.Uuid}); err != nil {
 		t.Errorf("delete: %v", err)
 	}
-	log.expect(t, "collection events", collectionsF.ev("created", a.Collection.Uuid), collectionsF.ev("created", beach.Uuid), collectionsF.ev("updated", beach.Uuid),
+	log.Expect(t, "collection events", collectionsF.ev("created", a.Collection.Uuid), collectionsF.ev("created", beach.Uuid), collectionsF.ev("updated", beach.Uuid),
 		collectionsF.ev("activated", a.Collection.Uuid), collectionsF.ev("activated", beach.Uuid), collectionsF.ev("deactivated", beach.Uuid), collectionsF.ev("deleted", beach.Uuid))
 }
 
@@ -276,7 +228,7 @@ func TestScopes(t *testing.T) {
 		anon.Token = ""
 		WantProblem(t, anon.Get(f.base), 401, "UNAUTHENTICATED")
 		if f.hasContents {
-			WantProblem(t, ro.Post(contentsOf(id), map[string]any{"localeUuid": missing, "displayName": "x"}), 403, "FORBIDDEN")
+			WantProblem(t, ro.Post(contentsOf(id), map[string]any{"localeUuid": UnknownUUID, "displayName": "x"}), 403, "FORBIDDEN")
 			Want(t, ro.Get(contentsOf(id)), 200)
 		}
 	})

@@ -11,17 +11,17 @@ import (
 // listed, not usable as parents, and left unchanged.
 func TestTenantIsolation(t *testing.T) {
 	t.Parallel()
-	x, xTenant := tenantClient(t)
-	y, yTenant := tenantClient(t)
+	x, xTenant := env.TenantClient(t)
+	y, yTenant := env.TenantClient(t)
 
-	xen := mkLocale(t, x, "en-US")
+	xen := CreateLocale(t, x, "en-US")
 	xcat := categoriesF.createID(t, x, "shoes")
 	xchild := categoriesF.createID(t, x, "boots", "parentUuid", xcat)
-	xcc := str(mkContent(t, x, xcat, xen, "Shoes"), "uuid")
+	xcc := Str(mkContent(t, x, xcat, xen, "Shoes"), "uuid")
 	xcol := collectionsF.createID(t, x, "summer")
 	xcolChild := collectionsF.createID(t, x, "beach", "parentUuid", xcol)
 
-	yen := mkLocale(t, y, "en-US")
+	yen := CreateLocale(t, y, "en-US")
 	ycat := categoriesF.createID(t, y, "shoes") // the same codes in Y
 	ycol := collectionsF.createID(t, y, "summer")
 
@@ -34,10 +34,10 @@ func TestTenantIsolation(t *testing.T) {
 		return out
 	}
 	before := snapshot()
-	xLog := &eventLog{tenant: xTenant}
-	xLog.skip(t)
-	yLog := &eventLog{tenant: yTenant}
-	yLog.skip(t)
+	xLog := NewEventLog(pool, xTenant)
+	xLog.Skip(t)
+	yLog := NewEventLog(pool, yTenant)
+	yLog.Skip(t)
 
 	for _, tc := range []struct {
 		f      family
@@ -56,9 +56,9 @@ func TestTenantIsolation(t *testing.T) {
 		WantProblem(t, y.Patch(f.path(tc.yi), map[string]any{"parentUuid": tc.id}), 404, "NOT_FOUND", "parentUuid")
 		WantProblem(t, y.Patch(f.base+"/bulk", []any{map[string]any{"uuid": tc.yi, "parentUuid": tc.id}}), 404, "NOT_FOUND", "[0].parentUuid")
 		// Lists and filters naming X's ids.
-		wantUUIDs(t, y, f.base, false, tc.yi)
-		wantUUIDs(t, y, f.base+q("uuids[eq]", tc.id), false)
-		wantUUIDs(t, y, f.base+q("parentUuids[eq]", tc.id), false)
+		WantUUIDs(t, y, f.base, false, tc.yi)
+		WantUUIDs(t, y, f.base+Q("uuids[eq]", tc.id), false)
+		WantUUIDs(t, y, f.base+Q("parentUuids[eq]", tc.id), false)
 		// X's node in Y's own delete and get of Y's node (Y's tree is its own).
 		WantProblem(t, x.Delete(f.path(tc.yi)), 404, "NOT_FOUND")
 	}
@@ -75,7 +75,7 @@ func TestTenantIsolation(t *testing.T) {
 	WantProblem(t, y.Get(contentsOf(ycat)+"/"+xcc), 404, "NOT_FOUND")
 	WantProblem(t, y.Patch(contentsOf(ycat)+"/bulk", []any{map[string]any{"uuid": xcc, "displayName": "x"}}), 404, "NOT_FOUND", "[0].uuid")
 	WantProblem(t, y.Post(contentsOf(ycat), map[string]any{"localeUuid": xen, "displayName": "x"}), 404, "NOT_FOUND", "localeUuid")
-	if g := Want(t, y.Get(categoriesF.path(ycat)+q("include[contents]", "true")), 200).Obj(); len(g["contentUuids"].([]any)) != 0 {
+	if g := Want(t, y.Get(categoriesF.path(ycat)+Q("include[contents]", "true")), 200).Obj(); len(g["contentUuids"].([]any)) != 0 {
 		t.Errorf("Y's category shows contents: %v", g)
 	}
 
@@ -85,6 +85,6 @@ func TestTenantIsolation(t *testing.T) {
 			t.Errorf("X's resource changed:\n before %s\n after  %s", before[i], after[i])
 		}
 	}
-	xLog.expect(t, "tenant X after Y's attempts")
-	yLog.expect(t, "tenant Y's refused writes")
+	xLog.Expect(t, "tenant X after Y's attempts")
+	yLog.Expect(t, "tenant Y's refused writes")
 }

@@ -28,13 +28,13 @@ func TestLifecycleEveryTransitionFromEveryState(t *testing.T) {
 			for _, tr := range []string{"activate", "deactivate", "remove", "restore"} {
 				t.Run(from+"/"+tr, func(t *testing.T) {
 					t.Parallel()
-					c, tenant := tenantClient(t)
-					log := &eventLog{tenant: tenant}
+					c, tenant := env.TenantClient(t)
+					log := NewEventLog(pool, tenant)
 					parent := f.createID(t, c, "parent")
 					id := f.createID(t, c, "node", "parentUuid", parent, "position", 4)
 					f.moveTo(t, c, id, from)
 					before := f.get(t, c, id)
-					log.skip(t)
+					log.Skip(t)
 					r := f.transition(c, id, tr)
 					to := targetOf[tr]
 					switch {
@@ -43,11 +43,11 @@ func TestLifecycleEveryTransitionFromEveryState(t *testing.T) {
 						if got := Want(t, r, 200).Obj(); !reflect.DeepEqual(got, before) {
 							t.Errorf("no-op %s from %s changed the node:\n got %v\nwant %v", tr, from, got, before)
 						}
-						log.expect(t, "no-op")
+						log.Expect(t, "no-op")
 					case slices.Contains(allowedFrom[from], tr):
 						got := Want(t, r, 200).Obj()
 						f.wantNode(t, tr+" from "+from, got, to, "node", "node", parent, 4)
-						if got["uuid"] != id || got["createdAt"] != before["createdAt"] || !ts(t, got["updatedAt"]).After(ts(t, before["updatedAt"])) {
+						if got["uuid"] != id || got["createdAt"] != before["createdAt"] || !TS(t, got["updatedAt"]).After(TS(t, before["updatedAt"])) {
 							t.Errorf("uuid/createdAt/updatedAt after the move: %v (before %v)", got, before)
 						}
 						if to == "removed" && got["removedAt"] != got["updatedAt"] {
@@ -56,7 +56,7 @@ func TestLifecycleEveryTransitionFromEveryState(t *testing.T) {
 						if g := f.get(t, c, id); !reflect.DeepEqual(g, got) {
 							t.Errorf("GET after %s = %v, want the response %v", tr, g, got)
 						}
-						log.expect(t, tr, f.ev(verbOf[tr], id))
+						log.Expect(t, tr, f.ev(verbOf[tr], id))
 					default:
 						p := WantProblem(t, r, 409, "INVALID_TRANSITION")
 						wantMeta(t, p, "status", from)
@@ -68,7 +68,7 @@ func TestLifecycleEveryTransitionFromEveryState(t *testing.T) {
 						if g := f.get(t, c, id); !reflect.DeepEqual(g, before) {
 							t.Errorf("refused move changed the node: %v", g)
 						}
-						log.expect(t, "refused")
+						log.Expect(t, "refused")
 					}
 				})
 			}
@@ -83,7 +83,7 @@ func TestLifecycleRequests(t *testing.T) {
 		WantProblem(t, c.Patch(f.path(id)+"/actions/lifecycle", map[string]any{}), 400, "VALIDATION_FAILED", "transition")
 		WantProblem(t, c.Patch(f.path(id)+"/actions/lifecycle", map[string]any{"transition": "publish"}), 400, "MALFORMED_REQUEST")
 		WantProblem(t, c.Patch(f.path(id)+"/actions/lifecycle", map[string]any{"transition": "activate", "extra": 1}), 400, "MALFORMED_REQUEST")
-		WantProblem(t, f.transition(c, missing, "activate"), 404, "NOT_FOUND")
+		WantProblem(t, f.transition(c, UnknownUUID, "activate"), 404, "NOT_FOUND")
 		WantProblem(t, f.transition(c, "nope", "activate"), 400, "VALIDATION_FAILED", f.idKey)
 		// The parent's state does not constrain the child's, and removing a parent leaves its children.
 		child := f.createID(t, c, "child", "parentUuid", id)
@@ -99,13 +99,13 @@ func TestLifecycleRequests(t *testing.T) {
 
 func TestBulkLifecycle(t *testing.T) {
 	forEach(t, func(t *testing.T, f family) {
-		c, tenant := tenantClient(t)
-		log := &eventLog{tenant: tenant}
+		c, tenant := env.TenantClient(t)
+		log := NewEventLog(pool, tenant)
 		a := f.createID(t, c, "a")
 		b := f.createID(t, c, "b")
 		d := f.createID(t, c, "d")
 		f.moveTo(t, c, d, "active")
-		log.skip(t)
+		log.Skip(t)
 		bulk := func(tr string, ids ...string) Resp {
 			return c.Patch(f.base+"/bulk/actions/lifecycle", map[string]any{"transition": tr, "uuids": ids})
 		}
@@ -115,35 +115,35 @@ func TestBulkLifecycle(t *testing.T) {
 			t.Fatalf("bulk activate answered %v", res)
 		}
 		for i, r := range res {
-			f.wantNode(t, fmt.Sprint("bulk activate ", i), r, "active", str(r, "code"), str(r, "code"), "", 0)
+			f.wantNode(t, fmt.Sprint("bulk activate ", i), r, "active", Str(r, "code"), Str(r, "code"), "", 0)
 		}
-		log.expect(t, "bulk activate", f.ev("activated", b), f.ev("activated", a))
+		log.Expect(t, "bulk activate", f.ev("activated", b), f.ev("activated", a))
 
 		// Any disallowed move or unknown uuid refuses the whole request.
 		Want(t, f.transition(c, a, "deactivate"), 200)
 		e := f.createID(t, c, "e")
-		log.skip(t)
+		log.Skip(t)
 		p := WantProblem(t, bulk("deactivate", b, e), 409, "INVALID_TRANSITION", "uuids[1]")
 		wantMeta(t, p, "status", "draft")
-		WantProblem(t, bulk("remove", b, missing), 404, "NOT_FOUND", "uuids[1]")
+		WantProblem(t, bulk("remove", b, UnknownUUID), 404, "NOT_FOUND", "uuids[1]")
 		WantProblem(t, bulk("remove", b, "nope"), 400, "VALIDATION_FAILED", "uuids[1]")
 		WantProblem(t, bulk("remove"), 400, "VALIDATION_FAILED", "uuids")
 		WantProblem(t, c.Patch(f.base+"/bulk/actions/lifecycle", map[string]any{"uuids": []string{a}}), 400, "VALIDATION_FAILED", "transition")
 		if g := f.get(t, c, b); g["status"] != "active" {
 			t.Errorf("refused bulk changed b: %v", g)
 		}
-		log.expect(t, "refused bulk moves")
+		log.Expect(t, "refused bulk moves")
 
 		// remove sets removedAt on each; a repeated uuid moves once.
 		res = Want(t, bulk("remove", a, b, a), 200).Objs()
 		if len(res) != 3 || res[0]["status"] != "removed" || res[2]["uuid"] != a || res[1]["removedAt"] == nil {
 			t.Errorf("bulk remove answered %v", res)
 		}
-		log.expect(t, "bulk remove", f.ev("removed", a), f.ev("removed", b))
+		log.Expect(t, "bulk remove", f.ev("removed", a), f.ev("removed", b))
 		res = Want(t, bulk("restore", a, b), 200).Objs()
 		for _, r := range res {
-			f.wantNode(t, "restored", r, "draft", str(r, "code"), str(r, "code"), "", 0)
+			f.wantNode(t, "restored", r, "draft", Str(r, "code"), Str(r, "code"), "", 0)
 		}
-		log.expect(t, "bulk restore", f.ev("restored", a), f.ev("restored", b))
+		log.Expect(t, "bulk restore", f.ev("restored", a), f.ev("restored", b))
 	})
 }

@@ -10,17 +10,6 @@ import (
 	. "github.com/catalogd/catalogd/server/apptest"
 )
 
-func wantPagination(t *testing.T, what string, r Resp, page, size, total, pages int) {
-	t.Helper()
-	p, _ := r.Obj()["pagination"].(map[string]any)
-	wantKeys(t, what+": pagination", p, "page", "size", "totalItems", "totalPages")
-	got := []any{p["page"], p["size"], p["totalItems"], p["totalPages"]}
-	want := []any{float64(page), float64(size), float64(total), float64(pages)}
-	if !slices.Equal(got, want) {
-		t.Errorf("%s: pagination %v, want %v", what, got, want)
-	}
-}
-
 // tree is the fixture of the list tests:
 //
 //	shoes (pos 2, active) ─ running (pos 1) ─ trail_50%_off (pos 0, removed)
@@ -48,50 +37,50 @@ func TestListFilters(t *testing.T) {
 		x := f.tree(t, c)
 		other := env.Client(t)
 		f.createID(t, other, "shoes") // another tenant's items are never listed
-		l := func(kv ...string) string { return f.base + q(kv...) }
+		l := func(kv ...string) string { return f.base + Q(kv...) }
 		live := []string{x.shoes, x.running, x.boots, x.hats}
 
 		r := Want(t, c.Get(f.base), 200)
-		wantPagination(t, "all", r, 1, 20, 4, 1)
-		wantUUIDs(t, c, l(), true, live...) // removed left out; createdAt order
-		wantUUIDs(t, c, l("uuids[eq]", x.hats, "uuids[eq]", x.running, "uuids[eq]", missing), false, x.hats, x.running)
-		wantUUIDs(t, c, l("uuids[eq]", x.trail), false)
-		wantUUIDs(t, c, l("codes[eq]", "shoes", "codes[eq]", "boots"), false, x.shoes) // codes are exact
-		wantUUIDs(t, c, l("code[contains]", "O"), false, x.shoes, x.boots)             // case-insensitive
-		wantUUIDs(t, c, l("code[starts]", "b"), false, x.boots)
-		wantUUIDs(t, c, l("code[ends]", "S"), false, x.shoes, x.boots, x.hats)
-		wantUUIDs(t, c, l("code[contains]", "%", "isRemoved[eq]", "true"), false, x.trail) // % is literal
-		wantUUIDs(t, c, l("code[contains]", "_"), false)
-		wantUUIDs(t, c, l("displayNames[eq]", "Hats & Caps", "displayNames[eq]", "winter boots"), false, x.hats) // exact
-		wantUUIDs(t, c, l("displayName[contains]", "&"), false, x.hats)
-		wantUUIDs(t, c, l("displayName[starts]", "R"), false, x.running)
-		wantUUIDs(t, c, l("displayName[ends]", "S"), false, x.shoes, x.boots, x.hats)
-		wantUUIDs(t, c, l("statuses[eq]", "active", "statuses[eq]", "inactive"), false, x.shoes, x.boots)
-		wantUUIDs(t, c, l("statuses[eq]", "draft"), false, x.running, x.hats)
-		wantUUIDs(t, c, l("statuses[eq]", "removed"), false, x.trail)
-		wantUUIDs(t, c, l("statuses[eq]", "removed", "statuses[eq]", "draft"), false, x.trail, x.running, x.hats)
-		wantUUIDs(t, c, l("isRemoved[eq]", "true"), false, x.trail)
-		wantUUIDs(t, c, l("isRemoved[eq]", "false"), false, live...)
-		wantUUIDs(t, c, l("parentUuids[eq]", x.shoes), false, x.running, x.boots)
-		wantUUIDs(t, c, l("parentUuids[eq]", x.shoes, "parentUuids[eq]", x.running, "isRemoved[eq]", "true"), false, x.trail)
-		wantUUIDs(t, c, l("parentUuids[eq]", x.hats), false)
-		wantUUIDs(t, c, l("isRoot[eq]", "true"), false, x.shoes, x.hats)
-		wantUUIDs(t, c, l("isRoot[eq]", "false"), false, x.running, x.boots)
-		wantUUIDs(t, c, l("position[eq]", "1"), false, x.running, x.hats)
-		wantUUIDs(t, c, l("position[min]", "2"), false, x.shoes, x.boots)
-		wantUUIDs(t, c, l("position[max]", "1"), false, x.running, x.hats)
-		wantUUIDs(t, c, l("position[min]", "1", "position[max]", "2"), false, x.shoes, x.running, x.hats)
-		wantUUIDs(t, c, l("isRoot[eq]", "false", "statuses[eq]", "inactive", "code[contains]", "oo"), false, x.boots)
+		WantPagination(t, "all", r, 1, 20, 4, 1)
+		WantUUIDs(t, c, l(), true, live...) // removed left out; createdAt order
+		WantUUIDs(t, c, l("uuids[eq]", x.hats, "uuids[eq]", x.running, "uuids[eq]", UnknownUUID), false, x.hats, x.running)
+		WantUUIDs(t, c, l("uuids[eq]", x.trail), false)
+		WantUUIDs(t, c, l("codes[eq]", "shoes", "codes[eq]", "boots"), false, x.shoes) // codes are exact
+		WantUUIDs(t, c, l("code[contains]", "O"), false, x.shoes, x.boots)             // case-insensitive
+		WantUUIDs(t, c, l("code[starts]", "b"), false, x.boots)
+		WantUUIDs(t, c, l("code[ends]", "S"), false, x.shoes, x.boots, x.hats)
+		WantUUIDs(t, c, l("code[contains]", "%", "isRemoved[eq]", "true"), false, x.trail) // % is literal
+		WantUUIDs(t, c, l("code[contains]", "_"), false)
+		WantUUIDs(t, c, l("displayNames[eq]", "Hats & Caps", "displayNames[eq]", "winter boots"), false, x.hats) // exact
+		WantUUIDs(t, c, l("displayName[contains]", "&"), false, x.hats)
+		WantUUIDs(t, c, l("displayName[starts]", "R"), false, x.running)
+		WantUUIDs(t, c, l("displayName[ends]", "S"), false, x.shoes, x.boots, x.hats)
+		WantUUIDs(t, c, l("statuses[eq]", "active", "statuses[eq]", "inactive"), false, x.shoes, x.boots)
+		WantUUIDs(t, c, l("statuses[eq]", "draft"), false, x.running, x.hats)
+		WantUUIDs(t, c, l("statuses[eq]", "removed"), false, x.trail)
+		WantUUIDs(t, c, l("statuses[eq]", "removed", "statuses[eq]", "draft"), false, x.trail, x.running, x.hats)
+		WantUUIDs(t, c, l("isRemoved[eq]", "true"), false, x.trail)
+		WantUUIDs(t, c, l("isRemoved[eq]", "false"), false, live...)
+		WantUUIDs(t, c, l("parentUuids[eq]", x.shoes), false, x.running, x.boots)
+		WantUUIDs(t, c, l("parentUuids[eq]", x.shoes, "parentUuids[eq]", x.running, "isRemoved[eq]", "true"), false, x.trail)
+		WantUUIDs(t, c, l("parentUuids[eq]", x.hats), false)
+		WantUUIDs(t, c, l("isRoot[eq]", "true"), false, x.shoes, x.hats)
+		WantUUIDs(t, c, l("isRoot[eq]", "false"), false, x.running, x.boots)
+		WantUUIDs(t, c, l("position[eq]", "1"), false, x.running, x.hats)
+		WantUUIDs(t, c, l("position[min]", "2"), false, x.shoes, x.boots)
+		WantUUIDs(t, c, l("position[max]", "1"), false, x.running, x.hats)
+		WantUUIDs(t, c, l("position[min]", "1", "position[max]", "2"), false, x.shoes, x.running, x.hats)
+		WantUUIDs(t, c, l("isRoot[eq]", "false", "statuses[eq]", "inactive", "code[contains]", "oo"), false, x.boots)
 
 		// Timestamps: eq, min and max are inclusive.
 		hats := f.get(t, c, x.hats)
 		shoes := f.get(t, c, x.shoes)
-		wantUUIDs(t, c, l("createdAt[eq]", str(hats, "createdAt")), false, x.hats)
-		wantUUIDs(t, c, l("createdAt[min]", str(hats, "createdAt")), false, x.hats)
-		wantUUIDs(t, c, l("createdAt[max]", str(shoes, "createdAt")), false, x.shoes)
-		wantUUIDs(t, c, l("updatedAt[eq]", str(shoes, "updatedAt")), false, x.shoes)
-		wantUUIDs(t, c, l("updatedAt[min]", str(shoes, "updatedAt")), false, x.shoes, x.boots) // moved last
-		wantUUIDs(t, c, l("updatedAt[max]", str(hats, "updatedAt")), false, x.running, x.hats)
+		WantUUIDs(t, c, l("createdAt[eq]", Str(hats, "createdAt")), false, x.hats)
+		WantUUIDs(t, c, l("createdAt[min]", Str(hats, "createdAt")), false, x.hats)
+		WantUUIDs(t, c, l("createdAt[max]", Str(shoes, "createdAt")), false, x.shoes)
+		WantUUIDs(t, c, l("updatedAt[eq]", Str(shoes, "updatedAt")), false, x.shoes)
+		WantUUIDs(t, c, l("updatedAt[min]", Str(shoes, "updatedAt")), false, x.shoes, x.boots) // moved last
+		WantUUIDs(t, c, l("updatedAt[max]", Str(hats, "updatedAt")), false, x.running, x.hats)
 
 		// Malformed filters are 400 naming the parameter.
 		for _, bad := range [][2]string{
@@ -104,8 +93,8 @@ func TestListFilters(t *testing.T) {
 				t.Errorf("GET %s=%s: status %d, want 400: %s", bad[0], bad[1], r.Status, r.Raw)
 				continue
 			}
-			if !slices.Contains(errFields(r), bad[0]) {
-				t.Errorf("GET %s=%s: errors %v do not name the parameter", bad[0], bad[1], errFields(r))
+			if !slices.Contains(ErrFields(r), bad[0]) {
+				t.Errorf("GET %s=%s: errors %v do not name the parameter", bad[0], bad[1], ErrFields(r))
 			}
 		}
 	})
@@ -115,30 +104,30 @@ func TestListOrderAndPages(t *testing.T) {
 	forEach(t, func(t *testing.T, f family) {
 		c := env.Client(t)
 		x := f.tree(t, c)
-		l := func(kv ...string) string { return f.base + q(kv...) }
-		wantUUIDs(t, c, l("code[order]", "asc"), true, x.boots, x.hats, x.running, x.shoes) // byte order: B < h
-		wantUUIDs(t, c, l("code[order]", "desc"), true, x.shoes, x.running, x.hats, x.boots)
-		wantUUIDs(t, c, l("displayName[order]", "asc"), true, x.hats, x.running, x.shoes, x.boots)
-		wantUUIDs(t, c, l("position[order]", "asc", "code[order]", "asc"), true, x.hats, x.running, x.shoes, x.boots)
-		wantUUIDs(t, c, l("position[order]", "desc", "createdAt[order]", "desc"), true, x.boots, x.shoes, x.hats, x.running)
-		wantUUIDs(t, c, l("status[order]", "asc", "code[order]", "desc"), true, x.shoes, x.running, x.hats, x.boots)
-		wantUUIDs(t, c, l("createdAt[order]", "desc"), true, x.hats, x.boots, x.running, x.shoes)
-		wantUUIDs(t, c, l("updatedAt[order]", "asc"), true, x.running, x.hats, x.shoes, x.boots)
-		wantUUIDs(t, c, l("parentUuids[eq]", x.shoes, "position[order]", "desc"), true, x.boots, x.running)
+		l := func(kv ...string) string { return f.base + Q(kv...) }
+		WantUUIDs(t, c, l("code[order]", "asc"), true, x.boots, x.hats, x.running, x.shoes) // byte order: B < h
+		WantUUIDs(t, c, l("code[order]", "desc"), true, x.shoes, x.running, x.hats, x.boots)
+		WantUUIDs(t, c, l("displayName[order]", "asc"), true, x.hats, x.running, x.shoes, x.boots)
+		WantUUIDs(t, c, l("position[order]", "asc", "code[order]", "asc"), true, x.hats, x.running, x.shoes, x.boots)
+		WantUUIDs(t, c, l("position[order]", "desc", "createdAt[order]", "desc"), true, x.boots, x.shoes, x.hats, x.running)
+		WantUUIDs(t, c, l("status[order]", "asc", "code[order]", "desc"), true, x.shoes, x.running, x.hats, x.boots)
+		WantUUIDs(t, c, l("createdAt[order]", "desc"), true, x.hats, x.boots, x.running, x.shoes)
+		WantUUIDs(t, c, l("updatedAt[order]", "asc"), true, x.running, x.hats, x.shoes, x.boots)
+		WantUUIDs(t, c, l("parentUuids[eq]", x.shoes, "position[order]", "desc"), true, x.boots, x.running)
 		for _, bad := range [][2]string{{"parentUuid[order]", "asc"}, {"code[order]", "up"}, {"uuid[order]", "asc"}} {
-			if r := c.Get(l(bad[0], bad[1])); r.Status != 400 || !slices.Contains(errFields(r), bad[0]) {
+			if r := c.Get(l(bad[0], bad[1])); r.Status != 400 || !slices.Contains(ErrFields(r), bad[0]) {
 				t.Errorf("GET %s=%s: %d %s", bad[0], bad[1], r.Status, r.Raw)
 			}
 		}
 
 		// Pages.
 		r := Want(t, c.Get(l("size", "3", "page", "2", "code[order]", "asc")), 200)
-		wantPagination(t, "page 2", r, 2, 3, 4, 2)
-		if got := uuidsOf(r.Items()); !slices.Equal(got, []string{x.shoes}) {
+		WantPagination(t, "page 2", r, 2, 3, 4, 2)
+		if got := UUIDsOf(r.Items()); !slices.Equal(got, []string{x.shoes}) {
 			t.Errorf("page 2 of 3: %v", got)
 		}
 		r = Want(t, c.Get(l("page", "9")), 200)
-		wantPagination(t, "past the end", r, 9, 20, 4, 1)
+		WantPagination(t, "past the end", r, 9, 20, 4, 1)
 		if !strings.Contains(string(r.Raw), `"items":[]`) {
 			t.Errorf("past the end: %s", r.Raw)
 		}

@@ -14,7 +14,7 @@ func TestCreateResponseShape(t *testing.T) {
 		r := Want(t, c.Post(f.base, map[string]any{"code": "shoes"}), 201)
 		root := r.Obj()
 		f.wantNode(t, "create root", root, "draft", "shoes", "shoes", "", 0)
-		id := str(root, "uuid")
+		id := Str(root, "uuid")
 		if root["createdAt"] != root["updatedAt"] {
 			t.Errorf("createdAt %v != updatedAt %v", root["createdAt"], root["updatedAt"])
 		}
@@ -45,14 +45,14 @@ func TestCreateResponseShape(t *testing.T) {
 
 		// Bulk create answers the items in request order, all draft.
 		res := Want(t, c.Post(f.base+"/bulk", []any{
-			map[string]any{"code": "b2", "parentUuid": str(child, "uuid"), "position": 2},
+			map[string]any{"code": "b2", "parentUuid": Str(child, "uuid"), "position": 2},
 			map[string]any{"code": "b1", "displayName": "B one"},
 		}), 201)
 		items := res.Objs()
 		if len(items) != 2 {
 			t.Fatalf("bulk create answered %s", res.Raw)
 		}
-		f.wantNode(t, "bulk [0]", items[0], "draft", "b2", "b2", str(child, "uuid"), 2)
+		f.wantNode(t, "bulk [0]", items[0], "draft", "b2", "b2", Str(child, "uuid"), 2)
 		f.wantNode(t, "bulk [1]", items[1], "draft", "b1", "B one", "", 0)
 		if res.Header.Get("Location") != "" {
 			t.Errorf("bulk create sends Location %q", res.Header.Get("Location"))
@@ -64,8 +64,8 @@ func TestCreateResponseShape(t *testing.T) {
 			t.Fatalf("list: %s", l.Raw)
 		}
 		for _, it := range l.Items() {
-			wantKeys(t, "list item", it, f.keys...)
-			wantCommon(t, "list item", it)
+			WantKeys(t, "list item", it, f.keys...)
+			WantCommon(t, "list item", it)
 		}
 		if it := l.Items()[0]; it["uuid"] != id || it["createdAt"] != root["createdAt"] || it["status"] != "draft" {
 			t.Errorf("first list item %v, want the first created %v", it, root)
@@ -75,7 +75,7 @@ func TestCreateResponseShape(t *testing.T) {
 
 func TestCreateValidation(t *testing.T) {
 	forEach(t, func(t *testing.T, f family) {
-		c, tenant := tenantClient(t)
+		c, tenant := env.TenantClient(t)
 		other := env.Client(t)
 		foreign := f.createID(t, other, "foreign")
 		parent := f.createID(t, c, "parent")
@@ -100,8 +100,8 @@ func TestCreateValidation(t *testing.T) {
 		}
 
 		// A parent that does not exist, or exists in another tenant, is a 404 naming parentUuid.
-		p = WantProblem(t, c.Post(f.base, map[string]any{"code": "x", "parentUuid": missing}), 404, "NOT_FOUND", "parentUuid")
-		if !strings.Contains(str(p, "detail"), missing) {
+		p = WantProblem(t, c.Post(f.base, map[string]any{"code": "x", "parentUuid": UnknownUUID}), 404, "NOT_FOUND", "parentUuid")
+		if !strings.Contains(Str(p, "detail"), UnknownUUID) {
 			t.Errorf("detail does not name the missing parent: %v", p["detail"])
 		}
 		WantProblem(t, c.Post(f.base, map[string]any{"code": "x", "parentUuid": foreign}), 404, "NOT_FOUND", "parentUuid")
@@ -115,7 +115,7 @@ func TestCreateValidation(t *testing.T) {
 		// Codes are 1 to 100 characters (code points).
 		f.wantNode(t, "100 characters", f.create(t, c, strings.Repeat("é", 100), "displayName", strings.Repeat("名", 100)),
 			"draft", strings.Repeat("é", 100), strings.Repeat("名", 100), "", 0)
-		if n := countRows(t, table, tenant); n != 2 {
+		if n := CountRows(t, pool, table, tenant); n != 2 {
 			t.Errorf("%d rows after refused creates, want 2", n)
 		}
 
@@ -130,7 +130,7 @@ func TestCreateValidation(t *testing.T) {
 		}
 		WantProblem(t, c.Post(f.base+"/bulk", many), 400, "VALIDATION_FAILED")
 		WantProblem(t, c.Post(f.base+"/bulk", map[string]any{"code": "x"}), 400, "MALFORMED_REQUEST")
-		if n := countRows(t, table, tenant); n != 2 {
+		if n := CountRows(t, pool, table, tenant); n != 2 {
 			t.Errorf("%d rows after refused bulk creates, want 2 (all or nothing)", n)
 		}
 	})
@@ -138,7 +138,7 @@ func TestCreateValidation(t *testing.T) {
 
 func TestDuplicateCodes(t *testing.T) {
 	forEach(t, func(t *testing.T, f family) {
-		c, tenant := tenantClient(t)
+		c, tenant := env.TenantClient(t)
 		table := map[string]string{"category": "categories", "collection": "collections"}[f.name]
 		root := f.createID(t, c, "shoes")
 		f.create(t, c, "boots", "parentUuid", root)
@@ -148,7 +148,7 @@ func TestDuplicateCodes(t *testing.T) {
 		WantProblem(t, c.Post(f.base, map[string]any{"code": "boots"}), 409, "ALREADY_EXISTS", "code")
 		WantProblem(t, c.Post(f.base+"/bulk", []any{map[string]any{"code": "new"}, map[string]any{"code": "shoes"}}), 409, "ALREADY_EXISTS", "[1].code")
 		WantProblem(t, c.Post(f.base+"/bulk", []any{map[string]any{"code": "a"}, map[string]any{"code": "b"}, map[string]any{"code": "a"}}), 409, "ALREADY_EXISTS", "[2].code")
-		if n := countRows(t, table, tenant); n != 2 {
+		if n := CountRows(t, pool, table, tenant); n != 2 {
 			t.Errorf("%d rows, want 2", n)
 		}
 		// Codes are case-sensitive, and another tenant may use the same ones.
@@ -168,12 +168,12 @@ func TestUpdate(t *testing.T) {
 		c := env.Client(t)
 		a := f.create(t, c, "a", "displayName", "A", "position", 3)
 		b := f.createID(t, c, "b")
-		id := str(a, "uuid")
+		id := Str(a, "uuid")
 
 		// Only the fields given change; updatedAt moves; createdAt and status stay.
 		u := f.patch(t, c, id, "displayName", "Alpha")
 		f.wantNode(t, "rename", u, "draft", "a", "Alpha", "", 3)
-		if u["createdAt"] != a["createdAt"] || !ts(t, u["updatedAt"]).After(ts(t, a["updatedAt"])) {
+		if u["createdAt"] != a["createdAt"] || !TS(t, u["updatedAt"]).After(TS(t, a["updatedAt"])) {
 			t.Errorf("timestamps after update: %v (before %v)", u, a)
 		}
 		// Under a parent, at a position.
@@ -186,7 +186,7 @@ func TestUpdate(t *testing.T) {
 		before := u
 		u = Want(t, c.Patch(f.path(id), map[string]any{}), 200).Obj()
 		f.wantNode(t, "empty body", u, "draft", "a", "Alpha", b, 0)
-		if !ts(t, u["updatedAt"]).After(ts(t, before["updatedAt"])) {
+		if !TS(t, u["updatedAt"]).After(TS(t, before["updatedAt"])) {
 			t.Errorf("empty update did not move updatedAt")
 		}
 		// parentUuid null makes it a root again.
@@ -202,9 +202,9 @@ func TestUpdate(t *testing.T) {
 		WantProblem(t, c.Patch(f.path(id), map[string]any{"code": ""}), 400, "VALIDATION_FAILED", "code")
 		WantProblem(t, c.Patch(f.path(id), map[string]any{"displayName": strings.Repeat("x", 101)}), 400, "VALIDATION_FAILED", "displayName")
 		WantProblem(t, c.Patch(f.path(id), map[string]any{"parentUuid": "nope"}), 400, "VALIDATION_FAILED", "parentUuid")
-		WantProblem(t, c.Patch(f.path(id), map[string]any{"parentUuid": missing}), 404, "NOT_FOUND", "parentUuid")
+		WantProblem(t, c.Patch(f.path(id), map[string]any{"parentUuid": UnknownUUID}), 404, "NOT_FOUND", "parentUuid")
 		WantProblem(t, c.Patch(f.path(id), map[string]any{"parentUuid": f.createID(t, env.Client(t), "foreign")}), 404, "NOT_FOUND", "parentUuid")
-		WantProblem(t, c.Patch(f.path(missing), map[string]any{"displayName": "x"}), 404, "NOT_FOUND")
+		WantProblem(t, c.Patch(f.path(UnknownUUID), map[string]any{"displayName": "x"}), 404, "NOT_FOUND")
 		WantProblem(t, c.Patch(f.path("not-a-uuid"), map[string]any{"displayName": "x"}), 400, "VALIDATION_FAILED", f.idKey)
 		WantProblem(t, c.Patch(f.path(id), `{"code": 1}`), 400, "MALFORMED_REQUEST")
 		if g := f.get(t, c, id); g["updatedAt"] != u["updatedAt"] || g["code"] != "a2" {
@@ -246,8 +246,8 @@ func TestBulkUpdate(t *testing.T) {
 		before := f.get(t, c, b)
 		WantProblem(t, c.Patch(f.base+"/bulk", []any{map[string]any{"uuid": b, "code": "changed"}, map[string]any{"code": "y"}}), 400, "VALIDATION_FAILED", "[1].uuid")
 		WantProblem(t, c.Patch(f.base+"/bulk", []any{map[string]any{"uuid": b, "code": "changed"}, map[string]any{"uuid": "nope"}}), 400, "VALIDATION_FAILED", "[1].uuid")
-		WantProblem(t, c.Patch(f.base+"/bulk", []any{map[string]any{"uuid": b, "code": "changed"}, map[string]any{"uuid": missing, "code": "z"}}), 404, "NOT_FOUND", "[1].uuid")
-		WantProblem(t, c.Patch(f.base+"/bulk", []any{map[string]any{"uuid": b, "code": "changed"}, map[string]any{"uuid": a, "parentUuid": missing}}), 404, "NOT_FOUND", "[1].parentUuid")
+		WantProblem(t, c.Patch(f.base+"/bulk", []any{map[string]any{"uuid": b, "code": "changed"}, map[string]any{"uuid": UnknownUUID, "code": "z"}}), 404, "NOT_FOUND", "[1].uuid")
+		WantProblem(t, c.Patch(f.base+"/bulk", []any{map[string]any{"uuid": b, "code": "changed"}, map[string]any{"uuid": a, "parentUuid": UnknownUUID}}), 404, "NOT_FOUND", "[1].parentUuid")
 		WantProblem(t, c.Patch(f.base+"/bulk", []any{map[string]any{"uuid": b, "code": "changed"}, map[string]any{"uuid": a, "parentUuid": "bad"}}), 400, "VALIDATION_FAILED", "[1].parentUuid")
 		WantProblem(t, c.Patch(f.base+"/bulk", []any{}), 400, "VALIDATION_FAILED")
 		if g := f.get(t, c, b); g["code"] != "b" || g["updatedAt"] != before["updatedAt"] {
@@ -258,8 +258,8 @@ func TestBulkUpdate(t *testing.T) {
 
 func TestCycles(t *testing.T) {
 	forEach(t, func(t *testing.T, f family) {
-		c, tenant := tenantClient(t)
-		log := &eventLog{tenant: tenant}
+		c, tenant := env.TenantClient(t)
+		log := NewEventLog(pool, tenant)
 		// root ─ a ─ b ─ leaf, and a second tree other ─ o1.
 		root := f.createID(t, c, "root")
 		a := f.createID(t, c, "a", "parentUuid", root)
@@ -267,7 +267,7 @@ func TestCycles(t *testing.T) {
 		leaf := f.createID(t, c, "leaf", "parentUuid", b)
 		other := f.createID(t, c, "other")
 		o1 := f.createID(t, c, "o1", "parentUuid", other)
-		log.skip(t)
+		log.Skip(t)
 		snapshot := func() map[string]any {
 			out := map[string]any{}
 			for _, id := range []string{root, a, b, leaf, other, o1} {
@@ -285,7 +285,7 @@ func TestCycles(t *testing.T) {
 			p := WantProblem(t, r, 409, "REQUIREMENTS_NOT_MET", "parentUuid")
 			wantMeta(t, p, "rule", "no_cycle")
 			wantMeta(t, p, "parentUuid", tc.parent)
-			if !strings.Contains(str(p, "detail"), "descendants") {
+			if !strings.Contains(Str(p, "detail"), "descendants") {
 				t.Errorf("%s: detail %v", tc.what, p["detail"])
 			}
 		}
@@ -304,7 +304,7 @@ func TestCycles(t *testing.T) {
 		if got := snapshot(); !equalMaps(got, before) {
 			t.Errorf("refused moves changed parents: %v, want %v", got, before)
 		}
-		log.expect(t, "refused moves")
+		log.Expect(t, "refused moves")
 
 		// Moves that keep a tree are fine: a subtree under another tree, a node up to its grandparent,
 		// a root under a former descendant once that descendant left the subtree.
@@ -315,7 +315,7 @@ func TestCycles(t *testing.T) {
 		f.patch(t, c, a, "parentUuid", b)
 		// Now other ─ o1 ─ b ─ a: other under a would close a cycle.
 		WantProblem(t, c.Patch(f.path(other), map[string]any{"parentUuid": a}), 409, "REQUIREMENTS_NOT_MET", "parentUuid")
-		log.expect(t, "moves", f.ev("updated", b), f.ev("updated", leaf), f.ev("updated", a), f.ev("updated", a))
+		log.Expect(t, "moves", f.ev("updated", b), f.ev("updated", leaf), f.ev("updated", a), f.ev("updated", a))
 	})
 }
 
@@ -333,22 +333,22 @@ func equalMaps(a, b map[string]any) bool {
 
 func TestDelete(t *testing.T) {
 	forEach(t, func(t *testing.T, f family) {
-		c, tenant := tenantClient(t)
-		log := &eventLog{tenant: tenant}
+		c, tenant := env.TenantClient(t)
+		log := NewEventLog(pool, tenant)
 		root := f.createID(t, c, "root")
 		child := f.createID(t, c, "child", "parentUuid", root)
-		log.skip(t)
+		log.Skip(t)
 
 		// A node with children is in use.
 		p := WantProblem(t, c.Delete(f.path(root)), 409, "IN_USE")
-		if !strings.Contains(str(p, "detail"), root) {
+		if !strings.Contains(Str(p, "detail"), root) {
 			t.Errorf("detail does not name the node: %v", p["detail"])
 		}
 		// Even when the child is removed (soft delete): it still exists.
 		f.moveTo(t, c, child, "removed")
 		WantProblem(t, c.Delete(f.path(root)), 409, "IN_USE")
 		f.get(t, c, root)
-		log.skip(t)
+		log.Skip(t)
 
 		r := c.Delete(f.path(child))
 		Want(t, r, 204)
@@ -359,7 +359,7 @@ func TestDelete(t *testing.T) {
 		WantProblem(t, c.Get(f.path(root)), 404, "NOT_FOUND")
 		WantProblem(t, c.Delete(f.path(root)), 404, "NOT_FOUND")
 		WantProblem(t, c.Delete(f.path("nope")), 400, "VALIDATION_FAILED", f.idKey)
-		log.expect(t, "deletes", f.ev("deleted", child), f.ev("deleted", root))
+		log.Expect(t, "deletes", f.ev("deleted", child), f.ev("deleted", root))
 
 		// A root with a child moved elsewhere can go.
 		r1 := f.createID(t, c, "r1")
@@ -368,6 +368,6 @@ func TestDelete(t *testing.T) {
 		WantProblem(t, c.Delete(f.path(r1)), 409, "IN_USE")
 		f.patch(t, c, k, "parentUuid", r2)
 		Want(t, c.Delete(f.path(r1)), 204)
-		wantUUIDs(t, c, f.base, false, r2, k)
+		WantUUIDs(t, c, f.base, false, r2, k)
 	})
 }

@@ -12,7 +12,7 @@ import (
 // 400 and writes nothing, 100 is fine.
 func TestBulkSizeLimits(t *testing.T) {
 	t.Parallel()
-	c, tenant := tenantClient(t)
+	c, tenant := env.TenantClient(t)
 	localeItems := func(n, from int) []any {
 		out := make([]any, n)
 		for i := range out {
@@ -22,7 +22,7 @@ func TestBulkSizeLimits(t *testing.T) {
 	}
 	WantProblem(t, c.Post("/v1/locales/bulk", []any{}), 400, "VALIDATION_FAILED")
 	WantProblem(t, c.Post("/v1/locales/bulk", localeItems(101, 0)), 400, "VALIDATION_FAILED")
-	wantTotal(t, c, "/v1/locales", 0)
+	WantTotal(t, c, "/v1/locales", 0)
 	locs := Want(t, c.Post("/v1/locales/bulk", localeItems(100, 0)), 201).Objs()
 	if len(locs) != 100 || locs[0]["code"] != "en-US-x-n000" || locs[99]["code"] != "en-US-x-n099" {
 		t.Fatalf("bulk create of 100 locales: %d items, first %v", len(locs), locs[0])
@@ -33,11 +33,11 @@ func TestBulkSizeLimits(t *testing.T) {
 	}
 
 	a := mkAttr(t, c, "color")
-	tm := str(mkTerm(t, c, a, "red"), "uuid")
+	tm := Str(mkTerm(t, c, a, "red"), "uuid")
 	contentItems := func(n int) []any {
 		out := make([]any, n)
 		for i := range out {
-			out[i] = map[string]any{"localeUuid": str(locs[i], "uuid"), "displayName": fmt.Sprint("name ", i)}
+			out[i] = map[string]any{"localeUuid": Str(locs[i], "uuid"), "displayName": fmt.Sprint("name ", i)}
 		}
 		return out
 	}
@@ -51,13 +51,13 @@ func TestBulkSizeLimits(t *testing.T) {
 	updItems := func(objs []map[string]any, n int) []any {
 		out := make([]any, n)
 		for i := range out {
-			out[i] = map[string]any{"uuid": str(objs[i%len(objs)], "uuid"), "displayName": fmt.Sprint("upd ", i)}
+			out[i] = map[string]any{"uuid": Str(objs[i%len(objs)], "uuid"), "displayName": fmt.Sprint("upd ", i)}
 		}
 		return out
 	}
 	sizeAttr := mkAttr(t, c, "size")
-	log := &eventLog{tenant: tenant}
-	log.seen = len(log.all(t))
+	log := NewEventLog(pool, tenant)
+	log.Skip(t)
 
 	for _, f := range []struct {
 		base  string
@@ -69,21 +69,21 @@ func TestBulkSizeLimits(t *testing.T) {
 	} {
 		WantProblem(t, c.Post(f.base+"/bulk", []any{}), 400, "VALIDATION_FAILED")
 		WantProblem(t, c.Post(f.base+"/bulk", f.items(101)), 400, "VALIDATION_FAILED")
-		wantTotal(t, c, f.base, 0)
-		log.expect(t, f.base+": refused bulk creates")
+		WantTotal(t, c, f.base, 0)
+		log.Expect(t, f.base+": refused bulk creates")
 		created := Want(t, c.Post(f.base+"/bulk", f.items(100)), 201).Objs()
 		if len(created) != 100 {
 			t.Fatalf("%s: bulk create of 100 answered %d items", f.base, len(created))
 		}
-		if n := len(log.all(t)) - log.seen; n != 100 {
+		if n := len(log.All(t)) - log.Seen(); n != 100 {
 			t.Errorf("%s: bulk create of 100 wrote %d events", f.base, n)
 		}
-		log.seen = len(log.all(t))
-		wantTotal(t, c, f.base+"?size=100", 100)
+		log.Skip(t)
+		WantTotal(t, c, f.base+"?size=100", 100)
 
 		WantProblem(t, c.Patch(f.base+"/bulk", []any{}), 400, "VALIDATION_FAILED")
 		WantProblem(t, c.Patch(f.base+"/bulk", updItems(created, 101)), 400, "VALIDATION_FAILED")
-		log.expect(t, f.base+": refused bulk updates")
+		log.Expect(t, f.base+": refused bulk updates")
 		if n := len(listAll(t, c, f.base+"?displayName[starts]=upd")); n != 0 {
 			t.Errorf("%s: a refused bulk update changed %d items", f.base, n)
 		}
@@ -91,10 +91,10 @@ func TestBulkSizeLimits(t *testing.T) {
 		if len(res) != 100 || res[99]["displayName"] != "upd 99" {
 			t.Errorf("%s: bulk update of 100: %d items", f.base, len(res))
 		}
-		if n := len(log.all(t)) - log.seen; n != 100 {
+		if n := len(log.All(t)) - log.Seen(); n != 100 {
 			t.Errorf("%s: bulk update of 100 wrote %d events", f.base, n)
 		}
-		log.seen = len(log.all(t))
+		log.Skip(t)
 	}
 	WantProblem(t, c.Patch("/v1/locales/bulk", []any{}), 400, "VALIDATION_FAILED")
 	WantProblem(t, c.Patch("/v1/locales/bulk", updItems(locs, 101)), 400, "VALIDATION_FAILED")
@@ -109,8 +109,8 @@ func TestBulkSizeLimits(t *testing.T) {
 // TestBulkAtomicLocalesAndTerms: one bad item creates nothing; the error names the item.
 func TestBulkAtomicLocalesAndTerms(t *testing.T) {
 	t.Parallel()
-	c, tenant := tenantClient(t)
-	log := &eventLog{tenant: tenant}
+	c, tenant := env.TenantClient(t)
+	log := NewEventLog(pool, tenant)
 	for _, bad := range []struct {
 		item        map[string]any
 		status      int
@@ -123,12 +123,12 @@ func TestBulkAtomicLocalesAndTerms(t *testing.T) {
 		{map[string]any{"code": "en-us"}, 409, "ALREADY_EXISTS", "[2].code"},
 	} {
 		WantProblem(t, c.Post("/v1/locales/bulk", []any{map[string]any{"code": "en-US"}, map[string]any{"code": "de-DE"}, bad.item}), bad.status, bad.code, bad.field)
-		wantTotal(t, c, "/v1/locales", 0)
+		WantTotal(t, c, "/v1/locales", 0)
 	}
-	log.expect(t, "refused locale bulks")
+	log.Expect(t, "refused locale bulks")
 
 	a := mkAttr(t, c, "size")
-	log.seen = len(log.all(t))
+	log.Skip(t)
 	for _, bad := range []struct {
 		item        map[string]any
 		status      int
@@ -140,9 +140,9 @@ func TestBulkAtomicLocalesAndTerms(t *testing.T) {
 		{map[string]any{"code": "s"}, 409, "ALREADY_EXISTS", "[2].code"},
 	} {
 		WantProblem(t, c.Post(terms(a)+"/bulk", []any{map[string]any{"code": "s"}, map[string]any{"code": "m"}, bad.item}), bad.status, bad.code, bad.field)
-		wantTotal(t, c, terms(a), 0)
+		WantTotal(t, c, terms(a), 0)
 	}
-	log.expect(t, "refused term bulks")
+	log.Expect(t, "refused term bulks")
 }
 
 // TestScopes: reading needs catalog:read, writing catalog:write, on every family.
@@ -150,9 +150,9 @@ func TestScopes(t *testing.T) {
 	t.Parallel()
 	tenant := "t-" + RandomHex(8)
 	w := env.ClientFor(t, tenant)
-	en := str(mkLocale(t, w, "en-US"), "uuid")
+	en := Str(mkLocale(t, w, "en-US"), "uuid")
 	a := mkAttr(t, w, "color")
-	tm := str(mkTerm(t, w, a, "red"), "uuid")
+	tm := Str(mkTerm(t, w, a, "red"), "uuid")
 	ro := env.ClientFor(t, tenant, "catalog:read")
 	content := map[string]any{"localeUuid": en, "displayName": "x"}
 	for _, col := range []struct {
@@ -174,7 +174,7 @@ func TestScopes(t *testing.T) {
 	anon := env.ClientFor(t, tenant)
 	anon.Token = ""
 	WantProblem(t, anon.Get("/v1/locales"), 401, "UNAUTHENTICATED")
-	wantTotal(t, w, "/v1/locales", 1)
+	WantTotal(t, w, "/v1/locales", 1)
 }
 
 // TestAuthBeforeValidation: a request without a valid token is 401, and one lacking the scope 403,
@@ -189,10 +189,10 @@ func TestAuthBeforeValidation(t *testing.T) {
 	anon.Token = ""
 	ro := env.ClientFor(t, tenant, "catalog:read")
 	for _, p := range []string{"/v1/locales", attrContents(a), terms(a)} {
-		softProblem(t, anon.Post(p, map[string]any{"bogus": 1}), 401, "UNAUTHENTICATED")
-		softProblem(t, anon.Get(p+"?bogus=1"), 401, "UNAUTHENTICATED")
-		softProblem(t, ro.Post(p, map[string]any{"bogus": 1}), 403, "FORBIDDEN")
-		softProblem(t, ro.Post(p+"/bulk", []any{}), 403, "FORBIDDEN")
+		SoftProblem(t, anon.Post(p, map[string]any{"bogus": 1}), 401, "UNAUTHENTICATED")
+		SoftProblem(t, anon.Get(p+"?bogus=1"), 401, "UNAUTHENTICATED")
+		SoftProblem(t, ro.Post(p, map[string]any{"bogus": 1}), 403, "FORBIDDEN")
+		SoftProblem(t, ro.Post(p+"/bulk", []any{}), 403, "FORBIDDEN")
 	}
-	wantTotal(t, w, "/v1/locales", 0)
+	WantTotal(t, w, "/v1/locales", 0)
 }

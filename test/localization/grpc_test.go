@@ -2,15 +2,10 @@ package localization
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
@@ -18,68 +13,22 @@ import (
 	. "github.com/catalogd/catalogd/server/apptest"
 )
 
-// grpcCtx is a context carrying a bearer token for tenant (all scopes unless given).
-func grpcCtx(t *testing.T, tenant string, scopes ...string) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+Token(tenant, scopes...))
-}
-
-// wantStatus checks a gRPC error: its code, its google.rpc.ErrorInfo (reason, domain catalogd) and,
-// when given, that a google.rpc.BadRequest field violation names field.
-func wantGRPC(t *testing.T, what string, err error, code codes.Code, reason string, field ...string) {
-	t.Helper()
-	if err == nil {
-		t.Errorf("%s: no error, want %s %s", what, code, reason)
-		return
-	}
-	st, ok := status.FromError(err)
-	if !ok {
-		t.Errorf("%s: %v is not a gRPC status", what, err)
-		return
-	}
-	if st.Code() != code {
-		t.Errorf("%s: code %s (%s), want %s", what, st.Code(), st.Message(), code)
-	}
-	var info *errdetails.ErrorInfo
-	var fields []string
-	for _, d := range st.Details() {
-		switch x := d.(type) {
-		case *errdetails.ErrorInfo:
-			info = x
-		case *errdetails.BadRequest:
-			for _, v := range x.FieldViolations {
-				fields = append(fields, v.Field)
-			}
-		}
-	}
-	if info == nil {
-		t.Errorf("%s: no google.rpc.ErrorInfo in %v", what, st.Details())
-	} else if info.Reason != reason || info.Domain != "catalogd" {
-		t.Errorf("%s: ErrorInfo reason %q domain %q, want %q catalogd", what, info.Reason, info.Domain, reason)
-	}
-	if len(field) > 0 && !slices.Contains(fields, field[0]) {
-		t.Errorf("%s: BadRequest fields %v do not name %q", what, fields, field[0])
-	}
-}
-
 func TestGRPCLocales(t *testing.T) {
 	t.Parallel()
 	tenant := "t-" + RandomHex(8)
-	ctx := grpcCtx(t, tenant)
+	ctx := GRPCContext(t, tenant)
 	lc := catalogv1.NewLocaleServiceClient(env.GRPC)
-	log := &eventLog{tenant: tenant}
+	log := NewEventLog(pool, tenant)
 
 	cr, err := lc.CreateLocale(ctx, &catalogv1.CreateLocaleRequest{Locale: &catalogv1.LocaleCreate{Code: "en-us"}})
 	if err != nil {
 		t.Fatalf("create: %v", err)
 	}
 	en := cr.Locale
-	if en.Code != "en-US" || en.DisplayName != "en-US" || !en.IsDefault || !uuidRe.MatchString(en.Uuid) || en.CreatedAt == nil || !en.CreatedAt.AsTime().Equal(en.UpdatedAt.AsTime()) {
+	if en.Code != "en-US" || en.DisplayName != "en-US" || !en.IsDefault || !UUIDRe.MatchString(en.Uuid) || en.CreatedAt == nil || !en.CreatedAt.AsTime().Equal(en.UpdatedAt.AsTime()) {
 		t.Errorf("created %v", en)
 	}
-	log.expect(t, "grpc create", localeEv("created", en.Uuid))
+	log.Expect(t, "grpc create", localeEv("created", en.Uuid))
 	g, err := lc.GetLocale(ctx, &catalogv1.GetLocaleRequest{LocaleUuid: en.Uuid})
 	if err != nil || !proto.Equal(g.Locale, en) {
 		t.Errorf("get: %v %v, want %v", g, err, en)
@@ -98,7 +47,7 @@ func TestGRPCLocales(t *testing.T) {
 	if err != nil || !fr.Locale.IsDefault {
 		t.Fatalf("create default: %v %v", fr, err)
 	}
-	log.expect(t, "grpc creates", localeEv("created", de.Locale.Uuid), localeEv("created", fr.Locale.Uuid), localeEv("updated", en.Uuid))
+	log.Expect(t, "grpc creates", localeEv("created", de.Locale.Uuid), localeEv("created", fr.Locale.Uuid), localeEv("updated", en.Uuid))
 
 	list, err := lc.ListLocales(ctx, &catalogv1.ListLocalesRequest{IsDefault: &catalogv1.BoolFilter{Eq: proto.Bool(true)}})
 	if err != nil || len(list.Items) != 1 || list.Items[0].Uuid != fr.Locale.Uuid || list.Pagination.GetTotalItems() != 1 {
@@ -113,21 +62,21 @@ func TestGRPCLocales(t *testing.T) {
 		t.Errorf("list code[contains]=E ordered desc, size 1: %v %v", list, err)
 	}
 	_, err = lc.ListLocales(ctx, &catalogv1.ListLocalesRequest{Size: proto.Int32(101)})
-	wantGRPC(t, "list size 101", err, codes.InvalidArgument, "VALIDATION_FAILED", "size")
+	WantGRPC(t, "list size 101", err, codes.InvalidArgument, "VALIDATION_FAILED", "size")
 
 	// Update: move the default back, rename.
 	up, err := lc.UpdateLocale(ctx, &catalogv1.UpdateLocaleRequest{LocaleUuid: de.Locale.Uuid, Locale: &catalogv1.LocaleUpdate{IsDefault: proto.Bool(true), DisplayName: proto.String("German")}})
 	if err != nil || !up.Locale.IsDefault || up.Locale.DisplayName != "German" || up.Locale.Code != "de-DE" {
 		t.Fatalf("update: %v %v", up, err)
 	}
-	log.expect(t, "grpc update", localeEv("updated", de.Locale.Uuid), localeEv("updated", fr.Locale.Uuid))
+	log.Expect(t, "grpc update", localeEv("updated", de.Locale.Uuid), localeEv("updated", fr.Locale.Uuid))
 	if g, _ := lc.GetLocale(ctx, &catalogv1.GetLocaleRequest{LocaleUuid: fr.Locale.Uuid}); g.GetLocale().GetIsDefault() {
 		t.Errorf("old default still default: %v", g)
 	}
 	_, err = lc.UpdateLocale(ctx, &catalogv1.UpdateLocaleRequest{LocaleUuid: de.Locale.Uuid, Locale: &catalogv1.LocaleUpdate{IsDefault: proto.Bool(false)}})
-	wantGRPC(t, "unset default", err, codes.InvalidArgument, "VALIDATION_FAILED", "isDefault")
+	WantGRPC(t, "unset default", err, codes.InvalidArgument, "VALIDATION_FAILED", "isDefault")
 	_, err = lc.UpdateLocale(ctx, &catalogv1.UpdateLocaleRequest{LocaleUuid: fr.Locale.Uuid, Locale: &catalogv1.LocaleUpdate{Code: proto.String("de-de")}})
-	wantGRPC(t, "update to a taken code", err, codes.AlreadyExists, "ALREADY_EXISTS", "code")
+	WantGRPC(t, "update to a taken code", err, codes.AlreadyExists, "ALREADY_EXISTS", "code")
 	bu, err := lc.BulkUpdateLocales(ctx, &catalogv1.BulkUpdateLocalesRequest{Items: []*catalogv1.LocaleUpdate{
 		{Uuid: en.Uuid, DisplayName: proto.String("English")},
 		{Uuid: fr.Locale.Uuid, Code: proto.String("fr-ca")},
@@ -135,61 +84,61 @@ func TestGRPCLocales(t *testing.T) {
 	if err != nil || len(bu.Items) != 2 || bu.Items[0].DisplayName != "English" || bu.Items[1].Code != "fr-CA" {
 		t.Errorf("bulk update: %v %v", bu, err)
 	}
-	log.expect(t, "grpc bulk update", localeEv("updated", en.Uuid), localeEv("updated", fr.Locale.Uuid))
+	log.Expect(t, "grpc bulk update", localeEv("updated", en.Uuid), localeEv("updated", fr.Locale.Uuid))
 
 	// Errors.
 	_, err = lc.CreateLocale(ctx, &catalogv1.CreateLocaleRequest{Locale: &catalogv1.LocaleCreate{Code: "not a tag"}})
-	wantGRPC(t, "bad code", err, codes.InvalidArgument, "VALIDATION_FAILED", "code")
+	WantGRPC(t, "bad code", err, codes.InvalidArgument, "VALIDATION_FAILED", "code")
 	_, err = lc.CreateLocale(ctx, &catalogv1.CreateLocaleRequest{Locale: &catalogv1.LocaleCreate{Code: "EN-us"}})
-	wantGRPC(t, "duplicate code", err, codes.AlreadyExists, "ALREADY_EXISTS", "code")
+	WantGRPC(t, "duplicate code", err, codes.AlreadyExists, "ALREADY_EXISTS", "code")
 	_, err = lc.BulkCreateLocales(ctx, &catalogv1.BulkCreateLocalesRequest{Items: []*catalogv1.LocaleCreate{
 		{Code: "it-IT", IsDefault: proto.Bool(true)}, {Code: "es-ES", IsDefault: proto.Bool(true)},
 	}})
-	wantGRPC(t, "two defaults", err, codes.InvalidArgument, "VALIDATION_FAILED", "[1].isDefault")
+	WantGRPC(t, "two defaults", err, codes.InvalidArgument, "VALIDATION_FAILED", "[1].isDefault")
 	_, err = lc.BulkCreateLocales(ctx, &catalogv1.BulkCreateLocalesRequest{})
-	wantGRPC(t, "empty bulk", err, codes.InvalidArgument, "VALIDATION_FAILED")
+	WantGRPC(t, "empty bulk", err, codes.InvalidArgument, "VALIDATION_FAILED")
 	_, err = lc.DeleteLocale(ctx, &catalogv1.DeleteLocaleRequest{LocaleUuid: de.Locale.Uuid})
-	wantGRPC(t, "delete the default", err, codes.FailedPrecondition, "IN_USE")
+	WantGRPC(t, "delete the default", err, codes.FailedPrecondition, "IN_USE")
 	_, err = lc.GetLocale(ctx, &catalogv1.GetLocaleRequest{LocaleUuid: "nope"})
-	wantGRPC(t, "bad uuid", err, codes.InvalidArgument, "VALIDATION_FAILED", "localeUuid")
-	log.expect(t, "grpc refused writes")
+	WantGRPC(t, "bad uuid", err, codes.InvalidArgument, "VALIDATION_FAILED", "localeUuid")
+	log.Expect(t, "grpc refused writes")
 
 	// Delete.
 	if _, err := lc.DeleteLocale(ctx, &catalogv1.DeleteLocaleRequest{LocaleUuid: en.Uuid}); err != nil {
 		t.Fatalf("delete: %v", err)
 	}
-	log.expect(t, "grpc delete", localeEv("deleted", en.Uuid))
+	log.Expect(t, "grpc delete", localeEv("deleted", en.Uuid))
 	_, err = lc.GetLocale(ctx, &catalogv1.GetLocaleRequest{LocaleUuid: en.Uuid})
-	wantGRPC(t, "get deleted", err, codes.NotFound, "NOT_FOUND")
+	WantGRPC(t, "get deleted", err, codes.NotFound, "NOT_FOUND")
 	_, err = lc.DeleteLocale(ctx, &catalogv1.DeleteLocaleRequest{LocaleUuid: en.Uuid})
-	wantGRPC(t, "delete deleted", err, codes.NotFound, "NOT_FOUND")
+	WantGRPC(t, "delete deleted", err, codes.NotFound, "NOT_FOUND")
 
 	// Authorization and tenancy.
 	_, err = lc.ListLocales(context.Background(), &catalogv1.ListLocalesRequest{})
-	wantGRPC(t, "no token", err, codes.Unauthenticated, "UNAUTHENTICATED")
-	_, err = lc.CreateLocale(grpcCtx(t, tenant, "catalog:read"), &catalogv1.CreateLocaleRequest{Locale: &catalogv1.LocaleCreate{Code: "nl-NL"}})
-	wantGRPC(t, "read-only token", err, codes.PermissionDenied, "FORBIDDEN")
-	other := grpcCtx(t, "t-"+RandomHex(8))
+	WantGRPC(t, "no token", err, codes.Unauthenticated, "UNAUTHENTICATED")
+	_, err = lc.CreateLocale(GRPCContext(t, tenant, "catalog:read"), &catalogv1.CreateLocaleRequest{Locale: &catalogv1.LocaleCreate{Code: "nl-NL"}})
+	WantGRPC(t, "read-only token", err, codes.PermissionDenied, "FORBIDDEN")
+	other := GRPCContext(t, "t-"+RandomHex(8))
 	_, err = lc.GetLocale(other, &catalogv1.GetLocaleRequest{LocaleUuid: de.Locale.Uuid})
-	wantGRPC(t, "other tenant get", err, codes.NotFound, "NOT_FOUND")
+	WantGRPC(t, "other tenant get", err, codes.NotFound, "NOT_FOUND")
 	_, err = lc.UpdateLocale(other, &catalogv1.UpdateLocaleRequest{LocaleUuid: de.Locale.Uuid, Locale: &catalogv1.LocaleUpdate{DisplayName: proto.String("x")}})
-	wantGRPC(t, "other tenant update", err, codes.NotFound, "NOT_FOUND")
+	WantGRPC(t, "other tenant update", err, codes.NotFound, "NOT_FOUND")
 	_, err = lc.DeleteLocale(other, &catalogv1.DeleteLocaleRequest{LocaleUuid: fr.Locale.Uuid})
-	wantGRPC(t, "other tenant delete", err, codes.NotFound, "NOT_FOUND")
+	WantGRPC(t, "other tenant delete", err, codes.NotFound, "NOT_FOUND")
 	if l, err := lc.ListLocales(other, &catalogv1.ListLocalesRequest{}); err != nil || len(l.Items) != 0 {
 		t.Errorf("other tenant list: %v %v", l, err)
 	}
-	log.expect(t, "other tenant's attempts")
+	log.Expect(t, "other tenant's attempts")
 }
 
 func TestGRPCAttributeContents(t *testing.T) {
 	t.Parallel()
 	tenant := "t-" + RandomHex(8)
-	ctx := grpcCtx(t, tenant)
+	ctx := GRPCContext(t, tenant)
 	rc := env.ClientFor(t, tenant)
-	en := str(mkLocale(t, rc, "en-US"), "uuid")
-	de := str(mkLocale(t, rc, "de-DE"), "uuid")
-	fr := str(mkLocale(t, rc, "fr-FR"), "uuid")
+	en := Str(mkLocale(t, rc, "en-US"), "uuid")
+	de := Str(mkLocale(t, rc, "de-DE"), "uuid")
+	fr := Str(mkLocale(t, rc, "fr-FR"), "uuid")
 	ac := catalogv1.NewAttributeContentServiceClient(env.GRPC)
 	attrs := catalogv1.NewAttributeServiceClient(env.GRPC)
 	ar, err := attrs.CreateAttribute(ctx, &catalogv1.CreateAttributeRequest{Attribute: &catalogv1.AttributeCreate{Code: "color"}})
@@ -197,10 +146,10 @@ func TestGRPCAttributeContents(t *testing.T) {
 		t.Fatalf("create attribute: %v", err)
 	}
 	a := ar.Attribute.Uuid
-	log := &eventLog{tenant: tenant}
-	log.seen = len(log.all(t))
-	cev := func(verb, id string) event {
-		return ev("attribute.content."+verb, "attributeUuid", a, "attributeContentUuid", id)
+	log := NewEventLog(pool, tenant)
+	log.Skip(t)
+	cev := func(verb, id string) Event {
+		return Ev("attribute.content."+verb, "attributeUuid", a, "attributeContentUuid", id)
 	}
 
 	cr, err := ac.CreateAttributeContent(ctx, &catalogv1.CreateAttributeContentRequest{AttributeUuid: a,
@@ -209,17 +158,17 @@ func TestGRPCAttributeContents(t *testing.T) {
 		t.Fatalf("create: %v", err)
 	}
 	c1 := cr.AttributeContent
-	if c1.AttributeUuid != a || c1.LocaleUuid != en || c1.DisplayName != "Colour" || c1.GetDescription() != "D" || c1.Description == nil || !uuidRe.MatchString(c1.Uuid) {
+	if c1.AttributeUuid != a || c1.LocaleUuid != en || c1.DisplayName != "Colour" || c1.GetDescription() != "D" || c1.Description == nil || !UUIDRe.MatchString(c1.Uuid) {
 		t.Errorf("created %v", c1)
 	}
-	log.expect(t, "grpc create", cev("created", c1.Uuid))
+	log.Expect(t, "grpc create", cev("created", c1.Uuid))
 	cr2, err := ac.CreateAttributeContent(ctx, &catalogv1.CreateAttributeContentRequest{AttributeUuid: a,
 		AttributeContent: &catalogv1.AttributeContentCreate{LocaleUuid: de, DisplayName: "Farbe", Description: proto.String("F")}})
 	if err != nil {
 		t.Fatalf("create second: %v", err)
 	}
 	c2 := cr2.AttributeContent
-	log.expect(t, "grpc create second", cev("created", c2.Uuid))
+	log.Expect(t, "grpc create second", cev("created", c2.Uuid))
 
 	g, err := ac.GetAttributeContent(ctx, &catalogv1.GetAttributeContentRequest{AttributeUuid: a, AttributeContentUuid: c1.Uuid})
 	if err != nil || !proto.Equal(g.AttributeContent, c1) {
@@ -238,7 +187,7 @@ func TestGRPCAttributeContents(t *testing.T) {
 	// Hydrated attribute over gRPC.
 	ga, err := attrs.GetAttribute(ctx, &catalogv1.GetAttributeRequest{AttributeUuid: a,
 		Include: &catalogv1.AttributeInclude{Contents: true}, Expand: &catalogv1.AttributeInclude{Contents: true}})
-	if err != nil || !sameSet(ga.GetAttribute().GetContentUuids().GetValues(), []string{c1.Uuid, c2.Uuid}) || len(ga.GetAttribute().GetContents().GetItems()) != 2 {
+	if err != nil || !SameSet(ga.GetAttribute().GetContentUuids().GetValues(), []string{c1.Uuid, c2.Uuid}) || len(ga.GetAttribute().GetContents().GetItems()) != 2 {
 		t.Errorf("hydrated attribute: %v %v", ga, err)
 	}
 
@@ -275,7 +224,7 @@ func TestGRPCAttributeContents(t *testing.T) {
 	if u.DisplayName != "Colour" || u.GetDescription() != "E" {
 		t.Errorf("mask [display_name]: %v", u)
 	}
-	log.expect(t, "grpc updates", cev("updated", c1.Uuid), cev("updated", c1.Uuid), cev("updated", c1.Uuid), cev("updated", c1.Uuid))
+	log.Expect(t, "grpc updates", cev("updated", c1.Uuid), cev("updated", c1.Uuid), cev("updated", c1.Uuid), cev("updated", c1.Uuid))
 
 	// Bulk update: one item clears its description by mask, the other leaves its own alone.
 	bu, err := ac.BulkUpdateAttributeContents(ctx, &catalogv1.BulkUpdateAttributeContentsRequest{AttributeUuid: a, Items: []*catalogv1.AttributeContentUpdate{
@@ -285,31 +234,31 @@ func TestGRPCAttributeContents(t *testing.T) {
 	if err != nil || len(bu.Items) != 2 || bu.Items[0].Description != nil || bu.Items[0].DisplayName != "Colour" || bu.Items[1].GetDescription() != "F" || bu.Items[1].DisplayName != "Farbe 2" {
 		t.Errorf("bulk update: %v %v", bu, err)
 	}
-	log.expect(t, "grpc bulk update", cev("updated", c1.Uuid), cev("updated", c2.Uuid))
+	log.Expect(t, "grpc bulk update", cev("updated", c1.Uuid), cev("updated", c2.Uuid))
 
 	// Errors with details.
 	_, err = ac.CreateAttributeContent(ctx, &catalogv1.CreateAttributeContentRequest{AttributeUuid: a,
 		AttributeContent: &catalogv1.AttributeContentCreate{LocaleUuid: en, DisplayName: "again"}})
-	wantGRPC(t, "second content for a locale", err, codes.AlreadyExists, "ALREADY_EXISTS", "localeUuid")
+	WantGRPC(t, "second content for a locale", err, codes.AlreadyExists, "ALREADY_EXISTS", "localeUuid")
 	_, err = ac.CreateAttributeContent(ctx, &catalogv1.CreateAttributeContentRequest{AttributeUuid: a,
 		AttributeContent: &catalogv1.AttributeContentCreate{LocaleUuid: "0190aaaa-0000-7000-8000-000000000000", DisplayName: "x"}})
-	wantGRPC(t, "unknown locale", err, codes.NotFound, "NOT_FOUND", "localeUuid")
+	WantGRPC(t, "unknown locale", err, codes.NotFound, "NOT_FOUND", "localeUuid")
 	_, err = ac.CreateAttributeContent(ctx, &catalogv1.CreateAttributeContentRequest{AttributeUuid: a,
 		AttributeContent: &catalogv1.AttributeContentCreate{LocaleUuid: fr, DisplayName: "x", Description: proto.String(strings.Repeat("d", 10001))}})
-	wantGRPC(t, "long description", err, codes.InvalidArgument, "VALIDATION_FAILED", "description")
+	WantGRPC(t, "long description", err, codes.InvalidArgument, "VALIDATION_FAILED", "description")
 	_, err = ac.BulkCreateAttributeContents(ctx, &catalogv1.BulkCreateAttributeContentsRequest{AttributeUuid: a, Items: []*catalogv1.AttributeContentCreate{
 		{LocaleUuid: fr, DisplayName: "ok"}, {LocaleUuid: fr, DisplayName: ""},
 	}})
-	wantGRPC(t, "bulk item without displayName", err, codes.InvalidArgument, "VALIDATION_FAILED", "[1].displayName")
+	WantGRPC(t, "bulk item without displayName", err, codes.InvalidArgument, "VALIDATION_FAILED", "[1].displayName")
 	_, err = ac.BulkUpdateAttributeContents(ctx, &catalogv1.BulkUpdateAttributeContentsRequest{AttributeUuid: a, Items: []*catalogv1.AttributeContentUpdate{
 		{Uuid: c1.Uuid, DisplayName: proto.String("changed")}, {Uuid: c2.Uuid, LocaleUuid: proto.String(en)},
 	}})
-	wantGRPC(t, "bulk update onto a taken locale", err, codes.AlreadyExists, "ALREADY_EXISTS", "[1].localeUuid")
+	WantGRPC(t, "bulk update onto a taken locale", err, codes.AlreadyExists, "ALREADY_EXISTS", "[1].localeUuid")
 	_, err = ac.ListAttributeContents(ctx, &catalogv1.ListAttributeContentsRequest{AttributeUuid: "0190aaaa-0000-7000-8000-000000000000"})
-	wantGRPC(t, "unknown attribute", err, codes.NotFound, "NOT_FOUND")
-	_, err = ac.GetAttributeContent(grpcCtx(t, "t-"+RandomHex(8)), &catalogv1.GetAttributeContentRequest{AttributeUuid: a, AttributeContentUuid: c1.Uuid})
-	wantGRPC(t, "other tenant", err, codes.NotFound, "NOT_FOUND")
-	log.expect(t, "grpc refused writes")
+	WantGRPC(t, "unknown attribute", err, codes.NotFound, "NOT_FOUND")
+	_, err = ac.GetAttributeContent(GRPCContext(t, "t-"+RandomHex(8)), &catalogv1.GetAttributeContentRequest{AttributeUuid: a, AttributeContentUuid: c1.Uuid})
+	WantGRPC(t, "other tenant", err, codes.NotFound, "NOT_FOUND")
+	log.Expect(t, "grpc refused writes")
 	if g, _ := ac.GetAttributeContent(ctx, &catalogv1.GetAttributeContentRequest{AttributeUuid: a, AttributeContentUuid: c1.Uuid}); g.GetAttributeContent().GetDisplayName() != "Colour" {
 		t.Errorf("a refused bulk update changed item [0]: %v", g)
 	}
@@ -318,11 +267,11 @@ func TestGRPCAttributeContents(t *testing.T) {
 	if _, err := ac.DeleteAttributeContent(ctx, &catalogv1.DeleteAttributeContentRequest{AttributeUuid: a, AttributeContentUuid: c1.Uuid}); err != nil {
 		t.Fatalf("delete: %v", err)
 	}
-	log.expect(t, "grpc delete", cev("deleted", c1.Uuid))
+	log.Expect(t, "grpc delete", cev("deleted", c1.Uuid))
 	_, err = ac.GetAttributeContent(ctx, &catalogv1.GetAttributeContentRequest{AttributeUuid: a, AttributeContentUuid: c1.Uuid})
-	wantGRPC(t, "get deleted", err, codes.NotFound, "NOT_FOUND")
+	WantGRPC(t, "get deleted", err, codes.NotFound, "NOT_FOUND")
 	_, err = ac.DeleteAttributeContent(ctx, &catalogv1.DeleteAttributeContentRequest{AttributeUuid: a, AttributeContentUuid: c1.Uuid})
-	wantGRPC(t, "delete deleted", err, codes.NotFound, "NOT_FOUND")
+	WantGRPC(t, "delete deleted", err, codes.NotFound, "NOT_FOUND")
 	if l, err := ac.ListAttributeContents(ctx, &catalogv1.ListAttributeContentsRequest{AttributeUuid: a}); err != nil || len(l.Items) != 1 || l.Items[0].Uuid != c2.Uuid {
 		t.Errorf("list after delete: %v %v", l, err)
 	}

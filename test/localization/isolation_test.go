@@ -12,16 +12,16 @@ import (
 // not found on any path, not listed, and left unchanged.
 func TestTenantIsolation(t *testing.T) {
 	t.Parallel()
-	x, xTenant := tenantClient(t)
-	y, yTenant := tenantClient(t)
+	x, xTenant := env.TenantClient(t)
+	y, yTenant := env.TenantClient(t)
 
 	// Tenant X's world.
-	xen := str(mkLocale(t, x, "en-US"), "uuid")
-	xde := str(mkLocale(t, x, "de-DE"), "uuid")
+	xen := Str(mkLocale(t, x, "en-US"), "uuid")
+	xde := Str(mkLocale(t, x, "de-DE"), "uuid")
 	xa := mkAttr(t, x, "color")
-	xc := str(mkContent(t, x, attrContents(xa), xen, "Colour", "description", "d"), "uuid")
-	xt := str(mkTerm(t, x, xa, "red"), "uuid")
-	xtc := str(mkContent(t, x, termContents(xa, xt), xen, "Red", "description", "d"), "uuid")
+	xc := Str(mkContent(t, x, attrContents(xa), xen, "Colour", "description", "d"), "uuid")
+	xt := Str(mkTerm(t, x, xa, "red"), "uuid")
+	xtc := Str(mkContent(t, x, termContents(xa, xt), xen, "Red", "description", "d"), "uuid")
 
 	// Tenant Y's own world, with the same codes.
 	yen := mkLocale(t, y, "en-US")
@@ -29,7 +29,7 @@ func TestTenantIsolation(t *testing.T) {
 		t.Errorf("tenant Y's first locale is not its default: %v", yen)
 	}
 	ya := mkAttr(t, y, "color")
-	yt := str(mkTerm(t, y, ya, "red"), "uuid")
+	yt := Str(mkTerm(t, y, ya, "red"), "uuid")
 
 	paths := []string{
 		"/v1/locales/" + xen,
@@ -45,10 +45,10 @@ func TestTenantIsolation(t *testing.T) {
 		return out
 	}
 	before := snapshot()
-	xLog := &eventLog{tenant: xTenant}
-	xLog.seen = len(xLog.all(t))
-	yLog := &eventLog{tenant: yTenant}
-	yLog.seen = len(yLog.all(t))
+	xLog := NewEventLog(pool, xTenant)
+	xLog.Skip(t)
+	yLog := NewEventLog(pool, yTenant)
+	yLog.Skip(t)
 
 	// Get, update, delete by uuid.
 	for _, p := range paths {
@@ -57,7 +57,7 @@ func TestTenantIsolation(t *testing.T) {
 		WantProblem(t, y.Delete(p), 404, "NOT_FOUND")
 	}
 	// Collections under X's parents.
-	contentBody := map[string]any{"localeUuid": str(yen, "uuid"), "displayName": "x"}
+	contentBody := map[string]any{"localeUuid": Str(yen, "uuid"), "displayName": "x"}
 	for _, col := range []struct {
 		base, id string
 		body     map[string]any
@@ -83,21 +83,21 @@ func TestTenantIsolation(t *testing.T) {
 	WantProblem(t, y.Get(termContents(ya, yt)+"/"+xtc), 404, "NOT_FOUND")
 	// X's locale in Y's contents.
 	WantProblem(t, y.Post(attrContents(ya), map[string]any{"localeUuid": xen, "displayName": "x"}), 404, "NOT_FOUND", "localeUuid")
-	WantProblem(t, y.Post(termContents(ya, yt)+"/bulk", []any{map[string]any{"localeUuid": str(yen, "uuid"), "displayName": "x"}, map[string]any{"localeUuid": xde, "displayName": "x"}}), 404, "NOT_FOUND", "[1].localeUuid")
-	yc := str(mkContent(t, y, attrContents(ya), str(yen, "uuid"), "Colour"), "uuid")
-	yLog.seen = len(yLog.all(t))
+	WantProblem(t, y.Post(termContents(ya, yt)+"/bulk", []any{map[string]any{"localeUuid": Str(yen, "uuid"), "displayName": "x"}, map[string]any{"localeUuid": xde, "displayName": "x"}}), 404, "NOT_FOUND", "[1].localeUuid")
+	yc := Str(mkContent(t, y, attrContents(ya), Str(yen, "uuid"), "Colour"), "uuid")
+	yLog.Skip(t)
 	WantProblem(t, y.Patch(attrContents(ya)+"/"+yc, map[string]any{"localeUuid": xde}), 404, "NOT_FOUND", "localeUuid")
 	// A locale filter naming X's locale finds nothing.
-	wantTotal(t, y, attrContents(ya)+q("localeUuids[eq]", xen), 0)
+	WantTotal(t, y, attrContents(ya)+Q("localeUuids[eq]", xen), 0)
 
 	// Lists hold only the tenant's own rows.
-	wantUUIDs(t, y, "/v1/locales", false, str(yen, "uuid"))
-	wantUUIDs(t, y, "/v1/locales"+q("uuids[eq]", xen, "uuids[eq]", xde), false)
-	wantUUIDs(t, y, "/v1/locales"+q("isDefault[eq]", "true"), false, str(yen, "uuid"))
-	wantUUIDs(t, x, "/v1/locales"+q("isDefault[eq]", "true"), false, xen)
-	wantUUIDs(t, y, terms(ya), false, yt)
-	wantUUIDs(t, x, terms(xa), false, xt)
-	wantUUIDs(t, y, "/v1/attributes", false, ya)
+	WantUUIDs(t, y, "/v1/locales", false, Str(yen, "uuid"))
+	WantUUIDs(t, y, "/v1/locales"+Q("uuids[eq]", xen, "uuids[eq]", xde), false)
+	WantUUIDs(t, y, "/v1/locales"+Q("isDefault[eq]", "true"), false, Str(yen, "uuid"))
+	WantUUIDs(t, x, "/v1/locales"+Q("isDefault[eq]", "true"), false, xen)
+	WantUUIDs(t, y, terms(ya), false, yt)
+	WantUUIDs(t, x, terms(xa), false, xt)
+	WantUUIDs(t, y, "/v1/attributes", false, ya)
 	for _, it := range Want(t, y.Get("/v1/attributes?expand[contents]=true&include[contents]=true"), 200).Items() {
 		if fmt.Sprint(it["contentUuids"]) != fmt.Sprint([]any{yc}) {
 			t.Errorf("tenant Y's attribute hydrates %v", it["contentUuids"])
@@ -105,9 +105,9 @@ func TestTenantIsolation(t *testing.T) {
 	}
 
 	// Y making its own default does not touch X's default.
-	yfr := str(mkLocale(t, y, "fr-FR", "isDefault", true), "uuid")
-	wantUUIDs(t, y, "/v1/locales"+q("isDefault[eq]", "true"), false, yfr)
-	wantUUIDs(t, x, "/v1/locales"+q("isDefault[eq]", "true"), false, xen)
+	yfr := Str(mkLocale(t, y, "fr-FR", "isDefault", true), "uuid")
+	WantUUIDs(t, y, "/v1/locales"+Q("isDefault[eq]", "true"), false, yfr)
+	WantUUIDs(t, x, "/v1/locales"+Q("isDefault[eq]", "true"), false, xen)
 
 	// Nothing of X changed, and none of Y's refused attempts wrote an event for either tenant.
 	after := snapshot()
@@ -116,9 +116,9 @@ func TestTenantIsolation(t *testing.T) {
 			t.Errorf("tenant X's resource changed:\n before %s\n after  %s", before[i], after[i])
 		}
 	}
-	xLog.expect(t, "tenant X after tenant Y's attempts")
-	yLog.expect(t, "tenant Y's refused attempts", localeEv("created", yfr), localeEv("updated", str(yen, "uuid")))
-	if n := countRows(t, "contents", xTenant); n != 2 {
+	xLog.Expect(t, "tenant X after tenant Y's attempts")
+	yLog.Expect(t, "tenant Y's refused attempts", localeEv("created", yfr), localeEv("updated", Str(yen, "uuid")))
+	if n := CountRows(t, pool, "contents", xTenant); n != 2 {
 		t.Errorf("tenant X has %d contents, want 2", n)
 	}
 }

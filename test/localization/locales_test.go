@@ -19,29 +19,29 @@ func TestLocaleResponseShape(t *testing.T) {
 	c := env.Client(t)
 	r := Want(t, c.Post("/v1/locales", map[string]any{"code": "en-us"}), 201)
 	l := r.Obj()
-	wantKeys(t, "create", l, localeKeys...)
-	wantCommon(t, "create", l)
+	WantKeys(t, "create", l, localeKeys...)
+	WantCommon(t, "create", l)
 	if l["code"] != "en-US" || l["displayName"] != "en-US" || l["isDefault"] != true {
 		t.Errorf("created %v; want code en-US, displayName defaulting to the code, isDefault true (first locale)", l)
 	}
 	if l["createdAt"] != l["updatedAt"] {
 		t.Errorf("a new locale has createdAt %v != updatedAt %v", l["createdAt"], l["updatedAt"])
 	}
-	if loc := r.Header.Get("Location"); loc != "/v1/locales/"+str(l, "uuid") {
+	if loc := r.Header.Get("Location"); loc != "/v1/locales/"+Str(l, "uuid") {
 		t.Errorf("Location %q, want /v1/locales/%s", loc, l["uuid"])
 	}
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		t.Errorf("content-type %q", ct)
 	}
 
-	g := Want(t, c.Get("/v1/locales/"+str(l, "uuid")), 200)
-	wantKeys(t, "get", g.Obj(), localeKeys...)
+	g := Want(t, c.Get("/v1/locales/"+Str(l, "uuid")), 200)
+	WantKeys(t, "get", g.Obj(), localeKeys...)
 	if !bytes.Equal(g.Raw, r.Raw) {
 		t.Errorf("get %s differs from create %s", g.Raw, r.Raw)
 	}
 
 	second := mkLocale(t, c, "de-DE", "displayName", "Deutsch")
-	wantKeys(t, "second", second, localeKeys...)
+	WantKeys(t, "second", second, localeKeys...)
 	if second["isDefault"] != false || second["displayName"] != "Deutsch" {
 		t.Errorf("second locale %v: want isDefault false, displayName Deutsch", second)
 	}
@@ -51,12 +51,12 @@ func TestLocaleResponseShape(t *testing.T) {
 		t.Fatalf("list: %d items", len(items))
 	}
 	for _, it := range items {
-		wantKeys(t, "list item", it, localeKeys...)
-		wantCommon(t, "list item", it)
+		WantKeys(t, "list item", it, localeKeys...)
+		WantCommon(t, "list item", it)
 	}
 	page := Want(t, c.Get("/v1/locales"), 200).Obj()
-	wantKeys(t, "page", page, "items", "pagination")
-	wantKeys(t, "pagination", page["pagination"].(map[string]any), "page", "size", "totalItems", "totalPages")
+	WantKeys(t, "page", page, "items", "pagination")
+	WantKeys(t, "pagination", page["pagination"].(map[string]any), "page", "size", "totalItems", "totalPages")
 
 	// Unknown body fields and bad uuids.
 	WantProblem(t, c.Post("/v1/locales", map[string]any{"code": "fr-FR", "colour": "x"}), 400, "MALFORMED_REQUEST")
@@ -81,7 +81,7 @@ func TestLocaleCodeCanonicalised(t *testing.T) {
 		if l["code"] != want {
 			t.Errorf("code %q stored as %v, want %q", in, l["code"], want)
 		}
-		g := Want(t, c.Get("/v1/locales/"+str(l, "uuid")), 200).Obj()
+		g := Want(t, c.Get("/v1/locales/"+Str(l, "uuid")), 200).Obj()
 		if g["code"] != want {
 			t.Errorf("code %q read back as %v, want %q", in, g["code"], want)
 		}
@@ -100,12 +100,12 @@ func TestLocaleCodeCanonicalised(t *testing.T) {
 
 	// Update: canonicalised too, bad tags refused.
 	l := mkLocale(t, c, "fr")
-	u := Want(t, c.Patch("/v1/locales/"+str(l, "uuid"), map[string]any{"code": "fr-ca"}), 200).Obj()
+	u := Want(t, c.Patch("/v1/locales/"+Str(l, "uuid"), map[string]any{"code": "fr-ca"}), 200).Obj()
 	if u["code"] != "fr-CA" {
 		t.Errorf("updated code %v, want fr-CA", u["code"])
 	}
-	WantProblem(t, c.Patch("/v1/locales/"+str(l, "uuid"), map[string]any{"code": "no such tag!"}), 400, "VALIDATION_FAILED", "code")
-	if g := Want(t, c.Get("/v1/locales/"+str(l, "uuid")), 200).Obj(); g["code"] != "fr-CA" {
+	WantProblem(t, c.Patch("/v1/locales/"+Str(l, "uuid"), map[string]any{"code": "no such tag!"}), 400, "VALIDATION_FAILED", "code")
+	if g := Want(t, c.Get("/v1/locales/"+Str(l, "uuid")), 200).Obj(); g["code"] != "fr-CA" {
 		t.Errorf("after refused updates code %v", g["code"])
 	}
 
@@ -132,21 +132,21 @@ func TestLocaleDuplicateCode(t *testing.T) {
 	WantProblem(t, r, 409, "ALREADY_EXISTS", "[1].code")
 	r = c.Post("/v1/locales/bulk", []any{map[string]any{"code": "fr-FR"}, map[string]any{"code": "it-IT"}, map[string]any{"code": "fr-fr"}})
 	WantProblem(t, r, 409, "ALREADY_EXISTS", "[2].code")
-	wantTotal(t, c, "/v1/locales", 2)
+	WantTotal(t, c, "/v1/locales", 2)
 
 	// Update onto an existing code.
-	WantProblem(t, c.Patch("/v1/locales/"+str(de, "uuid"), map[string]any{"code": "en-us"}), 409, "ALREADY_EXISTS", "code")
-	if g := Want(t, c.Get("/v1/locales/"+str(de, "uuid")), 200).Obj(); g["code"] != "de-DE" {
+	WantProblem(t, c.Patch("/v1/locales/"+Str(de, "uuid"), map[string]any{"code": "en-us"}), 409, "ALREADY_EXISTS", "code")
+	if g := Want(t, c.Get("/v1/locales/"+Str(de, "uuid")), 200).Obj(); g["code"] != "de-DE" {
 		t.Errorf("refused update changed code: %v", g)
 	}
 	// Setting a locale's own code again is fine.
-	Want(t, c.Patch("/v1/locales/"+str(de, "uuid"), map[string]any{"code": "de-de"}), 200)
+	Want(t, c.Patch("/v1/locales/"+Str(de, "uuid"), map[string]any{"code": "de-de"}), 200)
 }
 
 // defaults is the uuids of the tenant's default locales per the list filter.
 func defaults(t *testing.T, c *Client) []string {
 	t.Helper()
-	return uuidsOf(listAll(t, c, "/v1/locales?isDefault[eq]=true"))
+	return UUIDsOf(listAll(t, c, "/v1/locales?isDefault[eq]=true"))
 }
 
 func wantDefault(t *testing.T, c *Client, step, id string) {
@@ -155,7 +155,7 @@ func wantDefault(t *testing.T, c *Client, step, id string) {
 		t.Errorf("%s: defaults %v, want exactly [%s]", step, d, id)
 	}
 	for _, l := range listAll(t, c, "/v1/locales") {
-		if (str(l, "uuid") == id) != (l["isDefault"] == true) {
+		if (Str(l, "uuid") == id) != (l["isDefault"] == true) {
 			t.Errorf("%s: locale %s has isDefault %v", step, l["code"], l["isDefault"])
 		}
 	}
@@ -168,17 +168,17 @@ func TestLocaleDefault(t *testing.T) {
 		t.Fatalf("a fresh tenant has defaults %v", d)
 	}
 	a := mkLocale(t, c, "en-US")
-	wantDefault(t, c, "first locale", str(a, "uuid"))
+	wantDefault(t, c, "first locale", Str(a, "uuid"))
 	b := mkLocale(t, c, "de-DE", "isDefault", false)
-	wantDefault(t, c, "second locale", str(a, "uuid"))
+	wantDefault(t, c, "second locale", Str(a, "uuid"))
 
 	// isDefault:true on create moves the default.
 	cc := mkLocale(t, c, "fr-FR", "isDefault", true)
 	if cc["isDefault"] != true {
 		t.Errorf("create with isDefault true answered %v", cc)
 	}
-	wantDefault(t, c, "create with isDefault", str(cc, "uuid"))
-	ga := Want(t, c.Get("/v1/locales/"+str(a, "uuid")), 200).Obj()
+	wantDefault(t, c, "create with isDefault", Str(cc, "uuid"))
+	ga := Want(t, c.Get("/v1/locales/"+Str(a, "uuid")), 200).Obj()
 	if ga["isDefault"] != false {
 		t.Errorf("old default still default: %v", ga)
 	}
@@ -187,37 +187,37 @@ func TestLocaleDefault(t *testing.T) {
 	}
 
 	// isDefault:true on update moves it again.
-	u := Want(t, c.Patch("/v1/locales/"+str(b, "uuid"), map[string]any{"isDefault": true}), 200).Obj()
+	u := Want(t, c.Patch("/v1/locales/"+Str(b, "uuid"), map[string]any{"isDefault": true}), 200).Obj()
 	if u["isDefault"] != true {
 		t.Errorf("update with isDefault true answered %v", u)
 	}
-	wantDefault(t, c, "update with isDefault", str(b, "uuid"))
+	wantDefault(t, c, "update with isDefault", Str(b, "uuid"))
 
 	// isDefault:true on the current default is a no-op success.
-	Want(t, c.Patch("/v1/locales/"+str(b, "uuid"), map[string]any{"isDefault": true}), 200)
-	wantDefault(t, c, "default set again", str(b, "uuid"))
+	Want(t, c.Patch("/v1/locales/"+Str(b, "uuid"), map[string]any{"isDefault": true}), 200)
+	wantDefault(t, c, "default set again", Str(b, "uuid"))
 
 	// isDefault:false on the default is refused; on another locale it is a no-op.
-	WantProblem(t, c.Patch("/v1/locales/"+str(b, "uuid"), map[string]any{"isDefault": false}), 400, "VALIDATION_FAILED", "isDefault")
-	wantDefault(t, c, "after isDefault false", str(b, "uuid"))
-	if r := Want(t, c.Patch("/v1/locales/"+str(a, "uuid"), map[string]any{"isDefault": false}), 200).Obj(); r["isDefault"] != false {
+	WantProblem(t, c.Patch("/v1/locales/"+Str(b, "uuid"), map[string]any{"isDefault": false}), 400, "VALIDATION_FAILED", "isDefault")
+	wantDefault(t, c, "after isDefault false", Str(b, "uuid"))
+	if r := Want(t, c.Patch("/v1/locales/"+Str(a, "uuid"), map[string]any{"isDefault": false}), 200).Obj(); r["isDefault"] != false {
 		t.Errorf("isDefault false on a non-default: %v", r)
 	}
-	wantDefault(t, c, "isDefault false on a non-default", str(b, "uuid"))
+	wantDefault(t, c, "isDefault false on a non-default", Str(b, "uuid"))
 
 	// Bulk create with one isDefault moves it; two are refused and create nothing.
 	bc := Want(t, c.Post("/v1/locales/bulk", []any{map[string]any{"code": "it-IT"}, map[string]any{"code": "es-ES", "isDefault": true}}), 201).Objs()
 	if bc[0]["isDefault"] != false || bc[1]["isDefault"] != true {
 		t.Errorf("bulk create answered %v", bc)
 	}
-	wantDefault(t, c, "bulk create with isDefault", str(bc[1], "uuid"))
+	wantDefault(t, c, "bulk create with isDefault", Str(bc[1], "uuid"))
 	WantProblem(t, c.Post("/v1/locales/bulk", []any{
 		map[string]any{"code": "nl-NL", "isDefault": true},
 		map[string]any{"code": "pl-PL"},
 		map[string]any{"code": "sv-SE", "isDefault": true},
 	}), 400, "VALIDATION_FAILED", "[2].isDefault")
-	wantTotal(t, c, "/v1/locales", 5)
-	wantDefault(t, c, "refused bulk", str(bc[1], "uuid"))
+	WantTotal(t, c, "/v1/locales", 5)
+	wantDefault(t, c, "refused bulk", Str(bc[1], "uuid"))
 	_ = cc
 }
 
@@ -227,7 +227,7 @@ func TestLocaleDefaultConcurrent(t *testing.T) {
 	c := env.Client(t)
 	var existing []string
 	for i := 0; i < 6; i++ {
-		existing = append(existing, str(mkLocale(t, c, fmt.Sprintf("en-US-x-e%d", i)), "uuid"))
+		existing = append(existing, Str(mkLocale(t, c, fmt.Sprintf("en-US-x-e%d", i)), "uuid"))
 	}
 	var wg sync.WaitGroup
 	statuses := make(chan int, 12)
@@ -254,7 +254,7 @@ func TestLocaleDefaultConcurrent(t *testing.T) {
 		t.Fatalf("after concurrent default writes: defaults %v, want exactly one", d)
 	}
 	wantDefault(t, c, "after concurrent default writes", d[0])
-	wantTotal(t, c, "/v1/locales", 12)
+	WantTotal(t, c, "/v1/locales", 12)
 }
 
 func TestLocaleFirstOfBulkBecomesDefault(t *testing.T) {
@@ -264,14 +264,14 @@ func TestLocaleFirstOfBulkBecomesDefault(t *testing.T) {
 	if len(res) != 2 || res[0]["isDefault"] != true || res[1]["isDefault"] != false {
 		t.Fatalf("first bulk of a tenant: %v", res)
 	}
-	wantDefault(t, c, "first bulk", str(res[0], "uuid"))
+	wantDefault(t, c, "first bulk", Str(res[0], "uuid"))
 
 	c2 := env.Client(t)
 	res = Want(t, c2.Post("/v1/locales/bulk", []any{map[string]any{"code": "en-US"}, map[string]any{"code": "de-DE", "isDefault": true}}), 201).Objs()
 	if res[0]["isDefault"] != false || res[1]["isDefault"] != true {
 		t.Fatalf("first bulk naming a default: %v", res)
 	}
-	wantDefault(t, c2, "first bulk naming a default", str(res[1], "uuid"))
+	wantDefault(t, c2, "first bulk naming a default", Str(res[1], "uuid"))
 }
 
 func TestLocaleDelete(t *testing.T) {
@@ -282,56 +282,56 @@ func TestLocaleDelete(t *testing.T) {
 	used := mkLocale(t, c, "fr-FR")
 
 	// The default cannot be deleted.
-	WantProblem(t, c.Delete("/v1/locales/"+str(def, "uuid")), 409, "IN_USE")
-	Want(t, c.Get("/v1/locales/"+str(def, "uuid")), 200)
-	wantDefault(t, c, "after refused delete", str(def, "uuid"))
+	WantProblem(t, c.Delete("/v1/locales/"+Str(def, "uuid")), 409, "IN_USE")
+	Want(t, c.Get("/v1/locales/"+Str(def, "uuid")), 200)
+	wantDefault(t, c, "after refused delete", Str(def, "uuid"))
 
 	// A locale used by an attribute content cannot be deleted.
 	attr := mkAttr(t, c, "color")
-	content := mkContent(t, c, attrContents(attr), str(used, "uuid"), "Couleur")
-	WantProblem(t, c.Delete("/v1/locales/"+str(used, "uuid")), 409, "IN_USE")
-	Want(t, c.Get("/v1/locales/"+str(used, "uuid")), 200)
+	content := mkContent(t, c, attrContents(attr), Str(used, "uuid"), "Couleur")
+	WantProblem(t, c.Delete("/v1/locales/"+Str(used, "uuid")), 409, "IN_USE")
+	Want(t, c.Get("/v1/locales/"+Str(used, "uuid")), 200)
 
 	// ... nor one used by a term content.
 	term := mkTerm(t, c, attr, "red")
-	tc := mkContent(t, c, termContents(attr, str(term, "uuid")), str(other, "uuid"), "Rot")
-	WantProblem(t, c.Delete("/v1/locales/"+str(other, "uuid")), 409, "IN_USE")
+	tc := mkContent(t, c, termContents(attr, Str(term, "uuid")), Str(other, "uuid"), "Rot")
+	WantProblem(t, c.Delete("/v1/locales/"+Str(other, "uuid")), 409, "IN_USE")
 
 	// Once the contents are gone they can.
-	r := Want(t, c.Delete(attrContents(attr)+"/"+str(content, "uuid")), 204)
+	r := Want(t, c.Delete(attrContents(attr)+"/"+Str(content, "uuid")), 204)
 	if len(r.Raw) != 0 {
 		t.Errorf("delete answered a body: %q", r.Raw)
 	}
-	r = Want(t, c.Delete("/v1/locales/"+str(used, "uuid")), 204)
+	r = Want(t, c.Delete("/v1/locales/"+Str(used, "uuid")), 204)
 	if len(r.Raw) != 0 {
 		t.Errorf("delete answered a body: %q", r.Raw)
 	}
-	WantProblem(t, c.Get("/v1/locales/"+str(used, "uuid")), 404, "NOT_FOUND")
-	WantProblem(t, c.Delete("/v1/locales/"+str(used, "uuid")), 404, "NOT_FOUND")
-	Want(t, c.Delete(termContents(attr, str(term, "uuid"))+"/"+str(tc, "uuid")), 204)
-	Want(t, c.Delete("/v1/locales/"+str(other, "uuid")), 204)
+	WantProblem(t, c.Get("/v1/locales/"+Str(used, "uuid")), 404, "NOT_FOUND")
+	WantProblem(t, c.Delete("/v1/locales/"+Str(used, "uuid")), 404, "NOT_FOUND")
+	Want(t, c.Delete(termContents(attr, Str(term, "uuid"))+"/"+Str(tc, "uuid")), 204)
+	Want(t, c.Delete("/v1/locales/"+Str(other, "uuid")), 204)
 
 	// After moving the default away, the old default can be deleted.
 	nd := mkLocale(t, c, "it-IT", "isDefault", true)
-	Want(t, c.Delete("/v1/locales/"+str(def, "uuid")), 204)
-	wantDefault(t, c, "after deleting the old default", str(nd, "uuid"))
-	wantTotal(t, c, "/v1/locales", 1)
+	Want(t, c.Delete("/v1/locales/"+Str(def, "uuid")), 204)
+	wantDefault(t, c, "after deleting the old default", Str(nd, "uuid"))
+	WantTotal(t, c, "/v1/locales", 1)
 }
 
 func TestLocaleUpdate(t *testing.T) {
 	t.Parallel()
 	c := env.Client(t)
 	l := mkLocale(t, c, "en-US", "displayName", "English")
-	id := str(l, "uuid")
+	id := Str(l, "uuid")
 	time.Sleep(2 * time.Millisecond)
 
 	u := Want(t, c.Patch("/v1/locales/"+id, map[string]any{"displayName": "English (US)"}), 200).Obj()
-	wantKeys(t, "update", u, localeKeys...)
-	wantCommon(t, "update", u)
+	WantKeys(t, "update", u, localeKeys...)
+	WantCommon(t, "update", u)
 	if u["displayName"] != "English (US)" || u["code"] != "en-US" || u["isDefault"] != true || u["createdAt"] != l["createdAt"] {
 		t.Errorf("update answered %v", u)
 	}
-	if !(str(u, "updatedAt") > str(l, "updatedAt")) {
+	if !(Str(u, "updatedAt") > Str(l, "updatedAt")) {
 		t.Errorf("updatedAt %v did not move past %v", u["updatedAt"], l["updatedAt"])
 	}
 	// null on a non-nullable field leaves it unchanged; so does an empty body.
@@ -353,7 +353,7 @@ func TestLocaleBulkUpdate(t *testing.T) {
 	en := mkLocale(t, c, "en-US")
 	de := mkLocale(t, c, "de-DE")
 	fr := mkLocale(t, c, "fr-FR")
-	id := func(m map[string]any) string { return str(m, "uuid") }
+	id := func(m map[string]any) string { return Str(m, "uuid") }
 	get := func(m map[string]any) map[string]any { return Want(t, c.Get("/v1/locales/"+id(m)), 200).Obj() }
 
 	r := Want(t, c.Patch("/v1/locales/bulk", []any{
@@ -365,8 +365,8 @@ func TestLocaleBulkUpdate(t *testing.T) {
 		t.Errorf("bulk update answered %s", r.Raw)
 	}
 	for _, it := range res {
-		wantKeys(t, "bulk update item", it, localeKeys...)
-		wantCommon(t, "bulk update item", it)
+		WantKeys(t, "bulk update item", it, localeKeys...)
+		WantCommon(t, "bulk update item", it)
 	}
 	if g := get(fr); g["code"] != "fr-CA" {
 		t.Errorf("after bulk update: %v", g)
@@ -405,9 +405,9 @@ func TestLocaleBulkUpdate(t *testing.T) {
 func TestLocaleBulkUpdateTwoDefaults(t *testing.T) {
 	t.Parallel()
 	c := env.Client(t)
-	en := str(mkLocale(t, c, "en-US"), "uuid")
-	de := str(mkLocale(t, c, "de-DE"), "uuid")
-	fr := str(mkLocale(t, c, "fr-FR"), "uuid")
+	en := Str(mkLocale(t, c, "en-US"), "uuid")
+	de := Str(mkLocale(t, c, "de-DE"), "uuid")
+	fr := Str(mkLocale(t, c, "fr-FR"), "uuid")
 	r := c.Patch("/v1/locales/bulk", []any{
 		map[string]any{"uuid": de, "isDefault": true},
 		map[string]any{"uuid": fr, "isDefault": true},
@@ -424,9 +424,9 @@ func TestLocaleBulkUpdateTwoDefaults(t *testing.T) {
 		var claimed []string
 		for _, it := range r.Objs() {
 			if it["isDefault"] == true {
-				claimed = append(claimed, str(it, "uuid"))
+				claimed = append(claimed, Str(it, "uuid"))
 			}
-			g := Want(t, c.Get("/v1/locales/"+str(it, "uuid")), 200).Obj()
+			g := Want(t, c.Get("/v1/locales/"+Str(it, "uuid")), 200).Obj()
 			if g["isDefault"] != it["isDefault"] {
 				t.Errorf("bulk update answered %s isDefault %v, but it is stored as %v", it["code"], it["isDefault"], g["isDefault"])
 			}
@@ -444,15 +444,15 @@ func TestLocaleBulkUpdateTwoDefaults(t *testing.T) {
 func TestLocaleBulkUpdateAnswersStoredState(t *testing.T) {
 	t.Parallel()
 	c := env.Client(t)
-	en := str(mkLocale(t, c, "en-US"), "uuid")
-	de := str(mkLocale(t, c, "de-DE"), "uuid")
+	en := Str(mkLocale(t, c, "en-US"), "uuid")
+	de := Str(mkLocale(t, c, "de-DE"), "uuid")
 	r := Want(t, c.Patch("/v1/locales/bulk", []any{
 		map[string]any{"uuid": en, "displayName": "English"},
 		map[string]any{"uuid": de, "isDefault": true},
 	}), 200)
 	wantDefault(t, c, "bulk update moving the default", de)
 	for _, it := range r.Objs() {
-		g := Want(t, c.Get("/v1/locales/"+str(it, "uuid")), 200).Obj()
+		g := Want(t, c.Get("/v1/locales/"+Str(it, "uuid")), 200).Obj()
 		for _, k := range localeKeys {
 			if fmt.Sprint(g[k]) != fmt.Sprint(it[k]) {
 				t.Errorf("bulk update answered %s %s=%v, but it is stored as %v", it["code"], k, it[k], g[k])
@@ -475,89 +475,89 @@ func TestLocaleListFilters(t *testing.T) {
 	frFR := mkLocale(t, c, "fr-FR", "displayName", "Français 100%_x")
 	time.Sleep(2 * time.Millisecond)
 	frCA := mkLocale(t, c, "fr-CA", "displayName", "Français (Canada)")
-	id := func(m map[string]any) string { return str(m, "uuid") }
+	id := func(m map[string]any) string { return Str(m, "uuid") }
 	L := "/v1/locales"
 
 	// Default order: createdAt, then uuid (the bulk pair shares createdAt).
 	pair := []string{id(enGB), id(deDE)}
 	slices.Sort(pair)
-	wantUUIDs(t, c, L, true, id(enUS), pair[0], pair[1], id(frFR), id(frCA))
-	wantUUIDs(t, c, L+q("uuids[eq]", id(deDE), "uuids[eq]", id(frCA)), false, id(deDE), id(frCA))
-	wantUUIDs(t, c, L+q("codes[eq]", "en-US", "codes[eq]", "fr-CA", "codes[eq]", "xx"), false, id(enUS), id(frCA))
-	wantUUIDs(t, c, L+q("code[contains]", "EN"), false, id(enUS), id(enGB)) // case-insensitive
-	wantUUIDs(t, c, L+q("code[starts]", "fr"), false, id(frFR), id(frCA))
-	wantUUIDs(t, c, L+q("code[ends]", "-de"), false, id(deDE))
-	wantUUIDs(t, c, L+q("displayNames[eq]", "Deutsch", "displayNames[eq]", "Français (Canada)"), false, id(deDE), id(frCA))
-	wantUUIDs(t, c, L+q("displayName[contains]", "united"), false, id(enUS), id(enGB))
-	wantUUIDs(t, c, L+q("displayName[starts]", "fran"), false, id(frFR), id(frCA))
-	wantUUIDs(t, c, L+q("displayName[ends]", "kingdom)"), false, id(enGB))
-	wantUUIDs(t, c, L+q("displayName[contains]", "%_"), false, id(frFR)) // % and _ are literal
-	wantUUIDs(t, c, L+q("displayName[contains]", "_"), false, id(frFR))
-	wantUUIDs(t, c, L+q("displayName[contains]", "united", "code[ends]", "gb"), false, id(enGB)) // filters combine
-	wantUUIDs(t, c, L+q("isDefault[eq]", "true"), false, id(enUS))
-	wantUUIDs(t, c, L+q("isDefault[eq]", "false"), false, id(enGB), id(deDE), id(frFR), id(frCA))
+	WantUUIDs(t, c, L, true, id(enUS), pair[0], pair[1], id(frFR), id(frCA))
+	WantUUIDs(t, c, L+Q("uuids[eq]", id(deDE), "uuids[eq]", id(frCA)), false, id(deDE), id(frCA))
+	WantUUIDs(t, c, L+Q("codes[eq]", "en-US", "codes[eq]", "fr-CA", "codes[eq]", "xx"), false, id(enUS), id(frCA))
+	WantUUIDs(t, c, L+Q("code[contains]", "EN"), false, id(enUS), id(enGB)) // case-insensitive
+	WantUUIDs(t, c, L+Q("code[starts]", "fr"), false, id(frFR), id(frCA))
+	WantUUIDs(t, c, L+Q("code[ends]", "-de"), false, id(deDE))
+	WantUUIDs(t, c, L+Q("displayNames[eq]", "Deutsch", "displayNames[eq]", "Français (Canada)"), false, id(deDE), id(frCA))
+	WantUUIDs(t, c, L+Q("displayName[contains]", "united"), false, id(enUS), id(enGB))
+	WantUUIDs(t, c, L+Q("displayName[starts]", "fran"), false, id(frFR), id(frCA))
+	WantUUIDs(t, c, L+Q("displayName[ends]", "kingdom)"), false, id(enGB))
+	WantUUIDs(t, c, L+Q("displayName[contains]", "%_"), false, id(frFR)) // % and _ are literal
+	WantUUIDs(t, c, L+Q("displayName[contains]", "_"), false, id(frFR))
+	WantUUIDs(t, c, L+Q("displayName[contains]", "united", "code[ends]", "gb"), false, id(enGB)) // filters combine
+	WantUUIDs(t, c, L+Q("isDefault[eq]", "true"), false, id(enUS))
+	WantUUIDs(t, c, L+Q("isDefault[eq]", "false"), false, id(enGB), id(deDE), id(frFR), id(frCA))
 
 	// Time filters: the bulk items share createdAt.
-	ca := str(enGB, "createdAt")
-	if str(deDE, "createdAt") != ca {
+	ca := Str(enGB, "createdAt")
+	if Str(deDE, "createdAt") != ca {
 		t.Errorf("bulk items have different createdAt: %v %v", ca, deDE["createdAt"])
 	}
-	wantUUIDs(t, c, L+q("createdAt[eq]", ca), false, id(enGB), id(deDE))
-	wantUUIDs(t, c, L+q("createdAt[min]", ca), false, id(enGB), id(deDE), id(frFR), id(frCA))
-	wantUUIDs(t, c, L+q("createdAt[max]", ca), false, id(enUS), id(enGB), id(deDE))
-	wantUUIDs(t, c, L+q("createdAt[min]", ca, "createdAt[max]", str(frFR, "createdAt")), false, id(enGB), id(deDE), id(frFR))
-	wantUUIDs(t, c, L+q("createdAt[max]", "2000-01-01T00:00:00Z"), false)
+	WantUUIDs(t, c, L+Q("createdAt[eq]", ca), false, id(enGB), id(deDE))
+	WantUUIDs(t, c, L+Q("createdAt[min]", ca), false, id(enGB), id(deDE), id(frFR), id(frCA))
+	WantUUIDs(t, c, L+Q("createdAt[max]", ca), false, id(enUS), id(enGB), id(deDE))
+	WantUUIDs(t, c, L+Q("createdAt[min]", ca, "createdAt[max]", Str(frFR, "createdAt")), false, id(enGB), id(deDE), id(frFR))
+	WantUUIDs(t, c, L+Q("createdAt[max]", "2000-01-01T00:00:00Z"), false)
 
 	time.Sleep(2 * time.Millisecond)
 	u := Want(t, c.Patch(L+"/"+id(deDE), map[string]any{"displayName": "Deutsch (Deutschland)"}), 200).Obj()
-	wantUUIDs(t, c, L+q("updatedAt[eq]", str(u, "updatedAt")), false, id(deDE))
-	wantUUIDs(t, c, L+q("updatedAt[min]", str(u, "updatedAt")), false, id(deDE))
-	wantUUIDs(t, c, L+q("updatedAt[max]", str(frCA, "updatedAt")), false, id(enUS), id(enGB), id(frFR), id(frCA))
+	WantUUIDs(t, c, L+Q("updatedAt[eq]", Str(u, "updatedAt")), false, id(deDE))
+	WantUUIDs(t, c, L+Q("updatedAt[min]", Str(u, "updatedAt")), false, id(deDE))
+	WantUUIDs(t, c, L+Q("updatedAt[max]", Str(frCA, "updatedAt")), false, id(enUS), id(enGB), id(frFR), id(frCA))
 
 	// Order.
-	wantUUIDs(t, c, L+q("code[order]", "asc"), true, id(deDE), id(enGB), id(enUS), id(frCA), id(frFR))
-	wantUUIDs(t, c, L+q("code[order]", "desc"), true, id(frFR), id(frCA), id(enUS), id(enGB), id(deDE))
-	wantUUIDs(t, c, L+q("displayName[order]", "asc"), true, id(deDE), id(enGB), id(enUS), id(frCA), id(frFR))
-	wantUUIDs(t, c, L+q("createdAt[order]", "desc", "code[order]", "asc"), true, id(frCA), id(frFR), id(deDE), id(enGB), id(enUS))
-	wantUUIDs(t, c, L+q("updatedAt[order]", "desc"), true, id(deDE), id(frCA), id(frFR), id(enGB), id(enUS))
+	WantUUIDs(t, c, L+Q("code[order]", "asc"), true, id(deDE), id(enGB), id(enUS), id(frCA), id(frFR))
+	WantUUIDs(t, c, L+Q("code[order]", "desc"), true, id(frFR), id(frCA), id(enUS), id(enGB), id(deDE))
+	WantUUIDs(t, c, L+Q("displayName[order]", "asc"), true, id(deDE), id(enGB), id(enUS), id(frCA), id(frFR))
+	WantUUIDs(t, c, L+Q("createdAt[order]", "desc", "code[order]", "asc"), true, id(frCA), id(frFR), id(deDE), id(enGB), id(enUS))
+	WantUUIDs(t, c, L+Q("updatedAt[order]", "desc"), true, id(deDE), id(frCA), id(frFR), id(enGB), id(enUS))
 
 	// Pagination.
-	p1 := Want(t, c.Get(L+q("size", "2", "code[order]", "asc")), 200)
+	p1 := Want(t, c.Get(L+Q("size", "2", "code[order]", "asc")), 200)
 	wantPage(t, p1, 1, 2, 5, 3)
-	if got := uuidsOf(p1.Items()); len(got) != 2 || got[0] != id(deDE) || got[1] != id(enGB) {
+	if got := UUIDsOf(p1.Items()); len(got) != 2 || got[0] != id(deDE) || got[1] != id(enGB) {
 		t.Errorf("page 1: %v", got)
 	}
-	p3 := Want(t, c.Get(L+q("size", "2", "page", "3", "code[order]", "asc")), 200)
+	p3 := Want(t, c.Get(L+Q("size", "2", "page", "3", "code[order]", "asc")), 200)
 	wantPage(t, p3, 3, 2, 5, 3)
-	if got := uuidsOf(p3.Items()); len(got) != 1 || got[0] != id(frFR) {
+	if got := UUIDsOf(p3.Items()); len(got) != 1 || got[0] != id(frFR) {
 		t.Errorf("page 3: %v", got)
 	}
-	p4 := Want(t, c.Get(L+q("size", "2", "page", "4")), 200)
+	p4 := Want(t, c.Get(L+Q("size", "2", "page", "4")), 200)
 	wantPage(t, p4, 4, 2, 5, 3)
 	if len(p4.Items()) != 0 {
 		t.Errorf("page past the end has items: %s", p4.Raw)
 	}
 	wantPage(t, Want(t, c.Get(L), 200), 1, 20, 5, 1)
-	wantPage(t, Want(t, c.Get(L+q("codes[eq]", "xx")), 200), 1, 20, 0, 0)
+	wantPage(t, Want(t, c.Get(L+Q("codes[eq]", "xx")), 200), 1, 20, 0, 0)
 
 	// Bad parameters are 400 naming them.
 	for _, bad := range []struct{ query, field string }{
-		{q("size", "0"), "size"},
-		{q("size", "101"), "size"},
-		{q("page", "0"), "page"},
-		{q("colour[eq]", "x"), "colour[eq]"},
-		{q("isDefault[eq]", "maybe"), "isDefault[eq]"},
-		{q("createdAt[min]", "yesterday"), "createdAt[min]"},
-		{q("uuids[eq]", "nope"), "uuids[eq]"},
-		{q("code[order]", "up"), "code[order]"},
-		{q("isDefault[order]", "asc"), "isDefault[order]"},
+		{Q("size", "0"), "size"},
+		{Q("size", "101"), "size"},
+		{Q("page", "0"), "page"},
+		{Q("colour[eq]", "x"), "colour[eq]"},
+		{Q("isDefault[eq]", "maybe"), "isDefault[eq]"},
+		{Q("createdAt[min]", "yesterday"), "createdAt[min]"},
+		{Q("uuids[eq]", "nope"), "uuids[eq]"},
+		{Q("code[order]", "up"), "code[order]"},
+		{Q("isDefault[order]", "asc"), "isDefault[order]"},
 	} {
 		r := c.Get(L + bad.query)
 		if r.Status != 400 {
 			t.Errorf("GET %s: %d, want 400: %s", bad.query, r.Status, r.Raw)
 			continue
 		}
-		WantProblem(t, r, 400, str(r.Obj(), "code"), bad.field)
+		WantProblem(t, r, 400, Str(r.Obj(), "code"), bad.field)
 	}
 }
 

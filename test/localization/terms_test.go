@@ -16,7 +16,7 @@ var termKeys = []string{"uuid", "createdAt", "updatedAt", "attributeUuid", "code
 // wantTermShape checks a term: the fixed keys, and contentUuids/contents (if present) null unless asked for.
 func wantTermShape(t *testing.T, what string, obj map[string]any, attr string) {
 	t.Helper()
-	wantCommon(t, what, obj)
+	WantCommon(t, what, obj)
 	rest := map[string]any{}
 	for k, v := range obj {
 		if !slices.Contains(termKeys, k) {
@@ -48,10 +48,10 @@ func TestTermShapeAndDefaults(t *testing.T) {
 	if red["code"] != "red" || red["displayName"] != "red" || red["position"] != float64(0) || red["createdAt"] != red["updatedAt"] {
 		t.Errorf("created %v; want displayName = code and position 0", red)
 	}
-	if loc := r.Header.Get("Location"); loc != terms(a)+"/"+str(red, "uuid") {
+	if loc := r.Header.Get("Location"); loc != terms(a)+"/"+Str(red, "uuid") {
 		t.Errorf("Location %q", loc)
 	}
-	g := Want(t, c.Get(terms(a)+"/"+str(red, "uuid")), 200)
+	g := Want(t, c.Get(terms(a)+"/"+Str(red, "uuid")), 200)
 	wantTermShape(t, "get", g.Obj(), a)
 	for _, k := range termKeys {
 		if fmt.Sprint(g.Obj()[k]) != fmt.Sprint(red[k]) {
@@ -82,7 +82,7 @@ func TestTermShapeAndDefaults(t *testing.T) {
 	for _, x := range listAll(t, c, terms(a)) {
 		wantTermShape(t, "list item", x, a)
 	}
-	wantTotal(t, c, terms(a), 5)
+	WantTotal(t, c, terms(a), 5)
 
 	// Validation.
 	WantProblem(t, c.Post(terms(a), map[string]any{"displayName": "x"}), 400, "VALIDATION_FAILED", "code")
@@ -93,7 +93,7 @@ func TestTermShapeAndDefaults(t *testing.T) {
 	WantProblem(t, c.Post(terms(a), map[string]any{"code": "x", "position": "first"}), 400, "MALFORMED_REQUEST")
 	WantProblem(t, c.Post(terms(a), map[string]any{"code": "x", "position": 1.5}), 400, "MALFORMED_REQUEST")
 	WantProblem(t, c.Post(terms(a), map[string]any{"code": "x", "colour": 1}), 400, "MALFORMED_REQUEST")
-	wantTotal(t, c, terms(a), 5)
+	WantTotal(t, c, terms(a), 5)
 	long := mkTerm(t, c, a, strings.Repeat("ß", 100))
 	if long["displayName"] != strings.Repeat("ß", 100) {
 		t.Errorf("100-character code: %v", long)
@@ -104,11 +104,11 @@ func TestTermShapeAndDefaults(t *testing.T) {
 	WantProblem(t, c.Get(terms(missing)), 404, "NOT_FOUND")
 	WantProblem(t, c.Post(terms(missing), map[string]any{"code": "x"}), 404, "NOT_FOUND")
 	WantProblem(t, c.Post(terms(missing)+"/bulk", []any{map[string]any{"code": "x"}}), 404, "NOT_FOUND")
-	WantProblem(t, c.Get(terms(missing)+"/"+str(red, "uuid")), 404, "NOT_FOUND")
-	WantProblem(t, c.Patch(terms(missing)+"/"+str(red, "uuid"), map[string]any{"code": "x"}), 404, "NOT_FOUND")
-	WantProblem(t, c.Delete(terms(missing)+"/"+str(red, "uuid")), 404, "NOT_FOUND")
+	WantProblem(t, c.Get(terms(missing)+"/"+Str(red, "uuid")), 404, "NOT_FOUND")
+	WantProblem(t, c.Patch(terms(missing)+"/"+Str(red, "uuid"), map[string]any{"code": "x"}), 404, "NOT_FOUND")
+	WantProblem(t, c.Delete(terms(missing)+"/"+Str(red, "uuid")), 404, "NOT_FOUND")
 	WantProblem(t, c.Get(terms(a)+"/"+missing), 404, "NOT_FOUND")
-	softProblem(t, c.Patch(terms(missing)+"/bulk", []any{map[string]any{"uuid": str(red, "uuid"), "code": "x"}}), 404, "NOT_FOUND")
+	SoftProblem(t, c.Patch(terms(missing)+"/bulk", []any{map[string]any{"uuid": Str(red, "uuid"), "code": "x"}}), 404, "NOT_FOUND")
 }
 
 func TestTermCodeUniqueWithinAttribute(t *testing.T) {
@@ -121,9 +121,9 @@ func TestTermCodeUniqueWithinAttribute(t *testing.T) {
 	WantProblem(t, c.Post(terms(a), map[string]any{"code": "red"}), 409, "ALREADY_EXISTS", "code")
 	WantProblem(t, c.Post(terms(a)+"/bulk", []any{map[string]any{"code": "green"}, map[string]any{"code": "red"}}), 409, "ALREADY_EXISTS", "[1].code")
 	WantProblem(t, c.Post(terms(a)+"/bulk", []any{map[string]any{"code": "green"}, map[string]any{"code": "white"}, map[string]any{"code": "green"}}), 409, "ALREADY_EXISTS", "[2].code")
-	wantTotal(t, c, terms(a), 2)
-	WantProblem(t, c.Patch(terms(a)+"/"+str(blue, "uuid"), map[string]any{"code": "red"}), 409, "ALREADY_EXISTS", "code")
-	if g := Want(t, c.Get(terms(a)+"/"+str(blue, "uuid")), 200).Obj(); g["code"] != "blue" {
+	WantTotal(t, c, terms(a), 2)
+	WantProblem(t, c.Patch(terms(a)+"/"+Str(blue, "uuid"), map[string]any{"code": "red"}), 409, "ALREADY_EXISTS", "code")
+	if g := Want(t, c.Get(terms(a)+"/"+Str(blue, "uuid")), 200).Obj(); g["code"] != "blue" {
 		t.Errorf("refused update changed the term: %v", g)
 	}
 
@@ -133,11 +133,11 @@ func TestTermCodeUniqueWithinAttribute(t *testing.T) {
 		t.Errorf("term of the second attribute: %v", red2)
 	}
 	Want(t, c.Post(terms(b)+"/bulk", []any{map[string]any{"code": "blue"}}), 201)
-	wantTotal(t, c, terms(b), 2)
-	wantTotal(t, c, terms(a), 2)
+	WantTotal(t, c, terms(b), 2)
+	WantTotal(t, c, terms(a), 2)
 	// ... and so is renaming onto a code only the other attribute uses.
-	Want(t, c.Patch(terms(a)+"/"+str(blue, "uuid"), map[string]any{"code": "matte"}), 200)
-	Want(t, c.Patch(terms(b)+"/"+str(red2, "uuid"), map[string]any{"code": "matte"}), 200)
+	Want(t, c.Patch(terms(a)+"/"+Str(blue, "uuid"), map[string]any{"code": "matte"}), 200)
+	Want(t, c.Patch(terms(b)+"/"+Str(red2, "uuid"), map[string]any{"code": "matte"}), 200)
 }
 
 func TestTermUpdate(t *testing.T) {
@@ -145,12 +145,12 @@ func TestTermUpdate(t *testing.T) {
 	c := env.Client(t)
 	a := mkAttr(t, c, "size")
 	tm := mkTerm(t, c, a, "xl", "displayName", "Extra large", "position", 4)
-	p := terms(a) + "/" + str(tm, "uuid")
+	p := terms(a) + "/" + Str(tm, "uuid")
 	time.Sleep(2 * time.Millisecond)
 
 	u := Want(t, c.Patch(p, map[string]any{"position": 9}), 200).Obj()
 	wantTermShape(t, "update", u, a)
-	if u["position"] != float64(9) || u["code"] != "xl" || u["displayName"] != "Extra large" || u["createdAt"] != tm["createdAt"] || !(str(u, "updatedAt") > str(tm, "updatedAt")) {
+	if u["position"] != float64(9) || u["code"] != "xl" || u["displayName"] != "Extra large" || u["createdAt"] != tm["createdAt"] || !(Str(u, "updatedAt") > Str(tm, "updatedAt")) {
 		t.Errorf("position update: %v", u)
 	}
 	u = Want(t, c.Patch(p, map[string]any{"code": "XL", "displayName": nil, "position": nil}), 200).Obj()
@@ -174,8 +174,8 @@ func TestTermUpdate(t *testing.T) {
 	}
 
 	// Delete: 204, gone, its contents gone with it.
-	en := str(mkLocale(t, c, "en-US"), "uuid")
-	tc := mkContent(t, c, termContents(a, str(tm, "uuid")), en, "Extra large")
+	en := Str(mkLocale(t, c, "en-US"), "uuid")
+	tc := mkContent(t, c, termContents(a, Str(tm, "uuid")), en, "Extra large")
 	r := Want(t, c.Delete(p), 204)
 	if len(r.Raw) != 0 {
 		t.Errorf("delete answered a body: %q", r.Raw)
@@ -183,8 +183,8 @@ func TestTermUpdate(t *testing.T) {
 	WantProblem(t, c.Get(p), 404, "NOT_FOUND")
 	WantProblem(t, c.Delete(p), 404, "NOT_FOUND")
 	WantProblem(t, c.Patch(p, map[string]any{"position": 1}), 404, "NOT_FOUND")
-	WantProblem(t, c.Get(termContents(a, str(tm, "uuid"))+"/"+str(tc, "uuid")), 404, "NOT_FOUND")
-	wantTotal(t, c, terms(a), 0)
+	WantProblem(t, c.Get(termContents(a, Str(tm, "uuid"))+"/"+Str(tc, "uuid")), 404, "NOT_FOUND")
+	WantTotal(t, c, terms(a), 0)
 	// The locale is no longer used.
 	mkLocale(t, c, "de-DE", "isDefault", true)
 	Want(t, c.Delete("/v1/locales/"+en), 204)
@@ -198,17 +198,17 @@ func TestTermBulkUpdate(t *testing.T) {
 	s := mkTerm(t, c, a, "s", "position", 1)
 	m := mkTerm(t, c, a, "m", "position", 2)
 	res := Want(t, c.Patch(terms(a)+"/bulk", []any{
-		map[string]any{"uuid": str(m, "uuid"), "position": 0, "displayName": "Medium"},
-		map[string]any{"uuid": str(s, "uuid"), "code": "small", "displayName": nil},
+		map[string]any{"uuid": Str(m, "uuid"), "position": 0, "displayName": "Medium"},
+		map[string]any{"uuid": Str(s, "uuid"), "code": "small", "displayName": nil},
 	}), 200).Objs()
 	if len(res) != 2 || res[0]["uuid"] != m["uuid"] || res[0]["position"] != float64(0) || res[0]["displayName"] != "Medium" ||
 		res[1]["uuid"] != s["uuid"] || res[1]["code"] != "small" || res[1]["displayName"] != "s" || res[1]["position"] != float64(1) {
 		t.Errorf("bulk update answered %v", res)
 	}
-	WantProblem(t, c.Patch(terms(a)+"/bulk", []any{map[string]any{"uuid": str(m, "uuid"), "position": 5}, map[string]any{"uuid": str(s, "uuid"), "code": "m"}}), 409, "ALREADY_EXISTS", "[1].code")
-	WantProblem(t, c.Patch(terms(a)+"/bulk", []any{map[string]any{"uuid": str(m, "uuid"), "position": 5}, map[string]any{"uuid": str(s, "uuid"), "code": ""}}), 400, "VALIDATION_FAILED", "[1].code")
-	WantProblem(t, c.Patch(terms(a)+"/bulk", []any{map[string]any{"uuid": str(m, "uuid"), "position": 5}, map[string]any{"uuid": "0190aaaa-0000-7000-8000-000000000000"}}), 404, "NOT_FOUND", "[1].uuid")
-	if g := Want(t, c.Get(terms(a)+"/"+str(m, "uuid")), 200).Obj(); g["position"] != float64(0) {
+	WantProblem(t, c.Patch(terms(a)+"/bulk", []any{map[string]any{"uuid": Str(m, "uuid"), "position": 5}, map[string]any{"uuid": Str(s, "uuid"), "code": "m"}}), 409, "ALREADY_EXISTS", "[1].code")
+	WantProblem(t, c.Patch(terms(a)+"/bulk", []any{map[string]any{"uuid": Str(m, "uuid"), "position": 5}, map[string]any{"uuid": Str(s, "uuid"), "code": ""}}), 400, "VALIDATION_FAILED", "[1].code")
+	WantProblem(t, c.Patch(terms(a)+"/bulk", []any{map[string]any{"uuid": Str(m, "uuid"), "position": 5}, map[string]any{"uuid": "0190aaaa-0000-7000-8000-000000000000"}}), 404, "NOT_FOUND", "[1].uuid")
+	if g := Want(t, c.Get(terms(a)+"/"+Str(m, "uuid")), 200).Obj(); g["position"] != float64(0) {
 		t.Errorf("refused bulk updates changed item [0]: %v", g)
 	}
 }
@@ -230,81 +230,81 @@ func TestTermListFilters(t *testing.T) {
 	l := mkTerm(t, c, a, "l_1", "displayName", "Large 100%", "position", 2)
 	time.Sleep(2 * time.Millisecond)
 	xl := mkTerm(t, c, a, "xl", "displayName", "Extra large", "position", 10)
-	id := func(m map[string]any) string { return str(m, "uuid") }
+	id := func(m map[string]any) string { return Str(m, "uuid") }
 	T := terms(a)
 
 	pair := []string{id(s), id(m)}
 	slices.Sort(pair)
-	wantUUIDs(t, c, T, true, id(xs), pair[0], pair[1], id(l), id(xl))
-	wantUUIDs(t, c, T+q("uuids[eq]", id(s), "uuids[eq]", id(xl)), false, id(s), id(xl))
-	wantUUIDs(t, c, T+q("codes[eq]", "xs", "codes[eq]", "m"), false, id(xs), id(m))
-	wantUUIDs(t, c, T+q("code[contains]", "X"), false, id(xs), id(xl))
-	wantUUIDs(t, c, T+q("code[starts]", "x"), false, id(xs), id(xl))
-	wantUUIDs(t, c, T+q("code[ends]", "_1"), false, id(l))
-	wantUUIDs(t, c, T+q("code[contains]", "_"), false, id(l))
-	wantUUIDs(t, c, T+q("displayNames[eq]", "Small", "displayNames[eq]", "Medium"), false, id(s), id(m))
-	wantUUIDs(t, c, T+q("displayName[contains]", "extra"), false, id(xs), id(xl))
-	wantUUIDs(t, c, T+q("displayName[starts]", "l"), false, id(l))
-	wantUUIDs(t, c, T+q("displayName[ends]", "ALL"), false, id(xs), id(s))
-	wantUUIDs(t, c, T+q("displayName[contains]", "0%"), false, id(l))
-	wantUUIDs(t, c, T+q("position[eq]", "2"), false, id(l))
-	wantUUIDs(t, c, T+q("position[eq]", "0"), false, id(m))
-	wantUUIDs(t, c, T+q("position[min]", "2"), false, id(xs), id(l), id(xl))
-	wantUUIDs(t, c, T+q("position[max]", "2"), false, id(s), id(m), id(l))
-	wantUUIDs(t, c, T+q("position[min]", "1", "position[max]", "3"), false, id(s), id(l), id(xs))
-	wantUUIDs(t, c, T+q("position[min]", "11"), false)
-	ca := str(s, "createdAt")
-	wantUUIDs(t, c, T+q("createdAt[eq]", ca), false, id(s), id(m))
-	wantUUIDs(t, c, T+q("createdAt[min]", ca, "createdAt[max]", str(l, "createdAt")), false, id(s), id(m), id(l))
-	wantUUIDs(t, c, T+q("createdAt[max]", str(xs, "createdAt")), false, id(xs))
+	WantUUIDs(t, c, T, true, id(xs), pair[0], pair[1], id(l), id(xl))
+	WantUUIDs(t, c, T+Q("uuids[eq]", id(s), "uuids[eq]", id(xl)), false, id(s), id(xl))
+	WantUUIDs(t, c, T+Q("codes[eq]", "xs", "codes[eq]", "m"), false, id(xs), id(m))
+	WantUUIDs(t, c, T+Q("code[contains]", "X"), false, id(xs), id(xl))
+	WantUUIDs(t, c, T+Q("code[starts]", "x"), false, id(xs), id(xl))
+	WantUUIDs(t, c, T+Q("code[ends]", "_1"), false, id(l))
+	WantUUIDs(t, c, T+Q("code[contains]", "_"), false, id(l))
+	WantUUIDs(t, c, T+Q("displayNames[eq]", "Small", "displayNames[eq]", "Medium"), false, id(s), id(m))
+	WantUUIDs(t, c, T+Q("displayName[contains]", "extra"), false, id(xs), id(xl))
+	WantUUIDs(t, c, T+Q("displayName[starts]", "l"), false, id(l))
+	WantUUIDs(t, c, T+Q("displayName[ends]", "ALL"), false, id(xs), id(s))
+	WantUUIDs(t, c, T+Q("displayName[contains]", "0%"), false, id(l))
+	WantUUIDs(t, c, T+Q("position[eq]", "2"), false, id(l))
+	WantUUIDs(t, c, T+Q("position[eq]", "0"), false, id(m))
+	WantUUIDs(t, c, T+Q("position[min]", "2"), false, id(xs), id(l), id(xl))
+	WantUUIDs(t, c, T+Q("position[max]", "2"), false, id(s), id(m), id(l))
+	WantUUIDs(t, c, T+Q("position[min]", "1", "position[max]", "3"), false, id(s), id(l), id(xs))
+	WantUUIDs(t, c, T+Q("position[min]", "11"), false)
+	ca := Str(s, "createdAt")
+	WantUUIDs(t, c, T+Q("createdAt[eq]", ca), false, id(s), id(m))
+	WantUUIDs(t, c, T+Q("createdAt[min]", ca, "createdAt[max]", Str(l, "createdAt")), false, id(s), id(m), id(l))
+	WantUUIDs(t, c, T+Q("createdAt[max]", Str(xs, "createdAt")), false, id(xs))
 	time.Sleep(2 * time.Millisecond)
 	u := Want(t, c.Patch(T+"/"+id(m), map[string]any{"position": 5}), 200).Obj()
-	wantUUIDs(t, c, T+q("updatedAt[eq]", str(u, "updatedAt")), false, id(m))
-	wantUUIDs(t, c, T+q("updatedAt[min]", str(u, "updatedAt")), false, id(m))
-	wantUUIDs(t, c, T+q("updatedAt[max]", str(l, "updatedAt")), false, id(xs), id(s), id(l))
+	WantUUIDs(t, c, T+Q("updatedAt[eq]", Str(u, "updatedAt")), false, id(m))
+	WantUUIDs(t, c, T+Q("updatedAt[min]", Str(u, "updatedAt")), false, id(m))
+	WantUUIDs(t, c, T+Q("updatedAt[max]", Str(l, "updatedAt")), false, id(xs), id(s), id(l))
 
 	// Order (m is now at position 5).
-	wantUUIDs(t, c, T+q("position[order]", "asc"), true, id(s), id(l), id(xs), id(m), id(xl))
-	wantUUIDs(t, c, T+q("position[order]", "desc"), true, id(xl), id(m), id(xs), id(l), id(s))
-	wantUUIDs(t, c, T+q("code[order]", "asc"), true, id(l), id(m), id(s), id(xl), id(xs))
-	wantUUIDs(t, c, T+q("displayName[order]", "desc"), true, id(s), id(m), id(l), id(xs), id(xl))
-	wantUUIDs(t, c, T+q("createdAt[order]", "desc", "code[order]", "desc"), true, id(xl), id(l), id(s), id(m), id(xs))
-	wantUUIDs(t, c, T+q("updatedAt[order]", "desc"), true, id(m), id(xl), id(l), id(s), id(xs))
+	WantUUIDs(t, c, T+Q("position[order]", "asc"), true, id(s), id(l), id(xs), id(m), id(xl))
+	WantUUIDs(t, c, T+Q("position[order]", "desc"), true, id(xl), id(m), id(xs), id(l), id(s))
+	WantUUIDs(t, c, T+Q("code[order]", "asc"), true, id(l), id(m), id(s), id(xl), id(xs))
+	WantUUIDs(t, c, T+Q("displayName[order]", "desc"), true, id(s), id(m), id(l), id(xs), id(xl))
+	WantUUIDs(t, c, T+Q("createdAt[order]", "desc", "code[order]", "desc"), true, id(xl), id(l), id(s), id(m), id(xs))
+	WantUUIDs(t, c, T+Q("updatedAt[order]", "desc"), true, id(m), id(xl), id(l), id(s), id(xs))
 	Want(t, c.Patch(T+"/"+id(xl), map[string]any{"position": 5}), 200)
-	wantUUIDs(t, c, T+q("position[order]", "desc", "code[order]", "asc"), true, id(m), id(xl), id(xs), id(l), id(s))
+	WantUUIDs(t, c, T+Q("position[order]", "desc", "code[order]", "asc"), true, id(m), id(xl), id(xs), id(l), id(s))
 
-	p := Want(t, c.Get(T+q("size", "2", "page", "2", "position[order]", "asc")), 200)
+	p := Want(t, c.Get(T+Q("size", "2", "page", "2", "position[order]", "asc")), 200)
 	wantPage(t, p, 2, 2, 5, 3)
-	if got := uuidsOf(p.Items()); len(got) != 2 || got[0] != id(xs) {
+	if got := UUIDsOf(p.Items()); len(got) != 2 || got[0] != id(xs) {
 		t.Errorf("page 2: %v", got)
 	}
 	for _, bad := range []struct{ query, field string }{
-		{q("position[eq]", "two"), "position[eq]"},
-		{q("position[min]", "1.5"), "position[min]"},
-		{q("position[contains]", "1"), "position[contains]"},
-		{q("isDefault[eq]", "true"), "isDefault[eq]"},
-		{q("include[colour]", "true"), "include[colour]"},
+		{Q("position[eq]", "two"), "position[eq]"},
+		{Q("position[min]", "1.5"), "position[min]"},
+		{Q("position[contains]", "1"), "position[contains]"},
+		{Q("isDefault[eq]", "true"), "isDefault[eq]"},
+		{Q("include[colour]", "true"), "include[colour]"},
 	} {
 		r := c.Get(T + bad.query)
 		if r.Status != 400 {
 			t.Errorf("GET %s: %d, want 400: %s", bad.query, r.Status, r.Raw)
 			continue
 		}
-		WantProblem(t, r, 400, str(r.Obj(), "code"), bad.field)
+		WantProblem(t, r, 400, Str(r.Obj(), "code"), bad.field)
 	}
 }
 
 func TestTermIncludeExpandContents(t *testing.T) {
 	t.Parallel()
 	c := env.Client(t)
-	en := str(mkLocale(t, c, "en-US"), "uuid")
-	de := str(mkLocale(t, c, "de-DE"), "uuid")
+	en := Str(mkLocale(t, c, "en-US"), "uuid")
+	de := Str(mkLocale(t, c, "de-DE"), "uuid")
 	a := mkAttr(t, c, "color")
-	red := str(mkTerm(t, c, a, "red", "position", 1), "uuid")
-	blue := str(mkTerm(t, c, a, "blue", "position", 2), "uuid")
+	red := Str(mkTerm(t, c, a, "red", "position", 1), "uuid")
+	blue := Str(mkTerm(t, c, a, "blue", "position", 2), "uuid")
 	cEn := mkContent(t, c, termContents(a, red), en, "Red", "description", "like fire")
 	cDe := mkContent(t, c, termContents(a, red), de, "Rot")
-	ids := []string{str(cEn, "uuid"), str(cDe, "uuid")}
+	ids := []string{Str(cEn, "uuid"), Str(cDe, "uuid")}
 
 	checkTerm := func(what string, term map[string]any, wantIDs []string, include, expand bool) {
 		t.Helper()
@@ -319,7 +319,7 @@ func TestTermIncludeExpandContents(t *testing.T) {
 				for _, x := range arr {
 					got = append(got, fmt.Sprint(x))
 				}
-				if !sameSet(got, wantIDs) {
+				if !SameSet(got, wantIDs) {
 					t.Errorf("%s: contentUuids %v, want %v", what, got, wantIDs)
 				}
 			}
@@ -335,14 +335,14 @@ func TestTermIncludeExpandContents(t *testing.T) {
 			var got []string
 			for _, x := range arr {
 				obj := x.(map[string]any)
-				got = append(got, str(obj, "uuid"))
-				wantKeys(t, what+" content", obj, "uuid", "createdAt", "updatedAt", "attributeUuid", "termUuid", "localeUuid", "displayName", "description")
-				full := Want(t, c.Get(termContents(a, str(term, "uuid"))+"/"+str(obj, "uuid")), 200).Obj()
+				got = append(got, Str(obj, "uuid"))
+				WantKeys(t, what+" content", obj, "uuid", "createdAt", "updatedAt", "attributeUuid", "termUuid", "localeUuid", "displayName", "description")
+				full := Want(t, c.Get(termContents(a, Str(term, "uuid"))+"/"+Str(obj, "uuid")), 200).Obj()
 				if fmt.Sprint(full) != fmt.Sprint(obj) {
 					t.Errorf("%s: expanded content %v differs from its GET %v", what, obj, full)
 				}
 			}
-			if !sameSet(got, wantIDs) {
+			if !SameSet(got, wantIDs) {
 				t.Errorf("%s: contents %v, want %v", what, got, wantIDs)
 			}
 		} else if hasCS && cs != nil {
@@ -354,10 +354,10 @@ func TestTermIncludeExpandContents(t *testing.T) {
 		include, expand bool
 	}{
 		{"", false, false},
-		{q("include[contents]", "true"), true, false},
-		{q("expand[contents]", "true"), false, true},
-		{q("include[contents]", "true", "expand[contents]", "true"), true, true},
-		{q("include[contents]", "false", "expand[contents]", "false"), false, false},
+		{Q("include[contents]", "true"), true, false},
+		{Q("expand[contents]", "true"), false, true},
+		{Q("include[contents]", "true", "expand[contents]", "true"), true, true},
+		{Q("include[contents]", "false", "expand[contents]", "false"), false, false},
 	} {
 		g := Want(t, c.Get(terms(a)+"/"+red+mode.query), 200).Obj()
 		checkTerm("get red "+mode.query, g, ids, mode.include, mode.expand)
@@ -375,7 +375,7 @@ func TestTermIncludeExpandContents(t *testing.T) {
 		checkTerm("list red "+mode.query, items[0], ids, mode.include, mode.expand)
 		checkTerm("list blue "+mode.query, items[1], nil, mode.include, mode.expand)
 	}
-	if r := c.Get(terms(a) + "/" + red + q("include[contents]", "yes")); r.Status != 400 {
+	if r := c.Get(terms(a) + "/" + red + Q("include[contents]", "yes")); r.Status != 400 {
 		t.Errorf("include[contents]=yes: %d", r.Status)
 	}
 }
@@ -383,8 +383,8 @@ func TestTermIncludeExpandContents(t *testing.T) {
 func TestAttributeIncludeExpandContents(t *testing.T) {
 	t.Parallel()
 	c := env.Client(t)
-	en := str(mkLocale(t, c, "en-US"), "uuid")
-	de := str(mkLocale(t, c, "de-DE"), "uuid")
+	en := Str(mkLocale(t, c, "en-US"), "uuid")
+	de := Str(mkLocale(t, c, "de-DE"), "uuid")
 	a, b := mkAttr(t, c, "color"), mkAttr(t, c, "size")
 	cEn := mkContent(t, c, attrContents(a), en, "Colour", "description", "d")
 	cDe := mkContent(t, c, attrContents(a), de, "Farbe")
@@ -393,10 +393,10 @@ func TestAttributeIncludeExpandContents(t *testing.T) {
 
 	check := func(what string, attr map[string]any, include, expand bool) {
 		t.Helper()
-		id := str(attr, "uuid")
+		id := Str(attr, "uuid")
 		var wantIDs []string
 		for _, x := range want[id] {
-			wantIDs = append(wantIDs, str(x, "uuid"))
+			wantIDs = append(wantIDs, Str(x, "uuid"))
 		}
 		cu, cs := attr["contentUuids"], attr["contents"]
 		if include {
@@ -405,7 +405,7 @@ func TestAttributeIncludeExpandContents(t *testing.T) {
 			for _, x := range arr {
 				got = append(got, fmt.Sprint(x))
 			}
-			if !ok || !sameSet(got, wantIDs) {
+			if !ok || !SameSet(got, wantIDs) {
 				t.Errorf("%s: contentUuids %v, want %v", what, cu, wantIDs)
 			}
 		} else if cu != nil {
@@ -438,9 +438,9 @@ func TestAttributeIncludeExpandContents(t *testing.T) {
 		include, expand bool
 	}{
 		{"", false, false},
-		{q("include[contents]", "true"), true, false},
-		{q("expand[contents]", "true"), false, true},
-		{q("include[contents]", "true", "expand[contents]", "true"), true, true},
+		{Q("include[contents]", "true"), true, false},
+		{Q("expand[contents]", "true"), false, true},
+		{Q("include[contents]", "true", "expand[contents]", "true"), true, true},
 	} {
 		for _, id := range []string{a, b} {
 			check("get "+mode.query, Want(t, c.Get("/v1/attributes/"+id+mode.query), 200).Obj(), mode.include, mode.expand)
@@ -456,51 +456,51 @@ func TestAttributeIncludeExpandContents(t *testing.T) {
 
 	// An attribute without contents has an empty list, not null, when asked for.
 	empty := mkAttr(t, c, "material")
-	g := Want(t, c.Get("/v1/attributes/"+empty+q("include[contents]", "true", "expand[contents]", "true")), 200)
+	g := Want(t, c.Get("/v1/attributes/"+empty+Q("include[contents]", "true", "expand[contents]", "true")), 200)
 	if !bytes.Contains(g.Raw, []byte(`"contentUuids":[]`)) || !bytes.Contains(g.Raw, []byte(`"contents":[]`)) {
 		t.Errorf("attribute without contents: %s", g.Raw)
 	}
 	// Deleting a content removes it from the hydrated attribute.
-	Want(t, c.Delete(attrContents(a)+"/"+str(cDe, "uuid")), 204)
+	Want(t, c.Delete(attrContents(a)+"/"+Str(cDe, "uuid")), 204)
 	want[a] = []map[string]any{cEn}
-	check("after delete", Want(t, c.Get("/v1/attributes/"+a+q("include[contents]", "true", "expand[contents]", "true")), 200).Obj(), true, true)
+	check("after delete", Want(t, c.Get("/v1/attributes/"+a+Q("include[contents]", "true", "expand[contents]", "true")), 200).Obj(), true, true)
 }
 
 // TestAttributeDeleteCascades: deleting an attribute deletes its contents, terms and term contents.
 func TestAttributeDeleteCascades(t *testing.T) {
 	t.Parallel()
-	c, tenant := tenantClient(t)
+	c, tenant := env.TenantClient(t)
 	mkLocale(t, c, "en-US")
-	de := str(mkLocale(t, c, "de-DE"), "uuid")
+	de := Str(mkLocale(t, c, "de-DE"), "uuid")
 	a, keep := mkAttr(t, c, "color"), mkAttr(t, c, "size")
 	ca := mkContent(t, c, attrContents(a), de, "Farbe")
-	tm := str(mkTerm(t, c, a, "red"), "uuid")
+	tm := Str(mkTerm(t, c, a, "red"), "uuid")
 	tc := mkContent(t, c, termContents(a, tm), de, "Rot")
 	kc := mkContent(t, c, attrContents(keep), de, "Größe")
-	kt := str(mkTerm(t, c, keep, "xl"), "uuid")
+	kt := Str(mkTerm(t, c, keep, "xl"), "uuid")
 
 	Want(t, c.Delete("/v1/attributes/"+a), 204)
 	WantProblem(t, c.Get("/v1/attributes/"+a), 404, "NOT_FOUND")
-	WantProblem(t, c.Get(attrContents(a)+"/"+str(ca, "uuid")), 404, "NOT_FOUND")
+	WantProblem(t, c.Get(attrContents(a)+"/"+Str(ca, "uuid")), 404, "NOT_FOUND")
 	WantProblem(t, c.Get(attrContents(a)), 404, "NOT_FOUND")
 	WantProblem(t, c.Get(terms(a)+"/"+tm), 404, "NOT_FOUND")
 	WantProblem(t, c.Get(terms(a)), 404, "NOT_FOUND")
-	WantProblem(t, c.Get(termContents(a, tm)+"/"+str(tc, "uuid")), 404, "NOT_FOUND")
+	WantProblem(t, c.Get(termContents(a, tm)+"/"+Str(tc, "uuid")), 404, "NOT_FOUND")
 
 	// The rows are gone, not merely unreachable: only the other attribute's remain.
-	if n := countRows(t, "contents", tenant); n != 1 {
+	if n := CountRows(t, pool, "contents", tenant); n != 1 {
 		t.Errorf("%d content rows left, want 1 (the other attribute's)", n)
 	}
-	if n := countRows(t, "attribute_terms", tenant); n != 1 {
+	if n := CountRows(t, pool, "attribute_terms", tenant); n != 1 {
 		t.Errorf("%d term rows left, want 1", n)
 	}
-	Want(t, c.Get(attrContents(keep)+"/"+str(kc, "uuid")), 200)
+	Want(t, c.Get(attrContents(keep)+"/"+Str(kc, "uuid")), 200)
 	Want(t, c.Get(terms(keep)+"/"+kt), 200)
 
 	// A new attribute reusing the code starts empty.
 	a2 := mkAttr(t, c, "color")
-	wantTotal(t, c, attrContents(a2), 0)
-	wantTotal(t, c, terms(a2), 0)
+	WantTotal(t, c, attrContents(a2), 0)
+	WantTotal(t, c, terms(a2), 0)
 
 	// The locale is used only by the other attribute now; once that goes too, it can be deleted.
 	WantProblem(t, c.Delete("/v1/locales/"+de), 409, "IN_USE")

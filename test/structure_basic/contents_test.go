@@ -25,8 +25,8 @@ func (f family) contentKeys() []string {
 // contentIDKey is the path parameter / payload key of a content entry ("brandContentUuid").
 func (f family) contentIDKey() string { return f.event + "ContentUuid" }
 
-func (f family) contentEv(verb, parent, id string) event {
-	return ev(f.event+".content."+verb, f.idKey, parent, f.contentIDKey(), id)
+func (f family) contentEv(verb, parent, id string) Event {
+	return Ev(f.event+".content."+verb, f.idKey, parent, f.contentIDKey(), id)
 }
 
 // forEachContentFamily runs body as a parallel subtest per family with contents.
@@ -55,22 +55,22 @@ func mkContent(t *testing.T, c *Client, base, locale, name string, kv ...any) ma
 func TestContentOperations(t *testing.T) {
 	forEachContentFamily(t, func(t *testing.T, f family) {
 		c := env.Client(t)
-		en, de, fr := mkLocale(t, c, "en-US"), mkLocale(t, c, "de-DE"), mkLocale(t, c, "fr-FR")
-		parent := str(f.create(t, c, "acme"), "uuid")
+		en, de, fr := CreateLocale(t, c, "en-US"), CreateLocale(t, c, "de-DE"), CreateLocale(t, c, "fr-FR")
+		parent := Str(f.create(t, c, "acme"), "uuid")
 		base := f.contentsOf(parent)
 
 		// Create: 201, Location, exact keys, null description.
 		r := Want(t, c.Post(base, map[string]any{"localeUuid": en, "displayName": "Acme", "description": "Makers of everything"}), 201)
 		a := r.Obj()
-		wantKeys(t, "create", a, f.contentKeys()...)
-		wantCommon(t, "create", a)
+		WantKeys(t, "create", a, f.contentKeys()...)
+		WantCommon(t, "create", a)
 		if a[f.idKey] != parent || a["localeUuid"] != en || a["displayName"] != "Acme" || a["description"] != "Makers of everything" {
 			t.Errorf("created %v", a)
 		}
-		if loc := r.Header.Get("Location"); loc != base+"/"+str(a, "uuid") {
+		if loc := r.Header.Get("Location"); loc != base+"/"+Str(a, "uuid") {
 			t.Errorf("Location %q, want %s/%s", loc, base, a["uuid"])
 		}
-		g := Want(t, c.Get(base+"/"+str(a, "uuid")), 200)
+		g := Want(t, c.Get(base+"/"+Str(a, "uuid")), 200)
 		if !bytes.Equal(g.Raw, r.Raw) {
 			t.Errorf("get %s differs from create %s", g.Raw, r.Raw)
 		}
@@ -82,26 +82,26 @@ func TestContentOperations(t *testing.T) {
 
 		// Update: only the fields given; null clears description; updatedAt moves.
 		time.Sleep(2 * time.Millisecond)
-		u := Want(t, c.Patch(base+"/"+str(a, "uuid"), map[string]any{"description": nil}), 200).Obj()
+		u := Want(t, c.Patch(base+"/"+Str(a, "uuid"), map[string]any{"description": nil}), 200).Obj()
 		if u["description"] != nil || u["displayName"] != "Acme" || u["localeUuid"] != en || u["createdAt"] != a["createdAt"] || u["updatedAt"] == a["updatedAt"] {
 			t.Errorf("clear description: %v", u)
 		}
-		u = Want(t, c.Patch(base+"/"+str(a, "uuid"), map[string]any{"displayName": nil, "description": "Again", "localeUuid": fr}), 200).Obj()
+		u = Want(t, c.Patch(base+"/"+Str(a, "uuid"), map[string]any{"displayName": nil, "description": "Again", "localeUuid": fr}), 200).Obj()
 		if u["description"] != "Again" || u["displayName"] != "Acme" || u["localeUuid"] != fr {
 			t.Errorf("update: %v", u)
 		}
-		WantProblem(t, c.Patch(base+"/"+str(a, "uuid"), map[string]any{"localeUuid": de}), 409, "ALREADY_EXISTS", "localeUuid")
-		WantProblem(t, c.Patch(base+"/"+str(a, "uuid"), map[string]any{"displayName": ""}), 400, "VALIDATION_FAILED", "displayName")
-		WantProblem(t, c.Patch(base+"/"+str(a, "uuid"), map[string]any{"description": strings.Repeat("x", 10001)}), 400, "VALIDATION_FAILED", "description")
-		WantProblem(t, c.Patch(base+"/"+str(a, "uuid"), map[string]any{"localeUuid": randomUUID()}), 404, "NOT_FOUND", "localeUuid")
+		WantProblem(t, c.Patch(base+"/"+Str(a, "uuid"), map[string]any{"localeUuid": de}), 409, "ALREADY_EXISTS", "localeUuid")
+		WantProblem(t, c.Patch(base+"/"+Str(a, "uuid"), map[string]any{"displayName": ""}), 400, "VALIDATION_FAILED", "displayName")
+		WantProblem(t, c.Patch(base+"/"+Str(a, "uuid"), map[string]any{"description": strings.Repeat("x", 10001)}), 400, "VALIDATION_FAILED", "description")
+		WantProblem(t, c.Patch(base+"/"+Str(a, "uuid"), map[string]any{"localeUuid": randomUUID()}), 404, "NOT_FOUND", "localeUuid")
 		WantProblem(t, c.Patch(base+"/"+randomUUID(), map[string]any{"displayName": "x"}), 404, "NOT_FOUND")
-		if g := Want(t, c.Get(base+"/"+str(a, "uuid")), 200).Obj(); !reflect.DeepEqual(g, u) {
+		if g := Want(t, c.Get(base+"/"+Str(a, "uuid")), 200).Obj(); !reflect.DeepEqual(g, u) {
 			t.Errorf("refused updates changed %v into %v", u, g)
 		}
 
 		// Bulk create and update, in request order.
-		it := mkLocale(t, c, "it-IT")
-		es := mkLocale(t, c, "es-ES")
+		it := CreateLocale(t, c, "it-IT")
+		es := CreateLocale(t, c, "es-ES")
 		res := Want(t, c.Post(base+"/bulk", []any{
 			map[string]any{"localeUuid": it, "displayName": "Acme IT"},
 			map[string]any{"localeUuid": es, "displayName": "Acme ES", "description": strings.Repeat("d", 10000)},
@@ -110,40 +110,40 @@ func TestContentOperations(t *testing.T) {
 			t.Fatalf("bulk create: %v", res)
 		}
 		for _, x := range res {
-			wantKeys(t, "bulk item", x, f.contentKeys()...)
+			WantKeys(t, "bulk item", x, f.contentKeys()...)
 			if x[f.idKey] != parent {
 				t.Errorf("bulk item parent %v", x[f.idKey])
 			}
 		}
 		up := Want(t, c.Patch(base+"/bulk", []any{
-			map[string]any{"uuid": str(res[1], "uuid"), "description": nil},
-			map[string]any{"uuid": str(b, "uuid"), "displayName": "Acme Deutschland"},
+			map[string]any{"uuid": Str(res[1], "uuid"), "description": nil},
+			map[string]any{"uuid": Str(b, "uuid"), "displayName": "Acme Deutschland"},
 		}), 200).Objs()
 		if len(up) != 2 || up[0]["uuid"] != res[1]["uuid"] || up[0]["description"] != nil || up[1]["displayName"] != "Acme Deutschland" {
 			t.Errorf("bulk update: %v", up)
 		}
 
 		// Delete.
-		Want(t, c.Delete(base+"/"+str(res[0], "uuid")), 204)
-		WantProblem(t, c.Get(base+"/"+str(res[0], "uuid")), 404, "NOT_FOUND")
-		WantProblem(t, c.Delete(base+"/"+str(res[0], "uuid")), 404, "NOT_FOUND")
+		Want(t, c.Delete(base+"/"+Str(res[0], "uuid")), 204)
+		WantProblem(t, c.Get(base+"/"+Str(res[0], "uuid")), 404, "NOT_FOUND")
+		WantProblem(t, c.Delete(base+"/"+Str(res[0], "uuid")), 404, "NOT_FOUND")
 		WantProblem(t, c.Delete(base+"/nope"), 400, "VALIDATION_FAILED", f.contentIDKey())
 		r = Want(t, c.Get(base), 200)
-		if got := uuidsOf(r.Items()); !slices.Equal(got, []string{str(a, "uuid"), str(b, "uuid"), str(res[1], "uuid")}) {
+		if got := UUIDsOf(r.Items()); !slices.Equal(got, []string{Str(a, "uuid"), Str(b, "uuid"), Str(res[1], "uuid")}) {
 			t.Errorf("list after delete: %v", got)
 		}
-		wantPagination(t, "contents", r, 1, 20, 3, 1)
+		WantPagination(t, "contents", r, 1, 20, 3, 1)
 	})
 }
 
 func TestContentValidation(t *testing.T) {
 	forEachContentFamily(t, func(t *testing.T, f family) {
-		c, tenant := tenantClient(t)
-		en := mkLocale(t, c, "en-US")
-		de := mkLocale(t, c, "de-DE")
-		parent := str(f.create(t, c, "acme"), "uuid")
+		c, tenant := env.TenantClient(t)
+		en := CreateLocale(t, c, "en-US")
+		de := CreateLocale(t, c, "de-DE")
+		parent := Str(f.create(t, c, "acme"), "uuid")
 		base := f.contentsOf(parent)
-		foreign := mkLocale(t, env.Client(t), "en-US")
+		foreign := CreateLocale(t, env.Client(t), "en-US")
 
 		WantProblem(t, c.Post(base, map[string]any{"displayName": "x"}), 400, "VALIDATION_FAILED", "localeUuid")
 		WantProblem(t, c.Post(base, map[string]any{"localeUuid": "nope", "displayName": "x"}), 400, "VALIDATION_FAILED", "localeUuid")
@@ -158,7 +158,7 @@ func TestContentValidation(t *testing.T) {
 		mkContent(t, c, base, en, "Acme")
 		WantProblem(t, c.Post(base, map[string]any{"localeUuid": en, "displayName": "Again"}), 409, "ALREADY_EXISTS", "localeUuid")
 		// ... but the same locale under another parent is fine.
-		other := str(f.create(t, c, "globex"), "uuid")
+		other := Str(f.create(t, c, "globex"), "uuid")
 		mkContent(t, c, f.contentsOf(other), en, "Globex")
 
 		// Bulk: atomic, naming items.
@@ -177,7 +177,7 @@ func TestContentValidation(t *testing.T) {
 		WantProblem(t, c.Post(base+"/bulk", []any{}), 400, "VALIDATION_FAILED")
 		WantProblem(t, c.Patch(base+"/bulk", []any{map[string]any{"displayName": "x"}}), 400, "VALIDATION_FAILED", "[0].uuid")
 		WantProblem(t, c.Patch(base+"/bulk", []any{map[string]any{"uuid": randomUUID(), "displayName": "x"}}), 404, "NOT_FOUND", "[0].uuid")
-		if n := countRows(t, "contents", tenant); n != 2 {
+		if n := CountRows(t, pool, "contents", tenant); n != 2 {
 			t.Errorf("%d contents after refused writes, want 2", n)
 		}
 	})
@@ -186,12 +186,12 @@ func TestContentValidation(t *testing.T) {
 func TestContentParentNotFound(t *testing.T) {
 	forEachContentFamily(t, func(t *testing.T, f family) {
 		alice := env.Client(t)
-		bob, bobTenant := tenantClient(t)
-		en := mkLocale(t, alice, "en-US")
-		bobEn := mkLocale(t, bob, "en-US")
-		parent := str(f.create(t, alice, "acme"), "uuid")
-		content := str(mkContent(t, alice, f.contentsOf(parent), en, "Acme"), "uuid")
-		bobParent := str(f.create(t, bob, "acme"), "uuid")
+		bob, bobTenant := env.TenantClient(t)
+		en := CreateLocale(t, alice, "en-US")
+		bobEn := CreateLocale(t, bob, "en-US")
+		parent := Str(f.create(t, alice, "acme"), "uuid")
+		content := Str(mkContent(t, alice, f.contentsOf(parent), en, "Acme"), "uuid")
+		bobParent := Str(f.create(t, bob, "acme"), "uuid")
 
 		for _, p := range []string{parent, randomUUID()} {
 			base := f.contentsOf(p)
@@ -207,13 +207,13 @@ func TestContentParentNotFound(t *testing.T) {
 		WantProblem(t, bob.Post(f.contentsOf("nope"), map[string]any{"localeUuid": bobEn, "displayName": "x"}), 400, "VALIDATION_FAILED", f.idKey)
 
 		// A content entry is found only under its own parent, even in the same tenant.
-		sibling := str(f.create(t, alice, "globex"), "uuid")
+		sibling := Str(f.create(t, alice, "globex"), "uuid")
 		WantProblem(t, alice.Get(f.contentsOf(sibling)+"/"+content), 404, "NOT_FOUND")
 		WantProblem(t, alice.Patch(f.contentsOf(sibling)+"/"+content, map[string]any{"displayName": "x"}), 404, "NOT_FOUND")
 		WantProblem(t, alice.Delete(f.contentsOf(sibling)+"/"+content), 404, "NOT_FOUND")
 		// Bob's own parent does not reach Alice's content.
 		WantProblem(t, bob.Get(f.contentsOf(bobParent)+"/"+content), 404, "NOT_FOUND")
-		if n := countRows(t, "contents", bobTenant); n != 0 {
+		if n := CountRows(t, pool, "contents", bobTenant); n != 0 {
 			t.Errorf("bob has %d contents", n)
 		}
 		if g := Want(t, alice.Get(f.contentsOf(parent)+"/"+content), 200).Obj(); g["displayName"] != "Acme" {
@@ -225,21 +225,21 @@ func TestContentParentNotFound(t *testing.T) {
 func TestContentListFilters(t *testing.T) {
 	forEachContentFamily(t, func(t *testing.T, f family) {
 		c := env.Client(t)
-		en, de, fr := mkLocale(t, c, "en-US"), mkLocale(t, c, "de-DE"), mkLocale(t, c, "fr-FR")
-		parent := str(f.create(t, c, "acme"), "uuid")
+		en, de, fr := CreateLocale(t, c, "en-US"), CreateLocale(t, c, "de-DE"), CreateLocale(t, c, "fr-FR")
+		parent := Str(f.create(t, c, "acme"), "uuid")
 		base := f.contentsOf(parent)
 		res := Want(t, c.Post(base+"/bulk", []any{
 			map[string]any{"localeUuid": en, "displayName": "Acme Shoes"},
 			map[string]any{"localeUuid": de, "displayName": "Acme Schuhe"},
 			map[string]any{"localeUuid": fr, "displayName": "Chaussures_Acme"},
 		}), 201).Objs()
-		ids := uuidsOf(res)
+		ids := UUIDsOf(res)
 		// Another parent's contents never show.
-		mkContent(t, c, f.contentsOf(str(f.create(t, c, "globex"), "uuid")), en, "Globex Shoes")
+		mkContent(t, c, f.contentsOf(Str(f.create(t, c, "globex"), "uuid")), en, "Globex Shoes")
 
 		list := func(query string) []string {
 			t.Helper()
-			return uuidsOf(Want(t, c.Get(base+query), 200).Items())
+			return UUIDsOf(Want(t, c.Get(base+query), 200).Items())
 		}
 		want := func(what string, got []string, w ...string) {
 			t.Helper()
@@ -248,57 +248,57 @@ func TestContentListFilters(t *testing.T) {
 			}
 		}
 		want("all", list(""), ids...)
-		want("uuids", list(q("uuids[eq]", ids[2], "uuids[eq]", ids[0])), ids[0], ids[2])
-		want("localeUuids", list(q("localeUuids[eq]", de)), ids[1])
-		want("displayNames", list(q("displayNames[eq]", "Acme Shoes")), ids[0])
-		want("displayName contains", list(q("displayName[contains]", "SCHUH")), ids[1])
-		want("displayName starts", list(q("displayName[starts]", "acme")), ids[0], ids[1])
-		want("displayName ends _ literal", list(q("displayName[contains]", "_")), ids[2])
-		want("createdAt eq", list(q("createdAt[eq]", str(res[0], "createdAt"))), ids...)
-		want("updatedAt max", list(q("updatedAt[max]", "2000-01-01T00:00:00Z")))
-		want("displayName order", list(q("displayName[order]", "asc")), ids[1], ids[0], ids[2])
-		want("createdAt desc", list(q("createdAt[order]", "desc")), ids[2], ids[1], ids[0])
-		r := Want(t, c.Get(base+q("size", "2", "page", "2")), 200)
-		want("page 2", uuidsOf(r.Items()), ids[2])
-		wantPagination(t, "page 2", r, 2, 2, 3, 2)
-		WantProblem(t, c.Get(base+q("localeUuids[eq]", "nope")), 400, "VALIDATION_FAILED", "localeUuids[eq]")
-		WantProblem(t, c.Get(base+q("codes[eq]", "x")), 400, "MALFORMED_REQUEST", "codes[eq]")
-		WantProblem(t, c.Get(base+q("code[order]", "asc")), 400, "MALFORMED_REQUEST")
+		want("uuids", list(Q("uuids[eq]", ids[2], "uuids[eq]", ids[0])), ids[0], ids[2])
+		want("localeUuids", list(Q("localeUuids[eq]", de)), ids[1])
+		want("displayNames", list(Q("displayNames[eq]", "Acme Shoes")), ids[0])
+		want("displayName contains", list(Q("displayName[contains]", "SCHUH")), ids[1])
+		want("displayName starts", list(Q("displayName[starts]", "acme")), ids[0], ids[1])
+		want("displayName ends _ literal", list(Q("displayName[contains]", "_")), ids[2])
+		want("createdAt eq", list(Q("createdAt[eq]", Str(res[0], "createdAt"))), ids...)
+		want("updatedAt max", list(Q("updatedAt[max]", "2000-01-01T00:00:00Z")))
+		want("displayName order", list(Q("displayName[order]", "asc")), ids[1], ids[0], ids[2])
+		want("createdAt desc", list(Q("createdAt[order]", "desc")), ids[2], ids[1], ids[0])
+		r := Want(t, c.Get(base+Q("size", "2", "page", "2")), 200)
+		want("page 2", UUIDsOf(r.Items()), ids[2])
+		WantPagination(t, "page 2", r, 2, 2, 3, 2)
+		WantProblem(t, c.Get(base+Q("localeUuids[eq]", "nope")), 400, "VALIDATION_FAILED", "localeUuids[eq]")
+		WantProblem(t, c.Get(base+Q("codes[eq]", "x")), 400, "MALFORMED_REQUEST", "codes[eq]")
+		WantProblem(t, c.Get(base+Q("code[order]", "asc")), 400, "MALFORMED_REQUEST")
 	})
 }
 
 func TestContentEvents(t *testing.T) {
 	forEachContentFamily(t, func(t *testing.T, f family) {
-		c, tenant := tenantClient(t)
-		en, de, fr := mkLocale(t, c, "en-US"), mkLocale(t, c, "de-DE"), mkLocale(t, c, "fr-FR")
-		parent := str(f.create(t, c, "acme"), "uuid")
+		c, tenant := env.TenantClient(t)
+		en, de, fr := CreateLocale(t, c, "en-US"), CreateLocale(t, c, "de-DE"), CreateLocale(t, c, "fr-FR")
+		parent := Str(f.create(t, c, "acme"), "uuid")
 		base := f.contentsOf(parent)
-		log := &eventLog{tenant: tenant}
-		log.skip(t)
+		log := NewEventLog(pool, tenant)
+		log.Skip(t)
 
-		a := str(mkContent(t, c, base, en, "Acme"), "uuid")
-		log.expect(t, "create", f.contentEv("created", parent, a))
+		a := Str(mkContent(t, c, base, en, "Acme"), "uuid")
+		log.Expect(t, "create", f.contentEv("created", parent, a))
 		res := Want(t, c.Post(base+"/bulk", []any{map[string]any{"localeUuid": de, "displayName": "DE"}, map[string]any{"localeUuid": fr, "displayName": "FR"}}), 201).Objs()
-		b, cc := str(res[0], "uuid"), str(res[1], "uuid")
-		log.expect(t, "bulk create", f.contentEv("created", parent, b), f.contentEv("created", parent, cc))
+		b, cc := Str(res[0], "uuid"), Str(res[1], "uuid")
+		log.Expect(t, "bulk create", f.contentEv("created", parent, b), f.contentEv("created", parent, cc))
 		Want(t, c.Patch(base+"/"+a, map[string]any{"description": "x"}), 200)
-		log.expect(t, "update", f.contentEv("updated", parent, a))
+		log.Expect(t, "update", f.contentEv("updated", parent, a))
 		Want(t, c.Patch(base+"/bulk", []any{map[string]any{"uuid": b, "displayName": "x"}, map[string]any{"uuid": cc, "displayName": "y"}}), 200)
-		log.expect(t, "bulk update", f.contentEv("updated", parent, b), f.contentEv("updated", parent, cc))
+		log.Expect(t, "bulk update", f.contentEv("updated", parent, b), f.contentEv("updated", parent, cc))
 		Want(t, c.Delete(base+"/"+cc), 204)
-		log.expect(t, "delete", f.contentEv("deleted", parent, cc))
+		log.Expect(t, "delete", f.contentEv("deleted", parent, cc))
 
 		c.Post(base, map[string]any{"localeUuid": en, "displayName": "dup"})
 		c.Post(base+"/bulk", []any{map[string]any{"localeUuid": fr, "displayName": "ok"}, map[string]any{"localeUuid": de, "displayName": "dup"}})
 		c.Patch(base+"/"+a, map[string]any{"localeUuid": de})
 		c.Delete(base + "/" + cc)
 		c.Post(f.contentsOf(randomUUID()), map[string]any{"localeUuid": fr, "displayName": "x"})
-		log.expect(t, "refused writes")
+		log.Expect(t, "refused writes")
 
 		// Deleting the parent deletes its contents with it: one event for the parent.
 		Want(t, c.Delete(f.item(parent)), 204)
-		log.expect(t, "delete parent", f.ev("deleted", parent))
-		if n := countRows(t, "contents", tenant); n != 0 {
+		log.Expect(t, "delete parent", f.ev("deleted", parent))
+		if n := CountRows(t, pool, "contents", tenant); n != 0 {
 			t.Errorf("%d contents left after deleting their parent", n)
 		}
 		WantProblem(t, c.Get(base), 404, "NOT_FOUND")
@@ -310,10 +310,10 @@ func TestContentEvents(t *testing.T) {
 func TestLocaleUsedByContentIsInUse(t *testing.T) {
 	forEachContentFamily(t, func(t *testing.T, f family) {
 		c := env.Client(t)
-		mkLocale(t, c, "en-US") // the default
-		de := mkLocale(t, c, "de-DE")
-		parent := str(f.create(t, c, "acme"), "uuid")
-		content := str(mkContent(t, c, f.contentsOf(parent), de, "Acme DE"), "uuid")
+		CreateLocale(t, c, "en-US") // the default
+		de := CreateLocale(t, c, "de-DE")
+		parent := Str(f.create(t, c, "acme"), "uuid")
+		content := Str(mkContent(t, c, f.contentsOf(parent), de, "Acme DE"), "uuid")
 		WantProblem(t, c.Delete("/v1/locales/"+de), 409, "IN_USE")
 		Want(t, c.Delete(f.contentsOf(parent)+"/"+content), 204)
 		Want(t, c.Delete("/v1/locales/"+de), 204)
@@ -323,41 +323,41 @@ func TestLocaleUsedByContentIsInUse(t *testing.T) {
 func TestIncludeAndExpandContents(t *testing.T) {
 	forEachContentFamily(t, func(t *testing.T, f family) {
 		c := env.Client(t)
-		en, de := mkLocale(t, c, "en-US"), mkLocale(t, c, "de-DE")
-		a := str(f.create(t, c, "acme"), "uuid")
-		b := str(f.create(t, c, "bare"), "uuid")
+		en, de := CreateLocale(t, c, "en-US"), CreateLocale(t, c, "de-DE")
+		a := Str(f.create(t, c, "acme"), "uuid")
+		b := Str(f.create(t, c, "bare"), "uuid")
 		ca := mkContent(t, c, f.contentsOf(a), en, "Acme", "description", "EN")
 		cb := mkContent(t, c, f.contentsOf(a), de, "Acme DE")
 
 		// Without the flags both are null; false is the same.
-		for _, query := range []string{"", q("include[contents]", "false", "expand[contents]", "false")} {
+		for _, query := range []string{"", Q("include[contents]", "false", "expand[contents]", "false")} {
 			r := Want(t, c.Get(f.item(a)+query), 200)
 			if !bytes.Contains(r.Raw, []byte(`"contentUuids":null`)) || !bytes.Contains(r.Raw, []byte(`"contents":null`)) {
 				t.Errorf("get %s: %s", query, r.Raw)
 			}
 		}
 		// include: the uuids in creation order; expand: the entries as the content API gives them.
-		g := Want(t, c.Get(f.item(a)+q("include[contents]", "true")), 200).Obj()
+		g := Want(t, c.Get(f.item(a)+Q("include[contents]", "true")), 200).Obj()
 		if !reflect.DeepEqual(g["contentUuids"], []any{ca["uuid"], cb["uuid"]}) || g["contents"] != nil {
 			t.Errorf("include: %v", g)
 		}
-		g = Want(t, c.Get(f.item(a)+q("expand[contents]", "true")), 200).Obj()
+		g = Want(t, c.Get(f.item(a)+Q("expand[contents]", "true")), 200).Obj()
 		if !reflect.DeepEqual(g["contents"], []any{ca, cb}) || g["contentUuids"] != nil {
 			t.Errorf("expand: %v, want contents %v, %v", g, ca, cb)
 		}
-		g = Want(t, c.Get(f.item(b)+q("include[contents]", "true", "expand[contents]", "true")), 200).Obj()
+		g = Want(t, c.Get(f.item(b)+Q("include[contents]", "true", "expand[contents]", "true")), 200).Obj()
 		if !reflect.DeepEqual(g["contentUuids"], []any{}) || !reflect.DeepEqual(g["contents"], []any{}) {
 			t.Errorf("both flags on an item without contents: %v", g)
 		}
-		wantKeys(t, "get with flags", g, f.keys...)
+		WantKeys(t, "get with flags", g, f.keys...)
 
 		// Lists: per item, also with filters and paging.
-		items := Want(t, c.Get(f.path+q("include[contents]", "true", "expand[contents]", "true", "code[order]", "asc")), 200).Items()
+		items := Want(t, c.Get(f.path+Q("include[contents]", "true", "expand[contents]", "true", "code[order]", "asc")), 200).Items()
 		if len(items) != 2 || !reflect.DeepEqual(items[0]["contentUuids"], []any{ca["uuid"], cb["uuid"]}) ||
 			!reflect.DeepEqual(items[0]["contents"], []any{ca, cb}) || !reflect.DeepEqual(items[1]["contents"], []any{}) {
 			t.Errorf("list with include and expand: %v", items)
 		}
-		items = Want(t, c.Get(f.path+q("include[contents]", "true", "codes[eq]", "bare")), 200).Items()
+		items = Want(t, c.Get(f.path+Q("include[contents]", "true", "codes[eq]", "bare")), 200).Items()
 		if len(items) != 1 || !reflect.DeepEqual(items[0]["contentUuids"], []any{}) || items[0]["contents"] != nil {
 			t.Errorf("filtered list with include: %v", items)
 		}
@@ -367,8 +367,8 @@ func TestIncludeAndExpandContents(t *testing.T) {
 				t.Errorf("list without flags: %v", it)
 			}
 		}
-		WantProblem(t, c.Get(f.item(a)+q("include[contents]", "yes")), 400, "MALFORMED_REQUEST", "include[contents]")
-		WantProblem(t, c.Get(f.path+q("expand[terms]", "true")), 400, "MALFORMED_REQUEST", "expand[terms]")
+		WantProblem(t, c.Get(f.item(a)+Q("include[contents]", "yes")), 400, "MALFORMED_REQUEST", "include[contents]")
+		WantProblem(t, c.Get(f.path+Q("expand[terms]", "true")), 400, "MALFORMED_REQUEST", "expand[terms]")
 
 		// Create and update responses carry null there.
 		u := Want(t, c.Patch(f.item(a), map[string]any{"displayName": "ACME"}), 200).Obj()

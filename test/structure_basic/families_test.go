@@ -23,16 +23,16 @@ func TestCreateGetShape(t *testing.T) {
 		if a["createdAt"] != a["updatedAt"] {
 			t.Errorf("create: createdAt %v != updatedAt %v", a["createdAt"], a["updatedAt"])
 		}
-		if d := time.Since(ts(t, a["createdAt"])); d < -time.Minute || d > time.Minute {
+		if d := time.Since(TS(t, a["createdAt"])); d < -time.Minute || d > time.Minute {
 			t.Errorf("create: createdAt %v is not now", a["createdAt"])
 		}
-		if loc := r.Header.Get("Location"); loc != f.item(str(a, "uuid")) {
-			t.Errorf("Location %q, want %s", loc, f.item(str(a, "uuid")))
+		if loc := r.Header.Get("Location"); loc != f.item(Str(a, "uuid")) {
+			t.Errorf("Location %q, want %s", loc, f.item(Str(a, "uuid")))
 		}
 		if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 			t.Errorf("content-type %q", ct)
 		}
-		g := Want(t, c.Get(f.item(str(a, "uuid"))), 200)
+		g := Want(t, c.Get(f.item(Str(a, "uuid"))), 200)
 		if !bytes.Equal(g.Raw, r.Raw) {
 			t.Errorf("get %s differs from create %s", g.Raw, r.Raw)
 		}
@@ -52,7 +52,7 @@ func TestCreateGetShape(t *testing.T) {
 
 func TestCreateValidation(t *testing.T) {
 	forEachFamily(t, func(t *testing.T, f family) {
-		c, tenant := tenantClient(t)
+		c, tenant := env.TenantClient(t)
 		WantProblem(t, c.Post(f.path, f.body("")), 400, "VALIDATION_FAILED", "code")
 		WantProblem(t, c.Post(f.path, f.body("", "code", "")), 400, "VALIDATION_FAILED", "code")
 		WantProblem(t, c.Post(f.path, f.body(strings.Repeat("x", 101))), 400, "VALIDATION_FAILED", "code")
@@ -60,7 +60,7 @@ func TestCreateValidation(t *testing.T) {
 		WantProblem(t, c.Post(f.path, f.body("ok", "displayName", strings.Repeat("é", 101))), 400, "VALIDATION_FAILED", "displayName")
 		// Both violations are reported at once.
 		r := WantProblem(t, c.Post(f.path, f.body("", "displayName", "")), 400, "VALIDATION_FAILED")
-		if fs := errFields(Resp{Body: r}); !reflect.DeepEqual(fs, []string{"code", "displayName"}) {
+		if fs := ErrFields(Resp{Body: r}); !reflect.DeepEqual(fs, []string{"code", "displayName"}) {
 			t.Errorf("violations %v, want code and displayName", fs)
 		}
 		// Decoding errors.
@@ -68,7 +68,7 @@ func TestCreateValidation(t *testing.T) {
 		WantProblem(t, c.Post(f.path, f.body("", "code", 12)), 400, "MALFORMED_REQUEST", "code")
 		WantProblem(t, c.Post(f.path, `{"code": "x"`), 400, "MALFORMED_REQUEST")
 		WantProblem(t, c.Post(f.path, `[]`), 400, "MALFORMED_REQUEST")
-		if n := countRows(t, f.table, tenant); n != 0 {
+		if n := CountRows(t, pool, f.table, tenant); n != 0 {
 			t.Errorf("%d rows after refused creates", n)
 		}
 	})
@@ -76,11 +76,11 @@ func TestCreateValidation(t *testing.T) {
 
 func TestDuplicateCodes(t *testing.T) {
 	forEachFamily(t, func(t *testing.T, f family) {
-		c, tenant := tenantClient(t)
+		c, tenant := env.TenantClient(t)
 		a := f.create(t, c, "acme")
 		b := f.create(t, c, "globex")
 		p := WantProblem(t, c.Post(f.path, f.body("acme", "displayName", "Other")), 409, "ALREADY_EXISTS", "code")
-		if !strings.Contains(str(p, "detail"), "acme") {
+		if !strings.Contains(Str(p, "detail"), "acme") {
 			t.Errorf("conflict detail does not name the code: %v", p["detail"])
 		}
 		// Codes are case-sensitive, as stored.
@@ -88,19 +88,19 @@ func TestDuplicateCodes(t *testing.T) {
 		// In a bulk: against an existing row and within the request; each item is named.
 		r := c.Post(f.path+"/bulk", []any{f.body("new-1"), f.body("acme"), f.body("new-2"), f.body("new-2")})
 		WantProblem(t, r, 409, "ALREADY_EXISTS", "[1].code")
-		if fs := errFields(r); !reflect.DeepEqual(fs, []string{"[1].code", "[3].code"}) {
+		if fs := ErrFields(r); !reflect.DeepEqual(fs, []string{"[1].code", "[3].code"}) {
 			t.Errorf("bulk conflicts name %v, want [1].code and [3].code", fs)
 		}
 		// Update onto another item's code.
-		WantProblem(t, c.Patch(f.item(str(b, "uuid")), map[string]any{"code": "acme"}), 409, "ALREADY_EXISTS", "code")
+		WantProblem(t, c.Patch(f.item(Str(b, "uuid")), map[string]any{"code": "acme"}), 409, "ALREADY_EXISTS", "code")
 		WantProblem(t, c.Patch(f.path+"/bulk", []any{
-			map[string]any{"uuid": str(a, "uuid"), "displayName": "fine"},
-			map[string]any{"uuid": str(b, "uuid"), "code": "acme"},
+			map[string]any{"uuid": Str(a, "uuid"), "displayName": "fine"},
+			map[string]any{"uuid": Str(b, "uuid"), "code": "acme"},
 		}), 409, "ALREADY_EXISTS", "[1].code")
-		if g := f.get(t, c, str(a, "uuid")); !reflect.DeepEqual(g, a) {
+		if g := f.get(t, c, Str(a, "uuid")); !reflect.DeepEqual(g, a) {
 			t.Errorf("a refused bulk update changed %v into %v", a, g)
 		}
-		if n := countRows(t, f.table, tenant); n != 3 {
+		if n := CountRows(t, pool, f.table, tenant); n != 3 {
 			t.Errorf("%d rows, want 3", n)
 		}
 		// Another tenant may use the same code.
@@ -110,7 +110,7 @@ func TestDuplicateCodes(t *testing.T) {
 
 func TestBulkCreate(t *testing.T) {
 	forEachFamily(t, func(t *testing.T, f family) {
-		c, tenant := tenantClient(t)
+		c, tenant := env.TenantClient(t)
 		r := Want(t, c.Post(f.path+"/bulk", []any{f.body("zeta"), f.body("alpha", "displayName", "Alpha"), f.body("mid")}), 201)
 		items := r.Objs()
 		if len(items) != 3 {
@@ -126,7 +126,7 @@ func TestBulkCreate(t *testing.T) {
 			if it["createdAt"] != items[0]["createdAt"] {
 				t.Errorf("bulk items have different createdAt: %v", items)
 			}
-			if g := f.get(t, c, str(it, "uuid")); !reflect.DeepEqual(g, it) {
+			if g := f.get(t, c, Str(it, "uuid")); !reflect.DeepEqual(g, it) {
 				t.Errorf("get %v, created %v", g, it)
 			}
 		}
@@ -136,7 +136,7 @@ func TestBulkCreate(t *testing.T) {
 		// All or nothing: any invalid item refuses the whole bulk, naming the items.
 		r = c.Post(f.path+"/bulk", []any{f.body("ok-1"), f.body(""), f.body("ok-2", "displayName", strings.Repeat("x", 101))})
 		WantProblem(t, r, 400, "VALIDATION_FAILED", "[1].code")
-		if fs := errFields(r); !reflect.DeepEqual(fs, []string{"[1].code", "[2].displayName"}) {
+		if fs := ErrFields(r); !reflect.DeepEqual(fs, []string{"[1].code", "[2].displayName"}) {
 			t.Errorf("bulk violations %v", fs)
 		}
 		WantProblem(t, c.Post(f.path+"/bulk", []any{f.body("ok-1"), f.body("ok-2", "bogus", 1)}), 400, "MALFORMED_REQUEST", "[1].bogus")
@@ -147,12 +147,12 @@ func TestBulkCreate(t *testing.T) {
 			many[i] = f.body(fmt.Sprintf("c%03d", i))
 		}
 		WantProblem(t, c.Post(f.path+"/bulk", many), 400, "VALIDATION_FAILED")
-		if n := countRows(t, f.table, tenant); n != 3 {
+		if n := CountRows(t, pool, f.table, tenant); n != 3 {
 			t.Errorf("%d rows after refused bulks, want 3", n)
 		}
 		// 100 items is the limit, not over it.
 		Want(t, c.Post(f.path+"/bulk", many[:100]), 201)
-		if n := countRows(t, f.table, tenant); n != 103 {
+		if n := CountRows(t, pool, f.table, tenant); n != 103 {
 			t.Errorf("%d rows, want 103", n)
 		}
 	})
@@ -162,13 +162,13 @@ func TestUpdate(t *testing.T) {
 	forEachFamily(t, func(t *testing.T, f family) {
 		c := env.Client(t)
 		a := f.create(t, c, "acme", "displayName", "ACME")
-		id := str(a, "uuid")
+		id := Str(a, "uuid")
 		time.Sleep(2 * time.Millisecond)
 
 		// Only the fields given change; updatedAt moves, createdAt does not.
 		u := Want(t, c.Patch(f.item(id), map[string]any{"displayName": "ACME Corp"}), 200).Obj()
 		f.wantItem(t, "update displayName", u, "acme", "ACME Corp")
-		if u["uuid"] != id || u["createdAt"] != a["createdAt"] || !ts(t, u["updatedAt"]).After(ts(t, a["updatedAt"])) {
+		if u["uuid"] != id || u["createdAt"] != a["createdAt"] || !TS(t, u["updatedAt"]).After(TS(t, a["updatedAt"])) {
 			t.Errorf("update: %v after %v", u, a)
 		}
 		u = Want(t, c.Patch(f.item(id), map[string]any{"code": "acme-corp"}), 200).Obj()
@@ -181,7 +181,7 @@ func TestUpdate(t *testing.T) {
 		time.Sleep(2 * time.Millisecond)
 		u = Want(t, c.Patch(f.item(id), map[string]any{}), 200).Obj()
 		f.wantItem(t, "empty update", u, "acme-corp", "ACME Corp")
-		if !ts(t, u["updatedAt"]).After(ts(t, prev["updatedAt"])) {
+		if !TS(t, u["updatedAt"]).After(TS(t, prev["updatedAt"])) {
 			t.Errorf("empty update did not move updatedAt: %v", u)
 		}
 		if g := f.get(t, c, id); !reflect.DeepEqual(g, u) {
@@ -205,7 +205,7 @@ func TestBulkUpdate(t *testing.T) {
 	forEachFamily(t, func(t *testing.T, f family) {
 		c := env.Client(t)
 		items := f.bulkCreate(t, c, "a", "b", "c")
-		a, b, cc := str(items[0], "uuid"), str(items[1], "uuid"), str(items[2], "uuid")
+		a, b, cc := Str(items[0], "uuid"), Str(items[1], "uuid"), Str(items[2], "uuid")
 
 		res := Want(t, c.Patch(f.path+"/bulk", []any{
 			map[string]any{"uuid": cc, "displayName": "Charlie"},
@@ -216,8 +216,8 @@ func TestBulkUpdate(t *testing.T) {
 		}
 		f.wantItem(t, "[0]", res[0], "c", "Charlie")
 		f.wantItem(t, "[1]", res[1], "alpha", "a")
-		if str(res[0], "uuid") != cc || str(res[1], "uuid") != a {
-			t.Errorf("bulk update answered %v, not in request order", uuidsOf(res))
+		if Str(res[0], "uuid") != cc || Str(res[1], "uuid") != a {
+			t.Errorf("bulk update answered %v, not in request order", UUIDsOf(res))
 		}
 		// Two codes may be swapped through a third in one bulk (each item in order).
 		Want(t, c.Patch(f.path+"/bulk", []any{
@@ -246,23 +246,23 @@ func TestBulkUpdate(t *testing.T) {
 
 func TestDelete(t *testing.T) {
 	forEachFamily(t, func(t *testing.T, f family) {
-		c, tenant := tenantClient(t)
+		c, tenant := env.TenantClient(t)
 		a := f.create(t, c, "acme")
 		b := f.create(t, c, "globex")
-		r := Want(t, c.Delete(f.item(str(a, "uuid"))), 204)
+		r := Want(t, c.Delete(f.item(Str(a, "uuid"))), 204)
 		if len(r.Raw) != 0 {
 			t.Errorf("delete answered a body: %s", r.Raw)
 		}
-		WantProblem(t, c.Get(f.item(str(a, "uuid"))), 404, "NOT_FOUND")
-		WantProblem(t, c.Delete(f.item(str(a, "uuid"))), 404, "NOT_FOUND")
+		WantProblem(t, c.Get(f.item(Str(a, "uuid"))), 404, "NOT_FOUND")
+		WantProblem(t, c.Delete(f.item(Str(a, "uuid"))), 404, "NOT_FOUND")
 		WantProblem(t, c.Delete(f.item("nope")), 400, "VALIDATION_FAILED", f.idKey)
 		wantCodes(t, "after delete", listCodes(t, c, f.path), true, "globex")
-		if n := countRows(t, f.table, tenant); n != 1 {
+		if n := CountRows(t, pool, f.table, tenant); n != 1 {
 			t.Errorf("%d rows, want 1", n)
 		}
 		// The code is free again.
 		f.create(t, c, "acme")
-		f.get(t, c, str(b, "uuid"))
+		f.get(t, c, Str(b, "uuid"))
 	})
 }
 
@@ -271,41 +271,41 @@ func TestListFilters(t *testing.T) {
 		c := env.Client(t)
 		items := f.bulkCreate(t, c, "red_1", "Red-2", "blue%", "green")
 		Want(t, c.Patch(f.path+"/bulk", []any{
-			map[string]any{"uuid": str(items[0], "uuid"), "displayName": "Crimson Red"},
-			map[string]any{"uuid": str(items[2], "uuid"), "displayName": "Navy"},
+			map[string]any{"uuid": Str(items[0], "uuid"), "displayName": "Crimson Red"},
+			map[string]any{"uuid": Str(items[2], "uuid"), "displayName": "Navy"},
 		}), 200)
 		p := f.path
 		wantCodes(t, "no filter", listCodes(t, c, p), false, "red_1", "Red-2", "blue%", "green")
-		wantCodes(t, "uuids", listCodes(t, c, p+q("uuids[eq]", str(items[1], "uuid"), "uuids[eq]", str(items[3], "uuid"), "uuids[eq]", randomUUID())), false, "Red-2", "green")
-		wantCodes(t, "codes", listCodes(t, c, p+q("codes[eq]", "green", "codes[eq]", "red_1", "codes[eq]", "RED_1")), false, "green", "red_1")
-		wantCodes(t, "code contains (case-insensitive)", listCodes(t, c, p+q("code[contains]", "RED")), false, "red_1", "Red-2")
-		wantCodes(t, "code contains _ literally", listCodes(t, c, p+q("code[contains]", "_")), false, "red_1")
-		wantCodes(t, "code contains % literally", listCodes(t, c, p+q("code[contains]", "%")), false, "blue%")
-		wantCodes(t, "code starts", listCodes(t, c, p+q("code[starts]", "re")), false, "red_1", "Red-2")
-		wantCodes(t, "code ends", listCodes(t, c, p+q("code[ends]", "N")), false, "green")
-		wantCodes(t, "code starts and ends", listCodes(t, c, p+q("code[starts]", "r", "code[ends]", "2")), false, "Red-2")
-		wantCodes(t, "displayNames", listCodes(t, c, p+q("displayNames[eq]", "Navy", "displayNames[eq]", "green")), false, "blue%", "green")
-		wantCodes(t, "displayName contains", listCodes(t, c, p+q("displayName[contains]", "red")), false, "red_1", "Red-2")
-		wantCodes(t, "displayName starts", listCodes(t, c, p+q("displayName[starts]", "cri")), false, "red_1")
-		wantCodes(t, "displayName ends", listCodes(t, c, p+q("displayName[ends]", "VY")), false, "blue%")
+		wantCodes(t, "uuids", listCodes(t, c, p+Q("uuids[eq]", Str(items[1], "uuid"), "uuids[eq]", Str(items[3], "uuid"), "uuids[eq]", randomUUID())), false, "Red-2", "green")
+		wantCodes(t, "codes", listCodes(t, c, p+Q("codes[eq]", "green", "codes[eq]", "red_1", "codes[eq]", "RED_1")), false, "green", "red_1")
+		wantCodes(t, "code contains (case-insensitive)", listCodes(t, c, p+Q("code[contains]", "RED")), false, "red_1", "Red-2")
+		wantCodes(t, "code contains _ literally", listCodes(t, c, p+Q("code[contains]", "_")), false, "red_1")
+		wantCodes(t, "code contains % literally", listCodes(t, c, p+Q("code[contains]", "%")), false, "blue%")
+		wantCodes(t, "code starts", listCodes(t, c, p+Q("code[starts]", "re")), false, "red_1", "Red-2")
+		wantCodes(t, "code ends", listCodes(t, c, p+Q("code[ends]", "N")), false, "green")
+		wantCodes(t, "code starts and ends", listCodes(t, c, p+Q("code[starts]", "r", "code[ends]", "2")), false, "Red-2")
+		wantCodes(t, "displayNames", listCodes(t, c, p+Q("displayNames[eq]", "Navy", "displayNames[eq]", "green")), false, "blue%", "green")
+		wantCodes(t, "displayName contains", listCodes(t, c, p+Q("displayName[contains]", "red")), false, "red_1", "Red-2")
+		wantCodes(t, "displayName starts", listCodes(t, c, p+Q("displayName[starts]", "cri")), false, "red_1")
+		wantCodes(t, "displayName ends", listCodes(t, c, p+Q("displayName[ends]", "VY")), false, "blue%")
 
 		// Timestamps: the bulk shares createdAt; the two updated items have a later updatedAt.
-		created := str(items[0], "createdAt")
-		updated := str(f.get(t, c, str(items[0], "uuid")), "updatedAt")
-		wantCodes(t, "createdAt eq", listCodes(t, c, p+q("createdAt[eq]", created)), false, "red_1", "Red-2", "blue%", "green")
-		wantCodes(t, "createdAt min after", listCodes(t, c, p+q("createdAt[min]", ts(t, created).Add(time.Microsecond).Format(time.RFC3339Nano))), false)
-		wantCodes(t, "createdAt max (inclusive)", listCodes(t, c, p+q("createdAt[max]", created)), false, "red_1", "Red-2", "blue%", "green")
-		wantCodes(t, "updatedAt eq", listCodes(t, c, p+q("updatedAt[eq]", updated)), false, "red_1", "blue%")
-		wantCodes(t, "updatedAt min (inclusive)", listCodes(t, c, p+q("updatedAt[min]", updated)), false, "red_1", "blue%")
-		wantCodes(t, "updatedAt max before", listCodes(t, c, p+q("updatedAt[max]", ts(t, updated).Add(-time.Microsecond).Format(time.RFC3339Nano))), false, "Red-2", "green")
-		wantCodes(t, "filters combine", listCodes(t, c, p+q("code[contains]", "e", "updatedAt[min]", updated)), false, "red_1", "blue%")
+		created := Str(items[0], "createdAt")
+		updated := Str(f.get(t, c, Str(items[0], "uuid")), "updatedAt")
+		wantCodes(t, "createdAt eq", listCodes(t, c, p+Q("createdAt[eq]", created)), false, "red_1", "Red-2", "blue%", "green")
+		wantCodes(t, "createdAt min after", listCodes(t, c, p+Q("createdAt[min]", TS(t, created).Add(time.Microsecond).Format(time.RFC3339Nano))), false)
+		wantCodes(t, "createdAt max (inclusive)", listCodes(t, c, p+Q("createdAt[max]", created)), false, "red_1", "Red-2", "blue%", "green")
+		wantCodes(t, "updatedAt eq", listCodes(t, c, p+Q("updatedAt[eq]", updated)), false, "red_1", "blue%")
+		wantCodes(t, "updatedAt min (inclusive)", listCodes(t, c, p+Q("updatedAt[min]", updated)), false, "red_1", "blue%")
+		wantCodes(t, "updatedAt max before", listCodes(t, c, p+Q("updatedAt[max]", TS(t, updated).Add(-time.Microsecond).Format(time.RFC3339Nano))), false, "Red-2", "green")
+		wantCodes(t, "filters combine", listCodes(t, c, p+Q("code[contains]", "e", "updatedAt[min]", updated)), false, "red_1", "blue%")
 
 		// Malformed or unknown parameters are 400 naming them.
-		WantProblem(t, c.Get(p+q("uuids[eq]", "nope")), 400, "VALIDATION_FAILED", "uuids[eq]")
-		WantProblem(t, c.Get(p+q("createdAt[min]", "yesterday")), 400, "MALFORMED_REQUEST", "createdAt[min]")
-		WantProblem(t, c.Get(p+q("colour[eq]", "red")), 400, "MALFORMED_REQUEST", "colour[eq]")
-		WantProblem(t, c.Get(p+q("code[like]", "red")), 400, "MALFORMED_REQUEST", "code[like]")
-		WantProblem(t, c.Get(p+q("statuses[eq]", "draft")), 400, "MALFORMED_REQUEST", "statuses[eq]")
+		WantProblem(t, c.Get(p+Q("uuids[eq]", "nope")), 400, "VALIDATION_FAILED", "uuids[eq]")
+		WantProblem(t, c.Get(p+Q("createdAt[min]", "yesterday")), 400, "MALFORMED_REQUEST", "createdAt[min]")
+		WantProblem(t, c.Get(p+Q("colour[eq]", "red")), 400, "MALFORMED_REQUEST", "colour[eq]")
+		WantProblem(t, c.Get(p+Q("code[like]", "red")), 400, "MALFORMED_REQUEST", "code[like]")
+		WantProblem(t, c.Get(p+Q("statuses[eq]", "draft")), 400, "MALFORMED_REQUEST", "statuses[eq]")
 	})
 }
 
@@ -314,63 +314,63 @@ func TestListOrderAndPages(t *testing.T) {
 		c := env.Client(t)
 		items := f.bulkCreate(t, c, "b", "d", "a", "c", "e")
 		Want(t, c.Patch(f.path+"/bulk", []any{
-			map[string]any{"uuid": str(items[0], "uuid"), "displayName": "zz"},
-			map[string]any{"uuid": str(items[1], "uuid"), "displayName": "aa"},
-			map[string]any{"uuid": str(items[2], "uuid"), "displayName": "aa"},
+			map[string]any{"uuid": Str(items[0], "uuid"), "displayName": "zz"},
+			map[string]any{"uuid": Str(items[1], "uuid"), "displayName": "aa"},
+			map[string]any{"uuid": Str(items[2], "uuid"), "displayName": "aa"},
 		}), 200)
 		p := f.path
 		wantCodes(t, "default", listCodes(t, c, p), true, "b", "d", "a", "c", "e")
-		wantCodes(t, "code asc", listCodes(t, c, p+q("code[order]", "asc")), true, "a", "b", "c", "d", "e")
-		wantCodes(t, "code desc", listCodes(t, c, p+q("code[order]", "desc")), true, "e", "d", "c", "b", "a")
-		wantCodes(t, "displayName then code", listCodes(t, c, p+q("displayName[order]", "asc", "code[order]", "desc")), true, "d", "a", "c", "e", "b")
-		wantCodes(t, "createdAt desc (ties on uuid desc)", listCodes(t, c, p+q("createdAt[order]", "desc")), true, "e", "c", "a", "d", "b")
-		wantCodes(t, "updatedAt asc", listCodes(t, c, p+q("updatedAt[order]", "asc")), true, "c", "e", "b", "d", "a")
-		WantProblem(t, c.Get(p+q("code[order]", "up")), 400, "MALFORMED_REQUEST", "code[order]")
-		WantProblem(t, c.Get(p+q("uuid[order]", "asc")), 400, "MALFORMED_REQUEST")
+		wantCodes(t, "code asc", listCodes(t, c, p+Q("code[order]", "asc")), true, "a", "b", "c", "d", "e")
+		wantCodes(t, "code desc", listCodes(t, c, p+Q("code[order]", "desc")), true, "e", "d", "c", "b", "a")
+		wantCodes(t, "displayName then code", listCodes(t, c, p+Q("displayName[order]", "asc", "code[order]", "desc")), true, "d", "a", "c", "e", "b")
+		wantCodes(t, "createdAt desc (ties on uuid desc)", listCodes(t, c, p+Q("createdAt[order]", "desc")), true, "e", "c", "a", "d", "b")
+		wantCodes(t, "updatedAt asc", listCodes(t, c, p+Q("updatedAt[order]", "asc")), true, "c", "e", "b", "d", "a")
+		WantProblem(t, c.Get(p+Q("code[order]", "up")), 400, "MALFORMED_REQUEST", "code[order]")
+		WantProblem(t, c.Get(p+Q("uuid[order]", "asc")), 400, "MALFORMED_REQUEST")
 
-		r := Want(t, c.Get(p+q("code[order]", "asc", "page", "2", "size", "2")), 200)
+		r := Want(t, c.Get(p+Q("code[order]", "asc", "page", "2", "size", "2")), 200)
 		wantCodes(t, "page 2", codesOf(r.Items()), true, "c", "d")
-		wantPagination(t, "page 2", r, 2, 2, 5, 3)
-		r = Want(t, c.Get(p+q("code[order]", "asc", "page", "3", "size", "2")), 200)
+		WantPagination(t, "page 2", r, 2, 2, 5, 3)
+		r = Want(t, c.Get(p+Q("code[order]", "asc", "page", "3", "size", "2")), 200)
 		wantCodes(t, "page 3", codesOf(r.Items()), true, "e")
-		r = Want(t, c.Get(p+q("page", "9", "size", "2")), 200)
+		r = Want(t, c.Get(p+Q("page", "9", "size", "2")), 200)
 		if !bytes.Contains(r.Raw, []byte(`"items":[]`)) {
 			t.Errorf("page past the end: %s", r.Raw)
 		}
-		wantPagination(t, "past the end", r, 9, 2, 5, 3)
-		wantPagination(t, "defaults", Want(t, c.Get(p), 200), 1, 20, 5, 1)
-		for _, bad := range []string{q("page", "0"), q("size", "0"), q("size", "101"), q("page", "x")} {
+		WantPagination(t, "past the end", r, 9, 2, 5, 3)
+		WantPagination(t, "defaults", Want(t, c.Get(p), 200), 1, 20, 5, 1)
+		for _, bad := range []string{Q("page", "0"), Q("size", "0"), Q("size", "101"), Q("page", "x")} {
 			if r := c.Get(p + bad); r.Status != 400 {
 				t.Errorf("GET %s%s: status %d, want 400", p, bad, r.Status)
 			}
 		}
 		// An empty tenant lists nothing.
 		r = Want(t, env.Client(t).Get(p), 200)
-		wantKeys(t, "empty page", r.Obj(), "items", "pagination")
+		WantKeys(t, "empty page", r.Obj(), "items", "pagination")
 		if !bytes.Contains(r.Raw, []byte(`"items":[]`)) {
 			t.Errorf("empty list: %s", r.Raw)
 		}
-		wantPagination(t, "empty", r, 1, 20, 0, 0)
+		WantPagination(t, "empty", r, 1, 20, 0, 0)
 	})
 }
 
 func TestTenantIsolation(t *testing.T) {
 	forEachFamily(t, func(t *testing.T, f family) {
-		alice, aliceTenant := tenantClient(t)
-		bob, bobTenant := tenantClient(t)
+		alice, aliceTenant := env.TenantClient(t)
+		bob, bobTenant := env.TenantClient(t)
 		a := f.create(t, alice, "acme")
-		id := str(a, "uuid")
-		log := &eventLog{tenant: aliceTenant}
-		log.skip(t)
+		id := Str(a, "uuid")
+		log := NewEventLog(pool, aliceTenant)
+		log.Skip(t)
 
 		WantProblem(t, bob.Get(f.item(id)), 404, "NOT_FOUND")
 		WantProblem(t, bob.Patch(f.item(id), map[string]any{"displayName": "Bob's"}), 404, "NOT_FOUND")
 		WantProblem(t, bob.Patch(f.path+"/bulk", []any{map[string]any{"uuid": id, "displayName": "Bob's"}}), 404, "NOT_FOUND", "[0].uuid")
 		WantProblem(t, bob.Delete(f.item(id)), 404, "NOT_FOUND")
 		if f.contents {
-			WantProblem(t, bob.Get(f.item(id)+q("include[contents]", "true", "expand[contents]", "true")), 404, "NOT_FOUND")
+			WantProblem(t, bob.Get(f.item(id)+Q("include[contents]", "true", "expand[contents]", "true")), 404, "NOT_FOUND")
 		}
-		for _, query := range []string{"", q("uuids[eq]", id), q("codes[eq]", "acme"), q("code[contains]", "c")} {
+		for _, query := range []string{"", Q("uuids[eq]", id), Q("codes[eq]", "acme"), Q("code[contains]", "c")} {
 			r := Want(t, bob.Get(f.path+query), 200)
 			if len(r.Items()) != 0 {
 				t.Errorf("bob lists %s: %s", query, r.Raw)
@@ -381,8 +381,8 @@ func TestTenantIsolation(t *testing.T) {
 		if g := f.get(t, alice, id); !reflect.DeepEqual(g, a) {
 			t.Errorf("alice's item is %v, want %v", g, a)
 		}
-		log.expect(t, "bob's attempts")
-		if n := countRows(t, f.table, bobTenant); n != 1 {
+		log.Expect(t, "bob's attempts")
+		if n := CountRows(t, pool, f.table, bobTenant); n != 1 {
 			t.Errorf("bob has %d rows", n)
 		}
 	})
@@ -390,23 +390,23 @@ func TestTenantIsolation(t *testing.T) {
 
 func TestEvents(t *testing.T) {
 	forEachFamily(t, func(t *testing.T, f family) {
-		c, tenant := tenantClient(t)
-		log := &eventLog{tenant: tenant}
-		log.expect(t, "fresh tenant")
+		c, tenant := env.TenantClient(t)
+		log := NewEventLog(pool, tenant)
+		log.Expect(t, "fresh tenant")
 
-		a := str(f.create(t, c, "acme"), "uuid")
-		log.expect(t, "create", f.ev("created", a))
+		a := Str(f.create(t, c, "acme"), "uuid")
+		log.Expect(t, "create", f.ev("created", a))
 		res := f.bulkCreate(t, c, "b1", "b2")
-		b1, b2 := str(res[0], "uuid"), str(res[1], "uuid")
-		log.expect(t, "bulk create", f.ev("created", b1), f.ev("created", b2))
+		b1, b2 := Str(res[0], "uuid"), Str(res[1], "uuid")
+		log.Expect(t, "bulk create", f.ev("created", b1), f.ev("created", b2))
 		Want(t, c.Patch(f.item(a), map[string]any{"displayName": "ACME"}), 200)
-		log.expect(t, "update", f.ev("updated", a))
+		log.Expect(t, "update", f.ev("updated", a))
 		Want(t, c.Patch(f.item(a), map[string]any{}), 200)
-		log.expect(t, "empty update", f.ev("updated", a))
+		log.Expect(t, "empty update", f.ev("updated", a))
 		Want(t, c.Patch(f.path+"/bulk", []any{map[string]any{"uuid": b2, "code": "x"}, map[string]any{"uuid": b1, "code": "y"}}), 200)
-		log.expect(t, "bulk update", f.ev("updated", b1), f.ev("updated", b2))
+		log.Expect(t, "bulk update", f.ev("updated", b1), f.ev("updated", b2))
 		Want(t, c.Delete(f.item(b1)), 204)
-		log.expect(t, "delete", f.ev("deleted", b1))
+		log.Expect(t, "delete", f.ev("deleted", b1))
 
 		// Refused writes emit nothing.
 		c.Post(f.path, f.body("acme"))
@@ -415,12 +415,12 @@ func TestEvents(t *testing.T) {
 		c.Patch(f.item(a), map[string]any{"code": "x"})
 		c.Patch(f.path+"/bulk", []any{map[string]any{"uuid": a, "displayName": "z"}, map[string]any{"uuid": b1, "displayName": "z"}})
 		c.Delete(f.item(b1))
-		log.expect(t, "refused writes")
+		log.Expect(t, "refused writes")
 
 		// Reads emit nothing.
 		c.Get(f.item(a))
 		c.Get(f.path)
-		log.expect(t, "reads")
+		log.Expect(t, "reads")
 	})
 }
 
@@ -428,7 +428,7 @@ func TestAuth(t *testing.T) {
 	forEachFamily(t, func(t *testing.T, f family) {
 		tenant := "t-" + RandomHex(8)
 		writer := env.ClientFor(t, tenant)
-		id := str(f.create(t, writer, "acme"), "uuid")
+		id := Str(f.create(t, writer, "acme"), "uuid")
 		reader := env.ClientFor(t, tenant, "catalog:read")
 		hooks := env.ClientFor(t, tenant, "webhooks:read", "webhooks:write")
 		anon := env.ClientFor(t, tenant)

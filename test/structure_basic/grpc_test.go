@@ -4,11 +4,9 @@ import (
 	"context"
 	"slices"
 	"testing"
-	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
@@ -16,14 +14,6 @@ import (
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	. "github.com/catalogd/catalogd/server/apptest"
 )
-
-// grpcCtx is a context carrying a bearer token for tenant with scopes (all when none).
-func grpcCtx(t *testing.T, tenant string, scopes ...string) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+Token(tenant, scopes...))
-}
 
 func freshTenant() string { return "g-" + RandomHex(8) }
 
@@ -69,19 +59,19 @@ func must[T any](t *testing.T, what string) func(T, error) T {
 func TestGRPCBrandsAndContents(t *testing.T) {
 	t.Parallel()
 	tenant := freshTenant()
-	ctx := grpcCtx(t, tenant)
+	ctx := GRPCContext(t, tenant)
 	cl := pb.NewBrandServiceClient(env.GRPC)
 	ccl := pb.NewBrandContentServiceClient(env.GRPC)
 	locales := pb.NewLocaleServiceClient(env.GRPC)
 	en := must[*pb.CreateLocaleResponse](t, "locale")(locales.CreateLocale(ctx, &pb.CreateLocaleRequest{Locale: &pb.LocaleCreate{Code: "en-US"}})).Locale.Uuid
-	log := &eventLog{tenant: tenant}
-	log.skip(t)
+	log := NewEventLog(pool, tenant)
+	log.Skip(t)
 
 	b := must[*pb.CreateBrandResponse](t, "create")(cl.CreateBrand(ctx, &pb.CreateBrandRequest{Brand: &pb.BrandCreate{Code: "acme"}})).Brand
-	if !uuidRe.MatchString(b.Uuid) || b.Code != "acme" || b.DisplayName != "acme" || b.CreatedAt == nil || b.ContentUuids != nil || b.Contents != nil {
+	if !UUIDRe.MatchString(b.Uuid) || b.Code != "acme" || b.DisplayName != "acme" || b.CreatedAt == nil || b.ContentUuids != nil || b.Contents != nil {
 		t.Errorf("created %v", b)
 	}
-	log.expect(t, "create", brandsF.ev("created", b.Uuid))
+	log.Expect(t, "create", brandsF.ev("created", b.Uuid))
 	g := must[*pb.GetBrandResponse](t, "get")(cl.GetBrand(ctx, &pb.GetBrandRequest{BrandUuid: b.Uuid})).Brand
 	if !proto.Equal(g, b) {
 		t.Errorf("get %v, want %v", g, b)
@@ -93,7 +83,7 @@ func TestGRPCBrandsAndContents(t *testing.T) {
 	if bc.BrandUuid != b.Uuid || bc.LocaleUuid != en || bc.GetDescription() != "Makers" {
 		t.Errorf("created content %v", bc)
 	}
-	log.expect(t, "create content", brandsF.contentEv("created", b.Uuid, bc.Uuid))
+	log.Expect(t, "create content", brandsF.contentEv("created", b.Uuid, bc.Uuid))
 	u := must[*pb.UpdateBrandContentResponse](t, "update content")(ccl.UpdateBrandContent(ctx, &pb.UpdateBrandContentRequest{BrandUuid: b.Uuid, BrandContentUuid: bc.Uuid,
 		BrandContent: &pb.BrandContentUpdate{UpdateMask: &fieldmaskpb.FieldMask{Paths: []string{"description"}}}})).BrandContent
 	if u.Description != nil || u.DisplayName != "Acme" {
@@ -160,26 +150,26 @@ func TestGRPCBrandsAndContents(t *testing.T) {
 	if f := wantStatus(t, err, codes.InvalidArgument, "VALIDATION_FAILED"); !slices.Equal(f, []string{"brandUuid"}) {
 		t.Errorf("bad uuid names %v", f)
 	}
-	_, err = cl.GetBrand(grpcCtx(t, freshTenant()), &pb.GetBrandRequest{BrandUuid: b.Uuid})
+	_, err = cl.GetBrand(GRPCContext(t, freshTenant()), &pb.GetBrandRequest{BrandUuid: b.Uuid})
 	wantStatus(t, err, codes.NotFound, "NOT_FOUND")
-	_, err = cl.CreateBrand(grpcCtx(t, tenant, "catalog:read"), &pb.CreateBrandRequest{Brand: &pb.BrandCreate{Code: "x"}})
+	_, err = cl.CreateBrand(GRPCContext(t, tenant, "catalog:read"), &pb.CreateBrandRequest{Brand: &pb.BrandCreate{Code: "x"}})
 	wantStatus(t, err, codes.PermissionDenied, "FORBIDDEN")
 	_, err = cl.ListBrands(context.Background(), &pb.ListBrandsRequest{})
 	wantStatus(t, err, codes.Unauthenticated, "UNAUTHENTICATED")
 
 	// Delete the content, then the brand.
-	log.skip(t)
+	log.Skip(t)
 	must[*pb.DeleteBrandContentResponse](t, "delete content")(ccl.DeleteBrandContent(ctx, &pb.DeleteBrandContentRequest{BrandUuid: b.Uuid, BrandContentUuid: bc.Uuid}))
 	must[*pb.DeleteBrandResponse](t, "delete")(cl.DeleteBrand(ctx, &pb.DeleteBrandRequest{BrandUuid: b.Uuid}))
 	_, err = cl.DeleteBrand(ctx, &pb.DeleteBrandRequest{BrandUuid: b.Uuid})
 	wantStatus(t, err, codes.NotFound, "NOT_FOUND")
-	log.expect(t, "deletes", brandsF.contentEv("deleted", b.Uuid, bc.Uuid), brandsF.ev("deleted", b.Uuid))
+	log.Expect(t, "deletes", brandsF.contentEv("deleted", b.Uuid, bc.Uuid), brandsF.ev("deleted", b.Uuid))
 }
 
 func TestGRPCTagsAndContents(t *testing.T) {
 	t.Parallel()
 	tenant := freshTenant()
-	ctx := grpcCtx(t, tenant)
+	ctx := GRPCContext(t, tenant)
 	cl := pb.NewTagServiceClient(env.GRPC)
 	ccl := pb.NewTagContentServiceClient(env.GRPC)
 	en := must[*pb.CreateLocaleResponse](t, "locale")(pb.NewLocaleServiceClient(env.GRPC).CreateLocale(ctx, &pb.CreateLocaleRequest{Locale: &pb.LocaleCreate{Code: "en-US"}})).Locale.Uuid
@@ -203,7 +193,7 @@ func TestGRPCTagsAndContents(t *testing.T) {
 	_, err := ccl.GetTagContent(ctx, &pb.GetTagContentRequest{TagUuid: tg.Uuid, TagContentUuid: randomUUID()})
 	wantStatus(t, err, codes.NotFound, "NOT_FOUND")
 	must[*pb.DeleteTagResponse](t, "delete")(cl.DeleteTag(ctx, &pb.DeleteTagRequest{TagUuid: tg.Uuid}))
-	if n := countRows(t, "contents", tenant); n != 0 {
+	if n := CountRows(t, pool, "contents", tenant); n != 0 {
 		t.Errorf("%d contents after deleting their tag", n)
 	}
 	_, err = ccl.ListTagContents(ctx, &pb.ListTagContentsRequest{TagUuid: tg.Uuid})
@@ -212,7 +202,7 @@ func TestGRPCTagsAndContents(t *testing.T) {
 
 func TestGRPCProductAssetTypes(t *testing.T) {
 	t.Parallel()
-	ctx := grpcCtx(t, freshTenant())
+	ctx := GRPCContext(t, freshTenant())
 	cl := pb.NewProductAssetTypeServiceClient(env.GRPC)
 	hero := must[*pb.CreateProductAssetTypeResponse](t, "create")(cl.CreateProductAssetType(ctx, &pb.CreateProductAssetTypeRequest{
 		ProductAssetType: &pb.ProductAssetTypeCreate{Code: "hero", IsFeaturedSource: proto.Bool(true)}})).ProductAssetType
@@ -250,7 +240,7 @@ func TestGRPCProductAssetTypes(t *testing.T) {
 
 func TestGRPCProductRelationTypes(t *testing.T) {
 	t.Parallel()
-	ctx := grpcCtx(t, freshTenant())
+	ctx := GRPCContext(t, freshTenant())
 	cl := pb.NewProductRelationTypeServiceClient(env.GRPC)
 	_, err := cl.CreateProductRelationType(ctx, &pb.CreateProductRelationTypeRequest{ProductRelationType: &pb.ProductRelationTypeCreate{Code: "related"}})
 	if f := wantStatus(t, err, codes.InvalidArgument, "VALIDATION_FAILED"); !slices.Equal(f, []string{"direction"}) {

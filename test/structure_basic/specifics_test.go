@@ -12,8 +12,8 @@ import (
 func TestProductAssetTypeFeaturedSource(t *testing.T) {
 	t.Parallel()
 	f := assetTypesF
-	c, tenant := tenantClient(t)
-	log := &eventLog{tenant: tenant}
+	c, tenant := env.TenantClient(t)
+	log := NewEventLog(pool, tenant)
 
 	plain := f.create(t, c, "gallery")
 	if plain["isFeaturedSource"] != false {
@@ -34,15 +34,15 @@ func TestProductAssetTypeFeaturedSource(t *testing.T) {
 	WantProblem(t, c.Post(f.path, map[string]any{"code": "x", "isFeaturedSource": "yes"}), 400, "MALFORMED_REQUEST", "isFeaturedSource")
 
 	// Filters and order.
-	wantCodes(t, "featured", listCodes(t, c, f.path+q("isFeaturedSource[eq]", "true")), false, "hero", "packshot")
-	wantCodes(t, "not featured", listCodes(t, c, f.path+q("isFeaturedSource[eq]", "false")), false, "gallery", "manual", "swatch")
-	wantCodes(t, "featured first", listCodes(t, c, f.path+q("isFeaturedSource[order]", "desc", "code[order]", "asc")), true,
+	wantCodes(t, "featured", listCodes(t, c, f.path+Q("isFeaturedSource[eq]", "true")), false, "hero", "packshot")
+	wantCodes(t, "not featured", listCodes(t, c, f.path+Q("isFeaturedSource[eq]", "false")), false, "gallery", "manual", "swatch")
+	wantCodes(t, "featured first", listCodes(t, c, f.path+Q("isFeaturedSource[order]", "desc", "code[order]", "asc")), true,
 		"hero", "packshot", "gallery", "manual", "swatch")
-	WantProblem(t, c.Get(f.path+q("isFeaturedSource[eq]", "maybe")), 400, "MALFORMED_REQUEST", "isFeaturedSource[eq]")
+	WantProblem(t, c.Get(f.path+Q("isFeaturedSource[eq]", "maybe")), 400, "MALFORMED_REQUEST", "isFeaturedSource[eq]")
 
 	// Update: true, false, and null (unchanged) with another field.
-	id := str(plain, "uuid")
-	log.skip(t)
+	id := Str(plain, "uuid")
+	log.Skip(t)
 	u := Want(t, c.Patch(f.item(id), map[string]any{"isFeaturedSource": true}), 200).Obj()
 	if u["isFeaturedSource"] != true || u["code"] != "gallery" {
 		t.Errorf("update to true: %v", u)
@@ -56,13 +56,13 @@ func TestProductAssetTypeFeaturedSource(t *testing.T) {
 		t.Errorf("update to false: %v", u)
 	}
 	bulk := Want(t, c.Patch(f.path+"/bulk", []any{
-		map[string]any{"uuid": str(hero, "uuid"), "isFeaturedSource": false},
+		map[string]any{"uuid": Str(hero, "uuid"), "isFeaturedSource": false},
 		map[string]any{"uuid": id, "isFeaturedSource": true},
 	}), 200).Objs()
 	if bulk[0]["isFeaturedSource"] != false || bulk[1]["isFeaturedSource"] != true {
 		t.Errorf("bulk update: %v", bulk)
 	}
-	log.expect(t, "updates", f.ev("updated", id), f.ev("updated", id), f.ev("updated", id), f.ev("updated", id), f.ev("updated", str(hero, "uuid")))
+	log.Expect(t, "updates", f.ev("updated", id), f.ev("updated", id), f.ev("updated", id), f.ev("updated", id), f.ev("updated", Str(hero, "uuid")))
 	WantProblem(t, c.Patch(f.item(id), map[string]any{"isFeaturedSource": 1}), 400, "MALFORMED_REQUEST", "isFeaturedSource")
 	if g := f.get(t, c, id); g["isFeaturedSource"] != true {
 		t.Errorf("get after updates: %v", g)
@@ -72,8 +72,8 @@ func TestProductAssetTypeFeaturedSource(t *testing.T) {
 func TestProductRelationTypeDirection(t *testing.T) {
 	t.Parallel()
 	f := relationTypesF
-	c, tenant := tenantClient(t)
-	log := &eventLog{tenant: tenant}
+	c, tenant := env.TenantClient(t)
+	log := NewEventLog(pool, tenant)
 
 	// Required on create, one of one_way and two_way.
 	WantProblem(t, c.Post(f.path, map[string]any{"code": "related"}), 400, "VALIDATION_FAILED", "direction")
@@ -84,7 +84,7 @@ func TestProductRelationTypeDirection(t *testing.T) {
 		map[string]any{"code": "a", "direction": "one_way"},
 		map[string]any{"code": "b"},
 	}), 400, "VALIDATION_FAILED", "[1].direction")
-	if n := countRows(t, f.table, tenant); n != 0 {
+	if n := CountRows(t, pool, f.table, tenant); n != 0 {
 		t.Fatalf("%d rows after refused creates", n)
 	}
 
@@ -102,15 +102,15 @@ func TestProductRelationTypeDirection(t *testing.T) {
 	}
 
 	// Filter and order.
-	wantCodes(t, "two-way", listCodes(t, c, f.path+q("directions[eq]", "two_way")), false, "related", "bundle")
-	wantCodes(t, "both", listCodes(t, c, f.path+q("directions[eq]", "two_way", "directions[eq]", "one_way")), false, "upsell", "related", "accessory", "bundle")
-	wantCodes(t, "by direction", listCodes(t, c, f.path+q("direction[order]", "desc", "code[order]", "asc")), true, "bundle", "related", "accessory", "upsell")
-	WantProblem(t, c.Get(f.path+q("directions[eq]", "sideways")), 400, "VALIDATION_FAILED", "directions[eq]")
+	wantCodes(t, "two-way", listCodes(t, c, f.path+Q("directions[eq]", "two_way")), false, "related", "bundle")
+	wantCodes(t, "both", listCodes(t, c, f.path+Q("directions[eq]", "two_way", "directions[eq]", "one_way")), false, "upsell", "related", "accessory", "bundle")
+	wantCodes(t, "by direction", listCodes(t, c, f.path+Q("direction[order]", "desc", "code[order]", "asc")), true, "bundle", "related", "accessory", "upsell")
+	WantProblem(t, c.Get(f.path+Q("directions[eq]", "sideways")), 400, "VALIDATION_FAILED", "directions[eq]")
 
 	// The direction is fixed after creation: the same value is accepted, another refused (and
 	// nothing of the update applies).
-	id := str(upsell, "uuid")
-	log.skip(t)
+	id := Str(upsell, "uuid")
+	log.Skip(t)
 	u := Want(t, c.Patch(f.item(id), map[string]any{"direction": "one_way", "displayName": "Up-sell"}), 200).Obj()
 	if u["direction"] != "one_way" || u["displayName"] != "Up-sell" {
 		t.Errorf("update with the same direction: %v", u)
@@ -119,18 +119,18 @@ func TestProductRelationTypeDirection(t *testing.T) {
 	if u["direction"] != "one_way" || u["code"] != "up-sell" {
 		t.Errorf("null direction: %v", u)
 	}
-	log.expect(t, "accepted updates", f.ev("updated", id), f.ev("updated", id))
+	log.Expect(t, "accepted updates", f.ev("updated", id), f.ev("updated", id))
 	WantProblem(t, c.Patch(f.item(id), map[string]any{"direction": "two_way", "code": "changed"}), 400, "VALIDATION_FAILED", "direction")
 	WantProblem(t, c.Patch(f.path+"/bulk", []any{
-		map[string]any{"uuid": str(related, "uuid"), "direction": "two_way", "displayName": "Related"},
+		map[string]any{"uuid": Str(related, "uuid"), "direction": "two_way", "displayName": "Related"},
 		map[string]any{"uuid": id, "direction": "two_way"},
 	}), 400, "VALIDATION_FAILED", "[1].direction")
 	WantProblem(t, c.Patch(f.item(id), map[string]any{"direction": "sideways"}), 400, "MALFORMED_REQUEST", "direction")
-	log.expect(t, "refused updates")
+	log.Expect(t, "refused updates")
 	if g := f.get(t, c, id); !reflect.DeepEqual(g, u) {
 		t.Errorf("refused updates changed %v into %v", u, g)
 	}
-	if g := f.get(t, c, str(related, "uuid")); g["displayName"] != "related" {
+	if g := f.get(t, c, Str(related, "uuid")); g["displayName"] != "related" {
 		t.Errorf("a refused bulk update changed %v", g)
 	}
 }

@@ -25,9 +25,9 @@ func allEventTypes(t *testing.T, c *Client) []map[string]any {
 	t.Helper()
 	var out []map[string]any
 	for page := 1; ; page++ {
-		r := Want(t, c.Get("/v1/webhook-event-types"+q("page", strconv.Itoa(page), "size", "100")), 200)
+		r := Want(t, c.Get("/v1/webhook-event-types"+Q("page", strconv.Itoa(page), "size", "100")), 200)
 		p := r.Obj()["pagination"].(map[string]any)
-		wantKeys(t, "pagination", p, "page", "size", "totalItems", "totalPages")
+		WantKeys(t, "pagination", p, "page", "size", "totalItems", "totalPages")
 		out = append(out, r.Items()...)
 		if page >= num(p, "totalPages") {
 			if num(p, "totalItems") != len(out) {
@@ -41,7 +41,7 @@ func allEventTypes(t *testing.T, c *Client) []map[string]any {
 func names(items []map[string]any) []string {
 	var out []string
 	for _, it := range items {
-		out = append(out, str(it, "name"))
+		out = append(out, Str(it, "name"))
 	}
 	return out
 }
@@ -54,12 +54,12 @@ func TestEventTypeCatalog(t *testing.T) {
 	byName := map[string]map[string]any{}
 	uuids := map[string]bool{}
 	for _, it := range all {
-		n := str(it, "name")
-		wantKeys(t, "event type "+n, it, eventTypeKeys...)
-		if !uuidRe.MatchString(str(it, "uuid")) {
+		n := Str(it, "name")
+		WantKeys(t, "event type "+n, it, eventTypeKeys...)
+		if !UUIDRe.MatchString(Str(it, "uuid")) {
 			t.Errorf("%s: uuid %v", n, it["uuid"])
 		}
-		if str(it, "description") == "" {
+		if Str(it, "description") == "" {
 			t.Errorf("%s: empty description", n)
 		}
 		if it["deprecatedAt"] != nil || it["sunsetAt"] != nil {
@@ -67,10 +67,10 @@ func TestEventTypeCatalog(t *testing.T) {
 		}
 		wantTimestamp(t, n+" createdAt", it["createdAt"])
 		wantTimestamp(t, n+" updatedAt", it["updatedAt"])
-		if byName[n] != nil || uuids[str(it, "uuid")] {
+		if byName[n] != nil || uuids[Str(it, "uuid")] {
 			t.Errorf("event type %s (%s) listed twice", n, it["uuid"])
 		}
-		byName[n], uuids[str(it, "uuid")] = it, true
+		byName[n], uuids[Str(it, "uuid")] = it, true
 	}
 	for _, n := range specEventNames {
 		if byName[n] == nil {
@@ -83,17 +83,17 @@ func TestEventTypeCatalog(t *testing.T) {
 	WantProblem(t, anon.Get("/v1/webhook-event-types"), 401, "UNAUTHENTICATED")
 
 	// names[eq] (repeated) selects exactly those names.
-	got := names(Want(t, c.Get("/v1/webhook-event-types"+q("names[eq]", "product.tag.linked", "names[eq]", "attribute.created")), 200).Items())
+	got := names(Want(t, c.Get("/v1/webhook-event-types"+Q("names[eq]", "product.tag.linked", "names[eq]", "attribute.created")), 200).Items())
 	slices.Sort(got)
 	if !slices.Equal(got, []string{"attribute.created", "product.tag.linked"}) {
 		t.Errorf("names[eq]=product.tag.linked&names[eq]=attribute.created: %v", got)
 	}
-	one := Want(t, c.Get("/v1/webhook-event-types"+q("names[eq]", "attribute.published")), 200).Items()
-	if len(one) != 1 || str(one[0], "uuid") != str(byName["attribute.published"], "uuid") {
+	one := Want(t, c.Get("/v1/webhook-event-types"+Q("names[eq]", "attribute.published")), 200).Items()
+	if len(one) != 1 || Str(one[0], "uuid") != Str(byName["attribute.published"], "uuid") {
 		t.Errorf("names[eq]=attribute.published: %v", one)
 	}
 	// name[contains]: case-insensitive, and "_" is a literal character, not a LIKE wildcard.
-	got = names(Want(t, c.Get("/v1/webhook-event-types"+q("name[contains]", "ATTRIBUTE_TERM", "size", "100")), 200).Items())
+	got = names(Want(t, c.Get("/v1/webhook-event-types"+Q("name[contains]", "ATTRIBUTE_TERM", "size", "100")), 200).Items())
 	if !slices.Contains(got, "product.attribute_term.linked") {
 		t.Errorf("name[contains]=ATTRIBUTE_TERM lacks product.attribute_term.linked: %v", got)
 	}
@@ -108,14 +108,14 @@ func TestEventTypeCatalog(t *testing.T) {
 			wantContains = append(wantContains, n)
 		}
 	}
-	got = names(Want(t, c.Get("/v1/webhook-event-types"+q("name[contains]", "input_value", "size", "100")), 200).Items())
+	got = names(Want(t, c.Get("/v1/webhook-event-types"+Q("name[contains]", "input_value", "size", "100")), 200).Items())
 	slices.Sort(got)
 	slices.Sort(wantContains)
 	if !slices.Equal(got, wantContains) || len(got) < 2 {
 		t.Errorf("name[contains]=input_value: %v, want %v", got, wantContains)
 	}
 	// A typo in a filter is refused rather than ignored.
-	WantProblem(t, c.Get("/v1/webhook-event-types"+q("nmae[contains]", "x")), 400, "MALFORMED_REQUEST")
+	WantProblem(t, c.Get("/v1/webhook-event-types"+Q("nmae[contains]", "x")), 400, "MALFORMED_REQUEST")
 }
 
 // Every event a varied workload records is of a type the catalog lists.
@@ -130,8 +130,8 @@ func TestEveryRecordedEventIsInTheCatalog(t *testing.T) {
 		}
 		return r.Obj()
 	}
-	en := str(ok(c.Post("/v1/locales", map[string]any{"code": "en-US"})), "uuid")
-	de := str(ok(c.Post("/v1/locales", map[string]any{"code": "de-DE"})), "uuid")
+	en := Str(ok(c.Post("/v1/locales", map[string]any{"code": "en-US"})), "uuid")
+	de := Str(ok(c.Post("/v1/locales", map[string]any{"code": "de-DE"})), "uuid")
 	ok(c.Patch("/v1/locales/"+de, map[string]any{"displayName": "Deutsch"}))
 
 	a := mkAttr(t, c, "color")
@@ -139,11 +139,11 @@ func TestEveryRecordedEventIsInTheCatalog(t *testing.T) {
 	for _, tr := range []string{"publish", "unpublish", "remove", "restore"} {
 		ok(c.Patch("/v1/attributes/"+a+"/actions/lifecycle", map[string]any{"transition": tr}))
 	}
-	ac := str(ok(c.Post("/v1/attributes/"+a+"/contents", map[string]any{"localeUuid": en, "displayName": "Color"})), "uuid")
+	ac := Str(ok(c.Post("/v1/attributes/"+a+"/contents", map[string]any{"localeUuid": en, "displayName": "Color"})), "uuid")
 	ok(c.Patch("/v1/attributes/"+a+"/contents/"+ac, map[string]any{"displayName": "Colour"}))
-	term := str(ok(c.Post("/v1/attributes/"+a+"/terms", map[string]any{"code": "red"})), "uuid")
+	term := Str(ok(c.Post("/v1/attributes/"+a+"/terms", map[string]any{"code": "red"})), "uuid")
 	ok(c.Patch("/v1/attributes/"+a+"/terms/"+term, map[string]any{"position": 2}))
-	tc := str(ok(c.Post("/v1/attributes/"+a+"/terms/"+term+"/contents", map[string]any{"localeUuid": de, "displayName": "Rot"})), "uuid")
+	tc := Str(ok(c.Post("/v1/attributes/"+a+"/terms/"+term+"/contents", map[string]any{"localeUuid": de, "displayName": "Rot"})), "uuid")
 	ok(c.Patch("/v1/attributes/"+a+"/terms/"+term+"/contents/"+tc, map[string]any{"displayName": "Rot!"}))
 	ok(c.Delete("/v1/attributes/" + a + "/terms/" + term + "/contents/" + tc))
 	ok(c.Delete("/v1/attributes/" + a + "/terms/" + term))

@@ -76,7 +76,7 @@ func TestDeliverySignedAndRecorded(t *testing.T) {
 	if err := json.Unmarshal(h.Body, &body); err != nil {
 		t.Fatalf("body %q is not JSON: %v", h.Body, err)
 	}
-	wantKeys(t, "payload", body, "attributeUuid")
+	WantKeys(t, "payload", body, "attributeUuid")
 	if body["attributeUuid"] != a {
 		t.Errorf("payload %s, want {\"attributeUuid\": %q}", h.Body, a)
 	}
@@ -87,24 +87,24 @@ func TestDeliverySignedAndRecorded(t *testing.T) {
 		t.Errorf("the library accepts the delivery with a wrong secret: %v", err)
 	}
 	tampered := h
-	tampered.Body = bytes.Replace(h.Body, []byte(a), []byte(randomUUID()), 1)
+	tampered.Body = bytes.Replace(h.Body, []byte(a), []byte(RandomUUID()), 1)
 	if err := verifyErr(t, tampered, secret); err == nil {
 		t.Errorf("the library accepts a tampered body")
 	}
 
 	// The delivery record.
-	wantKeys(t, "delivery", d, deliveryKeys...)
-	if str(d, "status") != "delivered" || num(d, "attempts") != 1 || num(d, "lastStatusCode") != 200 || d["scheduledAt"] != nil {
+	WantKeys(t, "delivery", d, deliveryKeys...)
+	if Str(d, "status") != "delivered" || num(d, "attempts") != 1 || num(d, "lastStatusCode") != 200 || d["scheduledAt"] != nil {
 		t.Errorf("delivery %v: want delivered, attempts 1, lastStatusCode 200, scheduledAt null", d)
 	}
-	if str(d, "eventType") != "attribute.created" || str(d, "subscriptionUuid") != id || d["payload"].(map[string]any)["attributeUuid"] != a {
+	if Str(d, "eventType") != "attribute.created" || Str(d, "subscriptionUuid") != id || d["payload"].(map[string]any)["attributeUuid"] != a {
 		t.Errorf("delivery %v: eventType, subscriptionUuid or payload", d)
 	}
 	var eventUUID string
 	if err := s.pool.QueryRow(context.Background(), `SELECT uuid::text FROM events WHERE tenant_id = $1 AND type = 'attribute.created'`, tenant).Scan(&eventUUID); err != nil {
 		t.Fatal(err)
 	}
-	if str(d, "eventUuid") != eventUUID {
+	if Str(d, "eventUuid") != eventUUID {
 		t.Errorf("delivery eventUuid %v, want the event's %s", d["eventUuid"], eventUUID)
 	}
 	wantTimestamp(t, "delivery createdAt", d["createdAt"])
@@ -115,9 +115,9 @@ func TestDeliverySignedAndRecorded(t *testing.T) {
 		t.Fatalf("%d attempts, want 1: %v", len(atts), atts)
 	}
 	at := atts[0]
-	wantKeys(t, "attempt", at, attemptKeys...)
-	if num(at, "statusCode") != 200 || num(at, "responseTimeMs") < 0 || at["error"] != nil || str(at, "responseBody") != answer ||
-		str(at, "deliveryUuid") != did || !uuidRe.MatchString(str(at, "uuid")) {
+	WantKeys(t, "attempt", at, attemptKeys...)
+	if num(at, "statusCode") != 200 || num(at, "responseTimeMs") < 0 || at["error"] != nil || Str(at, "responseBody") != answer ||
+		Str(at, "deliveryUuid") != did || !UUIDRe.MatchString(Str(at, "uuid")) {
 		t.Errorf("attempt %v: want statusCode 200, responseTimeMs >= 0, error null, responseBody %q", at, answer)
 	}
 	wantTimestamp(t, "attempt createdAt", at["createdAt"])
@@ -161,11 +161,11 @@ func TestDeliveryRetriedAfter500(t *testing.T) {
 		t.Errorf("the retry's webhook-timestamp %d is before the first's %d", t1, t0)
 	}
 	atts := attempts(t, c, id, did)
-	if len(atts) != 2 || num(atts[0], "statusCode") != 500 || str(atts[0], "responseBody") != "boom" || atts[0]["error"] != nil ||
+	if len(atts) != 2 || num(atts[0], "statusCode") != 500 || Str(atts[0], "responseBody") != "boom" || atts[0]["error"] != nil ||
 		num(atts[1], "statusCode") != 200 || atts[1]["error"] != nil {
 		t.Errorf("attempts %v: want 500 \"boom\" then 200", atts)
 	}
-	if sub := getSub(t, c, id); num(sub, "consecutiveFailures") != 0 || str(sub, "status") != "active" {
+	if sub := getSub(t, c, id); num(sub, "consecutiveFailures") != 0 || Str(sub, "status") != "active" {
 		t.Errorf("subscription after the success: %v, want consecutiveFailures 0", sub)
 	}
 }
@@ -178,9 +178,9 @@ func TestDeliveryConnectionRefused(t *testing.T) {
 	did := onlyDelivery(t, c, id)
 	// After a failed attempt the delivery is pending with its next time.
 	p := waitDelivery(t, c, id, did, "pending after a failed attempt", func(d map[string]any) bool {
-		return str(d, "status") != "pending" || num(d, "attempts") >= 1
+		return Str(d, "status") != "pending" || num(d, "attempts") >= 1
 	})
-	if str(p, "status") != "pending" || p["scheduledAt"] == nil || p["lastStatusCode"] != nil {
+	if Str(p, "status") != "pending" || p["scheduledAt"] == nil || p["lastStatusCode"] != nil {
 		t.Errorf("delivery after %v attempt(s): %v, want pending with scheduledAt and lastStatusCode null", p["attempts"], p)
 	}
 	d := waitDelivery(t, c, id, did, "failed", isStatus("failed"))
@@ -192,17 +192,17 @@ func TestDeliveryConnectionRefused(t *testing.T) {
 		t.Fatalf("%d attempts, want %d", len(atts), 1+len(schedule))
 	}
 	for i, at := range atts {
-		if at["statusCode"] != nil || str(at, "error") != "refused" || num(at, "responseTimeMs") < 0 {
+		if at["statusCode"] != nil || Str(at, "error") != "refused" || num(at, "responseTimeMs") < 0 {
 			t.Errorf("attempt %d: %v, want statusCode null, error refused", i+1, at)
 		}
 	}
-	if sub := getSub(t, c, id); num(sub, "consecutiveFailures") != 1+len(schedule) || str(sub, "status") != "active" {
+	if sub := getSub(t, c, id); num(sub, "consecutiveFailures") != 1+len(schedule) || Str(sub, "status") != "active" {
 		t.Errorf("subscription %v: want active with consecutiveFailures %d", sub, 1+len(schedule))
 	}
 	// A manual redelivery starts a fresh retry schedule; the attempts count keeps growing.
 	Want(t, c.Post(subs+"/"+id+"/deliveries/"+did+"/actions/redeliver", nil), 200)
 	d = waitDelivery(t, c, id, did, "failed again", func(d map[string]any) bool {
-		return str(d, "status") == "failed" && num(d, "attempts") > 1+len(schedule)
+		return Str(d, "status") == "failed" && num(d, "attempts") > 1+len(schedule)
 	})
 	if num(d, "attempts") != 2*(1+len(schedule)) {
 		t.Errorf("after a redelivery with a fresh schedule: attempts %d, want %d", num(d, "attempts"), 2*(1+len(schedule)))
@@ -221,9 +221,9 @@ func TestDeliveryAny2xxIsSuccess(t *testing.T) {
 			mkAttr(t, c, "a")
 			did := onlyDelivery(t, c, id)
 			d := waitDelivery(t, c, id, did, "finished", func(d map[string]any) bool {
-				return str(d, "status") != "pending"
+				return Str(d, "status") != "pending"
 			})
-			if str(d, "status") != "delivered" || num(d, "attempts") != 1 || num(d, "lastStatusCode") != code {
+			if Str(d, "status") != "delivered" || num(d, "attempts") != 1 || num(d, "lastStatusCode") != code {
 				t.Errorf("delivery answered %d: %v, want delivered after 1 attempt", code, d)
 			}
 		})
@@ -263,7 +263,7 @@ func TestDeliveryTimeout(t *testing.T) {
 		_, _ = w.Write([]byte("too late"))
 	})
 	sub := createSub(t, c, rc.URL, map[string]any{"requestTimeoutMs": 1000}, "attribute.created")
-	id := str(sub, "uuid")
+	id := Str(sub, "uuid")
 	if num(sub, "requestTimeoutMs") != 1000 {
 		t.Fatalf("requestTimeoutMs %v", sub["requestTimeoutMs"])
 	}
@@ -274,7 +274,7 @@ func TestDeliveryTimeout(t *testing.T) {
 		t.Errorf("delivery %v", d)
 	}
 	for i, at := range attempts(t, c, id, did) {
-		if at["statusCode"] != nil || str(at, "error") != "timeout" {
+		if at["statusCode"] != nil || Str(at, "error") != "timeout" {
 			t.Errorf("attempt %d: %v, want statusCode null, error timeout", i+1, at)
 		}
 	}
@@ -298,7 +298,7 @@ func TestDeliveryRedirectNotFollowed(t *testing.T) {
 		t.Errorf("delivery %v: want failed after %d attempts, lastStatusCode 302", d, 1+len(schedule))
 	}
 	for i, at := range attempts(t, c, id, did) {
-		if num(at, "statusCode") != 302 || str(at, "error") != "redirect" {
+		if num(at, "statusCode") != 302 || Str(at, "error") != "redirect" {
 			t.Errorf("attempt %d: %v, want statusCode 302, error redirect", i+1, at)
 		}
 	}
@@ -329,11 +329,11 @@ func TestDelivery410SuspendsSubscription(t *testing.T) {
 		t.Errorf("delivery %v: want failed at once (attempts 1, lastStatusCode 410, scheduledAt null)", d)
 	}
 	sub := getSub(t, c, id)
-	if str(sub, "status") != "suspended" || sub["suspendedAt"] == nil || num(sub, "consecutiveFailures") != 1 {
+	if Str(sub, "status") != "suspended" || sub["suspendedAt"] == nil || num(sub, "consecutiveFailures") != 1 {
 		t.Fatalf("subscription after 410: %v, want suspended with suspendedAt", sub)
 	}
 	wantTimestamp(t, "suspendedAt", sub["suspendedAt"])
-	if items := Want(t, c.Get(subs+q("statuses[eq]", "suspended")), 200).Items(); len(items) != 1 || str(items[0], "uuid") != id {
+	if items := Want(t, c.Get(subs+Q("statuses[eq]", "suspended")), 200).Items(); len(items) != 1 || Str(items[0], "uuid") != id {
 		t.Errorf("statuses[eq]=suspended: %v", items)
 	}
 
@@ -346,12 +346,12 @@ func TestDelivery410SuspendsSubscription(t *testing.T) {
 
 	// activate: active again, counter reset, and events are delivered again.
 	on := Want(t, lifecycle(c, id, "activate"), 200).Obj()
-	if str(on, "status") != "active" || num(on, "consecutiveFailures") != 0 || on["suspendedAt"] != nil {
+	if Str(on, "status") != "active" || num(on, "consecutiveFailures") != 0 || on["suspendedAt"] != nil {
 		t.Errorf("activate after suspension: %v, want active, consecutiveFailures 0, suspendedAt null", on)
 	}
 	mkAttr(t, c, "c")
 	waitFor(t, 15*time.Second, "a delivery after re-activation", func() bool {
-		return len(Want(t, c.Get(subs+"/"+id+"/deliveries"+q("statuses[eq]", "delivered")), 200).Items()) == 1
+		return len(Want(t, c.Get(subs+"/"+id+"/deliveries"+Q("statuses[eq]", "delivered")), 200).Items()) == 1
 	})
 	if n := rc.count(); n != 2 {
 		t.Errorf("receiver got %d requests, want 2 (the 410 and the one after activation)", n)
@@ -435,7 +435,7 @@ func TestDeliveryLargeResponseBody(t *testing.T) {
 			if len(atts) != 1 {
 				t.Fatalf("%d attempts", len(atts))
 			}
-			got := str(atts[0], "responseBody")
+			got := Str(atts[0], "responseBody")
 			if !utf8.ValidString(got) {
 				t.Errorf("responseBody is not valid UTF-8")
 			}

@@ -24,9 +24,9 @@ func TestDeprecatedEventTypeHeaders(t *testing.T) {
 	startReplica(t, api)
 	c, _ := api.tenantClient(t)
 
-	items := Want(t, c.Get("/v1/webhook-event-types"+q("isDeprecated[eq]", "true")), 200).Items()
-	if len(items) != 1 || str(items[0], "name") != "attribute.updated" ||
-		str(items[0], "deprecatedAt") != "2025-01-15T00:00:00.000000Z" || str(items[0], "sunsetAt") != "2031-06-30T12:00:00.000000Z" {
+	items := Want(t, c.Get("/v1/webhook-event-types"+Q("isDeprecated[eq]", "true")), 200).Items()
+	if len(items) != 1 || Str(items[0], "name") != "attribute.updated" ||
+		Str(items[0], "deprecatedAt") != "2025-01-15T00:00:00.000000Z" || Str(items[0], "sunsetAt") != "2031-06-30T12:00:00.000000Z" {
 		t.Errorf("isDeprecated[eq]=true: %v", items)
 	}
 
@@ -66,7 +66,7 @@ func TestDeprecatedEventTypeHeaders(t *testing.T) {
 	waitFor(t, 15*time.Second, "both deliveries recorded", func() bool {
 		n := 0
 		for _, d := range deliveries(t, c, id) {
-			if str(d, "status") == "delivered" {
+			if Str(d, "status") == "delivered" {
 				n++
 			}
 		}

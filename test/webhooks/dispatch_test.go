@@ -41,7 +41,7 @@ func TestCrashedWorkerDeliveryResentAfterLease(t *testing.T) {
 	if err := api.pool.QueryRow(context.Background(), `SELECT scheduled_at FROM webhook_deliveries WHERE uuid = $1`, did).Scan(&leaseEnd); err != nil {
 		t.Fatal(err)
 	}
-	if d := getDelivery(t, c, id, did); str(d, "status") != "pending" || num(d, "attempts") != 0 {
+	if d := getDelivery(t, c, id, did); Str(d, "status") != "pending" || num(d, "attempts") != 0 {
 		t.Fatalf("claimed delivery %v", d)
 	}
 
@@ -143,7 +143,7 @@ func TestTwoDispatchersDeliverEachOnce(t *testing.T) {
 	for i := 0; i < len(hs); i += 50 {
 		verify(t, "delivery "+hs[i].id(), hs[i], secret)
 	}
-	if p := Want(t, c.Get(subs+"/"+id+"/deliveries"+q("statuses[eq]", "delivered")), 200).Obj()["pagination"].(map[string]any); num(p, "totalItems") != 300 {
+	if p := Want(t, c.Get(subs+"/"+id+"/deliveries"+Q("statuses[eq]", "delivered")), 200).Obj()["pagination"].(map[string]any); num(p, "totalItems") != 300 {
 		t.Errorf("API lists %v delivered", p)
 	}
 }

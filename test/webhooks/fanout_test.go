@@ -39,7 +39,7 @@ func TestNoDeliveriesForInactiveOrUnsubscribed(t *testing.T) {
 		}
 	}
 	waitFor(t, 15*time.Second, "the control delivery", func() bool {
-		return str(getDelivery(t, c, control, onlyDelivery(t, c, control)), "status") == "delivered"
+		return Str(getDelivery(t, c, control, onlyDelivery(t, c, control)), "status") == "delivered"
 	})
 	if n := rc.count(); n != 1 {
 		t.Errorf("receiver got %d requests, want 1 (the control's)", n)
@@ -75,26 +75,26 @@ func TestDeactivateFailsPendingDeliveries(t *testing.T) {
 			return false
 		}
 		for _, d := range ds {
-			if num(d, "attempts") != 1 || str(d, "status") != "pending" || d["scheduledAt"] == nil ||
-				parseTS(t, d["scheduledAt"]).Before(time.Now().Add(30*time.Minute)) {
+			if num(d, "attempts") != 1 || Str(d, "status") != "pending" || d["scheduledAt"] == nil ||
+				TS(t, d["scheduledAt"]).Before(time.Now().Add(30*time.Minute)) {
 				return false
 			}
 		}
 		return true
 	})
 	off := Want(t, lifecycle(c, id, "deactivate"), 200).Obj()
-	if str(off, "status") != "inactive" {
+	if Str(off, "status") != "inactive" {
 		t.Fatalf("deactivate: %v", off)
 	}
 	for _, d := range deliveries(t, c, id) {
-		if str(d, "status") != "failed" || d["scheduledAt"] != nil || num(d, "attempts") != 1 || num(d, "lastStatusCode") != 503 {
+		if Str(d, "status") != "failed" || d["scheduledAt"] != nil || num(d, "attempts") != 1 || num(d, "lastStatusCode") != 503 {
 			t.Errorf("delivery after deactivation: %v, want failed, scheduledAt null, attempts 1", d)
 		}
 	}
 	// Activating again does not revive them.
 	Want(t, lifecycle(c, id, "activate"), 200)
 	for _, d := range deliveries(t, c, id) {
-		if str(d, "status") != "failed" {
+		if Str(d, "status") != "failed" {
 			t.Errorf("delivery after re-activation: %v", d)
 		}
 	}
@@ -119,7 +119,7 @@ func TestRotationAppliesToNextAttempt(t *testing.T) {
 	id, old := newSub(t, c, rc.URL, "attribute.created")
 	mkAttr(t, c, "a")
 	waitFor(t, 10*time.Second, "the first (failing) attempt", func() bool { return rc.count() > 0 })
-	fresh := str(Want(t, c.Patch(subs+"/"+id+"/actions/rotate-secret", nil), 200).Obj(), "secret")
+	fresh := Str(Want(t, c.Patch(subs+"/"+id+"/actions/rotate-secret", nil), 200).Obj(), "secret")
 	healthy.Store(true)
 	did := onlyDelivery(t, c, id)
 	d := waitDelivery(t, c, id, did, "delivered", isStatus("delivered"))
@@ -157,7 +157,7 @@ func TestRolledBackWriteMakesNoDelivery(t *testing.T) {
 	WantProblem(t, c.Post("/v1/attributes/bulk", []map[string]any{{"code": "new-1"}, {"code": "new-2"}, {"code": "existing"}}), 409, "ALREADY_EXISTS")
 	WantProblem(t, c.Post("/v1/attributes/bulk", []map[string]any{{"code": "dup"}, {"code": "dup"}}), 409, "ALREADY_EXISTS")
 	WantProblem(t, c.Post("/v1/attributes", map[string]any{"code": "existing"}), 409, "ALREADY_EXISTS")
-	WantProblem(t, c.Patch("/v1/attributes/bulk", []map[string]any{{"uuid": randomUUID(), "displayName": "x"}}), 404, "NOT_FOUND")
+	WantProblem(t, c.Patch("/v1/attributes/bulk", []map[string]any{{"uuid": RandomUUID(), "displayName": "x"}}), 404, "NOT_FOUND")
 
 	if n := s.eventRows(t, tenant); n != events {
 		t.Errorf("rolled-back writes recorded %d event(s)", n-events)
@@ -195,9 +195,9 @@ func TestSuspensionPolicy(t *testing.T) {
 	var sub map[string]any
 	waitFor(t, 20*time.Second, "the failing subscription to be suspended", func() bool {
 		sub = getSub(t, c, id)
-		return str(sub, "status") != "active"
+		return Str(sub, "status") != "active"
 	})
-	if str(sub, "status") != "suspended" || sub["suspendedAt"] == nil || num(sub, "consecutiveFailures") < 3 {
+	if Str(sub, "status") != "suspended" || sub["suspendedAt"] == nil || num(sub, "consecutiveFailures") < 3 {
 		t.Fatalf("subscription %v: want suspended, suspendedAt set, consecutiveFailures >= 3", sub)
 	}
 	ds := deliveries(t, c, id)
@@ -205,7 +205,7 @@ func TestSuspensionPolicy(t *testing.T) {
 		t.Fatalf("%d deliveries, want 3", len(ds))
 	}
 	for _, d := range ds {
-		if str(d, "status") != "failed" || d["scheduledAt"] != nil {
+		if Str(d, "status") != "failed" || d["scheduledAt"] != nil {
 			t.Errorf("delivery of the suspended subscription: %v, want failed with scheduledAt null", d)
 		}
 		if num(d, "attempts") >= 1+4+1 {
@@ -213,7 +213,7 @@ func TestSuspensionPolicy(t *testing.T) {
 		}
 	}
 	// The healthy subscription of the same tenant is unaffected.
-	if g := getSub(t, c, other); str(g, "status") != "active" {
+	if g := getSub(t, c, other); Str(g, "status") != "active" {
 		t.Errorf("healthy subscription: %v", g)
 	}
 	mkAttr(t, c, "d")
@@ -223,7 +223,7 @@ func TestSuspensionPolicy(t *testing.T) {
 	waitFor(t, 15*time.Second, "the healthy subscription's 4 deliveries", func() bool {
 		n := 0
 		for _, d := range deliveries(t, c, other) {
-			if str(d, "status") == "delivered" {
+			if Str(d, "status") == "delivered" {
 				n++
 			}
 		}
@@ -257,13 +257,13 @@ func TestGoneBurstSuspendsSubscription(t *testing.T) {
 	for {
 		sub := getSub(t, c, id)
 		pending := s.count(t, `SELECT count(*) FROM webhook_deliveries WHERE subscription_uuid = $1 AND status = 'pending'`, id)
-		if str(sub, "status") == "suspended" && pending == 0 {
+		if Str(sub, "status") == "suspended" && pending == 0 {
 			break
 		}
 		if time.Now().After(end) {
 			t.Fatalf("10 s after a burst of %d deliveries to a target answering 410 Gone: the receiver got %d requests, "+
 				"but the subscription is %s (consecutiveFailures %d), %d deliveries are still pending and %d attempts are recorded",
-				len(body), rc.count(), str(sub, "status"), num(sub, "consecutiveFailures"), pending,
+				len(body), rc.count(), Str(sub, "status"), num(sub, "consecutiveFailures"), pending,
 				s.count(t, `SELECT coalesce(sum(attempts), 0) FROM webhook_deliveries WHERE subscription_uuid = $1`, id))
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -313,9 +313,9 @@ func TestInFlightAttemptRecordedAfterDeactivation(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	d := getDelivery(t, c, id, did)
-	if len(atts) != 1 || num(atts[0], "statusCode") != 500 || num(d, "attempts") != 1 || str(d, "status") != "failed" {
+	if len(atts) != 1 || num(atts[0], "statusCode") != 500 || num(d, "attempts") != 1 || Str(d, "status") != "failed" {
 		t.Errorf("the receiver got %d request(s) and answered 500; 10 s later the delivery is %s with attempts %d and %d attempt record(s): "+
-			"want failed, attempts 1, one attempt with statusCode 500", rc.count(), str(d, "status"), num(d, "attempts"), len(atts))
+			"want failed, attempts 1, one attempt with statusCode 500", rc.count(), Str(d, "status"), num(d, "attempts"), len(atts))
 	}
 }
 
@@ -346,7 +346,7 @@ func TestDeactivateWhileAttemptsAreRecorded(t *testing.T) {
 				round, subs, id, r.Status, r.Raw)
 		}
 		for _, d := range deliveries(t, c, id) {
-			if str(d, "status") == "pending" {
+			if Str(d, "status") == "pending" {
 				t.Errorf("round %d: delivery still pending after deactivation: %v", round, d)
 			}
 		}

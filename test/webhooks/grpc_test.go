@@ -6,21 +6,12 @@ import (
 	"time"
 
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	catalogv1 "github.com/catalogd/catalogd/gen/catalog/v1"
 	. "github.com/catalogd/catalogd/server/apptest"
 )
-
-// grpcCtx is a context carrying a bearer token for tenant with scopes (all when none).
-func grpcCtx(t *testing.T, tenant string, scopes ...string) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+Token(tenant, scopes...))
-}
 
 func wantCode(t *testing.T, what string, err error, code codes.Code) {
 	t.Helper()
@@ -32,7 +23,7 @@ func wantCode(t *testing.T, what string, err error, code codes.Code) {
 func TestWebhooksOverGRPC(t *testing.T) {
 	t.Parallel()
 	tenant := "g-" + RandomHex(8)
-	ctx := grpcCtx(t, tenant)
+	ctx := GRPCContext(t, tenant)
 	cli := catalogv1.NewWebhookSubscriptionServiceClient(env.GRPC)
 	types := catalogv1.NewWebhookEventTypeServiceClient(env.GRPC)
 	rc := newReceiver(t, nil)
@@ -44,7 +35,7 @@ func TestWebhooksOverGRPC(t *testing.T) {
 	}
 	sub := created.GetWebhookSubscription()
 	if sub.GetStatus() != catalogv1.WebhookSubscriptionStatus_WEBHOOK_SUBSCRIPTION_STATUS_ACTIVE || sub.GetRequestTimeoutMs() != 15000 ||
-		!secretRe.MatchString(sub.GetSecret()) || !uuidRe.MatchString(sub.GetUuid()) || sub.GetTargetUrl() != rc.URL {
+		!secretRe.MatchString(sub.GetSecret()) || !UUIDRe.MatchString(sub.GetUuid()) || sub.GetTargetUrl() != rc.URL {
 		t.Fatalf("created over gRPC: %v", sub)
 	}
 	got, err := cli.GetWebhookSubscription(ctx, &catalogv1.GetWebhookSubscriptionRequest{Uuid: sub.GetUuid()})
@@ -52,7 +43,7 @@ func TestWebhooksOverGRPC(t *testing.T) {
 		t.Errorf("get over gRPC: %v, %v (secret must be unset)", got, err)
 	}
 
-	et, err := types.ListWebhookEventTypes(grpcCtx(t, tenant, "unrelated:scope"), &catalogv1.ListWebhookEventTypesRequest{
+	et, err := types.ListWebhookEventTypes(GRPCContext(t, tenant, "unrelated:scope"), &catalogv1.ListWebhookEventTypesRequest{
 		Names: &catalogv1.StringsFilter{Eq: []string{"attribute.created"}}})
 	if err != nil || len(et.GetItems()) != 1 {
 		t.Fatalf("event types over gRPC: %v, %v", et, err)
@@ -96,14 +87,14 @@ func TestWebhooksOverGRPC(t *testing.T) {
 	_, err = cli.CreateWebhookSubscription(ctx, &catalogv1.CreateWebhookSubscriptionRequest{WebhookSubscription: &catalogv1.WebhookSubscriptionCreate{
 		DisplayName: "x", TargetUrl: "http://169.254.169.254/"}})
 	wantCode(t, "metadata target", err, codes.InvalidArgument)
-	_, err = cli.CreateWebhookSubscription(grpcCtx(t, tenant, "webhooks:read"), &catalogv1.CreateWebhookSubscriptionRequest{
+	_, err = cli.CreateWebhookSubscription(GRPCContext(t, tenant, "webhooks:read"), &catalogv1.CreateWebhookSubscriptionRequest{
 		WebhookSubscription: &catalogv1.WebhookSubscriptionCreate{DisplayName: "x", TargetUrl: rc.URL}})
 	wantCode(t, "create with webhooks:read", err, codes.PermissionDenied)
-	_, err = cli.ListWebhookDeliveries(grpcCtx(t, tenant, "catalog:read", "catalog:write"), &catalogv1.ListWebhookDeliveriesRequest{Uuid: sub.GetUuid()})
+	_, err = cli.ListWebhookDeliveries(GRPCContext(t, tenant, "catalog:read", "catalog:write"), &catalogv1.ListWebhookDeliveriesRequest{Uuid: sub.GetUuid()})
 	wantCode(t, "list deliveries with catalog scopes", err, codes.PermissionDenied)
-	_, err = cli.ListWebhookDeliveries(grpcCtx(t, "g-"+RandomHex(8)), &catalogv1.ListWebhookDeliveriesRequest{Uuid: sub.GetUuid()})
+	_, err = cli.ListWebhookDeliveries(GRPCContext(t, "g-"+RandomHex(8)), &catalogv1.ListWebhookDeliveriesRequest{Uuid: sub.GetUuid()})
 	wantCode(t, "list deliveries of another tenant's subscription", err, codes.NotFound)
-	_, err = cli.ListWebhookDeliveries(ctx, &catalogv1.ListWebhookDeliveriesRequest{Uuid: randomUUID()})
+	_, err = cli.ListWebhookDeliveries(ctx, &catalogv1.ListWebhookDeliveriesRequest{Uuid: RandomUUID()})
 	wantCode(t, "list deliveries of an unknown subscription", err, codes.NotFound)
 	_, err = cli.ListWebhookDeliveries(context.Background(), &catalogv1.ListWebhookDeliveriesRequest{Uuid: sub.GetUuid()})
 	wantCode(t, "no token", err, codes.Unauthenticated)

@@ -2,17 +2,13 @@ package webhooks
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -25,8 +21,6 @@ import (
 )
 
 var (
-	tsRe     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$`)
-	uuidRe   = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 	secretRe = regexp.MustCompile(`^whsec_[A-Za-z0-9+/]+={0,2}$`)
 )
 
@@ -224,8 +218,6 @@ func verifyErr(t *testing.T, h hook, secret string) error {
 
 // ---- small JSON helpers ----
 
-func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
-
 func num(m map[string]any, k string) int {
 	f, ok := m[k].(float64)
 	if !ok {
@@ -234,53 +226,11 @@ func num(m map[string]any, k string) int {
 	return int(f)
 }
 
-// q builds a query string from key, value pairs, keeping their order.
-func q(kv ...string) string {
-	var parts []string
-	for i := 0; i+1 < len(kv); i += 2 {
-		parts = append(parts, url.QueryEscape(kv[i])+"="+url.QueryEscape(kv[i+1]))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "?" + strings.Join(parts, "&")
-}
-
-// wantKeys fails unless obj has exactly the given keys.
-func wantKeys(t *testing.T, what string, obj map[string]any, keys ...string) {
-	t.Helper()
-	var got []string
-	for k := range obj {
-		got = append(got, k)
-	}
-	sort.Strings(got)
-	want := slices.Clone(keys)
-	sort.Strings(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("%s: keys %v, want exactly %v (%v)", what, got, want, obj)
-	}
-}
-
 func wantTimestamp(t *testing.T, what string, v any) {
 	t.Helper()
-	if s, _ := v.(string); !tsRe.MatchString(s) {
+	if s, _ := v.(string); !TimestampRe.MatchString(s) {
 		t.Errorf("%s: %v is not a <YYYY-MM-DD>T<hh:mm:ss.ffffff>Z timestamp", what, v)
 	}
-}
-
-func parseTS(t *testing.T, v any) time.Time {
-	t.Helper()
-	tm, err := time.Parse(time.RFC3339Nano, fmt.Sprint(v))
-	if err != nil {
-		t.Fatalf("timestamp %v: %v", v, err)
-	}
-	return tm
-}
-
-// randomUUID is a well-formed uuid that nothing has.
-func randomUUID() string {
-	h := RandomHex(16)
-	return h[0:8] + "-" + h[8:12] + "-4" + h[13:16] + "-a" + h[17:20] + "-" + h[20:32]
 }
 
 // ---- API helpers ----
@@ -290,11 +240,11 @@ const subs = "/v1/webhook-subscriptions"
 // eventTypeUUID returns the uuid of the event type named name, as the API lists it.
 func eventTypeUUID(t *testing.T, c *Client, name string) string {
 	t.Helper()
-	items := Want(t, c.Get("/v1/webhook-event-types"+q("names[eq]", name)), 200).Items()
-	if len(items) != 1 || str(items[0], "name") != name {
+	items := Want(t, c.Get("/v1/webhook-event-types"+Q("names[eq]", name)), 200).Items()
+	if len(items) != 1 || Str(items[0], "name") != name {
 		t.Fatalf("event type %s: listed %v", name, items)
 	}
-	return str(items[0], "uuid")
+	return Str(items[0], "uuid")
 }
 
 // createSub creates an active subscription for target (body fields extra may add or override) and
@@ -307,7 +257,7 @@ func createSub(t *testing.T, c *Client, target string, extra map[string]any, eve
 	}
 	sub := Want(t, c.Post(subs, body), 201).Obj()
 	for _, e := range events {
-		subscribe(t, c, str(sub, "uuid"), e)
+		subscribe(t, c, Str(sub, "uuid"), e)
 	}
 	return sub
 }
@@ -316,7 +266,7 @@ func createSub(t *testing.T, c *Client, target string, extra map[string]any, eve
 func newSub(t *testing.T, c *Client, target string, events ...string) (string, string) {
 	t.Helper()
 	s := createSub(t, c, target, nil, events...)
-	return str(s, "uuid"), str(s, "secret")
+	return Str(s, "uuid"), Str(s, "secret")
 }
 
 func subscribe(t *testing.T, c *Client, sub, event string) map[string]any {
@@ -338,7 +288,7 @@ func deliveries(t *testing.T, c *Client, sub string) []map[string]any {
 	t.Helper()
 	var out []map[string]any
 	for page := 1; ; page++ {
-		r := Want(t, c.Get(subs+"/"+sub+"/deliveries"+q("page", strconv.Itoa(page), "size", "100")), 200)
+		r := Want(t, c.Get(subs+"/"+sub+"/deliveries"+Q("page", strconv.Itoa(page), "size", "100")), 200)
 		out = append(out, r.Items()...)
 		if page >= num(r.Obj()["pagination"].(map[string]any), "totalPages") {
 			return out
@@ -353,7 +303,7 @@ func getDelivery(t *testing.T, c *Client, sub, id string) map[string]any {
 
 func attempts(t *testing.T, c *Client, sub, id string) []map[string]any {
 	t.Helper()
-	return Want(t, c.Get(subs+"/"+sub+"/deliveries/"+id+"/attempts"+q("size", "100")), 200).Items()
+	return Want(t, c.Get(subs+"/"+sub+"/deliveries/"+id+"/attempts"+Q("size", "100")), 200).Items()
 }
 
 // onlyDelivery waits for the subscription's one delivery to exist and returns its uuid.
@@ -364,7 +314,7 @@ func onlyDelivery(t *testing.T, c *Client, sub string) string {
 	if len(ds) != 1 {
 		t.Fatalf("subscription %s has %d deliveries, want 1: %v", sub, len(ds), ds)
 	}
-	return str(ds[0], "uuid")
+	return Str(ds[0], "uuid")
 }
 
 // waitDelivery polls a delivery until cond holds (30 s at most) and returns it.
@@ -376,13 +326,13 @@ func waitDelivery(t *testing.T, c *Client, sub, id, what string, cond func(d map
 }
 
 func isStatus(st string) func(map[string]any) bool {
-	return func(d map[string]any) bool { return str(d, "status") == st }
+	return func(d map[string]any) bool { return Str(d, "status") == st }
 }
 
 // mkAttr creates an attribute and returns its uuid.
 func mkAttr(t *testing.T, c *Client, code string) string {
 	t.Helper()
-	return str(Want(t, c.Post("/v1/attributes", map[string]any{"code": code}), 201).Obj(), "uuid")
+	return Str(Want(t, c.Post("/v1/attributes", map[string]any{"code": code}), 201).Obj(), "uuid")
 }
 
 // ---- database ----

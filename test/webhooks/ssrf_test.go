@@ -51,9 +51,9 @@ func TestSSRFGuardWithoutPrivateTargets(t *testing.T) {
 	// The same checks apply on update.
 	public := createSub(t, c, "https://example.com/hook", nil)
 	for _, u := range []string{"http://127.0.0.1/", "http://169.254.169.254/", "http://[::1]/", "file:///etc/passwd"} {
-		WantProblem(t, c.Patch(subs+"/"+str(public, "uuid"), map[string]any{"targetUrl": u}), 400, "VALIDATION_FAILED", "targetUrl")
+		WantProblem(t, c.Patch(subs+"/"+Str(public, "uuid"), map[string]any{"targetUrl": u}), 400, "VALIDATION_FAILED", "targetUrl")
 	}
-	if g := getSub(t, c, str(public, "uuid")); str(g, "targetUrl") != "https://example.com/hook" {
+	if g := getSub(t, c, Str(public, "uuid")); Str(g, "targetUrl") != "https://example.com/hook" {
 		t.Errorf("refused update changed the target: %v", g)
 	}
 	if p := Want(t, c.Get(subs), 200).Obj()["pagination"].(map[string]any); num(p, "totalItems") != 1 {
@@ -71,7 +71,7 @@ func TestSSRFGuardWithoutPrivateTargets(t *testing.T) {
 		t.Errorf("delivery %v", d)
 	}
 	for i, at := range attempts(t, c, id, did) {
-		if at["statusCode"] != nil || str(at, "error") != "ssrf_blocked" {
+		if at["statusCode"] != nil || Str(at, "error") != "ssrf_blocked" {
 			t.Errorf("attempt %d: %v, want statusCode null, error ssrf_blocked", i+1, at)
 		}
 	}

@@ -28,8 +28,8 @@ func wantSecret(t *testing.T, what string, v any) []byte {
 // wantSubscription checks the shape of a subscription response (secret null unless withSecret).
 func wantSubscription(t *testing.T, what string, s map[string]any, withSecret bool) {
 	t.Helper()
-	wantKeys(t, what, s, subscriptionKeys...)
-	if !uuidRe.MatchString(str(s, "uuid")) {
+	WantKeys(t, what, s, subscriptionKeys...)
+	if !UUIDRe.MatchString(Str(s, "uuid")) {
 		t.Errorf("%s: uuid %v", what, s["uuid"])
 	}
 	wantTimestamp(t, what+" createdAt", s["createdAt"])
@@ -53,16 +53,16 @@ func TestSubscriptionCreateGetListUpdate(t *testing.T) {
 	}
 	r := Want(t, c.Post(subs, map[string]any{"displayName": "Orders", "targetUrl": rc.URL}), 201)
 	sub := r.Obj()
-	id := str(sub, "uuid")
+	id := Str(sub, "uuid")
 	wantSubscription(t, "create", sub, true)
-	if str(sub, "status") != "active" || num(sub, "requestTimeoutMs") != 15000 || str(sub, "displayName") != "Orders" ||
-		str(sub, "targetUrl") != rc.URL || num(sub, "consecutiveFailures") != 0 || sub["suspendedAt"] != nil {
+	if Str(sub, "status") != "active" || num(sub, "requestTimeoutMs") != 15000 || Str(sub, "displayName") != "Orders" ||
+		Str(sub, "targetUrl") != rc.URL || num(sub, "consecutiveFailures") != 0 || sub["suspendedAt"] != nil {
 		t.Errorf("create response %v: want active, requestTimeoutMs 15000, consecutiveFailures 0, suspendedAt null", sub)
 	}
 	if loc := r.Header.Get("Location"); !strings.HasSuffix(loc, subs+"/"+id) {
 		t.Errorf("Location %q", loc)
 	}
-	secret := str(sub, "secret")
+	secret := Str(sub, "secret")
 
 	// Secret at rest: sealed, never the plaintext, the base64 part or the key bytes.
 	var sealed []byte
@@ -82,7 +82,7 @@ func TestSubscriptionCreateGetListUpdate(t *testing.T) {
 	got := getSub(t, c, id)
 	wantSubscription(t, "get", got, false)
 	items := Want(t, c.Get(subs), 200).Items()
-	if len(items) != 1 || str(items[0], "uuid") != id {
+	if len(items) != 1 || Str(items[0], "uuid") != id {
 		t.Fatalf("list: %v", items)
 	}
 	wantSubscription(t, "list item", items[0], false)
@@ -109,28 +109,28 @@ func TestSubscriptionCreateGetListUpdate(t *testing.T) {
 	rc2 := newReceiver(t, nil)
 	up := Want(t, c.Patch(subs+"/"+id, map[string]any{"displayName": "Orders v2"}), 200).Obj()
 	wantSubscription(t, "update", up, false)
-	if str(up, "displayName") != "Orders v2" || str(up, "targetUrl") != rc.URL || num(up, "requestTimeoutMs") != 15000 {
+	if Str(up, "displayName") != "Orders v2" || Str(up, "targetUrl") != rc.URL || num(up, "requestTimeoutMs") != 15000 {
 		t.Errorf("update displayName: %v", up)
 	}
-	if !parseTS(t, up["updatedAt"]).After(parseTS(t, sub["updatedAt"])) || up["createdAt"] != sub["createdAt"] {
+	if !TS(t, up["updatedAt"]).After(TS(t, sub["updatedAt"])) || up["createdAt"] != sub["createdAt"] {
 		t.Errorf("update: updatedAt %v (was %v), createdAt %v (was %v)", up["updatedAt"], sub["updatedAt"], up["createdAt"], sub["createdAt"])
 	}
 	up = Want(t, c.Patch(subs+"/"+id, map[string]any{"targetUrl": rc2.URL, "requestTimeoutMs": 2500}), 200).Obj()
-	if str(up, "displayName") != "Orders v2" || str(up, "targetUrl") != rc2.URL || num(up, "requestTimeoutMs") != 2500 {
+	if Str(up, "displayName") != "Orders v2" || Str(up, "targetUrl") != rc2.URL || num(up, "requestTimeoutMs") != 2500 {
 		t.Errorf("update targetUrl+requestTimeoutMs: %v", up)
 	}
-	if g := getSub(t, c, id); str(g, "targetUrl") != rc2.URL || num(g, "requestTimeoutMs") != 2500 || str(g, "displayName") != "Orders v2" {
+	if g := getSub(t, c, id); Str(g, "targetUrl") != rc2.URL || num(g, "requestTimeoutMs") != 2500 || Str(g, "displayName") != "Orders v2" {
 		t.Errorf("get after update: %v", g)
 	}
 	WantProblem(t, c.Patch(subs+"/"+id, map[string]any{"displayName": ""}), 400, "VALIDATION_FAILED", "displayName")
 	WantProblem(t, c.Patch(subs+"/"+id, map[string]any{"targetUrl": "ftp://example.com/"}), 400, "VALIDATION_FAILED", "targetUrl")
 	WantProblem(t, c.Patch(subs+"/"+id, map[string]any{"status": "inactive"}), 400, "MALFORMED_REQUEST")
-	WantProblem(t, c.Patch(subs+"/"+randomUUID(), map[string]any{"displayName": "x"}), 404, "NOT_FOUND")
-	WantProblem(t, c.Get(subs+"/"+randomUUID()), 404, "NOT_FOUND")
+	WantProblem(t, c.Patch(subs+"/"+RandomUUID(), map[string]any{"displayName": "x"}), 404, "NOT_FOUND")
+	WantProblem(t, c.Get(subs+"/"+RandomUUID()), 404, "NOT_FOUND")
 	WantProblem(t, c.Get(subs+"/not-a-uuid"), 400, "VALIDATION_FAILED")
 
 	// List filters.
-	if items := Want(t, c.Get(subs+q("displayName[contains]", "ORDERS")), 200).Items(); len(items) != 1 || str(items[0], "uuid") != id {
+	if items := Want(t, c.Get(subs+Q("displayName[contains]", "ORDERS")), 200).Items(); len(items) != 1 || Str(items[0], "uuid") != id {
 		t.Errorf("displayName[contains]=ORDERS: %v", items)
 	}
 	if p := Want(t, c.Get(subs), 200).Obj()["pagination"].(map[string]any); num(p, "totalItems") != 3 {
@@ -179,23 +179,23 @@ func TestSubscriptionLifecycle(t *testing.T) {
 	before := getSub(t, c, id)
 	same := Want(t, lifecycle(c, id, "activate"), 200).Obj()
 	wantSubscription(t, "activate on active", same, false)
-	if str(same, "status") != "active" || same["updatedAt"] != before["updatedAt"] {
+	if Str(same, "status") != "active" || same["updatedAt"] != before["updatedAt"] {
 		t.Errorf("activate on an active subscription: %v (before %v)", same, before)
 	}
 	off := Want(t, lifecycle(c, id, "deactivate"), 200).Obj()
 	wantSubscription(t, "deactivate", off, false)
-	if str(off, "status") != "inactive" || off["suspendedAt"] != nil {
+	if Str(off, "status") != "inactive" || off["suspendedAt"] != nil {
 		t.Errorf("deactivate: %v", off)
 	}
-	if g := getSub(t, c, id); str(g, "status") != "inactive" {
+	if g := getSub(t, c, id); Str(g, "status") != "inactive" {
 		t.Errorf("get after deactivate: %v", g)
 	}
 	again := Want(t, lifecycle(c, id, "deactivate"), 200).Obj()
-	if str(again, "status") != "inactive" || again["updatedAt"] != off["updatedAt"] {
+	if Str(again, "status") != "inactive" || again["updatedAt"] != off["updatedAt"] {
 		t.Errorf("deactivate on an inactive subscription: %v (before %v)", again, off)
 	}
 	on := Want(t, lifecycle(c, id, "activate"), 200).Obj()
-	if str(on, "status") != "active" || num(on, "consecutiveFailures") != 0 {
+	if Str(on, "status") != "active" || num(on, "consecutiveFailures") != 0 {
 		t.Errorf("activate: %v", on)
 	}
 	// Missing or unknown transitions.
@@ -206,8 +206,8 @@ func TestSubscriptionLifecycle(t *testing.T) {
 	if r := lifecycle(c, id, "suspend"); r.Status != 400 {
 		t.Errorf("transition suspend (system only): status %d, want 400: %s", r.Status, r.Raw)
 	}
-	WantProblem(t, lifecycle(c, randomUUID(), "deactivate"), 404, "NOT_FOUND")
-	if g := getSub(t, c, id); str(g, "status") != "active" {
+	WantProblem(t, lifecycle(c, RandomUUID(), "deactivate"), 404, "NOT_FOUND")
+	if g := getSub(t, c, id); Str(g, "status") != "active" {
 		t.Errorf("refused transitions changed the status: %v", g)
 	}
 }
@@ -218,21 +218,21 @@ func TestSubscriptionRotateSecret(t *testing.T) {
 	c, _ := s.tenantClient(t)
 	rc := newReceiver(t, nil)
 	created := createSub(t, c, rc.URL, nil)
-	id, old := str(created, "uuid"), str(created, "secret")
+	id, old := Str(created, "uuid"), Str(created, "secret")
 	var sealedBefore []byte
 	if err := s.pool.QueryRow(context.Background(), `SELECT secret_sealed FROM webhook_subscriptions WHERE uuid = $1`, id).Scan(&sealedBefore); err != nil {
 		t.Fatal(err)
 	}
 	r := Want(t, c.Patch(subs+"/"+id+"/actions/rotate-secret", nil), 200).Obj()
 	wantSubscription(t, "rotate-secret", r, true)
-	if str(r, "secret") == old {
+	if Str(r, "secret") == old {
 		t.Errorf("rotate-secret returned the old secret")
 	}
-	if str(r, "uuid") != id || str(r, "status") != "active" {
+	if Str(r, "uuid") != id || Str(r, "status") != "active" {
 		t.Errorf("rotate-secret response: %v", r)
 	}
 	r2 := Want(t, c.Patch(subs+"/"+id+"/actions/rotate-secret", nil), 200).Obj()
-	if str(r2, "secret") == str(r, "secret") || str(r2, "secret") == old {
+	if Str(r2, "secret") == Str(r, "secret") || Str(r2, "secret") == old {
 		t.Errorf("second rotation repeated a secret")
 	}
 	if g := getSub(t, c, id); g["secret"] != nil {
@@ -242,10 +242,10 @@ func TestSubscriptionRotateSecret(t *testing.T) {
 	if err := s.pool.QueryRow(context.Background(), `SELECT secret_sealed FROM webhook_subscriptions WHERE uuid = $1`, id).Scan(&sealed); err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Equal(sealed, sealedBefore) || bytes.Contains(sealed, []byte(str(r2, "secret"))) {
+	if bytes.Equal(sealed, sealedBefore) || bytes.Contains(sealed, []byte(Str(r2, "secret"))) {
 		t.Errorf("secret_sealed unchanged by rotation, or holds the plaintext")
 	}
-	WantProblem(t, c.Patch(subs+"/"+randomUUID()+"/actions/rotate-secret", nil), 404, "NOT_FOUND")
+	WantProblem(t, c.Patch(subs+"/"+RandomUUID()+"/actions/rotate-secret", nil), 404, "NOT_FOUND")
 }
 
 func TestSubscriptionEventTypes(t *testing.T) {
@@ -263,9 +263,9 @@ func TestSubscriptionEventTypes(t *testing.T) {
 	removed := eventTypeUUID(t, c, "attribute.removed")
 	cr := Want(t, c.Post(path, map[string]any{"webhookEventTypeUuid": created}), 201)
 	item := cr.Obj()
-	wantKeys(t, "subscribe", item, subEventKeys...)
-	if str(item, "uuid") != created || str(item, "webhookEventTypeUuid") != created || str(item, "webhookSubscriptionUuid") != id ||
-		str(item, "name") != "attribute.created" {
+	WantKeys(t, "subscribe", item, subEventKeys...)
+	if Str(item, "uuid") != created || Str(item, "webhookEventTypeUuid") != created || Str(item, "webhookSubscriptionUuid") != id ||
+		Str(item, "name") != "attribute.created" {
 		t.Errorf("subscribe response %v", item)
 	}
 	wantTimestamp(t, "subscribe createdAt", item["createdAt"])
@@ -273,19 +273,19 @@ func TestSubscriptionEventTypes(t *testing.T) {
 
 	// A second time: 409; an unknown event type: 404; a malformed uuid: 400.
 	WantProblem(t, c.Post(path, map[string]any{"webhookEventTypeUuid": created}), 409, "ALREADY_EXISTS", "webhookEventTypeUuid")
-	WantProblem(t, c.Post(path, map[string]any{"webhookEventTypeUuid": randomUUID()}), 404, "NOT_FOUND")
+	WantProblem(t, c.Post(path, map[string]any{"webhookEventTypeUuid": RandomUUID()}), 404, "NOT_FOUND")
 	WantProblem(t, c.Post(path, map[string]any{"webhookEventTypeUuid": "attribute.created"}), 400, "VALIDATION_FAILED", "webhookEventTypeUuid")
 	WantProblem(t, c.Post(path, map[string]any{}), 400, "VALIDATION_FAILED", "webhookEventTypeUuid")
-	WantProblem(t, c.Post(subs+"/"+randomUUID()+"/event-types", map[string]any{"webhookEventTypeUuid": created}), 404, "NOT_FOUND")
+	WantProblem(t, c.Post(subs+"/"+RandomUUID()+"/event-types", map[string]any{"webhookEventTypeUuid": created}), 404, "NOT_FOUND")
 
-	items := Want(t, c.Get(path+q("name[order]", "asc")), 200).Items()
-	if len(items) != 2 || str(items[0], "name") != "attribute.created" || str(items[1], "name") != "attribute.removed" {
+	items := Want(t, c.Get(path+Q("name[order]", "asc")), 200).Items()
+	if len(items) != 2 || Str(items[0], "name") != "attribute.created" || Str(items[1], "name") != "attribute.removed" {
 		t.Fatalf("event types of the subscription: %v", items)
 	}
 	for _, it := range items {
-		wantKeys(t, "listed event type", it, subEventKeys...)
+		WantKeys(t, "listed event type", it, subEventKeys...)
 	}
-	if items := Want(t, c.Get(path+q("names[eq]", "attribute.removed")), 200).Items(); len(items) != 1 || str(items[0], "uuid") != removed {
+	if items := Want(t, c.Get(path+Q("names[eq]", "attribute.removed")), 200).Items(); len(items) != 1 || Str(items[0], "uuid") != removed {
 		t.Errorf("names[eq]=attribute.removed: %v", items)
 	}
 
@@ -295,9 +295,9 @@ func TestSubscriptionEventTypes(t *testing.T) {
 		t.Errorf("DELETE body %q", d.Raw)
 	}
 	WantProblem(t, c.Delete(path+"/"+removed), 404, "NOT_FOUND")
-	WantProblem(t, c.Delete(path+"/"+randomUUID()), 404, "NOT_FOUND")
+	WantProblem(t, c.Delete(path+"/"+RandomUUID()), 404, "NOT_FOUND")
 	WantProblem(t, c.Delete(path+"/nope"), 400, "VALIDATION_FAILED")
-	if items := Want(t, c.Get(path), 200).Items(); len(items) != 1 || str(items[0], "uuid") != created {
+	if items := Want(t, c.Get(path), 200).Items(); len(items) != 1 || Str(items[0], "uuid") != created {
 		t.Errorf("after unsubscribing: %v", items)
 	}
 	// Subscribing again after unsubscribing works.
@@ -316,32 +316,32 @@ func TestDeliveriesAttemptsRedeliver(t *testing.T) {
 	var ds []map[string]any
 	waitFor(t, 15*time.Second, "two delivered deliveries", func() bool {
 		ds = deliveries(t, c, id)
-		return len(ds) == 2 && str(ds[0], "status") == "delivered" && str(ds[1], "status") == "delivered"
+		return len(ds) == 2 && Str(ds[0], "status") == "delivered" && Str(ds[1], "status") == "delivered"
 	})
 	for _, d := range ds {
-		wantKeys(t, "delivery", d, deliveryKeys...)
-		if str(d, "subscriptionUuid") != id || !uuidRe.MatchString(str(d, "eventUuid")) {
+		WantKeys(t, "delivery", d, deliveryKeys...)
+		if Str(d, "subscriptionUuid") != id || !UUIDRe.MatchString(Str(d, "eventUuid")) {
 			t.Errorf("delivery %v", d)
 		}
 	}
 	// Filters of the delivery list.
-	upd := Want(t, c.Get(subs+"/"+id+"/deliveries"+q("eventTypes[eq]", "attribute.updated")), 200).Items()
-	if len(upd) != 1 || str(upd[0], "eventType") != "attribute.updated" {
+	upd := Want(t, c.Get(subs+"/"+id+"/deliveries"+Q("eventTypes[eq]", "attribute.updated")), 200).Items()
+	if len(upd) != 1 || Str(upd[0], "eventType") != "attribute.updated" {
 		t.Fatalf("eventTypes[eq]=attribute.updated: %v", upd)
 	}
-	if n := len(Want(t, c.Get(subs+"/"+id+"/deliveries"+q("statuses[eq]", "pending")), 200).Items()); n != 0 {
+	if n := len(Want(t, c.Get(subs+"/"+id+"/deliveries"+Q("statuses[eq]", "pending")), 200).Items()); n != 0 {
 		t.Errorf("statuses[eq]=pending lists %d", n)
 	}
-	if r := c.Get(subs + "/" + id + "/deliveries" + q("statuses[eq]", "sent")); r.Status != 400 {
+	if r := c.Get(subs + "/" + id + "/deliveries" + Q("statuses[eq]", "sent")); r.Status != 400 {
 		t.Errorf("statuses[eq]=sent: status %d, want 400: %s", r.Status, r.Raw)
 	}
-	did := str(upd[0], "uuid")
+	did := Str(upd[0], "uuid")
 	got := getDelivery(t, c, id, did)
 	if got["payload"].(map[string]any)["attributeUuid"] != a || num(got, "attempts") != 1 {
 		t.Errorf("get delivery: %v", got)
 	}
-	WantProblem(t, c.Get(subs+"/"+id+"/deliveries/"+randomUUID()), 404, "NOT_FOUND")
-	WantProblem(t, c.Get(subs+"/"+id+"/deliveries/"+randomUUID()+"/attempts"), 404, "NOT_FOUND")
+	WantProblem(t, c.Get(subs+"/"+id+"/deliveries/"+RandomUUID()), 404, "NOT_FOUND")
+	WantProblem(t, c.Get(subs+"/"+id+"/deliveries/"+RandomUUID()+"/attempts"), 404, "NOT_FOUND")
 	WantProblem(t, c.Get(subs+"/"+id+"/deliveries/xyz"), 400, "VALIDATION_FAILED")
 	// A delivery of another subscription of the same tenant is not found under this one.
 	other, _ := newSub(t, c, rc.URL)
@@ -350,17 +350,17 @@ func TestDeliveriesAttemptsRedeliver(t *testing.T) {
 	if len(atts) != 1 {
 		t.Fatalf("attempts: %v", atts)
 	}
-	wantKeys(t, "attempt", atts[0], attemptKeys...)
+	WantKeys(t, "attempt", atts[0], attemptKeys...)
 
 	// Redeliver: back to pending now, sent again with the same webhook-id, attempts keep growing.
 	before := rc.count()
 	red := Want(t, c.Post(subs+"/"+id+"/deliveries/"+did+"/actions/redeliver", nil), 200).Obj()
-	wantKeys(t, "redeliver", red, deliveryKeys...)
-	if str(red, "uuid") != did || str(red, "status") != "pending" || red["scheduledAt"] == nil || num(red, "attempts") != 1 {
+	WantKeys(t, "redeliver", red, deliveryKeys...)
+	if Str(red, "uuid") != did || Str(red, "status") != "pending" || red["scheduledAt"] == nil || num(red, "attempts") != 1 {
 		t.Errorf("redeliver response: %v", red)
 	}
 	final := waitDelivery(t, c, id, did, "delivered again", func(d map[string]any) bool {
-		return str(d, "status") == "delivered" && num(d, "attempts") == 2
+		return Str(d, "status") == "delivered" && num(d, "attempts") == 2
 	})
 	if final["scheduledAt"] != nil || num(final, "lastStatusCode") != 200 {
 		t.Errorf("after redelivery: %v", final)
@@ -389,7 +389,7 @@ func TestDeliveriesAttemptsRedeliver(t *testing.T) {
 	// Redelivery needs an active subscription; an unknown delivery is 404.
 	Want(t, lifecycle(c, id, "deactivate"), 200)
 	WantProblem(t, c.Post(subs+"/"+id+"/deliveries/"+did+"/actions/redeliver", nil), 409, "INVALID_TRANSITION")
-	WantProblem(t, c.Post(subs+"/"+id+"/deliveries/"+randomUUID()+"/actions/redeliver", nil), 404, "NOT_FOUND")
+	WantProblem(t, c.Post(subs+"/"+id+"/deliveries/"+RandomUUID()+"/actions/redeliver", nil), 404, "NOT_FOUND")
 }
 
 func TestWebhookScopes(t *testing.T) {
@@ -441,7 +441,7 @@ func TestWebhookScopes(t *testing.T) {
 	WantProblem(t, anon.Get(subs), 401, "UNAUTHENTICATED")
 	WantProblem(t, anon.Post(subs, body), 401, "UNAUTHENTICATED")
 	// Nothing the refused calls tried happened.
-	if g := getSub(t, full, id); str(g, "status") != "active" || str(g, "displayName") == "y" {
+	if g := getSub(t, full, id); Str(g, "status") != "active" || Str(g, "displayName") == "y" {
 		t.Errorf("refused calls changed the subscription: %v", g)
 	}
 	if n := len(Want(t, full.Get(subs+"/"+id+"/event-types"), 200).Items()); n != 1 {
@@ -489,18 +489,18 @@ func TestWebhookTenantIsolation(t *testing.T) {
 	if items := Want(t, other.Get(subs), 200).Items(); len(items) != 0 {
 		t.Errorf("another tenant lists %d subscriptions", len(items))
 	}
-	if items := Want(t, other.Get(subs+q("uuids[eq]", id)), 200).Items(); len(items) != 0 {
+	if items := Want(t, other.Get(subs+Q("uuids[eq]", id)), 200).Items(); len(items) != 0 {
 		t.Errorf("another tenant finds the subscription by uuids[eq]")
 	}
 	// The owner's subscription is untouched, and another tenant's events do not reach it.
 	g := getSub(t, owner, id)
-	if str(g, "status") != "active" || strings.Contains(str(g, "displayName"), "mine") {
+	if Str(g, "status") != "active" || strings.Contains(Str(g, "displayName"), "mine") {
 		t.Errorf("other tenant changed the subscription: %v", g)
 	}
 	if n := len(Want(t, owner.Get(p+"/event-types"), 200).Items()); n != 1 {
 		t.Errorf("the subscription has %d event types, want 1", n)
 	}
-	if d := getDelivery(t, owner, id, did); num(d, "attempts") != 1 || str(d, "status") != "delivered" {
+	if d := getDelivery(t, owner, id, did); num(d, "attempts") != 1 || Str(d, "status") != "delivered" {
 		t.Errorf("other tenant's redeliver touched the delivery: %v", d)
 	}
 	mkAttr(t, other, "y")
