@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
@@ -274,4 +275,31 @@ func WantProblem(t testing.TB, r Resp, status int, code string, field ...string)
 		}
 	}
 	return m
+}
+
+// Main is the TestMain of an integration test package: it starts catalogd on a fresh database,
+// sets *env and *pool (a pool on that database, for reading what the API does not show), runs
+// the tests, stops everything and exits with the tests' code. pool may be nil.
+func Main(m *testing.M, env **Env, pool **pgxpool.Pool, opts ...func(*app.Config)) {
+	e, err := Start(opts...)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "start catalogd:", err)
+		os.Exit(1)
+	}
+	var p *pgxpool.Pool
+	if pool != nil {
+		if p, err = pgxpool.New(context.Background(), e.DBURL); err != nil {
+			fmt.Fprintln(os.Stderr, "connect to the test database:", err)
+			e.Stop()
+			os.Exit(1)
+		}
+		*pool = p
+	}
+	*env = e
+	code := m.Run()
+	if p != nil {
+		p.Close()
+	}
+	e.Stop()
+	os.Exit(code)
 }

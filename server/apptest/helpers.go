@@ -388,7 +388,6 @@ func WantGRPC(t testing.TB, what string, err error, code codes.Code, reason stri
 	return wantGRPC(t, what, err, code, reason, "catalogd", field)
 }
 
-
 // wantGRPC is WantGRPC checking the ErrorInfo domain unless domain is "".
 func wantGRPC(t testing.TB, what string, err error, code codes.Code, reason, domain string, field []string) map[string]string {
 	t.Helper()

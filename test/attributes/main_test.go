@@ -2,8 +2,6 @@
 package attributes
 
 import (
-	"fmt"
-	"os"
 	"testing"
 
 	"github.com/catalogd/catalogd/server/apptest"
@@ -11,13 +9,4 @@ import (
 
 var env *apptest.Env
 
-func TestMain(m *testing.M) {
-	var err error
-	if env, err = apptest.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "start catalogd:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	env.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { apptest.Main(m, &env, nil) }

@@ -3,9 +3,6 @@
 package families
 
 import (
-	"context"
-	"fmt"
-	"os"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -18,19 +15,4 @@ var (
 	pool *pgxpool.Pool
 )
 
-func TestMain(m *testing.M) {
-	var err error
-	if env, err = apptest.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "start catalogd:", err)
-		os.Exit(1)
-	}
-	if pool, err = pgxpool.New(context.Background(), env.DBURL); err != nil {
-		fmt.Fprintln(os.Stderr, "connect to the test database:", err)
-		env.Stop()
-		os.Exit(1)
-	}
-	code := m.Run()
-	pool.Close()
-	env.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { apptest.Main(m, &env, &pool) }

@@ -4,9 +4,6 @@
 package webhooks
 
 import (
-	"context"
-	"fmt"
-	"os"
 	"testing"
 	"time"
 
@@ -42,19 +39,4 @@ func mainOptions(c *app.Config) {
 	c.SecretKey = secretKey
 }
 
-func TestMain(m *testing.M) {
-	var err error
-	if env, err = apptest.Start(mainOptions); err != nil {
-		fmt.Fprintln(os.Stderr, "start catalogd:", err)
-		os.Exit(1)
-	}
-	if pool, err = pgxpool.New(context.Background(), env.DBURL); err != nil {
-		fmt.Fprintln(os.Stderr, "connect to the test database:", err)
-		env.Stop()
-		os.Exit(1)
-	}
-	code := m.Run()
-	pool.Close()
-	env.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { apptest.Main(m, &env, &pool, mainOptions) }
