@@ -190,6 +190,10 @@ func credentialFor(dataDir string) (*syscall.Credential, error) {
 // prepareDirs creates the cluster and socket directories, owned by the user
 // PostgreSQL runs as.
 func (c *Cluster) prepareDirs() error {
+	// Parents we create must let the postgres user through (0755); the cluster dir itself is 0700.
+	if err := os.MkdirAll(filepath.Dir(c.dir), 0o755); err != nil {
+		return fmt.Errorf("pgembed: %w", err)
+	}
 	if err := os.MkdirAll(c.dir, 0o700); err != nil {
 		return fmt.Errorf("pgembed: %w", err)
 	}

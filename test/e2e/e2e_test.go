@@ -235,12 +235,15 @@ func TestBinaryWithExternalDatabase(t *testing.T) {
 
 // With no DATABASE_URL and no JWT settings, the binary runs its own PostgreSQL and logs a dev token.
 func TestBinaryEmbeddedDatabaseAndDevToken(t *testing.T) {
-	data, err := os.MkdirTemp("", "catalogd-e2e-data-")
+	parent, err := os.MkdirTemp("", "catalogd-e2e-data-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(data)
-	_ = os.Chmod(data, 0o755) // the embedded cluster runs as the postgres user when we are root
+	defer os.RemoveAll(parent)
+	_ = os.Chmod(parent, 0o755) // like a checkout: others may traverse it
+	// The data dir does not exist yet, as on a fresh clone: the service creates it, and the
+	// embedded cluster (run as the postgres user when we are root) must be able to reach it.
+	data := filepath.Join(parent, ".data")
 	env := []string{"DATABASE_URL=", "CATALOG_DATA_DIR=" + data, "CATALOG_JWT_HS256_SECRET=", "CATALOG_JWKS_URL="}
 	p, httpAddr, _ := start(t, env...)
 	var tok string
