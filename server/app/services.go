@@ -54,6 +54,7 @@ var groups = []group{
 	{hierarchyServices, hierarchyListSpecs},
 	{inputServices, inputListSpecs},
 	{familyServices, familyListSpecs},
+	{productServices, productListSpecs},
 }
 
 func coreServices(d Deps, c *catalog.Service) []Service {
