@@ -35,6 +35,14 @@ func OpenAPI(raw []byte) ([]byte, error) {
 		"errors": map[string]any{"type": "array", "items": map[string]any{"type": "object",
 			"properties": map[string]any{"field": str(), "message": str()}}},
 		"instance": str(), "requestId": str()}}
+	for _, d := range defs {
+		if m, ok := d.(map[string]any); ok {
+			if props, ok := m["properties"].(map[string]any); ok {
+				delete(props, "updateMask") // request-only over gRPC; the REST body never carries it
+			}
+		}
+	}
+	shortEnums(doc, enumShortNames())
 	paths, _ := doc["paths"].(map[string]any)
 	for _, p := range paths {
 		ops, _ := p.(map[string]any)
@@ -107,3 +115,99 @@ func rewriteOperation(op map[string]any) error {
 	}
 	return nil
 }
+
+// enumShortNames maps every enum value name of the API (ATTRIBUTE_STATUS_DRAFT) onto the short
+// lower-case name the JSON codec reads and writes (draft).
+func enumShortNames() map[string]string {
+	out := map[string]string{}
+	protoregistry.GlobalFiles.RangeFilesByPackage("catalog.v1", func(fd protoreflect.FileDescriptor) bool {
+		var walk func(es protoreflect.EnumDescriptors, ms protoreflect.MessageDescriptors)
+		walk = func(es protoreflect.EnumDescriptors, ms protoreflect.MessageDescriptors) {
+			for i := 0; i < es.Len(); i++ {
+				e := es.Get(i)
+				prefix := upperSnake(string(e.Name())) + "_"
+				for j := 0; j < e.Values().Len(); j++ {
+					n := string(e.Values().Get(j).Name())
+					out[n] = strings.ToLower(strings.TrimPrefix(n, prefix))
+				}
+			}
+			for i := 0; i < ms.Len(); i++ {
+				walk(ms.Get(i).Enums(), ms.Get(i).Messages())
+			}
+		}
+		walk(fd.Enums(), fd.Messages())
+		return true
+	})
+	return out
+}
+
+func upperSnake(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(r)
+	}
+	return strings.ToUpper(b.String())
+}
+
+// shortEnums rewrites enum values (in "enum" lists, "default" values and descriptions) to their
+// short names throughout the document.
+func shortEnums(v any, names map[string]string) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, val := range x {
+			switch k {
+			case "enum":
+				if list, ok := val.([]any); ok {
+					for i, e := range list {
+						if s, ok := e.(string); ok && names[s] != "" {
+							list[i] = names[s]
+						}
+					}
+				}
+			case "default":
+				if s, ok := val.(string); ok && names[s] != "" {
+					x[k] = names[s]
+				}
+			case "description", "title":
+				if s, ok := val.(string); ok && strings.Contains(s, "_") {
+					x[k] = replaceEnumNames(s, names)
+				}
+			default:
+				shortEnums(val, names)
+			}
+		}
+	case []any:
+		for _, e := range x {
+			shortEnums(e, names)
+		}
+	}
+}
+
+// replaceEnumNames replaces whole-word enum value names in a text.
+func replaceEnumNames(s string, names map[string]string) string {
+	var b strings.Builder
+	word := func(r byte) bool { return r == '_' || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') }
+	for i := 0; i < len(s); {
+		if !word(s[i]) {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && word(s[j]) {
+			j++
+		}
+		if short, ok := names[s[i:j]]; ok && (i == 0 || !isLetter(s[i-1])) {
+			b.WriteString(short)
+		} else {
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
+func isLetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }

@@ -106,6 +106,19 @@ func TestOpenAPIUsesTheSpecQuerySyntax(t *testing.T) {
 			t.Errorf("GET /v1/attributes lacks parameter %s", want)
 		}
 	}
+	var raw map[string]any
+	_ = json.Unmarshal(b, &raw)
+	defs := raw["definitions"].(map[string]any)
+	status := defs["v1AttributeStatus"].(map[string]any)["enum"].([]any)
+	if len(status) != 4 || status[0] != "draft" || status[3] != "removed" {
+		t.Errorf("AttributeStatus enum %v, want the short names the API uses", status)
+	}
+	if _, ok := defs["v1AttributeUpdate"].(map[string]any)["properties"].(map[string]any)["updateMask"]; ok {
+		t.Errorf("AttributeUpdate documents updateMask, which REST bodies cannot carry")
+	}
+	if strings.Contains(string(b), "ATTRIBUTE_STATUS_") {
+		t.Errorf("the document still names ATTRIBUTE_STATUS_* values")
+	}
 	if _, ok := doc.Paths["/v1/attributes"]["post"].Responses["201"]; !ok {
 		t.Errorf("create attribute is not documented as 201")
 	}
