@@ -175,6 +175,21 @@ type Locale struct {
 	UpdatedAt   time.Time `db:"updated_at"`
 }
 
+type Product struct {
+	TenantID    string     `db:"tenant_id"`
+	Uuid        uuid.UUID  `db:"uuid"`
+	Code        string     `db:"code"`
+	DisplayName string     `db:"display_name"`
+	Kind        string     `db:"kind"`
+	Status      string     `db:"status"`
+	FamilyUuid  *uuid.UUID `db:"family_uuid"`
+	ParentUuid  *uuid.UUID `db:"parent_uuid"`
+	BrandUuid   *uuid.UUID `db:"brand_uuid"`
+	CreatedAt   time.Time  `db:"created_at"`
+	UpdatedAt   time.Time  `db:"updated_at"`
+	RemovedAt   *time.Time `db:"removed_at"`
+}
+
 type ProductAssetType struct {
 	TenantID         string    `db:"tenant_id"`
 	Uuid             uuid.UUID `db:"uuid"`
@@ -183,6 +198,18 @@ type ProductAssetType struct {
 	IsFeaturedSource bool      `db:"is_featured_source"`
 	CreatedAt        time.Time `db:"created_at"`
 	UpdatedAt        time.Time `db:"updated_at"`
+}
+
+type ProductLink struct {
+	TenantID     string     `db:"tenant_id"`
+	Uuid         uuid.UUID  `db:"uuid"`
+	ProductUuid  uuid.UUID  `db:"product_uuid"`
+	Kind         string     `db:"kind"`
+	TargetUuid   uuid.UUID  `db:"target_uuid"`
+	CreatedAt    time.Time  `db:"created_at"`
+	UpdatedAt    time.Time  `db:"updated_at"`
+	CategoryUuid *uuid.UUID `db:"category_uuid"`
+	TagUuid      *uuid.UUID `db:"tag_uuid"`
 }
 
 type ProductRelationType struct {

@@ -1,0 +1,426 @@
+package catalog
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/gen/db"
+	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/crud"
+	"github.com/catalogd/catalogd/server/fields"
+	"github.com/catalogd/catalogd/server/list"
+	"github.com/catalogd/catalogd/server/reqctx"
+)
+
+// ProductServer implements catalog.v1.ProductService.
+type ProductServer struct {
+	pb.UnimplementedProductServiceServer
+	*Service
+}
+
+var (
+	productStatuses = []string{"draft", "active", "inactive", "removed"}
+	productKinds    = []string{"simple", "variant_parent", "variant"}
+)
+
+// ProductList is the list spec of GET /v1/products.
+var ProductList = &list.Spec{
+	Table: "products",
+	Filters: list.CodeNameFilters(map[string]list.Field{
+		"statuses":    {Column: "status", Type: list.Enum, Values: productStatuses},
+		"kinds":       {Column: "kind", Type: list.Enum, Values: productKinds},
+		"familyUuids": {Column: "family_uuid", Type: list.UUID},
+		"parentUuids": {Column: "parent_uuid", Type: list.UUID},
+		"brandUuids":  {Column: "brand_uuid", Type: list.UUID},
+	}),
+	Order:      list.CodeNameOrder(map[string]string{"status": "status", "kind": "kind"}),
+	SoftDelete: &list.SoftDelete{StatusColumn: "status", Removed: "removed", IsRemovedField: "isRemoved", StatusesField: "statuses"},
+}
+
+func optUUIDString(id *uuid.UUID) *string {
+	if id == nil {
+		return nil
+	}
+	s := id.String()
+	return &s
+}
+
+func productToPB(p db.Product) *pb.Product {
+	return &pb.Product{
+		Uuid:        p.Uuid.String(),
+		CreatedAt:   timestamppb.New(p.CreatedAt),
+		UpdatedAt:   timestamppb.New(p.UpdatedAt),
+		RemovedAt:   tsp(p.RemovedAt),
+		Status:      pb.ProductStatus(enumValue(pb.ProductStatus_value, "PRODUCT_STATUS_", p.Status)),
+		Code:        p.Code,
+		DisplayName: p.DisplayName,
+		Kind:        pb.ProductKind(enumValue(pb.ProductKind_value, "PRODUCT_KIND_", p.Kind)),
+		FamilyUuid:  optUUIDString(p.FamilyUuid),
+		ParentUuid:  optUUIDString(p.ParentUuid),
+		BrandUuid:   optUUIDString(p.BrandUuid),
+	}
+}
+
+// checkParents checks, in the writing transaction, that every parent named is a variant_parent of
+// the family of its item: 404 naming parentUuid when it does not exist in the tenant, 400
+// otherwise. The parents are locked against deletion (FOR SHARE) until the commit.
+func checkParents(ctx context.Context, t *crud.Tx, parents, families []*uuid.UUID, fieldOf func(i int) string) error {
+	want := make([]uuid.UUID, 0, len(parents))
+	for _, p := range parents {
+		if p != nil {
+			want = append(want, *p)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	rows, err := t.Q.ShareProducts(ctx, db.ShareProductsParams{TenantID: t.Tenant, Uuids: want})
+	if err != nil {
+		return err
+	}
+	by := make(map[uuid.UUID]db.Product, len(rows))
+	for _, r := range rows {
+		by[r.Uuid] = r
+	}
+	for i, p := range parents {
+		if p == nil {
+			continue
+		}
+		field := fieldOf(i)
+		r, ok := by[*p]
+		if !ok {
+			return apierr.New(apierr.NotFound, "parentUuid %s does not exist", p).WithField(field, "not found")
+		}
+		if r.Kind != "variant_parent" {
+			return invalid(field, "must be a variant_parent: product %s is %s", p, r.Kind)
+		}
+		if families[i] == nil || r.FamilyUuid == nil || *r.FamilyUuid != *families[i] {
+			return invalid(field, "must be a variant_parent of the same family: product %s is of family %s", p, uuidOrNone(r.FamilyUuid))
+		}
+	}
+	return nil
+}
+
+// invalid is a 400 VALIDATION_FAILED naming field.
+func invalid(field, format string, args ...any) error {
+	v := apierr.NewValidator()
+	v.Add(field, format, args...)
+	return v.Err()
+}
+
+func uuidOrNone(id *uuid.UUID) string {
+	if id == nil {
+		return "none"
+	}
+	return id.String()
+}
+
+// products is the product family.
+var products = &crud.Family[db.Product, *pb.Product, *pb.ProductCreate, *pb.ProductUpdate]{
+	Kind: "product", Event: "product", IDKey: "productUuid", Unique: "code",
+	References: map[string]string{"products_family_fkey": "familyUuid", "products_parent_fkey": "parentUuid", "products_brand_fkey": "brandUuid"},
+	ID:         func(p db.Product) uuid.UUID { return p.Uuid },
+	ToPB:       productToPB,
+	CheckCreate: func(v apierr.Validator, c *pb.ProductCreate) string {
+		fields.Text(v, "code", c.GetCode(), 1, 100)
+		fields.OptText(v, "displayName", optString(c, "display_name"), 1, 100)
+		kind := crud.EnumName(c.GetKind())
+		if kind == "" {
+			v.Add("kind", "is required: one of %v", productKinds)
+		}
+		for _, f := range []struct {
+			name protoreflect.Name
+			json string
+		}{{"family_uuid", "familyUuid"}, {"parent_uuid", "parentUuid"}, {"brand_uuid", "brandUuid"}} {
+			if s := optString(c, f.name); s != nil {
+				fields.CheckUUID(v, f.json, *s)
+			}
+		}
+		if (kind == "variant_parent" || kind == "variant") && c.FamilyUuid == nil {
+			v.Add("familyUuid", "is required for a %s", kind)
+		}
+		if kind == "variant" && c.ParentUuid == nil {
+			v.Add("parentUuid", "is required for a variant")
+		}
+		if kind != "variant" && kind != "" && c.ParentUuid != nil {
+			v.Add("parentUuid", "must be null for a %s: only a variant has a parent", kind)
+		}
+		return c.GetCode()
+	},
+	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.ProductCreate) ([]db.Product, error) {
+		n := len(items)
+		p := db.InsertProductsParams{TenantID: t.Tenant, Now: t.Now, Uuids: ids,
+			Codes: mapSlice(items, (*pb.ProductCreate).GetCode), DisplayNames: mapSlice(items, displayNameOrCode[*pb.ProductCreate]),
+			Kinds:       mapSlice(items, func(c *pb.ProductCreate) string { return crud.EnumName(c.GetKind()) }),
+			FamilyUuids: make([]uuid.UUID, n), HasFamilies: make([]bool, n), ParentUuids: make([]uuid.UUID, n), HasParents: make([]bool, n),
+			BrandUuids: make([]uuid.UUID, n), HasBrands: make([]bool, n)}
+		fams, parents, brands := make([]*uuid.UUID, n), make([]*uuid.UUID, n), make([]*uuid.UUID, n)
+		for i, c := range items {
+			if fams[i] = optUUID(c, "family_uuid"); fams[i] != nil {
+				p.FamilyUuids[i], p.HasFamilies[i] = *fams[i], true
+			}
+			if parents[i] = optUUID(c, "parent_uuid"); parents[i] != nil {
+				p.ParentUuids[i], p.HasParents[i] = *parents[i], true
+			}
+			if brands[i] = optUUID(c, "brand_uuid"); brands[i] != nil {
+				p.BrandUuids[i], p.HasBrands[i] = *brands[i], true
+			}
+		}
+		if err := crud.RequireExisting(ctx, t, "families", "familyUuid", fams); err != nil {
+			return nil, err
+		}
+		if err := crud.RequireExisting(ctx, t, "brands", "brandUuid", brands); err != nil {
+			return nil, err
+		}
+		if err := checkParents(ctx, t, parents, fams, func(i int) string { return crud.FieldName("parentUuid", i, t.Single) }); err != nil {
+			return nil, err
+		}
+		return t.Q.InsertProducts(ctx, p)
+	},
+	// The categories linked to the new products' families with autoPopulate are linked to them in
+	// the same transaction (events product.category.linked).
+	AfterCreate: func(ctx context.Context, t *crud.Tx, rows []db.Product, _ []*pb.ProductCreate) ([]db.Product, error) {
+		var fams []uuid.UUID
+		for _, r := range rows {
+			if r.FamilyUuid != nil {
+				fams = append(fams, *r.FamilyUuid)
+			}
+		}
+		if len(fams) == 0 {
+			return rows, nil
+		}
+		auto, err := t.Q.ListAutoPopulatedCategories(ctx, db.ListAutoPopulatedCategoriesParams{TenantID: t.Tenant, FamilyUuids: fams})
+		if err != nil {
+			return nil, err
+		}
+		byFamily := map[uuid.UUID][]uuid.UUID{}
+		for _, a := range auto {
+			byFamily[a.FamilyUuid] = append(byFamily[a.FamilyUuid], a.TargetUuid)
+		}
+		p := db.InsertProductLinksParams{TenantID: t.Tenant, Kind: linkCategory, Now: t.Now}
+		for _, r := range rows {
+			if r.FamilyUuid == nil {
+				continue
+			}
+			for _, cat := range byFamily[*r.FamilyUuid] {
+				p.Uuids = append(p.Uuids, uuid.Must(uuid.NewV7()))
+				p.ProductUuids = append(p.ProductUuids, r.Uuid)
+				p.TargetUuids = append(p.TargetUuids, cat)
+			}
+		}
+		if len(p.Uuids) == 0 {
+			return rows, nil
+		}
+		links, err := t.Q.InsertProductLinks(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range links {
+			t.Emit(productCategories.EventFor("linked", crud.Scope{Keys: []string{"productUuid", l.ProductUuid.String()}}, l.Uuid))
+		}
+		return rows, nil
+	},
+	UpdateID: (*pb.ProductUpdate).GetUuid,
+	CheckUpdate: func(v apierr.Validator, u *pb.ProductUpdate) {
+		fields.OptText(v, "code", optString(u, "code"), 1, 100)
+		fields.OptText(v, "displayName", optString(u, "display_name"), 1, 100)
+		for _, f := range []struct {
+			name protoreflect.Name
+			json string
+		}{{"family_uuid", "familyUuid"}, {"parent_uuid", "parentUuid"}, {"brand_uuid", "brandUuid"}} {
+			if s := optString(u, f.name); s != nil {
+				fields.CheckUUID(v, f.json, *s)
+			}
+		}
+		if u.Kind != nil && crud.EnumName(*u.Kind) == "" {
+			v.Add("kind", "must be one of %v", productKinds)
+		}
+	},
+	// A familyUuid, parentUuid or brandUuid of another tenant or none fails its foreign key: 404
+	// naming it. The kind never changes, the family only on a simple product, the parent only on a
+	// variant: AfterUpdate reports a value given that the stored row does not carry.
+	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.ProductUpdate) (db.Product, error) {
+		mask := fields.NewMask(updateMask(u))
+		fam, parent, brand := optUUID(u, "family_uuid"), optUUID(u, "parent_uuid"), optUUID(u, "brand_uuid")
+		return t.Q.UpdateProduct(ctx, db.UpdateProductParams{TenantID: t.Tenant, Uuid: id, Now: t.Now,
+			Code: optString(u, "code"), DisplayName: optString(u, "display_name"),
+			SetFamily: fam != nil || mask.Clears("family_uuid", false), FamilyUuid: fam,
+			SetParent: parent != nil, ParentUuid: parent,
+			SetBrand: brand != nil || mask.Clears("brand_uuid", false), BrandUuid: brand})
+	},
+	AfterUpdate: func(ctx context.Context, t *crud.Tx, p db.Product, u *pb.ProductUpdate, field func(string) string) (db.Product, error) {
+		mask := fields.NewMask(updateMask(u))
+		if u.Kind != nil && crud.EnumName(*u.Kind) != p.Kind {
+			return p, invalid(field("kind"), "is fixed after creation (this product is a %s)", p.Kind)
+		}
+		fam := optUUID(u, "family_uuid")
+		if (fam != nil || mask.Clears("family_uuid", false)) && !sameUUID(fam, p.FamilyUuid) {
+			return p, invalid(field("familyUuid"), "is fixed after creation for a %s (its family is %s)", p.Kind, uuidOrNone(p.FamilyUuid))
+		}
+		parent := optUUID(u, "parent_uuid")
+		if p.Kind != "variant" && (parent != nil) {
+			return p, invalid(field("parentUuid"), "must be null for a %s: only a variant has a parent", p.Kind)
+		}
+		if p.Kind == "variant" && parent == nil && mask.Clears("parent_uuid", false) {
+			return p, invalid(field("parentUuid"), "is required for a variant")
+		}
+		if p.Kind == "variant" && parent != nil {
+			if err := checkParents(ctx, t, []*uuid.UUID{parent}, []*uuid.UUID{p.FamilyUuid}, func(int) string { return field("parentUuid") }); err != nil {
+				return p, err
+			}
+		}
+		return p, nil
+	},
+	GetOne: func(ctx context.Context, q *db.Queries, tenant string, _ crud.Scope, id uuid.UUID) (db.Product, error) {
+		return q.GetProduct(ctx, db.GetProductParams{TenantID: tenant, Uuid: id})
+	},
+	DeleteOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID) (int64, error) {
+		return t.Q.DeleteProduct(ctx, db.DeleteProductParams{TenantID: t.Tenant, Uuid: id})
+	},
+	Lifecycle: &crud.Lifecycle[db.Product]{
+		Machine: nodeMachine("product"),
+		Status:  func(p db.Product) string { return p.Status },
+		Lock: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID) ([]db.Product, error) {
+			return t.Q.LockProducts(ctx, db.LockProductsParams{TenantID: t.Tenant, Uuids: ids})
+		},
+		Set: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, status string) ([]db.Product, error) {
+			return t.Q.SetProductStatus(ctx, db.SetProductStatusParams{TenantID: t.Tenant, Uuids: ids, Status: status, Now: t.Now})
+		},
+	},
+}
+
+func sameUUID(a, b *uuid.UUID) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// productScope resolves the productUuid path parameter to the scope of its links.
+func (s *Service) productScope(ctx context.Context, raw string) crud.Scope {
+	return parentScope(ctx, s, products, raw)
+}
+
+// ListProducts lists products with the filters of API.md; removed ones only when asked for.
+func (s *ProductServer) ListProducts(ctx context.Context, req *pb.ListProductsRequest) (*pb.ListProductsResponse, error) {
+	tenant := reqctx.Tenant(ctx)
+	rows, page, err := list.Run[db.Product](ctx, s.DB.Pool, ProductList, tenant, req)
+	if err != nil {
+		return nil, err
+	}
+	out := mapSlice(rows, productToPB)
+	if err := s.hydrateProducts(ctx, tenant, out, mapSlice(rows, products.ID), req.Include, req.Expand); err != nil {
+		return nil, err
+	}
+	return &pb.ListProductsResponse{Items: out, Pagination: page}, nil
+}
+
+// hydrateProducts fills productCategoryUuids / productCategories and productTagUuids /
+// productTags when asked for ([] when there are none).
+func (s *ProductServer) hydrateProducts(ctx context.Context, tenant string, out []*pb.Product, ids []uuid.UUID, inc, exp *pb.ProductInclude) error {
+	load := func(kind string) (map[uuid.UUID][]db.ProductLink, error) {
+		rows, err := s.DB.Q.ListProductLinksOfProducts(ctx, db.ListProductLinksOfProductsParams{TenantID: tenant, Kind: kind, ProductUuids: ids})
+		by := make(map[uuid.UUID][]db.ProductLink, len(ids))
+		for _, r := range rows {
+			by[r.ProductUuid] = append(by[r.ProductUuid], r)
+		}
+		return by, err
+	}
+	if inc.GetProductCategories() || exp.GetProductCategories() {
+		by, err := load(linkCategory)
+		if err != nil {
+			return err
+		}
+		for i, p := range out {
+			ls := by[ids[i]]
+			if inc.GetProductCategories() {
+				p.ProductCategoryUuids = linkUuidList(ls)
+			}
+			if exp.GetProductCategories() {
+				p.ProductCategories = &pb.ProductCategoryList{Items: mapSlice(ls, productCategoryToPB)}
+			}
+		}
+	}
+	if inc.GetProductTags() || exp.GetProductTags() {
+		by, err := load(linkTag)
+		if err != nil {
+			return err
+		}
+		for i, p := range out {
+			ls := by[ids[i]]
+			if inc.GetProductTags() {
+				p.ProductTagUuids = linkUuidList(ls)
+			}
+			if exp.GetProductTags() {
+				p.ProductTags = &pb.ProductTagList{Items: mapSlice(ls, productTagToPB)}
+			}
+		}
+	}
+	return nil
+}
+
+func linkUuidList(ls []db.ProductLink) *pb.UuidList {
+	out := &pb.UuidList{Values: make([]string, len(ls))}
+	for i, l := range ls {
+		out.Values[i] = l.Uuid.String()
+	}
+	return out
+}
+
+// GetProduct returns one product.
+func (s *ProductServer) GetProduct(ctx context.Context, req *pb.GetProductRequest) (*pb.GetProductResponse, error) {
+	p, err := products.Get(ctx, s.DB, crud.Scope{}, req.ProductUuid)
+	if err != nil {
+		return nil, err
+	}
+	out := []*pb.Product{productToPB(p)}
+	if err := s.hydrateProducts(ctx, p.TenantID, out, []uuid.UUID{p.Uuid}, req.Include, req.Expand); err != nil {
+		return nil, err
+	}
+	return &pb.GetProductResponse{Product: out[0]}, nil
+}
+
+// CreateProduct creates one product in status draft.
+func (s *ProductServer) CreateProduct(ctx context.Context, req *pb.CreateProductRequest) (*pb.CreateProductResponse, error) {
+	m, err := products.CreateOne(ctx, s.DB, crud.Scope{}, req.Product)
+	return &pb.CreateProductResponse{Product: m}, err
+}
+
+// BulkCreateProducts creates 1 to 100 products atomically.
+func (s *ProductServer) BulkCreateProducts(ctx context.Context, req *pb.BulkCreateProductsRequest) (*pb.BulkCreateProductsResponse, error) {
+	out, err := products.CreateMany(ctx, s.DB, crud.Scope{}, req.Items)
+	return &pb.BulkCreateProductsResponse{Items: out}, err
+}
+
+// UpdateProduct changes the fields given of one product.
+func (s *ProductServer) UpdateProduct(ctx context.Context, req *pb.UpdateProductRequest) (*pb.UpdateProductResponse, error) {
+	m, err := products.UpdateAt(ctx, s.DB, crud.Scope{}, req.ProductUuid, req.Product)
+	return &pb.UpdateProductResponse{Product: m}, err
+}
+
+// BulkUpdateProducts changes 1 to 100 products atomically.
+func (s *ProductServer) BulkUpdateProducts(ctx context.Context, req *pb.BulkUpdateProductsRequest) (*pb.BulkUpdateProductsResponse, error) {
+	out, err := products.UpdateMany(ctx, s.DB, crud.Scope{}, req.Items)
+	return &pb.BulkUpdateProductsResponse{Items: out}, err
+}
+
+// DeleteProduct deletes a product permanently, with its links; a variant_parent with variants is refused.
+func (s *ProductServer) DeleteProduct(ctx context.Context, req *pb.DeleteProductRequest) (*pb.DeleteProductResponse, error) {
+	return &pb.DeleteProductResponse{}, products.Delete(ctx, s.DB, crud.Scope{}, req.ProductUuid)
+}
+
+// TransitionProduct moves one product through its lifecycle.
+func (s *ProductServer) TransitionProduct(ctx context.Context, req *pb.TransitionProductRequest) (*pb.TransitionProductResponse, error) {
+	m, err := products.TransitionAt(ctx, s.DB, crud.Scope{}, req.ProductUuid, req.Transition)
+	return &pb.TransitionProductResponse{Product: m}, err
+}
+
+// BulkTransitionProducts moves 1 to 100 products atomically.
+func (s *ProductServer) BulkTransitionProducts(ctx context.Context, req *pb.BulkTransitionProductsRequest) (*pb.BulkTransitionProductsResponse, error) {
+	out, err := products.TransitionMany(ctx, s.DB, crud.Scope{}, req.Transition, req.Uuids)
+	return &pb.BulkTransitionProductsResponse{Items: out}, err
+}

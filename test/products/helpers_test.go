@@ -1,0 +1,58 @@
+package products
+
+import (
+	"testing"
+
+	. "github.com/catalogd/catalogd/server/apptest"
+)
+
+// productKeys are the exact keys of a product response without include/expand.
+var productKeys = []string{"uuid", "createdAt", "updatedAt", "removedAt", "status", "code", "displayName", "kind",
+	"familyUuid", "parentUuid", "brandUuid", "productCategoryUuids", "productCategories", "productTagUuids", "productTags"}
+
+// wantProduct checks a product response: every key, formats and the values kv.
+func wantProduct(t *testing.T, what string, p map[string]any, kv ...any) {
+	t.Helper()
+	WantKeys(t, what, p, productKeys...)
+	WantCommon(t, what, p)
+	WantFields(t, what, p, kv...)
+}
+
+func mkFamily(t *testing.T, c *Client) string {
+	t.Helper()
+	return Str(Want(t, c.Post("/v1/families", Body("code", "f_"+RandomHex(4))), 201).Obj(), "uuid")
+}
+
+func mkBrand(t *testing.T, c *Client) string {
+	t.Helper()
+	return Str(Want(t, c.Post("/v1/brands", Body("code", "b_"+RandomHex(4))), 201).Obj(), "uuid")
+}
+
+func mkCategory(t *testing.T, c *Client) string {
+	t.Helper()
+	return Str(Want(t, c.Post("/v1/categories", Body("code", "c_"+RandomHex(4))), 201).Obj(), "uuid")
+}
+
+func mkTag(t *testing.T, c *Client) string {
+	t.Helper()
+	return Str(Want(t, c.Post("/v1/tags", Body("code", "t_"+RandomHex(4))), 201).Obj(), "uuid")
+}
+
+// mkProduct creates a product of kind with extra fields and returns it.
+func mkProduct(t *testing.T, c *Client, code, kind string, extra ...any) map[string]any {
+	t.Helper()
+	b := Body(extra...)
+	b["code"], b["kind"] = code, kind
+	return Want(t, c.Post("/v1/products", b), 201).Obj()
+}
+
+func mkProductID(t *testing.T, c *Client, code, kind string, extra ...any) string {
+	t.Helper()
+	return Str(mkProduct(t, c, code, kind, extra...), "uuid")
+}
+
+func pev(verb, id string) Event { return Ev("product."+verb, "productUuid", id) }
+
+func transition(c *Client, id, tr string) Resp {
+	return c.Patch("/v1/products/"+id+"/actions/lifecycle", Body("transition", tr))
+}
