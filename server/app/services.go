@@ -55,6 +55,8 @@ var groups = []group{
 	{inputServices, inputListSpecs},
 	{familyServices, familyListSpecs},
 	{productServices, productListSpecs},
+	{productAttributeServices, productAttributeListSpecs},
+	{productValueServices, productValueListSpecs},
 }
 
 func coreServices(d Deps, c *catalog.Service) []Service {

@@ -1,0 +1,18 @@
+package app
+
+import (
+	"google.golang.org/protobuf/proto"
+
+	"github.com/catalogd/catalogd/server/catalog"
+	"github.com/catalogd/catalogd/server/list"
+)
+
+// productValueServices registers this group's services.
+func productValueServices(c *catalog.Service) []Service {
+	return []Service{}
+}
+
+// productValueListSpecs pairs its list requests with their specs.
+func productValueListSpecs() map[proto.Message]*list.Spec {
+	return map[proto.Message]*list.Spec{}
+}
