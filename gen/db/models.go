@@ -200,6 +200,42 @@ type ProductAssetType struct {
 	UpdatedAt        time.Time `db:"updated_at"`
 }
 
+type ProductAttribute struct {
+	TenantID      string    `db:"tenant_id"`
+	Uuid          uuid.UUID `db:"uuid"`
+	ProductUuid   uuid.UUID `db:"product_uuid"`
+	AttributeUuid uuid.UUID `db:"attribute_uuid"`
+	IsVariantAxis bool      `db:"is_variant_axis"`
+	CreatedAt     time.Time `db:"created_at"`
+	UpdatedAt     time.Time `db:"updated_at"`
+}
+
+type ProductEffectiveInputValue struct {
+	TenantID      string     `db:"tenant_id"`
+	Uuid          uuid.UUID  `db:"uuid"`
+	ProductUuid   uuid.UUID  `db:"product_uuid"`
+	InputTypeUuid uuid.UUID  `db:"input_type_uuid"`
+	ChannelUuid   *uuid.UUID `db:"channel_uuid"`
+	LocaleUuid    *uuid.UUID `db:"locale_uuid"`
+	Value         []byte     `db:"value"`
+	CreatedAt     time.Time  `db:"created_at"`
+	UpdatedAt     time.Time  `db:"updated_at"`
+	OwnerUuid     uuid.UUID  `db:"owner_uuid"`
+	Inherited     bool       `db:"inherited"`
+}
+
+type ProductInputValue struct {
+	TenantID      string     `db:"tenant_id"`
+	Uuid          uuid.UUID  `db:"uuid"`
+	ProductUuid   uuid.UUID  `db:"product_uuid"`
+	InputTypeUuid uuid.UUID  `db:"input_type_uuid"`
+	ChannelUuid   *uuid.UUID `db:"channel_uuid"`
+	LocaleUuid    *uuid.UUID `db:"locale_uuid"`
+	Value         []byte     `db:"value"`
+	CreatedAt     time.Time  `db:"created_at"`
+	UpdatedAt     time.Time  `db:"updated_at"`
+}
+
 type ProductLink struct {
 	TenantID     string     `db:"tenant_id"`
 	Uuid         uuid.UUID  `db:"uuid"`
@@ -220,6 +256,16 @@ type ProductRelationType struct {
 	Direction   string    `db:"direction"`
 	CreatedAt   time.Time `db:"created_at"`
 	UpdatedAt   time.Time `db:"updated_at"`
+}
+
+type ProductTerm struct {
+	TenantID             string    `db:"tenant_id"`
+	Uuid                 uuid.UUID `db:"uuid"`
+	ProductUuid          uuid.UUID `db:"product_uuid"`
+	ProductAttributeUuid uuid.UUID `db:"product_attribute_uuid"`
+	TermUuid             uuid.UUID `db:"term_uuid"`
+	CreatedAt            time.Time `db:"created_at"`
+	UpdatedAt            time.Time `db:"updated_at"`
 }
 
 type Tag struct {

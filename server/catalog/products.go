@@ -272,6 +272,10 @@ var products = &crud.Family[db.Product, *pb.Product, *pb.ProductCreate, *pb.Prod
 			if err := checkParents(ctx, t, []*uuid.UUID{parent}, []*uuid.UUID{p.FamilyUuid}, func(int) string { return field("parentUuid") }); err != nil {
 				return p, err
 			}
+			// Under its new parent the variant may not repeat a sibling's axis terms.
+			if err := checkAxes(ctx, t, p.Uuid, field("parentUuid")); err != nil {
+				return p, err
+			}
 		}
 		return p, nil
 	},

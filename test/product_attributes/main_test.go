@@ -1,0 +1,18 @@
+// Package product_attributes tests product attributes and product terms (with the variant-axis
+// rule) end to end over REST and gRPC on a real PostgreSQL.
+package product_attributes
+
+import (
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/catalogd/catalogd/server/apptest"
+)
+
+var (
+	env  *apptest.Env
+	pool *pgxpool.Pool
+)
+
+func TestMain(m *testing.M) { apptest.Main(m, &env, &pool) }
