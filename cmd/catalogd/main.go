@@ -133,8 +133,8 @@ func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv, err := app.Start(ctx, *cfg, log)
+	buffered.Flush() // the start-up lines (the dev token among them) go out at once
 	if err != nil {
-		buffered.Flush()
 		return err
 	}
 	<-ctx.Done()

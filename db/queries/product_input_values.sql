@@ -30,3 +30,8 @@ SELECT * FROM input_types WHERE tenant_id = $1 AND uuid = ANY(@uuids::uuid[]);
 -- Own and inherited values of a product, oldest first.
 SELECT * FROM product_effective_input_values WHERE tenant_id = $1 AND owner_uuid = $2
 ORDER BY created_at, uuid;
+
+-- name: ListEffectiveInputValuesOfProducts :many
+-- Own and inherited values of several products (include/expand on products), oldest first.
+SELECT * FROM product_effective_input_values WHERE tenant_id = $1 AND owner_uuid = ANY(@owner_uuids::uuid[])
+ORDER BY created_at, uuid;

@@ -163,6 +163,49 @@ func (q *Queries) ListEffectiveInputValues(ctx context.Context, arg ListEffectiv
 	return items, nil
 }
 
+const listEffectiveInputValuesOfProducts = `-- name: ListEffectiveInputValuesOfProducts :many
+SELECT tenant_id, uuid, product_uuid, input_type_uuid, channel_uuid, locale_uuid, value, created_at, updated_at, owner_uuid, inherited FROM product_effective_input_values WHERE tenant_id = $1 AND owner_uuid = ANY($2::uuid[])
+ORDER BY created_at, uuid
+`
+
+type ListEffectiveInputValuesOfProductsParams struct {
+	TenantID   string      `db:"tenant_id"`
+	OwnerUuids []uuid.UUID `db:"owner_uuids"`
+}
+
+// Own and inherited values of several products (include/expand on products), oldest first.
+func (q *Queries) ListEffectiveInputValuesOfProducts(ctx context.Context, arg ListEffectiveInputValuesOfProductsParams) ([]ProductEffectiveInputValue, error) {
+	rows, err := q.db.Query(ctx, listEffectiveInputValuesOfProducts, arg.TenantID, arg.OwnerUuids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProductEffectiveInputValue{}
+	for rows.Next() {
+		var i ProductEffectiveInputValue
+		if err := rows.Scan(
+			&i.TenantID,
+			&i.Uuid,
+			&i.ProductUuid,
+			&i.InputTypeUuid,
+			&i.ChannelUuid,
+			&i.LocaleUuid,
+			&i.Value,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.OwnerUuid,
+			&i.Inherited,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listInputTypesOfValues = `-- name: ListInputTypesOfValues :many
 SELECT tenant_id, uuid, type_group_uuid, code, display_name, data_type, is_localizable, constraints, created_at, updated_at FROM input_types WHERE tenant_id = $1 AND uuid = ANY($2::uuid[])
 `

@@ -49,12 +49,6 @@ var productEffectiveInputValueList = func() *list.Spec {
 	return &s
 }()
 
-// effectiveInputValues are the values a product sees: its own and, for a variant, its parent's for
-// the (input type, channel, locale) keys it does not set (Inherited true; ProductUuid is then the
-// parent's), oldest first.
-func effectiveInputValues(ctx context.Context, q *db.Queries, tenant string, productUUID uuid.UUID) ([]db.ProductEffectiveInputValue, error) {
-	return q.ListEffectiveInputValues(ctx, db.ListEffectiveInputValuesParams{TenantID: tenant, OwnerUuid: productUUID})
-}
 
 // jsonValue reads a stored JSON value (null when it cannot be read, which the service never stores).
 func jsonValue(raw []byte) *structpb.Value {

@@ -349,6 +349,44 @@ func (s *ProductServer) hydrateProducts(ctx context.Context, tenant string, out 
 			}
 		}
 	}
+	if inc.GetProductAttributes() || exp.GetProductAttributes() {
+		rows, err := s.DB.Q.ListProductAttributesOfProducts(ctx, db.ListProductAttributesOfProductsParams{TenantID: tenant, ProductUuids: ids})
+		if err != nil {
+			return err
+		}
+		by := make(map[uuid.UUID][]db.ProductAttribute, len(ids))
+		for _, r := range rows {
+			by[r.ProductUuid] = append(by[r.ProductUuid], r)
+		}
+		for i, p := range out {
+			as := by[ids[i]]
+			if inc.GetProductAttributes() {
+				p.ProductAttributeUuids = &pb.UuidList{Values: mapSlice(as, func(a db.ProductAttribute) string { return a.Uuid.String() })}
+			}
+			if exp.GetProductAttributes() {
+				p.ProductAttributes = &pb.ProductAttributeList{Items: mapSlice(as, ProductAttributeToPB)}
+			}
+		}
+	}
+	if inc.GetInputValues() || exp.GetInputValues() {
+		rows, err := s.DB.Q.ListEffectiveInputValuesOfProducts(ctx, db.ListEffectiveInputValuesOfProductsParams{TenantID: tenant, OwnerUuids: ids})
+		if err != nil {
+			return err
+		}
+		by := make(map[uuid.UUID][]db.ProductEffectiveInputValue, len(ids))
+		for _, r := range rows {
+			by[r.OwnerUuid] = append(by[r.OwnerUuid], r)
+		}
+		for i, p := range out {
+			vs := by[ids[i]]
+			if inc.GetInputValues() {
+				p.InputValueUuids = &pb.UuidList{Values: mapSlice(vs, func(v db.ProductEffectiveInputValue) string { return v.Uuid.String() })}
+			}
+			if exp.GetInputValues() {
+				p.InputValues = &pb.ProductInputValueList{Items: mapSlice(vs, productEffectiveInputValueToPB)}
+			}
+		}
+	}
 	if inc.GetProductTags() || exp.GetProductTags() {
 		by, err := load(linkTag)
 		if err != nil {

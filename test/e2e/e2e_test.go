@@ -247,10 +247,12 @@ func TestBinaryEmbeddedDatabaseAndDevToken(t *testing.T) {
 	env := []string{"DATABASE_URL=", "CATALOG_DATA_DIR=" + data, "CATALOG_JWT_HS256_SECRET=", "CATALOG_JWKS_URL="}
 	p, httpAddr, _ := start(t, env...)
 	var tok string
-	for _, line := range strings.Split(p.log(), "\n") {
-		var rec map[string]any
-		if json.Unmarshal([]byte(line), &rec) == nil && rec["token"] != nil {
-			tok = rec["token"].(string)
+	for end := time.Now().Add(5 * time.Second); tok == "" && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		for _, line := range strings.Split(p.log(), "\n") {
+			var rec map[string]any
+			if json.Unmarshal([]byte(line), &rec) == nil && rec["token"] != nil {
+				tok = rec["token"].(string)
+			}
 		}
 	}
 	if tok == "" {

@@ -319,3 +319,59 @@ func TestTenantIsolation(t *testing.T) {
 	// The same product uuid under another tenant's path is a different (missing) product.
 	WantProblem(t, b.Get(fmt.Sprintf("/v1/products/%s/input-values/%s", p, id)), 404, "NOT_FOUND")
 }
+
+// GET /v1/products/{uuid} (and the list) hydrate inputValues and productAttributes on request: a
+// variant sees its own values and those it inherits; neither field is there unless asked for.
+func TestProductHydratesValuesAndAttributes(t *testing.T) {
+	t.Parallel()
+	c, _ := env.TenantClient(t)
+	fam := mkFamily(t, c)
+	parent := mkProduct(t, c, "variant_parent", "familyUuid", fam)
+	variant := mkProduct(t, c, "variant", "familyUuid", fam, "parentUuid", parent)
+	g := mkGroup(t, c)
+	color, size := mkInputType(t, c, g, "text"), mkInputType(t, c, g, "text")
+	ps := set(t, c, parent, "inputTypeUuid", size, "value", "M")
+	vc := set(t, c, variant, "inputTypeUuid", color, "value", "blue")
+	attr := Str(Want(t, c.Post("/v1/attributes", Body("code", "a_"+RandomHex(4))), 201).Obj(), "uuid")
+	pa := Want(t, c.Post("/v1/products/"+variant+"/attributes", Body("attributeUuid", attr, "isVariantAxis", true)), 201).Obj()
+
+	plain := Want(t, c.Get("/v1/products/"+variant), 200).Obj()
+	for _, k := range []string{"inputValueUuids", "inputValues", "productAttributeUuids", "productAttributes"} {
+		if v, ok := plain[k]; !ok || v != nil {
+			t.Errorf("%s = %v without include/expand, want null", k, v)
+		}
+	}
+	q := Q("include[inputValues]", "true", "expand[inputValues]", "true", "include[productAttributes]", "true", "expand[productAttributes]", "true")
+	for _, p := range []map[string]any{
+		Want(t, c.Get("/v1/products/"+variant+q), 200).Obj(),
+		Want(t, c.Get("/v1/products"+q+"&uuids[eq]="+variant), 200).Items()[0],
+	} {
+		ids, _ := p["inputValueUuids"].([]any)
+		if len(ids) != 2 || !SameSet([]string{ids[0].(string), ids[1].(string)}, []string{Str(vc, "uuid"), Str(ps, "uuid")}) {
+			t.Errorf("inputValueUuids %v, want the variant's own and the inherited value", p["inputValueUuids"])
+		}
+		vals, _ := p["inputValues"].([]any)
+		inherited := map[string]any{}
+		for _, v := range vals {
+			inherited[Str(v.(map[string]any), "uuid")] = v.(map[string]any)["inherited"]
+		}
+		if len(vals) != 2 || inherited[Str(vc, "uuid")] != false || inherited[Str(ps, "uuid")] != true {
+			t.Errorf("inputValues %v", p["inputValues"])
+		}
+		pas, _ := p["productAttributes"].([]any)
+		if len(pas) != 1 || Str(pas[0].(map[string]any), "uuid") != Str(pa, "uuid") || pas[0].(map[string]any)["isVariantAxis"] != true {
+			t.Errorf("productAttributes %v", p["productAttributes"])
+		}
+		if uu, _ := p["productAttributeUuids"].([]any); len(uu) != 1 || uu[0] != Str(pa, "uuid") {
+			t.Errorf("productAttributeUuids %v", p["productAttributeUuids"])
+		}
+	}
+	// Asked for and none: empty lists.
+	simple := mkProduct(t, c, "simple")
+	e := Want(t, c.Get("/v1/products/"+simple+q), 200).Obj()
+	for _, k := range []string{"inputValueUuids", "inputValues", "productAttributeUuids", "productAttributes"} {
+		if l, ok := e[k].([]any); !ok || len(l) != 0 {
+			t.Errorf("%s = %v for a product without any, want []", k, e[k])
+		}
+	}
+}

@@ -8,7 +8,8 @@ import (
 
 // productKeys are the exact keys of a product response without include/expand.
 var productKeys = []string{"uuid", "createdAt", "updatedAt", "removedAt", "status", "code", "displayName", "kind",
-	"familyUuid", "parentUuid", "brandUuid", "productCategoryUuids", "productCategories", "productTagUuids", "productTags"}
+	"familyUuid", "parentUuid", "brandUuid", "productCategoryUuids", "productCategories", "productTagUuids", "productTags",
+	"productAttributeUuids", "productAttributes", "inputValueUuids", "inputValues"}
 
 // wantProduct checks a product response: every key, formats and the values kv.
 func wantProduct(t *testing.T, what string, p map[string]any, kv ...any) {

@@ -1078,6 +1078,51 @@ func (x *ListProductInputValuesRequest) GetOrderBy() []*OrderBy {
 	return nil
 }
 
+// ProductInputValueList is a list of product input values (expand[inputValues]).
+type ProductInputValueList struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Items         []*ProductInputValue   `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProductInputValueList) Reset() {
+	*x = ProductInputValueList{}
+	mi := &file_catalog_v1_product_input_values_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProductInputValueList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProductInputValueList) ProtoMessage() {}
+
+func (x *ProductInputValueList) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_product_input_values_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProductInputValueList.ProtoReflect.Descriptor instead.
+func (*ProductInputValueList) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_product_input_values_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *ProductInputValueList) GetItems() []*ProductInputValue {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
 var File_catalog_v1_product_input_values_proto protoreflect.FileDescriptor
 
 const file_catalog_v1_product_input_values_proto_rawDesc = "" +
@@ -1167,7 +1212,9 @@ const file_catalog_v1_product_input_values_proto_rawDesc = "" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size2\xfa\v\n" +
+	"\x05_size\"R\n" +
+	"\x15ProductInputValueList\x123\n" +
+	"\x05items\x18\x01 \x03(\v2\x1d.catalog.v1.ProductInputValueR\x05items:\x04\xd8\xf3\x18\x012\xfa\v\n" +
 	"\x18ProductInputValueService\x12\xb1\x01\n" +
 	"\x16ListProductInputValues\x12).catalog.v1.ListProductInputValuesRequest\x1a*.catalog.v1.ListProductInputValuesResponse\"@\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02*\x12(/v1/products/{product_uuid}/input-values\x12\xdf\x01\n" +
 	"\x17CreateProductInputValue\x12*.catalog.v1.CreateProductInputValueRequest\x1a+.catalog.v1.CreateProductInputValueResponse\"k\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02T:\x13product_input_valueb\x13product_input_value\"(/v1/products/{product_uuid}/input-values\x12\xd7\x01\n" +
@@ -1189,7 +1236,7 @@ func file_catalog_v1_product_input_values_proto_rawDescGZIP() []byte {
 	return file_catalog_v1_product_input_values_proto_rawDescData
 }
 
-var file_catalog_v1_product_input_values_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_catalog_v1_product_input_values_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
 var file_catalog_v1_product_input_values_proto_goTypes = []any{
 	(*ListProductInputValuesResponse)(nil),       // 0: catalog.v1.ListProductInputValuesResponse
 	(*CreateProductInputValueRequest)(nil),       // 1: catalog.v1.CreateProductInputValueRequest
@@ -1209,17 +1256,18 @@ var file_catalog_v1_product_input_values_proto_goTypes = []any{
 	(*ProductInputValueUpdate)(nil),              // 15: catalog.v1.ProductInputValueUpdate
 	(*ProductInputValueInclude)(nil),             // 16: catalog.v1.ProductInputValueInclude
 	(*ListProductInputValuesRequest)(nil),        // 17: catalog.v1.ListProductInputValuesRequest
-	(*Pagination)(nil),                           // 18: catalog.v1.Pagination
-	(*timestamppb.Timestamp)(nil),                // 19: google.protobuf.Timestamp
-	(*structpb.Value)(nil),                       // 20: google.protobuf.Value
-	(*fieldmaskpb.FieldMask)(nil),                // 21: google.protobuf.FieldMask
-	(*StringsFilter)(nil),                        // 22: catalog.v1.StringsFilter
-	(*TimeFilter)(nil),                           // 23: catalog.v1.TimeFilter
-	(*OrderBy)(nil),                              // 24: catalog.v1.OrderBy
+	(*ProductInputValueList)(nil),                // 18: catalog.v1.ProductInputValueList
+	(*Pagination)(nil),                           // 19: catalog.v1.Pagination
+	(*timestamppb.Timestamp)(nil),                // 20: google.protobuf.Timestamp
+	(*structpb.Value)(nil),                       // 21: google.protobuf.Value
+	(*fieldmaskpb.FieldMask)(nil),                // 22: google.protobuf.FieldMask
+	(*StringsFilter)(nil),                        // 23: catalog.v1.StringsFilter
+	(*TimeFilter)(nil),                           // 24: catalog.v1.TimeFilter
+	(*OrderBy)(nil),                              // 25: catalog.v1.OrderBy
 }
 var file_catalog_v1_product_input_values_proto_depIdxs = []int32{
 	13, // 0: catalog.v1.ListProductInputValuesResponse.items:type_name -> catalog.v1.ProductInputValue
-	18, // 1: catalog.v1.ListProductInputValuesResponse.pagination:type_name -> catalog.v1.Pagination
+	19, // 1: catalog.v1.ListProductInputValuesResponse.pagination:type_name -> catalog.v1.Pagination
 	14, // 2: catalog.v1.CreateProductInputValueRequest.product_input_value:type_name -> catalog.v1.ProductInputValueCreate
 	13, // 3: catalog.v1.CreateProductInputValueResponse.product_input_value:type_name -> catalog.v1.ProductInputValue
 	14, // 4: catalog.v1.BulkCreateProductInputValuesRequest.items:type_name -> catalog.v1.ProductInputValueCreate
@@ -1229,39 +1277,40 @@ var file_catalog_v1_product_input_values_proto_depIdxs = []int32{
 	13, // 8: catalog.v1.GetProductInputValueResponse.product_input_value:type_name -> catalog.v1.ProductInputValue
 	15, // 9: catalog.v1.UpdateProductInputValueRequest.product_input_value:type_name -> catalog.v1.ProductInputValueUpdate
 	13, // 10: catalog.v1.UpdateProductInputValueResponse.product_input_value:type_name -> catalog.v1.ProductInputValue
-	19, // 11: catalog.v1.ProductInputValue.created_at:type_name -> google.protobuf.Timestamp
-	19, // 12: catalog.v1.ProductInputValue.updated_at:type_name -> google.protobuf.Timestamp
-	20, // 13: catalog.v1.ProductInputValue.value:type_name -> google.protobuf.Value
-	20, // 14: catalog.v1.ProductInputValueCreate.value:type_name -> google.protobuf.Value
-	20, // 15: catalog.v1.ProductInputValueUpdate.value:type_name -> google.protobuf.Value
-	21, // 16: catalog.v1.ProductInputValueUpdate.update_mask:type_name -> google.protobuf.FieldMask
-	22, // 17: catalog.v1.ListProductInputValuesRequest.uuids:type_name -> catalog.v1.StringsFilter
-	22, // 18: catalog.v1.ListProductInputValuesRequest.input_type_uuids:type_name -> catalog.v1.StringsFilter
-	22, // 19: catalog.v1.ListProductInputValuesRequest.channel_uuids:type_name -> catalog.v1.StringsFilter
-	22, // 20: catalog.v1.ListProductInputValuesRequest.locale_uuids:type_name -> catalog.v1.StringsFilter
-	23, // 21: catalog.v1.ListProductInputValuesRequest.created_at:type_name -> catalog.v1.TimeFilter
-	23, // 22: catalog.v1.ListProductInputValuesRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	20, // 11: catalog.v1.ProductInputValue.created_at:type_name -> google.protobuf.Timestamp
+	20, // 12: catalog.v1.ProductInputValue.updated_at:type_name -> google.protobuf.Timestamp
+	21, // 13: catalog.v1.ProductInputValue.value:type_name -> google.protobuf.Value
+	21, // 14: catalog.v1.ProductInputValueCreate.value:type_name -> google.protobuf.Value
+	21, // 15: catalog.v1.ProductInputValueUpdate.value:type_name -> google.protobuf.Value
+	22, // 16: catalog.v1.ProductInputValueUpdate.update_mask:type_name -> google.protobuf.FieldMask
+	23, // 17: catalog.v1.ListProductInputValuesRequest.uuids:type_name -> catalog.v1.StringsFilter
+	23, // 18: catalog.v1.ListProductInputValuesRequest.input_type_uuids:type_name -> catalog.v1.StringsFilter
+	23, // 19: catalog.v1.ListProductInputValuesRequest.channel_uuids:type_name -> catalog.v1.StringsFilter
+	23, // 20: catalog.v1.ListProductInputValuesRequest.locale_uuids:type_name -> catalog.v1.StringsFilter
+	24, // 21: catalog.v1.ListProductInputValuesRequest.created_at:type_name -> catalog.v1.TimeFilter
+	24, // 22: catalog.v1.ListProductInputValuesRequest.updated_at:type_name -> catalog.v1.TimeFilter
 	16, // 23: catalog.v1.ListProductInputValuesRequest.include:type_name -> catalog.v1.ProductInputValueInclude
-	24, // 24: catalog.v1.ListProductInputValuesRequest.order_by:type_name -> catalog.v1.OrderBy
-	17, // 25: catalog.v1.ProductInputValueService.ListProductInputValues:input_type -> catalog.v1.ListProductInputValuesRequest
-	1,  // 26: catalog.v1.ProductInputValueService.CreateProductInputValue:input_type -> catalog.v1.CreateProductInputValueRequest
-	3,  // 27: catalog.v1.ProductInputValueService.BulkCreateProductInputValues:input_type -> catalog.v1.BulkCreateProductInputValuesRequest
-	7,  // 28: catalog.v1.ProductInputValueService.GetProductInputValue:input_type -> catalog.v1.GetProductInputValueRequest
-	9,  // 29: catalog.v1.ProductInputValueService.UpdateProductInputValue:input_type -> catalog.v1.UpdateProductInputValueRequest
-	11, // 30: catalog.v1.ProductInputValueService.DeleteProductInputValue:input_type -> catalog.v1.DeleteProductInputValueRequest
-	5,  // 31: catalog.v1.ProductInputValueService.BulkUpdateProductInputValues:input_type -> catalog.v1.BulkUpdateProductInputValuesRequest
-	0,  // 32: catalog.v1.ProductInputValueService.ListProductInputValues:output_type -> catalog.v1.ListProductInputValuesResponse
-	2,  // 33: catalog.v1.ProductInputValueService.CreateProductInputValue:output_type -> catalog.v1.CreateProductInputValueResponse
-	4,  // 34: catalog.v1.ProductInputValueService.BulkCreateProductInputValues:output_type -> catalog.v1.BulkCreateProductInputValuesResponse
-	8,  // 35: catalog.v1.ProductInputValueService.GetProductInputValue:output_type -> catalog.v1.GetProductInputValueResponse
-	10, // 36: catalog.v1.ProductInputValueService.UpdateProductInputValue:output_type -> catalog.v1.UpdateProductInputValueResponse
-	12, // 37: catalog.v1.ProductInputValueService.DeleteProductInputValue:output_type -> catalog.v1.DeleteProductInputValueResponse
-	6,  // 38: catalog.v1.ProductInputValueService.BulkUpdateProductInputValues:output_type -> catalog.v1.BulkUpdateProductInputValuesResponse
-	32, // [32:39] is the sub-list for method output_type
-	25, // [25:32] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	25, // 24: catalog.v1.ListProductInputValuesRequest.order_by:type_name -> catalog.v1.OrderBy
+	13, // 25: catalog.v1.ProductInputValueList.items:type_name -> catalog.v1.ProductInputValue
+	17, // 26: catalog.v1.ProductInputValueService.ListProductInputValues:input_type -> catalog.v1.ListProductInputValuesRequest
+	1,  // 27: catalog.v1.ProductInputValueService.CreateProductInputValue:input_type -> catalog.v1.CreateProductInputValueRequest
+	3,  // 28: catalog.v1.ProductInputValueService.BulkCreateProductInputValues:input_type -> catalog.v1.BulkCreateProductInputValuesRequest
+	7,  // 29: catalog.v1.ProductInputValueService.GetProductInputValue:input_type -> catalog.v1.GetProductInputValueRequest
+	9,  // 30: catalog.v1.ProductInputValueService.UpdateProductInputValue:input_type -> catalog.v1.UpdateProductInputValueRequest
+	11, // 31: catalog.v1.ProductInputValueService.DeleteProductInputValue:input_type -> catalog.v1.DeleteProductInputValueRequest
+	5,  // 32: catalog.v1.ProductInputValueService.BulkUpdateProductInputValues:input_type -> catalog.v1.BulkUpdateProductInputValuesRequest
+	0,  // 33: catalog.v1.ProductInputValueService.ListProductInputValues:output_type -> catalog.v1.ListProductInputValuesResponse
+	2,  // 34: catalog.v1.ProductInputValueService.CreateProductInputValue:output_type -> catalog.v1.CreateProductInputValueResponse
+	4,  // 35: catalog.v1.ProductInputValueService.BulkCreateProductInputValues:output_type -> catalog.v1.BulkCreateProductInputValuesResponse
+	8,  // 36: catalog.v1.ProductInputValueService.GetProductInputValue:output_type -> catalog.v1.GetProductInputValueResponse
+	10, // 37: catalog.v1.ProductInputValueService.UpdateProductInputValue:output_type -> catalog.v1.UpdateProductInputValueResponse
+	12, // 38: catalog.v1.ProductInputValueService.DeleteProductInputValue:output_type -> catalog.v1.DeleteProductInputValueResponse
+	6,  // 39: catalog.v1.ProductInputValueService.BulkUpdateProductInputValues:output_type -> catalog.v1.BulkUpdateProductInputValuesResponse
+	33, // [33:40] is the sub-list for method output_type
+	26, // [26:33] is the sub-list for method input_type
+	26, // [26:26] is the sub-list for extension type_name
+	26, // [26:26] is the sub-list for extension extendee
+	0,  // [0:26] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_product_input_values_proto_init() }
@@ -1280,7 +1329,7 @@ func file_catalog_v1_product_input_values_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_product_input_values_proto_rawDesc), len(file_catalog_v1_product_input_values_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   18,
+			NumMessages:   19,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -226,7 +226,16 @@ type Product struct {
 	// Filled only with include[productTags]=true.
 	ProductTagUuids *UuidList `protobuf:"bytes,14,opt,name=product_tag_uuids,json=productTagUuids,proto3" json:"product_tag_uuids,omitempty"`
 	// Filled only with expand[productTags]=true.
-	ProductTags   *ProductTagList `protobuf:"bytes,15,opt,name=product_tags,json=productTags,proto3" json:"product_tags,omitempty"`
+	ProductTags *ProductTagList `protobuf:"bytes,15,opt,name=product_tags,json=productTags,proto3" json:"product_tags,omitempty"`
+	// Filled only with include[productAttributes]=true.
+	ProductAttributeUuids *UuidList `protobuf:"bytes,16,opt,name=product_attribute_uuids,json=productAttributeUuids,proto3" json:"product_attribute_uuids,omitempty"`
+	// Filled only with expand[productAttributes]=true.
+	ProductAttributes *ProductAttributeList `protobuf:"bytes,17,opt,name=product_attributes,json=productAttributes,proto3" json:"product_attributes,omitempty"`
+	// Filled only with include[inputValues]=true: the product's own values and, for a variant, the
+	// parent's values for keys it does not set (their uuids are the parent's values').
+	InputValueUuids *UuidList `protobuf:"bytes,18,opt,name=input_value_uuids,json=inputValueUuids,proto3" json:"input_value_uuids,omitempty"`
+	// Filled only with expand[inputValues]=true: as inputValueUuids, each with `inherited`.
+	InputValues   *ProductInputValueList `protobuf:"bytes,19,opt,name=input_values,json=inputValues,proto3" json:"input_values,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -362,6 +371,34 @@ func (x *Product) GetProductTagUuids() *UuidList {
 func (x *Product) GetProductTags() *ProductTagList {
 	if x != nil {
 		return x.ProductTags
+	}
+	return nil
+}
+
+func (x *Product) GetProductAttributeUuids() *UuidList {
+	if x != nil {
+		return x.ProductAttributeUuids
+	}
+	return nil
+}
+
+func (x *Product) GetProductAttributes() *ProductAttributeList {
+	if x != nil {
+		return x.ProductAttributes
+	}
+	return nil
+}
+
+func (x *Product) GetInputValueUuids() *UuidList {
+	if x != nil {
+		return x.InputValueUuids
+	}
+	return nil
+}
+
+func (x *Product) GetInputValues() *ProductInputValueList {
+	if x != nil {
+		return x.InputValues
 	}
 	return nil
 }
@@ -570,6 +607,8 @@ type ProductInclude struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	ProductCategories bool                   `protobuf:"varint,1,opt,name=product_categories,json=productCategories,proto3" json:"product_categories,omitempty"`
 	ProductTags       bool                   `protobuf:"varint,2,opt,name=product_tags,json=productTags,proto3" json:"product_tags,omitempty"`
+	ProductAttributes bool                   `protobuf:"varint,3,opt,name=product_attributes,json=productAttributes,proto3" json:"product_attributes,omitempty"`
+	InputValues       bool                   `protobuf:"varint,4,opt,name=input_values,json=inputValues,proto3" json:"input_values,omitempty"`
 	unknownFields     protoimpl.UnknownFields
 	sizeCache         protoimpl.SizeCache
 }
@@ -614,6 +653,20 @@ func (x *ProductInclude) GetProductCategories() bool {
 func (x *ProductInclude) GetProductTags() bool {
 	if x != nil {
 		return x.ProductTags
+	}
+	return false
+}
+
+func (x *ProductInclude) GetProductAttributes() bool {
+	if x != nil {
+		return x.ProductAttributes
+	}
+	return false
+}
+
+func (x *ProductInclude) GetInputValues() bool {
+	if x != nil {
+		return x.InputValues
 	}
 	return false
 }
@@ -1596,7 +1649,7 @@ var File_catalog_v1_products_proto protoreflect.FileDescriptor
 const file_catalog_v1_products_proto_rawDesc = "" +
 	"\n" +
 	"\x19catalog/v1/products.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a#catalog/v1/product_categories.proto\x1a\x1dcatalog/v1/product_tags.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa1\x06\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a#catalog/v1/product_attributes.proto\x1a#catalog/v1/product_categories.proto\x1a%catalog/v1/product_input_values.proto\x1a\x1dcatalog/v1/product_tags.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc8\b\n" +
 	"\aProduct\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1619,7 +1672,11 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\x16product_category_uuids\x18\f \x01(\v2\x14.catalog.v1.UuidListR\x14productCategoryUuids\x12N\n" +
 	"\x12product_categories\x18\r \x01(\v2\x1f.catalog.v1.ProductCategoryListR\x11productCategories\x12@\n" +
 	"\x11product_tag_uuids\x18\x0e \x01(\v2\x14.catalog.v1.UuidListR\x0fproductTagUuids\x12=\n" +
-	"\fproduct_tags\x18\x0f \x01(\v2\x1a.catalog.v1.ProductTagListR\vproductTagsB\x0e\n" +
+	"\fproduct_tags\x18\x0f \x01(\v2\x1a.catalog.v1.ProductTagListR\vproductTags\x12L\n" +
+	"\x17product_attribute_uuids\x18\x10 \x01(\v2\x14.catalog.v1.UuidListR\x15productAttributeUuids\x12O\n" +
+	"\x12product_attributes\x18\x11 \x01(\v2 .catalog.v1.ProductAttributeListR\x11productAttributes\x12@\n" +
+	"\x11input_value_uuids\x18\x12 \x01(\v2\x14.catalog.v1.UuidListR\x0finputValueUuids\x12D\n" +
+	"\finput_values\x18\x13 \x01(\v2!.catalog.v1.ProductInputValueListR\vinputValuesB\x0e\n" +
 	"\f_family_uuidB\x0e\n" +
 	"\f_parent_uuidB\r\n" +
 	"\v_brand_uuid\"\xa8\x02\n" +
@@ -1655,10 +1712,12 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\x05_kindB\x0e\n" +
 	"\f_family_uuidB\x0e\n" +
 	"\f_parent_uuidB\r\n" +
-	"\v_brand_uuid\"b\n" +
+	"\v_brand_uuid\"\xb4\x01\n" +
 	"\x0eProductInclude\x12-\n" +
 	"\x12product_categories\x18\x01 \x01(\bR\x11productCategories\x12!\n" +
-	"\fproduct_tags\x18\x02 \x01(\bR\vproductTags\"\x82\b\n" +
+	"\fproduct_tags\x18\x02 \x01(\bR\vproductTags\x12-\n" +
+	"\x12product_attributes\x18\x03 \x01(\bR\x11productAttributes\x12!\n" +
+	"\finput_values\x18\x04 \x01(\bR\vinputValues\"\x82\b\n" +
 	"\x13ListProductsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1809,13 +1868,15 @@ var file_catalog_v1_products_proto_goTypes = []any{
 	(*UuidList)(nil),                       // 26: catalog.v1.UuidList
 	(*ProductCategoryList)(nil),            // 27: catalog.v1.ProductCategoryList
 	(*ProductTagList)(nil),                 // 28: catalog.v1.ProductTagList
-	(*fieldmaskpb.FieldMask)(nil),          // 29: google.protobuf.FieldMask
-	(*StringsFilter)(nil),                  // 30: catalog.v1.StringsFilter
-	(*StringFilter)(nil),                   // 31: catalog.v1.StringFilter
-	(*TimeFilter)(nil),                     // 32: catalog.v1.TimeFilter
-	(*BoolFilter)(nil),                     // 33: catalog.v1.BoolFilter
-	(*OrderBy)(nil),                        // 34: catalog.v1.OrderBy
-	(*Pagination)(nil),                     // 35: catalog.v1.Pagination
+	(*ProductAttributeList)(nil),           // 29: catalog.v1.ProductAttributeList
+	(*ProductInputValueList)(nil),          // 30: catalog.v1.ProductInputValueList
+	(*fieldmaskpb.FieldMask)(nil),          // 31: google.protobuf.FieldMask
+	(*StringsFilter)(nil),                  // 32: catalog.v1.StringsFilter
+	(*StringFilter)(nil),                   // 33: catalog.v1.StringFilter
+	(*TimeFilter)(nil),                     // 34: catalog.v1.TimeFilter
+	(*BoolFilter)(nil),                     // 35: catalog.v1.BoolFilter
+	(*OrderBy)(nil),                        // 36: catalog.v1.OrderBy
+	(*Pagination)(nil),                     // 37: catalog.v1.Pagination
 }
 var file_catalog_v1_products_proto_depIdxs = []int32{
 	25, // 0: catalog.v1.Product.created_at:type_name -> google.protobuf.Timestamp
@@ -1827,65 +1888,69 @@ var file_catalog_v1_products_proto_depIdxs = []int32{
 	27, // 6: catalog.v1.Product.product_categories:type_name -> catalog.v1.ProductCategoryList
 	26, // 7: catalog.v1.Product.product_tag_uuids:type_name -> catalog.v1.UuidList
 	28, // 8: catalog.v1.Product.product_tags:type_name -> catalog.v1.ProductTagList
-	2,  // 9: catalog.v1.ProductCreate.kind:type_name -> catalog.v1.ProductKind
-	2,  // 10: catalog.v1.ProductUpdate.kind:type_name -> catalog.v1.ProductKind
-	29, // 11: catalog.v1.ProductUpdate.update_mask:type_name -> google.protobuf.FieldMask
-	30, // 12: catalog.v1.ListProductsRequest.uuids:type_name -> catalog.v1.StringsFilter
-	30, // 13: catalog.v1.ListProductsRequest.codes:type_name -> catalog.v1.StringsFilter
-	31, // 14: catalog.v1.ListProductsRequest.code:type_name -> catalog.v1.StringFilter
-	30, // 15: catalog.v1.ListProductsRequest.display_names:type_name -> catalog.v1.StringsFilter
-	31, // 16: catalog.v1.ListProductsRequest.display_name:type_name -> catalog.v1.StringFilter
-	30, // 17: catalog.v1.ListProductsRequest.statuses:type_name -> catalog.v1.StringsFilter
-	32, // 18: catalog.v1.ListProductsRequest.created_at:type_name -> catalog.v1.TimeFilter
-	32, // 19: catalog.v1.ListProductsRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	33, // 20: catalog.v1.ListProductsRequest.is_removed:type_name -> catalog.v1.BoolFilter
-	6,  // 21: catalog.v1.ListProductsRequest.include:type_name -> catalog.v1.ProductInclude
-	6,  // 22: catalog.v1.ListProductsRequest.expand:type_name -> catalog.v1.ProductInclude
-	34, // 23: catalog.v1.ListProductsRequest.order_by:type_name -> catalog.v1.OrderBy
-	30, // 24: catalog.v1.ListProductsRequest.kinds:type_name -> catalog.v1.StringsFilter
-	30, // 25: catalog.v1.ListProductsRequest.family_uuids:type_name -> catalog.v1.StringsFilter
-	30, // 26: catalog.v1.ListProductsRequest.parent_uuids:type_name -> catalog.v1.StringsFilter
-	30, // 27: catalog.v1.ListProductsRequest.brand_uuids:type_name -> catalog.v1.StringsFilter
-	3,  // 28: catalog.v1.ListProductsResponse.items:type_name -> catalog.v1.Product
-	35, // 29: catalog.v1.ListProductsResponse.pagination:type_name -> catalog.v1.Pagination
-	4,  // 30: catalog.v1.CreateProductRequest.product:type_name -> catalog.v1.ProductCreate
-	3,  // 31: catalog.v1.CreateProductResponse.product:type_name -> catalog.v1.Product
-	4,  // 32: catalog.v1.BulkCreateProductsRequest.items:type_name -> catalog.v1.ProductCreate
-	3,  // 33: catalog.v1.BulkCreateProductsResponse.items:type_name -> catalog.v1.Product
-	5,  // 34: catalog.v1.BulkUpdateProductsRequest.items:type_name -> catalog.v1.ProductUpdate
-	3,  // 35: catalog.v1.BulkUpdateProductsResponse.items:type_name -> catalog.v1.Product
-	6,  // 36: catalog.v1.GetProductRequest.include:type_name -> catalog.v1.ProductInclude
-	6,  // 37: catalog.v1.GetProductRequest.expand:type_name -> catalog.v1.ProductInclude
-	3,  // 38: catalog.v1.GetProductResponse.product:type_name -> catalog.v1.Product
-	5,  // 39: catalog.v1.UpdateProductRequest.product:type_name -> catalog.v1.ProductUpdate
-	3,  // 40: catalog.v1.UpdateProductResponse.product:type_name -> catalog.v1.Product
-	1,  // 41: catalog.v1.TransitionProductRequest.transition:type_name -> catalog.v1.ProductTransition
-	3,  // 42: catalog.v1.TransitionProductResponse.product:type_name -> catalog.v1.Product
-	1,  // 43: catalog.v1.BulkTransitionProductsRequest.transition:type_name -> catalog.v1.ProductTransition
-	3,  // 44: catalog.v1.BulkTransitionProductsResponse.items:type_name -> catalog.v1.Product
-	7,  // 45: catalog.v1.ProductService.ListProducts:input_type -> catalog.v1.ListProductsRequest
-	9,  // 46: catalog.v1.ProductService.CreateProduct:input_type -> catalog.v1.CreateProductRequest
-	11, // 47: catalog.v1.ProductService.BulkCreateProducts:input_type -> catalog.v1.BulkCreateProductsRequest
-	15, // 48: catalog.v1.ProductService.GetProduct:input_type -> catalog.v1.GetProductRequest
-	17, // 49: catalog.v1.ProductService.UpdateProduct:input_type -> catalog.v1.UpdateProductRequest
-	19, // 50: catalog.v1.ProductService.DeleteProduct:input_type -> catalog.v1.DeleteProductRequest
-	13, // 51: catalog.v1.ProductService.BulkUpdateProducts:input_type -> catalog.v1.BulkUpdateProductsRequest
-	21, // 52: catalog.v1.ProductService.TransitionProduct:input_type -> catalog.v1.TransitionProductRequest
-	23, // 53: catalog.v1.ProductService.BulkTransitionProducts:input_type -> catalog.v1.BulkTransitionProductsRequest
-	8,  // 54: catalog.v1.ProductService.ListProducts:output_type -> catalog.v1.ListProductsResponse
-	10, // 55: catalog.v1.ProductService.CreateProduct:output_type -> catalog.v1.CreateProductResponse
-	12, // 56: catalog.v1.ProductService.BulkCreateProducts:output_type -> catalog.v1.BulkCreateProductsResponse
-	16, // 57: catalog.v1.ProductService.GetProduct:output_type -> catalog.v1.GetProductResponse
-	18, // 58: catalog.v1.ProductService.UpdateProduct:output_type -> catalog.v1.UpdateProductResponse
-	20, // 59: catalog.v1.ProductService.DeleteProduct:output_type -> catalog.v1.DeleteProductResponse
-	14, // 60: catalog.v1.ProductService.BulkUpdateProducts:output_type -> catalog.v1.BulkUpdateProductsResponse
-	22, // 61: catalog.v1.ProductService.TransitionProduct:output_type -> catalog.v1.TransitionProductResponse
-	24, // 62: catalog.v1.ProductService.BulkTransitionProducts:output_type -> catalog.v1.BulkTransitionProductsResponse
-	54, // [54:63] is the sub-list for method output_type
-	45, // [45:54] is the sub-list for method input_type
-	45, // [45:45] is the sub-list for extension type_name
-	45, // [45:45] is the sub-list for extension extendee
-	0,  // [0:45] is the sub-list for field type_name
+	26, // 9: catalog.v1.Product.product_attribute_uuids:type_name -> catalog.v1.UuidList
+	29, // 10: catalog.v1.Product.product_attributes:type_name -> catalog.v1.ProductAttributeList
+	26, // 11: catalog.v1.Product.input_value_uuids:type_name -> catalog.v1.UuidList
+	30, // 12: catalog.v1.Product.input_values:type_name -> catalog.v1.ProductInputValueList
+	2,  // 13: catalog.v1.ProductCreate.kind:type_name -> catalog.v1.ProductKind
+	2,  // 14: catalog.v1.ProductUpdate.kind:type_name -> catalog.v1.ProductKind
+	31, // 15: catalog.v1.ProductUpdate.update_mask:type_name -> google.protobuf.FieldMask
+	32, // 16: catalog.v1.ListProductsRequest.uuids:type_name -> catalog.v1.StringsFilter
+	32, // 17: catalog.v1.ListProductsRequest.codes:type_name -> catalog.v1.StringsFilter
+	33, // 18: catalog.v1.ListProductsRequest.code:type_name -> catalog.v1.StringFilter
+	32, // 19: catalog.v1.ListProductsRequest.display_names:type_name -> catalog.v1.StringsFilter
+	33, // 20: catalog.v1.ListProductsRequest.display_name:type_name -> catalog.v1.StringFilter
+	32, // 21: catalog.v1.ListProductsRequest.statuses:type_name -> catalog.v1.StringsFilter
+	34, // 22: catalog.v1.ListProductsRequest.created_at:type_name -> catalog.v1.TimeFilter
+	34, // 23: catalog.v1.ListProductsRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	35, // 24: catalog.v1.ListProductsRequest.is_removed:type_name -> catalog.v1.BoolFilter
+	6,  // 25: catalog.v1.ListProductsRequest.include:type_name -> catalog.v1.ProductInclude
+	6,  // 26: catalog.v1.ListProductsRequest.expand:type_name -> catalog.v1.ProductInclude
+	36, // 27: catalog.v1.ListProductsRequest.order_by:type_name -> catalog.v1.OrderBy
+	32, // 28: catalog.v1.ListProductsRequest.kinds:type_name -> catalog.v1.StringsFilter
+	32, // 29: catalog.v1.ListProductsRequest.family_uuids:type_name -> catalog.v1.StringsFilter
+	32, // 30: catalog.v1.ListProductsRequest.parent_uuids:type_name -> catalog.v1.StringsFilter
+	32, // 31: catalog.v1.ListProductsRequest.brand_uuids:type_name -> catalog.v1.StringsFilter
+	3,  // 32: catalog.v1.ListProductsResponse.items:type_name -> catalog.v1.Product
+	37, // 33: catalog.v1.ListProductsResponse.pagination:type_name -> catalog.v1.Pagination
+	4,  // 34: catalog.v1.CreateProductRequest.product:type_name -> catalog.v1.ProductCreate
+	3,  // 35: catalog.v1.CreateProductResponse.product:type_name -> catalog.v1.Product
+	4,  // 36: catalog.v1.BulkCreateProductsRequest.items:type_name -> catalog.v1.ProductCreate
+	3,  // 37: catalog.v1.BulkCreateProductsResponse.items:type_name -> catalog.v1.Product
+	5,  // 38: catalog.v1.BulkUpdateProductsRequest.items:type_name -> catalog.v1.ProductUpdate
+	3,  // 39: catalog.v1.BulkUpdateProductsResponse.items:type_name -> catalog.v1.Product
+	6,  // 40: catalog.v1.GetProductRequest.include:type_name -> catalog.v1.ProductInclude
+	6,  // 41: catalog.v1.GetProductRequest.expand:type_name -> catalog.v1.ProductInclude
+	3,  // 42: catalog.v1.GetProductResponse.product:type_name -> catalog.v1.Product
+	5,  // 43: catalog.v1.UpdateProductRequest.product:type_name -> catalog.v1.ProductUpdate
+	3,  // 44: catalog.v1.UpdateProductResponse.product:type_name -> catalog.v1.Product
+	1,  // 45: catalog.v1.TransitionProductRequest.transition:type_name -> catalog.v1.ProductTransition
+	3,  // 46: catalog.v1.TransitionProductResponse.product:type_name -> catalog.v1.Product
+	1,  // 47: catalog.v1.BulkTransitionProductsRequest.transition:type_name -> catalog.v1.ProductTransition
+	3,  // 48: catalog.v1.BulkTransitionProductsResponse.items:type_name -> catalog.v1.Product
+	7,  // 49: catalog.v1.ProductService.ListProducts:input_type -> catalog.v1.ListProductsRequest
+	9,  // 50: catalog.v1.ProductService.CreateProduct:input_type -> catalog.v1.CreateProductRequest
+	11, // 51: catalog.v1.ProductService.BulkCreateProducts:input_type -> catalog.v1.BulkCreateProductsRequest
+	15, // 52: catalog.v1.ProductService.GetProduct:input_type -> catalog.v1.GetProductRequest
+	17, // 53: catalog.v1.ProductService.UpdateProduct:input_type -> catalog.v1.UpdateProductRequest
+	19, // 54: catalog.v1.ProductService.DeleteProduct:input_type -> catalog.v1.DeleteProductRequest
+	13, // 55: catalog.v1.ProductService.BulkUpdateProducts:input_type -> catalog.v1.BulkUpdateProductsRequest
+	21, // 56: catalog.v1.ProductService.TransitionProduct:input_type -> catalog.v1.TransitionProductRequest
+	23, // 57: catalog.v1.ProductService.BulkTransitionProducts:input_type -> catalog.v1.BulkTransitionProductsRequest
+	8,  // 58: catalog.v1.ProductService.ListProducts:output_type -> catalog.v1.ListProductsResponse
+	10, // 59: catalog.v1.ProductService.CreateProduct:output_type -> catalog.v1.CreateProductResponse
+	12, // 60: catalog.v1.ProductService.BulkCreateProducts:output_type -> catalog.v1.BulkCreateProductsResponse
+	16, // 61: catalog.v1.ProductService.GetProduct:output_type -> catalog.v1.GetProductResponse
+	18, // 62: catalog.v1.ProductService.UpdateProduct:output_type -> catalog.v1.UpdateProductResponse
+	20, // 63: catalog.v1.ProductService.DeleteProduct:output_type -> catalog.v1.DeleteProductResponse
+	14, // 64: catalog.v1.ProductService.BulkUpdateProducts:output_type -> catalog.v1.BulkUpdateProductsResponse
+	22, // 65: catalog.v1.ProductService.TransitionProduct:output_type -> catalog.v1.TransitionProductResponse
+	24, // 66: catalog.v1.ProductService.BulkTransitionProducts:output_type -> catalog.v1.BulkTransitionProductsResponse
+	58, // [58:67] is the sub-list for method output_type
+	49, // [49:58] is the sub-list for method input_type
+	49, // [49:49] is the sub-list for extension type_name
+	49, // [49:49] is the sub-list for extension extendee
+	0,  // [0:49] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_products_proto_init() }
@@ -1895,7 +1960,9 @@ func file_catalog_v1_products_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_product_attributes_proto_init()
 	file_catalog_v1_product_categories_proto_init()
+	file_catalog_v1_product_input_values_proto_init()
 	file_catalog_v1_product_tags_proto_init()
 	file_catalog_v1_products_proto_msgTypes[0].OneofWrappers = []any{}
 	file_catalog_v1_products_proto_msgTypes[1].OneofWrappers = []any{}
