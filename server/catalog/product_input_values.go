@@ -49,7 +49,6 @@ var productEffectiveInputValueList = func() *list.Spec {
 	return &s
 }()
 
-
 // jsonValue reads a stored JSON value (null when it cannot be read, which the service never stores).
 func jsonValue(raw []byte) *structpb.Value {
 	v := &structpb.Value{}
