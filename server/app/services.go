@@ -57,6 +57,7 @@ var groups = []group{
 	{productServices, productListSpecs},
 	{productAttributeServices, productAttributeListSpecs},
 	{productValueServices, productValueListSpecs},
+	{publicationServices, publicationListSpecs},
 }
 
 func coreServices(d Deps, c *catalog.Service) []Service {
