@@ -248,6 +248,17 @@ type ProductLink struct {
 	TagUuid      *uuid.UUID `db:"tag_uuid"`
 }
 
+type ProductPublication struct {
+	TenantID    string     `db:"tenant_id"`
+	Uuid        uuid.UUID  `db:"uuid"`
+	ProductUuid uuid.UUID  `db:"product_uuid"`
+	ChannelUuid uuid.UUID  `db:"channel_uuid"`
+	Status      string     `db:"status"`
+	PublishedAt *time.Time `db:"published_at"`
+	CreatedAt   time.Time  `db:"created_at"`
+	UpdatedAt   time.Time  `db:"updated_at"`
+}
+
 type ProductRelationType struct {
 	TenantID    string    `db:"tenant_id"`
 	Uuid        uuid.UUID `db:"uuid"`

@@ -1,0 +1,78 @@
+-- name: GetProductPublication :one
+SELECT * FROM product_publications WHERE tenant_id = $1 AND product_uuid = $2 AND uuid = $3;
+
+-- name: InsertProductPublications :many
+-- One statement for a whole bulk; a channel the product already has (or that appears twice in the
+-- bulk) inserts nothing for that item.
+INSERT INTO product_publications (tenant_id, uuid, product_uuid, channel_uuid, status, created_at, updated_at)
+SELECT @tenant_id, unnest(@uuids::uuid[]), @product_uuid, unnest(@channel_uuids::uuid[]), 'draft',
+       @now::timestamptz, @now::timestamptz
+ON CONFLICT DO NOTHING
+RETURNING *;
+
+-- name: LockProductPublications :many
+SELECT * FROM product_publications
+WHERE tenant_id = @tenant_id AND product_uuid = @product_uuid AND uuid = ANY(@uuids::uuid[])
+FOR UPDATE;
+
+-- name: SetProductPublicationStatus :many
+-- published_at is set on the first publish and kept afterwards.
+UPDATE product_publications
+SET status = @status,
+    published_at = CASE WHEN @status = 'published' THEN coalesce(published_at, @now::timestamptz) ELSE published_at END,
+    updated_at = @now
+WHERE tenant_id = @tenant_id AND product_uuid = @product_uuid AND uuid = ANY(@uuids::uuid[])
+RETURNING *;
+
+-- name: DeleteProductPublication :execrows
+DELETE FROM product_publications WHERE tenant_id = $1 AND product_uuid = $2 AND uuid = $3;
+
+-- name: ListPublicationMissing :many
+-- What product_uuid lacks to be published on channel_uuid. Requirements: the channel's required
+-- input types (for each channel locale when localizable; scoping channel needs a value of this
+-- channel, global one of this channel or of all channels) and the product family's required links
+-- applying to the product's kind (simple: all; variant_parent: parent, both; variant: variant,
+-- both). Attributes count the parent's for a variant; input values are the effective ones
+-- (inherited included). Asset and relation types are always missing (no product assets or
+-- relations yet).
+WITH p AS (
+    SELECT pr.uuid, pr.kind, pr.family_uuid, pr.parent_uuid FROM products pr WHERE pr.tenant_id = @tenant_id AND pr.uuid = @product_uuid
+), locs AS (
+    SELECT cl.locale_uuid, cl.position FROM channel_locales cl WHERE cl.tenant_id = @tenant_id AND cl.channel_uuid = @channel_uuid
+), req AS (
+    SELECT 1 AS src, 'input_type'::text AS kind, it.uuid AS uuid, it.code AS code, l.locale_uuid AS locale_uuid,
+           cit.scoping AS scoping, 0 AS min_count, cit.created_at AS linked_at, coalesce(l.position, 0) AS position
+    FROM channel_input_types cit
+    JOIN input_types it ON it.tenant_id = cit.tenant_id AND it.uuid = cit.input_type_uuid
+    LEFT JOIN locs l ON it.is_localizable
+    WHERE cit.tenant_id = @tenant_id AND cit.channel_uuid = @channel_uuid AND cit.requirement_level = 'required'
+      AND (NOT it.is_localizable OR l.locale_uuid IS NOT NULL)
+    UNION ALL
+    SELECT 2, fl.kind, fl.target_uuid, coalesce(a.code, it.code, pat.code, prt.code, ''), l.locale_uuid,
+           'global', fl.min_count, fl.created_at, coalesce(l.position, 0)
+    FROM p
+    JOIN family_links fl ON fl.tenant_id = @tenant_id AND fl.family_uuid = p.family_uuid
+    LEFT JOIN attributes a ON fl.kind = 'attribute' AND a.tenant_id = fl.tenant_id AND a.uuid = fl.target_uuid
+    LEFT JOIN input_types it ON fl.kind = 'input_type' AND it.tenant_id = fl.tenant_id AND it.uuid = fl.target_uuid
+    LEFT JOIN product_asset_types pat ON fl.kind = 'asset_type' AND pat.tenant_id = fl.tenant_id AND pat.uuid = fl.target_uuid
+    LEFT JOIN product_relation_types prt ON fl.kind = 'relation_type' AND prt.tenant_id = fl.tenant_id AND prt.uuid = fl.target_uuid
+    LEFT JOIN locs l ON coalesce(it.is_localizable, false)
+    WHERE fl.kind <> 'category'
+      AND (fl.requirement_level = 'required' OR (fl.kind IN ('asset_type', 'relation_type') AND fl.min_count > 0))
+      AND (p.kind = 'simple' OR fl.applies_to = 'both' OR (p.kind = 'variant_parent' AND fl.applies_to = 'parent')
+           OR (p.kind = 'variant' AND fl.applies_to = 'variant'))
+      AND (NOT coalesce(it.is_localizable, false) OR l.locale_uuid IS NOT NULL)
+)
+SELECT r.src::integer AS source, r.kind::text AS kind, r.uuid::uuid AS uuid, r.code::text AS code,
+       r.locale_uuid::uuid AS locale_uuid, r.scoping::text AS scoping, r.min_count::integer AS min_count
+FROM req r, p
+WHERE CASE r.kind
+    WHEN 'attribute' THEN NOT EXISTS (
+        SELECT 1 FROM product_attributes pa WHERE pa.tenant_id = @tenant_id AND pa.attribute_uuid = r.uuid
+          AND (pa.product_uuid = p.uuid OR pa.product_uuid = p.parent_uuid))
+    WHEN 'input_type' THEN NOT EXISTS (
+        SELECT 1 FROM product_effective_input_values v WHERE v.tenant_id = @tenant_id AND v.owner_uuid = p.uuid
+          AND v.input_type_uuid = r.uuid AND v.locale_uuid IS NOT DISTINCT FROM r.locale_uuid
+          AND (v.channel_uuid = @channel_uuid OR (r.scoping <> 'channel' AND v.channel_uuid IS NULL)))
+    ELSE true END
+ORDER BY r.src, r.linked_at, r.uuid, r.position;

@@ -1,0 +1,280 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/google/uuid"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/gen/db"
+	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/crud"
+	"github.com/catalogd/catalogd/server/fields"
+	"github.com/catalogd/catalogd/server/lifecycle"
+	"github.com/catalogd/catalogd/server/list"
+	"github.com/catalogd/catalogd/server/reqctx"
+)
+
+// Product channel publications: one per product and channel, draft → published ⇄ unpublished.
+// Publish is gated by readiness (the product active, the channel's and the family's required
+// inputs present): otherwise 409 REQUIREMENTS_NOT_MET with the missing list, and nothing changes.
+
+var publicationStatuses = []string{"draft", "published", "unpublished"}
+
+// ProductPublicationList is the list spec of GET /v1/products/{productUuid}/publications.
+var ProductPublicationList = &list.Spec{
+	Table: "product_publications",
+	Filters: map[string]list.Field{
+		"uuids":        {Column: "uuid", Type: list.UUID},
+		"channelUuids": {Column: "channel_uuid", Type: list.UUID},
+		"status":       {Column: "status", Type: list.Enum, Values: publicationStatuses},
+		"createdAt":    {Column: "created_at", Type: list.Time},
+		"updatedAt":    {Column: "updated_at", Type: list.Time},
+	},
+	Order: map[string]string{"status": "status", "createdAt": "created_at", "updatedAt": "updated_at"},
+}
+
+func productPublicationToPB(p db.ProductPublication) *pb.ProductPublication {
+	return &pb.ProductPublication{
+		Uuid:        p.Uuid.String(),
+		CreatedAt:   timestamppb.New(p.CreatedAt),
+		UpdatedAt:   timestamppb.New(p.UpdatedAt),
+		ProductUuid: p.ProductUuid.String(),
+		ChannelUuid: p.ChannelUuid.String(),
+		Status:      pb.ProductPublicationStatus(enumValue(pb.ProductPublicationStatus_value, "PRODUCT_PUBLICATION_STATUS_", p.Status)),
+		PublishedAt: tsp(p.PublishedAt),
+	}
+}
+
+// publicationMachine: publish: draft, unpublished → published; unpublish: published → unpublished.
+var publicationMachine = lifecycle.Machine{Kind: "product publication", Moves: map[string]lifecycle.Move{
+	"publish":   {From: []string{"draft", "unpublished"}, To: "published", Event: "published"},
+	"unpublish": {From: []string{"published"}, To: "unpublished", Event: "unpublished"},
+}}
+
+// productPublications is the publication family (events product.publication.created/deleted).
+var productPublications = &crud.Family[db.ProductPublication, *pb.ProductPublication, *pb.ProductPublicationCreate, *pb.ProductPublicationCreate]{
+	Kind: "product publication", Event: "product.publication", IDKey: "publicationUuid", Unique: "channelUuid",
+	References: map[string]string{"product_publications_channel_fkey": "channelUuid"},
+	ID:         func(p db.ProductPublication) uuid.UUID { return p.Uuid },
+	ToPB:       productPublicationToPB,
+	CheckCreate: func(v apierr.Validator, c *pb.ProductPublicationCreate) string {
+		fields.CheckUUID(v, "channelUuid", c.GetChannelUuid())
+		return c.GetChannelUuid()
+	},
+	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.ProductPublicationCreate) ([]db.ProductPublication, error) {
+		p := db.InsertProductPublicationsParams{TenantID: t.Tenant, Uuids: ids, ProductUuid: t.Scope.Parent, Now: t.Now,
+			ChannelUuids: make([]uuid.UUID, len(items))}
+		chans := make([]*uuid.UUID, len(items))
+		for i, c := range items {
+			p.ChannelUuids[i] = uuid.MustParse(c.GetChannelUuid())
+			chans[i] = &p.ChannelUuids[i]
+		}
+		if err := crud.RequireExisting(ctx, t, "channels", "channelUuid", chans); err != nil {
+			return nil, err
+		}
+		return t.Q.InsertProductPublications(ctx, p)
+	},
+	GetOne: func(ctx context.Context, q *db.Queries, tenant string, s crud.Scope, id uuid.UUID) (db.ProductPublication, error) {
+		return q.GetProductPublication(ctx, db.GetProductPublicationParams{TenantID: tenant, ProductUuid: s.Parent, Uuid: id})
+	},
+	DeleteOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID) (int64, error) {
+		return t.Q.DeleteProductPublication(ctx, db.DeleteProductPublicationParams{TenantID: t.Tenant, ProductUuid: t.Scope.Parent, Uuid: id})
+	},
+}
+
+// publicationMoves is the same resource seen by its lifecycle: its moves emit product.published /
+// product.unpublished (payload productUuid, publicationUuid), so its event prefix is "product".
+var publicationMoves = &crud.Family[db.ProductPublication, *pb.ProductPublication, *pb.ProductPublicationCreate, *pb.ProductPublicationCreate]{
+	Kind: "product publication", Event: "product", IDKey: "publicationUuid",
+	ID:   func(p db.ProductPublication) uuid.UUID { return p.Uuid },
+	ToPB: productPublicationToPB,
+	Lifecycle: &crud.Lifecycle[db.ProductPublication]{
+		Machine: publicationMachine,
+		Status:  func(p db.ProductPublication) string { return p.Status },
+		Lock: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID) ([]db.ProductPublication, error) {
+			return t.Q.LockProductPublications(ctx, db.LockProductPublicationsParams{TenantID: t.Tenant, ProductUuid: t.Scope.Parent, Uuids: ids})
+		},
+		Set: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, status string) ([]db.ProductPublication, error) {
+			if status == "published" {
+				if err := checkPublishable(ctx, t, ids); err != nil {
+					return nil, err
+				}
+			}
+			return t.Q.SetProductPublicationStatus(ctx, db.SetProductPublicationStatusParams{TenantID: t.Tenant, ProductUuid: t.Scope.Parent,
+				Uuids: ids, Status: status, Now: t.Now})
+		},
+	},
+}
+
+// missingItem is one unmet requirement: the entries of readiness's missing list and of the
+// REQUIREMENTS_NOT_MET meta "missing" (JSON).
+type missingItem struct {
+	Kind       string  `json:"kind"`
+	UUID       string  `json:"uuid"`
+	Code       string  `json:"code"`
+	LocaleUUID *string `json:"localeUuid"`
+	Detail     string  `json:"detail"`
+}
+
+// readiness lists what product lacks to be published on channel; empty means ready.
+func readiness(ctx context.Context, q *db.Queries, tenant string, product db.Product, channel uuid.UUID) ([]missingItem, error) {
+	out := []missingItem{}
+	if product.Status != "active" {
+		out = append(out, missingItem{Kind: "product", UUID: product.Uuid.String(), Code: product.Code,
+			Detail: fmt.Sprintf("the product is %s; it must be active to be published", product.Status)})
+	}
+	rows, err := q.ListPublicationMissing(ctx, db.ListPublicationMissingParams{TenantID: tenant, ProductUuid: product.Uuid, ChannelUuid: &channel})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		m := missingItem{Kind: r.Kind, UUID: r.Uuid.String(), Code: r.Code}
+		if r.LocaleUuid != uuid.Nil {
+			s := r.LocaleUuid.String()
+			m.LocaleUUID = &s
+		}
+		by := "the channel"
+		if r.Source == 2 {
+			by = "the product's family"
+		}
+		switch r.Kind {
+		case "attribute":
+			m.Detail = fmt.Sprintf("attribute %s is required by %s and the product does not have it", r.Code, by)
+		case "input_type":
+			m.Detail = fmt.Sprintf("input type %s is required by %s and has no value", r.Code, by)
+			if m.LocaleUUID != nil {
+				m.Detail += " for locale " + *m.LocaleUUID
+			}
+			if r.Scoping == "channel" {
+				m.Detail += " of this channel"
+			} else {
+				m.Detail += " for this channel or all channels"
+			}
+		default:
+			min := max(r.MinCount, 1)
+			m.Detail = fmt.Sprintf("%s %s is required by %s (at least %d); product %ss are not supported yet",
+				map[string]string{"asset_type": "asset type", "relation_type": "relation type"}[r.Kind], r.Code, by, min,
+				map[string]string{"asset_type": "asset", "relation_type": "relation"}[r.Kind])
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// checkPublishable refuses, inside the moving transaction, a publish of any publication of ids
+// whose product is not ready for its channel: 409 REQUIREMENTS_NOT_MET with meta publicationUuid
+// (the first one not ready) and missing (its list, JSON).
+func checkPublishable(ctx context.Context, t *crud.Tx, ids []uuid.UUID) error {
+	ps, err := t.Q.ShareProducts(ctx, db.ShareProductsParams{TenantID: t.Tenant, Uuids: []uuid.UUID{t.Scope.Parent}})
+	if err != nil {
+		return err
+	}
+	if len(ps) != 1 {
+		return apierr.NotFoundf("product", t.Scope.Parent.String())
+	}
+	pubs, err := t.Q.LockProductPublications(ctx, db.LockProductPublicationsParams{TenantID: t.Tenant, ProductUuid: t.Scope.Parent, Uuids: ids})
+	if err != nil {
+		return err
+	}
+	by := make(map[uuid.UUID]db.ProductPublication, len(pubs))
+	for _, p := range pubs {
+		by[p.Uuid] = p
+	}
+	for _, id := range ids {
+		missing, err := readiness(ctx, t.Q, t.Tenant, ps[0], by[id].ChannelUuid)
+		if err != nil {
+			return err
+		}
+		if len(missing) > 0 {
+			js, _ := json.Marshal(missing)
+			return apierr.New(apierr.RequirementsNotMet, "product publication %s cannot be published: %d requirement(s) not met; first: %s",
+				id, len(missing), missing[0].Detail).WithMeta("publicationUuid", id.String()).WithMeta("missing", string(js))
+		}
+	}
+	return nil
+}
+
+// ProductPublicationServer implements catalog.v1.ProductPublicationService.
+type ProductPublicationServer struct {
+	pb.UnimplementedProductPublicationServiceServer
+	*Service
+}
+
+// ListProductPublications lists the product's publications; status[eq] takes one value.
+func (s *ProductPublicationServer) ListProductPublications(ctx context.Context, req *pb.ListProductPublicationsRequest) (*pb.ListProductPublicationsResponse, error) {
+	sc := s.productScope(ctx, req.ProductUuid)
+	if sc.Err != nil {
+		return nil, sc.Err
+	}
+	if len(req.GetStatus().GetEq()) > 1 {
+		return nil, apierr.Field("status[eq]", "takes one value")
+	}
+	out, page, err := listAs(ctx, s.Service, ProductPublicationList, req, productPublicationToPB, list.Eq("product_uuid", sc.Parent))
+	return &pb.ListProductPublicationsResponse{Items: out, Pagination: page}, err
+}
+
+// CreateProductPublication creates a draft publication of the product on a channel.
+func (s *ProductPublicationServer) CreateProductPublication(ctx context.Context, req *pb.CreateProductPublicationRequest) (*pb.CreateProductPublicationResponse, error) {
+	m, err := productPublications.CreateOne(ctx, s.DB, s.productScope(ctx, req.ProductUuid), orNew(req.ProductPublication))
+	return &pb.CreateProductPublicationResponse{ProductPublication: m}, err
+}
+
+// BulkCreateProductPublications creates 1 to 100 draft publications atomically.
+func (s *ProductPublicationServer) BulkCreateProductPublications(ctx context.Context, req *pb.BulkCreateProductPublicationsRequest) (*pb.BulkCreateProductPublicationsResponse, error) {
+	out, err := productPublications.CreateMany(ctx, s.DB, s.productScope(ctx, req.ProductUuid), req.Items)
+	return &pb.BulkCreateProductPublicationsResponse{Items: out}, err
+}
+
+// GetProductPublication returns one publication.
+func (s *ProductPublicationServer) GetProductPublication(ctx context.Context, req *pb.GetProductPublicationRequest) (*pb.GetProductPublicationResponse, error) {
+	m, err := productPublications.GetAt(ctx, s.DB, s.productScope(ctx, req.ProductUuid), req.PublicationUuid)
+	return &pb.GetProductPublicationResponse{ProductPublication: m}, err
+}
+
+// GetProductPublicationReadiness tells what the product lacks to be published on the channel.
+func (s *ProductPublicationServer) GetProductPublicationReadiness(ctx context.Context, req *pb.GetProductPublicationReadinessRequest) (*pb.GetProductPublicationReadinessResponse, error) {
+	sc := s.productScope(ctx, req.ProductUuid)
+	pub, err := productPublications.Get(ctx, s.DB, sc, req.PublicationUuid)
+	if err != nil {
+		return nil, err
+	}
+	tenant := reqctx.Tenant(ctx)
+	product, err := s.DB.Q.GetProduct(ctx, db.GetProductParams{TenantID: tenant, Uuid: sc.Parent})
+	if err != nil {
+		return nil, err
+	}
+	missing, err := readiness(ctx, s.DB.Q, tenant, product, pub.ChannelUuid)
+	if err != nil {
+		return nil, err
+	}
+	out := &pb.GetProductPublicationReadinessResponse{Ready: len(missing) == 0, Missing: make([]*pb.ReadinessMissing, len(missing))}
+	for i, m := range missing {
+		out.Missing[i] = &pb.ReadinessMissing{Kind: m.Kind, Uuid: m.UUID, Code: m.Code, LocaleUuid: m.LocaleUUID, Detail: m.Detail}
+	}
+	return out, nil
+}
+
+// DeleteProductPublication deletes a publication permanently.
+func (s *ProductPublicationServer) DeleteProductPublication(ctx context.Context, req *pb.DeleteProductPublicationRequest) (*pb.DeleteProductPublicationResponse, error) {
+	return &pb.DeleteProductPublicationResponse{}, productPublications.Delete(ctx, s.DB, s.productScope(ctx, req.ProductUuid), req.PublicationUuid)
+}
+
+// TransitionProductPublication publishes or unpublishes one publication.
+func (s *ProductPublicationServer) TransitionProductPublication(ctx context.Context, req *pb.TransitionProductPublicationRequest) (*pb.TransitionProductPublicationResponse, error) {
+	sc := s.productScope(ctx, req.ProductUuid)
+	if sc.Err != nil {
+		return nil, sc.Err
+	}
+	m, err := publicationMoves.TransitionAt(ctx, s.DB, sc, req.PublicationUuid, req.Transition)
+	return &pb.TransitionProductPublicationResponse{ProductPublication: m}, err
+}
+
+// BulkTransitionProductPublications moves 1 to 100 publications of the product atomically.
+func (s *ProductPublicationServer) BulkTransitionProductPublications(ctx context.Context, req *pb.BulkTransitionProductPublicationsRequest) (*pb.BulkTransitionProductPublicationsResponse, error) {
+	out, err := publicationMoves.TransitionMany(ctx, s.DB, s.productScope(ctx, req.ProductUuid), req.Transition, req.Uuids)
+	return &pb.BulkTransitionProductPublicationsResponse{Items: out}, err
+}
