@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/server/jsonpb"
 )
 
 // OpenAPI rewrites the generated document into the API as served: query parameters in the spec's
@@ -125,10 +126,11 @@ func enumShortNames() map[string]string {
 		walk = func(es protoreflect.EnumDescriptors, ms protoreflect.MessageDescriptors) {
 			for i := 0; i < es.Len(); i++ {
 				e := es.Get(i)
-				prefix := upperSnake(string(e.Name())) + "_"
 				for j := 0; j < e.Values().Len(); j++ {
-					n := string(e.Values().Get(j).Name())
-					out[n] = strings.ToLower(strings.TrimPrefix(n, prefix))
+					v := e.Values().Get(j)
+					if short, ok := jsonpb.EnumString(e, v.Number()); ok {
+						out[string(v.Name())] = short
+					}
 				}
 			}
 			for i := 0; i < ms.Len(); i++ {
@@ -139,17 +141,6 @@ func enumShortNames() map[string]string {
 		return true
 	})
 	return out
-}
-
-func upperSnake(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if r >= 'A' && r <= 'Z' && i > 0 {
-			b.WriteByte('_')
-		}
-		b.WriteRune(r)
-	}
-	return strings.ToUpper(b.String())
 }
 
 // shortEnums rewrites enum values (in "enum" lists, "default" values and descriptions) to their

@@ -159,7 +159,7 @@ func (c inputConstraints) merge(p *pb.InputTypeConstraintsPatch) inputConstraint
 	masked := len(p.GetUpdateMask().GetPaths()) > 0
 	named := func(name string) bool {
 		for _, x := range p.GetUpdateMask().GetPaths() {
-			if x == name || x == snakeName(name) {
+			if x == name || x == fields.Snake(name) {
 				return true
 			}
 		}
@@ -173,7 +173,7 @@ func (c inputConstraints) merge(p *pb.InputTypeConstraintsPatch) inputConstraint
 		if has {
 			return true, false
 		}
-		return mask.Clears(snakeName(name), false), true
+		return mask.Clears(fields.Snake(name), false), true
 	}
 	if ch, cl := apply(cMinLength, p.MinLength != nil); ch {
 		c.MinLength = orNil(p.MinLength, cl)
@@ -205,20 +205,6 @@ func orNil[T any](p *T, clear bool) *T {
 		return nil
 	}
 	return p
-}
-
-// snakeName is the proto name of a constraint (minLength → min_length).
-func snakeName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r >= 'A' && r <= 'Z' {
-			b.WriteByte('_')
-			b.WriteRune(r + ('a' - 'A'))
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // checkConstraints records through add the violations of constraints c for dataType (an empty

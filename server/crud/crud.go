@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -21,6 +20,7 @@ import (
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/fields"
+	"github.com/catalogd/catalogd/server/jsonpb"
 	"github.com/catalogd/catalogd/server/lifecycle"
 	"github.com/catalogd/catalogd/server/reqctx"
 	"github.com/catalogd/catalogd/server/store"
@@ -556,25 +556,10 @@ func (f *Family[R, M, C, U]) TransitionMany(ctx context.Context, d *store.DB, s 
 }
 
 // EnumName is the short lower-case name of an enum value (publish ← ATTRIBUTE_TRANSITION_PUBLISH),
-// or "" for the zero value.
+// as the JSON codec writes it, or "" for the zero value.
 func EnumName(e protoreflect.Enum) string {
-	d := e.Descriptor()
-	v := d.Values().ByNumber(e.Number())
-	if v == nil || e.Number() == 0 {
-		return ""
-	}
-	return strings.ToLower(strings.TrimPrefix(string(v.Name()), upperSnake(string(d.Name()))+"_"))
-}
-
-func upperSnake(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if r >= 'A' && r <= 'Z' && i > 0 {
-			b.WriteByte('_')
-		}
-		b.WriteRune(r)
-	}
-	return strings.ToUpper(b.String())
+	name, _ := jsonpb.EnumString(e.Descriptor(), e.Number())
+	return name
 }
 
 // GetAt reads the item of path parameter raw as its message.

@@ -88,7 +88,7 @@ func NewMask(m *fieldmaskpb.FieldMask) Mask {
 	p := make(map[string]bool, len(m.Paths))
 	for _, s := range m.Paths {
 		p[s] = true
-		p[snake(s)] = true
+		p[Snake(s)] = true
 	}
 	return Mask{paths: p}
 }
@@ -98,7 +98,8 @@ func (m Mask) Clears(field string, hasValue bool) bool {
 	return !hasValue && m.paths != nil && m.paths[field]
 }
 
-func snake(s string) string {
+// Snake is the proto (snake_case) name of a JSON (lowerCamel) name: minLength → min_length.
+func Snake(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		if r >= 'A' && r <= 'Z' {
