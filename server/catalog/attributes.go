@@ -107,23 +107,11 @@ func (s *AttributeServer) ListAttributes(ctx context.Context, req *pb.ListAttrib
 
 // hydrateAttributes fills contentUuids / contents when asked for.
 func (s *AttributeServer) hydrateAttributes(ctx context.Context, tenant string, out []*pb.Attribute, ids []uuid.UUID, inc, exp *pb.AttributeInclude) error {
-	if !inc.GetContents() && !exp.GetContents() {
-		return nil
-	}
-	byParent, err := loadContents(ctx, s.DB.Q, tenant, kindAttribute, ids)
-	if err != nil {
-		return err
-	}
-	for i, a := range out {
-		cs := byParent[ids[i]]
-		if inc.GetContents() {
-			a.ContentUuids = uuidList(cs)
-		}
-		if exp.GetContents() {
+	return hydrateContents(ctx, s.DB.Q, tenant, kindAttribute, out, ids, inc.GetContents(), exp.GetContents(),
+		func(a *pb.Attribute, u *pb.UuidList) { a.ContentUuids = u },
+		func(a *pb.Attribute, cs []db.Content) {
 			a.Contents = &pb.AttributeContentList{Items: mapSlice(cs, attributeContentToPB)}
-		}
-	}
-	return nil
+		})
 }
 
 // GetAttribute returns one attribute.

@@ -220,29 +220,19 @@ func (f *codeNameFamily[M, C, U, CM, CC, CU]) getHydrated(ctx context.Context, s
 // hydrate sets the content_uuids (include) and contents (expand) fields of out, whose items are
 // the rows ids; both stay null unless asked for, and are empty lists for an item without contents.
 func (f *codeNameFamily[M, C, U, CM, CC, CU]) hydrate(ctx context.Context, s *Service, tenant string, out []M, ids []uuid.UUID, inc, exp contentsFlag) error {
-	if !inc.GetContents() && !exp.GetContents() {
-		return nil
-	}
-	by, err := loadContents(ctx, s.DB.Q, tenant, f.kind, ids)
-	if err != nil {
-		return err
-	}
-	for i, m := range out {
-		r := m.ProtoReflect()
-		fds := r.Descriptor().Fields()
-		cs := by[ids[i]]
-		if inc.GetContents() {
-			r.Set(fds.ByName("content_uuids"), protoreflect.ValueOfMessage(uuidList(cs).ProtoReflect()))
-		}
-		if exp.GetContents() {
-			l := r.Mutable(fds.ByName("contents")).Message()
+	return hydrateContents(ctx, s.DB.Q, tenant, f.kind, out, ids, inc.GetContents(), exp.GetContents(),
+		func(m M, u *pb.UuidList) {
+			r := m.ProtoReflect()
+			r.Set(r.Descriptor().Fields().ByName("content_uuids"), protoreflect.ValueOfMessage(u.ProtoReflect()))
+		},
+		func(m M, cs []db.Content) {
+			r := m.ProtoReflect()
+			l := r.Mutable(r.Descriptor().Fields().ByName("contents")).Message()
 			items := l.Mutable(l.Descriptor().Fields().ByName("items")).List()
 			for _, c := range cs {
 				items.Append(protoreflect.ValueOfMessage(f.contents.ToPB(c).ProtoReflect()))
 			}
-		}
-	}
-	return nil
+		})
 }
 
 // scope resolves the parent path parameter of the contents (404 when the item does not exist in

@@ -64,23 +64,11 @@ func (s *CategoryServer) ListCategories(ctx context.Context, req *pb.ListCategor
 
 // hydrateCategories fills contentUuids / contents when asked for.
 func (s *CategoryServer) hydrateCategories(ctx context.Context, tenant string, out []*pb.Category, ids []uuid.UUID, inc, exp *pb.CategoryInclude) error {
-	if !inc.GetContents() && !exp.GetContents() {
-		return nil
-	}
-	byParent, err := loadContents(ctx, s.DB.Q, tenant, kindCategory, ids)
-	if err != nil {
-		return err
-	}
-	for i, c := range out {
-		cs := byParent[ids[i]]
-		if inc.GetContents() {
-			c.ContentUuids = uuidList(cs)
-		}
-		if exp.GetContents() {
+	return hydrateContents(ctx, s.DB.Q, tenant, kindCategory, out, ids, inc.GetContents(), exp.GetContents(),
+		func(c *pb.Category, u *pb.UuidList) { c.ContentUuids = u },
+		func(c *pb.Category, cs []db.Content) {
 			c.Contents = &pb.CategoryContentList{Items: mapSlice(cs, categoryContentToPB)}
-		}
-	}
-	return nil
+		})
 }
 
 // GetCategory returns one category.

@@ -159,3 +159,27 @@ func uuidList(cs []db.Content) *pb.UuidList {
 	}
 	return out
 }
+
+// hydrateContents fills the include[contents] / expand[contents] fields of a family's messages:
+// out are the messages of the rows ids; setUUIDs and setContents store an item's content uuids
+// ([] when it has none) and its content rows. Nothing is read unless one of them is asked for.
+func hydrateContents[M any](ctx context.Context, q *db.Queries, tenant, kind string, out []M, ids []uuid.UUID, inc, exp bool,
+	setUUIDs func(M, *pb.UuidList), setContents func(M, []db.Content)) error {
+	if !inc && !exp {
+		return nil
+	}
+	by, err := loadContents(ctx, q, tenant, kind, ids)
+	if err != nil {
+		return err
+	}
+	for i, m := range out {
+		cs := by[ids[i]]
+		if inc {
+			setUUIDs(m, uuidList(cs))
+		}
+		if exp {
+			setContents(m, cs)
+		}
+	}
+	return nil
+}

@@ -99,24 +99,12 @@ func (s *AttributeTermServer) ListAttributeTerms(ctx context.Context, req *pb.Li
 }
 
 func (s *Service) hydrateTerms(ctx context.Context, tenant string, attr uuid.UUID, out []*pb.AttributeTerm, ids []uuid.UUID, inc, exp *pb.AttributeTermInclude) error {
-	if !inc.GetContents() && !exp.GetContents() {
-		return nil
-	}
-	by, err := loadContents(ctx, s.DB.Q, tenant, kindTerm, ids)
-	if err != nil {
-		return err
-	}
 	conv := termContentToPB(attr)
-	for i, t := range out {
-		cs := by[ids[i]]
-		if inc.GetContents() {
-			t.ContentUuids = uuidList(cs)
-		}
-		if exp.GetContents() {
+	return hydrateContents(ctx, s.DB.Q, tenant, kindTerm, out, ids, inc.GetContents(), exp.GetContents(),
+		func(t *pb.AttributeTerm, u *pb.UuidList) { t.ContentUuids = u },
+		func(t *pb.AttributeTerm, cs []db.Content) {
 			t.Contents = &pb.AttributeTermContentList{Items: mapSlice(cs, conv)}
-		}
-	}
-	return nil
+		})
 }
 
 // getTerm resolves the attributeUuid and termUuid path parameters.
