@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
@@ -103,4 +104,15 @@ func displayNameOrCode[C interface {
 func listAs[R any, M any](ctx context.Context, s *Service, spec *list.Spec, req proto.Message, conv func(R) M, scope ...list.Cond) ([]M, *pb.Pagination, error) {
 	rows, page, err := list.Run[R](ctx, s.DB.Pool, spec, reqctx.Tenant(ctx), req, scope...)
 	return mapSlice(rows, conv), page, err
+}
+
+// groupBy groups rows by the uuid key returns (the rows of several parents, for include/expand),
+// keeping their order within each group.
+func groupBy[T any](rows []T, key func(T) uuid.UUID) map[uuid.UUID][]T {
+	by := make(map[uuid.UUID][]T)
+	for _, r := range rows {
+		k := key(r)
+		by[k] = append(by[k], r)
+	}
+	return by
 }

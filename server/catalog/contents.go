@@ -144,11 +144,7 @@ func loadContents(ctx context.Context, q *db.Queries, tenant, kind string, paren
 	if err != nil {
 		return nil, err
 	}
-	by := make(map[uuid.UUID][]db.Content, len(parents))
-	for _, r := range rows {
-		by[r.ParentUuid] = append(by[r.ParentUuid], r)
-	}
-	return by, nil
+	return groupBy(rows, func(c db.Content) uuid.UUID { return c.ParentUuid }), nil
 }
 
 // uuidList is the include[contents] list of content rows (an empty list, not null, when asked for).

@@ -328,11 +328,7 @@ func (s *ProductServer) ListProducts(ctx context.Context, req *pb.ListProductsRe
 func (s *ProductServer) hydrateProducts(ctx context.Context, tenant string, out []*pb.Product, ids []uuid.UUID, inc, exp *pb.ProductInclude) error {
 	load := func(kind string) (map[uuid.UUID][]db.ProductLink, error) {
 		rows, err := s.DB.Q.ListProductLinksOfProducts(ctx, db.ListProductLinksOfProductsParams{TenantID: tenant, Kind: kind, ProductUuids: ids})
-		by := make(map[uuid.UUID][]db.ProductLink, len(ids))
-		for _, r := range rows {
-			by[r.ProductUuid] = append(by[r.ProductUuid], r)
-		}
-		return by, err
+		return groupBy(rows, func(l db.ProductLink) uuid.UUID { return l.ProductUuid }), err
 	}
 	if inc.GetProductCategories() || exp.GetProductCategories() {
 		by, err := load(linkCategory)
@@ -354,10 +350,7 @@ func (s *ProductServer) hydrateProducts(ctx context.Context, tenant string, out 
 		if err != nil {
 			return err
 		}
-		by := make(map[uuid.UUID][]db.ProductAttribute, len(ids))
-		for _, r := range rows {
-			by[r.ProductUuid] = append(by[r.ProductUuid], r)
-		}
+		by := groupBy(rows, func(a db.ProductAttribute) uuid.UUID { return a.ProductUuid })
 		for i, p := range out {
 			as := by[ids[i]]
 			if inc.GetProductAttributes() {
@@ -373,10 +366,7 @@ func (s *ProductServer) hydrateProducts(ctx context.Context, tenant string, out 
 		if err != nil {
 			return err
 		}
-		by := make(map[uuid.UUID][]db.ProductEffectiveInputValue, len(ids))
-		for _, r := range rows {
-			by[r.OwnerUuid] = append(by[r.OwnerUuid], r)
-		}
+		by := groupBy(rows, func(v db.ProductEffectiveInputValue) uuid.UUID { return v.OwnerUuid })
 		for i, p := range out {
 			vs := by[ids[i]]
 			if inc.GetInputValues() {
