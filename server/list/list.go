@@ -57,8 +57,11 @@ type Spec struct {
 	// Filters by JSON field name of the request message.
 	Filters map[string]Field
 	// Order maps the order field names (the request's (catalog.v1.list).order_fields) onto columns.
-	Order      map[string]string
-	SoftDelete *SoftDelete
+	Order map[string]string
+	// DefaultOrder (optional) are the columns, ascending, of a list asked for no order; created_at
+	// otherwise. Ties break on uuid either way.
+	DefaultOrder []string
+	SoftDelete   *SoftDelete
 }
 
 // Cond is a fixed condition of a scoped list (the parent of a sub-resource).
@@ -288,7 +291,13 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 		ob = append(ob, col+" "+last)
 	}
 	if len(ob) == 0 {
-		ob = append(ob, "created_at ASC")
+		def := s.DefaultOrder
+		if len(def) == 0 {
+			def = []string{"created_at"}
+		}
+		for _, col := range def {
+			ob = append(ob, col+" ASC")
+		}
 	}
 	// Ties break on uuid, in the direction of the last key so an index can serve the whole order.
 	ob = append(ob, "uuid "+last)

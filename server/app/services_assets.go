@@ -1,0 +1,27 @@
+package app
+
+import (
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/server/catalog"
+	"github.com/catalogd/catalogd/server/list"
+)
+
+// assetServices registers assets, asset collections and product assets.
+func assetServices(c *catalog.Service) []Service {
+	return []Service{
+		{&pb.AssetService_ServiceDesc, &catalog.AssetServer{Service: c}, pb.RegisterAssetServiceHandler},
+		{&pb.AssetCollectionService_ServiceDesc, &catalog.AssetCollectionServer{Service: c}, pb.RegisterAssetCollectionServiceHandler},
+		{&pb.ProductAssetService_ServiceDesc, &catalog.ProductAssetServer{Service: c}, pb.RegisterProductAssetServiceHandler},
+	}
+}
+
+// assetListSpecs pairs their list requests with their specs.
+func assetListSpecs() map[proto.Message]*list.Spec {
+	return map[proto.Message]*list.Spec{
+		&pb.ListAssetsRequest{}:           catalog.AssetList,
+		&pb.ListAssetCollectionsRequest{}: catalog.AssetCollectionList,
+		&pb.ListProductAssetsRequest{}:    catalog.ProductAssetList,
+	}
+}
