@@ -90,6 +90,13 @@ func configFlags(fs *flag.FlagSet) *app.Config {
 		"time without a successful attempt before a failing subscription is suspended (CATALOG_WEBHOOK_SUSPEND_AFTER)")
 	workers, _ := strconv.Atoi(env("CATALOG_WEBHOOK_WORKERS", "8"))
 	fs.IntVar(&c.WebhookWorkers, "webhook-workers", workers, "concurrent webhook deliveries per process (CATALOG_WEBHOOK_WORKERS)")
+	schedEvery, err := time.ParseDuration(env("CATALOG_SCHEDULER_INTERVAL", "1s"))
+	if err != nil || schedEvery <= 0 {
+		fmt.Fprintln(os.Stderr, "catalogd: CATALOG_SCHEDULER_INTERVAL: must be a positive duration")
+		os.Exit(2)
+	}
+	fs.DurationVar(&c.SchedulerInterval, "scheduler-interval", schedEvery,
+		"time between two runs of the publication scheduler over due schedules (CATALOG_SCHEDULER_INTERVAL)")
 	fs.StringVar(&c.SecretKey, "secret-key", env("CATALOG_SECRET_KEY", ""), "base64 of 32 bytes encrypting webhook secrets; empty: generated into the data dir (CATALOG_SECRET_KEY)")
 	return c
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/catalogd/catalogd/server/auth"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/pgembed"
+	"github.com/catalogd/catalogd/server/scheduler"
 	"github.com/catalogd/catalogd/server/store"
 	"github.com/catalogd/catalogd/server/webhooks"
 )
@@ -54,6 +55,10 @@ type Config struct {
 	SecretKey string
 	// DisableDispatcher runs no webhook dispatcher in this process (API-only replicas, tests).
 	DisableDispatcher bool
+	// DisableScheduler runs no publication scheduler in this process (tests).
+	DisableScheduler bool
+	// SchedulerInterval is the time between the scheduler's ticks; 0 is 1 s.
+	SchedulerInterval time.Duration
 }
 
 // DevScopes are the scopes of the development token.
@@ -72,6 +77,8 @@ type Server struct {
 	done     chan struct{}
 	stopDisp context.CancelFunc
 	dispDone chan struct{}
+	stopSch  context.CancelFunc
+	schDone  chan struct{}
 }
 
 // HTTPAddr is the address the REST gateway listens on.
@@ -180,6 +187,12 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 		s.stopDisp, s.dispDone = cancel, make(chan struct{})
 		go func() { defer close(s.dispDone); disp.Run(dctx) }()
 	}
+	if !cfg.DisableScheduler {
+		run := &scheduler.Runner{DB: s.DB, Interval: cfg.SchedulerInterval, Log: log}
+		sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		s.stopSch, s.schDone = cancel, make(chan struct{})
+		go func() { defer close(s.schDone); run.Run(sctx) }()
+	}
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	log.Info("catalogd serving", "http", s.HTTPAddr(), "grpc", s.GRPCAddr())
 	return s, nil
@@ -207,6 +220,13 @@ func (s *Server) Stop(ctx context.Context) {
 		s.stopDisp()
 		select {
 		case <-s.dispDone:
+		case <-ctx.Done():
+		}
+	}
+	if s.stopSch != nil {
+		s.stopSch()
+		select {
+		case <-s.schDone:
 		case <-ctx.Done():
 		}
 	}

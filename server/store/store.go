@@ -51,9 +51,16 @@ func Open(ctx context.Context, url string) (*DB, error) {
 // Close closes the pool.
 func (d *DB) Close() { d.Pool.Close() }
 
-// Tx runs fn in one transaction: committed when fn returns nil, rolled back otherwise.
+// Tx runs fn in one transaction: committed when fn returns nil, rolled back otherwise. Under a
+// context from WithTx it runs fn in a savepoint of that transaction instead (released when fn
+// returns nil, rolled back to otherwise), so a caller can run an API operation as one step of its
+// own transaction.
 func (d *DB) Tx(ctx context.Context, fn func(tx pgx.Tx, q *db.Queries) error) error {
-	tx, err := d.Pool.Begin(ctx)
+	begin := d.Pool.Begin
+	if outer, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
+		begin = outer.Begin
+	}
+	tx, err := begin(ctx)
 	if err != nil {
 		return err
 	}
@@ -62,6 +69,14 @@ func (d *DB) Tx(ctx context.Context, fn func(tx pgx.Tx, q *db.Queries) error) er
 		return err
 	}
 	return tx.Commit(ctx)
+}
+
+type txKey struct{}
+
+// WithTx returns ctx under which DB.Tx runs in a savepoint of tx (the scheduler runs publication
+// moves inside the transaction that claims the schedule).
+func WithTx(ctx context.Context, tx pgx.Tx) context.Context {
+	return context.WithValue(ctx, txKey{}, tx)
 }
 
 // Now is the time stamped on a write: UTC, truncated to the microseconds PostgreSQL stores.
