@@ -74,3 +74,8 @@ ORDER BY created_at, uuid;
 SELECT family_uuid, target_uuid FROM family_links
 WHERE tenant_id = $1 AND kind = 'category' AND auto_populate AND family_uuid = ANY(@family_uuids::uuid[])
 ORDER BY created_at, uuid;
+
+-- name: ListVariantsOfProducts :many
+-- The variants (not removed) of several variant_parents (include/expand), oldest first.
+SELECT * FROM products WHERE tenant_id = $1 AND parent_uuid = ANY(@parent_uuids::uuid[]) AND status <> 'removed'
+ORDER BY created_at, uuid;

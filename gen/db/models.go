@@ -10,6 +10,28 @@ import (
 	"github.com/google/uuid"
 )
 
+type Asset struct {
+	TenantID        string    `db:"tenant_id"`
+	Uuid            uuid.UUID `db:"uuid"`
+	Code            string    `db:"code"`
+	DisplayName     string    `db:"display_name"`
+	Description     *string   `db:"description"`
+	Category        string    `db:"category"`
+	StorageLocation string    `db:"storage_location"`
+	Metadata        []byte    `db:"metadata"`
+	CreatedAt       time.Time `db:"created_at"`
+	UpdatedAt       time.Time `db:"updated_at"`
+}
+
+type AssetCollection struct {
+	TenantID       string    `db:"tenant_id"`
+	Uuid           uuid.UUID `db:"uuid"`
+	AssetUuid      uuid.UUID `db:"asset_uuid"`
+	CollectionUuid uuid.UUID `db:"collection_uuid"`
+	CreatedAt      time.Time `db:"created_at"`
+	UpdatedAt      time.Time `db:"updated_at"`
+}
+
 type Attribute struct {
 	TenantID    string     `db:"tenant_id"`
 	Uuid        uuid.UUID  `db:"uuid"`
@@ -190,6 +212,17 @@ type Product struct {
 	RemovedAt   *time.Time `db:"removed_at"`
 }
 
+type ProductAsset struct {
+	TenantID             string    `db:"tenant_id"`
+	Uuid                 uuid.UUID `db:"uuid"`
+	ProductUuid          uuid.UUID `db:"product_uuid"`
+	AssetUuid            uuid.UUID `db:"asset_uuid"`
+	ProductAssetTypeUuid uuid.UUID `db:"product_asset_type_uuid"`
+	DisplayPriority      int32     `db:"display_priority"`
+	CreatedAt            time.Time `db:"created_at"`
+	UpdatedAt            time.Time `db:"updated_at"`
+}
+
 type ProductAssetType struct {
 	TenantID         string    `db:"tenant_id"`
 	Uuid             uuid.UUID `db:"uuid"`
@@ -198,6 +231,18 @@ type ProductAssetType struct {
 	IsFeaturedSource bool      `db:"is_featured_source"`
 	CreatedAt        time.Time `db:"created_at"`
 	UpdatedAt        time.Time `db:"updated_at"`
+}
+
+type ProductAssetsView struct {
+	TenantID             string    `db:"tenant_id"`
+	Uuid                 uuid.UUID `db:"uuid"`
+	ProductUuid          uuid.UUID `db:"product_uuid"`
+	AssetUuid            uuid.UUID `db:"asset_uuid"`
+	ProductAssetTypeUuid uuid.UUID `db:"product_asset_type_uuid"`
+	DisplayPriority      int32     `db:"display_priority"`
+	CreatedAt            time.Time `db:"created_at"`
+	UpdatedAt            time.Time `db:"updated_at"`
+	IsFeatured           bool      `db:"is_featured"`
 }
 
 type ProductAttribute struct {
@@ -259,6 +304,17 @@ type ProductPublication struct {
 	UpdatedAt   time.Time  `db:"updated_at"`
 }
 
+type ProductRelation struct {
+	TenantID                string     `db:"tenant_id"`
+	Uuid                    uuid.UUID  `db:"uuid"`
+	ProductUuid             uuid.UUID  `db:"product_uuid"`
+	ProductRelationTypeUuid uuid.UUID  `db:"product_relation_type_uuid"`
+	TargetProductUuid       uuid.UUID  `db:"target_product_uuid"`
+	InverseRelationUuid     *uuid.UUID `db:"inverse_relation_uuid"`
+	CreatedAt               time.Time  `db:"created_at"`
+	UpdatedAt               time.Time  `db:"updated_at"`
+}
+
 type ProductRelationType struct {
 	TenantID    string    `db:"tenant_id"`
 	Uuid        uuid.UUID `db:"uuid"`
@@ -277,6 +333,21 @@ type ProductTerm struct {
 	TermUuid             uuid.UUID `db:"term_uuid"`
 	CreatedAt            time.Time `db:"created_at"`
 	UpdatedAt            time.Time `db:"updated_at"`
+}
+
+type PublicationSchedule struct {
+	TenantID        string     `db:"tenant_id"`
+	Uuid            uuid.UUID  `db:"uuid"`
+	ProductUuid     uuid.UUID  `db:"product_uuid"`
+	PublicationUuid uuid.UUID  `db:"publication_uuid"`
+	Transition      string     `db:"transition"`
+	ScheduledAt     time.Time  `db:"scheduled_at"`
+	Status          string     `db:"status"`
+	ExecutedAt      *time.Time `db:"executed_at"`
+	FailureCode     *string    `db:"failure_code"`
+	FailureReason   *string    `db:"failure_reason"`
+	CreatedAt       time.Time  `db:"created_at"`
+	UpdatedAt       time.Time  `db:"updated_at"`
 }
 
 type Tag struct {

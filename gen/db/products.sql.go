@@ -328,6 +328,50 @@ func (q *Queries) ListProductLinksOfProducts(ctx context.Context, arg ListProduc
 	return items, nil
 }
 
+const listVariantsOfProducts = `-- name: ListVariantsOfProducts :many
+SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at FROM products WHERE tenant_id = $1 AND parent_uuid = ANY($2::uuid[]) AND status <> 'removed'
+ORDER BY created_at, uuid
+`
+
+type ListVariantsOfProductsParams struct {
+	TenantID    string      `db:"tenant_id"`
+	ParentUuids []uuid.UUID `db:"parent_uuids"`
+}
+
+// The variants (not removed) of several variant_parents (include/expand), oldest first.
+func (q *Queries) ListVariantsOfProducts(ctx context.Context, arg ListVariantsOfProductsParams) ([]Product, error) {
+	rows, err := q.db.Query(ctx, listVariantsOfProducts, arg.TenantID, arg.ParentUuids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Product{}
+	for rows.Next() {
+		var i Product
+		if err := rows.Scan(
+			&i.TenantID,
+			&i.Uuid,
+			&i.Code,
+			&i.DisplayName,
+			&i.Kind,
+			&i.Status,
+			&i.FamilyUuid,
+			&i.ParentUuid,
+			&i.BrandUuid,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.RemovedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const lockProducts = `-- name: LockProducts :many
 SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at FROM products WHERE tenant_id = $1 AND uuid = ANY($2::uuid[]) FOR UPDATE
 `

@@ -58,6 +58,9 @@ var groups = []group{
 	{productAttributeServices, productAttributeListSpecs},
 	{productValueServices, productValueListSpecs},
 	{publicationServices, publicationListSpecs},
+	{productRelationServices, productRelationListSpecs},
+	{scheduleServices, scheduleListSpecs},
+	{assetServices, assetListSpecs},
 }
 
 func coreServices(d Deps, c *catalog.Service) []Service {

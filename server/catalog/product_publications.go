@@ -120,54 +120,66 @@ type missingItem struct {
 	Detail     string  `json:"detail"`
 }
 
-// readiness lists what product lacks to be published on channel; empty means ready.
-func readiness(ctx context.Context, q *db.Queries, tenant string, product db.Product, channel uuid.UUID) ([]missingItem, error) {
-	out := []missingItem{}
-	if product.Status != "active" {
-		out = append(out, missingItem{Kind: "product", UUID: product.Uuid.String(), Code: product.Code,
-			Detail: fmt.Sprintf("the product is %s; it must be active to be published", product.Status)})
+// readiness lists, for each of channels, what product lacks to be published there (an empty list
+// means ready); one query for all of them.
+func readiness(ctx context.Context, q *db.Queries, tenant string, product db.Product, channels []uuid.UUID) (map[uuid.UUID][]missingItem, error) {
+	out := make(map[uuid.UUID][]missingItem, len(channels))
+	for _, ch := range channels {
+		out[ch] = []missingItem{}
+		if product.Status != "active" {
+			out[ch] = append(out[ch], missingItem{Kind: "product", UUID: product.Uuid.String(), Code: product.Code,
+				Detail: fmt.Sprintf("the product is %s; it must be active to be published", product.Status)})
+		}
 	}
-	rows, err := q.ListPublicationMissing(ctx, db.ListPublicationMissingParams{TenantID: tenant, ProductUuid: product.Uuid, ChannelUuid: &channel})
+	rows, err := q.ListPublicationMissing(ctx, db.ListPublicationMissingParams{TenantID: tenant, ProductUuid: product.Uuid, ChannelUuids: channels})
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range rows {
-		m := missingItem{Kind: r.Kind, UUID: r.Uuid.String(), Code: r.Code}
-		if r.LocaleUuid != uuid.Nil {
-			s := r.LocaleUuid.String()
-			m.LocaleUUID = &s
-		}
-		by := "the channel"
-		if r.Source == 2 {
-			by = "the product's family"
-		}
-		switch r.Kind {
-		case "attribute":
-			m.Detail = fmt.Sprintf("attribute %s is required by %s and the product does not have it", r.Code, by)
-		case "input_type":
-			m.Detail = fmt.Sprintf("input type %s is required by %s and has no value", r.Code, by)
-			if m.LocaleUUID != nil {
-				m.Detail += " for locale " + *m.LocaleUUID
-			}
-			if r.Scoping == "channel" {
-				m.Detail += " of this channel"
-			} else {
-				m.Detail += " for this channel or all channels"
-			}
-		default:
-			min := max(r.MinCount, 1)
-			m.Detail = fmt.Sprintf("%s %s is required by %s (at least %d); product %ss are not supported yet",
-				map[string]string{"asset_type": "asset type", "relation_type": "relation type"}[r.Kind], r.Code, by, min,
-				map[string]string{"asset_type": "asset", "relation_type": "relation"}[r.Kind])
-		}
-		out = append(out, m)
+		out[r.ChannelUuid] = append(out[r.ChannelUuid], missingOf(r))
 	}
 	return out, nil
 }
 
+// missingOf describes one unmet requirement of ListPublicationMissing.
+func missingOf(r db.ListPublicationMissingRow) missingItem {
+	m := missingItem{Kind: r.Kind, UUID: r.Uuid.String(), Code: r.Code}
+	if r.LocaleUuid != uuid.Nil {
+		s := r.LocaleUuid.String()
+		m.LocaleUUID = &s
+	}
+	by := "the channel"
+	if r.Source == 2 {
+		by = "the product's family"
+	}
+	switch r.Kind {
+	case "attribute":
+		m.Detail = fmt.Sprintf("attribute %s is required by %s and the product does not have it", r.Code, by)
+	case "input_type":
+		m.Detail = fmt.Sprintf("input type %s is required by %s and has no value", r.Code, by)
+		if m.LocaleUUID != nil {
+			m.Detail += " for locale " + *m.LocaleUUID
+		}
+		if r.Scoping == "channel" {
+			m.Detail += " of this channel"
+		} else {
+			m.Detail += " for this channel or all channels"
+		}
+	default: // asset_type, relation_type: counts
+		noun := map[string]string{"asset_type": "asset type", "relation_type": "relation type"}[r.Kind]
+		items := map[string]string{"asset_type": "assets", "relation_type": "relations"}[r.Kind]
+		if r.Have < r.Need {
+			m.Detail = fmt.Sprintf("%s %s is required by %s: at least %d %s of this type, the product has %d", noun, r.Code, by, r.Need, items, r.Have)
+		} else {
+			m.Detail = fmt.Sprintf("%s %s allows at most %d %s of this type (%s), the product has %d", noun, r.Code, r.MaxCount, items, by, r.Have)
+		}
+	}
+	return m
+}
+
 // checkPublishable refuses, inside the moving transaction, a publish of any publication of ids
 // whose product is not ready for its channel: 409 REQUIREMENTS_NOT_MET with meta publicationUuid
-// (the first one not ready) and missing (its list, JSON).
+// (the first one not ready, in request order) and missing (its list, JSON).
 func checkPublishable(ctx context.Context, t *crud.Tx, ids []uuid.UUID) error {
 	ps, err := t.Q.ShareProducts(ctx, db.ShareProductsParams{TenantID: t.Tenant, Uuids: []uuid.UUID{t.Scope.Parent}})
 	if err != nil {
@@ -181,18 +193,20 @@ func checkPublishable(ctx context.Context, t *crud.Tx, ids []uuid.UUID) error {
 		return err
 	}
 	by := make(map[uuid.UUID]db.ProductPublication, len(pubs))
+	channels := make([]uuid.UUID, 0, len(pubs))
 	for _, p := range pubs {
 		by[p.Uuid] = p
+		channels = append(channels, p.ChannelUuid)
+	}
+	missing, err := readiness(ctx, t.Q, t.Tenant, ps[0], channels)
+	if err != nil {
+		return err
 	}
 	for _, id := range ids {
-		missing, err := readiness(ctx, t.Q, t.Tenant, ps[0], by[id].ChannelUuid)
-		if err != nil {
-			return err
-		}
-		if len(missing) > 0 {
-			js, _ := json.Marshal(missing)
+		if m := missing[by[id].ChannelUuid]; len(m) > 0 {
+			js, _ := json.Marshal(m)
 			return apierr.New(apierr.RequirementsNotMet, "product publication %s cannot be published: %d requirement(s) not met; first: %s",
-				id, len(missing), missing[0].Detail).WithMeta("publicationUuid", id.String()).WithMeta("missing", string(js))
+				id, len(m), m[0].Detail).WithMeta("publicationUuid", id.String()).WithMeta("missing", string(js))
 		}
 	}
 	return nil
@@ -247,10 +261,11 @@ func (s *ProductPublicationServer) GetProductPublicationReadiness(ctx context.Co
 	if err != nil {
 		return nil, err
 	}
-	missing, err := readiness(ctx, s.DB.Q, tenant, product, pub.ChannelUuid)
+	all, err := readiness(ctx, s.DB.Q, tenant, product, []uuid.UUID{pub.ChannelUuid})
 	if err != nil {
 		return nil, err
 	}
+	missing := all[pub.ChannelUuid]
 	out := &pb.GetProductPublicationReadinessResponse{Ready: len(missing) == 0, Missing: make([]*pb.ReadinessMissing, len(missing))}
 	for i, m := range missing {
 		out.Missing[i] = &pb.ReadinessMissing{Kind: m.Kind, Uuid: m.UUID, Code: m.Code, LocaleUuid: m.LocaleUUID, Detail: m.Detail}

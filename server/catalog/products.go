@@ -282,7 +282,18 @@ var products = &crud.Family[db.Product, *pb.Product, *pb.ProductCreate, *pb.Prod
 	GetOne: func(ctx context.Context, q *db.Queries, tenant string, _ crud.Scope, id uuid.UUID) (db.Product, error) {
 		return q.GetProduct(ctx, db.GetProductParams{TenantID: tenant, Uuid: id})
 	},
+	// The relations other products hold towards the deleted one (one-way links and the inverses of
+	// its two-way links) go with it, each with its product.relation.unlinked event on its holder.
+	// Its own links, values and publications go by cascade with the product.deleted event.
 	DeleteOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID) (int64, error) {
+		// First, or the foreign key's cascade would delete them without a trace.
+		rels, err := t.Q.DeleteRelationsTargetingProduct(ctx, db.DeleteRelationsTargetingProductParams{TenantID: t.Tenant, ProductUuid: id})
+		if err != nil {
+			return 0, err
+		}
+		for _, r := range rels {
+			t.Emit(productRelations.EventFor("unlinked", crud.Scope{Keys: []string{"productUuid", r.ProductUuid.String()}}, r.Uuid))
+		}
 		return t.Q.DeleteProduct(ctx, db.DeleteProductParams{TenantID: t.Tenant, Uuid: id})
 	},
 	Lifecycle: &crud.Lifecycle[db.Product]{
@@ -323,86 +334,6 @@ func (s *ProductServer) ListProducts(ctx context.Context, req *pb.ListProductsRe
 	return &pb.ListProductsResponse{Items: out, Pagination: page}, nil
 }
 
-// hydrateProducts fills productCategoryUuids / productCategories and productTagUuids /
-// productTags when asked for ([] when there are none).
-func (s *ProductServer) hydrateProducts(ctx context.Context, tenant string, out []*pb.Product, ids []uuid.UUID, inc, exp *pb.ProductInclude) error {
-	load := func(kind string) (map[uuid.UUID][]db.ProductLink, error) {
-		rows, err := s.DB.Q.ListProductLinksOfProducts(ctx, db.ListProductLinksOfProductsParams{TenantID: tenant, Kind: kind, ProductUuids: ids})
-		return groupBy(rows, func(l db.ProductLink) uuid.UUID { return l.ProductUuid }), err
-	}
-	if inc.GetProductCategories() || exp.GetProductCategories() {
-		by, err := load(linkCategory)
-		if err != nil {
-			return err
-		}
-		for i, p := range out {
-			ls := by[ids[i]]
-			if inc.GetProductCategories() {
-				p.ProductCategoryUuids = linkUuidList(ls)
-			}
-			if exp.GetProductCategories() {
-				p.ProductCategories = &pb.ProductCategoryList{Items: mapSlice(ls, productCategoryToPB)}
-			}
-		}
-	}
-	if inc.GetProductAttributes() || exp.GetProductAttributes() {
-		rows, err := s.DB.Q.ListProductAttributesOfProducts(ctx, db.ListProductAttributesOfProductsParams{TenantID: tenant, ProductUuids: ids})
-		if err != nil {
-			return err
-		}
-		by := groupBy(rows, func(a db.ProductAttribute) uuid.UUID { return a.ProductUuid })
-		for i, p := range out {
-			as := by[ids[i]]
-			if inc.GetProductAttributes() {
-				p.ProductAttributeUuids = &pb.UuidList{Values: mapSlice(as, func(a db.ProductAttribute) string { return a.Uuid.String() })}
-			}
-			if exp.GetProductAttributes() {
-				p.ProductAttributes = &pb.ProductAttributeList{Items: mapSlice(as, ProductAttributeToPB)}
-			}
-		}
-	}
-	if inc.GetInputValues() || exp.GetInputValues() {
-		rows, err := s.DB.Q.ListEffectiveInputValuesOfProducts(ctx, db.ListEffectiveInputValuesOfProductsParams{TenantID: tenant, OwnerUuids: ids})
-		if err != nil {
-			return err
-		}
-		by := groupBy(rows, func(v db.ProductEffectiveInputValue) uuid.UUID { return v.OwnerUuid })
-		for i, p := range out {
-			vs := by[ids[i]]
-			if inc.GetInputValues() {
-				p.InputValueUuids = &pb.UuidList{Values: mapSlice(vs, func(v db.ProductEffectiveInputValue) string { return v.Uuid.String() })}
-			}
-			if exp.GetInputValues() {
-				p.InputValues = &pb.ProductInputValueList{Items: mapSlice(vs, productEffectiveInputValueToPB)}
-			}
-		}
-	}
-	if inc.GetProductTags() || exp.GetProductTags() {
-		by, err := load(linkTag)
-		if err != nil {
-			return err
-		}
-		for i, p := range out {
-			ls := by[ids[i]]
-			if inc.GetProductTags() {
-				p.ProductTagUuids = linkUuidList(ls)
-			}
-			if exp.GetProductTags() {
-				p.ProductTags = &pb.ProductTagList{Items: mapSlice(ls, productTagToPB)}
-			}
-		}
-	}
-	return nil
-}
-
-func linkUuidList(ls []db.ProductLink) *pb.UuidList {
-	out := &pb.UuidList{Values: make([]string, len(ls))}
-	for i, l := range ls {
-		out.Values[i] = l.Uuid.String()
-	}
-	return out
-}
-
 // GetProduct returns one product.
 func (s *ProductServer) GetProduct(ctx context.Context, req *pb.GetProductRequest) (*pb.GetProductResponse, error) {
 	p, err := products.Get(ctx, s.DB, crud.Scope{}, req.ProductUuid)
@@ -416,7 +347,8 @@ func (s *ProductServer) GetProduct(ctx context.Context, req *pb.GetProductReques
 	return &pb.GetProductResponse{Product: out[0]}, nil
 }
 
-// CreateProduct creates one product in status draft.
+// CreateProduct creates one product in status draft (a new product has no assets, so no featured
+// asset).
 func (s *ProductServer) CreateProduct(ctx context.Context, req *pb.CreateProductRequest) (*pb.CreateProductResponse, error) {
 	m, err := products.CreateOne(ctx, s.DB, crud.Scope{}, req.Product)
 	return &pb.CreateProductResponse{Product: m}, err
@@ -431,13 +363,13 @@ func (s *ProductServer) BulkCreateProducts(ctx context.Context, req *pb.BulkCrea
 // UpdateProduct changes the fields given of one product.
 func (s *ProductServer) UpdateProduct(ctx context.Context, req *pb.UpdateProductRequest) (*pb.UpdateProductResponse, error) {
 	m, err := products.UpdateAt(ctx, s.DB, crud.Scope{}, req.ProductUuid, req.Product)
-	return &pb.UpdateProductResponse{Product: m}, err
+	return &pb.UpdateProductResponse{Product: m}, s.withFeatured(ctx, err, m)
 }
 
 // BulkUpdateProducts changes 1 to 100 products atomically.
 func (s *ProductServer) BulkUpdateProducts(ctx context.Context, req *pb.BulkUpdateProductsRequest) (*pb.BulkUpdateProductsResponse, error) {
 	out, err := products.UpdateMany(ctx, s.DB, crud.Scope{}, req.Items)
-	return &pb.BulkUpdateProductsResponse{Items: out}, err
+	return &pb.BulkUpdateProductsResponse{Items: out}, s.withFeatured(ctx, err, out...)
 }
 
 // DeleteProduct deletes a product permanently, with its links; a variant_parent with variants is refused.
@@ -448,11 +380,11 @@ func (s *ProductServer) DeleteProduct(ctx context.Context, req *pb.DeleteProduct
 // TransitionProduct moves one product through its lifecycle.
 func (s *ProductServer) TransitionProduct(ctx context.Context, req *pb.TransitionProductRequest) (*pb.TransitionProductResponse, error) {
 	m, err := products.TransitionAt(ctx, s.DB, crud.Scope{}, req.ProductUuid, req.Transition)
-	return &pb.TransitionProductResponse{Product: m}, err
+	return &pb.TransitionProductResponse{Product: m}, s.withFeatured(ctx, err, m)
 }
 
 // BulkTransitionProducts moves 1 to 100 products atomically.
 func (s *ProductServer) BulkTransitionProducts(ctx context.Context, req *pb.BulkTransitionProductsRequest) (*pb.BulkTransitionProductsResponse, error) {
 	out, err := products.TransitionMany(ctx, s.DB, crud.Scope{}, req.Transition, req.Uuids)
-	return &pb.BulkTransitionProductsResponse{Items: out}, err
+	return &pb.BulkTransitionProductsResponse{Items: out}, s.withFeatured(ctx, err, out...)
 }

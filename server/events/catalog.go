@@ -66,10 +66,10 @@ var families = []family{
 	{"product.category", "product category", "productUuid, productCategoryUuid", []string{"linked", "unlinked"}},
 	{"product.tag", "product tag", "productUuid, productTagUuid", []string{"linked", "unlinked"}},
 	{"product.asset", "product asset", "productUuid, productAssetUuid", links},
-	{"product.relation", "product relation", "productUuid, productRelationUuid", links},
+	{"product.relation", "product relation", "productUuid, productRelationUuid", []string{"linked", "unlinked"}},
 	{"product.input_value", "product input value", "productUuid, inputValueUuid", crud},
 	{"product.publication", "product channel publication", "productUuid, publicationUuid", crud},
-	{"product.publication.schedule", "publication schedule", "productUuid, publicationUuid, scheduleUuid", crud},
+	{"product.publication.schedule", "publication schedule", "productUuid, publicationUuid, scheduleUuid", append(crud, "cancelled", "executed", "failed")},
 	{"asset", "asset", "assetUuid", crud},
 	{"asset.file", "asset file", "assetUuid, fileUuid", crud},
 	{"asset.collection", "asset collection", "assetUuid, assetCollectionUuid", []string{"linked", "unlinked"}},
@@ -80,6 +80,7 @@ var verbText = map[string]string{
 	"published": "was published", "unpublished": "was unpublished", "removed": "was removed (soft delete)",
 	"restored": "was restored", "activated": "was activated", "deactivated": "was deactivated",
 	"linked": "was linked", "unlinked": "was unlinked",
+	"cancelled": "was cancelled", "executed": "was executed by the scheduler", "failed": "failed when the scheduler ran it",
 }
 
 func build() map[string]Type {

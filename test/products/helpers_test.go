@@ -9,7 +9,8 @@ import (
 // productKeys are the exact keys of a product response without include/expand.
 var productKeys = []string{"uuid", "createdAt", "updatedAt", "removedAt", "status", "code", "displayName", "kind",
 	"familyUuid", "parentUuid", "brandUuid", "productCategoryUuids", "productCategories", "productTagUuids", "productTags",
-	"productAttributeUuids", "productAttributes", "inputValueUuids", "inputValues"}
+	"productAttributeUuids", "productAttributes", "inputValueUuids", "inputValues", "publicationUuids", "publications",
+	"variantUuids", "variants", "productAssetUuids", "productAssets", "productRelationUuids", "productRelations", "featuredAssetUuid"}
 
 // wantProduct checks a product response: every key, formats and the values kv.
 func wantProduct(t *testing.T, what string, p map[string]any, kv ...any) {

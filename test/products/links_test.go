@@ -231,5 +231,6 @@ func TestIncludeExpand(t *testing.T) {
 	}
 	wantProduct(t, "list p", items[0], "uuid", p, "productCategoryUuids", []string{Str(pc1, "uuid"), Str(pc2, "uuid")}, "productTags", []any{pt1}, "productCategories", nil, "productTagUuids", nil)
 	wantProduct(t, "list q", items[1], "uuid", q, "productCategoryUuids", []string{}, "productTags", []any{})
-	Problem(t, "unknown include", c.Get("/v1/products/"+p+Q("include[variants]", "true")), 400, "MALFORMED_REQUEST")
+	Problem(t, "unknown include", c.Get("/v1/products/"+p+Q("include[owners]", "true")), 400, "MALFORMED_REQUEST")
+	Problem(t, "unknown expand", c.Get("/v1/products/"+p+Q("expand[owners]", "true")), 400, "MALFORMED_REQUEST")
 }

@@ -166,7 +166,90 @@ func TestGateAssetTypesAndBulkAtomic(t *testing.T) {
 	wantPub(t, "ready one unchanged", Want(t, c.Get(base(p)+"/"+ready), 200).Obj(), "status", "draft", "publishedAt", nil)
 	log.Expect(t, "atomic bulk")
 
-	// Asset types required by the family are always missing (no product assets yet).
+	// An asset type required by the family with minCount 2: missing until the product has two.
 	Want(t, c.Post("/v1/families/"+fam+"/asset-types", Body("productAssetTypeUuid", at, "requirementLevel", "required", "minCount", 2)), 201)
 	wantNotReady(t, c, p, ready, [3]any{"asset_type", at, nil})
+	linkAsset(t, c, p, at)
+	wantNotReady(t, c, p, ready, [3]any{"asset_type", at, nil})
+	linkAsset(t, c, p, at)
+	wantReady(t, c, p, ready)
+}
+
+func linkAsset(t *testing.T, c *Client, product, assetType string) string {
+	t.Helper()
+	a := Str(Want(t, c.Post("/v1/assets", Body("code", "as_"+RandomHex(4), "category", "image")), 201).Obj(), "uuid")
+	return Str(Want(t, c.Post("/v1/products/"+product+"/assets", Body("assetUuid", a, "productAssetTypeUuid", assetType)), 201).Obj(), "uuid")
+}
+
+func linkRelation(t *testing.T, c *Client, product, relType, target string) string {
+	t.Helper()
+	return Str(Want(t, c.Post("/v1/products/"+product+"/relations", Body("productRelationTypeUuid", relType, "targetProductUuid", target)), 201).Obj(), "uuid")
+}
+
+// Asset and relation types count: required means at least max(minCount, 1), optional ones only
+// their minCount, maxCount caps; a variant counts its parent's assets/relations of a type it has
+// none of; appliesTo selects the kinds.
+func TestGateAssetAndRelationCounts(t *testing.T) {
+	t.Parallel()
+	c, _ := env.TenantClient(t)
+	fam := mkFamily(t, c)
+	images := Str(Want(t, c.Post("/v1/product-asset-types", Body("code", "img_"+RandomHex(4))), 201).Obj(), "uuid")
+	manuals := Str(Want(t, c.Post("/v1/product-asset-types", Body("code", "man_"+RandomHex(4))), 201).Obj(), "uuid")
+	upsell := Str(Want(t, c.Post("/v1/product-relation-types", Body("code", "up_"+RandomHex(4), "direction", "one_way")), 201).Obj(), "uuid")
+	// images: required (so at least 1), at most 2; manuals: optional, minCount 0, maxCount 1 (only
+	// the cap applies); upsell: recommended with minCount 1 (counts apply whatever the level).
+	Want(t, c.Post("/v1/families/"+fam+"/asset-types", Body("productAssetTypeUuid", images, "requirementLevel", "required", "maxCount", 2)), 201)
+	Want(t, c.Post("/v1/families/"+fam+"/asset-types", Body("productAssetTypeUuid", manuals, "requirementLevel", "optional", "maxCount", 1)), 201)
+	Want(t, c.Post("/v1/families/"+fam+"/relation-types", Body("productRelationTypeUuid", upsell, "requirementLevel", "recommended",
+		"minCount", 1)), 201)
+
+	parent := mkProduct(t, c, "variant_parent", "familyUuid", fam)
+	variant := mkProduct(t, c, "variant", "familyUuid", fam, "parentUuid", parent)
+	other := mkProduct(t, c, "simple")
+	for _, p := range []string{parent, variant} {
+		activate(t, c, p)
+	}
+	ch := mkChannel(t, c)
+	pp, vp := mkPub(t, c, parent, ch), mkPub(t, c, variant, ch)
+	wantNotReady(t, c, parent, pp, [3]any{"asset_type", images, nil}, [3]any{"relation_type", upsell, nil})
+	wantNotReady(t, c, variant, vp, [3]any{"asset_type", images, nil}, [3]any{"relation_type", upsell, nil})
+
+	// The parent's image counts for the variant, which has none of its own.
+	linkAsset(t, c, parent, images)
+	wantNotReady(t, c, parent, pp, [3]any{"relation_type", upsell, nil})
+	wantNotReady(t, c, variant, vp, [3]any{"relation_type", upsell, nil})
+	_, missing := readiness(t, c, variant, vp)
+	if d := Str(missing[0], "detail"); !strings.Contains(d, "at least 1") || !strings.Contains(d, "has 0") {
+		t.Errorf("relation detail %q", d)
+	}
+	rel := linkRelation(t, c, variant, upsell, other)
+	wantReady(t, c, variant, vp)
+	wantNotReady(t, c, parent, pp, [3]any{"relation_type", upsell, nil})
+	linkRelation(t, c, parent, upsell, other)
+	wantReady(t, c, parent, pp)
+
+	// Over the cap: three images on the variant (its own count replaces the parent's).
+	a1 := linkAsset(t, c, variant, images)
+	linkAsset(t, c, variant, images)
+	wantReady(t, c, variant, vp)
+	linkAsset(t, c, variant, images)
+	wantNotReady(t, c, variant, vp, [3]any{"asset_type", images, nil})
+	_, missing = readiness(t, c, variant, vp)
+	if d := Str(missing[0], "detail"); !strings.Contains(d, "at most 2") || !strings.Contains(d, "has 3") {
+		t.Errorf("cap detail %q", d)
+	}
+	Want(t, c.Delete("/v1/products/"+variant+"/assets/"+a1), 204)
+	wantReady(t, c, variant, vp)
+	// The optional manuals: none is fine, two is over the cap.
+	linkAsset(t, c, parent, manuals)
+	linkAsset(t, c, parent, manuals)
+	wantNotReady(t, c, parent, pp, [3]any{"asset_type", manuals, nil})
+	wantNotReady(t, c, variant, vp, [3]any{"asset_type", manuals, nil})
+	// Without its own relation the variant counts the parent's again.
+	Want(t, c.Delete("/v1/products/"+variant+"/relations/"+rel), 204)
+	wantNotReady(t, c, variant, vp, [3]any{"asset_type", manuals, nil})
+	// The variant's own manual replaces the parent's two: within the cap.
+	linkAsset(t, c, variant, manuals)
+	wantReady(t, c, variant, vp)
+	Want(t, move(c, variant, vp, "publish"), 200)
 }

@@ -225,6 +225,51 @@ func (x *ProductPublication) GetPublishedAt() *timestamppb.Timestamp {
 	return nil
 }
 
+// ProductPublicationList is a list of product channel publications.
+type ProductPublicationList struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Items         []*ProductPublication  `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProductPublicationList) Reset() {
+	*x = ProductPublicationList{}
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProductPublicationList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProductPublicationList) ProtoMessage() {}
+
+func (x *ProductPublicationList) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProductPublicationList.ProtoReflect.Descriptor instead.
+func (*ProductPublicationList) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *ProductPublicationList) GetItems() []*ProductPublication {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
 // ProductPublicationCreate is the body that publishes a product on a channel (as a draft).
 type ProductPublicationCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -236,7 +281,7 @@ type ProductPublicationCreate struct {
 
 func (x *ProductPublicationCreate) Reset() {
 	*x = ProductPublicationCreate{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[1]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -248,7 +293,7 @@ func (x *ProductPublicationCreate) String() string {
 func (*ProductPublicationCreate) ProtoMessage() {}
 
 func (x *ProductPublicationCreate) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[1]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -261,7 +306,7 @@ func (x *ProductPublicationCreate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProductPublicationCreate.ProtoReflect.Descriptor instead.
 func (*ProductPublicationCreate) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{1}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ProductPublicationCreate) GetChannelUuid() string {
@@ -292,7 +337,7 @@ type ListProductPublicationsRequest struct {
 
 func (x *ListProductPublicationsRequest) Reset() {
 	*x = ListProductPublicationsRequest{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[2]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -304,7 +349,7 @@ func (x *ListProductPublicationsRequest) String() string {
 func (*ListProductPublicationsRequest) ProtoMessage() {}
 
 func (x *ListProductPublicationsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[2]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -317,7 +362,7 @@ func (x *ListProductPublicationsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListProductPublicationsRequest.ProtoReflect.Descriptor instead.
 func (*ListProductPublicationsRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{2}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ListProductPublicationsRequest) GetProductUuid() string {
@@ -393,7 +438,7 @@ type ListProductPublicationsResponse struct {
 
 func (x *ListProductPublicationsResponse) Reset() {
 	*x = ListProductPublicationsResponse{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[3]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -405,7 +450,7 @@ func (x *ListProductPublicationsResponse) String() string {
 func (*ListProductPublicationsResponse) ProtoMessage() {}
 
 func (x *ListProductPublicationsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[3]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -418,7 +463,7 @@ func (x *ListProductPublicationsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListProductPublicationsResponse.ProtoReflect.Descriptor instead.
 func (*ListProductPublicationsResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{3}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ListProductPublicationsResponse) GetItems() []*ProductPublication {
@@ -445,7 +490,7 @@ type CreateProductPublicationRequest struct {
 
 func (x *CreateProductPublicationRequest) Reset() {
 	*x = CreateProductPublicationRequest{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[4]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -457,7 +502,7 @@ func (x *CreateProductPublicationRequest) String() string {
 func (*CreateProductPublicationRequest) ProtoMessage() {}
 
 func (x *CreateProductPublicationRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[4]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -470,7 +515,7 @@ func (x *CreateProductPublicationRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateProductPublicationRequest.ProtoReflect.Descriptor instead.
 func (*CreateProductPublicationRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{4}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *CreateProductPublicationRequest) GetProductUuid() string {
@@ -496,7 +541,7 @@ type CreateProductPublicationResponse struct {
 
 func (x *CreateProductPublicationResponse) Reset() {
 	*x = CreateProductPublicationResponse{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[5]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -508,7 +553,7 @@ func (x *CreateProductPublicationResponse) String() string {
 func (*CreateProductPublicationResponse) ProtoMessage() {}
 
 func (x *CreateProductPublicationResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[5]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -521,7 +566,7 @@ func (x *CreateProductPublicationResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateProductPublicationResponse.ProtoReflect.Descriptor instead.
 func (*CreateProductPublicationResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{5}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *CreateProductPublicationResponse) GetProductPublication() *ProductPublication {
@@ -541,7 +586,7 @@ type BulkCreateProductPublicationsRequest struct {
 
 func (x *BulkCreateProductPublicationsRequest) Reset() {
 	*x = BulkCreateProductPublicationsRequest{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[6]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -553,7 +598,7 @@ func (x *BulkCreateProductPublicationsRequest) String() string {
 func (*BulkCreateProductPublicationsRequest) ProtoMessage() {}
 
 func (x *BulkCreateProductPublicationsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[6]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -566,7 +611,7 @@ func (x *BulkCreateProductPublicationsRequest) ProtoReflect() protoreflect.Messa
 
 // Deprecated: Use BulkCreateProductPublicationsRequest.ProtoReflect.Descriptor instead.
 func (*BulkCreateProductPublicationsRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{6}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *BulkCreateProductPublicationsRequest) GetProductUuid() string {
@@ -592,7 +637,7 @@ type BulkCreateProductPublicationsResponse struct {
 
 func (x *BulkCreateProductPublicationsResponse) Reset() {
 	*x = BulkCreateProductPublicationsResponse{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[7]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -604,7 +649,7 @@ func (x *BulkCreateProductPublicationsResponse) String() string {
 func (*BulkCreateProductPublicationsResponse) ProtoMessage() {}
 
 func (x *BulkCreateProductPublicationsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[7]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -617,7 +662,7 @@ func (x *BulkCreateProductPublicationsResponse) ProtoReflect() protoreflect.Mess
 
 // Deprecated: Use BulkCreateProductPublicationsResponse.ProtoReflect.Descriptor instead.
 func (*BulkCreateProductPublicationsResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{7}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *BulkCreateProductPublicationsResponse) GetItems() []*ProductPublication {
@@ -637,7 +682,7 @@ type GetProductPublicationRequest struct {
 
 func (x *GetProductPublicationRequest) Reset() {
 	*x = GetProductPublicationRequest{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[8]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -649,7 +694,7 @@ func (x *GetProductPublicationRequest) String() string {
 func (*GetProductPublicationRequest) ProtoMessage() {}
 
 func (x *GetProductPublicationRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[8]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -662,7 +707,7 @@ func (x *GetProductPublicationRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProductPublicationRequest.ProtoReflect.Descriptor instead.
 func (*GetProductPublicationRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{8}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *GetProductPublicationRequest) GetProductUuid() string {
@@ -688,7 +733,7 @@ type GetProductPublicationResponse struct {
 
 func (x *GetProductPublicationResponse) Reset() {
 	*x = GetProductPublicationResponse{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[9]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -700,7 +745,7 @@ func (x *GetProductPublicationResponse) String() string {
 func (*GetProductPublicationResponse) ProtoMessage() {}
 
 func (x *GetProductPublicationResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[9]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -713,7 +758,7 @@ func (x *GetProductPublicationResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProductPublicationResponse.ProtoReflect.Descriptor instead.
 func (*GetProductPublicationResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{9}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetProductPublicationResponse) GetProductPublication() *ProductPublication {
@@ -733,7 +778,7 @@ type GetProductPublicationReadinessRequest struct {
 
 func (x *GetProductPublicationReadinessRequest) Reset() {
 	*x = GetProductPublicationReadinessRequest{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[10]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -745,7 +790,7 @@ func (x *GetProductPublicationReadinessRequest) String() string {
 func (*GetProductPublicationReadinessRequest) ProtoMessage() {}
 
 func (x *GetProductPublicationReadinessRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[10]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -758,7 +803,7 @@ func (x *GetProductPublicationReadinessRequest) ProtoReflect() protoreflect.Mess
 
 // Deprecated: Use GetProductPublicationReadinessRequest.ProtoReflect.Descriptor instead.
 func (*GetProductPublicationReadinessRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{10}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *GetProductPublicationReadinessRequest) GetProductUuid() string {
@@ -792,7 +837,7 @@ type ReadinessMissing struct {
 
 func (x *ReadinessMissing) Reset() {
 	*x = ReadinessMissing{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[11]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -804,7 +849,7 @@ func (x *ReadinessMissing) String() string {
 func (*ReadinessMissing) ProtoMessage() {}
 
 func (x *ReadinessMissing) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[11]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -817,7 +862,7 @@ func (x *ReadinessMissing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadinessMissing.ProtoReflect.Descriptor instead.
 func (*ReadinessMissing) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{11}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ReadinessMissing) GetKind() string {
@@ -866,7 +911,7 @@ type GetProductPublicationReadinessResponse struct {
 
 func (x *GetProductPublicationReadinessResponse) Reset() {
 	*x = GetProductPublicationReadinessResponse{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[12]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -878,7 +923,7 @@ func (x *GetProductPublicationReadinessResponse) String() string {
 func (*GetProductPublicationReadinessResponse) ProtoMessage() {}
 
 func (x *GetProductPublicationReadinessResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[12]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -891,7 +936,7 @@ func (x *GetProductPublicationReadinessResponse) ProtoReflect() protoreflect.Mes
 
 // Deprecated: Use GetProductPublicationReadinessResponse.ProtoReflect.Descriptor instead.
 func (*GetProductPublicationReadinessResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{12}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetProductPublicationReadinessResponse) GetReady() bool {
@@ -918,7 +963,7 @@ type DeleteProductPublicationRequest struct {
 
 func (x *DeleteProductPublicationRequest) Reset() {
 	*x = DeleteProductPublicationRequest{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[13]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -930,7 +975,7 @@ func (x *DeleteProductPublicationRequest) String() string {
 func (*DeleteProductPublicationRequest) ProtoMessage() {}
 
 func (x *DeleteProductPublicationRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[13]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -943,7 +988,7 @@ func (x *DeleteProductPublicationRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteProductPublicationRequest.ProtoReflect.Descriptor instead.
 func (*DeleteProductPublicationRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{13}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *DeleteProductPublicationRequest) GetProductUuid() string {
@@ -968,7 +1013,7 @@ type DeleteProductPublicationResponse struct {
 
 func (x *DeleteProductPublicationResponse) Reset() {
 	*x = DeleteProductPublicationResponse{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[14]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -980,7 +1025,7 @@ func (x *DeleteProductPublicationResponse) String() string {
 func (*DeleteProductPublicationResponse) ProtoMessage() {}
 
 func (x *DeleteProductPublicationResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[14]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -993,7 +1038,7 @@ func (x *DeleteProductPublicationResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteProductPublicationResponse.ProtoReflect.Descriptor instead.
 func (*DeleteProductPublicationResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{14}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{15}
 }
 
 type TransitionProductPublicationRequest struct {
@@ -1007,7 +1052,7 @@ type TransitionProductPublicationRequest struct {
 
 func (x *TransitionProductPublicationRequest) Reset() {
 	*x = TransitionProductPublicationRequest{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[15]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1019,7 +1064,7 @@ func (x *TransitionProductPublicationRequest) String() string {
 func (*TransitionProductPublicationRequest) ProtoMessage() {}
 
 func (x *TransitionProductPublicationRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[15]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1032,7 +1077,7 @@ func (x *TransitionProductPublicationRequest) ProtoReflect() protoreflect.Messag
 
 // Deprecated: Use TransitionProductPublicationRequest.ProtoReflect.Descriptor instead.
 func (*TransitionProductPublicationRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{15}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *TransitionProductPublicationRequest) GetProductUuid() string {
@@ -1065,7 +1110,7 @@ type TransitionProductPublicationResponse struct {
 
 func (x *TransitionProductPublicationResponse) Reset() {
 	*x = TransitionProductPublicationResponse{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[16]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1077,7 +1122,7 @@ func (x *TransitionProductPublicationResponse) String() string {
 func (*TransitionProductPublicationResponse) ProtoMessage() {}
 
 func (x *TransitionProductPublicationResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[16]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1090,7 +1135,7 @@ func (x *TransitionProductPublicationResponse) ProtoReflect() protoreflect.Messa
 
 // Deprecated: Use TransitionProductPublicationResponse.ProtoReflect.Descriptor instead.
 func (*TransitionProductPublicationResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{16}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *TransitionProductPublicationResponse) GetProductPublication() *ProductPublication {
@@ -1111,7 +1156,7 @@ type BulkTransitionProductPublicationsRequest struct {
 
 func (x *BulkTransitionProductPublicationsRequest) Reset() {
 	*x = BulkTransitionProductPublicationsRequest{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[17]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1123,7 +1168,7 @@ func (x *BulkTransitionProductPublicationsRequest) String() string {
 func (*BulkTransitionProductPublicationsRequest) ProtoMessage() {}
 
 func (x *BulkTransitionProductPublicationsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[17]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1136,7 +1181,7 @@ func (x *BulkTransitionProductPublicationsRequest) ProtoReflect() protoreflect.M
 
 // Deprecated: Use BulkTransitionProductPublicationsRequest.ProtoReflect.Descriptor instead.
 func (*BulkTransitionProductPublicationsRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{17}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *BulkTransitionProductPublicationsRequest) GetProductUuid() string {
@@ -1169,7 +1214,7 @@ type BulkTransitionProductPublicationsResponse struct {
 
 func (x *BulkTransitionProductPublicationsResponse) Reset() {
 	*x = BulkTransitionProductPublicationsResponse{}
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[18]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1181,7 +1226,7 @@ func (x *BulkTransitionProductPublicationsResponse) String() string {
 func (*BulkTransitionProductPublicationsResponse) ProtoMessage() {}
 
 func (x *BulkTransitionProductPublicationsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_publications_proto_msgTypes[18]
+	mi := &file_catalog_v1_product_publications_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1194,7 +1239,7 @@ func (x *BulkTransitionProductPublicationsResponse) ProtoReflect() protoreflect.
 
 // Deprecated: Use BulkTransitionProductPublicationsResponse.ProtoReflect.Descriptor instead.
 func (*BulkTransitionProductPublicationsResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{18}
+	return file_catalog_v1_product_publications_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *BulkTransitionProductPublicationsResponse) GetItems() []*ProductPublication {
@@ -1219,7 +1264,9 @@ const file_catalog_v1_product_publications_proto_rawDesc = "" +
 	"\fproduct_uuid\x18\x04 \x01(\tR\vproductUuid\x12!\n" +
 	"\fchannel_uuid\x18\x05 \x01(\tR\vchannelUuid\x12<\n" +
 	"\x06status\x18\x06 \x01(\x0e2$.catalog.v1.ProductPublicationStatusR\x06status\x12=\n" +
-	"\fpublished_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\vpublishedAt\"=\n" +
+	"\fpublished_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\vpublishedAt\"T\n" +
+	"\x16ProductPublicationList\x124\n" +
+	"\x05items\x18\x01 \x03(\v2\x1e.catalog.v1.ProductPublicationR\x05items:\x04\xd8\xf3\x18\x01\"=\n" +
 	"\x18ProductPublicationCreate\x12!\n" +
 	"\fchannel_uuid\x18\x01 \x01(\tR\vchannelUuid\"\xed\x03\n" +
 	"\x1eListProductPublicationsRequest\x12!\n" +
@@ -1326,79 +1373,81 @@ func file_catalog_v1_product_publications_proto_rawDescGZIP() []byte {
 }
 
 var file_catalog_v1_product_publications_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_catalog_v1_product_publications_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
+var file_catalog_v1_product_publications_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
 var file_catalog_v1_product_publications_proto_goTypes = []any{
 	(ProductPublicationStatus)(0),                     // 0: catalog.v1.ProductPublicationStatus
 	(ProductPublicationTransition)(0),                 // 1: catalog.v1.ProductPublicationTransition
 	(*ProductPublication)(nil),                        // 2: catalog.v1.ProductPublication
-	(*ProductPublicationCreate)(nil),                  // 3: catalog.v1.ProductPublicationCreate
-	(*ListProductPublicationsRequest)(nil),            // 4: catalog.v1.ListProductPublicationsRequest
-	(*ListProductPublicationsResponse)(nil),           // 5: catalog.v1.ListProductPublicationsResponse
-	(*CreateProductPublicationRequest)(nil),           // 6: catalog.v1.CreateProductPublicationRequest
-	(*CreateProductPublicationResponse)(nil),          // 7: catalog.v1.CreateProductPublicationResponse
-	(*BulkCreateProductPublicationsRequest)(nil),      // 8: catalog.v1.BulkCreateProductPublicationsRequest
-	(*BulkCreateProductPublicationsResponse)(nil),     // 9: catalog.v1.BulkCreateProductPublicationsResponse
-	(*GetProductPublicationRequest)(nil),              // 10: catalog.v1.GetProductPublicationRequest
-	(*GetProductPublicationResponse)(nil),             // 11: catalog.v1.GetProductPublicationResponse
-	(*GetProductPublicationReadinessRequest)(nil),     // 12: catalog.v1.GetProductPublicationReadinessRequest
-	(*ReadinessMissing)(nil),                          // 13: catalog.v1.ReadinessMissing
-	(*GetProductPublicationReadinessResponse)(nil),    // 14: catalog.v1.GetProductPublicationReadinessResponse
-	(*DeleteProductPublicationRequest)(nil),           // 15: catalog.v1.DeleteProductPublicationRequest
-	(*DeleteProductPublicationResponse)(nil),          // 16: catalog.v1.DeleteProductPublicationResponse
-	(*TransitionProductPublicationRequest)(nil),       // 17: catalog.v1.TransitionProductPublicationRequest
-	(*TransitionProductPublicationResponse)(nil),      // 18: catalog.v1.TransitionProductPublicationResponse
-	(*BulkTransitionProductPublicationsRequest)(nil),  // 19: catalog.v1.BulkTransitionProductPublicationsRequest
-	(*BulkTransitionProductPublicationsResponse)(nil), // 20: catalog.v1.BulkTransitionProductPublicationsResponse
-	(*timestamppb.Timestamp)(nil),                     // 21: google.protobuf.Timestamp
-	(*StringsFilter)(nil),                             // 22: catalog.v1.StringsFilter
-	(*TimeFilter)(nil),                                // 23: catalog.v1.TimeFilter
-	(*OrderBy)(nil),                                   // 24: catalog.v1.OrderBy
-	(*Pagination)(nil),                                // 25: catalog.v1.Pagination
+	(*ProductPublicationList)(nil),                    // 3: catalog.v1.ProductPublicationList
+	(*ProductPublicationCreate)(nil),                  // 4: catalog.v1.ProductPublicationCreate
+	(*ListProductPublicationsRequest)(nil),            // 5: catalog.v1.ListProductPublicationsRequest
+	(*ListProductPublicationsResponse)(nil),           // 6: catalog.v1.ListProductPublicationsResponse
+	(*CreateProductPublicationRequest)(nil),           // 7: catalog.v1.CreateProductPublicationRequest
+	(*CreateProductPublicationResponse)(nil),          // 8: catalog.v1.CreateProductPublicationResponse
+	(*BulkCreateProductPublicationsRequest)(nil),      // 9: catalog.v1.BulkCreateProductPublicationsRequest
+	(*BulkCreateProductPublicationsResponse)(nil),     // 10: catalog.v1.BulkCreateProductPublicationsResponse
+	(*GetProductPublicationRequest)(nil),              // 11: catalog.v1.GetProductPublicationRequest
+	(*GetProductPublicationResponse)(nil),             // 12: catalog.v1.GetProductPublicationResponse
+	(*GetProductPublicationReadinessRequest)(nil),     // 13: catalog.v1.GetProductPublicationReadinessRequest
+	(*ReadinessMissing)(nil),                          // 14: catalog.v1.ReadinessMissing
+	(*GetProductPublicationReadinessResponse)(nil),    // 15: catalog.v1.GetProductPublicationReadinessResponse
+	(*DeleteProductPublicationRequest)(nil),           // 16: catalog.v1.DeleteProductPublicationRequest
+	(*DeleteProductPublicationResponse)(nil),          // 17: catalog.v1.DeleteProductPublicationResponse
+	(*TransitionProductPublicationRequest)(nil),       // 18: catalog.v1.TransitionProductPublicationRequest
+	(*TransitionProductPublicationResponse)(nil),      // 19: catalog.v1.TransitionProductPublicationResponse
+	(*BulkTransitionProductPublicationsRequest)(nil),  // 20: catalog.v1.BulkTransitionProductPublicationsRequest
+	(*BulkTransitionProductPublicationsResponse)(nil), // 21: catalog.v1.BulkTransitionProductPublicationsResponse
+	(*timestamppb.Timestamp)(nil),                     // 22: google.protobuf.Timestamp
+	(*StringsFilter)(nil),                             // 23: catalog.v1.StringsFilter
+	(*TimeFilter)(nil),                                // 24: catalog.v1.TimeFilter
+	(*OrderBy)(nil),                                   // 25: catalog.v1.OrderBy
+	(*Pagination)(nil),                                // 26: catalog.v1.Pagination
 }
 var file_catalog_v1_product_publications_proto_depIdxs = []int32{
-	21, // 0: catalog.v1.ProductPublication.created_at:type_name -> google.protobuf.Timestamp
-	21, // 1: catalog.v1.ProductPublication.updated_at:type_name -> google.protobuf.Timestamp
+	22, // 0: catalog.v1.ProductPublication.created_at:type_name -> google.protobuf.Timestamp
+	22, // 1: catalog.v1.ProductPublication.updated_at:type_name -> google.protobuf.Timestamp
 	0,  // 2: catalog.v1.ProductPublication.status:type_name -> catalog.v1.ProductPublicationStatus
-	21, // 3: catalog.v1.ProductPublication.published_at:type_name -> google.protobuf.Timestamp
-	22, // 4: catalog.v1.ListProductPublicationsRequest.uuids:type_name -> catalog.v1.StringsFilter
-	22, // 5: catalog.v1.ListProductPublicationsRequest.channel_uuids:type_name -> catalog.v1.StringsFilter
-	22, // 6: catalog.v1.ListProductPublicationsRequest.status:type_name -> catalog.v1.StringsFilter
-	23, // 7: catalog.v1.ListProductPublicationsRequest.created_at:type_name -> catalog.v1.TimeFilter
-	23, // 8: catalog.v1.ListProductPublicationsRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	24, // 9: catalog.v1.ListProductPublicationsRequest.order_by:type_name -> catalog.v1.OrderBy
-	2,  // 10: catalog.v1.ListProductPublicationsResponse.items:type_name -> catalog.v1.ProductPublication
-	25, // 11: catalog.v1.ListProductPublicationsResponse.pagination:type_name -> catalog.v1.Pagination
-	3,  // 12: catalog.v1.CreateProductPublicationRequest.product_publication:type_name -> catalog.v1.ProductPublicationCreate
-	2,  // 13: catalog.v1.CreateProductPublicationResponse.product_publication:type_name -> catalog.v1.ProductPublication
-	3,  // 14: catalog.v1.BulkCreateProductPublicationsRequest.items:type_name -> catalog.v1.ProductPublicationCreate
-	2,  // 15: catalog.v1.BulkCreateProductPublicationsResponse.items:type_name -> catalog.v1.ProductPublication
-	2,  // 16: catalog.v1.GetProductPublicationResponse.product_publication:type_name -> catalog.v1.ProductPublication
-	13, // 17: catalog.v1.GetProductPublicationReadinessResponse.missing:type_name -> catalog.v1.ReadinessMissing
-	1,  // 18: catalog.v1.TransitionProductPublicationRequest.transition:type_name -> catalog.v1.ProductPublicationTransition
-	2,  // 19: catalog.v1.TransitionProductPublicationResponse.product_publication:type_name -> catalog.v1.ProductPublication
-	1,  // 20: catalog.v1.BulkTransitionProductPublicationsRequest.transition:type_name -> catalog.v1.ProductPublicationTransition
-	2,  // 21: catalog.v1.BulkTransitionProductPublicationsResponse.items:type_name -> catalog.v1.ProductPublication
-	4,  // 22: catalog.v1.ProductPublicationService.ListProductPublications:input_type -> catalog.v1.ListProductPublicationsRequest
-	6,  // 23: catalog.v1.ProductPublicationService.CreateProductPublication:input_type -> catalog.v1.CreateProductPublicationRequest
-	8,  // 24: catalog.v1.ProductPublicationService.BulkCreateProductPublications:input_type -> catalog.v1.BulkCreateProductPublicationsRequest
-	10, // 25: catalog.v1.ProductPublicationService.GetProductPublication:input_type -> catalog.v1.GetProductPublicationRequest
-	12, // 26: catalog.v1.ProductPublicationService.GetProductPublicationReadiness:input_type -> catalog.v1.GetProductPublicationReadinessRequest
-	15, // 27: catalog.v1.ProductPublicationService.DeleteProductPublication:input_type -> catalog.v1.DeleteProductPublicationRequest
-	17, // 28: catalog.v1.ProductPublicationService.TransitionProductPublication:input_type -> catalog.v1.TransitionProductPublicationRequest
-	19, // 29: catalog.v1.ProductPublicationService.BulkTransitionProductPublications:input_type -> catalog.v1.BulkTransitionProductPublicationsRequest
-	5,  // 30: catalog.v1.ProductPublicationService.ListProductPublications:output_type -> catalog.v1.ListProductPublicationsResponse
-	7,  // 31: catalog.v1.ProductPublicationService.CreateProductPublication:output_type -> catalog.v1.CreateProductPublicationResponse
-	9,  // 32: catalog.v1.ProductPublicationService.BulkCreateProductPublications:output_type -> catalog.v1.BulkCreateProductPublicationsResponse
-	11, // 33: catalog.v1.ProductPublicationService.GetProductPublication:output_type -> catalog.v1.GetProductPublicationResponse
-	14, // 34: catalog.v1.ProductPublicationService.GetProductPublicationReadiness:output_type -> catalog.v1.GetProductPublicationReadinessResponse
-	16, // 35: catalog.v1.ProductPublicationService.DeleteProductPublication:output_type -> catalog.v1.DeleteProductPublicationResponse
-	18, // 36: catalog.v1.ProductPublicationService.TransitionProductPublication:output_type -> catalog.v1.TransitionProductPublicationResponse
-	20, // 37: catalog.v1.ProductPublicationService.BulkTransitionProductPublications:output_type -> catalog.v1.BulkTransitionProductPublicationsResponse
-	30, // [30:38] is the sub-list for method output_type
-	22, // [22:30] is the sub-list for method input_type
-	22, // [22:22] is the sub-list for extension type_name
-	22, // [22:22] is the sub-list for extension extendee
-	0,  // [0:22] is the sub-list for field type_name
+	22, // 3: catalog.v1.ProductPublication.published_at:type_name -> google.protobuf.Timestamp
+	2,  // 4: catalog.v1.ProductPublicationList.items:type_name -> catalog.v1.ProductPublication
+	23, // 5: catalog.v1.ListProductPublicationsRequest.uuids:type_name -> catalog.v1.StringsFilter
+	23, // 6: catalog.v1.ListProductPublicationsRequest.channel_uuids:type_name -> catalog.v1.StringsFilter
+	23, // 7: catalog.v1.ListProductPublicationsRequest.status:type_name -> catalog.v1.StringsFilter
+	24, // 8: catalog.v1.ListProductPublicationsRequest.created_at:type_name -> catalog.v1.TimeFilter
+	24, // 9: catalog.v1.ListProductPublicationsRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	25, // 10: catalog.v1.ListProductPublicationsRequest.order_by:type_name -> catalog.v1.OrderBy
+	2,  // 11: catalog.v1.ListProductPublicationsResponse.items:type_name -> catalog.v1.ProductPublication
+	26, // 12: catalog.v1.ListProductPublicationsResponse.pagination:type_name -> catalog.v1.Pagination
+	4,  // 13: catalog.v1.CreateProductPublicationRequest.product_publication:type_name -> catalog.v1.ProductPublicationCreate
+	2,  // 14: catalog.v1.CreateProductPublicationResponse.product_publication:type_name -> catalog.v1.ProductPublication
+	4,  // 15: catalog.v1.BulkCreateProductPublicationsRequest.items:type_name -> catalog.v1.ProductPublicationCreate
+	2,  // 16: catalog.v1.BulkCreateProductPublicationsResponse.items:type_name -> catalog.v1.ProductPublication
+	2,  // 17: catalog.v1.GetProductPublicationResponse.product_publication:type_name -> catalog.v1.ProductPublication
+	14, // 18: catalog.v1.GetProductPublicationReadinessResponse.missing:type_name -> catalog.v1.ReadinessMissing
+	1,  // 19: catalog.v1.TransitionProductPublicationRequest.transition:type_name -> catalog.v1.ProductPublicationTransition
+	2,  // 20: catalog.v1.TransitionProductPublicationResponse.product_publication:type_name -> catalog.v1.ProductPublication
+	1,  // 21: catalog.v1.BulkTransitionProductPublicationsRequest.transition:type_name -> catalog.v1.ProductPublicationTransition
+	2,  // 22: catalog.v1.BulkTransitionProductPublicationsResponse.items:type_name -> catalog.v1.ProductPublication
+	5,  // 23: catalog.v1.ProductPublicationService.ListProductPublications:input_type -> catalog.v1.ListProductPublicationsRequest
+	7,  // 24: catalog.v1.ProductPublicationService.CreateProductPublication:input_type -> catalog.v1.CreateProductPublicationRequest
+	9,  // 25: catalog.v1.ProductPublicationService.BulkCreateProductPublications:input_type -> catalog.v1.BulkCreateProductPublicationsRequest
+	11, // 26: catalog.v1.ProductPublicationService.GetProductPublication:input_type -> catalog.v1.GetProductPublicationRequest
+	13, // 27: catalog.v1.ProductPublicationService.GetProductPublicationReadiness:input_type -> catalog.v1.GetProductPublicationReadinessRequest
+	16, // 28: catalog.v1.ProductPublicationService.DeleteProductPublication:input_type -> catalog.v1.DeleteProductPublicationRequest
+	18, // 29: catalog.v1.ProductPublicationService.TransitionProductPublication:input_type -> catalog.v1.TransitionProductPublicationRequest
+	20, // 30: catalog.v1.ProductPublicationService.BulkTransitionProductPublications:input_type -> catalog.v1.BulkTransitionProductPublicationsRequest
+	6,  // 31: catalog.v1.ProductPublicationService.ListProductPublications:output_type -> catalog.v1.ListProductPublicationsResponse
+	8,  // 32: catalog.v1.ProductPublicationService.CreateProductPublication:output_type -> catalog.v1.CreateProductPublicationResponse
+	10, // 33: catalog.v1.ProductPublicationService.BulkCreateProductPublications:output_type -> catalog.v1.BulkCreateProductPublicationsResponse
+	12, // 34: catalog.v1.ProductPublicationService.GetProductPublication:output_type -> catalog.v1.GetProductPublicationResponse
+	15, // 35: catalog.v1.ProductPublicationService.GetProductPublicationReadiness:output_type -> catalog.v1.GetProductPublicationReadinessResponse
+	17, // 36: catalog.v1.ProductPublicationService.DeleteProductPublication:output_type -> catalog.v1.DeleteProductPublicationResponse
+	19, // 37: catalog.v1.ProductPublicationService.TransitionProductPublication:output_type -> catalog.v1.TransitionProductPublicationResponse
+	21, // 38: catalog.v1.ProductPublicationService.BulkTransitionProductPublications:output_type -> catalog.v1.BulkTransitionProductPublicationsResponse
+	31, // [31:39] is the sub-list for method output_type
+	23, // [23:31] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_product_publications_proto_init() }
@@ -1408,15 +1457,15 @@ func file_catalog_v1_product_publications_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
-	file_catalog_v1_product_publications_proto_msgTypes[2].OneofWrappers = []any{}
-	file_catalog_v1_product_publications_proto_msgTypes[11].OneofWrappers = []any{}
+	file_catalog_v1_product_publications_proto_msgTypes[3].OneofWrappers = []any{}
+	file_catalog_v1_product_publications_proto_msgTypes[12].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_product_publications_proto_rawDesc), len(file_catalog_v1_product_publications_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   19,
+			NumMessages:   20,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

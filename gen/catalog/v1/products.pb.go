@@ -235,9 +235,31 @@ type Product struct {
 	// parent's values for keys it does not set (their uuids are the parent's values').
 	InputValueUuids *UuidList `protobuf:"bytes,18,opt,name=input_value_uuids,json=inputValueUuids,proto3" json:"input_value_uuids,omitempty"`
 	// Filled only with expand[inputValues]=true: as inputValueUuids, each with `inherited`.
-	InputValues   *ProductInputValueList `protobuf:"bytes,19,opt,name=input_values,json=inputValues,proto3" json:"input_values,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	InputValues *ProductInputValueList `protobuf:"bytes,19,opt,name=input_values,json=inputValues,proto3" json:"input_values,omitempty"`
+	// Filled only with include[publications]=true: the product's channel publications, oldest first.
+	PublicationUuids *UuidList `protobuf:"bytes,24,opt,name=publication_uuids,json=publicationUuids,proto3" json:"publication_uuids,omitempty"`
+	// Filled only with expand[publications]=true.
+	Publications *ProductPublicationList `protobuf:"bytes,25,opt,name=publications,proto3" json:"publications,omitempty"`
+	// Filled only with include[variants]=true: for a variant_parent, its variants that are not
+	// removed, oldest first; [] for the other kinds.
+	VariantUuids *UuidList `protobuf:"bytes,26,opt,name=variant_uuids,json=variantUuids,proto3" json:"variant_uuids,omitempty"`
+	// Filled only with expand[variants]=true: the variants as products (without their own
+	// associations; fetch a variant with include/expand for those).
+	Variants *ProductList `protobuf:"bytes,27,opt,name=variants,proto3" json:"variants,omitempty"`
+	// Filled only with include[productAssets]=true: by displayPriority (lower first).
+	ProductAssetUuids *UuidList `protobuf:"bytes,20,opt,name=product_asset_uuids,json=productAssetUuids,proto3" json:"product_asset_uuids,omitempty"`
+	// Filled only with expand[productAssets]=true.
+	ProductAssets *ProductAssetList `protobuf:"bytes,21,opt,name=product_assets,json=productAssets,proto3" json:"product_assets,omitempty"`
+	// Filled only with include[productRelations]=true: the relations the product holds (for a
+	// two-way type, the inverse of a link made from the other product included), oldest first.
+	ProductRelationUuids *UuidList `protobuf:"bytes,22,opt,name=product_relation_uuids,json=productRelationUuids,proto3" json:"product_relation_uuids,omitempty"`
+	// Filled only with expand[productRelations]=true.
+	ProductRelations *ProductRelationList `protobuf:"bytes,23,opt,name=product_relations,json=productRelations,proto3" json:"product_relations,omitempty"`
+	// Read-only, always present: the asset of the product's featured asset (among its assets whose
+	// product asset type is a featured source, the lowest displayPriority); null when none.
+	FeaturedAssetUuid *string `protobuf:"bytes,28,opt,name=featured_asset_uuid,json=featuredAssetUuid,proto3,oneof" json:"featured_asset_uuid,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *Product) Reset() {
@@ -403,6 +425,114 @@ func (x *Product) GetInputValues() *ProductInputValueList {
 	return nil
 }
 
+func (x *Product) GetPublicationUuids() *UuidList {
+	if x != nil {
+		return x.PublicationUuids
+	}
+	return nil
+}
+
+func (x *Product) GetPublications() *ProductPublicationList {
+	if x != nil {
+		return x.Publications
+	}
+	return nil
+}
+
+func (x *Product) GetVariantUuids() *UuidList {
+	if x != nil {
+		return x.VariantUuids
+	}
+	return nil
+}
+
+func (x *Product) GetVariants() *ProductList {
+	if x != nil {
+		return x.Variants
+	}
+	return nil
+}
+
+func (x *Product) GetProductAssetUuids() *UuidList {
+	if x != nil {
+		return x.ProductAssetUuids
+	}
+	return nil
+}
+
+func (x *Product) GetProductAssets() *ProductAssetList {
+	if x != nil {
+		return x.ProductAssets
+	}
+	return nil
+}
+
+func (x *Product) GetProductRelationUuids() *UuidList {
+	if x != nil {
+		return x.ProductRelationUuids
+	}
+	return nil
+}
+
+func (x *Product) GetProductRelations() *ProductRelationList {
+	if x != nil {
+		return x.ProductRelations
+	}
+	return nil
+}
+
+func (x *Product) GetFeaturedAssetUuid() string {
+	if x != nil && x.FeaturedAssetUuid != nil {
+		return *x.FeaturedAssetUuid
+	}
+	return ""
+}
+
+// ProductList is a list of products.
+type ProductList struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Items         []*Product             `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProductList) Reset() {
+	*x = ProductList{}
+	mi := &file_catalog_v1_products_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProductList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProductList) ProtoMessage() {}
+
+func (x *ProductList) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_products_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProductList.ProtoReflect.Descriptor instead.
+func (*ProductList) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *ProductList) GetItems() []*Product {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
 // ProductCreate is the body that creates a product.
 type ProductCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -424,7 +554,7 @@ type ProductCreate struct {
 
 func (x *ProductCreate) Reset() {
 	*x = ProductCreate{}
-	mi := &file_catalog_v1_products_proto_msgTypes[1]
+	mi := &file_catalog_v1_products_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -436,7 +566,7 @@ func (x *ProductCreate) String() string {
 func (*ProductCreate) ProtoMessage() {}
 
 func (x *ProductCreate) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[1]
+	mi := &file_catalog_v1_products_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -449,7 +579,7 @@ func (x *ProductCreate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProductCreate.ProtoReflect.Descriptor instead.
 func (*ProductCreate) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{1}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ProductCreate) GetCode() string {
@@ -518,7 +648,7 @@ type ProductUpdate struct {
 
 func (x *ProductUpdate) Reset() {
 	*x = ProductUpdate{}
-	mi := &file_catalog_v1_products_proto_msgTypes[2]
+	mi := &file_catalog_v1_products_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -530,7 +660,7 @@ func (x *ProductUpdate) String() string {
 func (*ProductUpdate) ProtoMessage() {}
 
 func (x *ProductUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[2]
+	mi := &file_catalog_v1_products_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -543,7 +673,7 @@ func (x *ProductUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProductUpdate.ProtoReflect.Descriptor instead.
 func (*ProductUpdate) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{2}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ProductUpdate) GetUuid() string {
@@ -609,13 +739,17 @@ type ProductInclude struct {
 	ProductTags       bool                   `protobuf:"varint,2,opt,name=product_tags,json=productTags,proto3" json:"product_tags,omitempty"`
 	ProductAttributes bool                   `protobuf:"varint,3,opt,name=product_attributes,json=productAttributes,proto3" json:"product_attributes,omitempty"`
 	InputValues       bool                   `protobuf:"varint,4,opt,name=input_values,json=inputValues,proto3" json:"input_values,omitempty"`
+	ProductAssets     bool                   `protobuf:"varint,5,opt,name=product_assets,json=productAssets,proto3" json:"product_assets,omitempty"`
+	ProductRelations  bool                   `protobuf:"varint,6,opt,name=product_relations,json=productRelations,proto3" json:"product_relations,omitempty"`
+	Publications      bool                   `protobuf:"varint,7,opt,name=publications,proto3" json:"publications,omitempty"`
+	Variants          bool                   `protobuf:"varint,8,opt,name=variants,proto3" json:"variants,omitempty"`
 	unknownFields     protoimpl.UnknownFields
 	sizeCache         protoimpl.SizeCache
 }
 
 func (x *ProductInclude) Reset() {
 	*x = ProductInclude{}
-	mi := &file_catalog_v1_products_proto_msgTypes[3]
+	mi := &file_catalog_v1_products_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -627,7 +761,7 @@ func (x *ProductInclude) String() string {
 func (*ProductInclude) ProtoMessage() {}
 
 func (x *ProductInclude) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[3]
+	mi := &file_catalog_v1_products_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -640,7 +774,7 @@ func (x *ProductInclude) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProductInclude.ProtoReflect.Descriptor instead.
 func (*ProductInclude) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{3}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ProductInclude) GetProductCategories() bool {
@@ -667,6 +801,34 @@ func (x *ProductInclude) GetProductAttributes() bool {
 func (x *ProductInclude) GetInputValues() bool {
 	if x != nil {
 		return x.InputValues
+	}
+	return false
+}
+
+func (x *ProductInclude) GetProductAssets() bool {
+	if x != nil {
+		return x.ProductAssets
+	}
+	return false
+}
+
+func (x *ProductInclude) GetProductRelations() bool {
+	if x != nil {
+		return x.ProductRelations
+	}
+	return false
+}
+
+func (x *ProductInclude) GetPublications() bool {
+	if x != nil {
+		return x.Publications
+	}
+	return false
+}
+
+func (x *ProductInclude) GetVariants() bool {
+	if x != nil {
+		return x.Variants
 	}
 	return false
 }
@@ -702,7 +864,7 @@ type ListProductsRequest struct {
 
 func (x *ListProductsRequest) Reset() {
 	*x = ListProductsRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[4]
+	mi := &file_catalog_v1_products_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -714,7 +876,7 @@ func (x *ListProductsRequest) String() string {
 func (*ListProductsRequest) ProtoMessage() {}
 
 func (x *ListProductsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[4]
+	mi := &file_catalog_v1_products_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -727,7 +889,7 @@ func (x *ListProductsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListProductsRequest.ProtoReflect.Descriptor instead.
 func (*ListProductsRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{4}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ListProductsRequest) GetUuids() *StringsFilter {
@@ -866,7 +1028,7 @@ type ListProductsResponse struct {
 
 func (x *ListProductsResponse) Reset() {
 	*x = ListProductsResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[5]
+	mi := &file_catalog_v1_products_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -878,7 +1040,7 @@ func (x *ListProductsResponse) String() string {
 func (*ListProductsResponse) ProtoMessage() {}
 
 func (x *ListProductsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[5]
+	mi := &file_catalog_v1_products_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -891,7 +1053,7 @@ func (x *ListProductsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListProductsResponse.ProtoReflect.Descriptor instead.
 func (*ListProductsResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{5}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ListProductsResponse) GetItems() []*Product {
@@ -917,7 +1079,7 @@ type CreateProductRequest struct {
 
 func (x *CreateProductRequest) Reset() {
 	*x = CreateProductRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[6]
+	mi := &file_catalog_v1_products_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -929,7 +1091,7 @@ func (x *CreateProductRequest) String() string {
 func (*CreateProductRequest) ProtoMessage() {}
 
 func (x *CreateProductRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[6]
+	mi := &file_catalog_v1_products_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -942,7 +1104,7 @@ func (x *CreateProductRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateProductRequest.ProtoReflect.Descriptor instead.
 func (*CreateProductRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{6}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CreateProductRequest) GetProduct() *ProductCreate {
@@ -961,7 +1123,7 @@ type CreateProductResponse struct {
 
 func (x *CreateProductResponse) Reset() {
 	*x = CreateProductResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[7]
+	mi := &file_catalog_v1_products_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -973,7 +1135,7 @@ func (x *CreateProductResponse) String() string {
 func (*CreateProductResponse) ProtoMessage() {}
 
 func (x *CreateProductResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[7]
+	mi := &file_catalog_v1_products_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -986,7 +1148,7 @@ func (x *CreateProductResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateProductResponse.ProtoReflect.Descriptor instead.
 func (*CreateProductResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{7}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CreateProductResponse) GetProduct() *Product {
@@ -1005,7 +1167,7 @@ type BulkCreateProductsRequest struct {
 
 func (x *BulkCreateProductsRequest) Reset() {
 	*x = BulkCreateProductsRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[8]
+	mi := &file_catalog_v1_products_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1017,7 +1179,7 @@ func (x *BulkCreateProductsRequest) String() string {
 func (*BulkCreateProductsRequest) ProtoMessage() {}
 
 func (x *BulkCreateProductsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[8]
+	mi := &file_catalog_v1_products_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1030,7 +1192,7 @@ func (x *BulkCreateProductsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCreateProductsRequest.ProtoReflect.Descriptor instead.
 func (*BulkCreateProductsRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{8}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *BulkCreateProductsRequest) GetItems() []*ProductCreate {
@@ -1049,7 +1211,7 @@ type BulkCreateProductsResponse struct {
 
 func (x *BulkCreateProductsResponse) Reset() {
 	*x = BulkCreateProductsResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[9]
+	mi := &file_catalog_v1_products_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1061,7 +1223,7 @@ func (x *BulkCreateProductsResponse) String() string {
 func (*BulkCreateProductsResponse) ProtoMessage() {}
 
 func (x *BulkCreateProductsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[9]
+	mi := &file_catalog_v1_products_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1074,7 +1236,7 @@ func (x *BulkCreateProductsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCreateProductsResponse.ProtoReflect.Descriptor instead.
 func (*BulkCreateProductsResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{9}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *BulkCreateProductsResponse) GetItems() []*Product {
@@ -1093,7 +1255,7 @@ type BulkUpdateProductsRequest struct {
 
 func (x *BulkUpdateProductsRequest) Reset() {
 	*x = BulkUpdateProductsRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[10]
+	mi := &file_catalog_v1_products_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1105,7 +1267,7 @@ func (x *BulkUpdateProductsRequest) String() string {
 func (*BulkUpdateProductsRequest) ProtoMessage() {}
 
 func (x *BulkUpdateProductsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[10]
+	mi := &file_catalog_v1_products_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1118,7 +1280,7 @@ func (x *BulkUpdateProductsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkUpdateProductsRequest.ProtoReflect.Descriptor instead.
 func (*BulkUpdateProductsRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{10}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *BulkUpdateProductsRequest) GetItems() []*ProductUpdate {
@@ -1137,7 +1299,7 @@ type BulkUpdateProductsResponse struct {
 
 func (x *BulkUpdateProductsResponse) Reset() {
 	*x = BulkUpdateProductsResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[11]
+	mi := &file_catalog_v1_products_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1149,7 +1311,7 @@ func (x *BulkUpdateProductsResponse) String() string {
 func (*BulkUpdateProductsResponse) ProtoMessage() {}
 
 func (x *BulkUpdateProductsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[11]
+	mi := &file_catalog_v1_products_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1162,7 +1324,7 @@ func (x *BulkUpdateProductsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkUpdateProductsResponse.ProtoReflect.Descriptor instead.
 func (*BulkUpdateProductsResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{11}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *BulkUpdateProductsResponse) GetItems() []*Product {
@@ -1183,7 +1345,7 @@ type GetProductRequest struct {
 
 func (x *GetProductRequest) Reset() {
 	*x = GetProductRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[12]
+	mi := &file_catalog_v1_products_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1195,7 +1357,7 @@ func (x *GetProductRequest) String() string {
 func (*GetProductRequest) ProtoMessage() {}
 
 func (x *GetProductRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[12]
+	mi := &file_catalog_v1_products_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1208,7 +1370,7 @@ func (x *GetProductRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProductRequest.ProtoReflect.Descriptor instead.
 func (*GetProductRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{12}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetProductRequest) GetProductUuid() string {
@@ -1241,7 +1403,7 @@ type GetProductResponse struct {
 
 func (x *GetProductResponse) Reset() {
 	*x = GetProductResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[13]
+	mi := &file_catalog_v1_products_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1253,7 +1415,7 @@ func (x *GetProductResponse) String() string {
 func (*GetProductResponse) ProtoMessage() {}
 
 func (x *GetProductResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[13]
+	mi := &file_catalog_v1_products_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1266,7 +1428,7 @@ func (x *GetProductResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProductResponse.ProtoReflect.Descriptor instead.
 func (*GetProductResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{13}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetProductResponse) GetProduct() *Product {
@@ -1286,7 +1448,7 @@ type UpdateProductRequest struct {
 
 func (x *UpdateProductRequest) Reset() {
 	*x = UpdateProductRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[14]
+	mi := &file_catalog_v1_products_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1298,7 +1460,7 @@ func (x *UpdateProductRequest) String() string {
 func (*UpdateProductRequest) ProtoMessage() {}
 
 func (x *UpdateProductRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[14]
+	mi := &file_catalog_v1_products_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1311,7 +1473,7 @@ func (x *UpdateProductRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProductRequest.ProtoReflect.Descriptor instead.
 func (*UpdateProductRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{14}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *UpdateProductRequest) GetProductUuid() string {
@@ -1337,7 +1499,7 @@ type UpdateProductResponse struct {
 
 func (x *UpdateProductResponse) Reset() {
 	*x = UpdateProductResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[15]
+	mi := &file_catalog_v1_products_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1349,7 +1511,7 @@ func (x *UpdateProductResponse) String() string {
 func (*UpdateProductResponse) ProtoMessage() {}
 
 func (x *UpdateProductResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[15]
+	mi := &file_catalog_v1_products_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1362,7 +1524,7 @@ func (x *UpdateProductResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProductResponse.ProtoReflect.Descriptor instead.
 func (*UpdateProductResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{15}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *UpdateProductResponse) GetProduct() *Product {
@@ -1381,7 +1543,7 @@ type DeleteProductRequest struct {
 
 func (x *DeleteProductRequest) Reset() {
 	*x = DeleteProductRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[16]
+	mi := &file_catalog_v1_products_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1393,7 +1555,7 @@ func (x *DeleteProductRequest) String() string {
 func (*DeleteProductRequest) ProtoMessage() {}
 
 func (x *DeleteProductRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[16]
+	mi := &file_catalog_v1_products_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1406,7 +1568,7 @@ func (x *DeleteProductRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteProductRequest.ProtoReflect.Descriptor instead.
 func (*DeleteProductRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{16}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *DeleteProductRequest) GetProductUuid() string {
@@ -1424,7 +1586,7 @@ type DeleteProductResponse struct {
 
 func (x *DeleteProductResponse) Reset() {
 	*x = DeleteProductResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[17]
+	mi := &file_catalog_v1_products_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1436,7 +1598,7 @@ func (x *DeleteProductResponse) String() string {
 func (*DeleteProductResponse) ProtoMessage() {}
 
 func (x *DeleteProductResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[17]
+	mi := &file_catalog_v1_products_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1449,7 +1611,7 @@ func (x *DeleteProductResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteProductResponse.ProtoReflect.Descriptor instead.
 func (*DeleteProductResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{17}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{18}
 }
 
 type TransitionProductRequest struct {
@@ -1462,7 +1624,7 @@ type TransitionProductRequest struct {
 
 func (x *TransitionProductRequest) Reset() {
 	*x = TransitionProductRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[18]
+	mi := &file_catalog_v1_products_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1474,7 +1636,7 @@ func (x *TransitionProductRequest) String() string {
 func (*TransitionProductRequest) ProtoMessage() {}
 
 func (x *TransitionProductRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[18]
+	mi := &file_catalog_v1_products_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1487,7 +1649,7 @@ func (x *TransitionProductRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TransitionProductRequest.ProtoReflect.Descriptor instead.
 func (*TransitionProductRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{18}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *TransitionProductRequest) GetProductUuid() string {
@@ -1513,7 +1675,7 @@ type TransitionProductResponse struct {
 
 func (x *TransitionProductResponse) Reset() {
 	*x = TransitionProductResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[19]
+	mi := &file_catalog_v1_products_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1525,7 +1687,7 @@ func (x *TransitionProductResponse) String() string {
 func (*TransitionProductResponse) ProtoMessage() {}
 
 func (x *TransitionProductResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[19]
+	mi := &file_catalog_v1_products_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1538,7 +1700,7 @@ func (x *TransitionProductResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TransitionProductResponse.ProtoReflect.Descriptor instead.
 func (*TransitionProductResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{19}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *TransitionProductResponse) GetProduct() *Product {
@@ -1558,7 +1720,7 @@ type BulkTransitionProductsRequest struct {
 
 func (x *BulkTransitionProductsRequest) Reset() {
 	*x = BulkTransitionProductsRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[20]
+	mi := &file_catalog_v1_products_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1570,7 +1732,7 @@ func (x *BulkTransitionProductsRequest) String() string {
 func (*BulkTransitionProductsRequest) ProtoMessage() {}
 
 func (x *BulkTransitionProductsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[20]
+	mi := &file_catalog_v1_products_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1583,7 +1745,7 @@ func (x *BulkTransitionProductsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkTransitionProductsRequest.ProtoReflect.Descriptor instead.
 func (*BulkTransitionProductsRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{20}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *BulkTransitionProductsRequest) GetTransition() ProductTransition {
@@ -1609,7 +1771,7 @@ type BulkTransitionProductsResponse struct {
 
 func (x *BulkTransitionProductsResponse) Reset() {
 	*x = BulkTransitionProductsResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[21]
+	mi := &file_catalog_v1_products_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1621,7 +1783,7 @@ func (x *BulkTransitionProductsResponse) String() string {
 func (*BulkTransitionProductsResponse) ProtoMessage() {}
 
 func (x *BulkTransitionProductsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[21]
+	mi := &file_catalog_v1_products_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1634,7 +1796,7 @@ func (x *BulkTransitionProductsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkTransitionProductsResponse.ProtoReflect.Descriptor instead.
 func (*BulkTransitionProductsResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{21}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *BulkTransitionProductsResponse) GetItems() []*Product {
@@ -1649,7 +1811,7 @@ var File_catalog_v1_products_proto protoreflect.FileDescriptor
 const file_catalog_v1_products_proto_rawDesc = "" +
 	"\n" +
 	"\x19catalog/v1/products.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a#catalog/v1/product_attributes.proto\x1a#catalog/v1/product_categories.proto\x1a%catalog/v1/product_input_values.proto\x1a\x1dcatalog/v1/product_tags.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc8\b\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1fcatalog/v1/product_assets.proto\x1a#catalog/v1/product_attributes.proto\x1a#catalog/v1/product_categories.proto\x1a%catalog/v1/product_input_values.proto\x1a%catalog/v1/product_publications.proto\x1a\"catalog/v1/product_relations.proto\x1a\x1dcatalog/v1/product_tags.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb5\r\n" +
 	"\aProduct\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1676,10 +1838,22 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\x17product_attribute_uuids\x18\x10 \x01(\v2\x14.catalog.v1.UuidListR\x15productAttributeUuids\x12O\n" +
 	"\x12product_attributes\x18\x11 \x01(\v2 .catalog.v1.ProductAttributeListR\x11productAttributes\x12@\n" +
 	"\x11input_value_uuids\x18\x12 \x01(\v2\x14.catalog.v1.UuidListR\x0finputValueUuids\x12D\n" +
-	"\finput_values\x18\x13 \x01(\v2!.catalog.v1.ProductInputValueListR\vinputValuesB\x0e\n" +
+	"\finput_values\x18\x13 \x01(\v2!.catalog.v1.ProductInputValueListR\vinputValues\x12A\n" +
+	"\x11publication_uuids\x18\x18 \x01(\v2\x14.catalog.v1.UuidListR\x10publicationUuids\x12F\n" +
+	"\fpublications\x18\x19 \x01(\v2\".catalog.v1.ProductPublicationListR\fpublications\x129\n" +
+	"\rvariant_uuids\x18\x1a \x01(\v2\x14.catalog.v1.UuidListR\fvariantUuids\x123\n" +
+	"\bvariants\x18\x1b \x01(\v2\x17.catalog.v1.ProductListR\bvariants\x12D\n" +
+	"\x13product_asset_uuids\x18\x14 \x01(\v2\x14.catalog.v1.UuidListR\x11productAssetUuids\x12C\n" +
+	"\x0eproduct_assets\x18\x15 \x01(\v2\x1c.catalog.v1.ProductAssetListR\rproductAssets\x12J\n" +
+	"\x16product_relation_uuids\x18\x16 \x01(\v2\x14.catalog.v1.UuidListR\x14productRelationUuids\x12L\n" +
+	"\x11product_relations\x18\x17 \x01(\v2\x1f.catalog.v1.ProductRelationListR\x10productRelations\x123\n" +
+	"\x13featured_asset_uuid\x18\x1c \x01(\tH\x03R\x11featuredAssetUuid\x88\x01\x01B\x0e\n" +
 	"\f_family_uuidB\x0e\n" +
 	"\f_parent_uuidB\r\n" +
-	"\v_brand_uuid\"\xa8\x02\n" +
+	"\v_brand_uuidB\x16\n" +
+	"\x14_featured_asset_uuid\">\n" +
+	"\vProductList\x12)\n" +
+	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ProductR\x05items:\x04\xd8\xf3\x18\x01\"\xa8\x02\n" +
 	"\rProductCreate\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
 	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01\x12+\n" +
@@ -1712,12 +1886,16 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\x05_kindB\x0e\n" +
 	"\f_family_uuidB\x0e\n" +
 	"\f_parent_uuidB\r\n" +
-	"\v_brand_uuid\"\xb4\x01\n" +
+	"\v_brand_uuid\"\xc8\x02\n" +
 	"\x0eProductInclude\x12-\n" +
 	"\x12product_categories\x18\x01 \x01(\bR\x11productCategories\x12!\n" +
 	"\fproduct_tags\x18\x02 \x01(\bR\vproductTags\x12-\n" +
 	"\x12product_attributes\x18\x03 \x01(\bR\x11productAttributes\x12!\n" +
-	"\finput_values\x18\x04 \x01(\bR\vinputValues\"\x82\b\n" +
+	"\finput_values\x18\x04 \x01(\bR\vinputValues\x12%\n" +
+	"\x0eproduct_assets\x18\x05 \x01(\bR\rproductAssets\x12+\n" +
+	"\x11product_relations\x18\x06 \x01(\bR\x10productRelations\x12\"\n" +
+	"\fpublications\x18\a \x01(\bR\fpublications\x12\x1a\n" +
+	"\bvariants\x18\b \x01(\bR\bvariants\"\x82\b\n" +
 	"\x13ListProductsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1837,120 +2015,133 @@ func file_catalog_v1_products_proto_rawDescGZIP() []byte {
 }
 
 var file_catalog_v1_products_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_catalog_v1_products_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_catalog_v1_products_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_catalog_v1_products_proto_goTypes = []any{
 	(ProductStatus)(0),                     // 0: catalog.v1.ProductStatus
 	(ProductTransition)(0),                 // 1: catalog.v1.ProductTransition
 	(ProductKind)(0),                       // 2: catalog.v1.ProductKind
 	(*Product)(nil),                        // 3: catalog.v1.Product
-	(*ProductCreate)(nil),                  // 4: catalog.v1.ProductCreate
-	(*ProductUpdate)(nil),                  // 5: catalog.v1.ProductUpdate
-	(*ProductInclude)(nil),                 // 6: catalog.v1.ProductInclude
-	(*ListProductsRequest)(nil),            // 7: catalog.v1.ListProductsRequest
-	(*ListProductsResponse)(nil),           // 8: catalog.v1.ListProductsResponse
-	(*CreateProductRequest)(nil),           // 9: catalog.v1.CreateProductRequest
-	(*CreateProductResponse)(nil),          // 10: catalog.v1.CreateProductResponse
-	(*BulkCreateProductsRequest)(nil),      // 11: catalog.v1.BulkCreateProductsRequest
-	(*BulkCreateProductsResponse)(nil),     // 12: catalog.v1.BulkCreateProductsResponse
-	(*BulkUpdateProductsRequest)(nil),      // 13: catalog.v1.BulkUpdateProductsRequest
-	(*BulkUpdateProductsResponse)(nil),     // 14: catalog.v1.BulkUpdateProductsResponse
-	(*GetProductRequest)(nil),              // 15: catalog.v1.GetProductRequest
-	(*GetProductResponse)(nil),             // 16: catalog.v1.GetProductResponse
-	(*UpdateProductRequest)(nil),           // 17: catalog.v1.UpdateProductRequest
-	(*UpdateProductResponse)(nil),          // 18: catalog.v1.UpdateProductResponse
-	(*DeleteProductRequest)(nil),           // 19: catalog.v1.DeleteProductRequest
-	(*DeleteProductResponse)(nil),          // 20: catalog.v1.DeleteProductResponse
-	(*TransitionProductRequest)(nil),       // 21: catalog.v1.TransitionProductRequest
-	(*TransitionProductResponse)(nil),      // 22: catalog.v1.TransitionProductResponse
-	(*BulkTransitionProductsRequest)(nil),  // 23: catalog.v1.BulkTransitionProductsRequest
-	(*BulkTransitionProductsResponse)(nil), // 24: catalog.v1.BulkTransitionProductsResponse
-	(*timestamppb.Timestamp)(nil),          // 25: google.protobuf.Timestamp
-	(*UuidList)(nil),                       // 26: catalog.v1.UuidList
-	(*ProductCategoryList)(nil),            // 27: catalog.v1.ProductCategoryList
-	(*ProductTagList)(nil),                 // 28: catalog.v1.ProductTagList
-	(*ProductAttributeList)(nil),           // 29: catalog.v1.ProductAttributeList
-	(*ProductInputValueList)(nil),          // 30: catalog.v1.ProductInputValueList
-	(*fieldmaskpb.FieldMask)(nil),          // 31: google.protobuf.FieldMask
-	(*StringsFilter)(nil),                  // 32: catalog.v1.StringsFilter
-	(*StringFilter)(nil),                   // 33: catalog.v1.StringFilter
-	(*TimeFilter)(nil),                     // 34: catalog.v1.TimeFilter
-	(*BoolFilter)(nil),                     // 35: catalog.v1.BoolFilter
-	(*OrderBy)(nil),                        // 36: catalog.v1.OrderBy
-	(*Pagination)(nil),                     // 37: catalog.v1.Pagination
+	(*ProductList)(nil),                    // 4: catalog.v1.ProductList
+	(*ProductCreate)(nil),                  // 5: catalog.v1.ProductCreate
+	(*ProductUpdate)(nil),                  // 6: catalog.v1.ProductUpdate
+	(*ProductInclude)(nil),                 // 7: catalog.v1.ProductInclude
+	(*ListProductsRequest)(nil),            // 8: catalog.v1.ListProductsRequest
+	(*ListProductsResponse)(nil),           // 9: catalog.v1.ListProductsResponse
+	(*CreateProductRequest)(nil),           // 10: catalog.v1.CreateProductRequest
+	(*CreateProductResponse)(nil),          // 11: catalog.v1.CreateProductResponse
+	(*BulkCreateProductsRequest)(nil),      // 12: catalog.v1.BulkCreateProductsRequest
+	(*BulkCreateProductsResponse)(nil),     // 13: catalog.v1.BulkCreateProductsResponse
+	(*BulkUpdateProductsRequest)(nil),      // 14: catalog.v1.BulkUpdateProductsRequest
+	(*BulkUpdateProductsResponse)(nil),     // 15: catalog.v1.BulkUpdateProductsResponse
+	(*GetProductRequest)(nil),              // 16: catalog.v1.GetProductRequest
+	(*GetProductResponse)(nil),             // 17: catalog.v1.GetProductResponse
+	(*UpdateProductRequest)(nil),           // 18: catalog.v1.UpdateProductRequest
+	(*UpdateProductResponse)(nil),          // 19: catalog.v1.UpdateProductResponse
+	(*DeleteProductRequest)(nil),           // 20: catalog.v1.DeleteProductRequest
+	(*DeleteProductResponse)(nil),          // 21: catalog.v1.DeleteProductResponse
+	(*TransitionProductRequest)(nil),       // 22: catalog.v1.TransitionProductRequest
+	(*TransitionProductResponse)(nil),      // 23: catalog.v1.TransitionProductResponse
+	(*BulkTransitionProductsRequest)(nil),  // 24: catalog.v1.BulkTransitionProductsRequest
+	(*BulkTransitionProductsResponse)(nil), // 25: catalog.v1.BulkTransitionProductsResponse
+	(*timestamppb.Timestamp)(nil),          // 26: google.protobuf.Timestamp
+	(*UuidList)(nil),                       // 27: catalog.v1.UuidList
+	(*ProductCategoryList)(nil),            // 28: catalog.v1.ProductCategoryList
+	(*ProductTagList)(nil),                 // 29: catalog.v1.ProductTagList
+	(*ProductAttributeList)(nil),           // 30: catalog.v1.ProductAttributeList
+	(*ProductInputValueList)(nil),          // 31: catalog.v1.ProductInputValueList
+	(*ProductPublicationList)(nil),         // 32: catalog.v1.ProductPublicationList
+	(*ProductAssetList)(nil),               // 33: catalog.v1.ProductAssetList
+	(*ProductRelationList)(nil),            // 34: catalog.v1.ProductRelationList
+	(*fieldmaskpb.FieldMask)(nil),          // 35: google.protobuf.FieldMask
+	(*StringsFilter)(nil),                  // 36: catalog.v1.StringsFilter
+	(*StringFilter)(nil),                   // 37: catalog.v1.StringFilter
+	(*TimeFilter)(nil),                     // 38: catalog.v1.TimeFilter
+	(*BoolFilter)(nil),                     // 39: catalog.v1.BoolFilter
+	(*OrderBy)(nil),                        // 40: catalog.v1.OrderBy
+	(*Pagination)(nil),                     // 41: catalog.v1.Pagination
 }
 var file_catalog_v1_products_proto_depIdxs = []int32{
-	25, // 0: catalog.v1.Product.created_at:type_name -> google.protobuf.Timestamp
-	25, // 1: catalog.v1.Product.updated_at:type_name -> google.protobuf.Timestamp
-	25, // 2: catalog.v1.Product.removed_at:type_name -> google.protobuf.Timestamp
+	26, // 0: catalog.v1.Product.created_at:type_name -> google.protobuf.Timestamp
+	26, // 1: catalog.v1.Product.updated_at:type_name -> google.protobuf.Timestamp
+	26, // 2: catalog.v1.Product.removed_at:type_name -> google.protobuf.Timestamp
 	0,  // 3: catalog.v1.Product.status:type_name -> catalog.v1.ProductStatus
 	2,  // 4: catalog.v1.Product.kind:type_name -> catalog.v1.ProductKind
-	26, // 5: catalog.v1.Product.product_category_uuids:type_name -> catalog.v1.UuidList
-	27, // 6: catalog.v1.Product.product_categories:type_name -> catalog.v1.ProductCategoryList
-	26, // 7: catalog.v1.Product.product_tag_uuids:type_name -> catalog.v1.UuidList
-	28, // 8: catalog.v1.Product.product_tags:type_name -> catalog.v1.ProductTagList
-	26, // 9: catalog.v1.Product.product_attribute_uuids:type_name -> catalog.v1.UuidList
-	29, // 10: catalog.v1.Product.product_attributes:type_name -> catalog.v1.ProductAttributeList
-	26, // 11: catalog.v1.Product.input_value_uuids:type_name -> catalog.v1.UuidList
-	30, // 12: catalog.v1.Product.input_values:type_name -> catalog.v1.ProductInputValueList
-	2,  // 13: catalog.v1.ProductCreate.kind:type_name -> catalog.v1.ProductKind
-	2,  // 14: catalog.v1.ProductUpdate.kind:type_name -> catalog.v1.ProductKind
-	31, // 15: catalog.v1.ProductUpdate.update_mask:type_name -> google.protobuf.FieldMask
-	32, // 16: catalog.v1.ListProductsRequest.uuids:type_name -> catalog.v1.StringsFilter
-	32, // 17: catalog.v1.ListProductsRequest.codes:type_name -> catalog.v1.StringsFilter
-	33, // 18: catalog.v1.ListProductsRequest.code:type_name -> catalog.v1.StringFilter
-	32, // 19: catalog.v1.ListProductsRequest.display_names:type_name -> catalog.v1.StringsFilter
-	33, // 20: catalog.v1.ListProductsRequest.display_name:type_name -> catalog.v1.StringFilter
-	32, // 21: catalog.v1.ListProductsRequest.statuses:type_name -> catalog.v1.StringsFilter
-	34, // 22: catalog.v1.ListProductsRequest.created_at:type_name -> catalog.v1.TimeFilter
-	34, // 23: catalog.v1.ListProductsRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	35, // 24: catalog.v1.ListProductsRequest.is_removed:type_name -> catalog.v1.BoolFilter
-	6,  // 25: catalog.v1.ListProductsRequest.include:type_name -> catalog.v1.ProductInclude
-	6,  // 26: catalog.v1.ListProductsRequest.expand:type_name -> catalog.v1.ProductInclude
-	36, // 27: catalog.v1.ListProductsRequest.order_by:type_name -> catalog.v1.OrderBy
-	32, // 28: catalog.v1.ListProductsRequest.kinds:type_name -> catalog.v1.StringsFilter
-	32, // 29: catalog.v1.ListProductsRequest.family_uuids:type_name -> catalog.v1.StringsFilter
-	32, // 30: catalog.v1.ListProductsRequest.parent_uuids:type_name -> catalog.v1.StringsFilter
-	32, // 31: catalog.v1.ListProductsRequest.brand_uuids:type_name -> catalog.v1.StringsFilter
-	3,  // 32: catalog.v1.ListProductsResponse.items:type_name -> catalog.v1.Product
-	37, // 33: catalog.v1.ListProductsResponse.pagination:type_name -> catalog.v1.Pagination
-	4,  // 34: catalog.v1.CreateProductRequest.product:type_name -> catalog.v1.ProductCreate
-	3,  // 35: catalog.v1.CreateProductResponse.product:type_name -> catalog.v1.Product
-	4,  // 36: catalog.v1.BulkCreateProductsRequest.items:type_name -> catalog.v1.ProductCreate
-	3,  // 37: catalog.v1.BulkCreateProductsResponse.items:type_name -> catalog.v1.Product
-	5,  // 38: catalog.v1.BulkUpdateProductsRequest.items:type_name -> catalog.v1.ProductUpdate
-	3,  // 39: catalog.v1.BulkUpdateProductsResponse.items:type_name -> catalog.v1.Product
-	6,  // 40: catalog.v1.GetProductRequest.include:type_name -> catalog.v1.ProductInclude
-	6,  // 41: catalog.v1.GetProductRequest.expand:type_name -> catalog.v1.ProductInclude
-	3,  // 42: catalog.v1.GetProductResponse.product:type_name -> catalog.v1.Product
-	5,  // 43: catalog.v1.UpdateProductRequest.product:type_name -> catalog.v1.ProductUpdate
-	3,  // 44: catalog.v1.UpdateProductResponse.product:type_name -> catalog.v1.Product
-	1,  // 45: catalog.v1.TransitionProductRequest.transition:type_name -> catalog.v1.ProductTransition
-	3,  // 46: catalog.v1.TransitionProductResponse.product:type_name -> catalog.v1.Product
-	1,  // 47: catalog.v1.BulkTransitionProductsRequest.transition:type_name -> catalog.v1.ProductTransition
-	3,  // 48: catalog.v1.BulkTransitionProductsResponse.items:type_name -> catalog.v1.Product
-	7,  // 49: catalog.v1.ProductService.ListProducts:input_type -> catalog.v1.ListProductsRequest
-	9,  // 50: catalog.v1.ProductService.CreateProduct:input_type -> catalog.v1.CreateProductRequest
-	11, // 51: catalog.v1.ProductService.BulkCreateProducts:input_type -> catalog.v1.BulkCreateProductsRequest
-	15, // 52: catalog.v1.ProductService.GetProduct:input_type -> catalog.v1.GetProductRequest
-	17, // 53: catalog.v1.ProductService.UpdateProduct:input_type -> catalog.v1.UpdateProductRequest
-	19, // 54: catalog.v1.ProductService.DeleteProduct:input_type -> catalog.v1.DeleteProductRequest
-	13, // 55: catalog.v1.ProductService.BulkUpdateProducts:input_type -> catalog.v1.BulkUpdateProductsRequest
-	21, // 56: catalog.v1.ProductService.TransitionProduct:input_type -> catalog.v1.TransitionProductRequest
-	23, // 57: catalog.v1.ProductService.BulkTransitionProducts:input_type -> catalog.v1.BulkTransitionProductsRequest
-	8,  // 58: catalog.v1.ProductService.ListProducts:output_type -> catalog.v1.ListProductsResponse
-	10, // 59: catalog.v1.ProductService.CreateProduct:output_type -> catalog.v1.CreateProductResponse
-	12, // 60: catalog.v1.ProductService.BulkCreateProducts:output_type -> catalog.v1.BulkCreateProductsResponse
-	16, // 61: catalog.v1.ProductService.GetProduct:output_type -> catalog.v1.GetProductResponse
-	18, // 62: catalog.v1.ProductService.UpdateProduct:output_type -> catalog.v1.UpdateProductResponse
-	20, // 63: catalog.v1.ProductService.DeleteProduct:output_type -> catalog.v1.DeleteProductResponse
-	14, // 64: catalog.v1.ProductService.BulkUpdateProducts:output_type -> catalog.v1.BulkUpdateProductsResponse
-	22, // 65: catalog.v1.ProductService.TransitionProduct:output_type -> catalog.v1.TransitionProductResponse
-	24, // 66: catalog.v1.ProductService.BulkTransitionProducts:output_type -> catalog.v1.BulkTransitionProductsResponse
-	58, // [58:67] is the sub-list for method output_type
-	49, // [49:58] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	27, // 5: catalog.v1.Product.product_category_uuids:type_name -> catalog.v1.UuidList
+	28, // 6: catalog.v1.Product.product_categories:type_name -> catalog.v1.ProductCategoryList
+	27, // 7: catalog.v1.Product.product_tag_uuids:type_name -> catalog.v1.UuidList
+	29, // 8: catalog.v1.Product.product_tags:type_name -> catalog.v1.ProductTagList
+	27, // 9: catalog.v1.Product.product_attribute_uuids:type_name -> catalog.v1.UuidList
+	30, // 10: catalog.v1.Product.product_attributes:type_name -> catalog.v1.ProductAttributeList
+	27, // 11: catalog.v1.Product.input_value_uuids:type_name -> catalog.v1.UuidList
+	31, // 12: catalog.v1.Product.input_values:type_name -> catalog.v1.ProductInputValueList
+	27, // 13: catalog.v1.Product.publication_uuids:type_name -> catalog.v1.UuidList
+	32, // 14: catalog.v1.Product.publications:type_name -> catalog.v1.ProductPublicationList
+	27, // 15: catalog.v1.Product.variant_uuids:type_name -> catalog.v1.UuidList
+	4,  // 16: catalog.v1.Product.variants:type_name -> catalog.v1.ProductList
+	27, // 17: catalog.v1.Product.product_asset_uuids:type_name -> catalog.v1.UuidList
+	33, // 18: catalog.v1.Product.product_assets:type_name -> catalog.v1.ProductAssetList
+	27, // 19: catalog.v1.Product.product_relation_uuids:type_name -> catalog.v1.UuidList
+	34, // 20: catalog.v1.Product.product_relations:type_name -> catalog.v1.ProductRelationList
+	3,  // 21: catalog.v1.ProductList.items:type_name -> catalog.v1.Product
+	2,  // 22: catalog.v1.ProductCreate.kind:type_name -> catalog.v1.ProductKind
+	2,  // 23: catalog.v1.ProductUpdate.kind:type_name -> catalog.v1.ProductKind
+	35, // 24: catalog.v1.ProductUpdate.update_mask:type_name -> google.protobuf.FieldMask
+	36, // 25: catalog.v1.ListProductsRequest.uuids:type_name -> catalog.v1.StringsFilter
+	36, // 26: catalog.v1.ListProductsRequest.codes:type_name -> catalog.v1.StringsFilter
+	37, // 27: catalog.v1.ListProductsRequest.code:type_name -> catalog.v1.StringFilter
+	36, // 28: catalog.v1.ListProductsRequest.display_names:type_name -> catalog.v1.StringsFilter
+	37, // 29: catalog.v1.ListProductsRequest.display_name:type_name -> catalog.v1.StringFilter
+	36, // 30: catalog.v1.ListProductsRequest.statuses:type_name -> catalog.v1.StringsFilter
+	38, // 31: catalog.v1.ListProductsRequest.created_at:type_name -> catalog.v1.TimeFilter
+	38, // 32: catalog.v1.ListProductsRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	39, // 33: catalog.v1.ListProductsRequest.is_removed:type_name -> catalog.v1.BoolFilter
+	7,  // 34: catalog.v1.ListProductsRequest.include:type_name -> catalog.v1.ProductInclude
+	7,  // 35: catalog.v1.ListProductsRequest.expand:type_name -> catalog.v1.ProductInclude
+	40, // 36: catalog.v1.ListProductsRequest.order_by:type_name -> catalog.v1.OrderBy
+	36, // 37: catalog.v1.ListProductsRequest.kinds:type_name -> catalog.v1.StringsFilter
+	36, // 38: catalog.v1.ListProductsRequest.family_uuids:type_name -> catalog.v1.StringsFilter
+	36, // 39: catalog.v1.ListProductsRequest.parent_uuids:type_name -> catalog.v1.StringsFilter
+	36, // 40: catalog.v1.ListProductsRequest.brand_uuids:type_name -> catalog.v1.StringsFilter
+	3,  // 41: catalog.v1.ListProductsResponse.items:type_name -> catalog.v1.Product
+	41, // 42: catalog.v1.ListProductsResponse.pagination:type_name -> catalog.v1.Pagination
+	5,  // 43: catalog.v1.CreateProductRequest.product:type_name -> catalog.v1.ProductCreate
+	3,  // 44: catalog.v1.CreateProductResponse.product:type_name -> catalog.v1.Product
+	5,  // 45: catalog.v1.BulkCreateProductsRequest.items:type_name -> catalog.v1.ProductCreate
+	3,  // 46: catalog.v1.BulkCreateProductsResponse.items:type_name -> catalog.v1.Product
+	6,  // 47: catalog.v1.BulkUpdateProductsRequest.items:type_name -> catalog.v1.ProductUpdate
+	3,  // 48: catalog.v1.BulkUpdateProductsResponse.items:type_name -> catalog.v1.Product
+	7,  // 49: catalog.v1.GetProductRequest.include:type_name -> catalog.v1.ProductInclude
+	7,  // 50: catalog.v1.GetProductRequest.expand:type_name -> catalog.v1.ProductInclude
+	3,  // 51: catalog.v1.GetProductResponse.product:type_name -> catalog.v1.Product
+	6,  // 52: catalog.v1.UpdateProductRequest.product:type_name -> catalog.v1.ProductUpdate
+	3,  // 53: catalog.v1.UpdateProductResponse.product:type_name -> catalog.v1.Product
+	1,  // 54: catalog.v1.TransitionProductRequest.transition:type_name -> catalog.v1.ProductTransition
+	3,  // 55: catalog.v1.TransitionProductResponse.product:type_name -> catalog.v1.Product
+	1,  // 56: catalog.v1.BulkTransitionProductsRequest.transition:type_name -> catalog.v1.ProductTransition
+	3,  // 57: catalog.v1.BulkTransitionProductsResponse.items:type_name -> catalog.v1.Product
+	8,  // 58: catalog.v1.ProductService.ListProducts:input_type -> catalog.v1.ListProductsRequest
+	10, // 59: catalog.v1.ProductService.CreateProduct:input_type -> catalog.v1.CreateProductRequest
+	12, // 60: catalog.v1.ProductService.BulkCreateProducts:input_type -> catalog.v1.BulkCreateProductsRequest
+	16, // 61: catalog.v1.ProductService.GetProduct:input_type -> catalog.v1.GetProductRequest
+	18, // 62: catalog.v1.ProductService.UpdateProduct:input_type -> catalog.v1.UpdateProductRequest
+	20, // 63: catalog.v1.ProductService.DeleteProduct:input_type -> catalog.v1.DeleteProductRequest
+	14, // 64: catalog.v1.ProductService.BulkUpdateProducts:input_type -> catalog.v1.BulkUpdateProductsRequest
+	22, // 65: catalog.v1.ProductService.TransitionProduct:input_type -> catalog.v1.TransitionProductRequest
+	24, // 66: catalog.v1.ProductService.BulkTransitionProducts:input_type -> catalog.v1.BulkTransitionProductsRequest
+	9,  // 67: catalog.v1.ProductService.ListProducts:output_type -> catalog.v1.ListProductsResponse
+	11, // 68: catalog.v1.ProductService.CreateProduct:output_type -> catalog.v1.CreateProductResponse
+	13, // 69: catalog.v1.ProductService.BulkCreateProducts:output_type -> catalog.v1.BulkCreateProductsResponse
+	17, // 70: catalog.v1.ProductService.GetProduct:output_type -> catalog.v1.GetProductResponse
+	19, // 71: catalog.v1.ProductService.UpdateProduct:output_type -> catalog.v1.UpdateProductResponse
+	21, // 72: catalog.v1.ProductService.DeleteProduct:output_type -> catalog.v1.DeleteProductResponse
+	15, // 73: catalog.v1.ProductService.BulkUpdateProducts:output_type -> catalog.v1.BulkUpdateProductsResponse
+	23, // 74: catalog.v1.ProductService.TransitionProduct:output_type -> catalog.v1.TransitionProductResponse
+	25, // 75: catalog.v1.ProductService.BulkTransitionProducts:output_type -> catalog.v1.BulkTransitionProductsResponse
+	67, // [67:76] is the sub-list for method output_type
+	58, // [58:67] is the sub-list for method input_type
+	58, // [58:58] is the sub-list for extension type_name
+	58, // [58:58] is the sub-list for extension extendee
+	0,  // [0:58] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_products_proto_init() }
@@ -1960,21 +2151,24 @@ func file_catalog_v1_products_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_product_assets_proto_init()
 	file_catalog_v1_product_attributes_proto_init()
 	file_catalog_v1_product_categories_proto_init()
 	file_catalog_v1_product_input_values_proto_init()
+	file_catalog_v1_product_publications_proto_init()
+	file_catalog_v1_product_relations_proto_init()
 	file_catalog_v1_product_tags_proto_init()
 	file_catalog_v1_products_proto_msgTypes[0].OneofWrappers = []any{}
-	file_catalog_v1_products_proto_msgTypes[1].OneofWrappers = []any{}
 	file_catalog_v1_products_proto_msgTypes[2].OneofWrappers = []any{}
-	file_catalog_v1_products_proto_msgTypes[4].OneofWrappers = []any{}
+	file_catalog_v1_products_proto_msgTypes[3].OneofWrappers = []any{}
+	file_catalog_v1_products_proto_msgTypes[5].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_products_proto_rawDesc), len(file_catalog_v1_products_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   22,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -1,0 +1,342 @@
+// Command products measures the product read and publication paths on a real catalogd (in process,
+// on a fresh database of the local PostgreSQL):
+//
+//   - the hydrated product GET: GET /v1/products/{uuid} with expand of every association, on
+//     products that each have 20 attributes, 10 assets, 5 categories and 30 input values (plus
+//     2 tags, 2 relations, 3 publications), REST and gRPC, against the plain GET of the same products;
+//   - the bulk publication lifecycle of 100: one product published on 100 channels and unpublished
+//     again, PATCH …/publications/bulk/actions/lifecycle with 100 uuids, including the readiness
+//     gate of every publication (each channel requires an input type the product has).
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc/metadata"
+
+	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/server/app"
+	"github.com/catalogd/catalogd/server/apptest"
+)
+
+var (
+	nProducts = flag.Int("products", 200, "hydrated products to seed (at least 4)")
+	clients   = flag.Int("clients", 4, "concurrent clients of the timed GET runs")
+	duration  = flag.Duration("duration", 10*time.Second, "length of each timed GET run (plus 1 s warm-up)")
+	bulkRuns  = flag.Int("bulk-runs", 30, "publish + unpublish rounds of 100 publications")
+)
+
+func main() {
+	flag.Parse()
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/products:", err)
+		os.Exit(1)
+	}
+}
+
+type api struct {
+	base, token string
+	c           *http.Client
+}
+
+func (a *api) do(method, path string, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, a.base+path, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := a.c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		return err
+	}
+	if res.StatusCode >= 300 {
+		return fmt.Errorf("%s %s: %d %.300s", method, path, res.StatusCode, raw)
+	}
+	if out != nil {
+		return json.Unmarshal(raw, out)
+	}
+	return nil
+}
+
+type obj = map[string]any
+
+type ref struct {
+	UUID string `json:"uuid"`
+}
+
+// bulk creates items at path (1..100 per request) and returns their uuids in order.
+func (a *api) bulk(path string, items []obj) ([]string, error) {
+	var ids []string
+	for len(items) > 0 {
+		n := min(100, len(items))
+		var out []ref
+		if err := a.do("POST", path+"/bulk", items[:n], &out); err != nil {
+			return nil, err
+		}
+		for _, o := range out {
+			ids = append(ids, o.UUID)
+		}
+		items = items[n:]
+	}
+	return ids, nil
+}
+
+func many(n int, f func(i int) obj) []obj {
+	out := make([]obj, n)
+	for i := range out {
+		out[i] = f(i)
+	}
+	return out
+}
+
+func run() error {
+	env, err := apptest.Start(func(c *app.Config) { c.DisableDispatcher = true })
+	if err != nil {
+		return err
+	}
+	defer env.Stop()
+	a := &api{base: env.BaseURL, token: apptest.Token("bench-products"),
+		c: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true}, Timeout: 30 * time.Second}}
+
+	// The shared structure: 20 attributes, 10 assets of one featured asset type, 5 categories,
+	// 2 tags, 30 text input types, a relation type, 100 channels.
+	fmt.Printf("seeding %d products (20 attributes, 10 assets, 5 categories, 30 input values each)...\n", *nProducts)
+	t0 := time.Now()
+	attrs, err := a.bulk("/v1/attributes", many(20, func(i int) obj { return obj{"code": fmt.Sprintf("attr_%02d", i)} }))
+	if err != nil {
+		return err
+	}
+	var assetType, relType, group ref
+	if err := a.do("POST", "/v1/product-asset-types", obj{"code": "images", "isFeaturedSource": true}, &assetType); err != nil {
+		return err
+	}
+	if err := a.do("POST", "/v1/product-relation-types", obj{"code": "related", "direction": "two_way"}, &relType); err != nil {
+		return err
+	}
+	if err := a.do("POST", "/v1/type-groups", obj{"code": "specs", "entityType": "product"}, &group); err != nil {
+		return err
+	}
+	cats, err := a.bulk("/v1/categories", many(5, func(i int) obj { return obj{"code": fmt.Sprintf("cat_%d", i)} }))
+	if err != nil {
+		return err
+	}
+	tags, err := a.bulk("/v1/tags", many(2, func(i int) obj { return obj{"code": fmt.Sprintf("tag_%d", i)} }))
+	if err != nil {
+		return err
+	}
+	inputs, err := a.bulk("/v1/input-types", many(30, func(i int) obj {
+		return obj{"code": fmt.Sprintf("spec_%02d", i), "dataType": "text", "typeGroupUuid": group.UUID}
+	}))
+	if err != nil {
+		return err
+	}
+	channels, err := a.bulk("/v1/channels", many(100, func(i int) obj { return obj{"code": fmt.Sprintf("ch_%03d", i)} }))
+	if err != nil {
+		return err
+	}
+	products, err := a.bulk("/v1/products", many(*nProducts, func(i int) obj { return obj{"code": fmt.Sprintf("SKU-%05d", i), "kind": "simple"} }))
+	if err != nil {
+		return err
+	}
+	for i, p := range products {
+		base := "/v1/products/" + p
+		assets, err := a.bulk("/v1/assets", many(10, func(j int) obj { return obj{"code": fmt.Sprintf("img_%05d_%d", i, j), "category": "image"} }))
+		if err != nil {
+			return err
+		}
+		steps := []struct {
+			path  string
+			items []obj
+		}{
+			{"/attributes", many(20, func(j int) obj { return obj{"attributeUuid": attrs[j]} })},
+			{"/assets", many(10, func(j int) obj {
+				return obj{"assetUuid": assets[j], "productAssetTypeUuid": assetType.UUID, "displayPriority": 10 - j}
+			})},
+			{"/categories", many(5, func(j int) obj { return obj{"categoryUuid": cats[j]} })},
+			{"/tags", many(2, func(j int) obj { return obj{"tagUuid": tags[j]} })},
+			{"/input-values", many(30, func(j int) obj { return obj{"inputTypeUuid": inputs[j], "value": fmt.Sprintf("value %d of %s", j, p)} })},
+			{"/relations", many(2, func(j int) obj {
+				return obj{"productRelationTypeUuid": relType.UUID, "targetProductUuid": products[(i+1+j)%len(products)]}
+			})},
+			{"/publications", many(3, func(j int) obj { return obj{"channelUuid": channels[j]} })},
+		}
+		for _, s := range steps {
+			if _, err := a.bulk(base+s.path, s.items); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Printf("seeded in %s\n", time.Since(t0).Round(time.Millisecond))
+
+	all := "?expand[productAttributes]=true&expand[productAssets]=true&expand[productCategories]=true&expand[productTags]=true" +
+		"&expand[inputValues]=true&expand[productRelations]=true&expand[publications]=true&expand[variants]=true"
+	var sample map[string]any
+	if err := a.do("GET", "/v1/products/"+products[0]+all, nil, &sample); err != nil {
+		return err
+	}
+	raw, _ := json.Marshal(sample)
+	count := func(k string) int { l, _ := sample[k].([]any); return len(l) }
+	fmt.Printf("hydrated product: %d bytes of JSON; productAttributes %d, productAssets %d, productCategories %d, inputValues %d, productTags %d, productRelations %d, publications %d\n",
+		len(raw), count("productAttributes"), count("productAssets"), count("productCategories"), count("inputValues"),
+		count("productTags"), count("productRelations"), count("publications"))
+
+	fmt.Printf("\n== hydrated product GET, %d clients, %s each\n", *clients, *duration)
+	timed("GET plain      REST /v1/products/{uuid}", func(r *rand.Rand) error {
+		return a.do("GET", "/v1/products/"+products[r.IntN(len(products))], nil, nil)
+	})
+	timed("GET hydrated   REST /v1/products/{uuid}?expand[...]=true (8 associations)", func(r *rand.Rand) error {
+		return a.do("GET", "/v1/products/"+products[r.IntN(len(products))]+all, nil, nil)
+	})
+	grpcc := pb.NewProductServiceClient(env.GRPC)
+	gctx := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+a.token)
+	every := &pb.ProductInclude{ProductAttributes: true, ProductAssets: true, ProductCategories: true, ProductTags: true,
+		InputValues: true, ProductRelations: true, Publications: true, Variants: true}
+	timed("GET hydrated   gRPC GetProduct with expand of every association", func(r *rand.Rand) error {
+		_, err := grpcc.GetProduct(gctx, &pb.GetProductRequest{ProductUuid: products[r.IntN(len(products))], Expand: every})
+		return err
+	})
+	timed("LIST hydrated  REST /v1/products?size=20&expand[...]=true (20 products per page)", func(r *rand.Rand) error {
+		return a.do("GET", fmt.Sprintf("/v1/products%s&size=20&page=%d", all, 1+r.IntN(max(1, len(products)/20))), nil, nil)
+	})
+
+	// Bulk publication lifecycle: one product ready on 100 channels (each requires an input type it has).
+	var group2, it, pub ref
+	if err := a.do("POST", "/v1/type-groups", obj{"code": "pubs", "entityType": "product"}, &group2); err != nil {
+		return err
+	}
+	if err := a.do("POST", "/v1/input-types", obj{"code": "title", "dataType": "text", "typeGroupUuid": group2.UUID}, &it); err != nil {
+		return err
+	}
+	if err := a.do("POST", "/v1/products", obj{"code": "PUB-1", "kind": "simple"}, &pub); err != nil {
+		return err
+	}
+	for _, ch := range channels {
+		if err := a.do("POST", "/v1/channels/"+ch+"/input-types", obj{"inputTypeUuid": it.UUID, "requirementLevel": "required"}, nil); err != nil {
+			return err
+		}
+	}
+	base := "/v1/products/" + pub.UUID
+	if err := a.do("POST", base+"/input-values", obj{"inputTypeUuid": it.UUID, "value": "Title"}, nil); err != nil {
+		return err
+	}
+	if err := a.do("PATCH", base+"/actions/lifecycle", obj{"transition": "activate"}, nil); err != nil {
+		return err
+	}
+	pubs, err := a.bulk(base+"/publications", many(100, func(j int) obj { return obj{"channelUuid": channels[j]} }))
+	if err != nil {
+		return err
+	}
+	var pubLat, unpubLat []time.Duration
+	for i := 0; i < *bulkRuns; i++ {
+		for _, step := range []struct {
+			tr  string
+			lat *[]time.Duration
+		}{{"publish", &pubLat}, {"unpublish", &unpubLat}} {
+			t := time.Now()
+			var out []map[string]any
+			if err := a.do("PATCH", base+"/publications/bulk/actions/lifecycle", obj{"transition": step.tr, "uuids": pubs}, &out); err != nil {
+				return err
+			}
+			*step.lat = append(*step.lat, time.Since(t))
+			if len(out) != 100 {
+				return fmt.Errorf("bulk %s returned %d items", step.tr, len(out))
+			}
+		}
+	}
+	fmt.Printf("\n== bulk publication lifecycle of 100 (readiness checked for each), %d rounds\n", *bulkRuns)
+	report := func(name string, lat []time.Duration) {
+		p50, p99, mean := pct(lat)
+		fmt.Printf("%-46s p50 %7.2f ms  p99 %7.2f ms  mean %7.2f ms  (%.0f publications/s)\n", name, p50, p99, mean, 100/(mean/1000))
+	}
+	report("PATCH …/publications/bulk/actions/lifecycle publish", pubLat)
+	report("PATCH …/publications/bulk/actions/lifecycle unpublish", unpubLat)
+	return nil
+}
+
+// timed runs op on -clients goroutines for a 1 s warm-up and then -duration and prints the rate
+// and latency.
+func timed(name string, op func(*rand.Rand) error) {
+	loop(time.Second, op)
+	lat, errs, first, elapsed := loop(*duration, op)
+	p50, p99, _ := pct(lat)
+	fmt.Printf("%8.0f req/s  p50 %6.2f ms  p99 %6.2f ms  %s\n", float64(len(lat))/elapsed.Seconds(), p50, p99, name)
+	if errs > 0 {
+		fmt.Printf("  %d errors, first: %v\n", errs, first)
+	}
+}
+
+func loop(d time.Duration, op func(*rand.Rand) error) (lat []time.Duration, errs int, first error, elapsed time.Duration) {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := range *clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(w), uint64(start.UnixNano())))
+			var mine []time.Duration
+			bad := 0
+			var err1 error
+			for time.Since(start) < d {
+				t := time.Now()
+				if err := op(r); err != nil {
+					bad++
+					if err1 == nil {
+						err1 = err
+					}
+					continue
+				}
+				mine = append(mine, time.Since(t))
+			}
+			mu.Lock()
+			lat, errs = append(lat, mine...), errs+bad
+			if first == nil {
+				first = err1
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return lat, errs, first, time.Since(start)
+}
+
+// pct returns p50, p99 and the mean in milliseconds.
+func pct(d []time.Duration) (p50, p99, mean float64) {
+	if len(d) == 0 {
+		return 0, 0, 0
+	}
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	ms := func(x time.Duration) float64 { return float64(x.Microseconds()) / 1000 }
+	var sum time.Duration
+	for _, x := range d {
+		sum += x
+	}
+	return ms(d[len(d)/2]), ms(d[len(d)*99/100]), ms(sum / time.Duration(len(d)))
+}

@@ -1,0 +1,145 @@
+package products
+
+import (
+	"testing"
+
+	. "github.com/catalogd/catalogd/server/apptest"
+)
+
+func mkChannel(t *testing.T, c *Client) string {
+	t.Helper()
+	return Str(Want(t, c.Post("/v1/channels", Body("code", "ch_"+RandomHex(4))), 201).Obj(), "uuid")
+}
+
+// Publications and variants through include (uuids) and expand (objects), on get and list.
+func TestIncludeExpandPublicationsAndVariants(t *testing.T) {
+	t.Parallel()
+	c, _ := env.TenantClient(t)
+	fam := mkFamily(t, c)
+	vp := mkProductID(t, c, "VP", "variant_parent", "familyUuid", fam)
+	v1 := mkProduct(t, c, "V1", "variant", "familyUuid", fam, "parentUuid", vp)
+	v2 := mkProduct(t, c, "V2", "variant", "familyUuid", fam, "parentUuid", vp)
+	v3 := mkProductID(t, c, "V3", "variant", "familyUuid", fam, "parentUuid", vp)
+	s := mkProductID(t, c, "S", "simple")
+	ch1, ch2 := mkChannel(t, c), mkChannel(t, c)
+	pub1 := Want(t, c.Post("/v1/products/"+vp+"/publications", Body("channelUuid", ch1)), 201).Obj()
+	pub2 := Want(t, c.Post("/v1/products/"+vp+"/publications", Body("channelUuid", ch2)), 201).Obj()
+	Want(t, c.Post("/v1/products/"+v3+"/publications", Body("channelUuid", ch1)), 201)
+	// A removed variant is not among the variants.
+	Want(t, transition(c, v3, "remove"), 200)
+
+	g := Want(t, c.Get("/v1/products/"+vp), 200).Obj()
+	wantProduct(t, "plain", g, "publicationUuids", nil, "publications", nil, "variantUuids", nil, "variants", nil)
+
+	g = Want(t, c.Get("/v1/products/"+vp+Q("include[publications]", "true", "include[variants]", "true")), 200).Obj()
+	wantProduct(t, "include", g, "publicationUuids", []string{Str(pub1, "uuid"), Str(pub2, "uuid")},
+		"variantUuids", []string{Str(v1, "uuid"), Str(v2, "uuid")}, "publications", nil, "variants", nil)
+
+	g = Want(t, c.Get("/v1/products/"+vp+Q("expand[publications]", "true", "expand[variants]", "true")), 200).Obj()
+	wantProduct(t, "expand", g, "publications", []any{pub1, pub2}, "variants", []any{v1, v2}, "publicationUuids", nil, "variantUuids", nil)
+
+	// Asked and none: [] (a simple product has no variants and here no publication).
+	g = Want(t, c.Get("/v1/products/"+s+Q("include[publications]", "true", "expand[variants]", "true", "include[variants]", "true", "expand[publications]", "true")), 200).Obj()
+	wantProduct(t, "none", g, "publicationUuids", []string{}, "publications", []any{}, "variantUuids", []string{}, "variants", []any{})
+
+	// The list hydrates every item with one query per association.
+	items := Want(t, c.Get("/v1/products"+Q("kinds[eq]", "variant_parent", "kinds[eq]", "simple", "code[order]", "asc", "include[variants]", "true", "expand[publications]", "true")), 200).Items()
+	if len(items) != 2 {
+		t.Fatalf("list: %v", items)
+	}
+	wantProduct(t, "list s", items[0], "uuid", s, "variantUuids", []string{}, "publications", []any{})
+	wantProduct(t, "list vp", items[1], "uuid", vp, "variantUuids", []string{Str(v1, "uuid"), Str(v2, "uuid")}, "publications", []any{pub1, pub2})
+	// A variant lists its own publications; the removed variant keeps its publication.
+	g = Want(t, c.Get("/v1/products/"+v3+Q("include[publications]", "true")), 200).Obj()
+	if ids, _ := g["publicationUuids"].([]any); len(ids) != 1 {
+		t.Fatalf("removed variant's publications: %v", g["publicationUuids"])
+	}
+}
+
+// One GET rebuilds a product's whole state: every association expanded, a variant's inherited
+// values, the featured asset; the same through include as uuid lists.
+func TestHydratedProduct(t *testing.T) {
+	t.Parallel()
+	c, _ := env.TenantClient(t)
+	fam := mkFamily(t, c)
+	vp := mkProductID(t, c, "VP", "variant_parent", "familyUuid", fam)
+	v := mkProductID(t, c, "V", "variant", "familyUuid", fam, "parentUuid", vp)
+	other := mkProductID(t, c, "O", "simple")
+
+	attr := Str(Want(t, c.Post("/v1/attributes", Body("code", "a_"+RandomHex(4))), 201).Obj(), "uuid")
+	pa := Want(t, c.Post("/v1/products/"+vp+"/attributes", Body("attributeUuid", attr)), 201).Obj()
+	cat := Want(t, c.Post("/v1/products/"+vp+"/categories", Body("categoryUuid", mkCategory(t, c))), 201).Obj()
+	tag := Want(t, c.Post("/v1/products/"+vp+"/tags", Body("tagUuid", mkTag(t, c))), 201).Obj()
+	group := Str(Want(t, c.Post("/v1/type-groups", Body("code", "g_"+RandomHex(4), "entityType", "product")), 201).Obj(), "uuid")
+	it := Str(Want(t, c.Post("/v1/input-types", Body("code", "it_"+RandomHex(4), "dataType", "text", "typeGroupUuid", group)), 201).Obj(), "uuid")
+	val := Want(t, c.Post("/v1/products/"+vp+"/input-values", Body("inputTypeUuid", it, "value", "from the parent")), 201).Obj()
+	images := Str(Want(t, c.Post("/v1/product-asset-types", Body("code", "img_"+RandomHex(4), "isFeaturedSource", true)), 201).Obj(), "uuid")
+	manuals := Str(Want(t, c.Post("/v1/product-asset-types", Body("code", "man_"+RandomHex(4))), 201).Obj(), "uuid")
+	mkAsset := func(cat string) string {
+		return Str(Want(t, c.Post("/v1/assets", Body("code", "as_"+RandomHex(4), "category", cat)), 201).Obj(), "uuid")
+	}
+	a1, a2, a3 := mkAsset("image"), mkAsset("image"), mkAsset("document")
+	// The manual has the lowest priority but its type is no featured source: a2 is featured.
+	pas := Want(t, c.Post("/v1/products/"+vp+"/assets/bulk", []any{
+		Body("assetUuid", a1, "productAssetTypeUuid", images, "displayPriority", 5),
+		Body("assetUuid", a2, "productAssetTypeUuid", images, "displayPriority", 1),
+		Body("assetUuid", a3, "productAssetTypeUuid", manuals, "displayPriority", 0),
+	}), 201).Objs()
+	rt := Str(Want(t, c.Post("/v1/product-relation-types", Body("code", "rel_"+RandomHex(4), "direction", "one_way")), 201).Obj(), "uuid")
+	rel := Want(t, c.Post("/v1/products/"+vp+"/relations", Body("productRelationTypeUuid", rt, "targetProductUuid", other)), 201).Obj()
+	pub := Want(t, c.Post("/v1/products/"+vp+"/publications", Body("channelUuid", mkChannel(t, c))), 201).Obj()
+
+	all := Q("expand[productAttributes]", "true", "expand[productAssets]", "true", "expand[productCategories]", "true",
+		"expand[productTags]", "true", "expand[inputValues]", "true", "expand[productRelations]", "true",
+		"expand[publications]", "true", "expand[variants]", "true")
+	g := Want(t, c.Get("/v1/products/"+vp+all), 200).Obj()
+	// Each expanded product asset is the one the asset endpoint returns (isFeatured included).
+	byPriority := []any{Want(t, c.Get("/v1/products/"+vp+"/assets/"+Str(pas[2], "uuid")), 200).Obj(),
+		Want(t, c.Get("/v1/products/"+vp+"/assets/"+Str(pas[1], "uuid")), 200).Obj(),
+		Want(t, c.Get("/v1/products/"+vp+"/assets/"+Str(pas[0], "uuid")), 200).Obj()}
+	variant := Want(t, c.Get("/v1/products/"+v), 200).Obj()
+	wantProduct(t, "hydrated", g, "featuredAssetUuid", a2,
+		"productAttributes", []any{pa}, "productAssets", byPriority, "productCategories", []any{cat}, "productTags", []any{tag},
+		"productRelations", []any{rel}, "publications", []any{pub}, "variants", []any{variant})
+	if vals, _ := g["inputValues"].([]any); len(vals) != 1 || Str(vals[0].(map[string]any), "uuid") != Str(val, "uuid") {
+		t.Fatalf("inputValues: %v", g["inputValues"])
+	}
+	if byPriority[1].(map[string]any)["isFeatured"] != true || byPriority[0].(map[string]any)["isFeatured"] != false {
+		t.Fatalf("isFeatured: %v", byPriority)
+	}
+
+	// include: the same as uuid lists.
+	inc := Q("include[productAttributes]", "true", "include[productAssets]", "true", "include[productCategories]", "true",
+		"include[productTags]", "true", "include[inputValues]", "true", "include[productRelations]", "true",
+		"include[publications]", "true", "include[variants]", "true")
+	g = Want(t, c.Get("/v1/products/"+vp+inc), 200).Obj()
+	wantProduct(t, "include", g, "featuredAssetUuid", a2,
+		"productAttributeUuids", []string{Str(pa, "uuid")},
+		"productAssetUuids", []string{Str(pas[2], "uuid"), Str(pas[1], "uuid"), Str(pas[0], "uuid")},
+		"productCategoryUuids", []string{Str(cat, "uuid")}, "productTagUuids", []string{Str(tag, "uuid")},
+		"inputValueUuids", []string{Str(val, "uuid")}, "productRelationUuids", []string{Str(rel, "uuid")},
+		"publicationUuids", []string{Str(pub, "uuid")}, "variantUuids", []string{v},
+		"productAssets", nil, "productRelations", nil, "variants", nil)
+
+	// The variant inherits the parent's value; it has no assets of its own, so no featured asset.
+	g = Want(t, c.Get("/v1/products/"+v+all), 200).Obj()
+	wantProduct(t, "variant", g, "featuredAssetUuid", nil, "productAssets", []any{}, "productRelations", []any{}, "variants", []any{})
+	if vals, _ := g["inputValues"].([]any); len(vals) != 1 || vals[0].(map[string]any)["inherited"] != true {
+		t.Fatalf("variant inputValues: %v", g["inputValues"])
+	}
+
+	// The featured asset follows the priorities, and write responses carry it too.
+	Want(t, c.Patch("/v1/products/"+vp+"/assets/"+Str(pas[0], "uuid"), Body("displayPriority", 0)), 200)
+	up := Want(t, c.Patch("/v1/products/"+vp, Body("displayName", "renamed")), 200).Obj()
+	wantProduct(t, "update response", up, "featuredAssetUuid", a1)
+	lc := Want(t, transition(c, vp, "activate"), 200).Obj()
+	wantProduct(t, "transition response", lc, "featuredAssetUuid", a1)
+	items := Want(t, c.Get("/v1/products"+Q("uuids[eq]", vp, "uuids[eq]", other)), 200).Items()
+	if len(items) != 2 || Str(items[0], "featuredAssetUuid") != a1 || items[1]["featuredAssetUuid"] != nil {
+		t.Fatalf("list featuredAssetUuid: %v", items)
+	}
+	// Without featured-source assets there is none.
+	Want(t, c.Delete("/v1/products/"+vp+"/assets/"+Str(pas[0], "uuid")), 204)
+	Want(t, c.Delete("/v1/products/"+vp+"/assets/"+Str(pas[1], "uuid")), 204)
+	wantProduct(t, "no featured", Want(t, c.Get("/v1/products/"+vp), 200).Obj(), "featuredAssetUuid", nil)
+}
