@@ -10,6 +10,8 @@
 #  4. The summary table (bench/results/latest.txt).
 #  5. The Go micro-benchmarks of server/auth, server/jsonpb and server/store.
 #  6. Webhooks: deliveries per second and commit-to-receipt latency (bench/webhooks).
+#  7. Products: the hydrated product GET (20 attributes, 10 assets, 5 categories, 30 input values,
+#     every association expanded) and the bulk publication lifecycle of 100 (bench/products).
 # The databases are dropped and the server stopped on exit, also on failure.
 #
 # Settings: BENCH_CLIENTS (4), BENCH_DURATION seconds per timed run (10), BENCH_ITEMS (100000),
@@ -144,4 +146,10 @@ echo
 echo "== webhooks (bench/webhooks: in-process catalogd, local receiver)"
 go run ./bench/webhooks 2>/dev/null | tee "$OUT/webhooks.txt"
 { echo; cat "$OUT/webhooks.txt"; } >>"$OUT/latest.txt"
+
+# --- 7. products: hydrated GET and bulk publication lifecycle -----------------------------------------
+echo
+echo "== products (bench/products: in-process catalogd, $CLIENTS clients, ${DURATION} s per timed run)"
+go run ./bench/products -clients "$CLIENTS" -duration "${DURATION}s" 2>/dev/null | tee "$OUT/products.txt"
+{ echo; echo "Products (go run ./bench/products):"; cat "$OUT/products.txt"; } >>"$OUT/latest.txt"
 log "done in $((SECONDS - START)) s; summary in $OUT/latest.txt"

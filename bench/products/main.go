@@ -19,6 +19,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"runtime/pprof"
 	"sort"
 	"sync"
 	"time"
@@ -31,10 +32,12 @@ import (
 )
 
 var (
-	nProducts = flag.Int("products", 200, "hydrated products to seed (at least 4)")
-	clients   = flag.Int("clients", 4, "concurrent clients of the timed GET runs")
-	duration  = flag.Duration("duration", 10*time.Second, "length of each timed GET run (plus 1 s warm-up)")
-	bulkRuns  = flag.Int("bulk-runs", 30, "publish + unpublish rounds of 100 publications")
+	nProducts  = flag.Int("products", 200, "hydrated products to seed (at least 4)")
+	clients    = flag.Int("clients", 4, "concurrent clients of the timed GET runs")
+	duration   = flag.Duration("duration", 10*time.Second, "length of each timed GET run (plus 1 s warm-up)")
+	bulkRuns   = flag.Int("bulk-runs", 30, "publish + unpublish rounds of 100 publications")
+	cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of the hydrated REST GET run to this file")
+	each       = flag.Bool("each", false, "also time the GET with each association expanded alone")
 )
 
 func main() {
@@ -211,9 +214,27 @@ func run() error {
 	timed("GET plain      REST /v1/products/{uuid}", func(r *rand.Rand) error {
 		return a.do("GET", "/v1/products/"+products[r.IntN(len(products))], nil, nil)
 	})
+	if *each {
+		for _, x := range []string{"productAttributes", "productAssets", "productCategories", "productTags", "inputValues",
+			"productRelations", "publications", "variants"} {
+			timed("GET expand["+x+"] alone", func(r *rand.Rand) error {
+				return a.do("GET", "/v1/products/"+products[r.IntN(len(products))]+"?expand["+x+"]=true", nil, nil)
+			})
+		}
+	}
+	if *cpuProfile != "" { // catalogd runs in this process: the profile shows its CPU (and the client's)
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
 	timed("GET hydrated   REST /v1/products/{uuid}?expand[...]=true (8 associations)", func(r *rand.Rand) error {
 		return a.do("GET", "/v1/products/"+products[r.IntN(len(products))]+all, nil, nil)
 	})
+	pprof.StopCPUProfile()
 	grpcc := pb.NewProductServiceClient(env.GRPC)
 	gctx := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+a.token)
 	every := &pb.ProductInclude{ProductAttributes: true, ProductAssets: true, ProductCategories: true, ProductTags: true,
