@@ -38,9 +38,11 @@ ORDER BY product_uuid, display_priority, created_at, uuid;
 
 -- name: ListFeaturedAssetsOfProducts :many
 -- The featured asset of each of several products that has one: its first product asset of a type
--- with is_featured_source, by display_priority, created_at, uuid (as product_assets_view).
-SELECT DISTINCT ON (pa.product_uuid) pa.product_uuid, pa.uuid AS product_asset_uuid, pa.asset_uuid
-FROM product_assets pa
+-- with is_featured_source, by display_priority, created_at, uuid (as product_assets_view). A
+-- variant with no such asset of its own shows its parent's (like readiness counts them).
+SELECT DISTINCT ON (p.uuid) p.uuid AS product_uuid, pa.uuid AS product_asset_uuid, pa.asset_uuid
+FROM products p
+JOIN product_assets pa ON pa.tenant_id = p.tenant_id AND (pa.product_uuid = p.uuid OR pa.product_uuid = p.parent_uuid)
 JOIN product_asset_types t ON t.tenant_id = pa.tenant_id AND t.uuid = pa.product_asset_type_uuid
-WHERE pa.tenant_id = @tenant_id AND pa.product_uuid = ANY(@product_uuids::uuid[]) AND t.is_featured_source
-ORDER BY pa.product_uuid, pa.display_priority, pa.created_at, pa.uuid;
+WHERE p.tenant_id = @tenant_id AND p.uuid = ANY(@product_uuids::uuid[]) AND t.is_featured_source
+ORDER BY p.uuid, (pa.product_uuid = p.uuid) DESC, pa.display_priority, pa.created_at, pa.uuid;

@@ -109,11 +109,12 @@ func (q *Queries) InsertProductAssets(ctx context.Context, arg InsertProductAsse
 }
 
 const listFeaturedAssetsOfProducts = `-- name: ListFeaturedAssetsOfProducts :many
-SELECT DISTINCT ON (pa.product_uuid) pa.product_uuid, pa.uuid AS product_asset_uuid, pa.asset_uuid
-FROM product_assets pa
+SELECT DISTINCT ON (p.uuid) p.uuid AS product_uuid, pa.uuid AS product_asset_uuid, pa.asset_uuid
+FROM products p
+JOIN product_assets pa ON pa.tenant_id = p.tenant_id AND (pa.product_uuid = p.uuid OR pa.product_uuid = p.parent_uuid)
 JOIN product_asset_types t ON t.tenant_id = pa.tenant_id AND t.uuid = pa.product_asset_type_uuid
-WHERE pa.tenant_id = $1 AND pa.product_uuid = ANY($2::uuid[]) AND t.is_featured_source
-ORDER BY pa.product_uuid, pa.display_priority, pa.created_at, pa.uuid
+WHERE p.tenant_id = $1 AND p.uuid = ANY($2::uuid[]) AND t.is_featured_source
+ORDER BY p.uuid, (pa.product_uuid = p.uuid) DESC, pa.display_priority, pa.created_at, pa.uuid
 `
 
 type ListFeaturedAssetsOfProductsParams struct {
@@ -128,7 +129,8 @@ type ListFeaturedAssetsOfProductsRow struct {
 }
 
 // The featured asset of each of several products that has one: its first product asset of a type
-// with is_featured_source, by display_priority, created_at, uuid (as product_assets_view).
+// with is_featured_source, by display_priority, created_at, uuid (as product_assets_view). A
+// variant with no such asset of its own shows its parent's (like readiness counts them).
 func (q *Queries) ListFeaturedAssetsOfProducts(ctx context.Context, arg ListFeaturedAssetsOfProductsParams) ([]ListFeaturedAssetsOfProductsRow, error) {
 	rows, err := q.db.Query(ctx, listFeaturedAssetsOfProducts, arg.TenantID, arg.ProductUuids)
 	if err != nil {

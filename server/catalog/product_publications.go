@@ -169,9 +169,9 @@ func missingOf(r db.ListPublicationMissingRow) missingItem {
 		noun := map[string]string{"asset_type": "asset type", "relation_type": "relation type"}[r.Kind]
 		items := map[string]string{"asset_type": "assets", "relation_type": "relations"}[r.Kind]
 		if r.Have < r.Need {
-			m.Detail = fmt.Sprintf("%s %s is required by %s: at least %d %s of this type, the product has %d", noun, r.Code, by, r.Need, items, r.Have)
+			m.Detail = fmt.Sprintf("%s %s is required by %s: at least %d of its %s, the product has %d", noun, r.Code, by, r.Need, items, r.Have)
 		} else {
-			m.Detail = fmt.Sprintf("%s %s allows at most %d %s of this type (%s), the product has %d", noun, r.Code, r.MaxCount, items, by, r.Have)
+			m.Detail = fmt.Sprintf("%s %s allows at most %d of its %s (%s), the product has %d", noun, r.Code, r.MaxCount, items, by, r.Have)
 		}
 	}
 	return m

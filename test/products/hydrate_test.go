@@ -121,9 +121,10 @@ func TestHydratedProduct(t *testing.T) {
 		"publicationUuids", []string{Str(pub, "uuid")}, "variantUuids", []string{v},
 		"productAssets", nil, "productRelations", nil, "variants", nil)
 
-	// The variant inherits the parent's value; it has no assets of its own, so no featured asset.
+	// The variant inherits the parent's value, and, having no assets of its own, shows the parent's
+	// featured asset (its own asset list stays empty).
 	g = Want(t, c.Get("/v1/products/"+v+all), 200).Obj()
-	wantProduct(t, "variant", g, "featuredAssetUuid", nil, "productAssets", []any{}, "productRelations", []any{}, "variants", []any{})
+	wantProduct(t, "variant", g, "featuredAssetUuid", a2, "productAssets", []any{}, "productRelations", []any{}, "variants", []any{})
 	if vals, _ := g["inputValues"].([]any); len(vals) != 1 || vals[0].(map[string]any)["inherited"] != true {
 		t.Fatalf("variant inputValues: %v", g["inputValues"])
 	}
@@ -138,6 +139,19 @@ func TestHydratedProduct(t *testing.T) {
 	if len(items) != 2 || Str(items[0], "featuredAssetUuid") != a1 || items[1]["featuredAssetUuid"] != nil {
 		t.Fatalf("list featuredAssetUuid: %v", items)
 	}
+	wantProduct(t, "variant follows", Want(t, c.Get("/v1/products/"+v), 200).Obj(), "featuredAssetUuid", a1)
+	// A featured-source asset of the variant's own wins over the parent's, whatever the priorities;
+	// one of another type does not.
+	own := mkAsset("image")
+	Want(t, c.Post("/v1/products/"+v+"/assets", Body("assetUuid", a3, "productAssetTypeUuid", manuals, "displayPriority", -9)), 201)
+	wantProduct(t, "variant manual", Want(t, c.Get("/v1/products/"+v), 200).Obj(), "featuredAssetUuid", a1)
+	Want(t, c.Post("/v1/products/"+v+"/assets", Body("assetUuid", own, "productAssetTypeUuid", images, "displayPriority", 99)), 201)
+	wantProduct(t, "variant own", Want(t, c.Get("/v1/products/"+v), 200).Obj(), "featuredAssetUuid", own)
+	vs, _ := Want(t, c.Get("/v1/products/"+vp+Q("expand[variants]", "true")), 200).Obj()["variants"].([]any)
+	if len(vs) != 1 {
+		t.Fatalf("variants: %v", vs)
+	}
+	WantFields(t, "expanded variant", vs[0].(map[string]any), "featuredAssetUuid", own)
 	// Without featured-source assets there is none.
 	Want(t, c.Delete("/v1/products/"+vp+"/assets/"+Str(pas[0], "uuid")), 204)
 	Want(t, c.Delete("/v1/products/"+vp+"/assets/"+Str(pas[1], "uuid")), 204)

@@ -256,7 +256,8 @@ type Product struct {
 	// Filled only with expand[productRelations]=true.
 	ProductRelations *ProductRelationList `protobuf:"bytes,23,opt,name=product_relations,json=productRelations,proto3" json:"product_relations,omitempty"`
 	// Read-only, always present: the asset of the product's featured asset (among its assets whose
-	// product asset type is a featured source, the lowest displayPriority); null when none.
+	// product asset type is a featured source, the lowest displayPriority); a variant with none of
+	// its own shows its parent's; null when none.
 	FeaturedAssetUuid *string `protobuf:"bytes,28,opt,name=featured_asset_uuid,json=featuredAssetUuid,proto3,oneof" json:"featured_asset_uuid,omitempty"`
 	unknownFields     protoimpl.UnknownFields
 	sizeCache         protoimpl.SizeCache
