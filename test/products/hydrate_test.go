@@ -60,7 +60,7 @@ func TestIncludeExpandPublicationsAndVariants(t *testing.T) {
 // values, the featured asset; the same through include as uuid lists.
 func TestHydratedProduct(t *testing.T) {
 	t.Parallel()
-	c, _ := env.TenantClient(t)
+	c, tenant := env.TenantClient(t)
 	fam := mkFamily(t, c)
 	vp := mkProductID(t, c, "VP", "variant_parent", "familyUuid", fam)
 	v := mkProductID(t, c, "V", "variant", "familyUuid", fam, "parentUuid", vp)
@@ -156,4 +156,23 @@ func TestHydratedProduct(t *testing.T) {
 	Want(t, c.Delete("/v1/products/"+vp+"/assets/"+Str(pas[0], "uuid")), 204)
 	Want(t, c.Delete("/v1/products/"+vp+"/assets/"+Str(pas[1], "uuid")), 204)
 	wantProduct(t, "no featured", Want(t, c.Get("/v1/products/"+vp), 200).Obj(), "featuredAssetUuid", nil)
+
+	// The workflow above, plus a term, a value update and a publish, emitted every event name the
+	// specification gives as an example, in the writing transactions.
+	term := Str(Want(t, c.Post("/v1/attributes/"+attr+"/terms", Body("code", "t_"+RandomHex(4))), 201).Obj(), "uuid")
+	Want(t, c.Post("/v1/products/"+vp+"/attributes/"+Str(pa, "uuid")+"/terms", Body("termUuid", term)), 201)
+	Want(t, c.Patch("/v1/products/"+vp+"/input-values/"+Str(val, "uuid"), Body("value", "changed")), 200)
+	Want(t, c.Patch("/v1/products/"+vp+"/publications/"+Str(pub, "uuid")+"/actions/lifecycle", Body("transition", "publish")), 200)
+	Want(t, c.Patch("/v1/products/"+vp+"/publications/"+Str(pub, "uuid")+"/actions/lifecycle", Body("transition", "unpublish")), 200)
+	seen := map[string]bool{}
+	for _, e := range NewEventLog(pool, tenant).All(t) {
+		seen[e.Type] = true
+	}
+	for _, name := range []string{"product.created", "product.updated", "product.published", "product.unpublished",
+		"product.attribute.linked", "product.attribute_term.linked", "product.tag.linked", "product.asset.linked",
+		"product.input_value.created", "product.input_value.updated"} {
+		if !seen[name] {
+			t.Errorf("no %s event among %v", name, seen)
+		}
+	}
 }
