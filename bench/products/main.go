@@ -2,8 +2,9 @@
 // on a fresh database of the local PostgreSQL):
 //
 //   - the hydrated product GET: GET /v1/products/{uuid} with expand of every association, on
-//     products that each have 20 attributes, 10 assets, 5 categories and 30 input values (plus
-//     2 tags, 2 relations, 3 publications), REST and gRPC, against the plain GET of the same products;
+//     products that each have 20 attributes (a term each), 10 assets, 5 categories and 30 input
+//     values (plus 2 tags, 2 relations, 3 publications), REST and gRPC, against the plain GET of
+//     the same products;
 //   - the bulk publication lifecycle of 100: one product published on 100 channels and unpublished
 //     again, PATCH …/publications/bulk/actions/lifecycle with 100 uuids, including the readiness
 //     gate of every publication (each channel requires an input type the product has).
@@ -136,6 +137,14 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	terms := make([]string, len(attrs))
+	for j, at := range attrs {
+		var term ref
+		if err := a.do("POST", "/v1/attributes/"+at+"/terms", obj{"code": "value"}, &term); err != nil {
+			return err
+		}
+		terms[j] = term.UUID
+	}
 	var assetType, relType, group ref
 	if err := a.do("POST", "/v1/product-asset-types", obj{"code": "images", "isFeaturedSource": true}, &assetType); err != nil {
 		return err
@@ -191,8 +200,18 @@ func run() error {
 			{"/publications", many(3, func(j int) obj { return obj{"channelUuid": channels[j]} })},
 		}
 		for _, s := range steps {
-			if _, err := a.bulk(base+s.path, s.items); err != nil {
+			ids, err := a.bulk(base+s.path, s.items)
+			if err != nil {
 				return err
+			}
+			if s.path != "/attributes" {
+				continue
+			}
+			// Each product attribute's value: one term.
+			for j, pa := range ids {
+				if err := a.do("POST", base+"/attributes/"+pa+"/terms", obj{"termUuid": terms[j]}, nil); err != nil {
+					return err
+				}
 			}
 		}
 	}

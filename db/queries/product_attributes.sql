@@ -21,9 +21,14 @@ RETURNING *;
 -- Deletes its product terms with it (ON DELETE CASCADE).
 DELETE FROM product_attributes WHERE tenant_id = $1 AND product_uuid = $2 AND uuid = $3;
 
--- name: ListProductAttributesOfProducts :many
--- The attributes of several products (include/expand), oldest first.
-SELECT * FROM product_attributes WHERE tenant_id = $1 AND product_uuid = ANY(@product_uuids::uuid[])
+-- name: ListEffectiveAttributesOfProducts :many
+-- Own and inherited attributes of several products (include/expand on products), oldest first.
+SELECT * FROM product_effective_attributes WHERE tenant_id = $1 AND owner_uuid = ANY(@owner_uuids::uuid[])
+ORDER BY created_at, uuid;
+
+-- name: ListProductTermsOfProductAttributes :many
+-- The terms of several product attributes (include/expand), oldest first.
+SELECT * FROM product_terms WHERE tenant_id = $1 AND product_attribute_uuid = ANY(@product_attribute_uuids::uuid[])
 ORDER BY created_at, uuid;
 
 -- name: GetProductTerm :one

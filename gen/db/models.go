@@ -255,6 +255,18 @@ type ProductAttribute struct {
 	UpdatedAt     time.Time `db:"updated_at"`
 }
 
+type ProductEffectiveAttribute struct {
+	TenantID      string    `db:"tenant_id"`
+	Uuid          uuid.UUID `db:"uuid"`
+	ProductUuid   uuid.UUID `db:"product_uuid"`
+	AttributeUuid uuid.UUID `db:"attribute_uuid"`
+	IsVariantAxis bool      `db:"is_variant_axis"`
+	CreatedAt     time.Time `db:"created_at"`
+	UpdatedAt     time.Time `db:"updated_at"`
+	OwnerUuid     uuid.UUID `db:"owner_uuid"`
+	Inherited     bool      `db:"inherited"`
+}
+
 type ProductEffectiveInputValue struct {
 	TenantID      string     `db:"tenant_id"`
 	Uuid          uuid.UUID  `db:"uuid"`

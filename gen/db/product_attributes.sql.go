@@ -292,32 +292,73 @@ func (q *Queries) InsertProductTerms(ctx context.Context, arg InsertProductTerms
 	return items, nil
 }
 
-const listProductAttributesOfProducts = `-- name: ListProductAttributesOfProducts :many
-SELECT tenant_id, uuid, product_uuid, attribute_uuid, is_variant_axis, created_at, updated_at FROM product_attributes WHERE tenant_id = $1 AND product_uuid = ANY($2::uuid[])
+const listEffectiveAttributesOfProducts = `-- name: ListEffectiveAttributesOfProducts :many
+SELECT tenant_id, uuid, product_uuid, attribute_uuid, is_variant_axis, created_at, updated_at, owner_uuid, inherited FROM product_effective_attributes WHERE tenant_id = $1 AND owner_uuid = ANY($2::uuid[])
 ORDER BY created_at, uuid
 `
 
-type ListProductAttributesOfProductsParams struct {
-	TenantID     string      `db:"tenant_id"`
-	ProductUuids []uuid.UUID `db:"product_uuids"`
+type ListEffectiveAttributesOfProductsParams struct {
+	TenantID   string      `db:"tenant_id"`
+	OwnerUuids []uuid.UUID `db:"owner_uuids"`
 }
 
-// The attributes of several products (include/expand), oldest first.
-func (q *Queries) ListProductAttributesOfProducts(ctx context.Context, arg ListProductAttributesOfProductsParams) ([]ProductAttribute, error) {
-	rows, err := q.db.Query(ctx, listProductAttributesOfProducts, arg.TenantID, arg.ProductUuids)
+// Own and inherited attributes of several products (include/expand on products), oldest first.
+func (q *Queries) ListEffectiveAttributesOfProducts(ctx context.Context, arg ListEffectiveAttributesOfProductsParams) ([]ProductEffectiveAttribute, error) {
+	rows, err := q.db.Query(ctx, listEffectiveAttributesOfProducts, arg.TenantID, arg.OwnerUuids)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []ProductAttribute{}
+	items := []ProductEffectiveAttribute{}
 	for rows.Next() {
-		var i ProductAttribute
+		var i ProductEffectiveAttribute
 		if err := rows.Scan(
 			&i.TenantID,
 			&i.Uuid,
 			&i.ProductUuid,
 			&i.AttributeUuid,
 			&i.IsVariantAxis,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.OwnerUuid,
+			&i.Inherited,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listProductTermsOfProductAttributes = `-- name: ListProductTermsOfProductAttributes :many
+SELECT tenant_id, uuid, product_uuid, product_attribute_uuid, term_uuid, created_at, updated_at FROM product_terms WHERE tenant_id = $1 AND product_attribute_uuid = ANY($2::uuid[])
+ORDER BY created_at, uuid
+`
+
+type ListProductTermsOfProductAttributesParams struct {
+	TenantID              string      `db:"tenant_id"`
+	ProductAttributeUuids []uuid.UUID `db:"product_attribute_uuids"`
+}
+
+// The terms of several product attributes (include/expand), oldest first.
+func (q *Queries) ListProductTermsOfProductAttributes(ctx context.Context, arg ListProductTermsOfProductAttributesParams) ([]ProductTerm, error) {
+	rows, err := q.db.Query(ctx, listProductTermsOfProductAttributes, arg.TenantID, arg.ProductAttributeUuids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProductTerm{}
+	for rows.Next() {
+		var i ProductTerm
+		if err := rows.Scan(
+			&i.TenantID,
+			&i.Uuid,
+			&i.ProductUuid,
+			&i.ProductAttributeUuid,
+			&i.TermUuid,
 			&i.CreatedAt,
 			&i.UpdatedAt,
 		); err != nil {

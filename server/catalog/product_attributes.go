@@ -12,6 +12,7 @@ import (
 	"github.com/catalogd/catalogd/server/crud"
 	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/list"
+	"github.com/catalogd/catalogd/server/reqctx"
 	"github.com/catalogd/catalogd/server/store"
 )
 
@@ -59,6 +60,42 @@ var ProductTermList = &list.Spec{
 func ProductAttributeToPB(a db.ProductAttribute) *pb.ProductAttribute {
 	return &pb.ProductAttribute{Uuid: a.Uuid.String(), CreatedAt: timestamppb.New(a.CreatedAt), UpdatedAt: timestamppb.New(a.UpdatedAt),
 		ProductUuid: a.ProductUuid.String(), AttributeUuid: a.AttributeUuid.String(), IsVariantAxis: a.IsVariantAxis}
+}
+
+// productEffectiveAttributeToPB converts a row of product_effective_attributes (a variant's own or
+// inherited product attribute).
+func productEffectiveAttributeToPB(a db.ProductEffectiveAttribute) *pb.ProductAttribute {
+	m := ProductAttributeToPB(db.ProductAttribute{TenantID: a.TenantID, Uuid: a.Uuid, ProductUuid: a.ProductUuid,
+		AttributeUuid: a.AttributeUuid, IsVariantAxis: a.IsVariantAxis, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt})
+	m.Inherited = a.Inherited
+	return m
+}
+
+// attachProductTerms fills productTermUuids (wantIDs) and productTerms (wantObjects) of the
+// product attributes out, with one query ([] when one has none).
+func attachProductTerms(ctx context.Context, q *db.Queries, tenant string, out []*pb.ProductAttribute, wantIDs, wantObjects bool) error {
+	if len(out) == 0 || (!wantIDs && !wantObjects) {
+		return nil
+	}
+	ids := make([]uuid.UUID, len(out))
+	for i, a := range out {
+		ids[i] = uuid.MustParse(a.Uuid)
+	}
+	rows, err := q.ListProductTermsOfProductAttributes(ctx, db.ListProductTermsOfProductAttributesParams{TenantID: tenant, ProductAttributeUuids: ids})
+	if err != nil {
+		return err
+	}
+	by := groupBy(rows, func(pt db.ProductTerm) uuid.UUID { return pt.ProductAttributeUuid })
+	for i, a := range out {
+		ts := by[ids[i]]
+		if wantIDs {
+			a.ProductTermUuids = &pb.UuidList{Values: mapSlice(ts, func(pt db.ProductTerm) string { return pt.Uuid.String() })}
+		}
+		if wantObjects {
+			a.ProductTerms = &pb.ProductTermList{Items: mapSlice(ts, productTermToPB)}
+		}
+	}
+	return nil
 }
 
 func productTermToPB(pt db.ProductTerm) *pb.ProductTerm {
@@ -269,6 +306,10 @@ func (s *ProductAttributeServer) ListProductAttributes(ctx context.Context, req 
 		return nil, sc.Err
 	}
 	out, page, err := listAs(ctx, s.Service, ProductAttributeList, req, ProductAttributeToPB, list.Eq("product_uuid", sc.Parent))
+	if err != nil {
+		return nil, err
+	}
+	err = attachProductTerms(ctx, s.DB.Q, reqctx.Tenant(ctx), out, req.Include.GetProductTerms(), req.Expand.GetProductTerms())
 	return &pb.ListProductAttributesResponse{Items: out, Pagination: page}, err
 }
 
@@ -285,6 +326,10 @@ func (s *ProductAttributeServer) BulkCreateProductAttributes(ctx context.Context
 
 func (s *ProductAttributeServer) GetProductAttribute(ctx context.Context, req *pb.GetProductAttributeRequest) (*pb.GetProductAttributeResponse, error) {
 	m, err := productAttributes.GetAt(ctx, s.DB, s.productScope(ctx, req.ProductUuid), req.ProductAttributeUuid)
+	if err != nil {
+		return nil, err
+	}
+	err = attachProductTerms(ctx, s.DB.Q, reqctx.Tenant(ctx), []*pb.ProductAttribute{m}, req.Include.GetProductTerms(), req.Expand.GetProductTerms())
 	return &pb.GetProductAttributeResponse{ProductAttribute: m}, err
 }
 

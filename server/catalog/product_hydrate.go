@@ -82,16 +82,18 @@ var productAssociations = []association{
 		func(p *pb.Product, rs []db.ProductLink) {
 			p.ProductTags = &pb.ProductTagList{Items: mapSlice(rs, productTagToPB)}
 		}),
-	assoc[db.ProductAttribute]{
+	// Attributes are the effective ones, like input values: a variant's own and its parent's for
+	// attributes it does not link (inherited: true). Expanded, each carries its terms (hydrateProducts).
+	assoc[db.ProductEffectiveAttribute]{
 		asked: (*pb.ProductInclude).GetProductAttributes,
-		load: func(ctx context.Context, q *db.Queries, tenant string, ids []uuid.UUID) ([]db.ProductAttribute, error) {
-			return q.ListProductAttributesOfProducts(ctx, db.ListProductAttributesOfProductsParams{TenantID: tenant, ProductUuids: ids})
+		load: func(ctx context.Context, q *db.Queries, tenant string, ids []uuid.UUID) ([]db.ProductEffectiveAttribute, error) {
+			return q.ListEffectiveAttributesOfProducts(ctx, db.ListEffectiveAttributesOfProductsParams{TenantID: tenant, OwnerUuids: ids})
 		},
-		owner:    func(a db.ProductAttribute) uuid.UUID { return a.ProductUuid },
-		id:       func(a db.ProductAttribute) uuid.UUID { return a.Uuid },
+		owner:    func(a db.ProductEffectiveAttribute) uuid.UUID { return a.OwnerUuid },
+		id:       func(a db.ProductEffectiveAttribute) uuid.UUID { return a.Uuid },
 		setUUIDs: func(p *pb.Product, l *pb.UuidList) { p.ProductAttributeUuids = l },
-		setObjects: func(p *pb.Product, rs []db.ProductAttribute) {
-			p.ProductAttributes = &pb.ProductAttributeList{Items: mapSlice(rs, ProductAttributeToPB)}
+		setObjects: func(p *pb.Product, rs []db.ProductEffectiveAttribute) {
+			p.ProductAttributes = &pb.ProductAttributeList{Items: mapSlice(rs, productEffectiveAttributeToPB)}
 		},
 	},
 	// Input values are the effective ones: a variant's own values and its parent's for the keys it
@@ -161,6 +163,15 @@ var productAssociations = []association{
 func (s *Service) hydrateProducts(ctx context.Context, tenant string, out []*pb.Product, ids []uuid.UUID, inc, exp *pb.ProductInclude) error {
 	for _, a := range productAssociations {
 		if err := a.fill(ctx, s.DB.Q, tenant, out, ids, inc, exp); err != nil {
+			return err
+		}
+	}
+	if exp.GetProductAttributes() { // expanded product attributes carry their terms (their value)
+		var attrs []*pb.ProductAttribute
+		for _, p := range out {
+			attrs = append(attrs, p.GetProductAttributes().GetItems()...)
+		}
+		if err := attachProductTerms(ctx, s.DB.Q, tenant, attrs, false, true); err != nil {
 			return err
 		}
 	}

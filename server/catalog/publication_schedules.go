@@ -295,8 +295,10 @@ func runSchedule(ctx context.Context, d *store.DB, tx pgx.Tx, q *db.Queries, s d
 	_, moveErr := publicationMoves.Transition(mctx, d, product, s.Transition, []string{s.PublicationUuid.String()}, true)
 	p := db.FinishPublicationScheduleParams{TenantID: s.TenantID, Uuid: s.Uuid, Status: "executed", Now: store.Now()}
 	if moveErr != nil {
+		// Only a refusal of the move fails the schedule; anything else (the database, an internal
+		// error) leaves it pending for the next tick.
 		var ae *apierr.Error
-		if !errors.As(moveErr, &ae) {
+		if !errors.As(moveErr, &ae) || ae.Code == apierr.Internal || ae.Code == apierr.Unavailable {
 			return false, moveErr
 		}
 		code := string(ae.Code)

@@ -40,9 +40,10 @@ func ptBase(p, pa string) string { return paBase(p) + "/" + pa + "/terms" }
 
 func wantPA(t *testing.T, what string, m map[string]any, product, attr string, axis bool) {
 	t.Helper()
-	WantKeys(t, what, m, "uuid", "createdAt", "updatedAt", "productUuid", "attributeUuid", "isVariantAxis")
+	WantKeys(t, what, m, "uuid", "createdAt", "updatedAt", "productUuid", "attributeUuid", "isVariantAxis", "inherited",
+		"productTermUuids", "productTerms")
 	WantCommon(t, what, m)
-	WantFields(t, what, m, "productUuid", product, "attributeUuid", attr, "isVariantAxis", axis)
+	WantFields(t, what, m, "productUuid", product, "attributeUuid", attr, "isVariantAxis", axis, "inherited", false)
 }
 
 func wantPT(t *testing.T, what string, m map[string]any, product, pa, term string) {

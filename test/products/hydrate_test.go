@@ -98,8 +98,9 @@ func TestHydratedProduct(t *testing.T) {
 		Want(t, c.Get("/v1/products/"+vp+"/assets/"+Str(pas[1], "uuid")), 200).Obj(),
 		Want(t, c.Get("/v1/products/"+vp+"/assets/"+Str(pas[0], "uuid")), 200).Obj()}
 	variant := Want(t, c.Get("/v1/products/"+v), 200).Obj()
+	paExp := Want(t, c.Get("/v1/products/"+vp+"/attributes/"+Str(pa, "uuid")+Q("expand[productTerms]", "true")), 200).Obj()
 	wantProduct(t, "hydrated", g, "featuredAssetUuid", a2,
-		"productAttributes", []any{pa}, "productAssets", byPriority, "productCategories", []any{cat}, "productTags", []any{tag},
+		"productAttributes", []any{paExp}, "productAssets", byPriority, "productCategories", []any{cat}, "productTags", []any{tag},
 		"productRelations", []any{rel}, "publications", []any{pub}, "variants", []any{variant})
 	if vals, _ := g["inputValues"].([]any); len(vals) != 1 || Str(vals[0].(map[string]any), "uuid") != Str(val, "uuid") {
 		t.Fatalf("inputValues: %v", g["inputValues"])
@@ -121,13 +122,21 @@ func TestHydratedProduct(t *testing.T) {
 		"publicationUuids", []string{Str(pub, "uuid")}, "variantUuids", []string{v},
 		"productAssets", nil, "productRelations", nil, "variants", nil)
 
-	// The variant inherits the parent's value, and, having no assets of its own, shows the parent's
-	// featured asset (its own asset list stays empty).
+	// The variant inherits the parent's value and attribute, and, having no assets of its own, shows
+	// the parent's featured asset (its own asset list stays empty).
 	g = Want(t, c.Get("/v1/products/"+v+all), 200).Obj()
 	wantProduct(t, "variant", g, "featuredAssetUuid", a2, "productAssets", []any{}, "productRelations", []any{}, "variants", []any{})
+	inheritedPA := map[string]any{}
+	for k, x := range paExp {
+		inheritedPA[k] = x
+	}
+	inheritedPA["inherited"] = true
+	WantFields(t, "variant attributes", g, "productAttributes", []any{inheritedPA})
 	if vals, _ := g["inputValues"].([]any); len(vals) != 1 || vals[0].(map[string]any)["inherited"] != true {
 		t.Fatalf("variant inputValues: %v", g["inputValues"])
 	}
+	g = Want(t, c.Get("/v1/products/"+v+Q("include[productAttributes]", "true")), 200).Obj()
+	WantFields(t, "variant attribute uuids", g, "productAttributeUuids", []string{Str(pa, "uuid")})
 
 	// The featured asset follows the priorities, and write responses carry it too.
 	Want(t, c.Patch("/v1/products/"+vp+"/assets/"+Str(pas[0], "uuid"), Body("displayPriority", 0)), 200)
@@ -157,10 +166,23 @@ func TestHydratedProduct(t *testing.T) {
 	Want(t, c.Delete("/v1/products/"+vp+"/assets/"+Str(pas[1], "uuid")), 204)
 	wantProduct(t, "no featured", Want(t, c.Get("/v1/products/"+vp), 200).Obj(), "featuredAssetUuid", nil)
 
-	// The workflow above, plus a term, a value update and a publish, emitted every event name the
-	// specification gives as an example, in the writing transactions.
+	// A term: the expanded product attributes carry it (the parent's and, inherited, the variant's);
+	// a variant's own link of the attribute wins over the parent's.
 	term := Str(Want(t, c.Post("/v1/attributes/"+attr+"/terms", Body("code", "t_"+RandomHex(4))), 201).Obj(), "uuid")
-	Want(t, c.Post("/v1/products/"+vp+"/attributes/"+Str(pa, "uuid")+"/terms", Body("termUuid", term)), 201)
+	pt := Want(t, c.Post("/v1/products/"+vp+"/attributes/"+Str(pa, "uuid")+"/terms", Body("termUuid", term)), 201).Obj()
+	for _, p := range []string{vp, v} {
+		g = Want(t, c.Get("/v1/products/"+p+Q("expand[productAttributes]", "true")), 200).Obj()
+		if as, _ := g["productAttributes"].([]any); len(as) != 1 {
+			t.Fatalf("%s attributes: %v", p, g["productAttributes"])
+		}
+		WantFields(t, "expanded terms of "+p, g["productAttributes"].([]any)[0].(map[string]any), "productTerms", []any{pt}, "uuid", Str(pa, "uuid"))
+	}
+	ownPA := Want(t, c.Post("/v1/products/"+v+"/attributes", Body("attributeUuid", attr, "isVariantAxis", true)), 201).Obj()
+	g = Want(t, c.Get("/v1/products/"+v+Q("expand[productAttributes]", "true")), 200).Obj()
+	WantFields(t, "variant's own attribute", g["productAttributes"].([]any)[0].(map[string]any),
+		"uuid", Str(ownPA, "uuid"), "inherited", false, "isVariantAxis", true, "productTerms", []any{})
+	// The workflow above, plus a value update and a publish, emitted every event name the
+	// specification gives as an example, in the writing transactions.
 	Want(t, c.Patch("/v1/products/"+vp+"/input-values/"+Str(val, "uuid"), Body("value", "changed")), 200)
 	Want(t, c.Patch("/v1/products/"+vp+"/publications/"+Str(pub, "uuid")+"/actions/lifecycle", Body("transition", "publish")), 200)
 	Want(t, c.Patch("/v1/products/"+vp+"/publications/"+Str(pub, "uuid")+"/actions/lifecycle", Body("transition", "unpublish")), 200)

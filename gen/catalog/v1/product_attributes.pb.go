@@ -36,6 +36,14 @@ type ProductAttribute struct {
 	// The attribute differentiates the variants of a variant_parent (only on products of kind
 	// variant_parent or variant).
 	IsVariantAxis bool `protobuf:"varint,6,opt,name=is_variant_axis,json=isVariantAxis,proto3" json:"is_variant_axis,omitempty"`
+	// True only in a variant's expanded product (expand[productAttributes]) for an attribute of its
+	// parent that the variant does not link itself (the uuid and productUuid are the parent's).
+	Inherited bool `protobuf:"varint,7,opt,name=inherited,proto3" json:"inherited,omitempty"`
+	// Filled only with include[productTerms]=true: the uuids of the product attribute's terms.
+	ProductTermUuids *UuidList `protobuf:"bytes,8,opt,name=product_term_uuids,json=productTermUuids,proto3" json:"product_term_uuids,omitempty"`
+	// Filled only with expand[productTerms]=true, and in a product's expand[productAttributes]: the
+	// product attribute's terms (the attribute's value for the product), oldest first.
+	ProductTerms  *ProductTermList `protobuf:"bytes,9,opt,name=product_terms,json=productTerms,proto3" json:"product_terms,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -112,6 +120,72 @@ func (x *ProductAttribute) GetIsVariantAxis() bool {
 	return false
 }
 
+func (x *ProductAttribute) GetInherited() bool {
+	if x != nil {
+		return x.Inherited
+	}
+	return false
+}
+
+func (x *ProductAttribute) GetProductTermUuids() *UuidList {
+	if x != nil {
+		return x.ProductTermUuids
+	}
+	return nil
+}
+
+func (x *ProductAttribute) GetProductTerms() *ProductTermList {
+	if x != nil {
+		return x.ProductTerms
+	}
+	return nil
+}
+
+// ProductAttributeInclude selects `include[productTerms]=true` (uuids) or `expand[productTerms]=true`.
+type ProductAttributeInclude struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ProductTerms  bool                   `protobuf:"varint,1,opt,name=product_terms,json=productTerms,proto3" json:"product_terms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProductAttributeInclude) Reset() {
+	*x = ProductAttributeInclude{}
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProductAttributeInclude) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProductAttributeInclude) ProtoMessage() {}
+
+func (x *ProductAttributeInclude) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProductAttributeInclude.ProtoReflect.Descriptor instead.
+func (*ProductAttributeInclude) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *ProductAttributeInclude) GetProductTerms() bool {
+	if x != nil {
+		return x.ProductTerms
+	}
+	return false
+}
+
 // ProductAttributeList is a list of product attributes.
 type ProductAttributeList struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -122,7 +196,7 @@ type ProductAttributeList struct {
 
 func (x *ProductAttributeList) Reset() {
 	*x = ProductAttributeList{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[1]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -134,7 +208,7 @@ func (x *ProductAttributeList) String() string {
 func (*ProductAttributeList) ProtoMessage() {}
 
 func (x *ProductAttributeList) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[1]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -147,7 +221,7 @@ func (x *ProductAttributeList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProductAttributeList.ProtoReflect.Descriptor instead.
 func (*ProductAttributeList) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{1}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ProductAttributeList) GetItems() []*ProductAttribute {
@@ -170,7 +244,7 @@ type ProductAttributeCreate struct {
 
 func (x *ProductAttributeCreate) Reset() {
 	*x = ProductAttributeCreate{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[2]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -182,7 +256,7 @@ func (x *ProductAttributeCreate) String() string {
 func (*ProductAttributeCreate) ProtoMessage() {}
 
 func (x *ProductAttributeCreate) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[2]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -195,7 +269,7 @@ func (x *ProductAttributeCreate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProductAttributeCreate.ProtoReflect.Descriptor instead.
 func (*ProductAttributeCreate) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{2}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ProductAttributeCreate) GetAttributeUuid() string {
@@ -230,7 +304,7 @@ type ProductAttributeUpdate struct {
 
 func (x *ProductAttributeUpdate) Reset() {
 	*x = ProductAttributeUpdate{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[3]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -242,7 +316,7 @@ func (x *ProductAttributeUpdate) String() string {
 func (*ProductAttributeUpdate) ProtoMessage() {}
 
 func (x *ProductAttributeUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[3]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -255,7 +329,7 @@ func (x *ProductAttributeUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProductAttributeUpdate.ProtoReflect.Descriptor instead.
 func (*ProductAttributeUpdate) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{3}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ProductAttributeUpdate) GetUuid() string {
@@ -298,15 +372,17 @@ type ListProductAttributesRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size          *int32     `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
-	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
+	Size          *int32                   `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Include       *ProductAttributeInclude `protobuf:"bytes,12,opt,name=include,proto3" json:"include,omitempty"`
+	Expand        *ProductAttributeInclude `protobuf:"bytes,13,opt,name=expand,proto3" json:"expand,omitempty"`
+	OrderBy       []*OrderBy               `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListProductAttributesRequest) Reset() {
 	*x = ListProductAttributesRequest{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[4]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -318,7 +394,7 @@ func (x *ListProductAttributesRequest) String() string {
 func (*ListProductAttributesRequest) ProtoMessage() {}
 
 func (x *ListProductAttributesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[4]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -331,7 +407,7 @@ func (x *ListProductAttributesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListProductAttributesRequest.ProtoReflect.Descriptor instead.
 func (*ListProductAttributesRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{4}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ListProductAttributesRequest) GetProductUuid() string {
@@ -390,6 +466,20 @@ func (x *ListProductAttributesRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListProductAttributesRequest) GetInclude() *ProductAttributeInclude {
+	if x != nil {
+		return x.Include
+	}
+	return nil
+}
+
+func (x *ListProductAttributesRequest) GetExpand() *ProductAttributeInclude {
+	if x != nil {
+		return x.Expand
+	}
+	return nil
+}
+
 func (x *ListProductAttributesRequest) GetOrderBy() []*OrderBy {
 	if x != nil {
 		return x.OrderBy
@@ -407,7 +497,7 @@ type ListProductAttributesResponse struct {
 
 func (x *ListProductAttributesResponse) Reset() {
 	*x = ListProductAttributesResponse{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[5]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -419,7 +509,7 @@ func (x *ListProductAttributesResponse) String() string {
 func (*ListProductAttributesResponse) ProtoMessage() {}
 
 func (x *ListProductAttributesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[5]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -432,7 +522,7 @@ func (x *ListProductAttributesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListProductAttributesResponse.ProtoReflect.Descriptor instead.
 func (*ListProductAttributesResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{5}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ListProductAttributesResponse) GetItems() []*ProductAttribute {
@@ -459,7 +549,7 @@ type CreateProductAttributeRequest struct {
 
 func (x *CreateProductAttributeRequest) Reset() {
 	*x = CreateProductAttributeRequest{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[6]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -471,7 +561,7 @@ func (x *CreateProductAttributeRequest) String() string {
 func (*CreateProductAttributeRequest) ProtoMessage() {}
 
 func (x *CreateProductAttributeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[6]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -484,7 +574,7 @@ func (x *CreateProductAttributeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateProductAttributeRequest.ProtoReflect.Descriptor instead.
 func (*CreateProductAttributeRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{6}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CreateProductAttributeRequest) GetProductUuid() string {
@@ -510,7 +600,7 @@ type CreateProductAttributeResponse struct {
 
 func (x *CreateProductAttributeResponse) Reset() {
 	*x = CreateProductAttributeResponse{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[7]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -522,7 +612,7 @@ func (x *CreateProductAttributeResponse) String() string {
 func (*CreateProductAttributeResponse) ProtoMessage() {}
 
 func (x *CreateProductAttributeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[7]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -535,7 +625,7 @@ func (x *CreateProductAttributeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateProductAttributeResponse.ProtoReflect.Descriptor instead.
 func (*CreateProductAttributeResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{7}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CreateProductAttributeResponse) GetProductAttribute() *ProductAttribute {
@@ -555,7 +645,7 @@ type BulkCreateProductAttributesRequest struct {
 
 func (x *BulkCreateProductAttributesRequest) Reset() {
 	*x = BulkCreateProductAttributesRequest{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[8]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -567,7 +657,7 @@ func (x *BulkCreateProductAttributesRequest) String() string {
 func (*BulkCreateProductAttributesRequest) ProtoMessage() {}
 
 func (x *BulkCreateProductAttributesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[8]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -580,7 +670,7 @@ func (x *BulkCreateProductAttributesRequest) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use BulkCreateProductAttributesRequest.ProtoReflect.Descriptor instead.
 func (*BulkCreateProductAttributesRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{8}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *BulkCreateProductAttributesRequest) GetProductUuid() string {
@@ -606,7 +696,7 @@ type BulkCreateProductAttributesResponse struct {
 
 func (x *BulkCreateProductAttributesResponse) Reset() {
 	*x = BulkCreateProductAttributesResponse{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[9]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -618,7 +708,7 @@ func (x *BulkCreateProductAttributesResponse) String() string {
 func (*BulkCreateProductAttributesResponse) ProtoMessage() {}
 
 func (x *BulkCreateProductAttributesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[9]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -631,7 +721,7 @@ func (x *BulkCreateProductAttributesResponse) ProtoReflect() protoreflect.Messag
 
 // Deprecated: Use BulkCreateProductAttributesResponse.ProtoReflect.Descriptor instead.
 func (*BulkCreateProductAttributesResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{9}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *BulkCreateProductAttributesResponse) GetItems() []*ProductAttribute {
@@ -651,7 +741,7 @@ type BulkUpdateProductAttributesRequest struct {
 
 func (x *BulkUpdateProductAttributesRequest) Reset() {
 	*x = BulkUpdateProductAttributesRequest{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[10]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -663,7 +753,7 @@ func (x *BulkUpdateProductAttributesRequest) String() string {
 func (*BulkUpdateProductAttributesRequest) ProtoMessage() {}
 
 func (x *BulkUpdateProductAttributesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[10]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -676,7 +766,7 @@ func (x *BulkUpdateProductAttributesRequest) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use BulkUpdateProductAttributesRequest.ProtoReflect.Descriptor instead.
 func (*BulkUpdateProductAttributesRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{10}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *BulkUpdateProductAttributesRequest) GetProductUuid() string {
@@ -702,7 +792,7 @@ type BulkUpdateProductAttributesResponse struct {
 
 func (x *BulkUpdateProductAttributesResponse) Reset() {
 	*x = BulkUpdateProductAttributesResponse{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[11]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -714,7 +804,7 @@ func (x *BulkUpdateProductAttributesResponse) String() string {
 func (*BulkUpdateProductAttributesResponse) ProtoMessage() {}
 
 func (x *BulkUpdateProductAttributesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[11]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -727,7 +817,7 @@ func (x *BulkUpdateProductAttributesResponse) ProtoReflect() protoreflect.Messag
 
 // Deprecated: Use BulkUpdateProductAttributesResponse.ProtoReflect.Descriptor instead.
 func (*BulkUpdateProductAttributesResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{11}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *BulkUpdateProductAttributesResponse) GetItems() []*ProductAttribute {
@@ -738,16 +828,18 @@ func (x *BulkUpdateProductAttributesResponse) GetItems() []*ProductAttribute {
 }
 
 type GetProductAttributeRequest struct {
-	state                protoimpl.MessageState `protogen:"open.v1"`
-	ProductUuid          string                 `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
-	ProductAttributeUuid string                 `protobuf:"bytes,2,opt,name=product_attribute_uuid,json=productAttributeUuid,proto3" json:"product_attribute_uuid,omitempty"`
+	state                protoimpl.MessageState   `protogen:"open.v1"`
+	ProductUuid          string                   `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
+	ProductAttributeUuid string                   `protobuf:"bytes,2,opt,name=product_attribute_uuid,json=productAttributeUuid,proto3" json:"product_attribute_uuid,omitempty"`
+	Include              *ProductAttributeInclude `protobuf:"bytes,3,opt,name=include,proto3" json:"include,omitempty"`
+	Expand               *ProductAttributeInclude `protobuf:"bytes,4,opt,name=expand,proto3" json:"expand,omitempty"`
 	unknownFields        protoimpl.UnknownFields
 	sizeCache            protoimpl.SizeCache
 }
 
 func (x *GetProductAttributeRequest) Reset() {
 	*x = GetProductAttributeRequest{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[12]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -759,7 +851,7 @@ func (x *GetProductAttributeRequest) String() string {
 func (*GetProductAttributeRequest) ProtoMessage() {}
 
 func (x *GetProductAttributeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[12]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -772,7 +864,7 @@ func (x *GetProductAttributeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProductAttributeRequest.ProtoReflect.Descriptor instead.
 func (*GetProductAttributeRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{12}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetProductAttributeRequest) GetProductUuid() string {
@@ -789,6 +881,20 @@ func (x *GetProductAttributeRequest) GetProductAttributeUuid() string {
 	return ""
 }
 
+func (x *GetProductAttributeRequest) GetInclude() *ProductAttributeInclude {
+	if x != nil {
+		return x.Include
+	}
+	return nil
+}
+
+func (x *GetProductAttributeRequest) GetExpand() *ProductAttributeInclude {
+	if x != nil {
+		return x.Expand
+	}
+	return nil
+}
+
 type GetProductAttributeResponse struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	ProductAttribute *ProductAttribute      `protobuf:"bytes,1,opt,name=product_attribute,json=productAttribute,proto3" json:"product_attribute,omitempty"`
@@ -798,7 +904,7 @@ type GetProductAttributeResponse struct {
 
 func (x *GetProductAttributeResponse) Reset() {
 	*x = GetProductAttributeResponse{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[13]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -810,7 +916,7 @@ func (x *GetProductAttributeResponse) String() string {
 func (*GetProductAttributeResponse) ProtoMessage() {}
 
 func (x *GetProductAttributeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[13]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -823,7 +929,7 @@ func (x *GetProductAttributeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProductAttributeResponse.ProtoReflect.Descriptor instead.
 func (*GetProductAttributeResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{13}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetProductAttributeResponse) GetProductAttribute() *ProductAttribute {
@@ -844,7 +950,7 @@ type UpdateProductAttributeRequest struct {
 
 func (x *UpdateProductAttributeRequest) Reset() {
 	*x = UpdateProductAttributeRequest{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[14]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -856,7 +962,7 @@ func (x *UpdateProductAttributeRequest) String() string {
 func (*UpdateProductAttributeRequest) ProtoMessage() {}
 
 func (x *UpdateProductAttributeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[14]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -869,7 +975,7 @@ func (x *UpdateProductAttributeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProductAttributeRequest.ProtoReflect.Descriptor instead.
 func (*UpdateProductAttributeRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{14}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *UpdateProductAttributeRequest) GetProductUuid() string {
@@ -902,7 +1008,7 @@ type UpdateProductAttributeResponse struct {
 
 func (x *UpdateProductAttributeResponse) Reset() {
 	*x = UpdateProductAttributeResponse{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[15]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -914,7 +1020,7 @@ func (x *UpdateProductAttributeResponse) String() string {
 func (*UpdateProductAttributeResponse) ProtoMessage() {}
 
 func (x *UpdateProductAttributeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[15]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -927,7 +1033,7 @@ func (x *UpdateProductAttributeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProductAttributeResponse.ProtoReflect.Descriptor instead.
 func (*UpdateProductAttributeResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{15}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *UpdateProductAttributeResponse) GetProductAttribute() *ProductAttribute {
@@ -947,7 +1053,7 @@ type DeleteProductAttributeRequest struct {
 
 func (x *DeleteProductAttributeRequest) Reset() {
 	*x = DeleteProductAttributeRequest{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[16]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -959,7 +1065,7 @@ func (x *DeleteProductAttributeRequest) String() string {
 func (*DeleteProductAttributeRequest) ProtoMessage() {}
 
 func (x *DeleteProductAttributeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[16]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -972,7 +1078,7 @@ func (x *DeleteProductAttributeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteProductAttributeRequest.ProtoReflect.Descriptor instead.
 func (*DeleteProductAttributeRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{16}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *DeleteProductAttributeRequest) GetProductUuid() string {
@@ -997,7 +1103,7 @@ type DeleteProductAttributeResponse struct {
 
 func (x *DeleteProductAttributeResponse) Reset() {
 	*x = DeleteProductAttributeResponse{}
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[17]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1009,7 +1115,7 @@ func (x *DeleteProductAttributeResponse) String() string {
 func (*DeleteProductAttributeResponse) ProtoMessage() {}
 
 func (x *DeleteProductAttributeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_attributes_proto_msgTypes[17]
+	mi := &file_catalog_v1_product_attributes_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1022,7 +1128,7 @@ func (x *DeleteProductAttributeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteProductAttributeResponse.ProtoReflect.Descriptor instead.
 func (*DeleteProductAttributeResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{17}
+	return file_catalog_v1_product_attributes_proto_rawDescGZIP(), []int{18}
 }
 
 var File_catalog_v1_product_attributes_proto protoreflect.FileDescriptor
@@ -1030,7 +1136,7 @@ var File_catalog_v1_product_attributes_proto protoreflect.FileDescriptor
 const file_catalog_v1_product_attributes_proto_rawDesc = "" +
 	"\n" +
 	"#catalog/v1/product_attributes.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8e\x02\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1ecatalog/v1/product_terms.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb2\x03\n" +
 	"\x10ProductAttribute\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1039,7 +1145,12 @@ const file_catalog_v1_product_attributes_proto_rawDesc = "" +
 	"updated_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12!\n" +
 	"\fproduct_uuid\x18\x04 \x01(\tR\vproductUuid\x12%\n" +
 	"\x0eattribute_uuid\x18\x05 \x01(\tR\rattributeUuid\x12&\n" +
-	"\x0fis_variant_axis\x18\x06 \x01(\bR\risVariantAxis\"P\n" +
+	"\x0fis_variant_axis\x18\x06 \x01(\bR\risVariantAxis\x12\x1c\n" +
+	"\tinherited\x18\a \x01(\bR\tinherited\x12B\n" +
+	"\x12product_term_uuids\x18\b \x01(\v2\x14.catalog.v1.UuidListR\x10productTermUuids\x12@\n" +
+	"\rproduct_terms\x18\t \x01(\v2\x1b.catalog.v1.ProductTermListR\fproductTerms\">\n" +
+	"\x17ProductAttributeInclude\x12#\n" +
+	"\rproduct_terms\x18\x01 \x01(\bR\fproductTerms\"P\n" +
 	"\x14ProductAttributeList\x122\n" +
 	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAttributeR\x05items:\x04\xd8\xf3\x18\x01\"\x80\x01\n" +
 	"\x16ProductAttributeCreate\x12%\n" +
@@ -1053,7 +1164,7 @@ const file_catalog_v1_product_attributes_proto_rawDesc = "" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\x11\n" +
 	"\x0f_attribute_uuidB\x12\n" +
-	"\x10_is_variant_axis\"\xf4\x03\n" +
+	"\x10_is_variant_axis\"\xf0\x04\n" +
 	"\x1cListProductAttributesRequest\x12!\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12B\n" +
@@ -1065,7 +1176,9 @@ const file_catalog_v1_product_attributes_proto_rawDesc = "" +
 	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12=\n" +
+	"\ainclude\x18\f \x01(\v2#.catalog.v1.ProductAttributeIncludeR\ainclude\x12;\n" +
+	"\x06expand\x18\r \x01(\v2#.catalog.v1.ProductAttributeIncludeR\x06expand\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x1a\xd2\xf3\x18\x16\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
@@ -1090,10 +1203,12 @@ const file_catalog_v1_product_attributes_proto_rawDesc = "" +
 	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x128\n" +
 	"\x05items\x18\x02 \x03(\v2\".catalog.v1.ProductAttributeUpdateR\x05items\"Y\n" +
 	"#BulkUpdateProductAttributesResponse\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAttributeR\x05items\"u\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAttributeR\x05items\"\xf1\x01\n" +
 	"\x1aGetProductAttributeRequest\x12!\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x124\n" +
-	"\x16product_attribute_uuid\x18\x02 \x01(\tR\x14productAttributeUuid\"h\n" +
+	"\x16product_attribute_uuid\x18\x02 \x01(\tR\x14productAttributeUuid\x12=\n" +
+	"\ainclude\x18\x03 \x01(\v2#.catalog.v1.ProductAttributeIncludeR\ainclude\x12;\n" +
+	"\x06expand\x18\x04 \x01(\v2#.catalog.v1.ProductAttributeIncludeR\x06expand\"h\n" +
 	"\x1bGetProductAttributeResponse\x12I\n" +
 	"\x11product_attribute\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAttributeR\x10productAttribute\"\xc9\x01\n" +
 	"\x1dUpdateProductAttributeRequest\x12!\n" +
@@ -1127,75 +1242,84 @@ func file_catalog_v1_product_attributes_proto_rawDescGZIP() []byte {
 	return file_catalog_v1_product_attributes_proto_rawDescData
 }
 
-var file_catalog_v1_product_attributes_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_catalog_v1_product_attributes_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
 var file_catalog_v1_product_attributes_proto_goTypes = []any{
 	(*ProductAttribute)(nil),                    // 0: catalog.v1.ProductAttribute
-	(*ProductAttributeList)(nil),                // 1: catalog.v1.ProductAttributeList
-	(*ProductAttributeCreate)(nil),              // 2: catalog.v1.ProductAttributeCreate
-	(*ProductAttributeUpdate)(nil),              // 3: catalog.v1.ProductAttributeUpdate
-	(*ListProductAttributesRequest)(nil),        // 4: catalog.v1.ListProductAttributesRequest
-	(*ListProductAttributesResponse)(nil),       // 5: catalog.v1.ListProductAttributesResponse
-	(*CreateProductAttributeRequest)(nil),       // 6: catalog.v1.CreateProductAttributeRequest
-	(*CreateProductAttributeResponse)(nil),      // 7: catalog.v1.CreateProductAttributeResponse
-	(*BulkCreateProductAttributesRequest)(nil),  // 8: catalog.v1.BulkCreateProductAttributesRequest
-	(*BulkCreateProductAttributesResponse)(nil), // 9: catalog.v1.BulkCreateProductAttributesResponse
-	(*BulkUpdateProductAttributesRequest)(nil),  // 10: catalog.v1.BulkUpdateProductAttributesRequest
-	(*BulkUpdateProductAttributesResponse)(nil), // 11: catalog.v1.BulkUpdateProductAttributesResponse
-	(*GetProductAttributeRequest)(nil),          // 12: catalog.v1.GetProductAttributeRequest
-	(*GetProductAttributeResponse)(nil),         // 13: catalog.v1.GetProductAttributeResponse
-	(*UpdateProductAttributeRequest)(nil),       // 14: catalog.v1.UpdateProductAttributeRequest
-	(*UpdateProductAttributeResponse)(nil),      // 15: catalog.v1.UpdateProductAttributeResponse
-	(*DeleteProductAttributeRequest)(nil),       // 16: catalog.v1.DeleteProductAttributeRequest
-	(*DeleteProductAttributeResponse)(nil),      // 17: catalog.v1.DeleteProductAttributeResponse
-	(*timestamppb.Timestamp)(nil),               // 18: google.protobuf.Timestamp
-	(*fieldmaskpb.FieldMask)(nil),               // 19: google.protobuf.FieldMask
-	(*StringsFilter)(nil),                       // 20: catalog.v1.StringsFilter
-	(*BoolFilter)(nil),                          // 21: catalog.v1.BoolFilter
-	(*TimeFilter)(nil),                          // 22: catalog.v1.TimeFilter
-	(*OrderBy)(nil),                             // 23: catalog.v1.OrderBy
-	(*Pagination)(nil),                          // 24: catalog.v1.Pagination
+	(*ProductAttributeInclude)(nil),             // 1: catalog.v1.ProductAttributeInclude
+	(*ProductAttributeList)(nil),                // 2: catalog.v1.ProductAttributeList
+	(*ProductAttributeCreate)(nil),              // 3: catalog.v1.ProductAttributeCreate
+	(*ProductAttributeUpdate)(nil),              // 4: catalog.v1.ProductAttributeUpdate
+	(*ListProductAttributesRequest)(nil),        // 5: catalog.v1.ListProductAttributesRequest
+	(*ListProductAttributesResponse)(nil),       // 6: catalog.v1.ListProductAttributesResponse
+	(*CreateProductAttributeRequest)(nil),       // 7: catalog.v1.CreateProductAttributeRequest
+	(*CreateProductAttributeResponse)(nil),      // 8: catalog.v1.CreateProductAttributeResponse
+	(*BulkCreateProductAttributesRequest)(nil),  // 9: catalog.v1.BulkCreateProductAttributesRequest
+	(*BulkCreateProductAttributesResponse)(nil), // 10: catalog.v1.BulkCreateProductAttributesResponse
+	(*BulkUpdateProductAttributesRequest)(nil),  // 11: catalog.v1.BulkUpdateProductAttributesRequest
+	(*BulkUpdateProductAttributesResponse)(nil), // 12: catalog.v1.BulkUpdateProductAttributesResponse
+	(*GetProductAttributeRequest)(nil),          // 13: catalog.v1.GetProductAttributeRequest
+	(*GetProductAttributeResponse)(nil),         // 14: catalog.v1.GetProductAttributeResponse
+	(*UpdateProductAttributeRequest)(nil),       // 15: catalog.v1.UpdateProductAttributeRequest
+	(*UpdateProductAttributeResponse)(nil),      // 16: catalog.v1.UpdateProductAttributeResponse
+	(*DeleteProductAttributeRequest)(nil),       // 17: catalog.v1.DeleteProductAttributeRequest
+	(*DeleteProductAttributeResponse)(nil),      // 18: catalog.v1.DeleteProductAttributeResponse
+	(*timestamppb.Timestamp)(nil),               // 19: google.protobuf.Timestamp
+	(*UuidList)(nil),                            // 20: catalog.v1.UuidList
+	(*ProductTermList)(nil),                     // 21: catalog.v1.ProductTermList
+	(*fieldmaskpb.FieldMask)(nil),               // 22: google.protobuf.FieldMask
+	(*StringsFilter)(nil),                       // 23: catalog.v1.StringsFilter
+	(*BoolFilter)(nil),                          // 24: catalog.v1.BoolFilter
+	(*TimeFilter)(nil),                          // 25: catalog.v1.TimeFilter
+	(*OrderBy)(nil),                             // 26: catalog.v1.OrderBy
+	(*Pagination)(nil),                          // 27: catalog.v1.Pagination
 }
 var file_catalog_v1_product_attributes_proto_depIdxs = []int32{
-	18, // 0: catalog.v1.ProductAttribute.created_at:type_name -> google.protobuf.Timestamp
-	18, // 1: catalog.v1.ProductAttribute.updated_at:type_name -> google.protobuf.Timestamp
-	0,  // 2: catalog.v1.ProductAttributeList.items:type_name -> catalog.v1.ProductAttribute
-	19, // 3: catalog.v1.ProductAttributeUpdate.update_mask:type_name -> google.protobuf.FieldMask
-	20, // 4: catalog.v1.ListProductAttributesRequest.uuids:type_name -> catalog.v1.StringsFilter
-	20, // 5: catalog.v1.ListProductAttributesRequest.attribute_uuids:type_name -> catalog.v1.StringsFilter
-	21, // 6: catalog.v1.ListProductAttributesRequest.is_variant_axis:type_name -> catalog.v1.BoolFilter
-	22, // 7: catalog.v1.ListProductAttributesRequest.created_at:type_name -> catalog.v1.TimeFilter
-	22, // 8: catalog.v1.ListProductAttributesRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	23, // 9: catalog.v1.ListProductAttributesRequest.order_by:type_name -> catalog.v1.OrderBy
-	0,  // 10: catalog.v1.ListProductAttributesResponse.items:type_name -> catalog.v1.ProductAttribute
-	24, // 11: catalog.v1.ListProductAttributesResponse.pagination:type_name -> catalog.v1.Pagination
-	2,  // 12: catalog.v1.CreateProductAttributeRequest.product_attribute:type_name -> catalog.v1.ProductAttributeCreate
-	0,  // 13: catalog.v1.CreateProductAttributeResponse.product_attribute:type_name -> catalog.v1.ProductAttribute
-	2,  // 14: catalog.v1.BulkCreateProductAttributesRequest.items:type_name -> catalog.v1.ProductAttributeCreate
-	0,  // 15: catalog.v1.BulkCreateProductAttributesResponse.items:type_name -> catalog.v1.ProductAttribute
-	3,  // 16: catalog.v1.BulkUpdateProductAttributesRequest.items:type_name -> catalog.v1.ProductAttributeUpdate
-	0,  // 17: catalog.v1.BulkUpdateProductAttributesResponse.items:type_name -> catalog.v1.ProductAttribute
-	0,  // 18: catalog.v1.GetProductAttributeResponse.product_attribute:type_name -> catalog.v1.ProductAttribute
-	3,  // 19: catalog.v1.UpdateProductAttributeRequest.product_attribute:type_name -> catalog.v1.ProductAttributeUpdate
-	0,  // 20: catalog.v1.UpdateProductAttributeResponse.product_attribute:type_name -> catalog.v1.ProductAttribute
-	4,  // 21: catalog.v1.ProductAttributeService.ListProductAttributes:input_type -> catalog.v1.ListProductAttributesRequest
-	6,  // 22: catalog.v1.ProductAttributeService.CreateProductAttribute:input_type -> catalog.v1.CreateProductAttributeRequest
-	8,  // 23: catalog.v1.ProductAttributeService.BulkCreateProductAttributes:input_type -> catalog.v1.BulkCreateProductAttributesRequest
-	12, // 24: catalog.v1.ProductAttributeService.GetProductAttribute:input_type -> catalog.v1.GetProductAttributeRequest
-	14, // 25: catalog.v1.ProductAttributeService.UpdateProductAttribute:input_type -> catalog.v1.UpdateProductAttributeRequest
-	16, // 26: catalog.v1.ProductAttributeService.DeleteProductAttribute:input_type -> catalog.v1.DeleteProductAttributeRequest
-	10, // 27: catalog.v1.ProductAttributeService.BulkUpdateProductAttributes:input_type -> catalog.v1.BulkUpdateProductAttributesRequest
-	5,  // 28: catalog.v1.ProductAttributeService.ListProductAttributes:output_type -> catalog.v1.ListProductAttributesResponse
-	7,  // 29: catalog.v1.ProductAttributeService.CreateProductAttribute:output_type -> catalog.v1.CreateProductAttributeResponse
-	9,  // 30: catalog.v1.ProductAttributeService.BulkCreateProductAttributes:output_type -> catalog.v1.BulkCreateProductAttributesResponse
-	13, // 31: catalog.v1.ProductAttributeService.GetProductAttribute:output_type -> catalog.v1.GetProductAttributeResponse
-	15, // 32: catalog.v1.ProductAttributeService.UpdateProductAttribute:output_type -> catalog.v1.UpdateProductAttributeResponse
-	17, // 33: catalog.v1.ProductAttributeService.DeleteProductAttribute:output_type -> catalog.v1.DeleteProductAttributeResponse
-	11, // 34: catalog.v1.ProductAttributeService.BulkUpdateProductAttributes:output_type -> catalog.v1.BulkUpdateProductAttributesResponse
-	28, // [28:35] is the sub-list for method output_type
-	21, // [21:28] is the sub-list for method input_type
-	21, // [21:21] is the sub-list for extension type_name
-	21, // [21:21] is the sub-list for extension extendee
-	0,  // [0:21] is the sub-list for field type_name
+	19, // 0: catalog.v1.ProductAttribute.created_at:type_name -> google.protobuf.Timestamp
+	19, // 1: catalog.v1.ProductAttribute.updated_at:type_name -> google.protobuf.Timestamp
+	20, // 2: catalog.v1.ProductAttribute.product_term_uuids:type_name -> catalog.v1.UuidList
+	21, // 3: catalog.v1.ProductAttribute.product_terms:type_name -> catalog.v1.ProductTermList
+	0,  // 4: catalog.v1.ProductAttributeList.items:type_name -> catalog.v1.ProductAttribute
+	22, // 5: catalog.v1.ProductAttributeUpdate.update_mask:type_name -> google.protobuf.FieldMask
+	23, // 6: catalog.v1.ListProductAttributesRequest.uuids:type_name -> catalog.v1.StringsFilter
+	23, // 7: catalog.v1.ListProductAttributesRequest.attribute_uuids:type_name -> catalog.v1.StringsFilter
+	24, // 8: catalog.v1.ListProductAttributesRequest.is_variant_axis:type_name -> catalog.v1.BoolFilter
+	25, // 9: catalog.v1.ListProductAttributesRequest.created_at:type_name -> catalog.v1.TimeFilter
+	25, // 10: catalog.v1.ListProductAttributesRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	1,  // 11: catalog.v1.ListProductAttributesRequest.include:type_name -> catalog.v1.ProductAttributeInclude
+	1,  // 12: catalog.v1.ListProductAttributesRequest.expand:type_name -> catalog.v1.ProductAttributeInclude
+	26, // 13: catalog.v1.ListProductAttributesRequest.order_by:type_name -> catalog.v1.OrderBy
+	0,  // 14: catalog.v1.ListProductAttributesResponse.items:type_name -> catalog.v1.ProductAttribute
+	27, // 15: catalog.v1.ListProductAttributesResponse.pagination:type_name -> catalog.v1.Pagination
+	3,  // 16: catalog.v1.CreateProductAttributeRequest.product_attribute:type_name -> catalog.v1.ProductAttributeCreate
+	0,  // 17: catalog.v1.CreateProductAttributeResponse.product_attribute:type_name -> catalog.v1.ProductAttribute
+	3,  // 18: catalog.v1.BulkCreateProductAttributesRequest.items:type_name -> catalog.v1.ProductAttributeCreate
+	0,  // 19: catalog.v1.BulkCreateProductAttributesResponse.items:type_name -> catalog.v1.ProductAttribute
+	4,  // 20: catalog.v1.BulkUpdateProductAttributesRequest.items:type_name -> catalog.v1.ProductAttributeUpdate
+	0,  // 21: catalog.v1.BulkUpdateProductAttributesResponse.items:type_name -> catalog.v1.ProductAttribute
+	1,  // 22: catalog.v1.GetProductAttributeRequest.include:type_name -> catalog.v1.ProductAttributeInclude
+	1,  // 23: catalog.v1.GetProductAttributeRequest.expand:type_name -> catalog.v1.ProductAttributeInclude
+	0,  // 24: catalog.v1.GetProductAttributeResponse.product_attribute:type_name -> catalog.v1.ProductAttribute
+	4,  // 25: catalog.v1.UpdateProductAttributeRequest.product_attribute:type_name -> catalog.v1.ProductAttributeUpdate
+	0,  // 26: catalog.v1.UpdateProductAttributeResponse.product_attribute:type_name -> catalog.v1.ProductAttribute
+	5,  // 27: catalog.v1.ProductAttributeService.ListProductAttributes:input_type -> catalog.v1.ListProductAttributesRequest
+	7,  // 28: catalog.v1.ProductAttributeService.CreateProductAttribute:input_type -> catalog.v1.CreateProductAttributeRequest
+	9,  // 29: catalog.v1.ProductAttributeService.BulkCreateProductAttributes:input_type -> catalog.v1.BulkCreateProductAttributesRequest
+	13, // 30: catalog.v1.ProductAttributeService.GetProductAttribute:input_type -> catalog.v1.GetProductAttributeRequest
+	15, // 31: catalog.v1.ProductAttributeService.UpdateProductAttribute:input_type -> catalog.v1.UpdateProductAttributeRequest
+	17, // 32: catalog.v1.ProductAttributeService.DeleteProductAttribute:input_type -> catalog.v1.DeleteProductAttributeRequest
+	11, // 33: catalog.v1.ProductAttributeService.BulkUpdateProductAttributes:input_type -> catalog.v1.BulkUpdateProductAttributesRequest
+	6,  // 34: catalog.v1.ProductAttributeService.ListProductAttributes:output_type -> catalog.v1.ListProductAttributesResponse
+	8,  // 35: catalog.v1.ProductAttributeService.CreateProductAttribute:output_type -> catalog.v1.CreateProductAttributeResponse
+	10, // 36: catalog.v1.ProductAttributeService.BulkCreateProductAttributes:output_type -> catalog.v1.BulkCreateProductAttributesResponse
+	14, // 37: catalog.v1.ProductAttributeService.GetProductAttribute:output_type -> catalog.v1.GetProductAttributeResponse
+	16, // 38: catalog.v1.ProductAttributeService.UpdateProductAttribute:output_type -> catalog.v1.UpdateProductAttributeResponse
+	18, // 39: catalog.v1.ProductAttributeService.DeleteProductAttribute:output_type -> catalog.v1.DeleteProductAttributeResponse
+	12, // 40: catalog.v1.ProductAttributeService.BulkUpdateProductAttributes:output_type -> catalog.v1.BulkUpdateProductAttributesResponse
+	34, // [34:41] is the sub-list for method output_type
+	27, // [27:34] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_product_attributes_proto_init() }
@@ -1205,16 +1329,17 @@ func file_catalog_v1_product_attributes_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
-	file_catalog_v1_product_attributes_proto_msgTypes[2].OneofWrappers = []any{}
+	file_catalog_v1_product_terms_proto_init()
 	file_catalog_v1_product_attributes_proto_msgTypes[3].OneofWrappers = []any{}
 	file_catalog_v1_product_attributes_proto_msgTypes[4].OneofWrappers = []any{}
+	file_catalog_v1_product_attributes_proto_msgTypes[5].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_product_attributes_proto_rawDesc), len(file_catalog_v1_product_attributes_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   18,
+			NumMessages:   19,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -178,6 +178,8 @@ func local_request_ProductAttributeService_BulkCreateProductAttributes_0(ctx con
 	return msg, metadata, err
 }
 
+var filter_ProductAttributeService_GetProductAttribute_0 = &utilities.DoubleArray{Encoding: map[string]int{"product_uuid": 0, "product_attribute_uuid": 1}, Base: []int{1, 1, 2, 0, 0}, Check: []int{0, 1, 1, 2, 3}}
+
 func request_ProductAttributeService_GetProductAttribute_0(ctx context.Context, marshaler runtime.Marshaler, client ProductAttributeServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq GetProductAttributeRequest
@@ -199,6 +201,12 @@ func request_ProductAttributeService_GetProductAttribute_0(ctx context.Context, 
 	protoReq.ProductAttributeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "product_attribute_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductAttributeService_GetProductAttribute_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -228,6 +236,12 @@ func local_request_ProductAttributeService_GetProductAttribute_0(ctx context.Con
 	protoReq.ProductAttributeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "product_attribute_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductAttributeService_GetProductAttribute_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.GetProductAttribute(ctx, &protoReq)
 	return msg, metadata, err

@@ -109,6 +109,51 @@ func (x *ProductTerm) GetTermUuid() string {
 	return ""
 }
 
+// ProductTermList is a list of product terms.
+type ProductTermList struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Items         []*ProductTerm         `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProductTermList) Reset() {
+	*x = ProductTermList{}
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProductTermList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProductTermList) ProtoMessage() {}
+
+func (x *ProductTermList) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProductTermList.ProtoReflect.Descriptor instead.
+func (*ProductTermList) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *ProductTermList) GetItems() []*ProductTerm {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
 // ProductTermCreate is the body that links a term to a product attribute.
 type ProductTermCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -120,7 +165,7 @@ type ProductTermCreate struct {
 
 func (x *ProductTermCreate) Reset() {
 	*x = ProductTermCreate{}
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[1]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -132,7 +177,7 @@ func (x *ProductTermCreate) String() string {
 func (*ProductTermCreate) ProtoMessage() {}
 
 func (x *ProductTermCreate) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[1]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -145,7 +190,7 @@ func (x *ProductTermCreate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProductTermCreate.ProtoReflect.Descriptor instead.
 func (*ProductTermCreate) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{1}
+	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ProductTermCreate) GetTermUuid() string {
@@ -175,7 +220,7 @@ type ListProductTermsRequest struct {
 
 func (x *ListProductTermsRequest) Reset() {
 	*x = ListProductTermsRequest{}
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[2]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -187,7 +232,7 @@ func (x *ListProductTermsRequest) String() string {
 func (*ListProductTermsRequest) ProtoMessage() {}
 
 func (x *ListProductTermsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[2]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -200,7 +245,7 @@ func (x *ListProductTermsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListProductTermsRequest.ProtoReflect.Descriptor instead.
 func (*ListProductTermsRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{2}
+	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ListProductTermsRequest) GetProductUuid() string {
@@ -276,7 +321,7 @@ type ListProductTermsResponse struct {
 
 func (x *ListProductTermsResponse) Reset() {
 	*x = ListProductTermsResponse{}
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[3]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -288,7 +333,7 @@ func (x *ListProductTermsResponse) String() string {
 func (*ListProductTermsResponse) ProtoMessage() {}
 
 func (x *ListProductTermsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[3]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -301,7 +346,7 @@ func (x *ListProductTermsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListProductTermsResponse.ProtoReflect.Descriptor instead.
 func (*ListProductTermsResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{3}
+	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ListProductTermsResponse) GetItems() []*ProductTerm {
@@ -329,7 +374,7 @@ type CreateProductTermRequest struct {
 
 func (x *CreateProductTermRequest) Reset() {
 	*x = CreateProductTermRequest{}
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[4]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -341,7 +386,7 @@ func (x *CreateProductTermRequest) String() string {
 func (*CreateProductTermRequest) ProtoMessage() {}
 
 func (x *CreateProductTermRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[4]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -354,7 +399,7 @@ func (x *CreateProductTermRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateProductTermRequest.ProtoReflect.Descriptor instead.
 func (*CreateProductTermRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{4}
+	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *CreateProductTermRequest) GetProductUuid() string {
@@ -387,7 +432,7 @@ type CreateProductTermResponse struct {
 
 func (x *CreateProductTermResponse) Reset() {
 	*x = CreateProductTermResponse{}
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[5]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -399,7 +444,7 @@ func (x *CreateProductTermResponse) String() string {
 func (*CreateProductTermResponse) ProtoMessage() {}
 
 func (x *CreateProductTermResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[5]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -412,7 +457,7 @@ func (x *CreateProductTermResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateProductTermResponse.ProtoReflect.Descriptor instead.
 func (*CreateProductTermResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{5}
+	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *CreateProductTermResponse) GetProductTerm() *ProductTerm {
@@ -433,7 +478,7 @@ type BulkCreateProductTermsRequest struct {
 
 func (x *BulkCreateProductTermsRequest) Reset() {
 	*x = BulkCreateProductTermsRequest{}
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[6]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -445,7 +490,7 @@ func (x *BulkCreateProductTermsRequest) String() string {
 func (*BulkCreateProductTermsRequest) ProtoMessage() {}
 
 func (x *BulkCreateProductTermsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[6]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -458,7 +503,7 @@ func (x *BulkCreateProductTermsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCreateProductTermsRequest.ProtoReflect.Descriptor instead.
 func (*BulkCreateProductTermsRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{6}
+	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *BulkCreateProductTermsRequest) GetProductUuid() string {
@@ -491,7 +536,7 @@ type BulkCreateProductTermsResponse struct {
 
 func (x *BulkCreateProductTermsResponse) Reset() {
 	*x = BulkCreateProductTermsResponse{}
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[7]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -503,7 +548,7 @@ func (x *BulkCreateProductTermsResponse) String() string {
 func (*BulkCreateProductTermsResponse) ProtoMessage() {}
 
 func (x *BulkCreateProductTermsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[7]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -516,7 +561,7 @@ func (x *BulkCreateProductTermsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCreateProductTermsResponse.ProtoReflect.Descriptor instead.
 func (*BulkCreateProductTermsResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{7}
+	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *BulkCreateProductTermsResponse) GetItems() []*ProductTerm {
@@ -537,7 +582,7 @@ type GetProductTermRequest struct {
 
 func (x *GetProductTermRequest) Reset() {
 	*x = GetProductTermRequest{}
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[8]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -549,7 +594,7 @@ func (x *GetProductTermRequest) String() string {
 func (*GetProductTermRequest) ProtoMessage() {}
 
 func (x *GetProductTermRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[8]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -562,7 +607,7 @@ func (x *GetProductTermRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProductTermRequest.ProtoReflect.Descriptor instead.
 func (*GetProductTermRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{8}
+	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *GetProductTermRequest) GetProductUuid() string {
@@ -595,7 +640,7 @@ type GetProductTermResponse struct {
 
 func (x *GetProductTermResponse) Reset() {
 	*x = GetProductTermResponse{}
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[9]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -607,7 +652,7 @@ func (x *GetProductTermResponse) String() string {
 func (*GetProductTermResponse) ProtoMessage() {}
 
 func (x *GetProductTermResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[9]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -620,7 +665,7 @@ func (x *GetProductTermResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProductTermResponse.ProtoReflect.Descriptor instead.
 func (*GetProductTermResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{9}
+	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetProductTermResponse) GetProductTerm() *ProductTerm {
@@ -641,7 +686,7 @@ type DeleteProductTermRequest struct {
 
 func (x *DeleteProductTermRequest) Reset() {
 	*x = DeleteProductTermRequest{}
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[10]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -653,7 +698,7 @@ func (x *DeleteProductTermRequest) String() string {
 func (*DeleteProductTermRequest) ProtoMessage() {}
 
 func (x *DeleteProductTermRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[10]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -666,7 +711,7 @@ func (x *DeleteProductTermRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteProductTermRequest.ProtoReflect.Descriptor instead.
 func (*DeleteProductTermRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{10}
+	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *DeleteProductTermRequest) GetProductUuid() string {
@@ -698,7 +743,7 @@ type DeleteProductTermResponse struct {
 
 func (x *DeleteProductTermResponse) Reset() {
 	*x = DeleteProductTermResponse{}
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[11]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -710,7 +755,7 @@ func (x *DeleteProductTermResponse) String() string {
 func (*DeleteProductTermResponse) ProtoMessage() {}
 
 func (x *DeleteProductTermResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_product_terms_proto_msgTypes[11]
+	mi := &file_catalog_v1_product_terms_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -723,7 +768,7 @@ func (x *DeleteProductTermResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteProductTermResponse.ProtoReflect.Descriptor instead.
 func (*DeleteProductTermResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{11}
+	return file_catalog_v1_product_terms_proto_rawDescGZIP(), []int{12}
 }
 
 var File_catalog_v1_product_terms_proto protoreflect.FileDescriptor
@@ -740,7 +785,9 @@ const file_catalog_v1_product_terms_proto_rawDesc = "" +
 	"updated_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12!\n" +
 	"\fproduct_uuid\x18\x04 \x01(\tR\vproductUuid\x124\n" +
 	"\x16product_attribute_uuid\x18\x05 \x01(\tR\x14productAttributeUuid\x12\x1b\n" +
-	"\tterm_uuid\x18\x06 \x01(\tR\btermUuid\"0\n" +
+	"\tterm_uuid\x18\x06 \x01(\tR\btermUuid\"F\n" +
+	"\x0fProductTermList\x12-\n" +
+	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.ProductTermR\x05items:\x04\xd8\xf3\x18\x01\"0\n" +
 	"\x11ProductTermCreate\x12\x1b\n" +
 	"\tterm_uuid\x18\x01 \x01(\tR\btermUuid\"\xdb\x03\n" +
 	"\x17ListProductTermsRequest\x12!\n" +
@@ -808,56 +855,58 @@ func file_catalog_v1_product_terms_proto_rawDescGZIP() []byte {
 	return file_catalog_v1_product_terms_proto_rawDescData
 }
 
-var file_catalog_v1_product_terms_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_catalog_v1_product_terms_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
 var file_catalog_v1_product_terms_proto_goTypes = []any{
 	(*ProductTerm)(nil),                    // 0: catalog.v1.ProductTerm
-	(*ProductTermCreate)(nil),              // 1: catalog.v1.ProductTermCreate
-	(*ListProductTermsRequest)(nil),        // 2: catalog.v1.ListProductTermsRequest
-	(*ListProductTermsResponse)(nil),       // 3: catalog.v1.ListProductTermsResponse
-	(*CreateProductTermRequest)(nil),       // 4: catalog.v1.CreateProductTermRequest
-	(*CreateProductTermResponse)(nil),      // 5: catalog.v1.CreateProductTermResponse
-	(*BulkCreateProductTermsRequest)(nil),  // 6: catalog.v1.BulkCreateProductTermsRequest
-	(*BulkCreateProductTermsResponse)(nil), // 7: catalog.v1.BulkCreateProductTermsResponse
-	(*GetProductTermRequest)(nil),          // 8: catalog.v1.GetProductTermRequest
-	(*GetProductTermResponse)(nil),         // 9: catalog.v1.GetProductTermResponse
-	(*DeleteProductTermRequest)(nil),       // 10: catalog.v1.DeleteProductTermRequest
-	(*DeleteProductTermResponse)(nil),      // 11: catalog.v1.DeleteProductTermResponse
-	(*timestamppb.Timestamp)(nil),          // 12: google.protobuf.Timestamp
-	(*StringsFilter)(nil),                  // 13: catalog.v1.StringsFilter
-	(*TimeFilter)(nil),                     // 14: catalog.v1.TimeFilter
-	(*OrderBy)(nil),                        // 15: catalog.v1.OrderBy
-	(*Pagination)(nil),                     // 16: catalog.v1.Pagination
+	(*ProductTermList)(nil),                // 1: catalog.v1.ProductTermList
+	(*ProductTermCreate)(nil),              // 2: catalog.v1.ProductTermCreate
+	(*ListProductTermsRequest)(nil),        // 3: catalog.v1.ListProductTermsRequest
+	(*ListProductTermsResponse)(nil),       // 4: catalog.v1.ListProductTermsResponse
+	(*CreateProductTermRequest)(nil),       // 5: catalog.v1.CreateProductTermRequest
+	(*CreateProductTermResponse)(nil),      // 6: catalog.v1.CreateProductTermResponse
+	(*BulkCreateProductTermsRequest)(nil),  // 7: catalog.v1.BulkCreateProductTermsRequest
+	(*BulkCreateProductTermsResponse)(nil), // 8: catalog.v1.BulkCreateProductTermsResponse
+	(*GetProductTermRequest)(nil),          // 9: catalog.v1.GetProductTermRequest
+	(*GetProductTermResponse)(nil),         // 10: catalog.v1.GetProductTermResponse
+	(*DeleteProductTermRequest)(nil),       // 11: catalog.v1.DeleteProductTermRequest
+	(*DeleteProductTermResponse)(nil),      // 12: catalog.v1.DeleteProductTermResponse
+	(*timestamppb.Timestamp)(nil),          // 13: google.protobuf.Timestamp
+	(*StringsFilter)(nil),                  // 14: catalog.v1.StringsFilter
+	(*TimeFilter)(nil),                     // 15: catalog.v1.TimeFilter
+	(*OrderBy)(nil),                        // 16: catalog.v1.OrderBy
+	(*Pagination)(nil),                     // 17: catalog.v1.Pagination
 }
 var file_catalog_v1_product_terms_proto_depIdxs = []int32{
-	12, // 0: catalog.v1.ProductTerm.created_at:type_name -> google.protobuf.Timestamp
-	12, // 1: catalog.v1.ProductTerm.updated_at:type_name -> google.protobuf.Timestamp
-	13, // 2: catalog.v1.ListProductTermsRequest.uuids:type_name -> catalog.v1.StringsFilter
-	13, // 3: catalog.v1.ListProductTermsRequest.term_uuids:type_name -> catalog.v1.StringsFilter
-	14, // 4: catalog.v1.ListProductTermsRequest.created_at:type_name -> catalog.v1.TimeFilter
-	14, // 5: catalog.v1.ListProductTermsRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	15, // 6: catalog.v1.ListProductTermsRequest.order_by:type_name -> catalog.v1.OrderBy
-	0,  // 7: catalog.v1.ListProductTermsResponse.items:type_name -> catalog.v1.ProductTerm
-	16, // 8: catalog.v1.ListProductTermsResponse.pagination:type_name -> catalog.v1.Pagination
-	1,  // 9: catalog.v1.CreateProductTermRequest.product_term:type_name -> catalog.v1.ProductTermCreate
-	0,  // 10: catalog.v1.CreateProductTermResponse.product_term:type_name -> catalog.v1.ProductTerm
-	1,  // 11: catalog.v1.BulkCreateProductTermsRequest.items:type_name -> catalog.v1.ProductTermCreate
-	0,  // 12: catalog.v1.BulkCreateProductTermsResponse.items:type_name -> catalog.v1.ProductTerm
-	0,  // 13: catalog.v1.GetProductTermResponse.product_term:type_name -> catalog.v1.ProductTerm
-	2,  // 14: catalog.v1.ProductTermService.ListProductTerms:input_type -> catalog.v1.ListProductTermsRequest
-	4,  // 15: catalog.v1.ProductTermService.CreateProductTerm:input_type -> catalog.v1.CreateProductTermRequest
-	6,  // 16: catalog.v1.ProductTermService.BulkCreateProductTerms:input_type -> catalog.v1.BulkCreateProductTermsRequest
-	8,  // 17: catalog.v1.ProductTermService.GetProductTerm:input_type -> catalog.v1.GetProductTermRequest
-	10, // 18: catalog.v1.ProductTermService.DeleteProductTerm:input_type -> catalog.v1.DeleteProductTermRequest
-	3,  // 19: catalog.v1.ProductTermService.ListProductTerms:output_type -> catalog.v1.ListProductTermsResponse
-	5,  // 20: catalog.v1.ProductTermService.CreateProductTerm:output_type -> catalog.v1.CreateProductTermResponse
-	7,  // 21: catalog.v1.ProductTermService.BulkCreateProductTerms:output_type -> catalog.v1.BulkCreateProductTermsResponse
-	9,  // 22: catalog.v1.ProductTermService.GetProductTerm:output_type -> catalog.v1.GetProductTermResponse
-	11, // 23: catalog.v1.ProductTermService.DeleteProductTerm:output_type -> catalog.v1.DeleteProductTermResponse
-	19, // [19:24] is the sub-list for method output_type
-	14, // [14:19] is the sub-list for method input_type
-	14, // [14:14] is the sub-list for extension type_name
-	14, // [14:14] is the sub-list for extension extendee
-	0,  // [0:14] is the sub-list for field type_name
+	13, // 0: catalog.v1.ProductTerm.created_at:type_name -> google.protobuf.Timestamp
+	13, // 1: catalog.v1.ProductTerm.updated_at:type_name -> google.protobuf.Timestamp
+	0,  // 2: catalog.v1.ProductTermList.items:type_name -> catalog.v1.ProductTerm
+	14, // 3: catalog.v1.ListProductTermsRequest.uuids:type_name -> catalog.v1.StringsFilter
+	14, // 4: catalog.v1.ListProductTermsRequest.term_uuids:type_name -> catalog.v1.StringsFilter
+	15, // 5: catalog.v1.ListProductTermsRequest.created_at:type_name -> catalog.v1.TimeFilter
+	15, // 6: catalog.v1.ListProductTermsRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	16, // 7: catalog.v1.ListProductTermsRequest.order_by:type_name -> catalog.v1.OrderBy
+	0,  // 8: catalog.v1.ListProductTermsResponse.items:type_name -> catalog.v1.ProductTerm
+	17, // 9: catalog.v1.ListProductTermsResponse.pagination:type_name -> catalog.v1.Pagination
+	2,  // 10: catalog.v1.CreateProductTermRequest.product_term:type_name -> catalog.v1.ProductTermCreate
+	0,  // 11: catalog.v1.CreateProductTermResponse.product_term:type_name -> catalog.v1.ProductTerm
+	2,  // 12: catalog.v1.BulkCreateProductTermsRequest.items:type_name -> catalog.v1.ProductTermCreate
+	0,  // 13: catalog.v1.BulkCreateProductTermsResponse.items:type_name -> catalog.v1.ProductTerm
+	0,  // 14: catalog.v1.GetProductTermResponse.product_term:type_name -> catalog.v1.ProductTerm
+	3,  // 15: catalog.v1.ProductTermService.ListProductTerms:input_type -> catalog.v1.ListProductTermsRequest
+	5,  // 16: catalog.v1.ProductTermService.CreateProductTerm:input_type -> catalog.v1.CreateProductTermRequest
+	7,  // 17: catalog.v1.ProductTermService.BulkCreateProductTerms:input_type -> catalog.v1.BulkCreateProductTermsRequest
+	9,  // 18: catalog.v1.ProductTermService.GetProductTerm:input_type -> catalog.v1.GetProductTermRequest
+	11, // 19: catalog.v1.ProductTermService.DeleteProductTerm:input_type -> catalog.v1.DeleteProductTermRequest
+	4,  // 20: catalog.v1.ProductTermService.ListProductTerms:output_type -> catalog.v1.ListProductTermsResponse
+	6,  // 21: catalog.v1.ProductTermService.CreateProductTerm:output_type -> catalog.v1.CreateProductTermResponse
+	8,  // 22: catalog.v1.ProductTermService.BulkCreateProductTerms:output_type -> catalog.v1.BulkCreateProductTermsResponse
+	10, // 23: catalog.v1.ProductTermService.GetProductTerm:output_type -> catalog.v1.GetProductTermResponse
+	12, // 24: catalog.v1.ProductTermService.DeleteProductTerm:output_type -> catalog.v1.DeleteProductTermResponse
+	20, // [20:25] is the sub-list for method output_type
+	15, // [15:20] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_product_terms_proto_init() }
@@ -867,14 +916,14 @@ func file_catalog_v1_product_terms_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
-	file_catalog_v1_product_terms_proto_msgTypes[2].OneofWrappers = []any{}
+	file_catalog_v1_product_terms_proto_msgTypes[3].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_product_terms_proto_rawDesc), len(file_catalog_v1_product_terms_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   12,
+			NumMessages:   13,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
