@@ -153,7 +153,7 @@ func TestBinaryWithExternalDatabase(t *testing.T) {
 	data := t.TempDir()
 	secret := "e2e-secret-0123456789abcdef0123456789"
 	cfg := []string{"DATABASE_URL=" + dbURL, "CATALOG_DATA_DIR=" + data, "CATALOG_JWT_HS256_SECRET=" + secret,
-		"CATALOG_JWT_ISSUER=e2e", "CATALOG_JWT_AUDIENCE=catalog"}
+		"CATALOG_JWT_ISSUER=e2e", "CATALOG_JWT_AUDIENCE=catalog", "CATALOG_SCHEDULER_INTERVAL=200ms"}
 	p, httpAddr, grpcAddr := start(t, cfg...)
 	base := "http://" + httpAddr
 
@@ -210,6 +210,35 @@ func TestBinaryWithExternalDatabase(t *testing.T) {
 	res.Body.Close()
 	if !strings.Contains(string(metrics), `catalogd_rpc_requests_total{code="OK",method="/catalog.v1.AttributeService/CreateAttribute"} 1`) {
 		t.Errorf("metrics lack the create RPC:\n%.2000s", metrics)
+	}
+
+	// The binary's scheduler (CATALOG_SCHEDULER_INTERVAL) publishes a product at its scheduledAt.
+	_, _, prod := do(t, "POST", base+"/v1/products", tok, `{"code":"SKU-1","kind":"simple"}`)
+	pid, _ := prod["uuid"].(string)
+	if st, _, _ := do(t, "PATCH", base+"/v1/products/"+pid+"/actions/lifecycle", tok, `{"transition":"activate"}`); st != 200 {
+		t.Fatalf("activate: %d", st)
+	}
+	_, _, ch := do(t, "POST", base+"/v1/channels", tok, `{"code":"web"}`)
+	_, _, pub := do(t, "POST", base+"/v1/products/"+pid+"/publications", tok, `{"channelUuid":"`+fmt.Sprint(ch["uuid"])+`"}`)
+	pubPath := base + "/v1/products/" + pid + "/publications/" + fmt.Sprint(pub["uuid"])
+	at := time.Now().Add(time.Second).UTC().Format(time.RFC3339Nano)
+	st, _, sch := do(t, "POST", pubPath+"/schedules", tok, `{"transition":"publish","scheduledAt":"`+at+`"}`)
+	if st != 201 {
+		t.Fatalf("schedule: %d %v", st, sch)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		_, _, got := do(t, "GET", pubPath+"/schedules/"+fmt.Sprint(sch["uuid"]), tok, "")
+		if got["status"] == "executed" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("schedule not executed by the binary: %v", got)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if _, _, got := do(t, "GET", pubPath, tok, ""); got["status"] != "published" || got["publishedAt"] == nil {
+		t.Errorf("publication after the schedule: %v", got)
 	}
 
 	p.stop(t)
