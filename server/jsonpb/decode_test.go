@@ -376,3 +376,34 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("second encoding differs:\n%s\n%s", b, again)
 	}
 }
+
+func TestDecodeNullArrayOrObjectLeavesItOutOfTheMask(t *testing.T) {
+	// A map or a list cannot be null: null on one means "unchanged" (like null on code), so it is
+	// not in the mask, while {} / [] are (they empty the field).
+	var u *catalogv1.AssetUpdate
+	if err := decodeVia(`{"metadata":null,"code":"a"}`, &u); err != nil {
+		t.Fatal(err)
+	}
+	if got := u.GetUpdateMask().GetPaths(); !slices.Equal(got, []string{"code"}) {
+		t.Errorf("null map: mask = %v, want [code]", got)
+	}
+	if err := decodeVia(`{"metadata":{}}`, &u); err != nil {
+		t.Fatal(err)
+	}
+	if got := u.GetUpdateMask().GetPaths(); !slices.Equal(got, []string{"metadata"}) {
+		t.Errorf("empty map: mask = %v, want [metadata]", got)
+	}
+	var ch *catalogv1.ChannelUpdate
+	if err := decodeVia(`{"localeUuids":null}`, &ch); err != nil {
+		t.Fatal(err)
+	}
+	if got := ch.GetUpdateMask().GetPaths(); len(got) != 0 {
+		t.Errorf("null list: mask = %v, want []", got)
+	}
+	if err := decodeVia(`{"localeUuids":[]}`, &ch); err != nil {
+		t.Fatal(err)
+	}
+	if got := ch.GetUpdateMask().GetPaths(); !slices.Equal(got, []string{"locale_uuids"}) {
+		t.Errorf("empty list: mask = %v, want [locale_uuids]", got)
+	}
+}

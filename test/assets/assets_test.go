@@ -61,10 +61,12 @@ func TestAssetOperations(t *testing.T) {
 	wantAsset(t, "metadata {} clears it", up, "metadata", map[string]any{}, "description", "again")
 	Want(t, c.Patch("/v1/assets/"+im, Body("metadata", map[string]any{"k": "v"})), 200)
 	up = Want(t, c.Patch("/v1/assets/"+im, Body("metadata", nil)), 200).Obj()
-	wantAsset(t, "metadata null clears it", up, "metadata", map[string]any{})
+	wantAsset(t, "metadata null leaves it (not nullable)", up, "metadata", map[string]any{"k": "v"})
+	up = Want(t, c.Patch("/v1/assets/"+im, Body("metadata", map[string]any{})), 200).Obj()
+	wantAsset(t, "metadata {} empties it", up, "metadata", map[string]any{})
 	up = Want(t, c.Patch("/v1/assets/"+im, Body()), 200).Obj()
 	wantAsset(t, "empty update", up, "code", "manual2", "description", "again", "category", "other")
-	log.Expect(t, "updates", assetEv("updated", im), assetEv("updated", im), assetEv("updated", im), assetEv("updated", im), assetEv("updated", im), assetEv("updated", im))
+	log.Expect(t, "updates", assetEv("updated", im), assetEv("updated", im), assetEv("updated", im), assetEv("updated", im), assetEv("updated", im), assetEv("updated", im), assetEv("updated", im))
 
 	// Bulk update.
 	bu := Want(t, c.Patch("/v1/assets/bulk", []any{Body("uuid", id, "displayName", "Hero shot"), Body("uuid", ic, "category", "image", "metadata", map[string]any{"fps": "25"})}), 200).Objs()
