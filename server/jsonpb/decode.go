@@ -632,10 +632,10 @@ func (d *decoder) decodeMessage(m protoreflect.Message) error {
 			}
 			seenHigh = append(seenHigh, n)
 		}
-		// null on an array (a repeated field or a json_array message) or a map leaves it unchanged
-		// (DESIGN.md: null clears only a nullable field; [] and {} empty these), so it is not in
-		// the mask.
-		if info.updateMask != nil && !(d.peek() == 'n' && isCollection(fd)) {
+		// null on a repeated or map field leaves it unchanged (DESIGN.md: null clears only a
+		// nullable field; [] and {} empty these), so it is not in the mask. A nullable list is a
+		// json_array message field (null clears it, as allowedValues of input type constraints).
+		if info.updateMask != nil && !(d.peek() == 'n' && (fd.IsList() || fd.IsMap())) {
 			mask = append(mask, string(fd.Name()))
 		}
 		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
@@ -664,11 +664,6 @@ func (d *decoder) decodeMessage(m protoreflect.Message) error {
 		m.Set(info.updateMask, mv)
 	}
 	return nil
-}
-
-// isCollection: fd is an array or a map in JSON.
-func isCollection(fd protoreflect.FieldDescriptor) bool {
-	return fd.IsList() || fd.IsMap() || (fd.Message() != nil && messageInfo(fd.Message()).jsonArray != nil)
 }
 
 // decodeField reads the value of field fd of m. null leaves the field unset.
