@@ -105,3 +105,13 @@ ORDER BY c.channel_uuid, c.src, c.linked_at, c.uuid, c.position;
 -- The publications of several products (include/expand), oldest first.
 SELECT * FROM product_publications WHERE tenant_id = $1 AND product_uuid = ANY(@product_uuids::uuid[])
 ORDER BY created_at, uuid;
+
+-- name: UnpublishPublicationsOfProducts :many
+-- A product that leaves active (deactivate, remove) is no longer sold: its published publications
+-- become unpublished in the same transaction (publishedAt kept), by product then age.
+WITH moved AS (
+    UPDATE product_publications SET status = 'unpublished', updated_at = @now::timestamptz
+    WHERE tenant_id = @tenant_id AND product_uuid = ANY(@product_uuids::uuid[]) AND status = 'published'
+    RETURNING *
+)
+SELECT * FROM moved ORDER BY product_uuid, created_at, uuid;

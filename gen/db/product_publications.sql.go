@@ -367,3 +367,60 @@ func (q *Queries) SetProductPublicationStatus(ctx context.Context, arg SetProduc
 	}
 	return items, nil
 }
+
+const unpublishPublicationsOfProducts = `-- name: UnpublishPublicationsOfProducts :many
+WITH moved AS (
+    UPDATE product_publications SET status = 'unpublished', updated_at = $1::timestamptz
+    WHERE tenant_id = $2 AND product_uuid = ANY($3::uuid[]) AND status = 'published'
+    RETURNING tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at
+)
+SELECT tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at FROM moved ORDER BY product_uuid, created_at, uuid
+`
+
+type UnpublishPublicationsOfProductsParams struct {
+	Now          time.Time   `db:"now"`
+	TenantID     string      `db:"tenant_id"`
+	ProductUuids []uuid.UUID `db:"product_uuids"`
+}
+
+type UnpublishPublicationsOfProductsRow struct {
+	TenantID    string     `db:"tenant_id"`
+	Uuid        uuid.UUID  `db:"uuid"`
+	ProductUuid uuid.UUID  `db:"product_uuid"`
+	ChannelUuid uuid.UUID  `db:"channel_uuid"`
+	Status      string     `db:"status"`
+	PublishedAt *time.Time `db:"published_at"`
+	CreatedAt   time.Time  `db:"created_at"`
+	UpdatedAt   time.Time  `db:"updated_at"`
+}
+
+// A product that leaves active (deactivate, remove) is no longer sold: its published publications
+// become unpublished in the same transaction (publishedAt kept), by product then age.
+func (q *Queries) UnpublishPublicationsOfProducts(ctx context.Context, arg UnpublishPublicationsOfProductsParams) ([]UnpublishPublicationsOfProductsRow, error) {
+	rows, err := q.db.Query(ctx, unpublishPublicationsOfProducts, arg.Now, arg.TenantID, arg.ProductUuids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []UnpublishPublicationsOfProductsRow{}
+	for rows.Next() {
+		var i UnpublishPublicationsOfProductsRow
+		if err := rows.Scan(
+			&i.TenantID,
+			&i.Uuid,
+			&i.ProductUuid,
+			&i.ChannelUuid,
+			&i.Status,
+			&i.PublishedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

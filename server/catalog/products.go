@@ -302,8 +302,18 @@ var products = &crud.Family[db.Product, *pb.Product, *pb.ProductCreate, *pb.Prod
 		Lock: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID) ([]db.Product, error) {
 			return t.Q.LockProducts(ctx, db.LockProductsParams{TenantID: t.Tenant, Uuids: ids})
 		},
+		// A product that leaves active (deactivate, remove) is unpublished from every channel in the
+		// same transaction: each published publication becomes unpublished (product.unpublished).
 		Set: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, status string) ([]db.Product, error) {
-			return t.Q.SetProductStatus(ctx, db.SetProductStatusParams{TenantID: t.Tenant, Uuids: ids, Status: status, Now: t.Now})
+			rows, err := t.Q.SetProductStatus(ctx, db.SetProductStatusParams{TenantID: t.Tenant, Uuids: ids, Status: status, Now: t.Now})
+			if err != nil || (status != "inactive" && status != "removed") {
+				return rows, err
+			}
+			pubs, err := t.Q.UnpublishPublicationsOfProducts(ctx, db.UnpublishPublicationsOfProductsParams{TenantID: t.Tenant, ProductUuids: ids, Now: t.Now})
+			for _, p := range pubs {
+				t.Emit(publicationMoves.EventFor("unpublished", crud.Scope{Keys: []string{"productUuid", p.ProductUuid.String()}}, p.Uuid))
+			}
+			return rows, err
 		},
 	},
 }
