@@ -171,14 +171,9 @@ var assetCollections = &crud.Family[db.AssetCollection, *pb.AssetCollection, *pb
 		return c.GetCollectionUuid()
 	},
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.AssetCollectionCreate) ([]db.AssetCollection, error) {
-		p := db.InsertAssetCollectionsParams{TenantID: t.Tenant, AssetUuid: t.Scope.Parent, Now: t.Now, Uuids: ids,
-			CollectionUuids: make([]uuid.UUID, len(items))}
-		targets := make([]*uuid.UUID, len(items))
-		for i, c := range items {
-			p.CollectionUuids[i] = uuid.MustParse(c.GetCollectionUuid())
-			targets[i] = &p.CollectionUuids[i]
-		}
-		if err := crud.RequireExisting(ctx, t, "collections", "collectionUuid", targets); err != nil {
+		p := db.InsertAssetCollectionsParams{TenantID: t.Tenant, AssetUuid: t.Scope.Parent, Now: t.Now, Uuids: ids}
+		var err error
+		if p.CollectionUuids, err = crud.RequireRefs(ctx, t, "collections", "collectionUuid", items, (*pb.AssetCollectionCreate).GetCollectionUuid); err != nil {
 			return nil, err
 		}
 		return t.Q.InsertAssetCollections(ctx, p)

@@ -58,7 +58,6 @@ var channelInputTypes = &crud.Family[db.ChannelInputType, *pb.ChannelInputType, 
 	},
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.ChannelInputTypeCreate) ([]db.ChannelInputType, error) {
 		p := db.InsertChannelInputTypesParams{TenantID: t.Tenant, ChannelUuid: t.Scope.Parent, Uuids: ids, Now: t.Now,
-			InputTypeUuids:    make([]uuid.UUID, len(items)),
 			RequirementLevels: mapSlice(items, func(c *pb.ChannelInputTypeCreate) string { return crud.EnumName(c.GetRequirementLevel()) }),
 			Scopings: mapSlice(items, func(c *pb.ChannelInputTypeCreate) string {
 				if c.Scoping == nil {
@@ -67,12 +66,8 @@ var channelInputTypes = &crud.Family[db.ChannelInputType, *pb.ChannelInputType, 
 				return crud.EnumName(*c.Scoping)
 			}),
 		}
-		refs := make([]*uuid.UUID, len(items))
-		for i, c := range items {
-			p.InputTypeUuids[i] = uuid.MustParse(c.GetInputTypeUuid())
-			refs[i] = &p.InputTypeUuids[i]
-		}
-		if err := crud.RequireExisting(ctx, t, "input_types", "inputTypeUuid", refs); err != nil {
+		var err error
+		if p.InputTypeUuids, err = crud.RequireRefs(ctx, t, "input_types", "inputTypeUuid", items, (*pb.ChannelInputTypeCreate).GetInputTypeUuid); err != nil {
 			return nil, err
 		}
 		return t.Q.InsertChannelInputTypes(ctx, p)

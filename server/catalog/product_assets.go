@@ -76,20 +76,14 @@ var productAssets = &crud.Family[db.ProductAssetsView, *pb.ProductAsset, *pb.Pro
 	// Every asset and type must be the tenant's (404 naming the item's field); an asset already
 	// linked inserts nothing and the engine reports it.
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.ProductAssetCreate) ([]db.ProductAssetsView, error) {
-		n := len(items)
 		p := db.InsertProductAssetsParams{TenantID: t.Tenant, ProductUuid: t.Scope.Parent, Now: t.Now, Uuids: ids,
-			AssetUuids: make([]uuid.UUID, n), ProductAssetTypeUuids: make([]uuid.UUID, n),
 			DisplayPriorities: mapSlice(items, (*pb.ProductAssetCreate).GetDisplayPriority)}
-		assetRefs, typeRefs := make([]*uuid.UUID, n), make([]*uuid.UUID, n)
-		for i, c := range items {
-			p.AssetUuids[i] = uuid.MustParse(c.GetAssetUuid())
-			p.ProductAssetTypeUuids[i] = uuid.MustParse(c.GetProductAssetTypeUuid())
-			assetRefs[i], typeRefs[i] = &p.AssetUuids[i], &p.ProductAssetTypeUuids[i]
-		}
-		if err := crud.RequireExisting(ctx, t, "assets", "assetUuid", assetRefs); err != nil {
+		var err error
+		if p.AssetUuids, err = crud.RequireRefs(ctx, t, "assets", "assetUuid", items, (*pb.ProductAssetCreate).GetAssetUuid); err != nil {
 			return nil, err
 		}
-		if err := crud.RequireExisting(ctx, t, "product_asset_types", "productAssetTypeUuid", typeRefs); err != nil {
+		if p.ProductAssetTypeUuids, err = crud.RequireRefs(ctx, t, "product_asset_types", "productAssetTypeUuid", items,
+			(*pb.ProductAssetCreate).GetProductAssetTypeUuid); err != nil {
 			return nil, err
 		}
 		inserted, err := t.Q.InsertProductAssets(ctx, p)

@@ -166,14 +166,9 @@ var productAttributes = &crud.Family[db.ProductAttribute, *pb.ProductAttribute, 
 	},
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.ProductAttributeCreate) ([]db.ProductAttribute, error) {
 		p := db.InsertProductAttributesParams{TenantID: t.Tenant, ProductUuid: t.Scope.Parent, Now: t.Now, Uuids: ids,
-			AttributeUuids: make([]uuid.UUID, len(items)), IsVariantAxes: make([]bool, len(items))}
-		targets := make([]*uuid.UUID, len(items))
-		for i, c := range items {
-			p.AttributeUuids[i] = uuid.MustParse(c.GetAttributeUuid())
-			p.IsVariantAxes[i] = c.GetIsVariantAxis()
-			targets[i] = &p.AttributeUuids[i]
-		}
-		if err := crud.RequireExisting(ctx, t, "attributes", "attributeUuid", targets); err != nil {
+			IsVariantAxes: mapSlice(items, (*pb.ProductAttributeCreate).GetIsVariantAxis)}
+		var err error
+		if p.AttributeUuids, err = crud.RequireRefs(ctx, t, "attributes", "attributeUuid", items, (*pb.ProductAttributeCreate).GetAttributeUuid); err != nil {
 			return nil, err
 		}
 		if err := checkAxisKind(ctx, t, t.Scope.Parent, p.IsVariantAxes, func(i int) string { return crud.FieldName("isVariantAxis", i, t.Single) }); err != nil {

@@ -53,14 +53,12 @@ func newProductLinkFamily[M any, C any](kind, event, idKey, targetJSON, table st
 		},
 		Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []C) ([]db.ProductLink, error) {
 			p := db.InsertProductLinksParams{TenantID: t.Tenant, Kind: kind, Now: t.Now, Uuids: ids,
-				ProductUuids: make([]uuid.UUID, len(items)), TargetUuids: make([]uuid.UUID, len(items))}
-			targets := make([]*uuid.UUID, len(items))
-			for i, c := range items {
+				ProductUuids: make([]uuid.UUID, len(items))}
+			for i := range items {
 				p.ProductUuids[i] = t.Scope.Parent
-				p.TargetUuids[i] = uuid.MustParse(target(c))
-				targets[i] = &p.TargetUuids[i]
 			}
-			if err := crud.RequireExisting(ctx, t, table, targetJSON, targets); err != nil {
+			var err error
+			if p.TargetUuids, err = crud.RequireRefs(ctx, t, table, targetJSON, items, target); err != nil {
 				return nil, err
 			}
 			return t.Q.InsertProductLinks(ctx, p)

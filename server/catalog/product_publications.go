@@ -66,14 +66,9 @@ var productPublications = &crud.Family[db.ProductPublication, *pb.ProductPublica
 		return c.GetChannelUuid()
 	},
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.ProductPublicationCreate) ([]db.ProductPublication, error) {
-		p := db.InsertProductPublicationsParams{TenantID: t.Tenant, Uuids: ids, ProductUuid: t.Scope.Parent, Now: t.Now,
-			ChannelUuids: make([]uuid.UUID, len(items))}
-		chans := make([]*uuid.UUID, len(items))
-		for i, c := range items {
-			p.ChannelUuids[i] = uuid.MustParse(c.GetChannelUuid())
-			chans[i] = &p.ChannelUuids[i]
-		}
-		if err := crud.RequireExisting(ctx, t, "channels", "channelUuid", chans); err != nil {
+		p := db.InsertProductPublicationsParams{TenantID: t.Tenant, Uuids: ids, ProductUuid: t.Scope.Parent, Now: t.Now}
+		var err error
+		if p.ChannelUuids, err = crud.RequireRefs(ctx, t, "channels", "channelUuid", items, (*pb.ProductPublicationCreate).GetChannelUuid); err != nil {
 			return nil, err
 		}
 		return t.Q.InsertProductPublications(ctx, p)

@@ -579,6 +579,19 @@ func or(s, def string) string {
 	return s
 }
 
+// RequireRefs parses the reference field of each item (already validated as a uuid by the
+// family's CheckCreate) and checks, like RequireExisting, that each names a row of table in the
+// caller's tenant (404 naming field with the item's index). It returns the uuids in item order.
+func RequireRefs[C any](ctx context.Context, t *Tx, table, field string, items []C, ref func(C) string) ([]uuid.UUID, error) {
+	out := make([]uuid.UUID, len(items))
+	ptrs := make([]*uuid.UUID, len(items))
+	for i, c := range items {
+		out[i] = uuid.MustParse(ref(c))
+		ptrs[i] = &out[i]
+	}
+	return out, RequireExisting(ctx, t, table, field, ptrs)
+}
+
 // RequireExisting checks, inside a write, that every non-nil id names a row of table in the
 // caller's tenant; the first missing one is a 404 naming field (with the bulk index). table is a
 // constant of the calling family, never input.
