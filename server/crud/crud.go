@@ -321,8 +321,10 @@ func (f *Family[R, M, C, U]) Update(ctx context.Context, d *store.DB, s Scope, i
 	return out, nil
 }
 
-// writeErr maps a unique violation onto 409 naming the item's unique field, and a foreign-key
-// violation onto 404.
+// writeErr maps a unique violation onto 409 naming the item's unique field, a foreign-key
+// violation onto 404, and a CHECK violation or a value out of a column's range onto 400: the
+// services validate every rule before writing, so these are the database's safety net, and bad
+// input still never becomes a 500.
 func (f *Family[R, M, C, U]) writeErr(err error, i int, single bool) error {
 	code, constraint := store.PgCode(err)
 	switch code {
@@ -336,6 +338,10 @@ func (f *Family[R, M, C, U]) writeErr(err error, i int, single bool) error {
 			e.WithField(FieldName(field, i, single), "not found")
 		}
 		return e
+	case store.CheckViolation:
+		return apierr.New(apierr.ValidationFailed, "the request breaks the rule %s", constraint).WithMeta("constraint", constraint)
+	case store.StringTooLong, store.NumericOutOfRange:
+		return apierr.New(apierr.ValidationFailed, "a value is out of range: %s", err.Error())
 	}
 	return err
 }

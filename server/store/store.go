@@ -98,4 +98,7 @@ func PgCode(err error) (code, constraint string) {
 const (
 	UniqueViolation     = "23505"
 	ForeignKeyViolation = "23503"
+	CheckViolation      = "23514"
+	StringTooLong       = "22001"
+	NumericOutOfRange   = "22003"
 )
