@@ -127,4 +127,33 @@ func TestGRPCProducts(t *testing.T) {
 		t.Errorf("unlink tag: %v", err)
 	}
 	log.Expect(t, "unlink tag", Ev("product.tag.unlinked", "productUuid", p.Uuid, "productTagUuid", l.ProductTag.Uuid))
+
+	// The hydrated GET over gRPC: a variant expanded with its inherited attribute and its terms,
+	// the parent's variants and publications.
+	ac := pb.NewAttributeServiceClient(env.GRPC)
+	attr, err := ac.CreateAttribute(ctx, &pb.CreateAttributeRequest{Attribute: &pb.AttributeCreate{Code: "size"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, err := pb.NewProductAttributeServiceClient(env.GRPC).CreateProductAttribute(ctx, &pb.CreateProductAttributeRequest{ProductUuid: p.Uuid,
+		ProductAttribute: &pb.ProductAttributeCreate{AttributeUuid: attr.Attribute.Uuid}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	every := &pb.ProductInclude{ProductAttributes: true, ProductAssets: true, ProductCategories: true, ProductTags: true,
+		InputValues: true, ProductRelations: true, Publications: true, Variants: true}
+	gv, err := pc.GetProduct(ctx, &pb.GetProductRequest{ProductUuid: bulk.Items[0].Uuid, Expand: every})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := gv.Product.GetProductAttributes().GetItems()
+	if len(as) != 1 || as[0].Uuid != pa.ProductAttribute.Uuid || !as[0].Inherited || as[0].ProductTerms == nil || gv.Product.ProductAssets == nil ||
+		gv.Product.ProductRelations == nil || gv.Product.Publications == nil || gv.Product.Variants == nil {
+		t.Errorf("hydrated variant: %v", gv.Product)
+	}
+	gp, err := pc.GetProduct(ctx, &pb.GetProductRequest{ProductUuid: p.Uuid, Include: every})
+	if err != nil || len(gp.Product.GetVariantUuids().GetValues()) != 1 || gp.Product.VariantUuids.Values[0] != bulk.Items[0].Uuid ||
+		len(gp.Product.GetProductAttributeUuids().GetValues()) != 1 || gp.Product.GetPublicationUuids() == nil {
+		t.Errorf("parent include: %v %v", gp, err)
+	}
 }
