@@ -290,10 +290,12 @@ func RunDueSchedules(ctx context.Context, d *store.DB, now time.Time, limit int)
 
 // runSchedule runs one claimed schedule in tx; executed is false when it failed.
 func runSchedule(ctx context.Context, d *store.DB, tx pgx.Tx, q *db.Queries, s db.PublicationSchedule) (executed bool, err error) {
-	mctx := store.WithTx(reqctx.WithPrincipal(ctx, &reqctx.Principal{Tenant: s.TenantID, Subject: SchedulerSubject}), tx)
+	// The move and the schedule's executedAt carry one time.
+	now := store.Now()
+	mctx := store.WithNow(store.WithTx(reqctx.WithPrincipal(ctx, &reqctx.Principal{Tenant: s.TenantID, Subject: SchedulerSubject}), tx), now)
 	product := crud.Scope{Parent: s.ProductUuid, Keys: []string{"productUuid", s.ProductUuid.String()}}
 	_, moveErr := publicationMoves.Transition(mctx, d, product, s.Transition, []string{s.PublicationUuid.String()}, true)
-	p := db.FinishPublicationScheduleParams{TenantID: s.TenantID, Uuid: s.Uuid, Status: "executed", Now: store.Now()}
+	p := db.FinishPublicationScheduleParams{TenantID: s.TenantID, Uuid: s.Uuid, Status: "executed", Now: now}
 	if moveErr != nil {
 		// Only a refusal of the move fails the schedule; anything else (the database, an internal
 		// error) leaves it pending for the next tick.

@@ -153,7 +153,7 @@ func (f *Family[R, M, C, U]) refresh(ctx context.Context, t *Tx, ids []uuid.UUID
 // run executes fn in one transaction and records the events it collected.
 func run(ctx context.Context, d *store.DB, s Scope, fn func(t *Tx) error) error {
 	tenant := reqctx.Tenant(ctx)
-	now := store.Now()
+	now := store.NowFor(ctx)
 	return d.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
 		t := &Tx{Q: q, Conn: tx, Tenant: tenant, Scope: s, Now: now}
 		if err := fn(t); err != nil {

@@ -82,6 +82,20 @@ func WithTx(ctx context.Context, tx pgx.Tx) context.Context {
 // Now is the time stamped on a write: UTC, truncated to the microseconds PostgreSQL stores.
 func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
 
+type nowKey struct{}
+
+// WithNow fixes the time that writes under ctx stamp (the scheduler stamps a schedule's run and
+// the publication move it makes with one time).
+func WithNow(ctx context.Context, t time.Time) context.Context { return context.WithValue(ctx, nowKey{}, t) }
+
+// NowFor is the time a write under ctx stamps: the one WithNow fixed, else Now().
+func NowFor(ctx context.Context) time.Time {
+	if t, ok := ctx.Value(nowKey{}).(time.Time); ok {
+		return t
+	}
+	return Now()
+}
+
 // IsNoRows reports a missing row.
 func IsNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
 

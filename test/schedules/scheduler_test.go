@@ -77,6 +77,10 @@ func TestSchedulerPublishUnpublish(t *testing.T) {
 	if pv["status"] != "published" || pv["publishedAt"] == nil {
 		t.Errorf("publication after the publish schedule: %v", pv)
 	}
+	// The move and the run carry one time.
+	if pv["publishedAt"] != v["executedAt"] || pv["updatedAt"] != v["executedAt"] {
+		t.Errorf("publishedAt %v / updatedAt %v, want the schedule's executedAt %v", pv["publishedAt"], pv["updatedAt"], v["executedAt"])
+	}
 	log.Expect(t, "publish run", moveEv("published", p, pub), ev("executed", p, pub, s1))
 	log2.Expect(t, "other tenant's run", moveEv("published", p2, pub2), ev("executed", p2, pub2, s3))
 	wantSched(t, "other tenant's schedule", getSched(t, c2, p2, pub2, s3), "status", "executed")
