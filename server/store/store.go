@@ -86,7 +86,9 @@ type nowKey struct{}
 
 // WithNow fixes the time that writes under ctx stamp (the scheduler stamps a schedule's run and
 // the publication move it makes with one time).
-func WithNow(ctx context.Context, t time.Time) context.Context { return context.WithValue(ctx, nowKey{}, t) }
+func WithNow(ctx context.Context, t time.Time) context.Context {
+	return context.WithValue(ctx, nowKey{}, t)
+}
 
 // NowFor is the time a write under ctx stamps: the one WithNow fixed, else Now().
 func NowFor(ctx context.Context) time.Time {
