@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -55,11 +56,26 @@ func (d *DB) Close() { d.Pool.Close() }
 // context from WithTx it runs fn in a savepoint of that transaction instead (released when fn
 // returns nil, rolled back to otherwise), so a caller can run an API operation as one step of its
 // own transaction.
+//
+// A top-level transaction that PostgreSQL aborts as a deadlock victim or a serialization failure
+// runs again (fn from the start, up to three attempts in all): two writers that lock the same rows
+// in opposite orders then both succeed instead of one getting a 500. fn must only touch the
+// database (and its own per-attempt state).
 func (d *DB) Tx(ctx context.Context, fn func(tx pgx.Tx, q *db.Queries) error) error {
-	begin := d.Pool.Begin
 	if outer, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
-		begin = outer.Begin
+		return d.tx(ctx, outer.Begin, fn)
 	}
+	for attempt := 1; ; attempt++ {
+		err := d.tx(ctx, d.Pool.Begin, fn)
+		if code, _ := PgCode(err); attempt < 3 && (code == DeadlockDetected || code == SerializationFailure) {
+			time.Sleep(time.Duration(attempt) * time.Duration(5+rand.IntN(20)) * time.Millisecond)
+			continue
+		}
+		return err
+	}
+}
+
+func (d *DB) tx(ctx context.Context, begin func(context.Context) (pgx.Tx, error), fn func(tx pgx.Tx, q *db.Queries) error) error {
 	tx, err := begin(ctx)
 	if err != nil {
 		return err
@@ -112,9 +128,11 @@ func PgCode(err error) (code, constraint string) {
 
 // SQLSTATEs the services map onto API errors.
 const (
-	UniqueViolation     = "23505"
-	ForeignKeyViolation = "23503"
-	CheckViolation      = "23514"
-	StringTooLong       = "22001"
-	NumericOutOfRange   = "22003"
+	UniqueViolation      = "23505"
+	ForeignKeyViolation  = "23503"
+	CheckViolation       = "23514"
+	DeadlockDetected     = "40P01"
+	SerializationFailure = "40001"
+	StringTooLong        = "22001"
+	NumericOutOfRange    = "22003"
 )
