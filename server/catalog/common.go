@@ -106,6 +106,32 @@ func listAs[R any, M any](ctx context.Context, s *Service, spec *list.Spec, req 
 	return mapSlice(rows, conv), page, err
 }
 
+// attach fills the include[x] (uuid list) and expand[x] (objects) fields of the messages out,
+// whose parent ids are ids, with their child rows: load reads the children of all of them in one
+// query, and only when wantIDs or wantObjects; owner names a row's parent, id the row. A parent
+// without children gets [] (not null).
+func attach[M, R any](out []M, ids []uuid.UUID, wantIDs, wantObjects bool, load func() ([]R, error),
+	owner, id func(R) uuid.UUID, setIDs func(M, *pb.UuidList), setObjects func(M, []R)) error {
+	if len(out) == 0 || (!wantIDs && !wantObjects) {
+		return nil
+	}
+	rows, err := load()
+	if err != nil {
+		return err
+	}
+	by := groupBy(rows, owner)
+	for i, m := range out {
+		rs := by[ids[i]]
+		if wantIDs {
+			setIDs(m, &pb.UuidList{Values: mapSlice(rs, func(r R) string { return id(r).String() })})
+		}
+		if wantObjects {
+			setObjects(m, rs)
+		}
+	}
+	return nil
+}
+
 // groupBy groups rows by the uuid key returns (the rows of several parents, for include/expand),
 // keeping their order within each group.
 func groupBy[T any](rows []T, key func(T) uuid.UUID) map[uuid.UUID][]T {

@@ -138,44 +138,14 @@ func listContentsAs[M any](ctx context.Context, s *Service, kind string, sc crud
 	return mapSlice(rows, conv), page, err
 }
 
-// loadContents returns the contents of several parents, grouped by parent (include/expand).
-func loadContents(ctx context.Context, q *db.Queries, tenant, kind string, parents []uuid.UUID) (map[uuid.UUID][]db.Content, error) {
-	rows, err := q.ListContentsOfParents(ctx, db.ListContentsOfParentsParams{TenantID: tenant, ParentKind: kind, ParentUuids: parents})
-	if err != nil {
-		return nil, err
-	}
-	return groupBy(rows, func(c db.Content) uuid.UUID { return c.ParentUuid }), nil
-}
-
-// uuidList is the include[contents] list of content rows (an empty list, not null, when asked for).
-func uuidList(cs []db.Content) *pb.UuidList {
-	out := &pb.UuidList{Values: make([]string, len(cs))}
-	for i, c := range cs {
-		out.Values[i] = c.Uuid.String()
-	}
-	return out
-}
-
 // hydrateContents fills the include[contents] / expand[contents] fields of a family's messages:
 // out are the messages of the rows ids; setUUIDs and setContents store an item's content uuids
 // ([] when it has none) and its content rows. Nothing is read unless one of them is asked for.
 func hydrateContents[M any](ctx context.Context, q *db.Queries, tenant, kind string, out []M, ids []uuid.UUID, inc, exp bool,
 	setUUIDs func(M, *pb.UuidList), setContents func(M, []db.Content)) error {
-	if !inc && !exp {
-		return nil
-	}
-	by, err := loadContents(ctx, q, tenant, kind, ids)
-	if err != nil {
-		return err
-	}
-	for i, m := range out {
-		cs := by[ids[i]]
-		if inc {
-			setUUIDs(m, uuidList(cs))
-		}
-		if exp {
-			setContents(m, cs)
-		}
-	}
-	return nil
+	return attach(out, ids, inc, exp,
+		func() ([]db.Content, error) {
+			return q.ListContentsOfParents(ctx, db.ListContentsOfParentsParams{TenantID: tenant, ParentKind: kind, ParentUuids: ids})
+		},
+		func(c db.Content) uuid.UUID { return c.ParentUuid }, func(c db.Content) uuid.UUID { return c.Uuid }, setUUIDs, setContents)
 }

@@ -74,28 +74,16 @@ func productEffectiveAttributeToPB(a db.ProductEffectiveAttribute) *pb.ProductAt
 // attachProductTerms fills productTermUuids (wantIDs) and productTerms (wantObjects) of the
 // product attributes out, with one query ([] when one has none).
 func attachProductTerms(ctx context.Context, q *db.Queries, tenant string, out []*pb.ProductAttribute, wantIDs, wantObjects bool) error {
-	if len(out) == 0 || (!wantIDs && !wantObjects) {
-		return nil
-	}
-	ids := make([]uuid.UUID, len(out))
-	for i, a := range out {
-		ids[i] = uuid.MustParse(a.Uuid)
-	}
-	rows, err := q.ListProductTermsOfProductAttributes(ctx, db.ListProductTermsOfProductAttributesParams{TenantID: tenant, ProductAttributeUuids: ids})
-	if err != nil {
-		return err
-	}
-	by := groupBy(rows, func(pt db.ProductTerm) uuid.UUID { return pt.ProductAttributeUuid })
-	for i, a := range out {
-		ts := by[ids[i]]
-		if wantIDs {
-			a.ProductTermUuids = &pb.UuidList{Values: mapSlice(ts, func(pt db.ProductTerm) string { return pt.Uuid.String() })}
-		}
-		if wantObjects {
+	ids := mapSlice(out, func(a *pb.ProductAttribute) uuid.UUID { return uuid.MustParse(a.Uuid) })
+	return attach(out, ids, wantIDs, wantObjects,
+		func() ([]db.ProductTerm, error) {
+			return q.ListProductTermsOfProductAttributes(ctx, db.ListProductTermsOfProductAttributesParams{TenantID: tenant, ProductAttributeUuids: ids})
+		},
+		func(pt db.ProductTerm) uuid.UUID { return pt.ProductAttributeUuid }, func(pt db.ProductTerm) uuid.UUID { return pt.Uuid },
+		func(a *pb.ProductAttribute, l *pb.UuidList) { a.ProductTermUuids = l },
+		func(a *pb.ProductAttribute, ts []db.ProductTerm) {
 			a.ProductTerms = &pb.ProductTermList{Items: mapSlice(ts, productTermToPB)}
-		}
-	}
-	return nil
+		})
 }
 
 func productTermToPB(pt db.ProductTerm) *pb.ProductTerm {

@@ -33,29 +33,8 @@ type assoc[R any] struct {
 }
 
 func (a assoc[R]) fill(ctx context.Context, q *db.Queries, tenant string, out []*pb.Product, ids []uuid.UUID, inc, exp *pb.ProductInclude) error {
-	wantIDs, wantObjects := inc != nil && a.asked(inc), exp != nil && a.asked(exp)
-	if !wantIDs && !wantObjects {
-		return nil
-	}
-	rows, err := a.load(ctx, q, tenant, ids)
-	if err != nil {
-		return err
-	}
-	by := groupBy(rows, a.owner)
-	for i, p := range out {
-		rs := by[ids[i]]
-		if wantIDs {
-			l := &pb.UuidList{Values: make([]string, len(rs))}
-			for j, r := range rs {
-				l.Values[j] = a.id(r).String()
-			}
-			a.setUUIDs(p, l)
-		}
-		if wantObjects {
-			a.setObjects(p, rs)
-		}
-	}
-	return nil
+	return attach(out, ids, inc != nil && a.asked(inc), exp != nil && a.asked(exp),
+		func() ([]R, error) { return a.load(ctx, q, tenant, ids) }, a.owner, a.id, a.setUUIDs, a.setObjects)
 }
 
 // productLinkAssoc is the association of product links of kind.
