@@ -30,7 +30,7 @@ var ProductPublicationList = &list.Spec{
 	Filters: map[string]list.Field{
 		"uuids":        {Column: "uuid", Type: list.UUID},
 		"channelUuids": {Column: "channel_uuid", Type: list.UUID},
-		"status":       {Column: "status", Type: list.Enum, Values: publicationStatuses},
+		"status":       {Column: "status", Type: list.Enum, Values: publicationStatuses, Single: true},
 		"createdAt":    {Column: "created_at", Type: list.Time},
 		"updatedAt":    {Column: "updated_at", Type: list.Time},
 	},
@@ -219,9 +219,6 @@ func (s *ProductPublicationServer) ListProductPublications(ctx context.Context, 
 	if sc.Err != nil {
 		return nil, sc.Err
 	}
-	if len(req.GetStatus().GetEq()) > 1 {
-		return nil, apierr.Field("status[eq]", "takes one value")
-	}
 	out, page, err := listAs(ctx, s.Service, ProductPublicationList, req, productPublicationToPB, list.Eq("product_uuid", sc.Parent))
 	return &pb.ListProductPublicationsResponse{Items: out, Pagination: page}, err
 }
@@ -275,11 +272,7 @@ func (s *ProductPublicationServer) DeleteProductPublication(ctx context.Context,
 
 // TransitionProductPublication publishes or unpublishes one publication.
 func (s *ProductPublicationServer) TransitionProductPublication(ctx context.Context, req *pb.TransitionProductPublicationRequest) (*pb.TransitionProductPublicationResponse, error) {
-	sc := s.productScope(ctx, req.ProductUuid)
-	if sc.Err != nil {
-		return nil, sc.Err
-	}
-	m, err := publicationMoves.TransitionAt(ctx, s.DB, sc, req.PublicationUuid, req.Transition)
+	m, err := publicationMoves.TransitionAt(ctx, s.DB, s.productScope(ctx, req.ProductUuid), req.PublicationUuid, req.Transition)
 	return &pb.TransitionProductPublicationResponse{ProductPublication: m}, err
 }
 

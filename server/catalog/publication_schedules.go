@@ -38,7 +38,7 @@ var PublicationScheduleList = &list.Spec{
 	Table: "publication_schedules",
 	Filters: map[string]list.Field{
 		"uuids":       {Column: "uuid", Type: list.UUID},
-		"status":      {Column: "status", Type: list.Enum, Values: scheduleStatuses},
+		"status":      {Column: "status", Type: list.Enum, Values: scheduleStatuses, Single: true},
 		"transitions": {Column: "transition", Type: list.Enum, Values: scheduleTransitions},
 		"scheduledAt": {Column: "scheduled_at", Type: list.Time},
 		"createdAt":   {Column: "created_at", Type: list.Time},
@@ -171,9 +171,6 @@ func (s *PublicationScheduleServer) ListPublicationSchedules(ctx context.Context
 	if sc.Err != nil {
 		return nil, sc.Err
 	}
-	if len(req.GetStatus().GetEq()) > 1 {
-		return nil, apierr.Field("status[eq]", "takes one value")
-	}
 	out, page, err := listAs(ctx, s.Service, PublicationScheduleList, req, publicationScheduleToPB, list.Eq("publication_uuid", sc.Parent))
 	return &pb.ListPublicationSchedulesResponse{Items: out, Pagination: page}, err
 }
@@ -215,11 +212,7 @@ func (s *PublicationScheduleServer) DeletePublicationSchedule(ctx context.Contex
 
 // TransitionPublicationSchedule cancels one pending schedule.
 func (s *PublicationScheduleServer) TransitionPublicationSchedule(ctx context.Context, req *pb.TransitionPublicationScheduleRequest) (*pb.TransitionPublicationScheduleResponse, error) {
-	sc := s.publicationScope(ctx, req.ProductUuid, req.PublicationUuid)
-	if sc.Err != nil {
-		return nil, sc.Err
-	}
-	m, err := publicationSchedules.TransitionAt(ctx, s.DB, sc, req.ScheduleUuid, req.Transition)
+	m, err := publicationSchedules.TransitionAt(ctx, s.DB, s.publicationScope(ctx, req.ProductUuid, req.PublicationUuid), req.ScheduleUuid, req.Transition)
 	return &pb.TransitionPublicationScheduleResponse{PublicationSchedule: m}, err
 }
 

@@ -550,6 +550,9 @@ func (f *Family[R, M, C, U]) UpdateMany(ctx context.Context, d *store.DB, s Scop
 // TransitionAt moves the item of path parameter raw (PATCH …/{uuid}/actions/lifecycle).
 func (f *Family[R, M, C, U]) TransitionAt(ctx context.Context, d *store.DB, s Scope, raw string, t protoreflect.Enum) (M, error) {
 	var zero M
+	if s.Err != nil { // the parent's 404 before the item's path parameter, as in Get
+		return zero, s.Err
+	}
 	if _, err := f.ParseID(raw); err != nil {
 		return zero, err
 	}

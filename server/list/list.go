@@ -39,6 +39,8 @@ type Field struct {
 	Type   Type
 	// Values allowed for an Enum column.
 	Values []string
+	// Single: the filter takes one value (a singular name such as status[eq]); more is 400.
+	Single bool
 }
 
 // SoftDelete describes a family whose removed items are left out of lists unless asked for.
@@ -200,6 +202,10 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 				continue
 			}
 			param := name + "[eq]"
+			if col.Single && len(x.Eq) > 1 {
+				v.Add(param, "takes one value")
+				continue
+			}
 			switch col.Type {
 			case UUID:
 				ids := make([]string, 0, len(x.Eq))
