@@ -75,10 +75,8 @@ type Server struct {
 	gwConn   *grpc.ClientConn
 	embedded *pgembed.Cluster
 	done     chan struct{}
-	stopDisp context.CancelFunc
-	dispDone chan struct{}
-	stopSch  context.CancelFunc
-	schDone  chan struct{}
+	// workers are the background loops (webhook dispatcher, publication scheduler).
+	workers []worker
 }
 
 // HTTPAddr is the address the REST gateway listens on.
@@ -183,15 +181,10 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 		}
 		disp := &webhooks.Dispatcher{DB: s.DB, Box: box, Sender: webhooks.NewSender(guard), Policy: policy, Log: log,
 			Workers: cfg.WebhookWorkers, Lease: cfg.WebhookLease}
-		dctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		s.stopDisp, s.dispDone = cancel, make(chan struct{})
-		go func() { defer close(s.dispDone); disp.Run(dctx) }()
+		s.startWorker(ctx, disp.Run)
 	}
 	if !cfg.DisableScheduler {
-		run := &scheduler.Runner{DB: s.DB, Interval: cfg.SchedulerInterval, Log: log}
-		sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		s.stopSch, s.schDone = cancel, make(chan struct{})
-		go func() { defer close(s.schDone); run.Run(sctx) }()
+		s.startWorker(ctx, (&scheduler.Runner{DB: s.DB, Interval: cfg.SchedulerInterval, Log: log}).Run)
 	}
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	log.Info("catalogd serving", "http", s.HTTPAddr(), "grpc", s.GRPCAddr())
@@ -216,17 +209,10 @@ func (s *Server) Stop(ctx context.Context) {
 	if s.gwConn != nil {
 		_ = s.gwConn.Close()
 	}
-	if s.stopDisp != nil {
-		s.stopDisp()
+	for _, w := range s.workers {
+		w.stop()
 		select {
-		case <-s.dispDone:
-		case <-ctx.Done():
-		}
-	}
-	if s.stopSch != nil {
-		s.stopSch()
-		select {
-		case <-s.schDone:
+		case <-w.done:
 		case <-ctx.Done():
 		}
 	}
@@ -238,6 +224,21 @@ func (s *Server) Stop(ctx context.Context) {
 			s.Log.Error("stop embedded PostgreSQL", "error", err.Error())
 		}
 	}
+}
+
+// worker is a background loop of the server: stop cancels it, done closes when it has returned.
+type worker struct {
+	stop context.CancelFunc
+	done chan struct{}
+}
+
+// startWorker runs run in the background until Stop (not tied to the start-up context's
+// cancellation).
+func (s *Server) startWorker(ctx context.Context, run func(context.Context)) {
+	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	w := worker{stop: cancel, done: make(chan struct{})}
+	s.workers = append(s.workers, w)
+	go func() { defer close(w.done); run(wctx) }()
 }
 
 // Migrate applies the schema migrations and seeds the event type catalog.
