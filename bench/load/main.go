@@ -19,7 +19,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,6 +34,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/catalogd/catalogd/bench/measure"
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/auth"
@@ -325,7 +325,7 @@ func seed(ctx context.Context, api *rest, pool *pgxpool.Pool) (codes, ids []stri
 	if err != nil {
 		return nil, nil, err
 	}
-	p50, p99, _ := pct(lat)
+	p50, p99, _ := measure.Pct(lat)
 	rate := float64(n) / elapsed.Seconds()
 	fmt.Printf("bulk create: %.0f items/s (%.1f s); per 100-item request p50 %.1f ms, p99 %.1f ms\n", rate, elapsed.Seconds(), p50, p99)
 	put("SEED_ITEMS_PER_S", rate)
@@ -361,7 +361,7 @@ func seed(ctx context.Context, api *rest, pool *pgxpool.Pool) (codes, ids []stri
 		}
 		all = append(all, lat...)
 	}
-	p50, p99, _ = pct(all)
+	p50, p99, _ = measure.Pct(all)
 	fmt.Printf("lifecycle: %d PATCH /v1/attributes/bulk/actions/lifecycle in %.1f s; p50 %.1f ms, p99 %.1f ms\n",
 		len(all), time.Since(start).Seconds(), p50, p99)
 	put("LIFECYCLE_P50_MS", p50)
@@ -414,7 +414,7 @@ func parallel(n, conc int, job func(int) error) ([]time.Duration, time.Duration,
 				t := time.Now()
 				if err := job(i); err != nil {
 					mu.Lock()
-					firstErr = cmpOr(firstErr, err)
+					firstErr = measure.FirstErr(firstErr, err)
 					mu.Unlock()
 					next.Store(int64(n)) // stop everyone
 					break
@@ -428,13 +428,6 @@ func parallel(n, conc int, job func(int) error) ([]time.Duration, time.Duration,
 	}
 	wg.Wait()
 	return lat, time.Since(start), firstErr
-}
-
-func cmpOr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
 }
 
 // --- b. bulk create vs COPY ----------------------------------------------------------------------
@@ -530,7 +523,7 @@ func bulkVsCopy(ctx context.Context, pool *pgxpool.Pool) error {
 	cpu := sampleCPU().minus(cpu0)
 	fmt.Printf("\n== b. bulk create of 100 rows, %d sequential batches per method (interleaved, after %d warm-up rounds)\n", *bulkN, warm)
 	for m, meth := range methods {
-		p50, p99, mean := pct(lat[m])
+		p50, p99, mean := measure.Pct(lat[m])
 		fmt.Printf("%-10s mean %6.2f ms  p50 %6.2f ms  p99 %6.2f ms  %s\n", meth.key, mean, p50, p99, meth.name)
 		put(meth.key+"_MS", mean)
 		put(meth.key+"_P50_MS", p50)
@@ -565,12 +558,12 @@ func pkScript(ctx context.Context, pool *pgxpool.Pool, n int) error {
 // timed runs op on -clients goroutines for a 1 s warm-up and then -duration, and reports
 // throughput, latency and the CPU each process spent per request.
 func timed(key, name string, op func(*rand.Rand) error) {
-	loop(time.Second, op)
+	measure.Loop(*clients, time.Second, op)
 	cpu0 := sampleCPU()
-	lat, errs, firstErr, elapsed := loop(*duration, op)
+	lat, errs, firstErr, elapsed := measure.Loop(*clients, *duration, op)
 	cpu := sampleCPU().minus(cpu0)
 	rps := float64(len(lat)) / elapsed.Seconds()
-	p50, p99, _ := pct(lat)
+	p50, p99, _ := measure.Pct(lat)
 	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(max(1, len(lat))) }
 	fmt.Printf("%-10s %8.0f req/s  p50 %6.2f ms  p99 %6.2f ms  CPU/req: catalogd %4.0f µs, postgres %4.0f µs, load %4.0f µs  %s\n",
 		key, rps, p50, p99, per(cpu.server), per(cpu.postgres), per(cpu.self), name)
@@ -583,52 +576,6 @@ func timed(key, name string, op func(*rand.Rand) error) {
 	put(key+"_ERRORS", errs)
 	put(key+"_CPU_SERVER_US", per(cpu.server))
 	put(key+"_CPU_PG_US", per(cpu.postgres))
-}
-
-func loop(d time.Duration, op func(*rand.Rand) error) (lat []time.Duration, errs int, firstErr error, elapsed time.Duration) {
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	start := time.Now()
-	deadline := start.Add(d)
-	for w := range *clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(uint64(w), uint64(start.UnixNano())))
-			mine := make([]time.Duration, 0, 1<<14)
-			bad := 0
-			var first error
-			for time.Now().Before(deadline) {
-				t := time.Now()
-				if err := op(r); err != nil {
-					bad++
-					first = cmpOr(first, err)
-					continue
-				}
-				mine = append(mine, time.Since(t))
-			}
-			mu.Lock()
-			lat, errs, firstErr = append(lat, mine...), errs+bad, cmpOr(firstErr, first)
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	return lat, errs, firstErr, time.Since(start)
-}
-
-// pct returns p50, p99 and the mean in milliseconds.
-func pct(d []time.Duration) (p50, p99, mean float64) {
-	if len(d) == 0 {
-		return 0, 0, 0
-	}
-	s := slices.Clone(d)
-	slices.Sort(s)
-	var sum time.Duration
-	for _, x := range s {
-		sum += x
-	}
-	ms := func(x time.Duration) float64 { return float64(x.Microseconds()) / 1000 }
-	return ms(s[len(s)*50/100]), ms(s[min(len(s)-1, len(s)*99/100)]), ms(sum / time.Duration(len(s)))
 }
 
 // cpuUse is CPU time (user+system) of catalogd, of every postgres process, and of this program.

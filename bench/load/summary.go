@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/catalogd/catalogd/bench/measure"
 )
 
 // pgbenchRun is one pgbench result of run.sh: <name>.txt (its output) and <name>.log.* (-l logs).
@@ -48,7 +50,7 @@ func readPgbench(dir, name string) pgbenchRun {
 		}
 		f.Close()
 	}
-	r.p50, r.p99, _ = pct(lat)
+	r.p50, r.p99, _ = measure.Pct(lat)
 	return r
 }
 

@@ -21,19 +21,18 @@ import (
 	"net/http"
 	"os"
 	"runtime/pprof"
-	"sort"
-	"sync"
 	"time"
 
 	"google.golang.org/grpc/metadata"
 
+	"github.com/catalogd/catalogd/bench/measure"
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/server/app"
 	"github.com/catalogd/catalogd/server/apptest"
 )
 
 var (
-	nProducts  = flag.Int("products", 200, "hydrated products to seed (at least 4)")
+	nProducts  = flag.Int("products", 200, "hydrated products to seed (at least 5: each relates to the next two, and fewer would make some pairs twice)")
 	clients    = flag.Int("clients", 4, "concurrent clients of the timed GET runs")
 	duration   = flag.Duration("duration", 10*time.Second, "length of each timed GET run (plus 1 s warm-up)")
 	bulkRuns   = flag.Int("bulk-runs", 30, "publish + unpublish rounds of 100 publications")
@@ -121,6 +120,9 @@ func many(n int, f func(i int) obj) []obj {
 }
 
 func run() error {
+	if *nProducts < 5 {
+		return fmt.Errorf("-products must be at least 5")
+	}
 	env, err := apptest.Start(func(c *app.Config) { c.DisableDispatcher = true })
 	if err != nil {
 		return err
@@ -312,7 +314,7 @@ func run() error {
 	}
 	fmt.Printf("\n== bulk publication lifecycle of 100 (readiness checked for each), %d rounds\n", *bulkRuns)
 	report := func(name string, lat []time.Duration) {
-		p50, p99, mean := pct(lat)
+		p50, p99, mean := measure.Pct(lat)
 		fmt.Printf("%-46s p50 %7.2f ms  p99 %7.2f ms  mean %7.2f ms  (%.0f publications/s)\n", name, p50, p99, mean, 100/(mean/1000))
 	}
 	report("PATCH …/publications/bulk/actions/lifecycle publish", pubLat)
@@ -323,60 +325,11 @@ func run() error {
 // timed runs op on -clients goroutines for a 1 s warm-up and then -duration and prints the rate
 // and latency.
 func timed(name string, op func(*rand.Rand) error) {
-	loop(time.Second, op)
-	lat, errs, first, elapsed := loop(*duration, op)
-	p50, p99, _ := pct(lat)
+	measure.Loop(*clients, time.Second, op)
+	lat, errs, first, elapsed := measure.Loop(*clients, *duration, op)
+	p50, p99, _ := measure.Pct(lat)
 	fmt.Printf("%8.0f req/s  p50 %6.2f ms  p99 %6.2f ms  %s\n", float64(len(lat))/elapsed.Seconds(), p50, p99, name)
 	if errs > 0 {
 		fmt.Printf("  %d errors, first: %v\n", errs, first)
 	}
-}
-
-func loop(d time.Duration, op func(*rand.Rand) error) (lat []time.Duration, errs int, first error, elapsed time.Duration) {
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	start := time.Now()
-	for w := range *clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(uint64(w), uint64(start.UnixNano())))
-			var mine []time.Duration
-			bad := 0
-			var err1 error
-			for time.Since(start) < d {
-				t := time.Now()
-				if err := op(r); err != nil {
-					bad++
-					if err1 == nil {
-						err1 = err
-					}
-					continue
-				}
-				mine = append(mine, time.Since(t))
-			}
-			mu.Lock()
-			lat, errs = append(lat, mine...), errs+bad
-			if first == nil {
-				first = err1
-			}
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	return lat, errs, first, time.Since(start)
-}
-
-// pct returns p50, p99 and the mean in milliseconds.
-func pct(d []time.Duration) (p50, p99, mean float64) {
-	if len(d) == 0 {
-		return 0, 0, 0
-	}
-	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	ms := func(x time.Duration) float64 { return float64(x.Microseconds()) / 1000 }
-	var sum time.Duration
-	for _, x := range d {
-		sum += x
-	}
-	return ms(d[len(d)/2]), ms(d[len(d)*99/100]), ms(sum / time.Duration(len(d)))
 }
