@@ -394,14 +394,16 @@ func appendFieldMask(b []byte, m protoreflect.Message) []byte {
 	for i := range parts {
 		segs := strings.Split(l.Get(i).String(), ".")
 		for j, s := range segs {
-			segs[j] = lowerCamel(s)
+			segs[j] = LowerCamel(s)
 		}
 		parts[i] = strings.Join(segs, ".")
 	}
 	return appendString(b, strings.Join(parts, ","))
 }
 
-func lowerCamel(s string) string {
+// LowerCamel is the JSON name protobuf derives from a snake_case field name (display_name →
+// displayName): the underscore goes and the lower-case letter after it is upper-cased.
+func LowerCamel(s string) string {
 	var sb strings.Builder
 	up := false
 	for i := 0; i < len(s); i++ {

@@ -405,7 +405,7 @@ func (li *listInfo) orderField(name string) (string, bool) {
 		return name, true
 	}
 	if strings.Contains(name, "_") {
-		if camel := lowerCamel(name); camel != name {
+		if camel := jsonpb.LowerCamel(name); camel != name {
 			if _, ok := li.orderSet[camel]; ok {
 				return camel, true
 			}
@@ -443,24 +443,6 @@ func buildListInfo(md protoreflect.MessageDescriptor) *listInfo {
 		}
 	}
 	return li
-}
-
-func lowerCamel(s string) string {
-	var sb strings.Builder
-	up := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '_' {
-			up = true
-			continue
-		}
-		if up && c >= 'a' && c <= 'z' {
-			c -= 'a' - 'A'
-		}
-		up = false
-		sb.WriteByte(c)
-	}
-	return sb.String()
 }
 
 // OrderedKeys returns the distinct keys of a raw query string, unescaped as url.ParseQuery does,
