@@ -24,10 +24,12 @@ third_party:
 	mkdir -p third_party/googleapis/google/api; \
 	install -m 644 $$dir/third_party/googleapis/google/api/annotations.proto $$dir/third_party/googleapis/google/api/http.proto third_party/googleapis/google/api/
 
-## generate: protobuf, gRPC, gateway, OpenAPI (buf) and queries (sqlc) into gen/
+## generate: protobuf, gRPC, gateway (buf), the descriptor image the OpenAPI document is built from
+## (with the proto comments), and queries (sqlc) into gen/
 generate: third_party
 	$(TOOL) buf lint
 	$(TOOL) buf generate
+	$(TOOL) buf build --exclude-imports -o gen/openapi/catalog.binpb
 	CGO_ENABLED=0 $(TOOL) sqlc generate -f db/sqlc.yaml
 
 ## check-generated: fail when the generated code in gen/ differs from what the sources generate

@@ -1,10 +1,11 @@
-// Package openapi embeds the OpenAPI document protoc-gen-openapiv2 generates (catalog.swagger.json);
-// the server post-processes it into the spec's query syntax and serves it at /openapi.json.
+// Package openapi embeds the descriptor image `buf build` makes of proto/ (catalog.binpb, with the
+// proto comments, which the generated Go code does not keep). server/openapi builds the served
+// OpenAPI document from it.
 package openapi
 
 import _ "embed"
 
-// Swagger is the generated OpenAPI v2 document.
+// Image is a google.protobuf.FileDescriptorSet of proto/catalog/v1 with source info.
 //
-//go:embed catalog.swagger.json
-var Swagger []byte
+//go:embed catalog.binpb
+var Image []byte

@@ -26,7 +26,6 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/catalogd/catalogd/db"
-	"github.com/catalogd/catalogd/gen/openapi"
 	"github.com/catalogd/catalogd/server/auth"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/pgembed"
@@ -161,7 +160,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 			return nil, err
 		}
 	}
-	spec, err := OpenAPI(openapi.Swagger)
+	spec, err := BuildOpenAPI(services)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
 	}

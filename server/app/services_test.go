@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -10,7 +9,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
-	"github.com/catalogd/catalogd/gen/openapi"
 )
 
 // Every service of the catalog.v1 package is registered, and every RPC has a scope and an HTTP mapping.
@@ -77,55 +75,6 @@ func TestListSpecsCoverEveryFilter(t *testing.T) {
 	}
 }
 
-func TestOpenAPIUsesTheSpecQuerySyntax(t *testing.T) {
-	b, err := OpenAPI(openapi.Swagger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Paths map[string]map[string]struct {
-			Parameters []struct{ Name, In string }
-			Responses  map[string]any
-		}
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	list := doc.Paths["/v1/attributes"]["get"]
-	names := map[string]bool{}
-	for _, p := range list.Parameters {
-		names[p.Name] = true
-		if p.In == "query" && strings.Contains(p.Name, ".") {
-			t.Errorf("parameter %s keeps the dotted form", p.Name)
-		}
-	}
-	for _, want := range []string{"uuids[eq]", "codes[eq]", "code[contains]", "code[starts]", "code[ends]", "code[order]",
-		"displayNames[eq]", "displayName[order]", "statuses[eq]", "status[order]", "createdAt[eq]", "createdAt[min]",
-		"createdAt[max]", "createdAt[order]", "updatedAt[order]", "isRemoved[eq]", "page", "size", "include[contents]", "expand[contents]"} {
-		if !names[want] {
-			t.Errorf("GET /v1/attributes lacks parameter %s", want)
-		}
-	}
-	var raw map[string]any
-	_ = json.Unmarshal(b, &raw)
-	defs := raw["definitions"].(map[string]any)
-	status := defs["v1AttributeStatus"].(map[string]any)["enum"].([]any)
-	if len(status) != 4 || status[0] != "draft" || status[3] != "removed" {
-		t.Errorf("AttributeStatus enum %v, want the short names the API uses", status)
-	}
-	if _, ok := defs["v1AttributeUpdate"].(map[string]any)["properties"].(map[string]any)["updateMask"]; ok {
-		t.Errorf("AttributeUpdate documents updateMask, which REST bodies cannot carry")
-	}
-	if strings.Contains(string(b), "ATTRIBUTE_STATUS_") {
-		t.Errorf("the document still names ATTRIBUTE_STATUS_* values")
-	}
-	if _, ok := doc.Paths["/v1/attributes"]["post"].Responses["201"]; !ok {
-		t.Errorf("create attribute is not documented as 201")
-	}
-	if _, ok := doc.Paths["/v1/attributes/{attributeUuid}"]["delete"].Responses["204"]; !ok {
-		t.Errorf("delete attribute is not documented as 204")
-	}
-}
 
 // The gateway tries the pattern registered last first, and registers methods in declaration order:
 // a later method whose pattern matches an earlier method's path would take its requests (PATCH

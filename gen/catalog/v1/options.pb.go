@@ -68,6 +68,122 @@ func (x *ListOptions) GetOrderFields() []string {
 	return nil
 }
 
+// FieldRules constrains a field of a request message.
+type FieldRules struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The field must be given: a non-empty string, a set message or enum, a non-empty list.
+	Required bool `protobuf:"varint,1,opt,name=required,proto3" json:"required,omitempty"`
+	// Bounds of a string's length in characters (Unicode code points); 0: no bound.
+	MinLen uint32 `protobuf:"varint,2,opt,name=min_len,json=minLen,proto3" json:"min_len,omitempty"`
+	MaxLen uint32 `protobuf:"varint,3,opt,name=max_len,json=maxLen,proto3" json:"max_len,omitempty"`
+	// Format of a string, as OpenAPI names it: "uuid", "date", "date-time", "uri", … .
+	Format string `protobuf:"bytes,4,opt,name=format,proto3" json:"format,omitempty"`
+	// Bounds of a repeated field's item count; 0: no bound.
+	MinItems uint32 `protobuf:"varint,5,opt,name=min_items,json=minItems,proto3" json:"min_items,omitempty"`
+	MaxItems uint32 `protobuf:"varint,6,opt,name=max_items,json=maxItems,proto3" json:"max_items,omitempty"`
+	// Inclusive bounds of an integer field.
+	Minimum *int64 `protobuf:"varint,7,opt,name=minimum,proto3,oneof" json:"minimum,omitempty"`
+	Maximum *int64 `protobuf:"varint,8,opt,name=maximum,proto3,oneof" json:"maximum,omitempty"`
+	// A string field that also accepts a JSON number, kept exactly as the number's literal text
+	// ("19.99", never read through a float): decimal constraint bounds and allowed values.
+	JsonNumber    bool `protobuf:"varint,9,opt,name=json_number,json=jsonNumber,proto3" json:"json_number,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FieldRules) Reset() {
+	*x = FieldRules{}
+	mi := &file_catalog_v1_options_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FieldRules) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FieldRules) ProtoMessage() {}
+
+func (x *FieldRules) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_options_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FieldRules.ProtoReflect.Descriptor instead.
+func (*FieldRules) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_options_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *FieldRules) GetRequired() bool {
+	if x != nil {
+		return x.Required
+	}
+	return false
+}
+
+func (x *FieldRules) GetMinLen() uint32 {
+	if x != nil {
+		return x.MinLen
+	}
+	return 0
+}
+
+func (x *FieldRules) GetMaxLen() uint32 {
+	if x != nil {
+		return x.MaxLen
+	}
+	return 0
+}
+
+func (x *FieldRules) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
+}
+
+func (x *FieldRules) GetMinItems() uint32 {
+	if x != nil {
+		return x.MinItems
+	}
+	return 0
+}
+
+func (x *FieldRules) GetMaxItems() uint32 {
+	if x != nil {
+		return x.MaxItems
+	}
+	return 0
+}
+
+func (x *FieldRules) GetMinimum() int64 {
+	if x != nil && x.Minimum != nil {
+		return *x.Minimum
+	}
+	return 0
+}
+
+func (x *FieldRules) GetMaximum() int64 {
+	if x != nil && x.Maximum != nil {
+		return *x.Maximum
+	}
+	return 0
+}
+
+func (x *FieldRules) GetJsonNumber() bool {
+	if x != nil {
+		return x.JsonNumber
+	}
+	return false
+}
+
 var file_catalog_v1_options_proto_extTypes = []protoimpl.ExtensionInfo{
 	{
 		ExtendedType:  (*descriptorpb.MethodOptions)(nil),
@@ -91,6 +207,14 @@ var file_catalog_v1_options_proto_extTypes = []protoimpl.ExtensionInfo{
 		Field:         51003,
 		Name:          "catalog.v1.json_array",
 		Tag:           "varint,51003,opt,name=json_array",
+		Filename:      "catalog/v1/options.proto",
+	},
+	{
+		ExtendedType:  (*descriptorpb.FieldOptions)(nil),
+		ExtensionType: (*FieldRules)(nil),
+		Field:         51004,
+		Name:          "catalog.v1.rules",
+		Tag:           "bytes,51004,opt,name=rules",
 		Filename:      "catalog/v1/options.proto",
 	},
 }
@@ -118,6 +242,15 @@ var (
 	E_JsonArray = &file_catalog_v1_options_proto_extTypes[2]
 )
 
+// Extension fields to descriptorpb.FieldOptions.
+var (
+	// Input rules of a request field. The server's shared request validation enforces them and the
+	// OpenAPI document publishes them, so the two cannot disagree.
+	//
+	// optional catalog.v1.FieldRules rules = 51004;
+	E_Rules = &file_catalog_v1_options_proto_extTypes[3]
+)
+
 var File_catalog_v1_options_proto protoreflect.FileDescriptor
 
 const file_catalog_v1_options_proto_rawDesc = "" +
@@ -125,11 +258,28 @@ const file_catalog_v1_options_proto_rawDesc = "" +
 	"\x18catalog/v1/options.proto\x12\n" +
 	"catalog.v1\x1a google/protobuf/descriptor.proto\"0\n" +
 	"\vListOptions\x12!\n" +
-	"\forder_fields\x18\x01 \x03(\tR\vorderFields:G\n" +
+	"\forder_fields\x18\x01 \x03(\tR\vorderFields\"\xa3\x02\n" +
+	"\n" +
+	"FieldRules\x12\x1a\n" +
+	"\brequired\x18\x01 \x01(\bR\brequired\x12\x17\n" +
+	"\amin_len\x18\x02 \x01(\rR\x06minLen\x12\x17\n" +
+	"\amax_len\x18\x03 \x01(\rR\x06maxLen\x12\x16\n" +
+	"\x06format\x18\x04 \x01(\tR\x06format\x12\x1b\n" +
+	"\tmin_items\x18\x05 \x01(\rR\bminItems\x12\x1b\n" +
+	"\tmax_items\x18\x06 \x01(\rR\bmaxItems\x12\x1d\n" +
+	"\aminimum\x18\a \x01(\x03H\x00R\aminimum\x88\x01\x01\x12\x1d\n" +
+	"\amaximum\x18\b \x01(\x03H\x01R\amaximum\x88\x01\x01\x12\x1f\n" +
+	"\vjson_number\x18\t \x01(\bR\n" +
+	"jsonNumberB\n" +
+	"\n" +
+	"\b_minimumB\n" +
+	"\n" +
+	"\b_maximum:G\n" +
 	"\x0erequired_scope\x12\x1e.google.protobuf.MethodOptions\x18\xb9\x8e\x03 \x01(\tR\rrequiredScope:N\n" +
 	"\x04list\x12\x1f.google.protobuf.MessageOptions\x18\xba\x8e\x03 \x01(\v2\x17.catalog.v1.ListOptionsR\x04list:@\n" +
 	"\n" +
-	"json_array\x12\x1f.google.protobuf.MessageOptions\x18\xbb\x8e\x03 \x01(\bR\tjsonArrayB7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3"
+	"json_array\x12\x1f.google.protobuf.MessageOptions\x18\xbb\x8e\x03 \x01(\bR\tjsonArray:M\n" +
+	"\x05rules\x12\x1d.google.protobuf.FieldOptions\x18\xbc\x8e\x03 \x01(\v2\x16.catalog.v1.FieldRulesR\x05rulesB7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3"
 
 var (
 	file_catalog_v1_options_proto_rawDescOnce sync.Once
@@ -143,21 +293,25 @@ func file_catalog_v1_options_proto_rawDescGZIP() []byte {
 	return file_catalog_v1_options_proto_rawDescData
 }
 
-var file_catalog_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 1)
+var file_catalog_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
 var file_catalog_v1_options_proto_goTypes = []any{
 	(*ListOptions)(nil),                 // 0: catalog.v1.ListOptions
-	(*descriptorpb.MethodOptions)(nil),  // 1: google.protobuf.MethodOptions
-	(*descriptorpb.MessageOptions)(nil), // 2: google.protobuf.MessageOptions
+	(*FieldRules)(nil),                  // 1: catalog.v1.FieldRules
+	(*descriptorpb.MethodOptions)(nil),  // 2: google.protobuf.MethodOptions
+	(*descriptorpb.MessageOptions)(nil), // 3: google.protobuf.MessageOptions
+	(*descriptorpb.FieldOptions)(nil),   // 4: google.protobuf.FieldOptions
 }
 var file_catalog_v1_options_proto_depIdxs = []int32{
-	1, // 0: catalog.v1.required_scope:extendee -> google.protobuf.MethodOptions
-	2, // 1: catalog.v1.list:extendee -> google.protobuf.MessageOptions
-	2, // 2: catalog.v1.json_array:extendee -> google.protobuf.MessageOptions
-	0, // 3: catalog.v1.list:type_name -> catalog.v1.ListOptions
-	4, // [4:4] is the sub-list for method output_type
-	4, // [4:4] is the sub-list for method input_type
-	3, // [3:4] is the sub-list for extension type_name
-	0, // [0:3] is the sub-list for extension extendee
+	2, // 0: catalog.v1.required_scope:extendee -> google.protobuf.MethodOptions
+	3, // 1: catalog.v1.list:extendee -> google.protobuf.MessageOptions
+	3, // 2: catalog.v1.json_array:extendee -> google.protobuf.MessageOptions
+	4, // 3: catalog.v1.rules:extendee -> google.protobuf.FieldOptions
+	0, // 4: catalog.v1.list:type_name -> catalog.v1.ListOptions
+	1, // 5: catalog.v1.rules:type_name -> catalog.v1.FieldRules
+	6, // [6:6] is the sub-list for method output_type
+	6, // [6:6] is the sub-list for method input_type
+	4, // [4:6] is the sub-list for extension type_name
+	0, // [0:4] is the sub-list for extension extendee
 	0, // [0:0] is the sub-list for field type_name
 }
 
@@ -166,14 +320,15 @@ func file_catalog_v1_options_proto_init() {
 	if File_catalog_v1_options_proto != nil {
 		return
 	}
+	file_catalog_v1_options_proto_msgTypes[1].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_options_proto_rawDesc), len(file_catalog_v1_options_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   1,
-			NumExtensions: 3,
+			NumMessages:   2,
+			NumExtensions: 4,
 			NumServices:   0,
 		},
 		GoTypes:           file_catalog_v1_options_proto_goTypes,
