@@ -9,7 +9,7 @@ import (
 
 // BuildOpenAPI builds the served /openapi.json from the registered services and list specs.
 func BuildOpenAPI(services []Service) ([]byte, error) {
-	in := openapi.Input{Lists: map[protoreflect.FullName]*list.Spec{}}
+	in := openapi.Input{Lists: map[protoreflect.FullName]*list.Spec{}, MaxBodyBytes: MaxBodyBytes}
 	for _, s := range services {
 		in.Services = append(in.Services, protoreflect.FullName(s.Desc.ServiceName))
 	}

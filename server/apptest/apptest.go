@@ -14,7 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,6 +44,21 @@ type Env struct {
 	DBURL   string
 	GRPC    *grpc.ClientConn
 	drop    func()
+
+	contractOnce sync.Once
+	contract     *Contract
+	contractErr  error
+}
+
+// Contract is the served OpenAPI document every REST exchange of the env's clients is validated
+// against (loaded on first use).
+func (e *Env) Contract(t testing.TB) *Contract {
+	t.Helper()
+	e.contractOnce.Do(func() { e.contract, e.contractErr = LoadContract(e.BaseURL) })
+	if e.contractErr != nil {
+		t.Fatalf("openapi: %v", e.contractErr)
+	}
+	return e.contract
 }
 
 // AdminURL is the server database the tests create their databases in.
@@ -143,6 +158,7 @@ func Token(tenant string, scopes ...string) string {
 // Client is a REST client bound to one token.
 type Client struct {
 	t     testing.TB
+	env   *Env
 	base  string
 	Token string
 	HTTP  *http.Client
@@ -155,7 +171,7 @@ func (e *Env) Client(t testing.TB) *Client {
 
 // ClientFor returns a REST client for tenant with the given scopes (all when none).
 func (e *Env) ClientFor(t testing.TB, tenant string, scopes ...string) *Client {
-	return &Client{t: t, base: e.BaseURL, Token: Token(tenant, scopes...), HTTP: &http.Client{Timeout: 30 * time.Second}}
+	return &Client{t: t, env: e, base: e.BaseURL, Token: Token(tenant, scopes...), HTTP: &http.Client{Timeout: 30 * time.Second}}
 }
 
 // Resp is a decoded response.
@@ -193,19 +209,23 @@ func (r Resp) Objs() []map[string]any {
 // Do sends a request; body may be nil, a string (sent raw) or anything JSON-encodable.
 func (c *Client) Do(method, path string, body any) Resp {
 	c.t.Helper()
-	var rdr io.Reader
+	var payload []byte
 	switch b := body.(type) {
 	case nil:
 	case string:
-		rdr = strings.NewReader(b)
+		payload = []byte(b)
 	case []byte:
-		rdr = bytes.NewReader(b)
+		payload = b
 	default:
 		j, err := json.Marshal(b)
 		if err != nil {
 			c.t.Fatalf("marshal: %v", err)
 		}
-		rdr = bytes.NewReader(j)
+		payload = j
+	}
+	var rdr io.Reader
+	if body != nil {
+		rdr = bytes.NewReader(payload)
 	}
 	req, err := http.NewRequest(method, c.base+path, rdr)
 	if err != nil {
@@ -228,6 +248,9 @@ func (c *Client) Do(method, path string, body any) Resp {
 		if err := json.Unmarshal(raw, &r.Body); err != nil {
 			c.t.Fatalf("%s %s: response is not JSON: %s", method, path, raw)
 		}
+	}
+	if c.env != nil {
+		c.env.Contract(c.t).Check(c.t, req, payload, r)
 	}
 	return r
 }
@@ -297,6 +320,7 @@ func Main(m *testing.M, env **Env, pool **pgxpool.Pool, opts ...func(*app.Config
 	}
 	*env = e
 	code := m.Run()
+	e.contract.Report()
 	if p != nil {
 		p.Close()
 	}

@@ -1,0 +1,270 @@
+package openapi_test
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/catalogd/catalogd/server/app"
+)
+
+type doc = map[string]any
+
+func build(t *testing.T) doc {
+	t.Helper()
+	b, err := app.BuildOpenAPI(app.Services(app.Deps{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d doc
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func get(v any, path ...string) any {
+	for _, p := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[p]
+	}
+	return v
+}
+
+func schema(d doc, name string) doc {
+	s, _ := get(d, "components", "schemas", name).(map[string]any)
+	return s
+}
+
+func TestDocumentBasics(t *testing.T) {
+	d := build(t)
+	if d["openapi"] != "3.1.0" {
+		t.Errorf("openapi %v, want 3.1.0", d["openapi"])
+	}
+	if get(d, "info", "version") != "1.1.0" {
+		t.Errorf("version %v, want the spec's 1.1.0", get(d, "info", "version"))
+	}
+	if s, _ := d["servers"].([]any); len(s) == 0 {
+		t.Error("no servers entry")
+	}
+	sec := get(d, "components", "securitySchemes", "bearerAuth")
+	if get(sec, "type") != "http" || get(sec, "scheme") != "bearer" || get(sec, "bearerFormat") != "JWT" {
+		t.Errorf("security scheme %v, want HTTP bearer JWT", sec)
+	}
+}
+
+// Every operation has a summary, a description, one declared tag, its scope, examples and problem
+// responses; every path parameter is a uuid in lowerCamel.
+func TestEveryOperationIsDescribed(t *testing.T) {
+	d := build(t)
+	tags := map[string]bool{}
+	for _, tg := range d["tags"].([]any) {
+		name := get(tg, "name").(string)
+		if desc, _ := get(tg, "description").(string); desc == "" {
+			t.Errorf("tag %s has no description", name)
+		}
+		tags[name] = true
+	}
+	n := 0
+	paramRE := regexp.MustCompile(`\{([^}]+)\}`)
+	for path, item := range d["paths"].(map[string]any) {
+		for _, m := range paramRE.FindAllStringSubmatch(path, -1) {
+			if strings.Contains(m[1], "_") {
+				t.Errorf("%s: path parameter %s is not lowerCamel", path, m[1])
+			}
+		}
+		for verb, o := range item.(map[string]any) {
+			n++
+			what := verb + " " + path
+			op := o.(map[string]any)
+			for _, k := range []string{"summary", "description", "operationId"} {
+				if s, _ := op[k].(string); s == "" {
+					t.Errorf("%s has no %s", what, k)
+				}
+			}
+			ts, _ := op["tags"].([]any)
+			if len(ts) != 1 || !tags[ts[0].(string)] {
+				t.Errorf("%s: tags %v, want one declared tag", what, ts)
+			}
+			sec, _ := op["security"].([]any)
+			if len(sec) != 1 || get(sec[0], "bearerAuth") == nil {
+				t.Errorf("%s: security %v", what, sec)
+			}
+			if scope, _ := op["x-required-scope"].(string); scope == "" {
+				t.Errorf("%s: no x-required-scope", what)
+			}
+			if rb := op["requestBody"]; rb != nil && get(rb, "content", "application/json", "example") == nil {
+				t.Errorf("%s: request body without example", what)
+			}
+			responses := op["responses"].(map[string]any)
+			for _, st := range []string{"401", "403", "500", "503"} {
+				if get(responses, st, "$ref") == nil {
+					t.Errorf("%s: no %s problem response", what, st)
+				}
+			}
+			var success []string
+			for st, r := range responses {
+				if st[0] == '2' {
+					success = append(success, st)
+					if st != "204" && get(r, "content", "application/json", "example") == nil {
+						t.Errorf("%s: %s without example", what, st)
+					}
+				}
+			}
+			want := "200"
+			name := op["operationId"].(string)
+			switch {
+			case strings.HasPrefix(name, "create"), strings.HasPrefix(name, "bulkCreate"):
+				want = "201"
+			case strings.HasPrefix(name, "delete"):
+				want = "204"
+			}
+			if !slices.Equal(success, []string{want}) {
+				t.Errorf("%s: success statuses %v, want %s", what, success, want)
+			}
+			if strings.HasPrefix(name, "create") && get(responses, "201", "headers", "Location") == nil {
+				t.Errorf("%s: 201 without Location", what)
+			}
+		}
+	}
+	if n < 250 {
+		t.Errorf("only %d operations", n)
+	}
+}
+
+// The shapes the codec writes: wrapper messages are plain arrays, nullable fields allow null,
+// responses list every property as required, enums carry the short names.
+func TestShapesFollowTheCodec(t *testing.T) {
+	d := build(t)
+	attr := schema(d, "Attribute")
+	for _, f := range []string{"contentUuids", "contents"} {
+		typ := get(attr, "properties", f, "type")
+		if ts, _ := typ.([]any); !slices.Equal(ts, []any{"array", "null"}) {
+			t.Errorf("Attribute.%s type %v, want [array null]", f, typ)
+		}
+	}
+	if ts, _ := get(attr, "properties", "removedAt", "type").([]any); !slices.Equal(ts, []any{"string", "null"}) {
+		t.Errorf("Attribute.removedAt type %v, want [string null]", ts)
+	}
+	if get(attr, "properties", "createdAt", "type") != "string" || get(attr, "properties", "createdAt", "format") != "date-time" {
+		t.Errorf("Attribute.createdAt %v", get(attr, "properties", "createdAt"))
+	}
+	if get(attr, "properties", "uuid", "format") != "uuid" {
+		t.Errorf("Attribute.uuid has no format uuid")
+	}
+	if req, _ := attr["required"].([]any); len(req) != len(attr["properties"].(map[string]any)) {
+		t.Errorf("Attribute: required %v, want every property (the codec writes them all)", req)
+	}
+	if attr["additionalProperties"] != false {
+		t.Error("Attribute is not closed")
+	}
+	if e, _ := get(schema(d, "AttributeStatus"), "enum").([]any); !slices.Equal(e, []any{"draft", "published", "unpublished", "removed"}) {
+		t.Errorf("AttributeStatus enum %v", e)
+	}
+	if strings.Contains(mustJSON(t, d), "ATTRIBUTE_STATUS_") || strings.Contains(mustJSON(t, d), "updateMask") {
+		t.Error("the document names proto enum values or updateMask")
+	}
+	// Requests: required fields, null accepted on the others, item bounds on bulk bodies.
+	create := schema(d, "AttributeCreate")
+	if req, _ := create["required"].([]any); !slices.Equal(req, []any{"code"}) {
+		t.Errorf("AttributeCreate required %v, want [code]", req)
+	}
+	upd := schema(d, "AttributeUpdate")
+	if ts, _ := get(upd, "properties", "code", "type").([]any); !slices.Equal(ts, []any{"string", "null"}) {
+		t.Errorf("AttributeUpdate.code type %v, want [string null] (PATCH takes null)", ts)
+	}
+	if req, _ := schema(d, "AttributeUpdateBulkItem")["required"].([]any); !slices.Equal(req, []any{"uuid"}) {
+		t.Errorf("bulk update items require %v, want [uuid]", req)
+	}
+	bulk := get(d, "paths", "/v1/attributes/bulk", "post", "requestBody", "content", "application/json", "schema")
+	if get(bulk, "type") != "array" || get(bulk, "items", "$ref") != "#/components/schemas/AttributeCreate" {
+		t.Errorf("bulk create body %v, want an array of AttributeCreate", bulk)
+	}
+	// Decimal constraint bounds accept a JSON number in requests and are strings in responses.
+	if ts, _ := get(schema(d, "InputTypeConstraintsInput"), "properties", "min", "type").([]any); !slices.Equal(ts, []any{"string", "number", "null"}) {
+		t.Errorf("InputTypeConstraintsInput.min type %v, want [string number null]", ts)
+	}
+	if ts, _ := get(schema(d, "InputTypeConstraints"), "properties", "min", "type").([]any); !slices.Equal(ts, []any{"string", "null"}) {
+		t.Errorf("InputTypeConstraints.min type %v, want [string null]", ts)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func params(d doc, path, verb string) map[string]doc {
+	out := map[string]doc{}
+	ps, _ := get(d, "paths", path, verb, "parameters").([]any)
+	for _, p := range ps {
+		out[get(p, "name").(string)] = p.(map[string]any)
+	}
+	return out
+}
+
+// Query parameters in the spec's syntax with the value types of the list specs.
+func TestListParameters(t *testing.T) {
+	d := build(t)
+	ps := params(d, "/v1/attributes", "get")
+	for _, want := range []string{"uuids[eq]", "codes[eq]", "code[contains]", "code[starts]", "code[ends]", "code[order]",
+		"displayNames[eq]", "displayName[order]", "statuses[eq]", "status[order]", "createdAt[eq]", "createdAt[min]",
+		"createdAt[max]", "createdAt[order]", "updatedAt[order]", "isRemoved[eq]", "page", "size", "include[contents]", "expand[contents]"} {
+		if ps[want] == nil {
+			t.Errorf("GET /v1/attributes lacks %s", want)
+		}
+	}
+	if e, _ := get(ps["statuses[eq]"], "schema", "items", "enum").([]any); !slices.Equal(e, []any{"draft", "published", "unpublished", "removed"}) {
+		t.Errorf("statuses[eq] enum %v", e)
+	}
+	if get(ps["uuids[eq]"], "schema", "items", "format") != "uuid" || get(ps["uuids[eq]"], "explode") != true {
+		t.Errorf("uuids[eq] %v", ps["uuids[eq]"])
+	}
+	if get(ps["createdAt[min]"], "schema", "format") != "date-time" {
+		t.Errorf("createdAt[min] %v", ps["createdAt[min]"])
+	}
+	if get(ps["size"], "schema", "maximum") != float64(100) || get(ps["size"], "schema", "minimum") != float64(1) || get(ps["page"], "schema", "minimum") != float64(1) {
+		t.Errorf("page/size bounds: %v %v", ps["page"], ps["size"])
+	}
+	if e, _ := get(ps["code[order]"], "schema", "enum").([]any); !slices.Equal(e, []any{"asc", "desc"}) {
+		t.Errorf("code[order] %v", ps["code[order]"])
+	}
+	// A singular filter takes one value.
+	pub := params(d, "/v1/products/{productUuid}/publications", "get")
+	if s := get(pub["status[eq]"], "schema"); get(s, "type") != "string" || get(s, "enum") == nil {
+		t.Errorf("publications status[eq] %v, want one enum value", s)
+	}
+}
+
+// Every component is used, and every $ref resolves.
+func TestNoUnusedOrDanglingComponents(t *testing.T) {
+	d := build(t)
+	comps := d["components"].(map[string]any)
+	text := mustJSON(t, map[string]any{"paths": d["paths"], "components": comps})
+	refRE := regexp.MustCompile(`"\$ref":"#/components/([a-zA-Z]+)/([^"]+)"`)
+	used := map[string]bool{}
+	for _, m := range refRE.FindAllStringSubmatch(text, -1) {
+		used[m[1]+"/"+m[2]] = true
+		if get(comps, m[1], m[2]) == nil {
+			t.Errorf("dangling $ref %s/%s", m[1], m[2])
+		}
+	}
+	for kind, set := range comps {
+		if kind == "securitySchemes" {
+			continue
+		}
+		for name := range set.(map[string]any) {
+			if !used[kind+"/"+name] {
+				t.Errorf("component %s/%s is never used", kind, name)
+			}
+		}
+	}
+}

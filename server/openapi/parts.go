@@ -1,0 +1,161 @@
+package openapi
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	image "github.com/catalogd/catalogd/gen/openapi"
+)
+
+// comments are the proto comments of the descriptor image, by full name.
+type comments struct{ files *protoregistry.Files }
+
+var (
+	commentsOnce sync.Once
+	commentsVal  *comments
+	commentsErr  error
+)
+
+func loadComments() (*comments, error) {
+	commentsOnce.Do(func() {
+		var set descriptorpb.FileDescriptorSet
+		if err := proto.Unmarshal(image.Image, &set); err != nil {
+			commentsErr = fmt.Errorf("descriptor image: %w", err)
+			return
+		}
+		files, err := protodesc.FileOptions{AllowUnresolvable: true}.NewFiles(&set)
+		if err != nil {
+			commentsErr = fmt.Errorf("descriptor image: %w", err)
+			return
+		}
+		commentsVal = &comments{files: files}
+	})
+	return commentsVal, commentsErr
+}
+
+// of returns the leading comment of a descriptor, trimmed; "" when none.
+func (c *comments) of(name protoreflect.FullName) string {
+	d, err := c.files.FindDescriptorByName(name)
+	if err != nil {
+		return ""
+	}
+	loc := d.ParentFile().SourceLocations().ByDescriptor(d)
+	var lines []string
+	for _, l := range strings.Split(loc.LeadingComments, "\n") {
+		lines = append(lines, strings.TrimSpace(l))
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+const infoDescription = `The JSON REST facade of the product catalog service. Every path is under ` + "`/v1`" + `; the same
+operations are served over gRPC (package ` + "`catalog.v1`" + `).
+
+**Authentication.** Every operation takes a bearer JWT (` + "`Authorization: Bearer <token>`" + `) carrying the tenant
+and the scopes; each operation names the scope it needs.
+
+**Errors** are RFC 9457 problem documents (` + "`application/problem+json`" + `, schema ` + "`Problem`" + `) with a stable
+` + "`code`" + `, field violations in ` + "`errors`" + ` (bulk items named by index, ` + "`[2].code`" + `) and structured ` + "`meta`" + `.
+
+**Lists** take ` + "`page`" + ` (1-based) and ` + "`size`" + ` (1 to 100, default 20), filters ` + "`<field>[eq|contains|starts|ends|min|max]`" + `
+(plural ` + "`<fields>[eq]`" + ` repeated for several values; an unknown or malformed parameter is 400), and
+` + "`<field>[order]=asc|desc`" + `; ` + "`include[x]=true`" + ` fills a uuid list and ` + "`expand[x]=true`" + ` the objects, else both are null.
+
+**Writes.** Bulk operations take 1 to 100 items and are all or nothing. PATCH changes only the fields given;
+null on a nullable field clears it, null on any other field leaves it unchanged. Request bodies are at most 1 MiB
+and unknown fields are refused. Timestamps are written with six fractional digits; decimals are written as
+strings and accepted as strings or JSON numbers.`
+
+func problemSchema() obj {
+	str := func(d string, ex ...any) obj {
+		s := obj{"type": "string", "description": d}
+		if len(ex) > 0 {
+			s["examples"] = ex
+		}
+		return s
+	}
+	return obj{
+		"type":                 "object",
+		"additionalProperties": false,
+		"description":          "An RFC 9457 problem document: the body of every error.",
+		"required":             []any{"type", "title", "status", "detail", "code", "errors"},
+		"properties": obj{
+			"type":   str("A URN naming the problem type.", "urn:catalogd:problem:validation-failed"),
+			"title":  str("Short summary of the problem type.", "Validation failed"),
+			"status": obj{"type": "integer", "description": "The HTTP status.", "examples": []any{400}},
+			"detail": str("What went wrong with this request.", "code: must be 1 to 100 characters"),
+			"code": obj{"type": "string", "description": "Stable machine-readable error code.", "enum": []any{
+				"VALIDATION_FAILED", "MALFORMED_REQUEST", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "ALREADY_EXISTS",
+				"INVALID_TRANSITION", "IN_USE", "REQUIREMENTS_NOT_MET", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "METHOD_NOT_ALLOWED",
+				"PRECONDITION_FAILED", "UNAVAILABLE", "INTERNAL"}},
+			"errors":    obj{"type": "array", "description": "The invalid fields (empty when the problem is not about fields).", "items": ref("schemas", "ProblemFieldViolation")},
+			"instance":  str("The request path."),
+			"requestId": str("The request's X-Request-Id."),
+			"meta": obj{"type": "object", "additionalProperties": true,
+				"description": "Structured context of the problem, by code: `INVALID_TRANSITION` has `currentStatus` and " +
+					"`allowedTransitions` (array); `REQUIREMENTS_NOT_MET` has `missing` (the readiness array); `IN_USE` names the " +
+					"kinds of resource that still refer to it; `ALREADY_EXISTS` the conflicting field."},
+		},
+	}
+}
+
+func headers() obj {
+	return obj{
+		"X-Request-Id": obj{"description": "The request's id: the client's X-Request-Id when it sent a sane one (at most 128 characters), else a new uuid.",
+			"schema": obj{"type": "string"}},
+		"Location": obj{"description": "The path of the created resource.", "schema": obj{"type": "string"}},
+		"WWW-Authenticate": obj{"description": "The authentication scheme: `Bearer realm=\"catalogd\"`.",
+			"schema": obj{"type": "string"}},
+	}
+}
+
+func problemResponses(maxBody int) obj {
+	out := obj{}
+	add := func(name, desc string, status int, code string, extra obj) {
+		h := obj{"X-Request-Id": ref("headers", "X-Request-Id")}
+		for k, v := range extra {
+			h[k] = v
+		}
+		out[name] = obj{"description": desc, "headers": h, "content": obj{"application/problem+json": obj{
+			"schema": ref("schemas", "Problem"),
+			"example": obj{"type": "urn:catalogd:problem:" + strings.ToLower(strings.ReplaceAll(code, "_", "-")),
+				"title": problemTitles[code], "status": status, "detail": problemDetails[code], "code": code,
+				"errors": problemErrors(code), "instance": "/v1/attributes", "requestId": "9f0c1e52-5f4f-4c61-9b5e-4d1d3c2a7b10"}}}}
+	}
+	add("BadRequest", "The request is invalid: `VALIDATION_FAILED` (a field breaks a rule; `errors` names each) or `MALFORMED_REQUEST` (the JSON or a query parameter cannot be read).", 400, "VALIDATION_FAILED", nil)
+	add("Unauthorized", "`UNAUTHENTICATED`: the bearer token is missing, malformed, expired or not for this service.", 401, "UNAUTHENTICATED",
+		obj{"WWW-Authenticate": ref("headers", "WWW-Authenticate")})
+	add("Forbidden", "`FORBIDDEN`: the token is valid but lacks the operation's scope.", 403, "FORBIDDEN", nil)
+	add("NotFound", "`NOT_FOUND`: the resource (or one named by the request) does not exist in the token's tenant.", 404, "NOT_FOUND", nil)
+	add("Conflict", "`ALREADY_EXISTS` (a unique field is taken), `INVALID_TRANSITION` (the lifecycle move is not allowed from the current status), `IN_USE` (other resources still refer to it) or `REQUIREMENTS_NOT_MET` (the product does not meet the channel's requirements).", 409, "ALREADY_EXISTS", nil)
+	add("PayloadTooLarge", fmt.Sprintf("`PAYLOAD_TOO_LARGE`: the body exceeds %d bytes.", maxBody), 413, "PAYLOAD_TOO_LARGE", nil)
+	add("InternalError", "`INTERNAL`: an unexpected failure; nothing internal is disclosed.", 500, "INTERNAL", nil)
+	add("Unavailable", "`UNAVAILABLE`: the database is unreachable or the request timed out; retry later.", 503, "UNAVAILABLE", nil)
+	return out
+}
+
+var problemTitles = map[string]string{
+	"VALIDATION_FAILED": "Validation failed", "UNAUTHENTICATED": "Unauthenticated", "FORBIDDEN": "Forbidden",
+	"NOT_FOUND": "Not found", "ALREADY_EXISTS": "Already exists", "PAYLOAD_TOO_LARGE": "Payload too large",
+	"INTERNAL": "Internal error", "UNAVAILABLE": "Service unavailable",
+}
+
+var problemDetails = map[string]string{
+	"VALIDATION_FAILED": "code: must be 1 to 100 characters", "UNAUTHENTICATED": "missing bearer token",
+	"FORBIDDEN": "the token lacks the scope catalog:write", "NOT_FOUND": "attribute 0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13 not found",
+	"ALREADY_EXISTS": "an attribute with code color already exists", "PAYLOAD_TOO_LARGE": "request body exceeds 1048576 bytes",
+	"INTERNAL": "internal error", "UNAVAILABLE": "database unreachable",
+}
+
+func problemErrors(code string) []any {
+	if code == "VALIDATION_FAILED" {
+		return []any{obj{"field": "code", "message": "must be 1 to 100 characters"}}
+	}
+	return []any{}
+}
