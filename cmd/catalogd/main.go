@@ -2,148 +2,293 @@
 //
 //	catalogd [serve]   run the service (default)
 //	catalogd migrate   apply the database migrations and exit
-//	catalogd token     mint a development token (HS256)
+//	catalogd token     print a development token that serve accepts
+//	catalogd version   print the version
+//	catalogd help      the overview; `catalogd <command> -h` lists a command's flags
 //
-// Every setting is an environment variable and also a flag; `catalogd <command> -h` lists them.
+// Every setting is an environment variable and also a flag (config.go's table, which the help is
+// printed from). A value that does not parse stops catalogd with exit code 2.
 package main
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"log/slog"
+	"io/fs"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/catalogd/catalogd/server/app"
 	"github.com/catalogd/catalogd/server/auth"
+	"github.com/catalogd/catalogd/server/openapi"
 	"github.com/catalogd/catalogd/server/pgembed"
 	"github.com/catalogd/catalogd/server/store"
-	"github.com/catalogd/catalogd/server/webhooks"
 )
 
 func main() {
-	cmd := "serve"
-	args := os.Args[1:]
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		cmd, args = args[0], args[1:]
-	}
-	var err error
-	switch cmd {
-	case "serve":
-		err = serve(args)
-	case "migrate":
-		err = migrate(args)
-	case "token":
-		err = token(args)
-	default:
-		err = fmt.Errorf("unknown command %q: use serve, migrate or token", cmd)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "catalogd:", err)
-		os.Exit(1)
-	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.LookupEnv))
 }
 
-func env(k, def string) string {
-	if v, ok := os.LookupEnv(k); ok {
-		return v
-	}
-	return def
+// stdio is where a command writes.
+type stdio struct{ out, err io.Writer }
+
+// command is one of catalogd's commands; vars says which variables of the table it reads.
+type command struct {
+	name    string
+	summary string // one line, for the overview
+	about   string // a paragraph, for `catalogd <command> -h`
+	vars    cmdSet
+	run     func(std stdio, s *settings) error
 }
 
-// configFlags declares the configuration of DESIGN.md, each variable also a flag.
-func configFlags(fs *flag.FlagSet) *app.Config {
-	c := &app.Config{}
-	fs.StringVar(&c.HTTPAddr, "http-addr", env("CATALOG_HTTP_ADDR", "127.0.0.1:8080"), "REST gateway and operational endpoints (CATALOG_HTTP_ADDR)")
-	fs.StringVar(&c.GRPCAddr, "grpc-addr", env("CATALOG_GRPC_ADDR", "127.0.0.1:9090"), "gRPC server (CATALOG_GRPC_ADDR)")
-	fs.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", ""), "PostgreSQL URL; empty runs an embedded PostgreSQL in the data dir (DATABASE_URL)")
-	fs.StringVar(&c.DataDir, "data-dir", env("CATALOG_DATA_DIR", "./.data"), "embedded database, dev secrets and local blobs (CATALOG_DATA_DIR)")
-	fs.StringVar(&c.JWTHS256Secret, "jwt-hs256-secret", env("CATALOG_JWT_HS256_SECRET", ""), "accept HS256 tokens signed with this secret (CATALOG_JWT_HS256_SECRET)")
-	fs.StringVar(&c.JWKSURL, "jwks-url", env("CATALOG_JWKS_URL", ""), "accept RS256/ES256 tokens whose keys this JWKS serves (CATALOG_JWKS_URL)")
-	fs.StringVar(&c.JWTIssuer, "jwt-issuer", env("CATALOG_JWT_ISSUER", "catalogd-dev"), "required iss claim (CATALOG_JWT_ISSUER)")
-	fs.StringVar(&c.JWTAudience, "jwt-audience", env("CATALOG_JWT_AUDIENCE", "catalog"), "required aud claim (CATALOG_JWT_AUDIENCE)")
-	fs.BoolVar(&c.WebhookAllowPrivate, "webhook-allow-private-targets", env("CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS", "false") == "true",
-		"allow webhook targets on loopback/private addresses, for local development and tests only (CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS)")
-	fs.Func("webhook-retry-schedule", "delays between attempts after the first (CATALOG_WEBHOOK_RETRY_SCHEDULE, default 5s,5m,30m,2h,5h,10h,14h,20h,24h)",
-		func(s string) error { return parseSchedule(s, &c.WebhookPolicy) })
-	if err := parseSchedule(env("CATALOG_WEBHOOK_RETRY_SCHEDULE", "5s,5m,30m,2h,5h,10h,14h,20h,24h"), &c.WebhookPolicy); err != nil {
-		fmt.Fprintln(os.Stderr, "catalogd: CATALOG_WEBHOOK_RETRY_SCHEDULE:", err)
-		os.Exit(2)
-	}
-	suspendN, _ := strconv.Atoi(env("CATALOG_WEBHOOK_SUSPEND_AFTER_FAILURES", "20"))
-	fs.IntVar(&c.WebhookPolicy.SuspendAfterFailures, "webhook-suspend-after-failures", suspendN,
-		"consecutive failed attempts before a subscription may be suspended (CATALOG_WEBHOOK_SUSPEND_AFTER_FAILURES)")
-	suspendAfter, err := time.ParseDuration(env("CATALOG_WEBHOOK_SUSPEND_AFTER", "120h"))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "catalogd: CATALOG_WEBHOOK_SUSPEND_AFTER:", err)
-		os.Exit(2)
-	}
-	fs.DurationVar(&c.WebhookPolicy.SuspendAfter, "webhook-suspend-after", suspendAfter,
-		"time without a successful attempt before a failing subscription is suspended (CATALOG_WEBHOOK_SUSPEND_AFTER)")
-	workers, _ := strconv.Atoi(env("CATALOG_WEBHOOK_WORKERS", "8"))
-	fs.IntVar(&c.WebhookWorkers, "webhook-workers", workers, "concurrent webhook deliveries per process (CATALOG_WEBHOOK_WORKERS)")
-	schedEvery, err := time.ParseDuration(env("CATALOG_SCHEDULER_INTERVAL", "1s"))
-	if err != nil || schedEvery <= 0 {
-		fmt.Fprintln(os.Stderr, "catalogd: CATALOG_SCHEDULER_INTERVAL: must be a positive duration")
-		os.Exit(2)
-	}
-	fs.DurationVar(&c.SchedulerInterval, "scheduler-interval", schedEvery,
-		"time between two runs of the publication scheduler over due schedules (CATALOG_SCHEDULER_INTERVAL)")
-	fs.StringVar(&c.SecretKey, "secret-key", env("CATALOG_SECRET_KEY", ""), "base64 of 32 bytes encrypting webhook secrets; empty: generated into the data dir (CATALOG_SECRET_KEY)")
-	return c
+var commands = []command{
+	{name: "serve", summary: "run the service (the default command)", vars: cmdServe, run: serve,
+		about: "Runs the service: gRPC and the REST gateway, the webhook dispatcher and the publication\n" +
+			"scheduler. Migrations run at start-up. With DATABASE_URL empty it runs an embedded PostgreSQL in\n" +
+			"the data directory; with no JWT setting it makes a development secret there and prints a token."},
+	{name: "migrate", summary: "apply the database migrations and exit", vars: cmdMigrate, run: migrate,
+		about: "Applies the database migrations (serve does too at start-up) and exits."},
+	{name: "token", summary: "print a development token (HS256) that serve accepts", vars: cmdToken, run: token,
+		about: "Prints a token signed with the HS256 secret serve uses, and nothing else on stdout:\n" +
+			"TOKEN=$(catalogd token). The secret is CATALOG_JWT_HS256_SECRET when set, otherwise the development\n" +
+			"secret serve made in the data directory; token never makes one."},
+	{name: "version", summary: "print the version", run: version,
+		about: "Prints catalogd's version, the interface version (the OpenAPI document's) and the Go version."},
+	{name: "help", summary: "print this overview (catalogd help <command>: that command's flags)"},
 }
 
-// parseSchedule reads a comma-separated list of durations.
-func parseSchedule(s string, p *webhooks.Policy) error {
-	out := []time.Duration{}
-	for _, part := range strings.Split(s, ",") {
-		if strings.TrimSpace(part) == "" {
-			continue
+func findCommand(name string) *command {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i]
 		}
-		d, err := time.ParseDuration(strings.TrimSpace(part))
-		if err != nil || d <= 0 {
-			return fmt.Errorf("%q is not a positive duration", part)
-		}
-		out = append(out, d)
 	}
-	p.Schedule = out
 	return nil
 }
 
-// logOut batches the log lines of serve; the other commands write straight through.
-var logOut io.Writer = os.Stderr
-
-func logger() *slog.Logger {
-	lvl := slog.LevelInfo
-	if strings.EqualFold(os.Getenv("CATALOG_LOG_LEVEL"), "debug") {
-		lvl = slog.LevelDebug
+// run is catalogd with its arguments (without the program name); it returns the exit code: 0, 1 when
+// the command failed, 2 when the command line or the configuration is wrong.
+func run(args []string, stdout, stderr io.Writer, lookupEnv func(string) (string, bool)) int {
+	name := "serve"
+	if len(args) > 0 {
+		switch {
+		case isHelpFlag(args[0]):
+			overview(stdout)
+			return 0
+		case args[0] == "-version" || args[0] == "--version":
+			args[0] = "version"
+		case args[0] == "help":
+			if len(args) == 1 || (len(args) == 2 && isHelpFlag(args[1])) {
+				overview(stdout)
+				return 0
+			}
+			if c := findCommand(args[1]); c != nil && c.name != "help" && len(args) == 2 {
+				commandUsage(stdout, c)
+				return 0
+			}
+			fmt.Fprintf(stderr, "catalogd: help %s: no such command\n\n", strings.Join(args[1:], " "))
+			overview(stderr)
+			return 2
+		}
+		if !strings.HasPrefix(args[0], "-") {
+			name, args = args[0], args[1:]
+		}
 	}
-	return app.NewLogger(logOut, lvl)
+	c := findCommand(name)
+	if c == nil || c.run == nil {
+		fmt.Fprintf(stderr, "catalogd: unknown command %q\n\n", name)
+		overview(stderr)
+		return 2
+	}
+	s, err := load(c.name, c.vars, args, lookupEnv)
+	var ue *usageError
+	switch {
+	case errors.Is(err, errHelp):
+		commandUsage(stdout, c)
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "catalogd %s: %s\nRun 'catalogd %s -h' for its flags.\n", c.name, ue.msg, c.name)
+		return 2
+	case err != nil:
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(stderr, "catalogd: %s\n", line)
+		}
+		fmt.Fprintf(stderr, "catalogd: run 'catalogd %s -h' for every setting and what it accepts\n", c.name)
+		return 2
+	}
+	if err := c.run(stdio{stdout, stderr}, s); err != nil {
+		fmt.Fprintf(stderr, "catalogd %s: %v\n", c.name, err)
+		return 1
+	}
+	return 0
 }
 
-func serve(args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ExitOnError)
-	cfg := configFlags(fs)
-	_ = fs.Parse(args)
-	buffered := app.NewBufferedWriter(os.Stderr, 100*time.Millisecond)
+func isHelpFlag(a string) bool { return a == "-h" || a == "-help" || a == "--help" }
+
+// overview is `catalogd help`.
+func overview(w io.Writer) {
+	fmt.Fprint(w, `catalogd is a product catalog service: locales, attributes, categories, brands, families, assets,
+products and their publications per sales channel, served over gRPC and a JSON REST API (/v1),
+stored in PostgreSQL, with signed webhooks for every change.
+
+Usage:
+  catalogd [command] [flags]
+
+Commands:
+`)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `
+Run 'catalogd <command> -h' for its flags.
+
+Environment (each variable is also a flag of the commands that read it; a flag wins over its
+variable; a value that does not parse stops catalogd with exit code 2):
+`)
+	for _, v := range variables {
+		if v.env == "" {
+			continue
+		}
+		fmt.Fprintf(w, "  %s (default %s)\n        %s\n", v.env, shownDefault(v), v.help)
+	}
+}
+
+// commandUsage is `catalogd <command> -h`: the command's own flags, from the table.
+func commandUsage(w io.Writer, c *command) {
+	fmt.Fprintf(w, "Usage: catalogd %s", c.name)
+	if c.vars != 0 {
+		fmt.Fprint(w, " [flags]")
+	}
+	fmt.Fprintf(w, "\n\n%s\n", c.about)
+	if c.vars == 0 {
+		return
+	}
+	fmt.Fprint(w, "\nFlags (a flag wins over its environment variable):\n")
+	for _, v := range variables {
+		if v.cmds&c.vars == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  -%s", v.flag)
+		if v.env != "" {
+			fmt.Fprintf(w, "  $%s", v.env)
+		}
+		fmt.Fprintf(w, " (default %s)\n        %s\n        accepts %s\n", shownDefault(v), v.help, v.accepts)
+	}
+}
+
+func shownDefault(v variable) string {
+	if v.def == "" {
+		return "empty"
+	}
+	return v.def
+}
+
+// version is `catalogd version`.
+func version(std stdio, _ *settings) error {
+	_, err := fmt.Fprint(std.out, versionText())
+	return err
+}
+
+func versionText() string {
+	return fmt.Sprintf("catalogd %s\ninterface %s\n%s %s/%s\n", moduleVersion(debug.ReadBuildInfo()), openapi.Version,
+		runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// moduleVersion is the main module's version stamped by the go command (a tag, or a pseudo-version
+// when built from a module proxy), else "dev".
+func moduleVersion(bi *debug.BuildInfo, ok bool) string {
+	if !ok || bi.Main.Version == "" || bi.Main.Version == "(devel)" {
+		return "dev"
+	}
+	return bi.Main.Version
+}
+
+// devSecretFile is the file of the data directory app.DevSecret keeps the development secret in.
+const devSecretFile = "dev-jwt-secret"
+
+// devTokenTTL is the lifetime of the token serve prints.
+const devTokenTTL = 24 * time.Hour
+
+// hs256Secret is the HS256 secret serve accepts tokens signed with, decided alike for serve and
+// token: CATALOG_JWT_HS256_SECRET when set; none when only CATALOG_JWKS_URL is set; otherwise the
+// development secret in the data directory, which serve makes on first use (create) and token only
+// reads. devFile is that secret's file when it is the one used.
+func hs256Secret(cfg app.Config, create bool) (secret, devFile string, err error) {
+	if cfg.JWTHS256Secret != "" {
+		return cfg.JWTHS256Secret, "", nil
+	}
+	if cfg.JWKSURL != "" {
+		if create {
+			return "", "", nil
+		}
+		return "", "", fmt.Errorf("no HS256 secret to sign with: CATALOG_JWKS_URL is set and CATALOG_JWT_HS256_SECRET is not, "+
+			"so the service accepts only tokens whose keys %s serves; get a token from that identity provider, "+
+			"or set CATALOG_JWT_HS256_SECRET for both serve and token", cfg.JWKSURL)
+	}
+	dir, err := filepath.Abs(cfg.DataDir)
+	if err != nil {
+		return "", "", err
+	}
+	devFile = filepath.Join(dir, devSecretFile)
+	if create {
+		secret, err = app.DevSecret(dir)
+		return secret, devFile, err
+	}
+	b, err := os.ReadFile(devFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", "", fmt.Errorf("no development secret in %s (CATALOG_DATA_DIR=%s): run `catalogd serve` once with this data "+
+			"directory (it makes the secret), or set CATALOG_DATA_DIR to the running service's data directory, "+
+			"or CATALOG_JWT_HS256_SECRET to its secret", dir, cfg.DataDir)
+	}
+	if err != nil {
+		return "", "", err
+	}
+	secret = strings.TrimSpace(string(b))
+	if len(secret) < auth.MinHS256SecretLen {
+		return "", "", fmt.Errorf("%s is not a development secret (shorter than %d bytes): `catalogd serve` replaces it "+
+			"with a new one", devFile, auth.MinHS256SecretLen)
+	}
+	return secret, devFile, nil
+}
+
+// serve is `catalogd serve`.
+func serve(std stdio, s *settings) error {
+	buffered := app.NewBufferedWriter(std.err, 100*time.Millisecond)
 	defer buffered.Close()
-	logOut = buffered
-	log := logger()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	srv, err := app.Start(ctx, *cfg, log)
-	buffered.Flush() // the start-up lines (the dev token among them) go out at once
+	log := app.NewLogger(buffered, s.logLevel)
+	cfg := s.app
+	secret, devFile, err := hs256Secret(cfg, true)
 	if err != nil {
 		return err
 	}
+	cfg.JWTHS256Secret = secret
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv, err := app.Start(ctx, cfg, log)
+	if err != nil {
+		buffered.Flush()
+		return err
+	}
+	if devFile != "" {
+		tok, err := auth.MintHS256(secret, cfg.JWTIssuer, cfg.JWTAudience, "dev", "dev", app.DevScopes, devTokenTTL)
+		if err != nil {
+			srv.Stop(context.Background())
+			return err
+		}
+		// The token goes on the human banner only, never into the JSON log.
+		log.Warn("no JWT configuration: accepting HS256 tokens signed with a development secret; do not use in production",
+			"secret_file", devFile, "tenant", "dev")
+		writeDevBanner(buffered, tok, srv.HTTPAddr())
+	}
+	buffered.Flush() // the start-up lines (and the banner) go out at once
 	<-ctx.Done()
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -153,15 +298,30 @@ func serve(args []string) error {
 	return nil
 }
 
-func migrate(args []string) error {
-	fs := flag.NewFlagSet("migrate", flag.ExitOnError)
-	cfg := configFlags(fs)
-	_ = fs.Parse(args)
-	log := logger()
+// devBannerTitle starts the banner; the token is the line after it.
+const devBannerTitle = "Development token"
+
+// writeDevBanner prints the development token on a line of its own, for a person to copy.
+func writeDevBanner(w io.Writer, tok, httpAddr string) {
+	host, port, err := net.SplitHostPort(httpAddr)
+	if err == nil {
+		if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+			host = "127.0.0.1"
+		}
+		httpAddr = net.JoinHostPort(host, port)
+	}
+	fmt.Fprintf(w, "\n%s (tenant dev, every scope; valid %g h):\n%s\n\n", devBannerTitle, devTokenTTL.Hours(), tok)
+	fmt.Fprintf(w, "  curl -H \"Authorization: Bearer %s\" http://%s/v1/locales\n\n", tok, httpAddr)
+	fmt.Fprint(w, "Another one at any time: TOKEN=$(catalogd token)   (same directory, or the same CATALOG_DATA_DIR)\n\n")
+}
+
+// migrate is `catalogd migrate`.
+func migrate(std stdio, s *settings) error {
+	log := app.NewLogger(std.err, s.logLevel)
 	ctx := context.Background()
-	url := cfg.DatabaseURL
+	url := s.app.DatabaseURL
 	if url == "" {
-		c, err := pgembed.Start(ctx, filepath.Join(cfg.DataDir, "pg"), log)
+		c, err := pgembed.Start(ctx, filepath.Join(s.app.DataDir, "pg"), log)
 		if err != nil {
 			return err
 		}
@@ -180,28 +340,16 @@ func migrate(args []string) error {
 	return nil
 }
 
-func token(args []string) error {
-	fs := flag.NewFlagSet("token", flag.ExitOnError)
-	cfg := configFlags(fs)
-	tenant := fs.String("tenant", "dev", "tenant_id claim")
-	subject := fs.String("subject", "dev", "sub claim")
-	scopes := fs.String("scopes", strings.Join(app.DevScopes, " "), "space-separated scopes")
-	ttl := fs.Duration("ttl", 24*time.Hour, "lifetime")
-	_ = fs.Parse(args)
-	secret := cfg.JWTHS256Secret
-	if secret == "" {
-		var err error
-		if secret, err = app.DevSecret(cfg.DataDir); err != nil {
-			return err
-		}
-	}
-	if secret == "" {
-		return errors.New("no HS256 secret: set CATALOG_JWT_HS256_SECRET")
-	}
-	tok, err := auth.MintHS256(secret, cfg.JWTIssuer, cfg.JWTAudience, *tenant, *subject, strings.Fields(*scopes), *ttl)
+// token is `catalogd token`: the token alone on stdout.
+func token(std stdio, s *settings) error {
+	secret, _, err := hs256Secret(s.app, false)
 	if err != nil {
 		return err
 	}
-	fmt.Println(tok)
-	return nil
+	tok, err := auth.MintHS256(secret, s.app.JWTIssuer, s.app.JWTAudience, s.tenant, s.subject, s.scopes, s.ttl)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(std.out, tok)
+	return err
 }

@@ -262,7 +262,9 @@ func TestBinaryWithExternalDatabase(t *testing.T) {
 	}
 }
 
-// With no DATABASE_URL and no JWT settings, the binary runs its own PostgreSQL and logs a dev token.
+// With no DATABASE_URL and no JWT settings, the binary runs its own PostgreSQL and prints a dev token
+// on a line of its own (never in the JSON log); `catalogd token` with the same data dir signs with
+// the same secret.
 func TestBinaryEmbeddedDatabaseAndDevToken(t *testing.T) {
 	parent, err := os.MkdirTemp("", "catalogd-e2e-data-")
 	if err != nil {
@@ -277,19 +279,38 @@ func TestBinaryEmbeddedDatabaseAndDevToken(t *testing.T) {
 	p, httpAddr, _ := start(t, env...)
 	var tok string
 	for end := time.Now().Add(5 * time.Second); tok == "" && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		for _, line := range strings.Split(p.log(), "\n") {
-			var rec map[string]any
-			if json.Unmarshal([]byte(line), &rec) == nil && rec["token"] != nil {
-				tok = rec["token"].(string)
+		lines := strings.Split(p.log(), "\n")
+		for i, line := range lines {
+			if strings.HasPrefix(line, "Development token (tenant dev, every scope; valid 24 h):") && i+1 < len(lines) {
+				tok = lines[i+1]
 			}
 		}
 	}
-	if tok == "" {
-		t.Fatalf("no development token logged:\n%s", p.log())
+	if tok == "" || strings.ContainsAny(tok, " {") {
+		t.Fatalf("no development token on a line of its own: %q\n%s", tok, p.log())
+	}
+	if !strings.Contains(p.log(), `curl -H "Authorization: Bearer `+tok+`" http://`+httpAddr+`/v1/locales`) {
+		t.Errorf("no curl hint with the HTTP address %s:\n%s", httpAddr, p.log())
+	}
+	for _, line := range strings.Split(p.log(), "\n") {
+		if strings.HasPrefix(line, "{") && strings.Contains(line, tok) {
+			t.Errorf("the token is in the JSON log: %s", line)
+		}
 	}
 	base := "http://" + httpAddr
 	if st, _, m := do(t, "POST", base+"/v1/locales", tok, `{"code":"en-US"}`); st != 201 || m["isDefault"] != true {
 		t.Fatalf("create locale with the dev token: %d %v", st, m)
+	}
+	// `catalogd token`, run elsewhere with the service's data dir, mints a token the service takes.
+	cmd := exec.Command(binary, "token", "-tenant", "dev", "-scopes", "catalog:read")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Dir = t.TempDir()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("catalogd token: %v", err)
+	}
+	if st, _, m := do(t, "GET", base+"/v1/locales", strings.TrimSuffix(string(out), "\n"), ""); st != 200 || len(m["items"].([]any)) != 1 {
+		t.Fatalf("list locales with the token of `catalogd token`: %d %v", st, m)
 	}
 	p.stop(t)
 	if _, err := os.Stat(filepath.Join(data, "pg", "data", "postmaster.pid")); !os.IsNotExist(err) {
@@ -302,4 +323,41 @@ func TestBinaryEmbeddedDatabaseAndDevToken(t *testing.T) {
 		t.Fatalf("after restart: %d %v", st, m)
 	}
 	p2.stop(t)
+}
+
+// The real binary's exit codes: a value that does not parse stops it with 2 before anything starts,
+// naming the variable; `catalogd token` without a secret to sign with says why and exits 1.
+func TestBinaryRefusesBadConfiguration(t *testing.T) {
+	data := t.TempDir()
+	cmd := exec.Command(binary, "serve")
+	cmd.Env = append(os.Environ(), "CATALOG_DATA_DIR="+data, "CATALOG_WEBHOOK_WORKERS=abc",
+		"CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS=yes", "CATALOG_LOG_LEVEL=verbose")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+		t.Fatalf("serve with bad values: %v\n%s", err, stderr.String())
+	}
+	for _, want := range []string{
+		`catalogd: CATALOG_WEBHOOK_WORKERS="abc" is not valid (not a whole number): accepts a whole number from 1 to 1024`,
+		`catalogd: CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS="yes" is not valid: accepts true or false`,
+		`catalogd: CATALOG_LOG_LEVEL="verbose" is not valid: accepts debug, info, warn or error`,
+	} {
+		if !strings.Contains(stderr.String(), want+"\n") {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if entries, _ := os.ReadDir(data); len(entries) != 0 {
+		t.Errorf("serve wrote into the data dir before refusing its configuration: %v", entries)
+	}
+
+	cmd = exec.Command(binary, "token")
+	cmd.Env = append(os.Environ(), "CATALOG_DATA_DIR="+data, "CATALOG_JWT_HS256_SECRET=", "CATALOG_JWKS_URL=")
+	stderr.Reset()
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || len(out) != 0 ||
+		!strings.HasPrefix(stderr.String(), "catalogd token: no development secret in "+data+" ") {
+		t.Errorf("token without a secret: %v %q\n%s", err, out, stderr.String())
+	}
 }

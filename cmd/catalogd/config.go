@@ -1,0 +1,365 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/catalogd/catalogd/server/app"
+	"github.com/catalogd/catalogd/server/auth"
+	"github.com/catalogd/catalogd/server/webhooks"
+)
+
+// settings is everything a command reads from its environment and flags.
+type settings struct {
+	app      app.Config
+	logLevel slog.Level
+	// token's own flags.
+	tenant, subject string
+	scopes          []string
+	ttl             time.Duration
+}
+
+// cmdSet says which commands read a variable.
+type cmdSet uint8
+
+const (
+	cmdServe cmdSet = 1 << iota
+	cmdMigrate
+	cmdToken
+)
+
+// variable is one setting: an environment variable (empty for a flag of one command only) and the
+// flag that overrides it. The help output, the README check and the loader all read this table.
+type variable struct {
+	env     string
+	flag    string
+	def     string // the default, as it would be written in the variable
+	accepts string // what a value may be (help text and error messages)
+	help    string
+	secret  bool // its value is never printed
+	boolean bool // a flag that may be given without a value (-flag means -flag=true)
+	cmds    cmdSet
+	// set parses v into s; an error is the reason v is refused (may be empty: accepts says it all).
+	set func(s *settings, v string) error
+}
+
+// variables is the configuration of DESIGN.md "Running it", in the order help prints it.
+var variables = []variable{
+	{env: "CATALOG_HTTP_ADDR", flag: "http-addr", def: "127.0.0.1:8080", accepts: "host:port (port 0-65535; 0 picks a free one)",
+		help: "REST gateway and /healthz, /readyz, /openapi.json, /docs, /metrics", cmds: cmdServe,
+		set: func(s *settings, v string) error { s.app.HTTPAddr = v; return parseAddr(v) }},
+	{env: "CATALOG_GRPC_ADDR", flag: "grpc-addr", def: "127.0.0.1:9090", accepts: "host:port (port 0-65535; 0 picks a free one)",
+		help: "gRPC server (with health and reflection)", cmds: cmdServe,
+		set: func(s *settings, v string) error { s.app.GRPCAddr = v; return parseAddr(v) }},
+	{env: "DATABASE_URL", flag: "database-url", def: "", accepts: "empty, or a PostgreSQL URL (postgres://…) or key=value connection string",
+		help: "PostgreSQL; empty runs an embedded PostgreSQL in CATALOG_DATA_DIR/pg", secret: true, cmds: cmdServe | cmdMigrate,
+		set: func(s *settings, v string) error { s.app.DatabaseURL = v; return parseDatabaseURL(v) }},
+	{env: "CATALOG_DATA_DIR", flag: "data-dir", def: "./.data", accepts: "a directory path (created when missing)",
+		help: "embedded database, development JWT secret, generated webhook secret key", cmds: cmdServe | cmdMigrate | cmdToken,
+		set: func(s *settings, v string) error { s.app.DataDir = v; return nonEmpty(v) }},
+	{env: "CATALOG_JWT_HS256_SECRET", flag: "jwt-hs256-secret", def: "",
+		accepts: fmt.Sprintf("empty, or a secret of at least %d bytes", auth.MinHS256SecretLen),
+		help:    "accept HS256 tokens signed with this secret (token signs with it); see also CATALOG_DATA_DIR",
+		secret:  true, cmds: cmdServe | cmdToken,
+		set: func(s *settings, v string) error { s.app.JWTHS256Secret = v; return parseHS256Secret(v) }},
+	{env: "CATALOG_JWKS_URL", flag: "jwks-url", def: "", accepts: "empty, or an absolute http(s) URL",
+		help: "accept RS256/ES256 tokens whose keys this JWKS serves (production)", cmds: cmdServe | cmdToken,
+		set: func(s *settings, v string) error { s.app.JWKSURL = v; return parseHTTPURL(v) }},
+	{env: "CATALOG_JWT_ISSUER", flag: "jwt-issuer", def: "catalogd-dev", accepts: "a non-empty string",
+		help: "required iss claim", cmds: cmdServe | cmdToken,
+		set: func(s *settings, v string) error { s.app.JWTIssuer = v; return nonEmpty(v) }},
+	{env: "CATALOG_JWT_AUDIENCE", flag: "jwt-audience", def: "catalog", accepts: "a non-empty string",
+		help: "required aud claim", cmds: cmdServe | cmdToken,
+		set: func(s *settings, v string) error { s.app.JWTAudience = v; return nonEmpty(v) }},
+	{env: "CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS", flag: "webhook-allow-private-targets", def: "false", accepts: "true or false",
+		help: "allow webhook targets on loopback/private addresses (local development and tests only)", cmds: cmdServe, boolean: true,
+		set: func(s *settings, v string) (err error) { s.app.WebhookAllowPrivate, err = parseBool(v); return err }},
+	{env: "CATALOG_WEBHOOK_RETRY_SCHEDULE", flag: "webhook-retry-schedule", def: "5s,5m,30m,2h,5h,10h,14h,20h,24h",
+		accepts: "one or more positive Go durations separated by commas (e.g. 5s,5m,1h)",
+		help:    "delays between webhook delivery attempts after the first, immediate one", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) {
+			s.app.WebhookPolicy.Schedule, err = parseSchedule(v)
+			return err
+		}},
+	{env: "CATALOG_WEBHOOK_SUSPEND_AFTER_FAILURES", flag: "webhook-suspend-after-failures", def: "20",
+		accepts: "a whole number from 1 to 1000000",
+		help:    "consecutive failed attempts before a failing subscription may be suspended", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) {
+			s.app.WebhookPolicy.SuspendAfterFailures, err = parseInt(v, 1, 1_000_000)
+			return err
+		}},
+	{env: "CATALOG_WEBHOOK_SUSPEND_AFTER", flag: "webhook-suspend-after", def: "120h", accepts: "a positive Go duration (e.g. 90m, 120h)",
+		help: "time without a successful attempt before a failing subscription is suspended", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) {
+			s.app.WebhookPolicy.SuspendAfter, err = parseDuration(v)
+			return err
+		}},
+	{env: "CATALOG_WEBHOOK_WORKERS", flag: "webhook-workers", def: "8", accepts: "a whole number from 1 to 1024",
+		help: "concurrent webhook deliveries per process (replicas share the work)", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) { s.app.WebhookWorkers, err = parseInt(v, 1, 1024); return err }},
+	{env: "CATALOG_SECRET_KEY", flag: "secret-key", def: "",
+		accepts: fmt.Sprintf("empty, or base64 of exactly %d bytes", webhooks.KeySize),
+		help:    "encrypts webhook secrets at rest; empty: generated into CATALOG_DATA_DIR (replicas must share it)",
+		secret:  true, cmds: cmdServe,
+		set: func(s *settings, v string) error { s.app.SecretKey = v; return parseSecretKey(v) }},
+	{env: "CATALOG_SCHEDULER_INTERVAL", flag: "scheduler-interval", def: "1s", accepts: "a positive Go duration (e.g. 200ms, 1s)",
+		help: "time between two runs of the publication scheduler over due schedules", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) { s.app.SchedulerInterval, err = parseDuration(v); return err }},
+	{env: "CATALOG_LOG_LEVEL", flag: "log-level", def: "info", accepts: "debug, info, warn or error",
+		help: "least severe log level written", cmds: cmdServe | cmdMigrate,
+		set: func(s *settings, v string) (err error) { s.logLevel, err = parseLogLevel(v); return err }},
+
+	// token's own flags (no environment variable).
+	{flag: "tenant", def: "dev", accepts: "a non-empty string", help: "tenant_id claim", cmds: cmdToken,
+		set: func(s *settings, v string) error { s.tenant = v; return nonEmpty(v) }},
+	{flag: "subject", def: "dev", accepts: "a string", help: "sub claim", cmds: cmdToken,
+		set: func(s *settings, v string) error { s.subject = v; return nil }},
+	{flag: "scopes", def: strings.Join(app.DevScopes, " "), accepts: "scopes separated by spaces (may be empty)",
+		help: "scope claim", cmds: cmdToken,
+		set: func(s *settings, v string) error { s.scopes = strings.Fields(v); return nil }},
+	{flag: "ttl", def: "24h", accepts: "a positive Go duration (e.g. 1h, 24h)", help: "lifetime of the token", cmds: cmdToken,
+		set: func(s *settings, v string) (err error) { s.ttl, err = parseDuration(v); return err }},
+}
+
+// errInvalid is a refusal whose reason is all in the variable's accepts text.
+var errInvalid = errors.New("")
+
+func nonEmpty(v string) error {
+	if v == "" {
+		return errors.New("empty")
+	}
+	return nil
+}
+
+func parseBool(v string) (bool, error) {
+	switch v {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, errInvalid
+}
+
+func parseInt(v string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, errors.New("not a whole number")
+	}
+	if n < lo || n > hi {
+		return 0, errors.New("out of range")
+	}
+	return n, nil
+}
+
+func parseDuration(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, errors.New("not a duration")
+	}
+	if d <= 0 {
+		return 0, errors.New("not positive")
+	}
+	return d, nil
+}
+
+func parseSchedule(v string) ([]time.Duration, error) {
+	parts := strings.Split(v, ",")
+	out := make([]time.Duration, 0, len(parts))
+	for i, p := range parts {
+		d, err := parseDuration(strings.TrimSpace(p))
+		if err != nil {
+			return nil, fmt.Errorf("item %d %q: %v", i+1, p, err)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func parseAddr(v string) error {
+	_, port, err := net.SplitHostPort(v)
+	if err != nil {
+		return errors.New("not host:port")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return errors.New("bad port")
+	}
+	return nil
+}
+
+func parseDatabaseURL(v string) error {
+	if v == "" {
+		return nil
+	}
+	if _, err := pgxpool.ParseConfig(v); err != nil {
+		// pgx quotes the connection string (password masked) before the reason; keep the reason.
+		msg := err.Error()
+		if i := strings.LastIndex(msg, "`: "); i >= 0 {
+			msg = msg[i+3:]
+		}
+		return errors.New(msg)
+	}
+	return nil
+}
+
+func parseHTTPURL(v string) error {
+	if v == "" {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return errInvalid
+	}
+	return nil
+}
+
+func parseHS256Secret(v string) error {
+	if v != "" && len(v) < auth.MinHS256SecretLen {
+		return fmt.Errorf("%d bytes", len(v))
+	}
+	return nil
+}
+
+func parseSecretKey(v string) error {
+	if v == "" {
+		return nil
+	}
+	if _, err := webhooks.LoadKey(v, ""); err != nil {
+		// "webhooks: CATALOG_SECRET_KEY: <reason>" (never key material): keep the reason.
+		msg := err.Error()
+		return errors.New(msg[strings.LastIndex(msg, ": ")+2:])
+	}
+	return nil
+}
+
+func parseLogLevel(v string) (slog.Level, error) {
+	switch strings.ToLower(v) {
+	case "debug":
+		return slog.LevelDebug, nil
+	case "info":
+		return slog.LevelInfo, nil
+	case "warn":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	}
+	return 0, errInvalid
+}
+
+// configError is a value refused: it names the variable (and the flag when the value came from
+// it) and says what the variable accepts.
+type configError struct {
+	v        *variable
+	fromFlag bool
+	value    string
+	reason   string
+}
+
+func (e *configError) Error() string {
+	var b strings.Builder
+	if e.fromFlag {
+		fmt.Fprintf(&b, "flag -%s", e.v.flag)
+	} else {
+		b.WriteString(e.v.env)
+	}
+	if e.v.secret {
+		b.WriteString(" is not valid (value not shown")
+		if e.reason != "" {
+			b.WriteString(": " + e.reason)
+		}
+		b.WriteString(")")
+	} else {
+		fmt.Fprintf(&b, "=%q is not valid", e.value)
+		if e.reason != "" {
+			b.WriteString(" (" + e.reason + ")")
+		}
+	}
+	b.WriteString(": ")
+	if e.fromFlag && e.v.env != "" {
+		b.WriteString(e.v.env + " ")
+	}
+	b.WriteString("accepts " + e.v.accepts)
+	return b.String()
+}
+
+// rawValue keeps a flag's text; the loader parses it with the variable's parser.
+type rawValue struct {
+	s      string
+	isBool bool
+}
+
+func (r *rawValue) String() string     { return r.s }
+func (r *rawValue) Set(s string) error { r.s = s; return nil }
+func (r *rawValue) IsBoolFlag() bool   { return r.isBool }
+
+// errHelp is load's answer to -h: print the command's usage and exit 0.
+var errHelp = flag.ErrHelp
+
+// usageError is a command line that does not parse (an unknown flag, a stray argument).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// load reads the settings of command name: each variable's default, replaced by its environment
+// variable when set, replaced by its flag when given. Every value refused is reported (all of
+// them, joined), never replaced by the default.
+func load(name string, cmd cmdSet, args []string, lookupEnv func(string) (string, bool)) (*settings, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	raw := map[string]*rawValue{}
+	for i := range variables {
+		v := &variables[i]
+		if v.cmds&cmd == 0 {
+			continue
+		}
+		r := &rawValue{isBool: v.boolean}
+		raw[v.flag] = r
+		fs.Var(r, v.flag, v.help)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, errHelp
+		}
+		return nil, &usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	s := &settings{}
+	var errs []error
+	for i := range variables {
+		v := &variables[i]
+		if v.cmds&cmd == 0 {
+			continue
+		}
+		val, fromFlag := v.def, false
+		if v.env != "" {
+			if e, ok := lookupEnv(v.env); ok {
+				val = e
+			}
+		}
+		if given[v.flag] {
+			val, fromFlag = raw[v.flag].s, true
+		}
+		if err := v.set(s, val); err != nil {
+			errs = append(errs, &configError{v: v, fromFlag: fromFlag, value: val, reason: err.Error()})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return s, nil
+}

@@ -1,0 +1,586 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/catalogd/catalogd/server/app"
+	"github.com/catalogd/catalogd/server/auth"
+)
+
+// lookup is an environment made of m only.
+func lookup(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+// cli runs catalogd in-process with the environment m.
+func cli(t *testing.T, m map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(args, &o, &e, lookup(m))
+	return code, o.String(), e.String()
+}
+
+func TestEachBadValueStopsWithTheVariableAndWhatItAccepts(t *testing.T) {
+	cases := []struct {
+		env  map[string]string
+		args []string // command and flags; serve when empty
+		want string   // the whole error line
+		hide string   // must not appear anywhere (secrets)
+	}{
+		{env: map[string]string{"CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS": "yes"},
+			want: `CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS="yes" is not valid: accepts true or false`},
+		{env: map[string]string{"CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS": "1"},
+			want: `CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS="1" is not valid: accepts true or false`},
+		{env: map[string]string{"CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS": "TRUE"},
+			want: `CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS="TRUE" is not valid: accepts true or false`},
+		{env: map[string]string{"CATALOG_LOG_LEVEL": "verbose"},
+			want: `CATALOG_LOG_LEVEL="verbose" is not valid: accepts debug, info, warn or error`},
+		{env: map[string]string{"CATALOG_LOG_LEVEL": ""},
+			want: `CATALOG_LOG_LEVEL="" is not valid: accepts debug, info, warn or error`},
+		{env: map[string]string{"CATALOG_WEBHOOK_WORKERS": "abc"},
+			want: `CATALOG_WEBHOOK_WORKERS="abc" is not valid (not a whole number): accepts a whole number from 1 to 1024`},
+		{env: map[string]string{"CATALOG_WEBHOOK_WORKERS": "0"},
+			want: `CATALOG_WEBHOOK_WORKERS="0" is not valid (out of range): accepts a whole number from 1 to 1024`},
+		{env: map[string]string{"CATALOG_WEBHOOK_WORKERS": "1025"},
+			want: `CATALOG_WEBHOOK_WORKERS="1025" is not valid (out of range): accepts a whole number from 1 to 1024`},
+		{env: map[string]string{"CATALOG_WEBHOOK_SUSPEND_AFTER_FAILURES": "1.5"},
+			want: `CATALOG_WEBHOOK_SUSPEND_AFTER_FAILURES="1.5" is not valid (not a whole number): accepts a whole number from 1 to 1000000`},
+		{env: map[string]string{"CATALOG_WEBHOOK_SUSPEND_AFTER_FAILURES": "0"},
+			want: `CATALOG_WEBHOOK_SUSPEND_AFTER_FAILURES="0" is not valid (out of range): accepts a whole number from 1 to 1000000`},
+		{env: map[string]string{"CATALOG_WEBHOOK_SUSPEND_AFTER": "120"},
+			want: `CATALOG_WEBHOOK_SUSPEND_AFTER="120" is not valid (not a duration): accepts a positive Go duration (e.g. 90m, 120h)`},
+		{env: map[string]string{"CATALOG_WEBHOOK_SUSPEND_AFTER": "-1h"},
+			want: `CATALOG_WEBHOOK_SUSPEND_AFTER="-1h" is not valid (not positive): accepts a positive Go duration (e.g. 90m, 120h)`},
+		{env: map[string]string{"CATALOG_SCHEDULER_INTERVAL": "0s"},
+			want: `CATALOG_SCHEDULER_INTERVAL="0s" is not valid (not positive): accepts a positive Go duration (e.g. 200ms, 1s)`},
+		{env: map[string]string{"CATALOG_SCHEDULER_INTERVAL": "fast"},
+			want: `CATALOG_SCHEDULER_INTERVAL="fast" is not valid (not a duration): accepts a positive Go duration (e.g. 200ms, 1s)`},
+		{env: map[string]string{"CATALOG_WEBHOOK_RETRY_SCHEDULE": "5s,,5m"},
+			want: `CATALOG_WEBHOOK_RETRY_SCHEDULE="5s,,5m" is not valid (item 2 "": not a duration): accepts one or more positive Go durations separated by commas (e.g. 5s,5m,1h)`},
+		{env: map[string]string{"CATALOG_WEBHOOK_RETRY_SCHEDULE": "5s,-5m"},
+			want: `CATALOG_WEBHOOK_RETRY_SCHEDULE="5s,-5m" is not valid (item 2 "-5m": not positive): accepts one or more positive Go durations separated by commas (e.g. 5s,5m,1h)`},
+		{env: map[string]string{"CATALOG_WEBHOOK_RETRY_SCHEDULE": ""},
+			want: `CATALOG_WEBHOOK_RETRY_SCHEDULE="" is not valid (item 1 "": not a duration): accepts one or more positive Go durations separated by commas (e.g. 5s,5m,1h)`},
+		{env: map[string]string{"CATALOG_HTTP_ADDR": "8080"},
+			want: `CATALOG_HTTP_ADDR="8080" is not valid (not host:port): accepts host:port (port 0-65535; 0 picks a free one)`},
+		{env: map[string]string{"CATALOG_HTTP_ADDR": "127.0.0.1:70000"},
+			want: `CATALOG_HTTP_ADDR="127.0.0.1:70000" is not valid (bad port): accepts host:port (port 0-65535; 0 picks a free one)`},
+		{env: map[string]string{"CATALOG_GRPC_ADDR": ""},
+			want: `CATALOG_GRPC_ADDR="" is not valid (not host:port): accepts host:port (port 0-65535; 0 picks a free one)`},
+		{env: map[string]string{"DATABASE_URL": "postgres://app:hunter2hunter2@db:99999/catalog"},
+			want: `DATABASE_URL is not valid (value not shown: invalid port): accepts empty, or a PostgreSQL URL (postgres://…) or key=value connection string`,
+			hide: "hunter2"},
+		{env: map[string]string{"DATABASE_URL": "mysql://db/catalog"},
+			want: `DATABASE_URL is not valid (value not shown: failed to parse as keyword/value (invalid keyword/value)): accepts empty, or a PostgreSQL URL (postgres://…) or key=value connection string`},
+		{env: map[string]string{"CATALOG_JWKS_URL": "ftp://idp.example/jwks"},
+			want: `CATALOG_JWKS_URL="ftp://idp.example/jwks" is not valid: accepts empty, or an absolute http(s) URL`},
+		{env: map[string]string{"CATALOG_JWKS_URL": "/.well-known/jwks.json"},
+			want: `CATALOG_JWKS_URL="/.well-known/jwks.json" is not valid: accepts empty, or an absolute http(s) URL`},
+		{env: map[string]string{"CATALOG_JWT_HS256_SECRET": "too-short-secret"},
+			want: `CATALOG_JWT_HS256_SECRET is not valid (value not shown: 16 bytes): accepts empty, or a secret of at least 32 bytes`,
+			hide: "too-short-secret"},
+		{env: map[string]string{"CATALOG_SECRET_KEY": "not base64!"},
+			want: `CATALOG_SECRET_KEY is not valid (value not shown: not valid base64): accepts empty, or base64 of exactly 32 bytes`,
+			hide: "not base64!"},
+		{env: map[string]string{"CATALOG_SECRET_KEY": base64.StdEncoding.EncodeToString(make([]byte, 16))},
+			want: `CATALOG_SECRET_KEY is not valid (value not shown: must be base64 of 32 bytes, got 16 bytes): accepts empty, or base64 of exactly 32 bytes`},
+		{env: map[string]string{"CATALOG_JWT_ISSUER": ""},
+			want: `CATALOG_JWT_ISSUER="" is not valid (empty): accepts a non-empty string`},
+		{env: map[string]string{"CATALOG_JWT_AUDIENCE": ""},
+			want: `CATALOG_JWT_AUDIENCE="" is not valid (empty): accepts a non-empty string`},
+		{env: map[string]string{"CATALOG_DATA_DIR": ""},
+			want: `CATALOG_DATA_DIR="" is not valid (empty): accepts a directory path (created when missing)`},
+		// Flags name the flag and the variable it stands for.
+		{args: []string{"serve", "-webhook-workers=abc"},
+			want: `flag -webhook-workers="abc" is not valid (not a whole number): CATALOG_WEBHOOK_WORKERS accepts a whole number from 1 to 1024`},
+		{args: []string{"-webhook-allow-private-targets=yes"},
+			want: `flag -webhook-allow-private-targets="yes" is not valid: CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS accepts true or false`},
+		{args: []string{"serve", "-jwt-hs256-secret", "0123456789"},
+			want: `flag -jwt-hs256-secret is not valid (value not shown: 10 bytes): CATALOG_JWT_HS256_SECRET accepts empty, or a secret of at least 32 bytes`,
+			hide: "0123456789"},
+		// Every command reads its variables strictly.
+		{env: map[string]string{"CATALOG_LOG_LEVEL": "loud"}, args: []string{"migrate"},
+			want: `CATALOG_LOG_LEVEL="loud" is not valid: accepts debug, info, warn or error`},
+		{env: map[string]string{"DATABASE_URL": "mysql://db"}, args: []string{"migrate"},
+			want: `DATABASE_URL is not valid (value not shown: failed to parse as keyword/value (invalid keyword/value)): accepts empty, or a PostgreSQL URL (postgres://…) or key=value connection string`},
+		{env: map[string]string{"CATALOG_JWT_HS256_SECRET": "short"}, args: []string{"token"},
+			want: `CATALOG_JWT_HS256_SECRET is not valid (value not shown: 5 bytes): accepts empty, or a secret of at least 32 bytes`},
+		{args: []string{"token", "-ttl", "0s"},
+			want: `flag -ttl="0s" is not valid (not positive): accepts a positive Go duration (e.g. 1h, 24h)`},
+		{args: []string{"token", "-ttl", "1 day"},
+			want: `flag -ttl="1 day" is not valid (not a duration): accepts a positive Go duration (e.g. 1h, 24h)`},
+		{args: []string{"token", "-tenant="},
+			want: `flag -tenant="" is not valid (empty): accepts a non-empty string`},
+	}
+	for _, c := range cases {
+		name := strings.Join(c.args, " ")
+		for k, v := range c.env {
+			name += " " + k + "=" + v
+		}
+		t.Run(name, func(t *testing.T) {
+			// The data dir of a temporary directory: nothing may start or be created anyway.
+			env := map[string]string{"CATALOG_DATA_DIR": t.TempDir()}
+			for k, v := range c.env {
+				env[k] = v
+			}
+			code, stdout, stderr := cli(t, env, c.args...)
+			if code != 2 {
+				t.Errorf("exit code %d, want 2\n%s", code, stderr)
+			}
+			if stdout != "" {
+				t.Errorf("stdout: %q", stdout)
+			}
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			cmd := "serve"
+			if len(c.args) > 0 && !strings.HasPrefix(c.args[0], "-") {
+				cmd = c.args[0]
+			}
+			want := []string{"catalogd: " + c.want, "catalogd: run 'catalogd " + cmd + " -h' for every setting and what it accepts"}
+			if !reflect.DeepEqual(lines, want) {
+				t.Errorf("stderr:\n%s\nwant:\n%s", stderr, strings.Join(want, "\n"))
+			}
+			if c.hide != "" && strings.Contains(stderr, c.hide) {
+				t.Errorf("the secret value is printed: %s", stderr)
+			}
+			if strings.Contains(stderr, "HS256Secret") {
+				t.Errorf("an error names a Go field: %s", stderr)
+			}
+		})
+	}
+}
+
+func TestEveryBadValueIsReportedAtOnce(t *testing.T) {
+	env := map[string]string{"CATALOG_WEBHOOK_WORKERS": "abc", "CATALOG_LOG_LEVEL": "verbose",
+		"CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS": "yes"}
+	code, _, stderr := cli(t, env, "serve")
+	if code != 2 {
+		t.Fatalf("exit code %d", code)
+	}
+	for k := range env {
+		if !strings.Contains(stderr, "catalogd: "+k+"=") {
+			t.Errorf("%s not reported:\n%s", k, stderr)
+		}
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	s, err := load("serve", cmdServe, nil, lookup(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := app.Config{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:9090", DataDir: "./.data",
+		JWTIssuer: "catalogd-dev", JWTAudience: "catalog", WebhookWorkers: 8, SchedulerInterval: time.Second}
+	want.WebhookPolicy.Schedule = []time.Duration{5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour,
+		5 * time.Hour, 10 * time.Hour, 14 * time.Hour, 20 * time.Hour, 24 * time.Hour}
+	want.WebhookPolicy.SuspendAfterFailures = 20
+	want.WebhookPolicy.SuspendAfter = 120 * time.Hour
+	if !reflect.DeepEqual(s.app, want) {
+		t.Errorf("defaults:\n%+v\nwant\n%+v", s.app, want)
+	}
+	if s.logLevel != slog.LevelInfo {
+		t.Errorf("log level %v", s.logLevel)
+	}
+	tok, err := load("token", cmdToken, nil, lookup(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok.tenant != "dev" || tok.subject != "dev" || tok.ttl != 24*time.Hour || !slices.Equal(tok.scopes, app.DevScopes) {
+		t.Errorf("token defaults: %+v", tok)
+	}
+}
+
+func TestFlagWinsOverVariableWinsOverDefault(t *testing.T) {
+	env := map[string]string{"CATALOG_WEBHOOK_WORKERS": "3", "CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS": "true",
+		"CATALOG_LOG_LEVEL": "DEBUG", "CATALOG_WEBHOOK_RETRY_SCHEDULE": "1s, 2m"}
+	s, err := load("serve", cmdServe, nil, lookup(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.app.WebhookWorkers != 3 || !s.app.WebhookAllowPrivate || s.logLevel != slog.LevelDebug ||
+		!slices.Equal(s.app.WebhookPolicy.Schedule, []time.Duration{time.Second, 2 * time.Minute}) {
+		t.Errorf("from the environment: %+v %v", s.app, s.logLevel)
+	}
+	s, err = load("serve", cmdServe, []string{"-webhook-workers", "5", "-webhook-allow-private-targets=false", "-log-level=error"}, lookup(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.app.WebhookWorkers != 5 || s.app.WebhookAllowPrivate || s.logLevel != slog.LevelError {
+		t.Errorf("flags over the environment: %+v %v", s.app, s.logLevel)
+	}
+	// A bool flag alone means true.
+	s, err = load("serve", cmdServe, []string{"-webhook-allow-private-targets"}, lookup(nil))
+	if err != nil || !s.app.WebhookAllowPrivate {
+		t.Errorf("-webhook-allow-private-targets alone: %v %v", s, err)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	var first string
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"-help"}, {"help", "-h"}} {
+		code, stdout, stderr := cli(t, nil, args...)
+		if code != 0 || stderr != "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+		if first == "" {
+			first = stdout
+		} else if stdout != first {
+			t.Errorf("%v prints another text than help", args)
+		}
+	}
+	if !strings.HasPrefix(first, "catalogd is a product catalog service") {
+		t.Errorf("help does not say what catalogd is:\n%s", first)
+	}
+	var listed []string
+	cmds := first[strings.Index(first, "\nCommands:\n"):]
+	cmds = cmds[:strings.Index(cmds, "\n\n")]
+	for _, m := range regexp.MustCompile(`(?m)^  ([a-z]+) +\S`).FindAllStringSubmatch(cmds, -1) {
+		listed = append(listed, m[1])
+	}
+	if want := []string{"serve", "migrate", "token", "version", "help"}; !slices.Equal(listed, want) {
+		t.Errorf("commands listed: %v, want %v", listed, want)
+	}
+	if !strings.Contains(first, "  serve     run the service (the default command)\n") {
+		t.Errorf("serve is not shown as the default:\n%s", first)
+	}
+	if strings.Contains(first, "mock") {
+		t.Errorf("help lists mock, which is not built")
+	}
+	if !strings.Contains(first, "Run 'catalogd <command> -h' for its flags.") {
+		t.Errorf("help does not point at the commands' flags")
+	}
+	for _, v := range variables {
+		if v.env != "" && !strings.Contains(first, "\n  "+v.env+" (default "+shownDefault(v)+")\n") {
+			t.Errorf("help does not list %s with its default", v.env)
+		}
+	}
+}
+
+func TestEachCommandsHelpListsItsOwnFlags(t *testing.T) {
+	flagLine := regexp.MustCompile(`(?m)^  -([a-z0-9-]+)(?:  \$([A-Z0-9_]+))? \(default (.*)\)$`)
+	for _, c := range []struct {
+		name string
+		set  cmdSet
+		some []string // flags it must have
+		none []string // flags of other commands
+	}{
+		{"serve", cmdServe, []string{"http-addr", "webhook-workers", "log-level", "jwt-hs256-secret"}, []string{"tenant", "ttl"}},
+		{"migrate", cmdMigrate, []string{"database-url", "data-dir", "log-level"}, []string{"http-addr", "jwt-issuer", "tenant"}},
+		{"token", cmdToken, []string{"tenant", "subject", "scopes", "ttl", "data-dir", "jwt-hs256-secret"},
+			[]string{"http-addr", "webhook-workers", "database-url", "log-level"}},
+		{"version", 0, nil, []string{"http-addr"}},
+	} {
+		for _, args := range [][]string{{c.name, "-h"}, {c.name, "--help"}, {"help", c.name}} {
+			code, stdout, stderr := cli(t, nil, args...)
+			if code != 0 || stderr != "" {
+				t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+			}
+			if !strings.HasPrefix(stdout, "Usage: catalogd "+c.name) {
+				t.Errorf("%v:\n%s", args, stdout)
+			}
+			var got []string
+			for _, m := range flagLine.FindAllStringSubmatch(stdout, -1) {
+				got = append(got, m[1])
+				v := findVariable(m[1])
+				if v == nil {
+					t.Errorf("%v lists an unknown flag -%s", args, m[1])
+					continue
+				}
+				if m[2] != v.env || m[3] != shownDefault(*v) {
+					t.Errorf("%v: -%s shows $%s default %q, want $%s default %q", args, m[1], m[2], m[3], v.env, shownDefault(*v))
+				}
+			}
+			var want []string
+			for _, v := range variables {
+				if v.cmds&c.set != 0 {
+					want = append(want, v.flag)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%v lists %v, want %v", args, got, want)
+			}
+			for _, f := range c.some {
+				if !slices.Contains(got, f) {
+					t.Errorf("%v lacks -%s", args, f)
+				}
+			}
+			for _, f := range c.none {
+				if slices.Contains(got, f) {
+					t.Errorf("%v lists -%s, another command's flag", args, f)
+				}
+			}
+		}
+	}
+}
+
+func findVariable(flag string) *variable {
+	for i := range variables {
+		if variables[i].flag == flag {
+			return &variables[i]
+		}
+	}
+	return nil
+}
+
+func TestEveryDefaultParses(t *testing.T) {
+	for _, v := range variables {
+		if err := v.set(&settings{}, v.def); err != nil {
+			t.Errorf("-%s: default %q: %v", v.flag, v.def, err)
+		}
+		if v.flag == "" || v.accepts == "" || v.help == "" || v.cmds == 0 {
+			t.Errorf("incomplete entry %+v", v)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, stdout, stderr := cli(t, nil, "version")
+	want := "catalogd " + moduleVersion(debug.ReadBuildInfo()) + "\ninterface 1.1.0\n" + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + "\n"
+	if code != 0 || stderr != "" || stdout != want {
+		t.Errorf("version: %d %q %q, want %q", code, stdout, stderr, want)
+	}
+	if _, out2, _ := cli(t, nil, "--version"); out2 != stdout {
+		t.Errorf("--version: %q", out2)
+	}
+	for _, c := range []struct {
+		bi   *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{nil, false, "dev"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, true, "dev"},
+		{&debug.BuildInfo{Main: debug.Module{Version: ""}}, true, "dev"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}}, true, "v1.4.0"},
+	} {
+		if got := moduleVersion(c.bi, c.ok); got != c.want {
+			t.Errorf("moduleVersion(%+v) = %q, want %q", c.bi, got, c.want)
+		}
+	}
+}
+
+func TestUnknownCommandOrArgument(t *testing.T) {
+	code, stdout, stderr := cli(t, nil, "mock")
+	if code != 2 || stdout != "" || !strings.HasPrefix(stderr, "catalogd: unknown command \"mock\"\n\ncatalogd is a product catalog service") ||
+		!strings.Contains(stderr, "Commands:") {
+		t.Errorf("unknown command: %d %q\n%s", code, stdout, stderr)
+	}
+	code, _, stderr = cli(t, nil, "help", "mock")
+	if code != 2 || !strings.HasPrefix(stderr, "catalogd: help mock: no such command\n") {
+		t.Errorf("help mock: %d\n%s", code, stderr)
+	}
+	code, _, stderr = cli(t, nil, "serve", "-no-such-flag")
+	if code != 2 || stderr != "catalogd serve: flag provided but not defined: -no-such-flag\nRun 'catalogd serve -h' for its flags.\n" {
+		t.Errorf("unknown flag: %d %q", code, stderr)
+	}
+	code, _, stderr = cli(t, nil, "token", "acme")
+	if code != 2 || stderr != "catalogd token: unexpected argument \"acme\"\nRun 'catalogd token -h' for its flags.\n" {
+		t.Errorf("stray argument: %d %q", code, stderr)
+	}
+}
+
+func TestTokenWithoutASecretSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := cli(t, map[string]string{"CATALOG_DATA_DIR": dir}, "token")
+	want := "catalogd token: no development secret in " + dir + " (CATALOG_DATA_DIR=" + dir + "): run `catalogd serve` once " +
+		"with this data directory (it makes the secret), or set CATALOG_DATA_DIR to the running service's data directory, " +
+		"or CATALOG_JWT_HS256_SECRET to its secret\n"
+	if code != 1 || stdout != "" || stderr != want {
+		t.Errorf("got %d %q\n%s\nwant\n%s", code, stdout, stderr, want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("token made files: %v", entries)
+	}
+
+	// The default data dir is ./.data, resolved like serve resolves it; the message shows both.
+	t.Chdir(dir)
+	code, _, stderr = cli(t, nil, "token")
+	abs, _ := filepath.Abs(".data")
+	if code != 1 || !strings.HasPrefix(stderr, "catalogd token: no development secret in "+abs+" (CATALOG_DATA_DIR=./.data): ") {
+		t.Errorf("default data dir: %d %s", code, stderr)
+	}
+	if _, err := os.Stat(".data"); !os.IsNotExist(err) {
+		t.Errorf("token made the data dir: %v", err)
+	}
+
+	// Only a JWKS: serve accepts no HS256 token at all.
+	code, _, stderr = cli(t, map[string]string{"CATALOG_DATA_DIR": dir, "CATALOG_JWKS_URL": "https://idp.example/jwks.json"}, "token")
+	want = "catalogd token: no HS256 secret to sign with: CATALOG_JWKS_URL is set and CATALOG_JWT_HS256_SECRET is not, " +
+		"so the service accepts only tokens whose keys https://idp.example/jwks.json serves; get a token from that " +
+		"identity provider, or set CATALOG_JWT_HS256_SECRET for both serve and token\n"
+	if code != 1 || stderr != want {
+		t.Errorf("JWKS: %d\n%s\nwant\n%s", code, stderr, want)
+	}
+
+	// A damaged secret file is named.
+	if err := os.WriteFile(filepath.Join(dir, devSecretFile), []byte("short\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = cli(t, map[string]string{"CATALOG_DATA_DIR": dir}, "token")
+	if code != 1 || stderr != "catalogd token: "+filepath.Join(dir, devSecretFile)+" is not a development secret (shorter than 32 bytes): `catalogd serve` replaces it with a new one\n" {
+		t.Errorf("short secret file: %d %q", code, stderr)
+	}
+}
+
+// verify checks tok the way a server configured like s checks it.
+func verify(t *testing.T, secret string, s *settings, tok string) *auth.Principal {
+	t.Helper()
+	v, err := auth.New(context.Background(), auth.Config{HS256Secret: secret, Issuer: s.app.JWTIssuer, Audience: s.app.JWTAudience})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := v.Verify(context.Background(), tok)
+	if err != nil {
+		t.Fatalf("the server refuses the token: %v", err)
+	}
+	return p
+}
+
+func TestTokenSignsWithTheSecretServeMade(t *testing.T) {
+	t.Chdir(t.TempDir())
+	// What serve does at start-up with no JWT setting, in this directory with the default data dir.
+	served, err := load("serve", cmdServe, nil, lookup(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret, devFile, err := hs256Secret(served.app, true)
+	if err != nil || devFile == "" {
+		t.Fatalf("serve's secret: %q %v", devFile, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(".data", "dev-jwt-secret")); strings.TrimSpace(string(b)) != secret {
+		t.Fatalf("serve's secret is not the data dir's dev-jwt-secret")
+	}
+
+	code, stdout, stderr := cli(t, nil, "token")
+	if code != 0 || stderr != "" {
+		t.Fatalf("token: %d %s", code, stderr)
+	}
+	tok := strings.TrimSuffix(stdout, "\n")
+	if strings.ContainsAny(tok, " \n\t") || tok == "" {
+		t.Fatalf("stdout is not one token: %q", stdout)
+	}
+	p := verify(t, secret, served, tok)
+	if p.Tenant != "dev" || p.Subject != "dev" || !slices.Equal(p.Scopes, app.DevScopes) {
+		t.Errorf("principal %+v", p)
+	}
+
+	code, stdout, _ = cli(t, nil, "token", "-tenant", "acme", "-subject", "ci", "-scopes", "catalog:read", "-ttl", "1h")
+	if code != 0 {
+		t.Fatalf("token with flags: %d", code)
+	}
+	p = verify(t, secret, served, strings.TrimSpace(stdout))
+	if p.Tenant != "acme" || p.Subject != "ci" || !slices.Equal(p.Scopes, []string{"catalog:read"}) {
+		t.Errorf("principal %+v", p)
+	}
+
+	// A second start of serve keeps the secret: earlier tokens stay valid.
+	again, _, err := hs256Secret(served.app, true)
+	if err != nil || again != secret {
+		t.Errorf("serve's second start changed the secret: %v", err)
+	}
+
+	// CATALOG_JWT_HS256_SECRET wins over the development secret, for serve and token alike.
+	env := map[string]string{"CATALOG_JWT_HS256_SECRET": "an-explicit-secret-of-more-than-32-bytes",
+		"CATALOG_JWT_ISSUER": "acme-idp", "CATALOG_JWT_AUDIENCE": "acme"}
+	configured, err := load("serve", cmdServe, nil, lookup(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, devFile, _ := hs256Secret(configured.app, true); s != env["CATALOG_JWT_HS256_SECRET"] || devFile != "" {
+		t.Errorf("serve with a configured secret uses %q (dev file %q)", s, devFile)
+	}
+	_, stdout, _ = cli(t, env, "token")
+	verify(t, env["CATALOG_JWT_HS256_SECRET"], configured, strings.TrimSpace(stdout))
+}
+
+func TestDevBanner(t *testing.T) {
+	for addr, url := range map[string]string{
+		"127.0.0.1:8080": "http://127.0.0.1:8080/v1/locales",
+		"[::]:18080":     "http://127.0.0.1:18080/v1/locales",
+		"0.0.0.0:80":     "http://127.0.0.1:80/v1/locales",
+		"[::1]:8080":     "http://[::1]:8080/v1/locales",
+	} {
+		var b bytes.Buffer
+		writeDevBanner(&b, "aaa.bbb.ccc", addr)
+		lines := strings.Split(b.String(), "\n")
+		i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, devBannerTitle) })
+		if i < 0 || lines[i] != "Development token (tenant dev, every scope; valid 24 h):" || lines[i+1] != "aaa.bbb.ccc" {
+			t.Fatalf("banner:\n%s", b.String())
+		}
+		if !strings.Contains(b.String(), "\n  curl -H \"Authorization: Bearer aaa.bbb.ccc\" "+url+"\n") {
+			t.Errorf("%s: no curl line for %s:\n%s", addr, url, b.String())
+		}
+	}
+}
+
+// TestReadmeListsEveryVariable keeps README.md's configuration table in step with the table the
+// loader and the help are made from: one row per variable, its default, what it accepts.
+func TestReadmeListsEveryVariable(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(raw)
+	start := strings.Index(text, "\n## Configuration\n")
+	if start < 0 {
+		t.Fatal("README.md has no Configuration section")
+	}
+	section := text[start+1:]
+	if end := strings.Index(section[1:], "\n## "); end >= 0 {
+		section = section[:end+1]
+	}
+	rows := map[string][]string{}
+	var order []string
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), " | ")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		name := strings.Trim(cells[0], "`")
+		rows[name] = cells
+		order = append(order, name)
+	}
+	var want []string
+	for _, v := range variables {
+		if v.env == "" {
+			continue
+		}
+		want = append(want, v.env)
+		cells, ok := rows[v.env]
+		if !ok {
+			t.Errorf("README.md's configuration table lacks %s", v.env)
+			continue
+		}
+		if len(cells) != 4 {
+			t.Errorf("README row of %s: want 4 cells (variable, default, accepts, meaning), got %q", v.env, cells)
+			continue
+		}
+		def := "empty"
+		if v.def != "" {
+			def = "`" + v.def + "`"
+		}
+		if cells[1] != def {
+			t.Errorf("README gives %s the default %s, the code %s", v.env, cells[1], def)
+		}
+		if got := strings.ReplaceAll(cells[2], "`", ""); got != v.accepts {
+			t.Errorf("README says %s accepts %q, the code %q", v.env, got, v.accepts)
+		}
+	}
+	if !slices.Equal(order, want) {
+		t.Errorf("README's variables %v, the code's %v (same set, same order)", order, want)
+	}
+}
