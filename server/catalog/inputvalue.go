@@ -2,7 +2,9 @@ package catalog
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"net/url"
@@ -17,6 +19,7 @@ import (
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/fields"
+	"github.com/catalogd/catalogd/server/jsonpb"
 )
 
 // Input values and the constraints of their input types.
@@ -26,23 +29,40 @@ import (
 //	text, rich_text  a string
 //	url              a string: an absolute http or https URL with a host, at most 2048 characters
 //	integer          a number without fraction, at most 2^53-1 in magnitude (exact in JSON)
-//	decimal          a string holding a decimal: "12.50", "-0.5" (exact, unlike a JSON number)
+//	decimal          a decimal in plain notation, as a string or a JSON number: "12.50", 12.50,
+//	                 "-0.5"; stored and returned as a string (see "Decimals" below)
 //	boolean          true or false
 //	date             a string "YYYY-MM-DD"
 //	date_time        an RFC 3339 string with an offset: "2024-01-31T10:00:00Z"
-//	money            {"amount": "<decimal>", "currency": "<ISO 4217 code, e.g. EUR>"}
-//	json             any JSON value but null
+//	money            {"amount": <decimal as for decimal>, "currency": "<ISO 4217 code, e.g. EUR>"}
+//	json             any JSON value but null, stored as given
 //
 // Constraints, each for some data types only (inputConstraintsFor):
 //
 //	minLength, maxLength  characters (code points) of text, rich_text, url
 //	min, max              inclusive bounds of integer, decimal, money (its amount), date, date_time,
-//	                      written as strings in the data type's form ("-5", "0.01", "2024-01-31",
-//	                      "2024-01-31T10:00:00Z"): strings keep integers, decimals and dates exact
+//	                      in the data type's form ("-5", "0.01", "2024-01-31",
+//	                      "2024-01-31T10:00:00Z"); those of integer, decimal and money also as a JSON
+//	                      number (-5, 0.01), kept as its literal text and returned as a string
 //	pattern               an RE2 expression the value must match (anywhere, as JSON Schema's
 //	                      pattern: anchor it with ^…$ to match the whole value): text, url
-//	allowedValues         the values accepted (1 to 1000 distinct strings; integers and decimals
-//	                      written as for min and compared by value): text, integer, decimal
+//	allowedValues         the values accepted (1 to 1000 distinct strings, or numbers taken as
+//	                      their literal text; integers and decimals written as for min and compared
+//	                      by value): text, integer, decimal
+//
+// Decimals (DESIGN.md "Numbers") are exact: a JSON number is never read through a float.
+//   - A REST body's number counts as the string of its literal text: 19.99 is "19.99", 5.10 is
+//     "5.10" (the trailing zero stays), 0.1000000000000000055511151231257827 keeps every digit. The
+//     codec gives the string fields of bounds that text (their json_number rule), and
+//     jsonpb.NumberText gives it for a number in a google.protobuf.Value.
+//   - A gRPC client's number_value is the shortest decimal that reads back as its float64 (5.1,
+//     never 5.0999999999999996447286321199499070644378662109375).
+//   - The text must be plain notation, as a string must: -?digits[.digits], at most 100
+//     characters. An exponent (1e3, 2.5E-2) is refused with a message saying so, although its value
+//     is exact, so that a number and the string of its text are always judged alike.
+//   - A decimal value or money amount given as a number is stored as that string ("value": 19.99
+//     reads back "19.99"); a bound keeps the text it came with (returned as "0" for min: 0).
+//   - For text, a number in allowedValues is the string of its text (1 allows the value "1").
 
 // Data types of input types (InputTypeDataType short names).
 const (
@@ -329,15 +349,25 @@ func (b *bound) cmp(o *bound) int {
 var (
 	integerRe  = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
 	decimalRe  = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?$`)
+	exponentRe = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?[eE][-+]?[0-9]+$`)
 	currencyRe = regexp.MustCompile(`^[A-Z]{3}$`)
+)
+
+// Refusals of a number in exponent notation (1e3) where plain notation is required.
+var (
+	errIntegerExponent = errors.New("must be written without an exponent, in plain notation such as 1000 (as a number or a string)")
+	errDecimalExponent = errors.New("must be written without an exponent, in plain notation such as 1000 or 0.025 (as a number or a string)")
 )
 
 // parseBound reads a min, max or allowed value written in dataType's string form.
 func parseBound(dataType, s string) (*bound, error) {
 	switch dataType {
 	case dtInteger:
+		if exponentRe.MatchString(s) {
+			return nil, errIntegerExponent
+		}
 		if !integerRe.MatchString(s) || len(s) > 17 {
-			return nil, fmt.Errorf("must be an integer written as a string, such as \"-5\"")
+			return nil, fmt.Errorf("must be an integer, such as -5 or \"-5\"")
 		}
 		r, _ := new(big.Rat).SetString(s)
 		if r.Num().CmpAbs(big.NewInt(maxSafeInteger)) > 0 {
@@ -366,9 +396,13 @@ func parseBound(dataType, s string) (*bound, error) {
 	return nil, fmt.Errorf("does not apply to data type %s", dataType)
 }
 
+// parseDecimal reads a decimal in plain notation: a string's text or a JSON number's literal.
 func parseDecimal(s string) (*big.Rat, error) {
+	if len(s) <= maxDecimalChars && exponentRe.MatchString(s) {
+		return nil, errDecimalExponent
+	}
 	if len(s) > maxDecimalChars || !decimalRe.MatchString(s) {
-		return nil, fmt.Errorf("must be a decimal written as a string, such as \"12.50\" (at most %d characters)", maxDecimalChars)
+		return nil, fmt.Errorf("must be a decimal in plain notation, such as 12.50 or \"12.50\" (at most %d characters)", maxDecimalChars)
 	}
 	r, _ := new(big.Rat).SetString(s)
 	return r, nil
@@ -454,10 +488,11 @@ func (c inputConstraints) validate(dataType string, value *structpb.Value) error
 		}
 		num = &bound{rat: new(big.Rat).SetInt64(int64(f))}
 	case dtDecimal:
-		if !isStr {
-			return valueErr("dataType", "must be a string holding a decimal, such as \"12.50\" (data type decimal)")
+		text, ok := decimalText(value)
+		if !ok {
+			return valueErr("dataType", "must be a decimal, such as 12.50 or \"12.50\" (data type decimal)")
 		}
-		r, err := parseDecimal(str.StringValue)
+		r, err := parseDecimal(text)
 		if err != nil {
 			return valueErr("dataType", "%s (data type decimal)", err)
 		}
@@ -554,9 +589,9 @@ func checkURL(s string) error {
 	return nil
 }
 
-// parseMoney reads {"amount": "<decimal>", "currency": "<ISO 4217>"} and returns the amount.
+// parseMoney reads {"amount": <decimal>, "currency": "<ISO 4217>"} and returns the amount.
 func parseMoney(v *structpb.Value) (*big.Rat, error) {
-	const form = `must be an object {"amount": "<decimal>", "currency": "<ISO 4217 code>"} (data type money)`
+	const form = `must be an object {"amount": <decimal>, "currency": "<ISO 4217 code>"} (data type money)`
 	s, ok := v.Kind.(*structpb.Value_StructValue)
 	if !ok || s.StructValue == nil {
 		return nil, valueErr("dataType", form)
@@ -567,11 +602,11 @@ func parseMoney(v *structpb.Value) (*big.Rat, error) {
 			return nil, valueErr("dataType", "%s: unknown key %q", form, k)
 		}
 	}
-	amount, ok := f["amount"].GetKind().(*structpb.Value_StringValue)
+	amount, ok := decimalText(f["amount"])
 	if !ok {
-		return nil, valueErr("dataType", "%s: amount must be a string holding a decimal, such as \"12.50\"", form)
+		return nil, valueErr("dataType", "%s: amount must be a decimal, such as 12.50 or \"12.50\"", form)
 	}
-	r, err := parseDecimal(amount.StringValue)
+	r, err := parseDecimal(amount)
 	if err != nil {
 		return nil, valueErr("dataType", "amount %s (data type money)", err)
 	}
@@ -580,6 +615,36 @@ func parseMoney(v *structpb.Value) (*big.Rat, error) {
 		return nil, valueErr("dataType", "%s: currency must be three upper-case letters, such as EUR", form)
 	}
 	return r, nil
+}
+
+// decimalText is the text of a decimal value or money amount: a string's, or a JSON number's
+// (jsonpb.NumberText: its literal in a REST body, else the shortest form of its float64). ok is
+// false for any other JSON type.
+func decimalText(v *structpb.Value) (string, bool) {
+	if s, ok := v.GetKind().(*structpb.Value_StringValue); ok {
+		return s.StringValue, true
+	}
+	return jsonpb.NumberText(v)
+}
+
+// storedInputValue is a valid value of dataType in the form stored and returned: a decimal, or a
+// money amount, given as a JSON number becomes the string of its text (19.99 → "19.99"); other
+// values are kept as they are (a json value is never changed).
+func storedInputValue(dataType string, value *structpb.Value) *structpb.Value {
+	switch dataType {
+	case dtDecimal:
+		if s, ok := jsonpb.NumberText(value); ok {
+			return structpb.NewStringValue(s)
+		}
+	case dtMoney:
+		f := value.GetStructValue().GetFields()
+		if s, ok := jsonpb.NumberText(f["amount"]); ok {
+			out := maps.Clone(f)
+			out["amount"] = structpb.NewStringValue(s)
+			return structpb.NewStructValue(&structpb.Struct{Fields: out})
+		}
+	}
+	return value
 }
 
 func quoteList(xs []string) string {

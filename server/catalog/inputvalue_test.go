@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -11,6 +13,7 @@ import (
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/jsonpb"
 )
 
 func sv(s string) *structpb.Value  { return structpb.NewStringValue(s) }
@@ -32,6 +35,16 @@ func anyValue(x any) *structpb.Value {
 }
 
 func allowed(vs ...string) *pb.InputTypeAllowedValues { return &pb.InputTypeAllowedValues{Values: vs} }
+
+// bodyValue is the value of a REST body `{"value": <body>}`, as the gateway's codec decodes it
+// (a number keeps its literal).
+func bodyValue(body string) *structpb.Value {
+	var c *pb.ProductInputValueCreate
+	if err := (jsonpb.Marshaler{}).Unmarshal([]byte(`{"value":`+body+`}`), &c); err != nil {
+		panic(err)
+	}
+	return c.GetValue()
+}
 
 // TestValidateInputValue runs every data type with and without constraints: "" as want means the
 // value is accepted, else the constraint the error must name.
@@ -101,8 +114,20 @@ func TestValidateInputValue(t *testing.T) {
 		// decimal.
 		{"decimal", dtDecimal, nil, sv("12.50"), ""},
 		{"decimal integer form", dtDecimal, nil, sv("-3"), ""},
-		{"decimal number", dtDecimal, nil, nv(12.5), "dataType"},
+		{"decimal number", dtDecimal, nil, nv(12.5), ""},
+		{"decimal number shortest form", dtDecimal, &C{Max: proto.String("0.1")}, nv(0.1), ""},
+		{"decimal number NaN", dtDecimal, nil, nv(math.NaN()), "dataType"},
+		{"decimal number infinite", dtDecimal, nil, nv(math.Inf(1)), "dataType"},
+		{"decimal number tiny", dtDecimal, nil, nv(1e-120), "dataType"}, // 122 characters in plain notation
+		{"decimal bool", dtDecimal, nil, bv(true), "dataType"},
 		{"decimal exponent", dtDecimal, nil, sv("1e3"), "dataType"},
+		{"decimal literal", dtDecimal, nil, bodyValue("19.990"), ""},
+		{"decimal literal exponent", dtDecimal, nil, bodyValue("1e3"), "dataType"},
+		{"decimal literal beyond a float", dtDecimal, &C{Max: proto.String("0.1")}, bodyValue("0.1000000000000000000001"), "max"},
+		{"decimal literal beyond a float ok", dtDecimal, &C{Max: proto.String("0.1")}, bodyValue("0.1000000000000000000000"), ""},
+		{"decimal number below min", dtDecimal, &C{Min: proto.String("0.5")}, nv(0.49), "min"},
+		{"decimal number allowed", dtDecimal, &C{AllowedValues: allowed("0.5", "1")}, bodyValue("1.000"), ""},
+		{"decimal number not allowed", dtDecimal, &C{AllowedValues: allowed("0.5", "1")}, nv(0.25), "allowedValues"},
 		{"decimal leading dot", dtDecimal, nil, sv(".5"), "dataType"},
 		{"decimal trailing dot", dtDecimal, nil, sv("5."), "dataType"},
 		{"decimal plus", dtDecimal, nil, sv("+5"), "dataType"},
@@ -116,7 +141,11 @@ func TestValidateInputValue(t *testing.T) {
 
 		// money.
 		{"money", dtMoney, nil, money("12.50", "EUR"), ""},
-		{"money number amount", dtMoney, nil, money(12.5, "EUR"), "dataType"},
+		{"money number amount", dtMoney, nil, money(12.5, "EUR"), ""},
+		{"money literal amount", dtMoney, &C{Min: proto.String("5.1")}, bodyValue(`{"amount":5.10,"currency":"EUR"}`), ""},
+		{"money literal amount below min", dtMoney, &C{Min: proto.String("5.1")}, bodyValue(`{"amount":5.0999999999999999999,"currency":"EUR"}`), "min"},
+		{"money exponent amount", dtMoney, nil, bodyValue(`{"amount":1E2,"currency":"EUR"}`), "dataType"},
+		{"money bool amount", dtMoney, nil, money(true, "EUR"), "dataType"},
 		{"money bad amount", dtMoney, nil, money("12,50", "EUR"), "dataType"},
 		{"money lower currency", dtMoney, nil, money("1", "eur"), "dataType"},
 		{"money long currency", dtMoney, nil, money("1", "EURO"), "dataType"},
@@ -228,6 +257,12 @@ func TestCheckConstraints(t *testing.T) {
 		{"integer min over max", dtInteger, inputConstraints{Min: s("3"), Max: s("2")}, []string{"constraints.min"}},
 		{"decimal bounds", dtDecimal, inputConstraints{Min: s("0.01"), Max: s("0.010")}, nil},
 		{"decimal bound number-like", dtDecimal, inputConstraints{Min: s("1e2")}, []string{"constraints.min"}},
+		{"decimal bounds from numbers", dtDecimal, inputConstraints{Min: s("0"), Max: s("100.5"), AllowedValues: []string{"1", "2.5", "100.50"}}, nil},
+		{"decimal allowed exponent", dtDecimal, inputConstraints{AllowedValues: []string{"1", "1E-2"}}, []string{"constraints.allowedValues[1]"}},
+		{"decimal allowed over max", dtDecimal, inputConstraints{Max: s("100.5"), AllowedValues: []string{"100.5000000000000000001"}}, []string{"constraints.allowedValues[0]"}},
+		{"integer bound with zero fraction", dtInteger, inputConstraints{Max: s("5.0")}, []string{"constraints.max"}},
+		{"integer bound exponent", dtInteger, inputConstraints{Max: s("1e3")}, []string{"constraints.max"}},
+		{"text allowed number text", dtText, inputConstraints{AllowedValues: []string{"1", "2.50"}}, nil},
 		{"money bounds", dtMoney, inputConstraints{Min: s("0"), Max: s("9999.99")}, nil},
 		{"date bounds", dtDate, inputConstraints{Min: s("2024-01-01"), Max: s("2024-12-31")}, nil},
 		{"date bound not a date", dtDate, inputConstraints{Max: s("2024-13-01")}, []string{"constraints.max"}},
@@ -306,3 +341,67 @@ func TestConstraintsMerge(t *testing.T) {
 }
 
 func maskOf(paths ...string) *fieldmaskpb.FieldMask { return &fieldmaskpb.FieldMask{Paths: paths} }
+
+// TestDecimalMessages: the errors about a decimal's form say what is accepted.
+func TestDecimalMessages(t *testing.T) {
+	for _, tc := range []struct {
+		dataType string
+		v        *structpb.Value
+		want     string
+	}{
+		{dtDecimal, bodyValue("1e3"), "must be written without an exponent"},
+		{dtDecimal, sv("2.5E-2"), "must be written without an exponent"},
+		{dtDecimal, sv("12,50"), `must be a decimal in plain notation, such as 12.50 or "12.50"`},
+		{dtDecimal, bv(false), `must be a decimal, such as 12.50 or "12.50" (data type decimal)`},
+		{dtMoney, money(false, "EUR"), `amount must be a decimal, such as 12.50 or "12.50"`},
+		{dtMoney, bodyValue(`{"amount":1e2,"currency":"EUR"}`), "amount must be written without an exponent"},
+	} {
+		err := ValidateInputValue(tc.dataType, nil, tc.v)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %v: %v, want …%s…", tc.dataType, tc.v, err, tc.want)
+		}
+	}
+	var msgs []string
+	checkConstraints(func(f, format string, args ...any) { msgs = append(msgs, f+": "+fmt.Sprintf(format, args...)) }, dtInteger,
+		inputConstraints{Min: proto.String("1e3"), Max: proto.String("5.5")})
+	if want := []string{"constraints.min: must be written without an exponent", "constraints.max: must be an integer, such as -5 or \"-5\""}; len(msgs) != 2 ||
+		!strings.HasPrefix(msgs[0], want[0]) || !strings.HasPrefix(msgs[1], want[1]) {
+		t.Errorf("integer bounds: %q, want %q…", msgs, want)
+	}
+}
+
+// TestStoredInputValue: decimals and money amounts given as numbers are stored as strings of their
+// text; everything else is stored as given.
+func TestStoredInputValue(t *testing.T) {
+	wantJSON := func(what string, v *structpb.Value, want string) {
+		t.Helper()
+		got, err := (jsonpb.Marshaler{}).Marshal(v)
+		if err != nil || string(got) != want {
+			t.Errorf("%s: %s %v, want %s", what, got, err, want)
+		}
+	}
+	wantJSON("decimal literal", storedInputValue(dtDecimal, bodyValue("19.99")), `"19.99"`)
+	wantJSON("decimal literal trailing zero", storedInputValue(dtDecimal, bodyValue("5.10")), `"5.10"`)
+	wantJSON("decimal literal beyond a float", storedInputValue(dtDecimal, bodyValue("0.1000000000000000055511151231257827")), `"0.1000000000000000055511151231257827"`)
+	wantJSON("decimal gRPC number", storedInputValue(dtDecimal, nv(5.10)), `"5.1"`)
+	m := bodyValue(`{"currency":"EUR","amount":5.10}`)
+	wantJSON("money literal", storedInputValue(dtMoney, m), `{"amount":"5.10","currency":"EUR"}`)
+	if _, isNum := m.GetStructValue().GetFields()["amount"].GetKind().(*structpb.Value_NumberValue); !isNum {
+		t.Error("the request's money value was changed")
+	}
+	for _, tc := range []struct {
+		dataType string
+		v        *structpb.Value
+	}{
+		{dtDecimal, sv("12.50")},
+		{dtMoney, money("1.00", "EUR")},
+		{dtInteger, bodyValue("1.0")},
+		{dtJSON, bodyValue("19.990")},
+		{dtJSON, bodyValue(`{"amount":5.10,"currency":"EUR"}`)},
+	} {
+		if got := storedInputValue(tc.dataType, tc.v); got != tc.v {
+			t.Errorf("%s %v: stored as %v, want unchanged", tc.dataType, tc.v, got)
+		}
+	}
+	wantJSON("json number", storedInputValue(dtJSON, bodyValue("19.990")), `19.99`)
+}

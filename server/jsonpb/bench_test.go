@@ -177,3 +177,53 @@ func TestConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkUnmarshalInputBodies decodes bulk bodies of 100 input types (string constraint bounds)
+// and of 100 input values (strings, numbers and money objects in google.protobuf.Value): the
+// bodies whose fields accept decimals.
+func BenchmarkUnmarshalInputBodies(b *testing.B) {
+	types := []byte("[")
+	values := []byte("[")
+	for i := range 100 {
+		if i > 0 {
+			types = append(types, ',')
+			values = append(values, ',')
+		}
+		types = fmt.Appendf(types, `{"typeGroupUuid":"0190a4e2-7b1c-7c3d-8e4f-%012d","code":"weight-%d","dataType":"decimal",`+
+			`"constraints":{"min":"0.%d","max":"100%d.5","allowedValues":["1","2.5","%d"]}}`, i, i, i, i, i)
+		var v string
+		switch i % 4 {
+		case 0:
+			v = fmt.Sprintf(`"%d.99"`, i)
+		case 1:
+			v = fmt.Sprintf(`%d`, i)
+		case 2:
+			v = fmt.Sprintf(`%d.25`, i)
+		default:
+			v = fmt.Sprintf(`{"amount":"%d.10","currency":"EUR"}`, i)
+		}
+		values = fmt.Appendf(values, `{"inputTypeUuid":"0190a4e2-7b1c-7c3d-8e4f-%012d","value":%s}`, i, v)
+	}
+	types = append(types, ']')
+	values = append(values, ']')
+	b.Run("input-types", func(b *testing.B) {
+		b.SetBytes(int64(len(types)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var items []*catalogv1.InputTypeCreate
+			if err := (Marshaler{}).Unmarshal(types, &items); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("input-values", func(b *testing.B) {
+		b.SetBytes(int64(len(values)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var items []*catalogv1.ProductInputValueCreate
+			if err := (Marshaler{}).Unmarshal(values, &items); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -728,7 +728,12 @@ func (d *decoder) decodeList(l protoreflect.List, fd protoreflect.FieldDescripto
 // elementKind names what a value of fd's type must be, for the "null in an array" error.
 func (d *decoder) elementKind(fd protoreflect.FieldDescriptor) string {
 	switch fd.Kind() {
-	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.EnumKind:
+	case protoreflect.StringKind:
+		if acceptsJSONNumber(fd) {
+			return "a string or a number"
+		}
+		return "a string"
+	case protoreflect.BytesKind, protoreflect.EnumKind:
 		return "a string"
 	case protoreflect.BoolKind:
 		return "a boolean"
@@ -823,6 +828,9 @@ func (d *decoder) decodeScalar(fd protoreflect.FieldDescriptor) (protoreflect.Va
 	switch fd.Kind() {
 	case protoreflect.StringKind:
 		if c != '"' {
+			if acceptsJSONNumber(fd) {
+				return d.decodeNumberText()
+			}
 			return protoreflect.Value{}, d.typeErr("a string")
 		}
 		s, err := d.readString()
@@ -1047,11 +1055,13 @@ func (d *decoder) decodeStructValue(m protoreflect.Message) error {
 		}
 		m.Set(fds.ByNumber(3), v)
 	case c == '-' || isDigit(c):
+		start := d.pos
 		v, err := d.decodeScalar(fds.ByNumber(2))
 		if err != nil {
 			return err
 		}
 		m.Set(fds.ByNumber(2), v)
+		keepNumberLiteral(m, d.data[start:d.pos], v.Float())
 	case c == '{':
 		fd := fds.ByNumber(5)
 		v := m.NewField(fd)

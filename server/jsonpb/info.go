@@ -67,6 +67,9 @@ type msgInfo struct {
 	byName map[string]protoreflect.FieldDescriptor
 	// updateMask is the `google.protobuf.FieldMask update_mask` field filled from the keys present.
 	updateMask protoreflect.FieldDescriptor
+	// jsonNumber holds the numbers of the string fields with (catalog.v1.rules).json_number: they
+	// also accept a JSON number, kept as its literal text (nil when the message has none).
+	jsonNumber map[protoreflect.FieldNumber]bool
 	// sizeHint is the size of the last encoding, used to preallocate the next buffer.
 	sizeHint atomic.Int64
 }
@@ -109,6 +112,12 @@ func buildMessageInfo(md protoreflect.MessageDescriptor) *msgInfo {
 		})
 		info.byName[fd.JSONName()] = fd
 		info.byName[string(fd.Name())] = fd
+		if fd.Kind() == protoreflect.StringKind && hasJSONNumberRule(fd) {
+			if info.jsonNumber == nil {
+				info.jsonNumber = map[protoreflect.FieldNumber]bool{}
+			}
+			info.jsonNumber[fd.Number()] = true
+		}
 	}
 	slices.SortFunc(info.fields, func(a, b fieldInfo) int { return int(a.fd.Number()) - int(b.fd.Number()) })
 	if len(repeated) == 1 && fds.Len() == 1 && hasJSONArrayOption(md) {
@@ -126,12 +135,26 @@ func hasJSONArrayOption(md protoreflect.MessageDescriptor) bool {
 	return v
 }
 
+func hasJSONNumberRule(fd protoreflect.FieldDescriptor) bool {
+	opts, ok := fd.Options().(*descriptorpb.FieldOptions)
+	if !ok || opts == nil {
+		return false
+	}
+	rules, _ := proto.GetExtension(opts, catalogv1.E_Rules).(*catalogv1.FieldRules)
+	return rules.GetJsonNumber()
+}
+
+// acceptsJSONNumber: fd is a string field (singular or repeated) with (catalog.v1.rules).json_number.
+func acceptsJSONNumber(fd protoreflect.FieldDescriptor) bool {
+	return fd.Kind() == protoreflect.StringKind && messageInfo(fd.ContainingMessage()).jsonNumber[fd.Number()]
+}
+
 // enumInfo is the per-enum-descriptor cache of JSON names.
 type enumInfo struct {
 	// encoded maps a number to its quoted JSON form (`"draft"`); zero and UNSPECIFIED are absent.
 	encoded map[protoreflect.EnumNumber][]byte
 	short   map[protoreflect.EnumNumber]string
-	// parse accepts the short lower-case name and the full name.
+	// parse accepts the short lower-case name only: the one form the API documents.
 	parse map[string]protoreflect.EnumNumber
 	// allowed lists the short names in declaration order.
 	allowed []string
@@ -170,7 +193,6 @@ func buildEnumInfo(ed protoreflect.EnumDescriptor) *enumInfo {
 			info.parse[short] = v.Number()
 			info.allowed = append(info.allowed, short)
 		}
-		info.parse[full] = v.Number()
 	}
 	return info
 }
@@ -209,8 +231,9 @@ func EnumString(ed protoreflect.EnumDescriptor, n protoreflect.EnumNumber) (name
 	return name, ok
 }
 
-// ParseEnum accepts the JSON form of an enum value ("draft") or its full name
-// ("ATTRIBUTE_STATUS_DRAFT"); never a number nor the UNSPECIFIED value.
+// ParseEnum accepts the JSON form of an enum value ("draft"): never the proto name
+// ("ATTRIBUTE_STATUS_DRAFT"), a number nor the UNSPECIFIED value, so that the REST facade takes
+// exactly the values its OpenAPI document lists.
 func ParseEnum(ed protoreflect.EnumDescriptor, s string) (protoreflect.EnumNumber, bool) {
 	n, ok := enumInfoOf(ed).parse[s]
 	return n, ok

@@ -25,7 +25,9 @@
 // object (null ones included), in order: that is how "null clears a nullable field" is told apart
 // from "absent" on PATCH. Every decode error is an *apierr.DecodeError naming the JSON path
 // (`code`, `[2].code`, `constraints.minLength`; "body" for the whole body). An empty body is io.EOF,
-// which the gateway ignores.
+// which the gateway ignores. Numbers are never read through a float where a decimal is meant
+// (numbers.go): a string field with (catalog.v1.rules).json_number also takes a JSON number, as its
+// literal text, and a number in a google.protobuf.Value keeps its literal for NumberText.
 package jsonpb
 
 import (
