@@ -4,6 +4,7 @@
 package apierr
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -12,6 +13,8 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/protoadapt"
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // Code is a stable, machine-readable error identifier (DESIGN.md "HTTP conventions").
@@ -80,8 +83,12 @@ type Error struct {
 	Code   Code
 	Detail string
 	Fields []FieldViolation
-	// Meta is extra machine-readable context (ErrorInfo metadata), e.g. status, allowedTransitions.
-	Meta map[string]string
+	// Meta is structured, machine-readable context: each value is anything encoding/json writes
+	// (a string, a number, a []string, a slice of structs with json tags, …). The problem body
+	// carries it as JSON ("meta"); over gRPC it travels twice: as google.rpc.ErrorInfo metadata
+	// (strings; other values as their JSON text, AIP-193) and typed, as a google.protobuf.Struct
+	// detail, which From prefers. Names and types per code: docs/design.md "Error meta".
+	Meta map[string]any
 }
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Detail }
@@ -97,10 +104,10 @@ func (e *Error) WithField(field, message string) *Error {
 	return e
 }
 
-// WithMeta adds ErrorInfo metadata.
-func (e *Error) WithMeta(k, v string) *Error {
+// WithMeta sets one meta value (any JSON-encodable value; see Error.Meta).
+func (e *Error) WithMeta(k string, v any) *Error {
 	if e.Meta == nil {
-		e.Meta = map[string]string{}
+		e.Meta = map[string]any{}
 	}
 	e.Meta[k] = v
 	return e
@@ -116,86 +123,167 @@ func NotFoundf(kind, id string) *Error {
 	return New(NotFound, "%s %s not found", kind, id)
 }
 
-// GRPCStatus makes *Error satisfy the interface grpc's status.FromError looks for.
+// GRPCStatus makes *Error satisfy the interface grpc's status.FromError looks for. Its details:
+// google.rpc.ErrorInfo (reason = code, domain catalogd, metadata = Meta as strings), then
+// google.rpc.BadRequest when there are field violations, then Meta as a google.protobuf.Struct.
 func (e *Error) GRPCStatus() *status.Status {
 	st := status.New(e.Code.GRPCCode(), e.Detail)
-	info := &errdetails.ErrorInfo{Reason: string(e.Code), Domain: Domain, Metadata: e.Meta}
-	var withDetails *status.Status
-	var err error
+	meta, strs := encodeMeta(e.Meta)
+	details := []protoadapt.MessageV1{&errdetails.ErrorInfo{Reason: string(e.Code), Domain: Domain, Metadata: strs}}
 	if len(e.Fields) > 0 {
 		br := &errdetails.BadRequest{}
 		for _, f := range e.Fields {
 			br.FieldViolations = append(br.FieldViolations, &errdetails.BadRequest_FieldViolation{Field: f.Field, Description: f.Message})
 		}
-		withDetails, err = st.WithDetails(info, br)
-	} else {
-		withDetails, err = st.WithDetails(info)
+		details = append(details, br)
 	}
+	if meta != nil {
+		details = append(details, meta)
+	}
+	withDetails, err := st.WithDetails(details...)
 	if err != nil {
 		return st
 	}
 	return withDetails
 }
 
+// encodeMeta turns Meta into its two gRPC forms: a Struct (nil when there is no meta) and the
+// ErrorInfo metadata strings (a string as is, any other value as its JSON text). A value
+// encoding/json cannot write is a programming error; it is left out rather than failing the answer.
+func encodeMeta(m map[string]any) (*structpb.Struct, map[string]string) {
+	if len(m) == 0 {
+		return nil, nil
+	}
+	fields := make(map[string]*structpb.Value, len(m))
+	strs := make(map[string]string, len(m))
+	for k, v := range m {
+		js, err := json.Marshal(v)
+		if err != nil {
+			continue
+		}
+		var generic any // the value as JSON sees it: string, float64, bool, nil, []any, map[string]any
+		if err := json.Unmarshal(js, &generic); err != nil {
+			continue
+		}
+		pv, err := structpb.NewValue(generic)
+		if err != nil {
+			continue
+		}
+		fields[k] = pv
+		if s, ok := generic.(string); ok {
+			strs[k] = s
+		} else {
+			strs[k] = string(js)
+		}
+	}
+	return &structpb.Struct{Fields: fields}, strs
+}
+
+// internalDetail is the only detail an INTERNAL error ever shows.
+const internalDetail = "internal error"
+
+// Details of the errors From makes out of statuses that are not this package's: grpc's and the
+// gateway's own texts (library messages, internal limits) never reach a client.
+const (
+	malformedDetail   = "the request could not be read"
+	tooLargeDetail    = "request body too large"
+	unavailableDetail = "the service is unavailable, try again later"
+)
+
 // From turns any error into an *Error: *Error as is, gRPC statuses by their details or code,
 // everything else INTERNAL (the caller logs the original; its text never reaches the client).
+//
+// Only this package's own statuses (ErrorInfo of domain catalogd) keep their message and details;
+// the meta of one comes from its Struct detail when present (typed), else from the ErrorInfo
+// metadata (strings). Any other status gets a fixed detail for its code, except a request decoding
+// error (DecodeError text), whose field and message are recovered. INTERNAL never carries more
+// than "internal error".
 func From(err error) *Error {
 	if err == nil {
 		return nil
 	}
 	var e *Error
 	if errors.As(err, &e) {
+		if e.Code == Internal {
+			return &Error{Code: Internal, Detail: internalDetail}
+		}
 		return e
 	}
 	st, ok := status.FromError(err)
 	if !ok {
-		return &Error{Code: Internal, Detail: "internal error"}
+		return &Error{Code: Internal, Detail: internalDetail}
 	}
-	out := &Error{Detail: st.Message()}
-	for _, d := range st.Details() {
-		switch d := d.(type) {
-		case *errdetails.ErrorInfo:
-			if d.Domain == Domain {
-				out.Code = Code(d.Reason)
-				out.Meta = d.Metadata
-			}
-		case *errdetails.BadRequest:
-			for _, v := range d.FieldViolations {
-				out.Fields = append(out.Fields, FieldViolation{Field: v.Field, Message: v.Description})
-			}
-		}
-	}
-	if _, known := table[out.Code]; known {
+	if out := fromOwnStatus(st); out != nil {
 		return out
 	}
 	// A status without our details: produced by grpc itself or by the gateway's request decoding.
+	out := &Error{}
 	switch st.Code() {
 	case codes.InvalidArgument:
-		out.Code = MalformedRequest
+		out.Code, out.Detail = MalformedRequest, malformedDetail
 		if f, m, ok := ParseDecodeError(st.Message()); ok {
 			out.Fields = append(out.Fields, FieldViolation{Field: f, Message: m})
 			out.Detail = f + ": " + m
 		}
 	case codes.Unauthenticated:
-		out.Code = Unauthenticated
+		out.Code, out.Detail = Unauthenticated, "authentication required"
 	case codes.PermissionDenied:
-		out.Code = Forbidden
-	case codes.NotFound:
-		out.Code = NotFound
+		out.Code, out.Detail = Forbidden, "permission denied"
+	case codes.NotFound, codes.Unimplemented:
+		out.Code, out.Detail = NotFound, "not found"
 	case codes.AlreadyExists:
-		out.Code = AlreadyExists
+		out.Code, out.Detail = AlreadyExists, "already exists"
 	case codes.ResourceExhausted:
-		out.Code = PayloadTooLarge
-	case codes.Unimplemented:
-		out.Code = NotFound
+		out.Code, out.Detail = PayloadTooLarge, tooLargeDetail
 	case codes.Unavailable:
-		out.Code = Unavailable
+		out.Code, out.Detail = Unavailable, unavailableDetail
 	case codes.Canceled, codes.DeadlineExceeded:
-		out.Code = Unavailable
-		out.Detail = "request cancelled or timed out"
+		out.Code, out.Detail = Unavailable, "request cancelled or timed out"
 	default:
-		out.Code = Internal
-		out.Detail = "internal error"
+		out.Code, out.Detail = Internal, internalDetail
+	}
+	return out
+}
+
+// fromOwnStatus reads a status this package made (ErrorInfo of domain catalogd with a known
+// code), or returns nil.
+func fromOwnStatus(st *status.Status) *Error {
+	var info *errdetails.ErrorInfo
+	var typed *structpb.Struct
+	var fields []FieldViolation
+	for _, d := range st.Details() {
+		switch d := d.(type) {
+		case *errdetails.ErrorInfo:
+			if d.Domain == Domain {
+				info = d
+			}
+		case *errdetails.BadRequest:
+			for _, v := range d.FieldViolations {
+				fields = append(fields, FieldViolation{Field: v.Field, Message: v.Description})
+			}
+		case *structpb.Struct:
+			typed = d
+		}
+	}
+	if info == nil {
+		return nil
+	}
+	code := Code(info.Reason)
+	if _, known := table[code]; !known {
+		return nil
+	}
+	if code == Internal {
+		return &Error{Code: Internal, Detail: internalDetail}
+	}
+	out := &Error{Code: code, Detail: st.Message(), Fields: fields}
+	switch {
+	case typed != nil && len(typed.Fields) > 0:
+		out.Meta = typed.AsMap()
+	case len(info.Metadata) > 0:
+		out.Meta = make(map[string]any, len(info.Metadata))
+		for k, v := range info.Metadata {
+			out.Meta[k] = v
+		}
 	}
 	return out
 }

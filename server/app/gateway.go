@@ -23,6 +23,9 @@ import (
 // MaxBodyBytes is the largest request body (DESIGN.md: over 1 MiB is 413).
 const MaxBodyBytes = 1 << 20
 
+// retryAfterSeconds is the Retry-After of a 503 (DESIGN.md: UNAVAILABLE comes with Retry-After).
+const retryAfterSeconds = "5"
+
 // newGateway is the REST facade: the JSON codec of the spec, strict query parameters, problem
 // errors and the status codes of DESIGN.md.
 //
@@ -33,7 +36,11 @@ func newGateway(authz func(ctx context.Context, method, authorization string) er
 	return runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, &jsonpb.Marshaler{}),
 		queryParser(),
+		runtime.WithMiddlewares(routeProbe),
 		runtime.WithErrorHandler(func(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
+			if probing(r) {
+				return
+			}
 			if !apierr.FromServer(err) {
 				if method, ok := runtime.RPCMethod(ctx); ok {
 					if aerr := authz(ctx, method, r.Header.Get("Authorization")); aerr != nil {
@@ -42,14 +49,19 @@ func newGateway(authz func(ctx context.Context, method, authorization string) er
 					}
 				}
 				if b, ok := r.Context().Value(bodyKey{}).(*limitedBody); ok && b.exceeded {
-					err = apierr.New(apierr.PayloadTooLarge, "request body exceeds %d bytes", MaxBodyBytes)
+					err = payloadTooLarge()
 				}
 			}
 			WriteProblem(w, r, apierr.From(err))
 		}),
-		runtime.WithRoutingErrorHandler(func(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, status int) {
+		runtime.WithRoutingErrorHandler(func(ctx context.Context, mux *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, status int) {
+			if probing(r) {
+				return
+			}
 			if status == http.StatusMethodNotAllowed {
-				WriteProblem(w, r, apierr.New(apierr.MethodNotAllowed, "%s is not allowed on %s", r.Method, r.URL.Path))
+				allow := allowedMethods(mux, r)
+				w.Header().Set("Allow", strings.Join(allow, ", "))
+				WriteProblem(w, r, apierr.New(apierr.MethodNotAllowed, "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", ")))
 				return
 			}
 			WriteProblem(w, r, apierr.New(apierr.NotFound, "no resource at %s", r.URL.Path))
@@ -77,6 +89,66 @@ func queryParser() runtime.ServeMuxOption {
 	return func(mux *runtime.ServeMux) {
 		queryParserOnce.Do(func() { runtime.SetQueryParameterParser(&queryparam.Parser{})(mux) })
 	}
+}
+
+// The gateway answers 405 when a path has routes but none for the request's method; the Allow
+// header of that answer lists the methods that do route the path. runtime.ServeMux does not expose
+// its routes, so allowedMethods asks the mux itself: it replays the request with each method under
+// a probe context, and routeProbe (a middleware around every registered handler) records that a
+// route matched and returns without serving; the error handlers stay silent for probes. The routes
+// are thus the mux's own, with its own matching rules, and nothing else has to be kept in step.
+
+type probeKey struct{}
+
+// probeMethods are the methods a 405's Allow header may list: those the API's HTTP rules use.
+var probeMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// routeProbe marks a probe as routed instead of serving it.
+func routeProbe(next runtime.HandlerFunc) runtime.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, params map[string]string) {
+		if routed, ok := r.Context().Value(probeKey{}).(*bool); ok {
+			*routed = true
+			return
+		}
+		next(w, r, params)
+	}
+}
+
+func probing(r *http.Request) bool {
+	_, ok := r.Context().Value(probeKey{}).(*bool)
+	return ok
+}
+
+// allowedMethods lists the methods (of probeMethods) that mux routes for r's path.
+func allowedMethods(mux *runtime.ServeMux, r *http.Request) []string {
+	var out []string
+	for _, m := range probeMethods {
+		routed := false
+		p := r.Clone(context.WithValue(r.Context(), probeKey{}, &routed))
+		p.Method = m
+		p.Body = http.NoBody
+		p.ContentLength = 0
+		// Without a form content type the mux neither reads a body nor falls back from POST to GET.
+		p.Header.Del("Content-Type")
+		p.Header.Del("X-HTTP-Method-Override")
+		mux.ServeHTTP(discardWriter{}, p)
+		if routed {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// discardWriter is the response writer of a probe: nothing is ever written to it.
+type discardWriter struct{}
+
+func (discardWriter) Header() http.Header         { return http.Header{} }
+func (discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (discardWriter) WriteHeader(int)             {}
+
+// payloadTooLarge is the one 413 of the API, whichever check refused the body.
+func payloadTooLarge() *apierr.Error {
+	return apierr.New(apierr.PayloadTooLarge, "request body exceeds %d bytes", MaxBodyBytes)
 }
 
 // successStatus sets 201 (with Location on single creates) and 204 by the RPC naming convention:
@@ -130,11 +202,19 @@ type Problem struct {
 	Errors    []apierr.FieldViolation `json:"errors"`
 	Instance  string                  `json:"instance,omitempty"`
 	RequestID string                  `json:"requestId,omitempty"`
-	Meta      map[string]string       `json:"meta,omitempty"`
+	Meta      map[string]any          `json:"meta,omitempty"`
 }
 
-// WriteProblem writes e as application/problem+json.
+// WriteProblem writes e as application/problem+json. It is the one writer of problem bodies, so
+// it also holds the rules no path may break: a 413 always says the body limit (whatever refused the
+// body), an INTERNAL never says more than "internal error", and a 503 carries Retry-After.
 func WriteProblem(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
+	switch e.Code {
+	case apierr.PayloadTooLarge:
+		e = payloadTooLarge()
+	case apierr.Internal:
+		e = apierr.From(e)
+	}
 	st := e.Code.HTTPStatus()
 	p := Problem{Type: "urn:catalogd:problem:" + strings.ToLower(strings.ReplaceAll(string(e.Code), "_", "-")),
 		Title: e.Code.Title(), Status: st, Detail: e.Detail, Code: e.Code, Errors: e.Fields, Meta: e.Meta,
@@ -145,8 +225,13 @@ func WriteProblem(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
 	h := w.Header()
 	h.Del("Content-Length")
 	h.Set("Content-Type", "application/problem+json")
-	if st == http.StatusUnauthorized {
+	switch st {
+	case http.StatusUnauthorized:
 		h.Set("WWW-Authenticate", `Bearer realm="catalogd"`)
+	case http.StatusServiceUnavailable:
+		if h.Get("Retry-After") == "" {
+			h.Set("Retry-After", retryAfterSeconds)
+		}
 	}
 	w.WriteHeader(st)
 	enc := json.NewEncoder(w)

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // This file holds the assertion and fixture helpers the integration test packages (test/...) share.
@@ -430,4 +431,56 @@ func wantGRPC(t testing.TB, what string, err error, code codes.Code, reason, dom
 		t.Errorf("%s: BadRequest fields %v do not name %q", what, fields, field[0])
 	}
 	return meta
+}
+
+// --- error meta (DESIGN.md: meta is structured JSON) ---
+
+// Meta is the meta object of a problem body (nil when absent).
+func Meta(p map[string]any) map[string]any {
+	m, _ := p["meta"].(map[string]any)
+	return m
+}
+
+// GRPCMeta is the typed meta of a gRPC error: its google.protobuf.Struct detail (nil when absent).
+func GRPCMeta(err error) map[string]any {
+	for _, d := range status.Convert(err).Details() {
+		if s, ok := d.(*structpb.Struct); ok {
+			return s.AsMap()
+		}
+	}
+	return nil
+}
+
+// Strings is a JSON array of strings as decoded JSON gives it; ok is false for anything else
+// (a string, null, an array holding a non-string).
+func Strings(v any) (out []string, ok bool) {
+	a, isArray := v.([]any)
+	if !isArray {
+		return nil, false
+	}
+	out = make([]string, len(a))
+	for i, x := range a {
+		if out[i], ok = x.(string); !ok {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// WantTransitionMeta checks the meta of an INVALID_TRANSITION (a problem's or GRPCMeta's):
+// currentStatus is current and allowedTransitions a JSON array holding exactly allowed (any order).
+func WantTransitionMeta(t testing.TB, what string, meta map[string]any, current string, allowed ...string) {
+	t.Helper()
+	if meta["currentStatus"] != current {
+		t.Errorf("%s: meta.currentStatus %#v, want %q (meta %v)", what, meta["currentStatus"], current, meta)
+	}
+	got, ok := Strings(meta["allowedTransitions"])
+	if !ok {
+		t.Errorf("%s: meta.allowedTransitions %#v is not an array of strings", what, meta["allowedTransitions"])
+		return
+	}
+	got, want := slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(allowed))
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: meta.allowedTransitions %v, want %v", what, got, want)
+	}
 }

@@ -46,10 +46,20 @@ func (m Machine) Apply(cur, t string) (Result, error) {
 			return Result{To: mv.To, Changed: true, Event: mv.Event}, nil
 		}
 	}
+	return Result{}, m.Refuse(cur, "transition %s is not allowed from status %s; allowed transitions: %s", t, cur, orNone(m.AllowedFrom(cur))).
+		WithMeta("transition", t)
+}
+
+// Refuse is the 409 INVALID_TRANSITION of a resource in status cur, with a formatted detail and
+// the meta every INVALID_TRANSITION carries: currentStatus (string) and allowedTransitions (the
+// transitions that change cur, an array, empty when none).
+func (m Machine) Refuse(cur, format string, args ...any) *apierr.Error {
 	allowed := m.AllowedFrom(cur)
-	return Result{}, apierr.New(apierr.InvalidTransition,
-		"transition %s is not allowed from status %s; allowed transitions: %s", t, cur, orNone(allowed)).
-		WithMeta("status", cur).WithMeta("transition", t).WithMeta("allowedTransitions", strings.Join(allowed, ","))
+	if allowed == nil {
+		allowed = []string{}
+	}
+	return apierr.New(apierr.InvalidTransition, format, args...).
+		WithMeta("currentStatus", cur).WithMeta("allowedTransitions", allowed)
 }
 
 // Transitions lists every transition name, sorted.
