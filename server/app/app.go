@@ -27,6 +27,7 @@ import (
 
 	"github.com/catalogd/catalogd/db"
 	"github.com/catalogd/catalogd/server/auth"
+	"github.com/catalogd/catalogd/server/docs"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/pgembed"
 	"github.com/catalogd/catalogd/server/scheduler"
@@ -125,12 +126,16 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if err != nil {
 		return nil, err
 	}
+	rules, err := MethodRules(services, OwnChecks(Deps{Guard: guard}))
+	if err != nil {
+		return nil, err
+	}
 	if err := CheckListSpecs(); err != nil {
 		return nil, err
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	ic := &interceptors{log: log, verifier: verifier, scopes: scopes, metrics: newMetrics(reg)}
+	ic := &interceptors{log: log, verifier: verifier, scopes: scopes, rules: rules, metrics: newMetrics(reg)}
 	s.grpcSrv = grpc.NewServer(grpc.ChainUnaryInterceptor(ic.unary), grpc.MaxRecvMsgSize(MaxBodyBytes*4))
 	for _, svc := range services {
 		s.grpcSrv.RegisterService(svc.Desc, svc.Impl)
@@ -164,10 +169,14 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
 	}
+	docsPage, err := docs.Handler(spec, docs.Options{SpecURL: "/openapi.json"})
+	if err != nil {
+		return nil, fmt.Errorf("docs: %w", err)
+	}
 	if s.httpLis, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
 		return nil, fmt.Errorf("listen HTTP: %w", err)
 	}
-	s.httpSrv = &http.Server{Handler: httpHandler(log, gw, s.DB, reg, spec), ReadHeaderTimeout: 10 * time.Second,
+	s.httpSrv = &http.Server{Handler: httpHandler(log, gw, s.DB, reg, spec, docsPage), ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout: 2 * time.Minute}
 	go func() { _ = s.httpSrv.Serve(s.httpLis) }()
 	if !cfg.DisableDispatcher {
@@ -253,7 +262,7 @@ func Migrate(ctx context.Context, d *store.DB, log *slog.Logger) error {
 }
 
 // newVerifier builds the token verifier; with no JWT configuration at all it makes a development
-// secret (kept in the data dir) and logs a ready-to-use token.
+// secret (kept in the data dir). The token is printed by the command line, never logged.
 func newVerifier(ctx context.Context, cfg *Config, log *slog.Logger) (*auth.Verifier, error) {
 	if cfg.JWTHS256Secret == "" && cfg.JWKSURL == "" {
 		secret, err := DevSecret(cfg.DataDir)
@@ -261,12 +270,8 @@ func newVerifier(ctx context.Context, cfg *Config, log *slog.Logger) (*auth.Veri
 			return nil, err
 		}
 		cfg.JWTHS256Secret = secret
-		tok, err := auth.MintHS256(secret, cfg.JWTIssuer, cfg.JWTAudience, "dev", "dev", DevScopes, 24*time.Hour)
-		if err != nil {
-			return nil, err
-		}
 		log.Warn("no JWT configuration: accepting HS256 tokens signed with a development secret; do not use in production",
-			"secret_file", filepath.Join(cfg.DataDir, "dev-jwt-secret"), "tenant", "dev", "token", tok)
+			"secret_file", filepath.Join(cfg.DataDir, "dev-jwt-secret"), "tenant", "dev")
 	}
 	return auth.New(ctx, auth.Config{HS256Secret: cfg.JWTHS256Secret, JWKSURL: cfg.JWKSURL, Issuer: cfg.JWTIssuer, Audience: cfg.JWTAudience})
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"strings"
@@ -14,9 +15,11 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/auth"
+	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/reqctx"
 )
 
@@ -31,11 +34,15 @@ type interceptors struct {
 	log      *slog.Logger
 	verifier *auth.Verifier
 	scopes   map[string]string
-	metrics  *metrics
+	// rules is the request rule check of every API method (fields.Request), keyed like scopes.
+	rules   map[string]*fields.Request
+	metrics *metrics
 }
 
 // unary is the one chain every RPC passes, REST calls included (the gateway dials the gRPC server):
-// request id and logging, metrics, panic recovery, error normalisation, then authentication and scope.
+// request id and logging, metrics, panic recovery, error normalisation, then authentication and scope,
+// then the request rules declared in proto ((catalog.v1.rules), the ones the OpenAPI document
+// publishes): a request that breaks one never reaches its handler.
 func (ic *interceptors) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
 	start := time.Now()
 	md, _ := metadata.FromIncomingContext(ctx)
@@ -68,8 +75,24 @@ func (ic *interceptors) unary(ctx context.Context, req any, info *grpc.UnaryServ
 	if ctx, err = ic.authorize(ctx, info.FullMethod, md); err != nil {
 		return nil, err
 	}
+	if err = ic.checkRules(info.FullMethod, req); err != nil {
+		return nil, err
+	}
 	resp, err = handler(ctx, req)
 	return resp, ic.normalize(ctx, info.FullMethod, err)
+}
+
+// checkRules enforces the (catalog.v1.rules) of the method's request (fields.Request.Check).
+func (ic *interceptors) checkRules(method string, req any) error {
+	rq, ok := ic.rules[method]
+	if !ok {
+		return nil // gRPC health and reflection: not API methods (authorize refuses any other)
+	}
+	m, ok := req.(proto.Message)
+	if !ok {
+		return fmt.Errorf("request of %s is a %T, not a message", method, req)
+	}
+	return rq.Check(m)
 }
 
 // normalize turns any error into a client-safe status: API errors keep their code and details;
@@ -118,7 +141,7 @@ func (ic *interceptors) authorize(ctx context.Context, method string, md metadat
 	if err != nil {
 		if errors.Is(err, auth.ErrUnavailable) {
 			ic.log.ErrorContext(ctx, "token keys unavailable", "error", errors.Unwrap(err))
-			return ctx, status.Error(codes.Unavailable, "token signing keys are unavailable, try again later")
+			return ctx, apierr.New(apierr.Unavailable, "token signing keys are unavailable, try again later")
 		}
 		return ctx, apierr.New(apierr.Unauthenticated, "%s", err.Error())
 	}

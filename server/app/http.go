@@ -16,8 +16,10 @@ import (
 	"github.com/catalogd/catalogd/server/store"
 )
 
-// httpHandler routes the HTTP port: the /v1 REST facade and the operational endpoints.
-func httpHandler(log *slog.Logger, gw http.Handler, d *store.DB, reg *prometheus.Registry, openapi []byte) http.Handler {
+// httpHandler routes the HTTP port: the /v1 REST facade, the operational endpoints, and the API
+// reference page (docsPage, rendered from the OpenAPI document at start-up).
+func httpHandler(log *slog.Logger, gw http.Handler, d *store.DB, reg *prometheus.Registry, openapi []byte,
+	docsPage http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -38,6 +40,8 @@ func httpHandler(log *slog.Logger, gw http.Handler, d *store.DB, reg *prometheus
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(openapi)
 	})
+	mux.Handle("GET /docs", docsPage)
+	mux.Handle("GET /docs/{$}", http.RedirectHandler("/docs", http.StatusMovedPermanently))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.Handle("/v1/", queryparam.PreserveOrder(limitBody(gw)))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -50,7 +54,7 @@ func httpHandler(log *slog.Logger, gw http.Handler, d *store.DB, reg *prometheus
 func limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > MaxBodyBytes {
-			WriteProblem(w, r, apierr.New(apierr.PayloadTooLarge, "request body exceeds %d bytes", MaxBodyBytes))
+			WriteProblem(w, r, payloadTooLarge())
 			return
 		}
 		b := &limitedBody{r: r.Body, n: MaxBodyBytes}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/grpc"
@@ -11,7 +12,9 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/catalog"
+	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/store"
 	"github.com/catalogd/catalogd/server/webhooks"
@@ -122,6 +125,47 @@ func MethodScopes(services []Service) (map[string]string, error) {
 				return nil, fmt.Errorf("method %s: unknown scope %q", m.FullName(), scope)
 			}
 			out["/"+string(sd.FullName())+"/"+string(m.Name())] = scope
+		}
+	}
+	return out, nil
+}
+
+// OwnChecks are the services' own request checks beyond the request rules (fields.Checks): the
+// catalog families' body checks, the webhook target guard and the list filters. The request rules
+// run them when a request breaks a rule, so that one answer lists every violation.
+func OwnChecks(d Deps) fields.Checks {
+	out := catalog.Checks()
+	maps.Copy(out, (&webhooks.Service{Guard: d.Guard}).Checks())
+	for req, spec := range ListSpecs() {
+		out[req.ProtoReflect().Descriptor().FullName()] = func(v apierr.Validator, m proto.Message) {
+			if _, err := spec.Build("", m); err != nil {
+				for _, f := range apierr.From(err).Fields {
+					v.Add(f.Field, "%s", f.Message)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// MethodRules compiles the request rule check ((catalog.v1.rules), fields.Request) of every method
+// of services, keyed by full method name. A rule the server cannot enforce is an error: the
+// service does not start with a rule it would publish but not apply.
+func MethodRules(services []Service, checks fields.Checks) (map[string]*fields.Request, error) {
+	out := map[string]*fields.Request{}
+	for _, s := range services {
+		d, err := protoregistry.GlobalFiles.FindDescriptorByName(protoreflect.FullName(s.Desc.ServiceName))
+		if err != nil {
+			return nil, fmt.Errorf("service %s: %w", s.Desc.ServiceName, err)
+		}
+		sd := d.(protoreflect.ServiceDescriptor)
+		for i := 0; i < sd.Methods().Len(); i++ {
+			m := sd.Methods().Get(i)
+			rq, err := fields.NewRequest(m, checks)
+			if err != nil {
+				return nil, err
+			}
+			out["/"+string(sd.FullName())+"/"+string(m.Name())] = rq
 		}
 	}
 	return out, nil

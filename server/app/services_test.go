@@ -8,7 +8,6 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
-
 )
 
 // Every service of the catalog.v1 package is registered, and every RPC has a scope and an HTTP mapping.
@@ -74,7 +73,6 @@ func TestListSpecsCoverEveryFilter(t *testing.T) {
 		t.Fatal(err)
 	}
 }
-
 
 // The gateway tries the pattern registered last first, and registers methods in declaration order:
 // a later method whose pattern matches an earlier method's path would take its requests (PATCH

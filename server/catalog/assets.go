@@ -116,9 +116,7 @@ var assets = &crud.Family[db.Asset, *pb.Asset, *pb.AssetCreate, *pb.AssetUpdate]
 	ID:   func(a db.Asset) uuid.UUID { return a.Uuid },
 	ToPB: assetToPB,
 	CheckCreate: func(v apierr.Validator, c *pb.AssetCreate) string {
-		checkCodeName(v, c)
-		fields.OptText(v, "description", optString(c, "description"), 0, 10000)
-		checkEnum(v, "category", c.GetCategory(), true)
+		checkEnum(v, "category", c.GetCategory())
 		checkMetadata(v, c.GetMetadata())
 		return c.GetCode()
 	},
@@ -138,8 +136,6 @@ var assets = &crud.Family[db.Asset, *pb.Asset, *pb.AssetCreate, *pb.AssetUpdate]
 	},
 	UpdateID: (*pb.AssetUpdate).GetUuid,
 	CheckUpdate: func(v apierr.Validator, u *pb.AssetUpdate) {
-		checkCodeNameUpdate(v, u)
-		fields.OptText(v, "description", u.Description, 0, 10000)
 		checkOptEnum(v, "category", u.Category)
 		checkMetadata(v, u.GetMetadata())
 	},
@@ -166,8 +162,7 @@ var assetCollections = &crud.Family[db.AssetCollection, *pb.AssetCollection, *pb
 	References: map[string]string{"asset_collections_collection_fkey": "collectionUuid"},
 	ID:         func(l db.AssetCollection) uuid.UUID { return l.Uuid },
 	ToPB:       assetCollectionToPB,
-	CheckCreate: func(v apierr.Validator, c *pb.AssetCollectionCreate) string {
-		fields.CheckUUID(v, "collectionUuid", c.GetCollectionUuid())
+	CheckCreate: func(_ apierr.Validator, c *pb.AssetCollectionCreate) string {
 		return c.GetCollectionUuid()
 	},
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.AssetCollectionCreate) ([]db.AssetCollection, error) {

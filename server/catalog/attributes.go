@@ -10,7 +10,6 @@ import (
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/crud"
-	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/lifecycle"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/reqctx"
@@ -49,9 +48,7 @@ var attributes = &crud.Family[db.Attribute, *pb.Attribute, *pb.AttributeCreate, 
 	Kind: "attribute", Event: "attribute", IDKey: "attributeUuid", Unique: "code",
 	ID:   func(a db.Attribute) uuid.UUID { return a.Uuid },
 	ToPB: attributeToPB,
-	CheckCreate: func(v apierr.Validator, c *pb.AttributeCreate) string {
-		fields.Text(v, "code", c.GetCode(), 1, 100)
-		fields.OptText(v, "displayName", optString(c, "display_name"), 1, 100)
+	CheckCreate: func(_ apierr.Validator, c *pb.AttributeCreate) string {
 		return c.GetCode()
 	},
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.AttributeCreate) ([]db.Attribute, error) {
@@ -60,10 +57,6 @@ var attributes = &crud.Family[db.Attribute, *pb.Attribute, *pb.AttributeCreate, 
 		return t.Q.InsertAttributes(ctx, p)
 	},
 	UpdateID: (*pb.AttributeUpdate).GetUuid,
-	CheckUpdate: func(v apierr.Validator, u *pb.AttributeUpdate) {
-		fields.OptText(v, "code", optString(u, "code"), 1, 100)
-		fields.OptText(v, "displayName", optString(u, "display_name"), 1, 100)
-	},
 	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.AttributeUpdate) (db.Attribute, error) {
 		return t.Q.UpdateAttribute(ctx, db.UpdateAttributeParams{TenantID: t.Tenant, Uuid: id, Code: optString(u, "code"),
 			DisplayName: optString(u, "display_name"), Now: t.Now})

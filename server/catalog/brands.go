@@ -14,7 +14,6 @@ import (
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/crud"
-	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/reqctx"
 )
@@ -52,19 +51,9 @@ type codeNameUpdate interface {
 	GetUuid() string
 }
 
-// checkCodeName checks a create body's code (required) and displayName (defaults to code), each 1
-// to 100 characters, and returns the code for conflict messages.
-func checkCodeName(v apierr.Validator, c codeNameCreate) string {
-	fields.Text(v, "code", c.GetCode(), 1, 100)
-	fields.OptText(v, "displayName", optString(c, "display_name"), 1, 100)
-	return c.GetCode()
-}
-
-// checkCodeNameUpdate checks the code and displayName an update body gives (null leaves them).
-func checkCodeNameUpdate(v apierr.Validator, u proto.Message) {
-	fields.OptText(v, "code", optString(u, "code"), 1, 100)
-	fields.OptText(v, "displayName", optString(u, "display_name"), 1, 100)
-}
+// codeOf is a create body's code, for conflict messages. Its rules and displayName's (1 to 100
+// characters, code required) are the request rules in proto, checked before the RPC runs.
+func codeOf(c codeNameCreate) string { return c.GetCode() }
 
 // tenantKeyParams is the parameter shape of sqlc's "by tenant and uuid" queries (get, delete).
 type tenantKeyParams = struct {
@@ -178,13 +167,12 @@ func newCodeNameFamily[M proto.Message, C codeNameCreate, U codeNameUpdate, CM p
 			Kind: kind, Event: kind, IDKey: kind + "Uuid", Unique: "code",
 			ID:          func(r codeNameRow) uuid.UUID { return r.Uuid },
 			ToPB:        codeNameToPB[M],
-			CheckCreate: func(v apierr.Validator, c C) string { return checkCodeName(v, c) },
+			CheckCreate: func(_ apierr.Validator, c C) string { return codeOf(c) },
 			Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []C) ([]codeNameRow, error) {
 				return q.insert(ctx, t.Q, codeNameInsert{TenantID: t.Tenant, Uuids: ids, Now: t.Now,
 					Codes: mapSlice(items, C.GetCode), DisplayNames: mapSlice(items, displayNameOrCode[C])})
 			},
-			UpdateID:    U.GetUuid,
-			CheckUpdate: func(v apierr.Validator, u U) { checkCodeNameUpdate(v, u) },
+			UpdateID: U.GetUuid,
 			UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u U) (codeNameRow, error) {
 				return q.update(ctx, t.Q, codeNameChange{TenantID: t.Tenant, Uuid: id, Now: t.Now,
 					Code: optString(u, "code"), DisplayName: optString(u, "display_name")})

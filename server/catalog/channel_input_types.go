@@ -10,7 +10,6 @@ import (
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/crud"
-	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/reqctx"
 )
@@ -51,8 +50,7 @@ var channelInputTypes = &crud.Family[db.ChannelInputType, *pb.ChannelInputType, 
 	ID:         func(c db.ChannelInputType) uuid.UUID { return c.Uuid },
 	ToPB:       channelInputTypeToPB,
 	CheckCreate: func(v apierr.Validator, c *pb.ChannelInputTypeCreate) string {
-		fields.CheckUUID(v, "inputTypeUuid", c.GetInputTypeUuid())
-		checkEnum(v, "requirementLevel", c.GetRequirementLevel(), true)
+		checkEnum(v, "requirementLevel", c.GetRequirementLevel())
 		checkOptEnum(v, "scoping", c.Scoping)
 		return c.GetInputTypeUuid()
 	},
@@ -74,9 +72,6 @@ var channelInputTypes = &crud.Family[db.ChannelInputType, *pb.ChannelInputType, 
 	},
 	UpdateID: (*pb.ChannelInputTypeUpdate).GetUuid,
 	CheckUpdate: func(v apierr.Validator, u *pb.ChannelInputTypeUpdate) {
-		if s := optString(u, "input_type_uuid"); s != nil {
-			fields.CheckUUID(v, "inputTypeUuid", *s)
-		}
 		checkOptEnum(v, "requirementLevel", u.RequirementLevel)
 		checkOptEnum(v, "scoping", u.Scoping)
 	},

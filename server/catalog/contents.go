@@ -59,10 +59,7 @@ func contentFamily[M any, C contentCreate, U contentUpdate](kind, event, idKey s
 		References: map[string]string{"contents_tenant_id_locale_uuid_fkey": "localeUuid"},
 		ID:         func(c db.Content) uuid.UUID { return c.Uuid },
 		ToPB:       toPB,
-		CheckCreate: func(v apierr.Validator, c C) string {
-			fields.CheckUUID(v, "localeUuid", c.GetLocaleUuid())
-			fields.Text(v, "displayName", c.GetDisplayName(), 1, 100)
-			fields.OptText(v, "description", optString(c, "description"), 0, 10000)
+		CheckCreate: func(_ apierr.Validator, c C) string {
 			return c.GetLocaleUuid()
 		},
 		Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []C) ([]db.Content, error) {
@@ -82,13 +79,6 @@ func contentFamily[M any, C contentCreate, U contentUpdate](kind, event, idKey s
 			return t.Q.InsertContents(ctx, p)
 		},
 		UpdateID: func(u U) string { return u.GetUuid() },
-		CheckUpdate: func(v apierr.Validator, u U) {
-			if l := optString(u, "locale_uuid"); l != nil {
-				fields.CheckUUID(v, "localeUuid", *l)
-			}
-			fields.OptText(v, "displayName", optString(u, "display_name"), 1, 100)
-			fields.OptText(v, "description", optString(u, "description"), 0, 10000)
-		},
 		UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u U) (db.Content, error) {
 			var locale *uuid.UUID
 			if l := optString(u, "locale_uuid"); l != nil {

@@ -27,13 +27,12 @@ var families = &crud.Family[db.Family, *pb.Family, *pb.FamilyCreate, *pb.FamilyU
 	Kind: "family", Event: "family", IDKey: "familyUuid", Unique: "code",
 	ID:          func(f db.Family) uuid.UUID { return f.Uuid },
 	ToPB:        familyToPB,
-	CheckCreate: func(v apierr.Validator, c *pb.FamilyCreate) string { return checkCodeName(v, c) },
+	CheckCreate: func(_ apierr.Validator, c *pb.FamilyCreate) string { return codeOf(c) },
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.FamilyCreate) ([]db.Family, error) {
 		return t.Q.InsertFamilies(ctx, db.InsertFamiliesParams{TenantID: t.Tenant, Uuids: ids, Now: t.Now,
 			Codes: mapSlice(items, (*pb.FamilyCreate).GetCode), DisplayNames: mapSlice(items, displayNameOrCode[*pb.FamilyCreate])})
 	},
-	UpdateID:    (*pb.FamilyUpdate).GetUuid,
-	CheckUpdate: func(v apierr.Validator, u *pb.FamilyUpdate) { checkCodeNameUpdate(v, u) },
+	UpdateID: (*pb.FamilyUpdate).GetUuid,
 	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.FamilyUpdate) (db.Family, error) {
 		return t.Q.UpdateFamily(ctx, db.UpdateFamilyParams{TenantID: t.Tenant, Uuid: id, Now: t.Now,
 			Code: optString(u, "code"), DisplayName: optString(u, "display_name")})

@@ -93,7 +93,6 @@ func newLinkFamily[M, C proto.Message, U linkUpdate](kind, idKey string, target 
 		ToPB:       toPB,
 		CheckCreate: func(v apierr.Validator, c C) string {
 			b := bodyOf(c)
-			fields.CheckUUID(v, targetJSON, b.str(target))
 			if b.checkValues(v) {
 				checkLinkRules(v.Add, linkOf(b), b)
 			}
@@ -124,11 +123,7 @@ func newLinkFamily[M, C proto.Message, U linkUpdate](kind, idKey string, target 
 		},
 		UpdateID: U.GetUuid,
 		CheckUpdate: func(v apierr.Validator, u U) {
-			b := bodyOf(u)
-			if b.has(target) {
-				fields.CheckUUID(v, targetJSON, b.str(target))
-			}
-			b.checkValues(v)
+			bodyOf(u).checkValues(v)
 		},
 		UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u U) (db.FamilyLink, error) {
 			b := bodyOf(u)
@@ -320,20 +315,14 @@ func (b linkBody) clears(name protoreflect.Name, u proto.Message) bool {
 		fields.NewMask(updateMask(u)).Clears(string(name), false)
 }
 
-// checkValues checks the values the body gives one by one (enums known, counts not negative) and
-// reports whether they all were fine.
+// checkValues checks the enums the body gives are known (counts are 0 or more by the request
+// rules) and reports whether they all were.
 func (b linkBody) checkValues(v apierr.Validator) bool {
 	ok := true
 	for _, name := range []protoreflect.Name{fRequirementLevel, fAppliesTo} {
 		if s := b.enum(name); s != nil && *s == "" {
 			fd := b.given(name)
 			v.Add(fd.JSONName(), "%s", jsonpb.EnumError(fd.Enum()))
-			ok = false
-		}
-	}
-	for _, name := range []protoreflect.Name{fMinCount, fMaxCount} {
-		if n := b.int(name); n != nil && *n < 0 {
-			v.Add(b.given(name).JSONName(), "must be 0 or more")
 			ok = false
 		}
 	}

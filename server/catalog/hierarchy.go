@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/google/uuid"
@@ -94,12 +95,7 @@ func nodeFamily[M any, C nodeCreate, U nodeChange](kind, event, idKey string, t 
 		ID:         func(n node) uuid.UUID { return n.Uuid },
 		ToPB:       toPB,
 		Prepare:    func(ctx context.Context, tx *crud.Tx) error { return t.lockTree(tx.Q, ctx, tx.Tenant) },
-		CheckCreate: func(v apierr.Validator, c C) string {
-			fields.Text(v, "code", c.GetCode(), 1, 100)
-			fields.OptText(v, "displayName", optString(c, "display_name"), 1, 100)
-			if p := optString(c, "parent_uuid"); p != nil {
-				fields.CheckUUID(v, "parentUuid", *p)
-			}
+		CheckCreate: func(_ apierr.Validator, c C) string {
 			return c.GetCode()
 		},
 		Insert: func(ctx context.Context, tx *crud.Tx, ids []uuid.UUID, items []C) ([]node, error) {
@@ -119,13 +115,6 @@ func nodeFamily[M any, C nodeCreate, U nodeChange](kind, event, idKey string, t 
 			return t.insert(tx.Q, ctx, p)
 		},
 		UpdateID: func(u U) string { return u.GetUuid() },
-		CheckUpdate: func(v apierr.Validator, u U) {
-			fields.OptText(v, "code", optString(u, "code"), 1, 100)
-			fields.OptText(v, "displayName", optString(u, "display_name"), 1, 100)
-			if p := optString(u, "parent_uuid"); p != nil {
-				fields.CheckUUID(v, "parentUuid", *p)
-			}
-		},
 		// A parentUuid of another tenant or none fails the foreign key: 404 naming parentUuid.
 		UpdateOne: func(ctx context.Context, tx *crud.Tx, id uuid.UUID, u U) (node, error) {
 			parent := optUUID(u, "parent_uuid")
@@ -142,10 +131,19 @@ func nodeFamily[M any, C nodeCreate, U nodeChange](kind, event, idKey string, t 
 			if err != nil || !cycle {
 				return n, err
 			}
+			// As every REQUIREMENTS_NOT_MET: meta.missing lists the unmet requirements (entries of the
+			// readiness shape, here the parent the rule refuses) and errors[] has one entry for each.
+			parent, err := t.get(tx.Q, ctx, db.GetCategoryParams{TenantID: tx.Tenant, Uuid: *n.ParentUuid})
+			if err != nil {
+				return n, err
+			}
+			msg := "must not be the " + kind + " itself or one of its descendants"
+			missing := []missingItem{{Kind: kind, UUID: parent.Uuid.String(), Code: parent.Code,
+				Detail: fmt.Sprintf("%s %s is the %s being moved or one of its descendants", kind, parent.Code, kind)}}
 			return n, apierr.New(apierr.RequirementsNotMet, "%s: %s %s cannot be placed under %s, which is the %s itself or one of its descendants",
 				field("parentUuid"), kind, n.Uuid, *n.ParentUuid, kind).
-				WithField(field("parentUuid"), "must not be the "+kind+" itself or one of its descendants").
-				WithMeta("rule", "no_cycle").WithMeta("parentUuid", n.ParentUuid.String())
+				WithField(field("parentUuid"), msg).
+				WithMeta("rule", "no_cycle").WithMeta("parentUuid", n.ParentUuid.String()).WithMeta("missing", missing)
 		},
 		GetOne: func(ctx context.Context, q *db.Queries, tenant string, _ crud.Scope, id uuid.UUID) (node, error) {
 			return t.get(q, ctx, db.GetCategoryParams{TenantID: tenant, Uuid: id})
@@ -213,7 +211,7 @@ func optInt32(m proto.Message, name protoreflect.Name) *int32 {
 	return &n
 }
 
-// optUUID reads an optional uuid field already checked by the family's validation (nil when unset).
+// optUUID reads an optional uuid field already checked by the request rules (nil when unset).
 func optUUID(m proto.Message, name protoreflect.Name) *uuid.UUID {
 	s := optString(m, name)
 	if s == nil {

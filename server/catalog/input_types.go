@@ -53,10 +53,7 @@ var inputTypes = &crud.Family[db.InputType, *pb.InputType, *pb.InputTypeCreate, 
 	ID:         func(it db.InputType) uuid.UUID { return it.Uuid },
 	ToPB:       inputTypeToPB,
 	CheckCreate: func(v apierr.Validator, c *pb.InputTypeCreate) string {
-		fields.CheckUUID(v, "typeGroupUuid", c.GetTypeGroupUuid())
-		fields.Text(v, "code", c.GetCode(), 1, 100)
-		fields.OptText(v, "displayName", optString(c, "display_name"), 1, 100)
-		dt := checkEnum(v, "dataType", c.GetDataType(), true)
+		dt := checkEnum(v, "dataType", c.GetDataType())
 		checkConstraints(v.Add, dt, constraintsFromPB(c.GetConstraints()))
 		return c.GetCode()
 	},
@@ -81,11 +78,6 @@ var inputTypes = &crud.Family[db.InputType, *pb.InputType, *pb.InputTypeCreate, 
 	},
 	UpdateID: (*pb.InputTypeUpdate).GetUuid,
 	CheckUpdate: func(v apierr.Validator, u *pb.InputTypeUpdate) {
-		if g := optString(u, "type_group_uuid"); g != nil {
-			fields.CheckUUID(v, "typeGroupUuid", *g)
-		}
-		fields.OptText(v, "code", optString(u, "code"), 1, 100)
-		fields.OptText(v, "displayName", optString(u, "display_name"), 1, 100)
 		checkOptEnum(v, "dataType", u.DataType)
 	},
 	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.InputTypeUpdate) (db.InputType, error) {

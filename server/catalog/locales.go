@@ -12,7 +12,6 @@ import (
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/crud"
 	"github.com/catalogd/catalogd/server/events"
-	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/reqctx"
 	"github.com/catalogd/catalogd/server/store"
@@ -45,8 +44,8 @@ func canonicalLocale(s string) string {
 	return t.String()
 }
 
+// checkLocaleCode checks that a code (1 to 100 characters: a request rule) is a BCP 47 tag.
 func checkLocaleCode(v apierr.Validator, s string) {
-	fields.Text(v, "code", s, 1, 100)
 	if s != "" && canonicalLocale(s) == "" {
 		v.Add("code", "must be a BCP 47 language tag such as en-US")
 	}
@@ -60,7 +59,6 @@ var locales = &crud.Family[db.Locale, *pb.Locale, *pb.LocaleCreate, *pb.LocaleUp
 	ToPB: localeToPB,
 	CheckCreate: func(v apierr.Validator, c *pb.LocaleCreate) string {
 		checkLocaleCode(v, c.GetCode())
-		fields.OptText(v, "displayName", optString(c, "display_name"), 1, 100)
 		return canonicalLocale(c.GetCode())
 	},
 	Prepare: func(ctx context.Context, t *crud.Tx) error { return t.Q.LockTenantLocales(ctx, t.Tenant) },
@@ -101,7 +99,6 @@ var locales = &crud.Family[db.Locale, *pb.Locale, *pb.LocaleCreate, *pb.LocaleUp
 		if c := optString(u, "code"); c != nil {
 			checkLocaleCode(v, *c)
 		}
-		fields.OptText(v, "displayName", optString(u, "display_name"), 1, 100)
 	},
 	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.LocaleUpdate) (db.Locale, error) {
 		var code *string

@@ -31,8 +31,8 @@ var productAssetTypes = &crud.Family[db.ProductAssetType, *pb.ProductAssetType, 
 	Kind: "product asset type", Event: "product_asset_type", IDKey: "productAssetTypeUuid", Unique: "code",
 	ID:   func(r db.ProductAssetType) uuid.UUID { return r.Uuid },
 	ToPB: productAssetTypeToPB,
-	CheckCreate: func(v apierr.Validator, c *pb.ProductAssetTypeCreate) string {
-		return checkCodeName(v, c)
+	CheckCreate: func(_ apierr.Validator, c *pb.ProductAssetTypeCreate) string {
+		return codeOf(c)
 	},
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.ProductAssetTypeCreate) ([]db.ProductAssetType, error) {
 		return t.Q.InsertProductAssetTypes(ctx, db.InsertProductAssetTypesParams{TenantID: t.Tenant, Uuids: ids, Now: t.Now,
@@ -40,9 +40,6 @@ var productAssetTypes = &crud.Family[db.ProductAssetType, *pb.ProductAssetType, 
 			IsFeaturedSources: mapSlice(items, (*pb.ProductAssetTypeCreate).GetIsFeaturedSource)})
 	},
 	UpdateID: (*pb.ProductAssetTypeUpdate).GetUuid,
-	CheckUpdate: func(v apierr.Validator, u *pb.ProductAssetTypeUpdate) {
-		checkCodeNameUpdate(v, u)
-	},
 	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.ProductAssetTypeUpdate) (db.ProductAssetType, error) {
 		return t.Q.UpdateProductAssetType(ctx, db.UpdateProductAssetTypeParams{TenantID: t.Tenant, Uuid: id, Now: t.Now,
 			Code: optString(u, "code"), DisplayName: optString(u, "display_name"), IsFeaturedSource: u.IsFeaturedSource})

@@ -10,7 +10,6 @@ import (
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/crud"
-	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/list"
 )
 
@@ -68,9 +67,7 @@ var productAssets = &crud.Family[db.ProductAssetsView, *pb.ProductAsset, *pb.Pro
 	},
 	ID:   func(a db.ProductAssetsView) uuid.UUID { return a.Uuid },
 	ToPB: ProductAssetToPB,
-	CheckCreate: func(v apierr.Validator, c *pb.ProductAssetCreate) string {
-		fields.CheckUUID(v, "assetUuid", c.GetAssetUuid())
-		fields.CheckUUID(v, "productAssetTypeUuid", c.GetProductAssetTypeUuid())
+	CheckCreate: func(_ apierr.Validator, c *pb.ProductAssetCreate) string {
 		return c.GetAssetUuid()
 	},
 	// Every asset and type must be the tenant's (404 naming the item's field); an asset already
@@ -93,14 +90,6 @@ var productAssets = &crud.Family[db.ProductAssetsView, *pb.ProductAsset, *pb.Pro
 		return readProductAssets(ctx, t, inserted)
 	},
 	UpdateID: (*pb.ProductAssetUpdate).GetUuid,
-	CheckUpdate: func(v apierr.Validator, u *pb.ProductAssetUpdate) {
-		if u.AssetUuid != nil {
-			fields.CheckUUID(v, "assetUuid", *u.AssetUuid)
-		}
-		if u.ProductAssetTypeUuid != nil {
-			fields.CheckUUID(v, "productAssetTypeUuid", *u.ProductAssetTypeUuid)
-		}
-	},
 	// A product asset type that is not the tenant's fails the foreign key: 404 naming the field.
 	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.ProductAssetUpdate) (db.ProductAssetsView, error) {
 		var typ *uuid.UUID

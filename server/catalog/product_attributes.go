@@ -10,7 +10,6 @@ import (
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/crud"
-	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/reqctx"
 	"github.com/catalogd/catalogd/server/store"
@@ -148,8 +147,7 @@ var productAttributes = &crud.Family[db.ProductAttribute, *pb.ProductAttribute, 
 	References: map[string]string{"product_attributes_attribute_fkey": "attributeUuid"},
 	ID:         func(a db.ProductAttribute) uuid.UUID { return a.Uuid },
 	ToPB:       ProductAttributeToPB,
-	CheckCreate: func(v apierr.Validator, c *pb.ProductAttributeCreate) string {
-		fields.CheckUUID(v, "attributeUuid", c.GetAttributeUuid())
+	CheckCreate: func(_ apierr.Validator, c *pb.ProductAttributeCreate) string {
 		return c.GetAttributeUuid()
 	},
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.ProductAttributeCreate) ([]db.ProductAttribute, error) {
@@ -165,11 +163,6 @@ var productAttributes = &crud.Family[db.ProductAttribute, *pb.ProductAttribute, 
 		return t.Q.InsertProductAttributes(ctx, p)
 	},
 	UpdateID: (*pb.ProductAttributeUpdate).GetUuid,
-	CheckUpdate: func(v apierr.Validator, u *pb.ProductAttributeUpdate) {
-		if u.AttributeUuid != nil {
-			fields.CheckUUID(v, "attributeUuid", *u.AttributeUuid)
-		}
-	},
 	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.ProductAttributeUpdate) (db.ProductAttribute, error) {
 		return t.Q.UpdateProductAttribute(ctx, db.UpdateProductAttributeParams{TenantID: t.Tenant, ProductUuid: t.Scope.Parent, Uuid: id,
 			Now: t.Now, IsVariantAxis: u.IsVariantAxis})
@@ -213,8 +206,7 @@ var productTerms = &crud.Family[db.ProductTerm, *pb.ProductTerm, *pb.ProductTerm
 	References: map[string]string{"product_terms_term_fkey": "termUuid"},
 	ID:         func(pt db.ProductTerm) uuid.UUID { return pt.Uuid },
 	ToPB:       productTermToPB,
-	CheckCreate: func(v apierr.Validator, c *pb.ProductTermCreate) string {
-		fields.CheckUUID(v, "termUuid", c.GetTermUuid())
+	CheckCreate: func(_ apierr.Validator, c *pb.ProductTermCreate) string {
 		return c.GetTermUuid()
 	},
 	// Every term must be a term of the product attribute's attribute in the tenant (404 naming

@@ -85,15 +85,18 @@ func inputTypesByID(ctx context.Context, t *crud.Tx, ids []uuid.UUID) (map[uuid.
 	return out, nil
 }
 
-// checkInputValue checks value against its input type: 400 naming field (the value's field) with
-// the broken constraint.
-func checkInputValue(it db.InputType, value *structpb.Value, field string) error {
+// checkInputValue checks value against its input type (400 naming field, the value's field, with
+// the broken constraint) and returns it in the form stored (storedInputValue: a decimal sent as a
+// JSON number becomes its string).
+func checkInputValue(it db.InputType, value *structpb.Value, field string) (*structpb.Value, error) {
 	err := ValidateInputValue(it.DataType, inputTypeConstraints(it), value)
 	var ive *InputValueError
 	if errors.As(err, &ive) {
-		return ive.Problem(field)
+		return nil, ive.Problem(field)
+	} else if err != nil {
+		return nil, err
 	}
-	return err
+	return storedInputValue(it.DataType, value), nil
 }
 
 // productInputValues is the family of a product's input values (events product.input_value.*).
@@ -106,14 +109,7 @@ var productInputValues = &crud.Family[db.ProductInputValue, *pb.ProductInputValu
 	},
 	ID:   func(v db.ProductInputValue) uuid.UUID { return v.Uuid },
 	ToPB: productInputValueToPB,
-	CheckCreate: func(v apierr.Validator, c *pb.ProductInputValueCreate) string {
-		fields.CheckUUID(v, "inputTypeUuid", c.GetInputTypeUuid())
-		if s := optString(c, "channel_uuid"); s != nil {
-			fields.CheckUUID(v, "channelUuid", *s)
-		}
-		if s := optString(c, "locale_uuid"); s != nil {
-			fields.CheckUUID(v, "localeUuid", *s)
-		}
+	CheckCreate: func(_ apierr.Validator, c *pb.ProductInputValueCreate) string {
 		return c.GetInputTypeUuid()
 	},
 	// The input type, channel and locale must exist in the tenant (404 naming them); then the locale
@@ -148,7 +144,8 @@ var productInputValues = &crud.Family[db.ProductInputValue, *pb.ProductInputValu
 			case !it.IsLocalizable && locales[i] != nil:
 				return nil, invalid(loc, "must be null: input type %s is not localizable", it.Code)
 			}
-			if err := checkInputValue(it, c.GetValue(), crud.FieldName("value", i, t.Single)); err != nil {
+			value, err := checkInputValue(it, c.GetValue(), crud.FieldName("value", i, t.Single))
+			if err != nil {
 				return nil, err
 			}
 			if channels[i] != nil {
@@ -157,7 +154,7 @@ var productInputValues = &crud.Family[db.ProductInputValue, *pb.ProductInputValu
 			if locales[i] != nil {
 				p.LocaleUuids[i] = *locales[i]
 			}
-			raw, err := protojson.Marshal(c.GetValue())
+			raw, err := protojson.Marshal(value)
 			if err != nil {
 				return nil, err
 			}
@@ -184,6 +181,8 @@ var productInputValues = &crud.Family[db.ProductInputValue, *pb.ProductInputValu
 		return t.Q.UpdateProductInputValue(ctx, db.UpdateProductInputValueParams{TenantID: t.Tenant, ProductUuid: t.Scope.Parent, Uuid: id, Value: raw, Now: t.Now})
 	},
 	// The new value is checked against the input type (400 naming value, the update rolls back).
+	// A decimal sent as a JSON number, written as given by UpdateOne (which does not know the input
+	// type), is written again as its string.
 	AfterUpdate: func(ctx context.Context, t *crud.Tx, r db.ProductInputValue, u *pb.ProductInputValueUpdate, field func(string) string) (db.ProductInputValue, error) {
 		if u.GetValue() == nil {
 			return r, nil
@@ -192,7 +191,16 @@ var productInputValues = &crud.Family[db.ProductInputValue, *pb.ProductInputValu
 		if err != nil {
 			return r, err
 		}
-		return r, checkInputValue(types[r.InputTypeUuid], u.GetValue(), field("value"))
+		value, err := checkInputValue(types[r.InputTypeUuid], u.GetValue(), field("value"))
+		if err != nil || value == u.GetValue() {
+			return r, err
+		}
+		b, err := protojson.Marshal(value)
+		if err != nil {
+			return r, err
+		}
+		raw := string(b)
+		return t.Q.UpdateProductInputValue(ctx, db.UpdateProductInputValueParams{TenantID: t.Tenant, ProductUuid: t.Scope.Parent, Uuid: r.Uuid, Value: &raw, Now: t.Now})
 	},
 	GetOne: func(ctx context.Context, q *db.Queries, tenant string, s crud.Scope, id uuid.UUID) (db.ProductInputValue, error) {
 		return q.GetProductInputValue(ctx, db.GetProductInputValueParams{TenantID: tenant, ProductUuid: s.Parent, Uuid: id})

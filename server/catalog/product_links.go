@@ -10,7 +10,6 @@ import (
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/crud"
-	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/list"
 )
 
@@ -47,8 +46,7 @@ func newProductLinkFamily[M any, C any](kind, event, idKey, targetJSON, table st
 		References: map[string]string{"product_links_" + kind + "_fkey": targetJSON},
 		ID:         func(l db.ProductLink) uuid.UUID { return l.Uuid },
 		ToPB:       toPB,
-		CheckCreate: func(v apierr.Validator, c C) string {
-			fields.CheckUUID(v, targetJSON, target(c))
+		CheckCreate: func(_ apierr.Validator, c C) string {
 			return target(c)
 		},
 		Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []C) ([]db.ProductLink, error) {

@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -12,7 +11,6 @@ import (
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/crud"
-	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/lifecycle"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/reqctx"
@@ -61,8 +59,7 @@ var productPublications = &crud.Family[db.ProductPublication, *pb.ProductPublica
 	References: map[string]string{"product_publications_channel_fkey": "channelUuid"},
 	ID:         func(p db.ProductPublication) uuid.UUID { return p.Uuid },
 	ToPB:       productPublicationToPB,
-	CheckCreate: func(v apierr.Validator, c *pb.ProductPublicationCreate) string {
-		fields.CheckUUID(v, "channelUuid", c.GetChannelUuid())
+	CheckCreate: func(_ apierr.Validator, c *pb.ProductPublicationCreate) string {
 		return c.GetChannelUuid()
 	},
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.ProductPublicationCreate) ([]db.ProductPublication, error) {
@@ -106,7 +103,7 @@ var publicationMoves = &crud.Family[db.ProductPublication, *pb.ProductPublicatio
 }
 
 // missingItem is one unmet requirement: the entries of readiness's missing list and of the
-// REQUIREMENTS_NOT_MET meta "missing" (JSON).
+// REQUIREMENTS_NOT_MET meta "missing" (also the hierarchy's no-cycle refusal).
 type missingItem struct {
 	Kind       string  `json:"kind"`
 	UUID       string  `json:"uuid"`
@@ -173,8 +170,10 @@ func missingOf(r db.ListPublicationMissingRow) missingItem {
 }
 
 // checkPublishable refuses, inside the moving transaction, a publish of any publication of ids
-// whose product is not ready for its channel: 409 REQUIREMENTS_NOT_MET with meta publicationUuid
-// (the first one not ready, in request order) and missing (its list, JSON).
+// whose product is not ready for its channel: 409 REQUIREMENTS_NOT_MET about the first one not
+// ready (in request order), with meta publicationUuid and missing (its readiness array), and one
+// error per missing requirement: field missing[j] (uuids[i].missing[j] in a bulk move: the item,
+// then the index in meta.missing), message the requirement's detail.
 func checkPublishable(ctx context.Context, t *crud.Tx, ids []uuid.UUID) error {
 	ps, err := t.Q.ShareProducts(ctx, db.ShareProductsParams{TenantID: t.Tenant, Uuids: []uuid.UUID{t.Scope.Parent}})
 	if err != nil {
@@ -199,9 +198,12 @@ func checkPublishable(ctx context.Context, t *crud.Tx, ids []uuid.UUID) error {
 	}
 	for _, id := range ids {
 		if m := missing[by[id].ChannelUuid]; len(m) > 0 {
-			js, _ := json.Marshal(m)
-			return apierr.New(apierr.RequirementsNotMet, "product publication %s cannot be published: %d requirement(s) not met; first: %s",
-				id, len(m), m[0].Detail).WithMeta("publicationUuid", id.String()).WithMeta("missing", string(js))
+			e := apierr.New(apierr.RequirementsNotMet, "product publication %s cannot be published: %d requirement(s) not met; first: %s",
+				id, len(m), m[0].Detail).WithMeta("publicationUuid", id.String()).WithMeta("missing", m)
+			for j, item := range m {
+				e.WithField(t.MoveField(id, fmt.Sprintf("missing[%d]", j)), item.Detail)
+			}
+			return e
 		}
 	}
 	return nil

@@ -38,10 +38,8 @@ var productRelationTypes = &crud.Family[db.ProductRelationType, *pb.ProductRelat
 	ID:   func(r db.ProductRelationType) uuid.UUID { return r.Uuid },
 	ToPB: productRelationTypeToPB,
 	CheckCreate: func(v apierr.Validator, c *pb.ProductRelationTypeCreate) string {
-		if crud.EnumName(c.GetDirection()) == "" {
-			v.Add("direction", "is required: one of %s", strings.Join(relationDirections, ", "))
-		}
-		return checkCodeName(v, c)
+		checkEnum(v, "direction", c.GetDirection())
+		return codeOf(c)
 	},
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.ProductRelationTypeCreate) ([]db.ProductRelationType, error) {
 		return t.Q.InsertProductRelationTypes(ctx, db.InsertProductRelationTypesParams{TenantID: t.Tenant, Uuids: ids, Now: t.Now,
@@ -53,7 +51,6 @@ var productRelationTypes = &crud.Family[db.ProductRelationType, *pb.ProductRelat
 		if u.Direction != nil && crud.EnumName(*u.Direction) == "" {
 			v.Add("direction", "must be one of %s", strings.Join(relationDirections, ", "))
 		}
-		checkCodeNameUpdate(v, u)
 	},
 	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.ProductRelationTypeUpdate) (db.ProductRelationType, error) {
 		return t.Q.UpdateProductRelationType(ctx, db.UpdateProductRelationTypeParams{TenantID: t.Tenant, Uuid: id, Now: t.Now,

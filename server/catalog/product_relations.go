@@ -11,7 +11,6 @@ import (
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/crud"
 	"github.com/catalogd/catalogd/server/events"
-	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/store"
 )
@@ -209,9 +208,7 @@ var productRelations = &crud.Family[db.ProductRelation, *pb.ProductRelation, *pb
 	},
 	ID:   func(r db.ProductRelation) uuid.UUID { return r.Uuid },
 	ToPB: ProductRelationToPB,
-	CheckCreate: func(v apierr.Validator, c *pb.ProductRelationCreate) string {
-		fields.CheckUUID(v, "productRelationTypeUuid", c.GetProductRelationTypeUuid())
-		fields.CheckUUID(v, "targetProductUuid", c.GetTargetProductUuid())
+	CheckCreate: func(_ apierr.Validator, c *pb.ProductRelationCreate) string {
 		return c.GetTargetProductUuid()
 	},
 	Insert: insertProductRelations,

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/google/uuid"
-	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
@@ -126,20 +125,7 @@ var products = &crud.Family[db.Product, *pb.Product, *pb.ProductCreate, *pb.Prod
 	ID:         func(p db.Product) uuid.UUID { return p.Uuid },
 	ToPB:       productToPB,
 	CheckCreate: func(v apierr.Validator, c *pb.ProductCreate) string {
-		fields.Text(v, "code", c.GetCode(), 1, 100)
-		fields.OptText(v, "displayName", optString(c, "display_name"), 1, 100)
-		kind := crud.EnumName(c.GetKind())
-		if kind == "" {
-			v.Add("kind", "is required: one of %v", productKinds)
-		}
-		for _, f := range []struct {
-			name protoreflect.Name
-			json string
-		}{{"family_uuid", "familyUuid"}, {"parent_uuid", "parentUuid"}, {"brand_uuid", "brandUuid"}} {
-			if s := optString(c, f.name); s != nil {
-				fields.CheckUUID(v, f.json, *s)
-			}
-		}
+		kind := checkEnum(v, "kind", c.GetKind())
 		if (kind == "variant_parent" || kind == "variant") && c.FamilyUuid == nil {
 			v.Add("familyUuid", "is required for a %s", kind)
 		}
@@ -226,16 +212,6 @@ var products = &crud.Family[db.Product, *pb.Product, *pb.ProductCreate, *pb.Prod
 	},
 	UpdateID: (*pb.ProductUpdate).GetUuid,
 	CheckUpdate: func(v apierr.Validator, u *pb.ProductUpdate) {
-		fields.OptText(v, "code", optString(u, "code"), 1, 100)
-		fields.OptText(v, "displayName", optString(u, "display_name"), 1, 100)
-		for _, f := range []struct {
-			name protoreflect.Name
-			json string
-		}{{"family_uuid", "familyUuid"}, {"parent_uuid", "parentUuid"}, {"brand_uuid", "brandUuid"}} {
-			if s := optString(u, f.name); s != nil {
-				fields.CheckUUID(v, f.json, *s)
-			}
-		}
 		if u.Kind != nil && crud.EnumName(*u.Kind) == "" {
 			v.Add("kind", "must be one of %v", productKinds)
 		}

@@ -63,13 +63,11 @@ func publicationScheduleToPB(s db.PublicationSchedule) *pb.PublicationSchedule {
 	}
 }
 
-// checkScheduledAt checks a scheduledAt: present when required, valid, strictly after now.
-func checkScheduledAt(v apierr.Validator, ts *timestamppb.Timestamp, required bool, now time.Time) {
+// checkScheduledAt checks a scheduledAt when given (required on create: a request rule): valid,
+// strictly after now.
+func checkScheduledAt(v apierr.Validator, ts *timestamppb.Timestamp, now time.Time) {
 	switch {
 	case ts == nil:
-		if required {
-			v.Add("scheduledAt", "is required: a date-time in the future")
-		}
 	case ts.CheckValid() != nil:
 		v.Add("scheduledAt", "must be a valid date-time")
 	case !ts.AsTime().After(now):
@@ -93,8 +91,8 @@ var publicationSchedules = &crud.Family[db.PublicationSchedule, *pb.PublicationS
 	ID:   func(s db.PublicationSchedule) uuid.UUID { return s.Uuid },
 	ToPB: publicationScheduleToPB,
 	CheckCreate: func(v apierr.Validator, c *pb.PublicationScheduleCreate) string {
-		checkEnum(v, "transition", c.GetTransition(), true)
-		checkScheduledAt(v, c.GetScheduledAt(), true, time.Now())
+		checkEnum(v, "transition", c.GetTransition())
+		checkScheduledAt(v, c.GetScheduledAt(), time.Now())
 		return ""
 	},
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.PublicationScheduleCreate) ([]db.PublicationSchedule, error) {
@@ -106,7 +104,7 @@ var publicationSchedules = &crud.Family[db.PublicationSchedule, *pb.PublicationS
 	UpdateID: (*pb.PublicationScheduleUpdate).GetUuid,
 	CheckUpdate: func(v apierr.Validator, u *pb.PublicationScheduleUpdate) {
 		checkOptEnum(v, "transition", u.Transition)
-		checkScheduledAt(v, u.GetScheduledAt(), false, time.Now())
+		checkScheduledAt(v, u.GetScheduledAt(), time.Now())
 	},
 	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.PublicationScheduleUpdate) (db.PublicationSchedule, error) {
 		p := db.UpdatePublicationScheduleParams{TenantID: t.Tenant, PublicationUuid: t.Scope.Parent, Uuid: id,
@@ -121,8 +119,8 @@ var publicationSchedules = &crud.Family[db.PublicationSchedule, *pb.PublicationS
 	// returned is the one the update applied to.
 	AfterUpdate: func(ctx context.Context, t *crud.Tx, r db.PublicationSchedule, u *pb.PublicationScheduleUpdate, field func(string) string) (db.PublicationSchedule, error) {
 		if r.Status != "pending" {
-			return r, apierr.New(apierr.InvalidTransition, "publication schedule %s is %s: only a pending schedule can be changed", r.Uuid, r.Status).
-				WithField(field("uuid"), "is "+r.Status).WithMeta("status", r.Status)
+			return r, scheduleMachine.Refuse(r.Status, "publication schedule %s is %s: only a pending schedule can be changed", r.Uuid, r.Status).
+				WithField(field("uuid"), "is "+r.Status)
 		}
 		return r, nil
 	},

@@ -10,7 +10,6 @@ import (
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/crud"
-	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/reqctx"
 )
@@ -45,9 +44,7 @@ func termID(t db.AttributeTerm) uuid.UUID { return t.Uuid }
 var terms = &crud.Family[db.AttributeTerm, *pb.AttributeTerm, *pb.AttributeTermCreate, *pb.AttributeTermUpdate]{
 	Kind: "term", Event: "attribute.term", IDKey: "termUuid", Unique: "code",
 	ID: termID, ToPB: termToPB,
-	CheckCreate: func(v apierr.Validator, c *pb.AttributeTermCreate) string {
-		fields.Text(v, "code", c.GetCode(), 1, 100)
-		fields.OptText(v, "displayName", optString(c, "display_name"), 1, 100)
+	CheckCreate: func(_ apierr.Validator, c *pb.AttributeTermCreate) string {
 		return c.GetCode()
 	},
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.AttributeTermCreate) ([]db.AttributeTerm, error) {
@@ -56,10 +53,6 @@ var terms = &crud.Family[db.AttributeTerm, *pb.AttributeTerm, *pb.AttributeTermC
 			Positions: mapSlice(items, (*pb.AttributeTermCreate).GetPosition)})
 	},
 	UpdateID: (*pb.AttributeTermUpdate).GetUuid,
-	CheckUpdate: func(v apierr.Validator, u *pb.AttributeTermUpdate) {
-		fields.OptText(v, "code", optString(u, "code"), 1, 100)
-		fields.OptText(v, "displayName", optString(u, "display_name"), 1, 100)
-	},
 	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.AttributeTermUpdate) (db.AttributeTerm, error) {
 		return t.Q.UpdateAttributeTerm(ctx, db.UpdateAttributeTermParams{TenantID: t.Tenant, AttributeUuid: t.Scope.Parent, Uuid: id,
 			Code: optString(u, "code"), DisplayName: optString(u, "display_name"), Position: u.Position, Now: t.Now})

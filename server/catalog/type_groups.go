@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"strings"
 
 	"github.com/google/uuid"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -12,7 +11,6 @@ import (
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/crud"
-	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/jsonpb"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/reqctx"
@@ -42,15 +40,11 @@ func typeGroupToPB(g db.TypeGroup) *pb.TypeGroup {
 // enumValues lists the short names of an enum's values ("product", "category", …).
 func enumValues(e protoreflect.Enum) []string { return jsonpb.EnumValues(e.Descriptor()) }
 
-// checkEnum checks an enum field and returns its short name ("" when missing or unknown): the
-// zero value is "is required" when required, an unknown number (gRPC) is never accepted.
-func checkEnum(v apierr.Validator, field string, e protoreflect.Enum, required bool) string {
+// checkEnum checks an enum field and returns its short name ("" when missing or unknown): an
+// unknown number (gRPC) is never accepted. A required one is given: a request rule.
+func checkEnum(v apierr.Validator, field string, e protoreflect.Enum) string {
 	name := crud.EnumName(e)
-	switch {
-	case name != "":
-	case e.Number() == 0 && required:
-		v.Add(field, "is required: one of %s", strings.Join(jsonpb.EnumValues(e.Descriptor()), ", "))
-	case e.Number() != 0:
+	if name == "" && e.Number() != 0 {
 		v.Add(field, "%s", jsonpb.EnumError(e.Descriptor()))
 	}
 	return name
@@ -85,9 +79,7 @@ var typeGroups = &crud.Family[db.TypeGroup, *pb.TypeGroup, *pb.TypeGroupCreate, 
 	ID:   func(g db.TypeGroup) uuid.UUID { return g.Uuid },
 	ToPB: typeGroupToPB,
 	CheckCreate: func(v apierr.Validator, c *pb.TypeGroupCreate) string {
-		fields.Text(v, "code", c.GetCode(), 1, 100)
-		fields.OptText(v, "displayName", optString(c, "display_name"), 1, 100)
-		checkEnum(v, "entityType", c.GetEntityType(), true)
+		checkEnum(v, "entityType", c.GetEntityType())
 		return c.GetCode()
 	},
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.TypeGroupCreate) ([]db.TypeGroup, error) {
@@ -97,8 +89,6 @@ var typeGroups = &crud.Family[db.TypeGroup, *pb.TypeGroup, *pb.TypeGroupCreate, 
 	},
 	UpdateID: (*pb.TypeGroupUpdate).GetUuid,
 	CheckUpdate: func(v apierr.Validator, u *pb.TypeGroupUpdate) {
-		fields.OptText(v, "code", optString(u, "code"), 1, 100)
-		fields.OptText(v, "displayName", optString(u, "display_name"), 1, 100)
 		checkOptEnum(v, "entityType", u.EntityType)
 	},
 	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.TypeGroupUpdate) (db.TypeGroup, error) {
@@ -120,7 +110,8 @@ var typeGroups = &crud.Family[db.TypeGroup, *pb.TypeGroup, *pb.TypeGroupCreate, 
 		}
 		if used {
 			return g, apierr.New(apierr.InUse, "type group %s holds input types: its entityType %s cannot change", g.Uuid, g.EntityType).
-				WithField(field("entityType"), "cannot change while the type group holds input types").WithMeta("entityType", g.EntityType)
+				WithField(field("entityType"), "cannot change while the type group holds input types").WithMeta("entityType", g.EntityType).
+				WithMeta("referencedBy", []string{crud.ReferenceKind("input_types_type_group_fkey")})
 		}
 		return t.Q.SetTypeGroupEntityType(ctx, db.SetTypeGroupEntityTypeParams{TenantID: t.Tenant, Uuid: g.Uuid, EntityType: *to, Now: t.Now})
 	},

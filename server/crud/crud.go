@@ -7,8 +7,10 @@ package crud
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -47,7 +49,22 @@ type Tx struct {
 	Now    time.Time
 	// Single is true for a single-item operation (field names without a bulk index).
 	Single bool
+	// moves are the uuids of a lifecycle request, in request order (MoveField names them).
+	moves  []uuid.UUID
 	events []events.Event
+}
+
+// MoveField names field of the item id of a lifecycle move: field itself in a single move,
+// `uuids[i].field` in a bulk one (i: the first position of id in the request's uuids).
+func (t *Tx) MoveField(id uuid.UUID, field string) string {
+	if !t.Single {
+		for i, x := range t.moves {
+			if x == id {
+				return fmt.Sprintf("uuids[%d].%s", i, field)
+			}
+		}
+	}
+	return field
 }
 
 // Emit adds an event beyond the engine's own (e.g. locale.updated for the locale that stopped being
@@ -75,8 +92,9 @@ type Family[R any, M any, C any, U any] struct {
 	ID   func(R) uuid.UUID
 	ToPB func(R) M
 
-	// CheckCreate validates a create body (v names fields with the bulk index) and returns the
-	// value of the unique field, for conflict messages.
+	// CheckCreate validates a create body beyond its request rules ((catalog.v1.rules), checked
+	// for every RPC before it runs: lengths, required fields, bounds, uuids); v names fields with
+	// the bulk index. It returns the value of the unique field, for conflict messages.
 	CheckCreate func(v apierr.Validator, c C) string
 	// Insert writes every item in one statement, skipping conflicting ones (ON CONFLICT DO NOTHING).
 	Insert func(ctx context.Context, t *Tx, ids []uuid.UUID, items []C) ([]R, error)
@@ -85,7 +103,7 @@ type Family[R any, M any, C any, U any] struct {
 
 	// UpdateID is the uuid an update body names.
 	UpdateID func(U) string
-	// CheckUpdate validates an update body.
+	// CheckUpdate (optional) validates an update body beyond its request rules.
 	CheckUpdate func(v apierr.Validator, u U)
 	// UpdateOne changes one row (store.IsNoRows when it does not exist in the scope).
 	UpdateOne func(ctx context.Context, t *Tx, id uuid.UUID, u U) (R, error)
@@ -128,6 +146,22 @@ func (f *Family[R, M, C, U]) event(verb string, s Scope, id uuid.UUID) events.Ev
 // EventFor builds an event of this family for a row.
 func (f *Family[R, M, C, U]) EventFor(verb string, s Scope, id uuid.UUID) events.Event {
 	return f.event(verb, s, id)
+}
+
+// Checks are the family's own checks of its create and update bodies (CheckCreate, CheckUpdate)
+// by message name. The request rules run them too when a request breaks a rule, so that one
+// answer lists every violation (fields.Checks).
+func (f *Family[R, M, C, U]) Checks() fields.Checks {
+	out := fields.Checks{}
+	var c C
+	if m, ok := any(c).(proto.Message); ok && f.CheckCreate != nil {
+		out[m.ProtoReflect().Descriptor().FullName()] = func(v apierr.Validator, m proto.Message) { f.CheckCreate(v, m.(C)) }
+	}
+	var u U
+	if m, ok := any(u).(proto.Message); ok && f.CheckUpdate != nil {
+		out[m.ProtoReflect().Descriptor().FullName()] = func(v apierr.Validator, m proto.Message) { f.CheckUpdate(v, m.(U)) }
+	}
+	return out
 }
 
 // write runs fn in one transaction of the family, after its Prepare hook.
@@ -183,9 +217,6 @@ func FieldName(field string, i int, single bool) string {
 	}
 	return "[" + strconv.Itoa(i) + "]." + field
 }
-
-// Bulk checks the size of a bulk request.
-func Bulk[T any](items []T) error { return fields.Bulk(len(items)) }
 
 // Create creates items (one for a single create) in one transaction; the response follows the
 // request order. Items whose unique field already exists are 409 ALREADY_EXISTS naming each.
@@ -279,12 +310,12 @@ func (f *Family[R, M, C, U]) Update(ctx context.Context, d *store.DB, s Scope, i
 		if m, ok := any(u).(proto.Message); ok {
 			fields.ApplyMask(iv, m)
 		}
-		if single {
-			ids[i], _ = fields.ParseUUID(f.UpdateID(u)) // checked by the caller as the path parameter
-		} else {
-			ids[i] = fields.CheckUUID(iv, "uuid", f.UpdateID(u))
+		// Single: the path parameter, checked by the caller; bulk: required and a uuid by the
+		// request rules.
+		ids[i], _ = fields.ParseUUID(f.UpdateID(u))
+		if f.CheckUpdate != nil {
+			f.CheckUpdate(iv, u)
 		}
-		f.CheckUpdate(iv, u)
 	}
 	if err := v.Err(); err != nil {
 		return nil, err
@@ -324,7 +355,7 @@ func (f *Family[R, M, C, U]) Update(ctx context.Context, d *store.DB, s Scope, i
 // writeErr maps a unique violation onto 409 naming the item's unique field, a foreign-key
 // violation onto 404, and a CHECK violation or a value out of a column's range onto 400: the
 // services validate every rule before writing, so these are the database's safety net, and bad
-// input still never becomes a 500.
+// input still never becomes a 500. No constraint name or database message reaches the client.
 func (f *Family[R, M, C, U]) writeErr(err error, i int, single bool) error {
 	code, constraint := store.PgCode(err)
 	switch code {
@@ -339,9 +370,11 @@ func (f *Family[R, M, C, U]) writeErr(err error, i int, single bool) error {
 		}
 		return e
 	case store.CheckViolation:
-		return apierr.New(apierr.ValidationFailed, "the request breaks the rule %s", constraint).WithMeta("constraint", constraint)
+		// The constraint's name is the schema's, not the API's: the detail stays generic.
+		return apierr.New(apierr.ValidationFailed, "the request breaks a rule of the %s", f.Kind)
 	case store.StringTooLong, store.NumericOutOfRange:
-		return apierr.New(apierr.ValidationFailed, "a value is out of range: %s", err.Error())
+		// PostgreSQL's message names column types and limits: it stays in the logs.
+		return apierr.New(apierr.ValidationFailed, "a value of the %s is too long or out of range", f.Kind)
 	}
 	return err
 }
@@ -375,7 +408,7 @@ func (f *Family[R, M, C, U]) Delete(ctx context.Context, d *store.DB, s Scope, r
 	if err != nil {
 		return err
 	}
-	return f.write(ctx, d, s, func(t *Tx) error {
+	err = f.write(ctx, d, s, func(t *Tx) error {
 		if f.CheckDelete != nil {
 			r, err := f.GetOne(ctx, t.Q, t.Tenant, s, id)
 			if store.IsNoRows(err) {
@@ -390,7 +423,7 @@ func (f *Family[R, M, C, U]) Delete(ctx context.Context, d *store.DB, s Scope, r
 		n, err := f.DeleteOne(ctx, t, id)
 		if err != nil {
 			if code, constraint := store.PgCode(err); code == store.ForeignKeyViolation {
-				return apierr.New(apierr.InUse, "%s %s is still referenced and cannot be deleted", f.Kind, raw).WithMeta("constraint", constraint)
+				return &refused{constraint: constraint}
 			}
 			return err
 		}
@@ -400,36 +433,35 @@ func (f *Family[R, M, C, U]) Delete(ctx context.Context, d *store.DB, s Scope, r
 		t.Emit(f.event(or(f.DeletedVerb, "deleted"), s, id))
 		return nil
 	})
+	var r *refused
+	if errors.As(err, &r) {
+		// Which kinds still refer to the item is read once the refused transaction is over.
+		return inUse(ctx, d, reqctx.Tenant(ctx), f.Kind, raw, id, r.constraint)
+	}
+	return err
 }
+
+// refused carries a delete that a foreign key refused out of its transaction.
+type refused struct{ constraint string }
+
+func (r *refused) Error() string { return "delete refused by " + r.constraint }
 
 // Transition moves items (one for a single move) through the lifecycle, atomically: an unknown
 // uuid is 404, a disallowed move 409, and then nothing changes; same-state moves are no-ops
-// without events. The transition is the short name ("publish").
+// without events. The transition is the short name ("publish"). The request rules have checked
+// that a transition is given and that raw holds 1 to 100 uuids.
 func (f *Family[R, M, C, U]) Transition(ctx context.Context, d *store.DB, s Scope, transition string, raw []string, single bool) ([]M, error) {
 	if s.Err != nil {
 		return nil, s.Err
 	}
 	lc := f.Lifecycle
-	v := apierr.NewValidator()
-	if transition == "" {
-		v.Add("transition", "is required: one of %v", lc.Machine.Transitions())
-	}
-	if !single && (len(raw) < 1 || len(raw) > fields.MaxBulk) {
-		v.Add("uuids", "must hold 1 to %d uuids", fields.MaxBulk)
-	}
 	ids := make([]uuid.UUID, len(raw))
 	for i, r := range raw {
-		name := f.IDKey
-		if !single {
-			name = fmt.Sprintf("uuids[%d]", i)
-		}
-		ids[i] = fields.CheckUUID(v, name, r)
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
+		ids[i], _ = fields.ParseUUID(r) // the path parameter (checked by the caller) or uuids[i] (the request rules)
 	}
 	var out []M
 	err := f.write(ctx, d, s, func(t *Tx) error {
+		t.Single, t.moves = single, ids
 		cur, err := lc.Lock(ctx, t, ids)
 		if err != nil {
 			return err
@@ -505,9 +537,6 @@ func (f *Family[R, M, C, U]) CreateMany(ctx context.Context, d *store.DB, s Scop
 	if s.Err != nil {
 		return nil, s.Err
 	}
-	if err := fields.Bulk(len(items)); err != nil {
-		return nil, err
-	}
 	return f.Create(ctx, d, s, items, false)
 }
 
@@ -531,6 +560,10 @@ func (f *Family[R, M, C, U]) UpdateAt(ctx context.Context, d *store.DB, s Scope,
 		u = r.Interface().(U)
 	}
 	if fd := r.Descriptor().Fields().ByName("uuid"); fd != nil {
+		// The path names the item; a body uuid may repeat it but never name another one.
+		if given := r.Get(fd).String(); given != "" && !strings.EqualFold(given, raw) {
+			return zero, apierr.Field("uuid", "must be absent or the uuid of the path")
+		}
 		r.Set(fd, protoreflect.ValueOfString(raw))
 	}
 	return One(f.Update(ctx, d, s, []U{u}, true))
@@ -540,9 +573,6 @@ func (f *Family[R, M, C, U]) UpdateAt(ctx context.Context, d *store.DB, s Scope,
 func (f *Family[R, M, C, U]) UpdateMany(ctx context.Context, d *store.DB, s Scope, items []U) ([]M, error) {
 	if s.Err != nil {
 		return nil, s.Err
-	}
-	if err := fields.Bulk(len(items)); err != nil {
-		return nil, err
 	}
 	return f.Update(ctx, d, s, items, false)
 }

@@ -3,8 +3,10 @@ package crud
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/catalogd/catalogd/server/apierr"
@@ -15,24 +17,24 @@ import (
 func TestWriteErrMapsDatabaseConstraints(t *testing.T) {
 	f := &Family[int, int, int, int]{Kind: "thing", Unique: "code", References: map[string]string{"things_parent_fkey": "parentUuid"}}
 	wrap := func(code, constraint string) error {
-		return fmt.Errorf("insert: %w", &pgconn.PgError{Code: code, ConstraintName: constraint, Message: "boom"})
+		return fmt.Errorf("insert: %w", &pgconn.PgError{Code: code, ConstraintName: constraint, TableName: "things",
+			Message: "value too long for type character varying(64)"})
 	}
 	cases := []struct {
-		name       string
-		err        error
-		i          int
-		single     bool
-		code       apierr.Code
-		field      string
-		constraint string
+		name   string
+		err    error
+		i      int
+		single bool
+		code   apierr.Code
+		field  string
 	}{
-		{"unique, bulk item", wrap("23505", "things_code_key"), 2, false, apierr.AlreadyExists, "[2].code", ""},
-		{"unique, single", wrap("23505", "things_code_key"), 0, true, apierr.AlreadyExists, "code", ""},
-		{"known foreign key", wrap("23503", "things_parent_fkey"), 1, false, apierr.NotFound, "[1].parentUuid", ""},
-		{"unknown foreign key", wrap("23503", "other_fkey"), 0, true, apierr.NotFound, "", ""},
-		{"check", wrap("23514", "things_min_le_max"), 0, true, apierr.ValidationFailed, "", "things_min_le_max"},
-		{"string too long", wrap("22001", ""), 0, true, apierr.ValidationFailed, "", ""},
-		{"numeric out of range", wrap("22003", ""), 0, true, apierr.ValidationFailed, "", ""},
+		{"unique, bulk item", wrap("23505", "things_code_key"), 2, false, apierr.AlreadyExists, "[2].code"},
+		{"unique, single", wrap("23505", "things_code_key"), 0, true, apierr.AlreadyExists, "code"},
+		{"known foreign key", wrap("23503", "things_parent_fkey"), 1, false, apierr.NotFound, "[1].parentUuid"},
+		{"unknown foreign key", wrap("23503", "other_fkey"), 0, true, apierr.NotFound, ""},
+		{"check", wrap("23514", "things_min_le_max"), 0, true, apierr.ValidationFailed, ""},
+		{"string too long", wrap("22001", ""), 0, true, apierr.ValidationFailed, ""},
+		{"numeric out of range", wrap("22003", ""), 0, true, apierr.ValidationFailed, ""},
 	}
 	for _, c := range cases {
 		var ae *apierr.Error
@@ -46,13 +48,55 @@ func TestWriteErrMapsDatabaseConstraints(t *testing.T) {
 		if c.field != "" && (len(ae.Fields) != 1 || ae.Fields[0].Field != c.field) {
 			t.Errorf("%s: fields %+v, want %s", c.name, ae.Fields, c.field)
 		}
-		if c.constraint != "" && ae.Meta["constraint"] != c.constraint {
-			t.Errorf("%s: meta %v, want constraint %s", c.name, ae.Meta, c.constraint)
+		// The schema's names and PostgreSQL's messages stay out of what the client sees.
+		seen := fmt.Sprintf("%s %v %v", ae.Detail, ae.Fields, ae.Meta)
+		for _, internal := range []string{"things_", "other_fkey", "character varying", "things"} {
+			if strings.Contains(seen, internal) {
+				t.Errorf("%s: %q shows %q", c.name, seen, internal)
+			}
 		}
 	}
 	// Anything else passes through unchanged (an infrastructure error stays one).
 	other := errors.New("connection reset")
 	if got := f.writeErr(other, 0, true); got != other {
 		t.Errorf("other error became %v", got)
+	}
+}
+
+// A lifecycle refusal names the item by its position in the request's uuids in a bulk move, and
+// the bare field in a single one.
+func TestMoveField(t *testing.T) {
+	a, b := uuid.New(), uuid.New()
+	bulk := &Tx{moves: []uuid.UUID{a, b, a}}
+	if got := bulk.MoveField(b, "missing[0]"); got != "uuids[1].missing[0]" {
+		t.Errorf("bulk b: %s", got)
+	}
+	if got := bulk.MoveField(a, "missing[2]"); got != "uuids[0].missing[2]" {
+		t.Errorf("bulk a: %s", got)
+	}
+	single := &Tx{Single: true, moves: []uuid.UUID{a}}
+	if got := single.MoveField(a, "missing[0]"); got != "missing[0]" {
+		t.Errorf("single: %s", got)
+	}
+}
+
+// Every restricting foreign key has one kind, and kinds read as resource names, never as schema
+// names (the schema test in test/product_attributes checks the table against the database).
+func TestReferenceKinds(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range references {
+		if seen[r.Constraint] {
+			t.Errorf("%s listed twice", r.Constraint)
+		}
+		seen[r.Constraint] = true
+		if r.Kind == "" || strings.ContainsAny(r.Kind, "_.") || strings.Contains(r.Kind, r.Table) {
+			t.Errorf("%s: kind %q is not a resource name", r.Constraint, r.Kind)
+		}
+	}
+	if ReferenceKind("family_links_attribute_fkey") != "family attribute" || ReferenceKind("nope") != "" {
+		t.Error("ReferenceKind")
+	}
+	if got := describeKinds([]string{"a", "b", "c"}); got != "a, b and c" {
+		t.Errorf("describeKinds: %s", got)
 	}
 }

@@ -1,10 +1,10 @@
-// Package fields holds the input checks every family shares: uuids, lengths, bulk sizes, update masks.
+// Package fields holds the input checks every family shares: the request rules declared in proto
+// (rules.go: required fields, lengths, formats, item counts, bounds, uuids), path parameter uuids
+// and update masks.
 package fields
 
 import (
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"google.golang.org/protobuf/proto"
@@ -13,17 +13,6 @@ import (
 
 	"github.com/catalogd/catalogd/server/apierr"
 )
-
-// MaxBulk is the largest bulk request (DESIGN.md "Bulk").
-const MaxBulk = 100
-
-// Bulk checks the item count of a bulk request.
-func Bulk(n int) error {
-	if n < 1 || n > MaxBulk {
-		return apierr.Field("body", "must be an array of 1 to 100 items").WithMeta("items", strconv.Itoa(n))
-	}
-	return nil
-}
 
 // UUID parses a uuid given in field (a path parameter or body field); a bad one is a 400 naming it.
 func UUID(field, s string) (uuid.UUID, error) {
@@ -43,37 +32,6 @@ func ParseUUID(s string) (uuid.UUID, error) {
 }
 
 var errBadUUID = apierr.New(apierr.ValidationFailed, "not a uuid")
-
-// CheckUUID records a violation when s is not a uuid and returns the parsed value.
-func CheckUUID(v apierr.Validator, field, s string) uuid.UUID {
-	id, err := ParseUUID(s)
-	if err != nil {
-		if s == "" {
-			v.Add(field, "is required")
-		} else {
-			v.Add(field, "must be a uuid")
-		}
-	}
-	return id
-}
-
-// Text checks a string of min..max characters (Unicode code points).
-func Text(v apierr.Validator, field, s string, min, max int) {
-	n := utf8.RuneCountInString(s)
-	switch {
-	case n == 0 && min > 0:
-		v.Add(field, "is required")
-	case n < min || n > max:
-		v.Add(field, "must be %d to %d characters", min, max)
-	}
-}
-
-// OptText checks an optional string when it is given.
-func OptText(v apierr.Validator, field string, s *string, min, max int) {
-	if s != nil {
-		Text(v, field, *s, min, max)
-	}
-}
 
 // Mask tells which fields of an update are given. Over REST the codec fills update_mask from the
 // keys present in the body (including keys set to null); over gRPC a client may set it, or leave it

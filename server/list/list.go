@@ -162,16 +162,12 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 			if !m.Has(f) {
 				continue
 			}
+			// Their bounds (page 1 or more, size 1 to MaxSize) are request rules in proto,
+			// checked before the RPC runs.
 			n := int32(m.Get(f).Int())
 			if name == "page" {
-				if n < 1 {
-					v.Add("page", "must be 1 or more")
-				}
 				q.Page = n
 			} else {
-				if n < 1 || n > MaxSize {
-					v.Add("size", "must be 1 to %d", MaxSize)
-				}
 				q.Size = n
 			}
 			continue

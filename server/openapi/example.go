@@ -31,16 +31,36 @@ var nameExamples = map[string]any{
 	"storageLocation": "assets/" + exampleUUID + "/",
 }
 
+var intExamples = map[string]any{"requestTimeoutMs": 15000, "page": 1, "size": 20, "totalItems": 1, "totalPages": 1,
+	"attempts": 1, "lastStatusCode": 200, "statusCode": 200, "responseTimeMs": 42}
+
+// componentExamples override property examples of some components (by the component's name prefix):
+// a locale's code is a BCP 47 tag, not an identifier like an attribute's.
+var componentExamples = map[string]map[string]any{
+	"Locale": {"code": "en-US", "displayName": "English (United States)"},
+}
+
 func (g *generator) exampleNamed(name string, s obj, depth int) any {
 	if r, ok := s["$ref"].(string); ok {
 		if depth > 12 {
 			return nil
 		}
-		target, _ := g.schemas[strings.TrimPrefix(r, "#/components/schemas/")].(obj)
+		comp := strings.TrimPrefix(r, "#/components/schemas/")
+		target, _ := g.schemas[comp].(obj)
 		if target == nil {
 			return nil
 		}
-		return g.exampleNamed(name, target, depth+1)
+		v := g.exampleNamed(name, target, depth+1)
+		for prefix, props := range componentExamples {
+			if m, ok := v.(obj); ok && strings.HasPrefix(comp, prefix) {
+				for k, pv := range props {
+					if _, has := m[k]; has {
+						m[k] = pv
+					}
+				}
+			}
+		}
+		return v
 	}
 	if ex, ok := s["examples"].([]any); ok && len(ex) > 0 {
 		return ex[0]
@@ -112,8 +132,8 @@ func (g *generator) exampleNamed(name string, s obj, depth int) any {
 		if m, ok := s["minimum"]; ok {
 			return m
 		}
-		if name == "requestTimeoutMs" {
-			return 15000
+		if v, ok := intExamples[name]; ok {
+			return v
 		}
 		return 0
 	case "number":

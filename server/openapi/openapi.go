@@ -73,7 +73,7 @@ func Build(in Input) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.MarshalIndent(doc, "", "  ")
+	return json.Marshal(doc)
 }
 
 // Document returns the document as a JSON-ready tree.
@@ -117,6 +117,12 @@ func Document(in Input) (obj, error) {
 		}
 		item[verb] = op
 	}
+	// Catalog families first, in registration order, then the webhook ones.
+	sort.SliceStable(g.tags, func(i, j int) bool {
+		wi := strings.HasPrefix(g.tags[i]["name"].(string), "Webhook")
+		wj := strings.HasPrefix(g.tags[j]["name"].(string), "Webhook")
+		return !wi && wj
+	})
 	g.schemas["Problem"] = problemSchema()
 	g.schemas["ProblemFieldViolation"] = obj{"type": "object", "additionalProperties": false,
 		"description": "One invalid field: bulk items are named by index (`[2].code`), query parameters as written (`codes[eq]`).",
@@ -131,7 +137,6 @@ func Document(in Input) (obj, error) {
 			"version":     Version,
 			"summary":     "Product catalog service: the JSON REST facade of the catalog.v1 gRPC services.",
 			"description": infoDescription,
-			"license":     obj{"name": "Proprietary", "identifier": "LicenseRef-catalogd"},
 		},
 		"servers":  []any{obj{"url": "http://127.0.0.1:8080", "description": "A local catalogd (`make run`); every path starts with /v1."}},
 		"security": []any{obj{bearerScheme: []any{}}},
@@ -502,7 +507,10 @@ func (g *generator) filterValue(spec *list.Spec, f, sub protoreflect.FieldDescri
 		}
 		return obj{"type": "string", "format": "date-time"}, d
 	case boolFilter:
-		return obj{"type": "boolean"}, ""
+		if f.JSONName() == "isRemoved" {
+			return obj{"type": "boolean"}, "true: only removed (soft-deleted) items, which lists leave out otherwise; false: only the others."
+		}
+		return obj{"type": "boolean"}, "Equal to this value."
 	case intFilter:
 		d := opDescriptions[op]
 		if op == "eq" {
@@ -617,8 +625,9 @@ func (g *generator) fieldSchema(f protoreflect.FieldDescriptor, dir direction, r
 // nullableField: may the JSON carry null for this (singular) field?
 func (g *generator) nullableField(f protoreflect.FieldDescriptor, dir direction, required bool) bool {
 	if dir == request {
-		// null leaves a field unset: accepted wherever the field is not required.
-		return !required
+		// null leaves a field unset: accepted wherever the field is not required, but for a JSON
+		// value (google.protobuf.Value), where null is refused.
+		return !required && (f.Message() == nil || f.Message().FullName() != "google.protobuf.Value")
 	}
 	if f.Message() != nil {
 		switch f.Message().FullName() {
@@ -674,7 +683,11 @@ func (g *generator) singleValue(f protoreflect.FieldDescriptor, dir direction, b
 			return obj{"type": "number"}
 		}
 		if inner := jsonArrayField(md); inner != nil {
-			return obj{"type": "array", "items": g.singleValue(inner, dir, false)}
+			items := g.singleValue(inner, dir, false)
+			if inner.Kind() == protoreflect.StringKind && isUUIDName(f.JSONName()) {
+				items["format"] = "uuid"
+			}
+			return obj{"type": "array", "items": items}
 		}
 		return g.ref(md, dir, bulkUpdate)
 	}

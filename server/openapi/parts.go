@@ -84,7 +84,7 @@ func problemSchema() obj {
 		"type":                 "object",
 		"additionalProperties": false,
 		"description":          "An RFC 9457 problem document: the body of every error.",
-		"required":             []any{"type", "title", "status", "detail", "code", "errors"},
+		"required":             []any{"type", "title", "status", "detail", "code", "errors", "instance", "requestId"},
 		"properties": obj{
 			"type":   str("A URN naming the problem type.", "urn:catalogd:problem:validation-failed"),
 			"title":  str("Short summary of the problem type.", "Validation failed"),
@@ -98,9 +98,13 @@ func problemSchema() obj {
 			"instance":  str("The request path."),
 			"requestId": str("The request's X-Request-Id."),
 			"meta": obj{"type": "object", "additionalProperties": true,
-				"description": "Structured context of the problem, by code: `INVALID_TRANSITION` has `currentStatus` and " +
-					"`allowedTransitions` (array); `REQUIREMENTS_NOT_MET` has `missing` (the readiness array); `IN_USE` names the " +
-					"kinds of resource that still refer to it; `ALREADY_EXISTS` the conflicting field."},
+				"description": "Structured context of the problem (JSON values, never encoded strings); absent when there is none. " +
+					"`INVALID_TRANSITION`: `currentStatus` (string), `allowedTransitions` (array of strings, possibly empty), `transition` " +
+					"(the move asked for). `REQUIREMENTS_NOT_MET`: `missing` (the readiness array: `{kind, uuid, code, localeUuid, detail}`; " +
+					"`errors` has one entry per item, `missing[j]`, or `uuids[i].missing[j]` in a bulk move), `publicationUuid`, or " +
+					"`rule` and `parentUuid` for a hierarchy cycle. `IN_USE`: `referencedBy` (array of the kinds of resource that still " +
+					"refer to it). `FORBIDDEN`: `requiredScope`. `VALIDATION_FAILED`: `constraint` (the input-type constraint a value " +
+					"breaks), `items` (the item count of a bulk body out of range)."},
 		},
 	}
 }
@@ -109,7 +113,8 @@ func headers() obj {
 	return obj{
 		"X-Request-Id": obj{"description": "The request's id: the client's X-Request-Id when it sent a sane one (at most 128 characters), else a new uuid.",
 			"schema": obj{"type": "string"}},
-		"Location": obj{"description": "The path of the created resource.", "schema": obj{"type": "string"}},
+		"Location":    obj{"description": "The path of the created resource.", "schema": obj{"type": "string"}},
+		"Retry-After": obj{"description": "Seconds to wait before retrying.", "schema": obj{"type": "integer", "minimum": 0}},
 		"WWW-Authenticate": obj{"description": "The authentication scheme: `Bearer realm=\"catalogd\"`.",
 			"schema": obj{"type": "string"}},
 	}
@@ -136,7 +141,8 @@ func problemResponses(maxBody int) obj {
 	add("Conflict", "`ALREADY_EXISTS` (a unique field is taken), `INVALID_TRANSITION` (the lifecycle move is not allowed from the current status), `IN_USE` (other resources still refer to it) or `REQUIREMENTS_NOT_MET` (the product does not meet the channel's requirements).", 409, "ALREADY_EXISTS", nil)
 	add("PayloadTooLarge", fmt.Sprintf("`PAYLOAD_TOO_LARGE`: the body exceeds %d bytes.", maxBody), 413, "PAYLOAD_TOO_LARGE", nil)
 	add("InternalError", "`INTERNAL`: an unexpected failure; nothing internal is disclosed.", 500, "INTERNAL", nil)
-	add("Unavailable", "`UNAVAILABLE`: the database is unreachable or the request timed out; retry later.", 503, "UNAVAILABLE", nil)
+	add("Unavailable", "`UNAVAILABLE`: the database is unreachable or the request timed out; retry after `Retry-After` seconds.", 503, "UNAVAILABLE",
+		obj{"Retry-After": ref("headers", "Retry-After")})
 	return out
 }
 

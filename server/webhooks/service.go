@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -161,15 +162,24 @@ func (s *Service) ListWebhookSubscriptions(ctx context.Context, req *pb.ListWebh
 	return &pb.ListWebhookSubscriptionsResponse{Items: mapSlice(rows, subscriptionToPB), Pagination: page}, nil
 }
 
-func (s *Service) checkTarget(v apierr.Validator, url string) {
-	if err := s.Guard.CheckURL(url); err != nil {
-		v.Add("targetUrl", "%s", err.Error())
+// Checks are the service's own checks of its bodies beyond their request rules (fields.Checks):
+// the SSRF guard of a targetUrl.
+func (s *Service) Checks() fields.Checks {
+	return fields.Checks{
+		(&pb.WebhookSubscriptionCreate{}).ProtoReflect().Descriptor().FullName(): func(v apierr.Validator, m proto.Message) {
+			s.checkTarget(v, m.(*pb.WebhookSubscriptionCreate).GetTargetUrl())
+		},
+		(&pb.WebhookSubscriptionUpdate{}).ProtoReflect().Descriptor().FullName(): func(v apierr.Validator, m proto.Message) {
+			if u := m.(*pb.WebhookSubscriptionUpdate); u.TargetUrl != nil {
+				s.checkTarget(v, *u.TargetUrl)
+			}
+		},
 	}
 }
 
-func checkTimeout(v apierr.Validator, ms *int32) {
-	if ms != nil && (*ms < MinTimeoutMs || *ms > MaxTimeoutMs) {
-		v.Add("requestTimeoutMs", "must be %d to %d", MinTimeoutMs, MaxTimeoutMs)
+func (s *Service) checkTarget(v apierr.Validator, url string) {
+	if err := s.Guard.CheckURL(url); err != nil {
+		v.Add("targetUrl", "%s", err.Error())
 	}
 }
 
@@ -178,14 +188,10 @@ func (s *Service) CreateWebhookSubscription(ctx context.Context, req *pb.CreateW
 	if in == nil {
 		in = &pb.WebhookSubscriptionCreate{}
 	}
+	// displayName, targetUrl (given, 1 to 2048 characters, a URI) and requestTimeoutMs (MinTimeoutMs
+	// to MaxTimeoutMs) are request rules; the target must also pass the SSRF guard.
 	v := apierr.NewValidator()
-	fields.Text(v, "displayName", in.DisplayName, 1, 100)
-	if in.TargetUrl == "" {
-		v.Add("targetUrl", "is required")
-	} else {
-		s.checkTarget(v, in.TargetUrl)
-	}
-	checkTimeout(v, in.RequestTimeoutMs)
+	s.checkTarget(v, in.TargetUrl)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
@@ -236,11 +242,9 @@ func (s *Service) UpdateWebhookSubscription(ctx context.Context, req *pb.UpdateW
 	}
 	v := apierr.NewValidator()
 	fields.ApplyMask(v, in)
-	fields.OptText(v, "displayName", in.DisplayName, 1, 100)
 	if in.TargetUrl != nil {
 		s.checkTarget(v, *in.TargetUrl)
 	}
-	checkTimeout(v, in.RequestTimeoutMs)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
@@ -274,10 +278,7 @@ func (s *Service) TransitionWebhookSubscription(ctx context.Context, req *pb.Tra
 	if err != nil {
 		return nil, err
 	}
-	t := strings.ToLower(strings.TrimPrefix(req.Transition.String(), "WEBHOOK_SUBSCRIPTION_TRANSITION_"))
-	if req.Transition == pb.WebhookSubscriptionTransition_WEBHOOK_SUBSCRIPTION_TRANSITION_UNSPECIFIED {
-		return nil, apierr.Field("transition", "is required: one of activate, deactivate")
-	}
+	t := strings.ToLower(strings.TrimPrefix(req.Transition.String(), "WEBHOOK_SUBSCRIPTION_TRANSITION_")) // given: a request rule
 	tenant := reqctx.Tenant(ctx)
 	var out db.WebhookSubscription
 	err = s.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
@@ -359,11 +360,7 @@ func (s *Service) CreateWebhookSubscriptionEventType(ctx context.Context, req *p
 	if err != nil {
 		return nil, err
 	}
-	v := apierr.NewValidator()
-	et := fields.CheckUUID(v, "webhookEventTypeUuid", req.GetSubscriptionEventType().GetWebhookEventTypeUuid())
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
+	et, _ := fields.ParseUUID(req.GetSubscriptionEventType().GetWebhookEventTypeUuid()) // required and a uuid: request rules
 	t, err := s.DB.Q.GetEventType(ctx, et)
 	if store.IsNoRows(err) {
 		return nil, apierr.NotFoundf("webhook event type", et.String()).WithField("webhookEventTypeUuid", "not found")
@@ -460,7 +457,7 @@ func (s *Service) RedeliverWebhookDelivery(ctx context.Context, req *pb.Redelive
 			return err
 		}
 		if sub.Status != "active" {
-			return apierr.New(apierr.InvalidTransition, "the subscription is %s: activate it before redelivering", sub.Status).WithMeta("status", sub.Status)
+			return subscriptionLifecycle.Refuse(sub.Status, "the subscription is %s: activate it before redelivering", sub.Status)
 		}
 		out, err = q.RedeliverWebhookDelivery(ctx, db.RedeliverWebhookDeliveryParams{TenantID: d.TenantID, SubscriptionUuid: d.SubscriptionUuid, Uuid: d.Uuid, Now: store.Now()})
 		if err != nil {

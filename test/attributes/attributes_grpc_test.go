@@ -282,10 +282,12 @@ func TestGRPCBulkUpdateAndTransition(t *testing.T) {
 	}
 	_, err = cl.TransitionAttribute(ctx, &catalogv1.TransitionAttributeRequest{AttributeUuid: a.Uuid,
 		Transition: catalogv1.AttributeTransition_ATTRIBUTE_TRANSITION_PUBLISH})
+	// ErrorInfo metadata: strings, an array as its JSON text (AIP-193); typed in the Struct detail.
 	_, meta := wantStatus(t, err, codes.FailedPrecondition, "INVALID_TRANSITION")
-	if meta["status"] != "removed" || meta["allowedTransitions"] != "restore" {
+	if meta["currentStatus"] != "removed" || meta["allowedTransitions"] != `["restore"]` {
 		t.Errorf("invalid transition metadata %v", meta)
 	}
+	WantTransitionMeta(t, "gRPC publish a removed attribute", GRPCMeta(err), "removed", "restore")
 	_, err = cl.TransitionAttribute(ctx, &catalogv1.TransitionAttributeRequest{AttributeUuid: a.Uuid})
 	if fields, _ := wantStatus(t, err, codes.InvalidArgument, "VALIDATION_FAILED"); !slices.Contains(fields, "transition") {
 		t.Errorf("missing transition: fields %v", fields)

@@ -69,15 +69,7 @@ func TestLifecycleEveryTransitionFromEveryState(t *testing.T) {
 					}
 				default:
 					p := WantProblem(t, r, 409, "INVALID_TRANSITION")
-					meta, _ := p["meta"].(map[string]any)
-					if meta["status"] != from {
-						t.Errorf("meta.status %v, want %s: %s", meta["status"], from, r.Raw)
-					}
-					allowed := strings.Split(fmt.Sprint(meta["allowedTransitions"]), ",")
-					slices.Sort(allowed)
-					if !slices.Equal(allowed, allowedFrom[from]) {
-						t.Errorf("meta.allowedTransitions %v, want %v", meta["allowedTransitions"], allowedFrom[from])
-					}
+					WantTransitionMeta(t, tr+" from "+from, Meta(p), from, allowedFrom[from]...)
 					if !strings.Contains(Str(p, "detail"), from) {
 						t.Errorf("detail %q does not name the current status %s", p["detail"], from)
 					}
@@ -265,9 +257,7 @@ func TestBulkLifecycleIsAtomic(t *testing.T) {
 	// One disallowed move (removed → published) among allowed ones: 409, nothing changes.
 	r := bulkTransition(c, "publish", ids[0], ids[1], ids[2])
 	p := WantProblem(t, r, 409, "INVALID_TRANSITION", "uuids[1]")
-	if meta, _ := p["meta"].(map[string]any); meta["status"] != "removed" || meta["allowedTransitions"] != "restore" {
-		t.Errorf("meta %v, want status removed, allowedTransitions restore", p["meta"])
-	}
+	WantTransitionMeta(t, "bulk publish with a removed one", Meta(p), "removed", "restore")
 	if after := snapshot(); !reflect.DeepEqual(after, before) {
 		t.Errorf("a refused bulk transition changed attributes:\n%v\n%v", before, after)
 	}

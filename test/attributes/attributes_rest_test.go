@@ -356,3 +356,21 @@ func TestCreateDefaultsAndKeepsText(t *testing.T) {
 	wantAttribute(t, "unicode get", g, "draft", "größe-😀", "Größe 😀 «EU»")
 	wantCodes(t, "codes[eq] with unicode", listCodes(t, c, Q("codes[eq]", "größe-😀")), "größe-😀")
 }
+
+// A single update's body may repeat the path's uuid but never name another item.
+func TestUpdateBodyUUIDMustMatchThePath(t *testing.T) {
+	t.Parallel()
+	c := env.Client(t)
+	a := Want(t, c.Post("/v1/attributes", map[string]any{"code": "color"}), 201).Obj()
+	b := Want(t, c.Post("/v1/attributes", map[string]any{"code": "size"}), 201).Obj()
+	WantProblem(t, c.Patch("/v1/attributes/"+Str(a, "uuid"), map[string]any{"uuid": Str(b, "uuid"), "displayName": "X"}), 400, "VALIDATION_FAILED", "uuid")
+	for _, x := range []map[string]any{a, b} {
+		if got := Str(Want(t, c.Get("/v1/attributes/"+Str(x, "uuid")), 200).Obj(), "displayName"); got == "X" {
+			t.Errorf("attribute %s changed by a refused update", Str(x, "code"))
+		}
+	}
+	r := Want(t, c.Patch("/v1/attributes/"+Str(a, "uuid"), map[string]any{"uuid": strings.ToUpper(Str(a, "uuid")), "displayName": "Colour"}), 200)
+	if got := Str(r.Obj(), "displayName"); got != "Colour" {
+		t.Errorf("displayName %q after an update naming the path's uuid, want Colour", got)
+	}
+}

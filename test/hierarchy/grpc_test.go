@@ -65,16 +65,27 @@ func TestGRPCCategories(t *testing.T) {
 	if meta["rule"] != "no_cycle" {
 		t.Errorf("cycle metadata %v", meta)
 	}
+	if missing, ok := GRPCMeta(err)["missing"].([]any); !ok || len(missing) != 1 || missing[0].(map[string]any)["uuid"] != boots.Uuid {
+		t.Errorf("cycle typed meta %v", GRPCMeta(err))
+	}
 	_, err = cc.BulkUpdateCategories(ctx, &catalogv1.BulkUpdateCategoriesRequest{Items: []*catalogv1.CategoryUpdate{{Uuid: hats.Uuid, Code: proto.String("h")}, {Uuid: hats.Uuid, ParentUuid: proto.String(hats.Uuid)}}})
 	WantGRPC(t, "bulk self parent", err, codes.FailedPrecondition, "REQUIREMENTS_NOT_MET", "[1].parentUuid")
 	_, err = cc.CreateCategory(ctx, &catalogv1.CreateCategoryRequest{Category: &catalogv1.CategoryCreate{Code: "x", ParentUuid: proto.String(UnknownUUID)}})
 	WantGRPC(t, "missing parent", err, codes.NotFound, "NOT_FOUND", "parentUuid")
 	_, err = cc.DeleteCategory(ctx, &catalogv1.DeleteCategoryRequest{CategoryUuid: r.Uuid})
-	WantGRPC(t, "delete a parent", err, codes.FailedPrecondition, "IN_USE")
+	// ErrorInfo metadata is strings (an array as its JSON text); the Struct detail has it typed.
+	if m := WantGRPC(t, "delete a parent", err, codes.FailedPrecondition, "IN_USE"); m["referencedBy"] != `["child category"]` {
+		t.Errorf("IN_USE metadata %v", m)
+	}
+	if by, ok := Strings(GRPCMeta(err)["referencedBy"]); !ok || len(by) != 1 || by[0] != "child category" {
+		t.Errorf("IN_USE typed meta %v", GRPCMeta(err))
+	}
 	_, err = cc.TransitionCategory(ctx, &catalogv1.TransitionCategoryRequest{CategoryUuid: r.Uuid, Transition: catalogv1.CategoryTransition_CATEGORY_TRANSITION_DEACTIVATE})
-	if m := WantGRPC(t, "deactivate a draft", err, codes.FailedPrecondition, "INVALID_TRANSITION"); m["status"] != "draft" {
+	if m := WantGRPC(t, "deactivate a draft", err, codes.FailedPrecondition, "INVALID_TRANSITION"); m["currentStatus"] != "draft" ||
+		m["allowedTransitions"] != `["activate","remove"]` {
 		t.Errorf("transition metadata %v", m)
 	}
+	WantTransitionMeta(t, "deactivate a draft", GRPCMeta(err), "draft", "activate", "remove")
 	_, err = cc.TransitionCategory(ctx, &catalogv1.TransitionCategoryRequest{CategoryUuid: r.Uuid})
 	WantGRPC(t, "no transition", err, codes.InvalidArgument, "VALIDATION_FAILED", "transition")
 	_, err = cc.GetCategory(ctx, &catalogv1.GetCategoryRequest{CategoryUuid: "nope"})

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
 	. "github.com/catalogd/catalogd/server/apptest"
@@ -59,12 +58,7 @@ func TestLifecycleEveryTransitionFromEveryState(t *testing.T) {
 						log.Expect(t, tr, f.ev(verbOf[tr], id))
 					default:
 						p := WantProblem(t, r, 409, "INVALID_TRANSITION")
-						wantMeta(t, p, "status", from)
-						allowed := strings.Split(fmt.Sprint(p["meta"].(map[string]any)["allowedTransitions"]), ",")
-						slices.Sort(allowed)
-						if !slices.Equal(allowed, allowedFrom[from]) {
-							t.Errorf("meta.allowedTransitions %v, want %v", allowed, allowedFrom[from])
-						}
+						WantTransitionMeta(t, tr+" from "+from, Meta(p), from, allowedFrom[from]...)
 						if g := f.get(t, c, id); !reflect.DeepEqual(g, before) {
 							t.Errorf("refused move changed the node: %v", g)
 						}
@@ -124,7 +118,7 @@ func TestBulkLifecycle(t *testing.T) {
 		e := f.createID(t, c, "e")
 		log.Skip(t)
 		p := WantProblem(t, bulk("deactivate", b, e), 409, "INVALID_TRANSITION", "uuids[1]")
-		wantMeta(t, p, "status", "draft")
+		WantTransitionMeta(t, "bulk deactivate", Meta(p), "draft", "activate", "remove")
 		WantProblem(t, bulk("remove", b, UnknownUUID), 404, "NOT_FOUND", "uuids[1]")
 		WantProblem(t, bulk("remove", b, "nope"), 400, "VALIDATION_FAILED", "uuids[1]")
 		WantProblem(t, bulk("remove"), 400, "VALIDATION_FAILED", "uuids")

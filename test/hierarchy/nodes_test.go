@@ -2,6 +2,7 @@ package hierarchy
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -288,6 +289,18 @@ func TestCycles(t *testing.T) {
 			if !strings.Contains(Str(p, "detail"), "descendants") {
 				t.Errorf("%s: detail %v", tc.what, p["detail"])
 			}
+			// As every REQUIREMENTS_NOT_MET: meta.missing is an array of readiness entries (here the
+			// refused parent), and errors has one entry per missing requirement.
+			missing, _ := Meta(p)["missing"].([]any)
+			if len(missing) != 1 {
+				t.Errorf("%s: meta.missing %#v, want one entry", tc.what, Meta(p)["missing"])
+			} else if m, _ := missing[0].(map[string]any); m["kind"] != f.name || m["uuid"] != tc.parent || m["localeUuid"] != nil ||
+				Str(m, "code") == "" || !strings.Contains(Str(m, "detail"), "descendants") {
+				t.Errorf("%s: meta.missing[0] %v", tc.what, m)
+			}
+			if errs, _ := p["errors"].([]any); len(errs) != 1 {
+				t.Errorf("%s: errors %v, want one entry", tc.what, p["errors"])
+			}
 		}
 		// In a bulk, the item is named and nothing changes, even the items before it.
 		r := c.Patch(f.base+"/bulk", []any{
@@ -339,10 +352,16 @@ func TestDelete(t *testing.T) {
 		child := f.createID(t, c, "child", "parentUuid", root)
 		log.Skip(t)
 
-		// A node with children is in use.
+		// A node with children is in use: meta.referencedBy names the kind of what refers to it.
 		p := WantProblem(t, c.Delete(f.path(root)), 409, "IN_USE")
 		if !strings.Contains(Str(p, "detail"), root) {
 			t.Errorf("detail does not name the node: %v", p["detail"])
+		}
+		if by, ok := Strings(Meta(p)["referencedBy"]); !ok || !slices.Equal(by, []string{"child " + f.name}) {
+			t.Errorf("meta.referencedBy %#v, want [child %s]", Meta(p)["referencedBy"], f.name)
+		}
+		if strings.Contains(Str(p, "detail"), "_fkey") || Meta(p)["constraint"] != nil {
+			t.Errorf("IN_USE shows the schema: %v", p)
 		}
 		// Even when the child is removed (soft delete): it still exists.
 		f.moveTo(t, c, child, "removed")

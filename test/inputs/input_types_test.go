@@ -196,7 +196,7 @@ func TestInputTypeValidation(t *testing.T) {
 	} {
 		Problem(t, x.what, post("dataType", x.dataType, "constraints", x.cons), 400, "VALIDATION_FAILED", x.field)
 	}
-	Problem(t, "min as a number", post("dataType", "integer", "constraints", Body("min", 1)), 400, "MALFORMED_REQUEST", "constraints.min")
+	Problem(t, "min as a boolean", post("dataType", "integer", "constraints", Body("min", true)), 400, "MALFORMED_REQUEST", "constraints.min")
 	Problem(t, "unknown constraint", post("constraints", Body("minimum", 1)), 400, "MALFORMED_REQUEST", "constraints.minimum")
 	Problem(t, "constraints not an object", post("constraints", []string{"x"}), 400, "MALFORMED_REQUEST", "constraints")
 

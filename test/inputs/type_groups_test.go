@@ -147,9 +147,19 @@ func TestTypeGroupInUse(t *testing.T) {
 	it := Str(mkInputType(t, c, g, "meta_title", "text"), "uuid")
 	log := NewEventLog(pool, tenant).Skip(t)
 
+	// Both refusals name what refers to the group: its input types.
+	wantInputTypes := func(what string, r Resp) {
+		t.Helper()
+		if by, ok := Strings(Meta(r.Obj())["referencedBy"]); !ok || len(by) != 1 || by[0] != "input type" {
+			t.Errorf("%s: meta.referencedBy %#v, want [input type]", what, Meta(r.Obj())["referencedBy"])
+		}
+	}
 	r := c.Delete("/v1/type-groups/" + g)
 	Problem(t, "delete a group with input types", r, 409, "IN_USE")
-	Problem(t, "change entityType of a group with input types", c.Patch("/v1/type-groups/"+g, Body("entityType", "brand")), 409, "IN_USE", "entityType")
+	wantInputTypes("delete", r)
+	r = c.Patch("/v1/type-groups/"+g, Body("entityType", "brand"))
+	Problem(t, "change entityType of a group with input types", r, 409, "IN_USE", "entityType")
+	wantInputTypes("change entityType", r)
 	Problem(t, "bulk: change entityType of a group with input types", c.Patch("/v1/type-groups/bulk", []any{
 		Body("uuid", free, "entityType", "asset"), Body("uuid", g, "entityType", "asset"),
 	}), 409, "IN_USE", "[1].entityType")

@@ -2,6 +2,7 @@ package product_values
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	. "github.com/catalogd/catalogd/server/apptest"
@@ -95,7 +96,7 @@ func TestDataTypes(t *testing.T) {
 		{"text", "hello", 5, "hello", map[string]any{"maxLength": 5}, "too long", "maxLength"},
 		{"rich_text", "<p>x</p>", true, "<p>x</p>", map[string]any{"minLength": 3}, "ab", "minLength"},
 		{"integer", 42, 1.5, float64(42), map[string]any{"min": "10"}, 5, "min"},
-		{"decimal", "12.50", 12.5, "12.50", map[string]any{"max": "100"}, "100.01", "max"},
+		{"decimal", "12.50", true, "12.50", map[string]any{"max": "100"}, "100.01", "max"},
 		{"boolean", true, "true", true, nil, nil, ""},
 		{"date", "2024-02-29", "2024-02-30", "2024-02-29", map[string]any{"min": "2024-01-01"}, "2023-12-31", "min"},
 		{"date_time", "2024-01-02T03:04:05Z", "2024-01-02 03:04", "2024-01-02T03:04:05Z", nil, nil, ""},
@@ -205,11 +206,21 @@ func TestReferencesInUse(t *testing.T) {
 	ch := mkChannel(t, c)
 	v := set(t, c, p, "inputTypeUuid", loc, "localeUuid", en, "channelUuid", ch, "value", "x")
 
-	WantProblem(t, c.Delete("/v1/input-types/"+loc), 409, "IN_USE")
-	WantProblem(t, c.Delete("/v1/channels/"+ch), 409, "IN_USE")
+	// meta.referencedBy names the kinds that still refer (a channel whose locale list has the locale too).
+	wantReferencedBy := func(what string, p map[string]any, kinds ...string) {
+		t.Helper()
+		if by, ok := Strings(Meta(p)["referencedBy"]); !ok || !slices.Equal(by, kinds) {
+			t.Errorf("%s: meta.referencedBy %#v, want %v", what, Meta(p)["referencedBy"], kinds)
+		}
+	}
+	wantReferencedBy("input type", WantProblem(t, c.Delete("/v1/input-types/"+loc), 409, "IN_USE"), "product input value")
+	wantReferencedBy("channel", WantProblem(t, c.Delete("/v1/channels/"+ch), 409, "IN_USE"), "product input value")
 	de := CreateLocale(t, c, "it")
 	Want(t, c.Patch("/v1/locales/"+de, Body("isDefault", true)), 200)
-	WantProblem(t, c.Delete("/v1/locales/"+en), 409, "IN_USE")
+	wantReferencedBy("locale", WantProblem(t, c.Delete("/v1/locales/"+en), 409, "IN_USE"), "product input value")
+	withLocale := Str(Want(t, c.Post("/v1/channels", Body("code", "ch_"+RandomHex(4), "localeUuids", []string{en})), 201).Obj(), "uuid")
+	wantReferencedBy("locale of a channel", WantProblem(t, c.Delete("/v1/locales/"+en), 409, "IN_USE"), "channel", "product input value")
+	Want(t, c.Delete("/v1/channels/"+withLocale), 204)
 
 	// Deleting the value frees them; deleting the product deletes its values.
 	Want(t, c.Delete(base(p)+"/"+Str(v, "uuid")), 204)

@@ -1,10 +1,8 @@
 package products
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
 	. "github.com/catalogd/catalogd/server/apptest"
@@ -64,15 +62,7 @@ func TestLifecycleEveryTransitionFromEveryState(t *testing.T) {
 					log.Expect(t, tr, pev(verbOf[tr], id))
 				default:
 					p := WantProblem(t, r, 409, "INVALID_TRANSITION")
-					meta, _ := p["meta"].(map[string]any)
-					if meta["status"] != from {
-						t.Errorf("meta.status %v, want %s", meta["status"], from)
-					}
-					allowed := strings.Split(fmt.Sprint(meta["allowedTransitions"]), ",")
-					slices.Sort(allowed)
-					if !slices.Equal(allowed, allowedFrom[from]) {
-						t.Errorf("meta.allowedTransitions %v, want %v", allowed, allowedFrom[from])
-					}
+					WantTransitionMeta(t, tr+" from "+from, Meta(p), from, allowedFrom[from]...)
 					if g := Want(t, c.Get("/v1/products/"+id), 200).Obj(); !reflect.DeepEqual(g, before) {
 						t.Errorf("refused move changed the product: %v", g)
 					}

@@ -72,7 +72,11 @@ func TestInUseAndCascade(t *testing.T) {
 	p := mkProduct(t, c, "simple")
 	ch := mkChannel(t, c)
 	mkPub(t, c, p, ch)
-	Problem(t, "delete channel with a publication", c.Delete("/v1/channels/"+ch), 409, "IN_USE")
+	if r := c.Delete("/v1/channels/" + ch); Problem(t, "delete channel with a publication", r, 409, "IN_USE") {
+		if by, ok := Strings(Meta(r.Obj())["referencedBy"]); !ok || len(by) != 1 || by[0] != "product publication" {
+			t.Errorf("meta.referencedBy %#v", Meta(r.Obj())["referencedBy"])
+		}
+	}
 	Want(t, c.Delete("/v1/products/"+p), 204)
 	if n := CountRows(t, pool, "product_publications", tenant); n != 0 {
 		t.Errorf("%d publications left after deleting the product", n)

@@ -26,6 +26,7 @@ func wantNotReady(t *testing.T, c *Client, p, pub string, want ...[3]any) {
 	if got := missingOf(t, prob); !reflect.DeepEqual(got, missing) {
 		t.Errorf("409 meta.missing %v, want the readiness list %v", got, missing)
 	}
+	wantMissingErrors(t, prob, "")
 	if meta := prob["meta"].(map[string]any); meta["publicationUuid"] != pub {
 		t.Errorf("409 meta.publicationUuid %v", meta["publicationUuid"])
 	}
@@ -163,6 +164,11 @@ func TestGateAssetTypesAndBulkAtomic(t *testing.T) {
 	if meta := prob["meta"].(map[string]any); meta["publicationUuid"] != bad {
 		t.Errorf("bulk refusal names %v", meta)
 	}
+	// The errors name the item (uuids[1]) and the requirement (its index in meta.missing).
+	if m := missingOf(t, prob); len(m) != 1 || m[0]["kind"] != "input_type" || m[0]["uuid"] != it {
+		t.Errorf("bulk refusal meta.missing %v", m)
+	}
+	wantMissingErrors(t, prob, "uuids[1].")
 	wantPub(t, "ready one unchanged", Want(t, c.Get(base(p)+"/"+ready), 200).Obj(), "status", "draft", "publishedAt", nil)
 	log.Expect(t, "atomic bulk")
 

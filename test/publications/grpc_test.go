@@ -1,6 +1,7 @@
 package publications
 
 import (
+	"encoding/json"
 	"testing"
 
 	"google.golang.org/grpc/codes"
@@ -38,9 +39,16 @@ func TestGRPC(t *testing.T) {
 	}
 	_, err = sc.TransitionProductPublication(ctx, &pb.TransitionProductPublicationRequest{ProductUuid: p, PublicationUuid: v.Uuid,
 		Transition: pb.ProductPublicationTransition_PRODUCT_PUBLICATION_TRANSITION_PUBLISH})
-	meta := WantGRPC(t, "not ready", err, codes.FailedPrecondition, "REQUIREMENTS_NOT_MET")
-	if meta["publicationUuid"] != v.Uuid || meta["missing"] == "" {
+	// BadRequest names each missing requirement; ErrorInfo carries missing as JSON text, the Struct
+	// detail as an array of the readiness entries.
+	meta := WantGRPC(t, "not ready", err, codes.FailedPrecondition, "REQUIREMENTS_NOT_MET", "missing[0]")
+	var fromText []map[string]any
+	if meta["publicationUuid"] != v.Uuid || json.Unmarshal([]byte(meta["missing"]), &fromText) != nil || len(fromText) != 1 {
 		t.Errorf("meta %v", meta)
+	}
+	typed, _ := GRPCMeta(err)["missing"].([]any)
+	if len(typed) != 1 || typed[0].(map[string]any)["kind"] != "product" || typed[0].(map[string]any)["uuid"] != p {
+		t.Errorf("typed meta %v", GRPCMeta(err))
 	}
 	activate(t, c, p)
 	log.Skip(t)

@@ -1,7 +1,7 @@
 package publications
 
 import (
-	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -90,16 +90,38 @@ func readiness(t *testing.T, c *Client, product, pub string) (bool, []map[string
 	return r["ready"].(bool), out
 }
 
-// missingOf is the meta.missing list of a REQUIREMENTS_NOT_MET problem.
+// missingOf is the meta.missing list of a REQUIREMENTS_NOT_MET problem: a JSON array of objects
+// (never a JSON-encoded string).
 func missingOf(t *testing.T, p map[string]any) []map[string]any {
 	t.Helper()
-	meta, _ := p["meta"].(map[string]any)
-	s, _ := meta["missing"].(string)
-	var out []map[string]any
-	if err := json.Unmarshal([]byte(s), &out); err != nil {
-		t.Fatalf("meta.missing %q: %v", s, err)
+	arr, ok := Meta(p)["missing"].([]any)
+	if !ok {
+		t.Fatalf("meta.missing %#v is not an array", Meta(p)["missing"])
+	}
+	out := make([]map[string]any, len(arr))
+	for i, m := range arr {
+		if out[i], ok = m.(map[string]any); !ok {
+			t.Fatalf("meta.missing[%d] %#v is not an object", i, m)
+		}
 	}
 	return out
+}
+
+// wantMissingErrors checks that a REQUIREMENTS_NOT_MET problem has one errors[] entry per entry of
+// its meta.missing, in order: field prefix+"missing[j]", message that entry's detail.
+func wantMissingErrors(t *testing.T, p map[string]any, prefix string) {
+	t.Helper()
+	missing := missingOf(t, p)
+	errs, _ := p["errors"].([]any)
+	if len(errs) != len(missing) {
+		t.Fatalf("%d errors for %d missing requirements: %v", len(errs), len(missing), p)
+	}
+	for j, e := range errs {
+		e := e.(map[string]any)
+		if want := fmt.Sprintf("%smissing[%d]", prefix, j); e["field"] != want || e["message"] != missing[j]["detail"] || Str(e, "message") == "" {
+			t.Errorf("errors[%d] = %v, want field %s, message %v", j, e, want, missing[j]["detail"])
+		}
+	}
 }
 
 // kinds summarises missing entries as kind/uuid/localeUuid triples.

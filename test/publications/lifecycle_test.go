@@ -18,9 +18,7 @@ func TestLifecycle(t *testing.T) {
 
 	// draft: unpublish is not allowed; publish moves to published and sets publishedAt.
 	pr := WantProblem(t, move(c, p, id, "unpublish"), 409, "INVALID_TRANSITION")
-	if meta, _ := pr["meta"].(map[string]any); meta["status"] != "draft" || meta["allowedTransitions"] != "publish" {
-		t.Errorf("INVALID_TRANSITION meta: %v", pr)
-	}
+	WantTransitionMeta(t, "unpublish a draft", Meta(pr), "draft", "publish")
 	v := Want(t, move(c, p, id, "publish"), 200).Obj()
 	wantPub(t, "published", v, "uuid", id, "status", "published")
 	first := Str(v, "publishedAt")

@@ -129,9 +129,7 @@ func TestUpdate(t *testing.T) {
 	log.Skip(t)
 	cancelled := getSched(t, c, p, pub, a)
 	prob := WantProblem(t, c.Patch(base(p, pub)+"/"+a, Body("scheduledAt", ts(far(9)))), 409, "INVALID_TRANSITION")
-	if meta, _ := prob["meta"].(map[string]any); meta["status"] != "cancelled" {
-		t.Errorf("meta %v, want status cancelled", prob["meta"])
-	}
+	WantTransitionMeta(t, "update cancelled", Meta(prob), "cancelled")
 	Problem(t, "bulk with a cancelled one", c.Patch(base(p, pub)+"/bulk", []any{Body("uuid", b, "transition", "unpublish"),
 		Body("uuid", a, "transition", "publish")}), 409, "INVALID_TRANSITION", "[1].uuid")
 	log.Expect(t, "refused updates")

@@ -74,9 +74,11 @@ func TestGRPC(t *testing.T) {
 	log.Expect(t, "cancel", ev("cancelled", p, pub, v.Uuid))
 	_, err = sc.UpdatePublicationSchedule(ctx, &pb.UpdatePublicationScheduleRequest{ProductUuid: p, PublicationUuid: pub, ScheduleUuid: v.Uuid,
 		PublicationSchedule: &pb.PublicationScheduleUpdate{Transition: &publish}})
-	if meta := WantGRPC(t, "update cancelled", err, codes.FailedPrecondition, "INVALID_TRANSITION"); meta["status"] != "cancelled" {
+	if meta := WantGRPC(t, "update cancelled", err, codes.FailedPrecondition, "INVALID_TRANSITION"); meta["currentStatus"] != "cancelled" ||
+		meta["allowedTransitions"] != "[]" {
 		t.Errorf("meta %v", meta)
 	}
+	WantTransitionMeta(t, "update cancelled", GRPCMeta(err), "cancelled")
 	bt, err := sc.BulkTransitionPublicationSchedules(ctx, &pb.BulkTransitionPublicationSchedulesRequest{ProductUuid: p, PublicationUuid: pub,
 		Transition: cancelTr, Uuids: []string{bulk.Items[0].Uuid}})
 	if err != nil || len(bt.Items) != 1 || bt.Items[0].Status != pb.PublicationScheduleStatus_PUBLICATION_SCHEDULE_STATUS_CANCELLED {

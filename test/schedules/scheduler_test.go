@@ -88,10 +88,9 @@ func TestSchedulerPublishUnpublish(t *testing.T) {
 
 	// An executed schedule cannot change or be cancelled.
 	prob := WantProblem(t, cancel(c, p, pub, s1), 409, "INVALID_TRANSITION")
-	if meta, _ := prob["meta"].(map[string]any); meta["status"] != "executed" {
-		t.Errorf("cancel executed: meta %v", prob["meta"])
-	}
-	Problem(t, "update executed", c.Patch(base(p, pub)+"/"+s1, Body("scheduledAt", ts(t0.Add(time.Hour)))), 409, "INVALID_TRANSITION")
+	WantTransitionMeta(t, "cancel executed", Meta(prob), "executed")
+	prob = WantProblem(t, c.Patch(base(p, pub)+"/"+s1, Body("scheduledAt", ts(t0.Add(time.Hour)))), 409, "INVALID_TRANSITION")
+	WantTransitionMeta(t, "update executed", Meta(prob), "executed")
 	log.Expect(t, "refused changes")
 
 	wantRun(t, "unpublish due", runAt(t, t0.Add(3*time.Minute)), 1, 1, 0)

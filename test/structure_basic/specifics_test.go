@@ -95,11 +95,14 @@ func TestProductRelationTypeDirection(t *testing.T) {
 	}
 	res := Want(t, c.Post(f.path+"/bulk", []any{
 		map[string]any{"code": "accessory", "direction": "one_way", "displayName": "Accessory"},
-		map[string]any{"code": "bundle", "direction": "PRODUCT_RELATION_DIRECTION_TWO_WAY"},
+		map[string]any{"code": "bundle", "direction": "two_way"},
 	}), 201).Objs()
 	if res[0]["direction"] != "one_way" || res[1]["direction"] != "two_way" {
 		t.Errorf("bulk create: %v", res)
 	}
+
+	// Only the documented short names: the proto name of a value is refused.
+	WantProblem(t, c.Post(f.path, map[string]any{"code": "proto-name", "direction": "PRODUCT_RELATION_DIRECTION_TWO_WAY"}), 400, "MALFORMED_REQUEST", "direction")
 
 	// Filter and order.
 	wantCodes(t, "two-way", listCodes(t, c, f.path+Q("directions[eq]", "two_way")), false, "related", "bundle")

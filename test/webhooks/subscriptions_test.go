@@ -388,7 +388,8 @@ func TestDeliveriesAttemptsRedeliver(t *testing.T) {
 
 	// Redelivery needs an active subscription; an unknown delivery is 404.
 	Want(t, lifecycle(c, id, "deactivate"), 200)
-	WantProblem(t, c.Post(subs+"/"+id+"/deliveries/"+did+"/actions/redeliver", nil), 409, "INVALID_TRANSITION")
+	prob := WantProblem(t, c.Post(subs+"/"+id+"/deliveries/"+did+"/actions/redeliver", nil), 409, "INVALID_TRANSITION")
+	WantTransitionMeta(t, "redeliver on an inactive subscription", Meta(prob), "inactive", "activate")
 	WantProblem(t, c.Post(subs+"/"+id+"/deliveries/"+RandomUUID()+"/actions/redeliver", nil), 404, "NOT_FOUND")
 }
 

@@ -739,21 +739,21 @@ const file_catalog_v1_asset_collections_proto_rawDesc = "" +
 	"asset_uuid\x18\x04 \x01(\tR\tassetUuid\x12'\n" +
 	"\x0fcollection_uuid\x18\x05 \x01(\tR\x0ecollectionUuid\"N\n" +
 	"\x13AssetCollectionList\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.AssetCollectionR\x05items:\x04\xd8\xf3\x18\x01\"@\n" +
-	"\x15AssetCollectionCreate\x12'\n" +
-	"\x0fcollection_uuid\x18\x01 \x01(\tR\x0ecollectionUuid\"\xb1\x03\n" +
-	"\x1bListAssetCollectionsRequest\x12\x1d\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.AssetCollectionR\x05items:\x04\xd8\xf3\x18\x01\"H\n" +
+	"\x15AssetCollectionCreate\x12/\n" +
+	"\x0fcollection_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0ecollectionUuid\"\xcb\x03\n" +
+	"\x1bListAssetCollectionsRequest\x12%\n" +
 	"\n" +
-	"asset_uuid\x18\x01 \x01(\tR\tassetUuid\x12/\n" +
+	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12D\n" +
 	"\x10collection_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\x0fcollectionUuids\x125\n" +
 	"\n" +
 	"created_at\x18\x05 \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x1a\xd2\xf3\x18\x16\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
@@ -763,29 +763,29 @@ const file_catalog_v1_asset_collections_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.AssetCollectionR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x8b\x01\n" +
-	"\x1cCreateAssetCollectionRequest\x12\x1d\n" +
+	"pagination\"\x93\x01\n" +
+	"\x1cCreateAssetCollectionRequest\x12%\n" +
 	"\n" +
-	"asset_uuid\x18\x01 \x01(\tR\tassetUuid\x12L\n" +
+	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\x12L\n" +
 	"\x10asset_collection\x18\x02 \x01(\v2!.catalog.v1.AssetCollectionCreateR\x0fassetCollection\"g\n" +
 	"\x1dCreateAssetCollectionResponse\x12F\n" +
-	"\x10asset_collection\x18\x01 \x01(\v2\x1b.catalog.v1.AssetCollectionR\x0fassetCollection\"{\n" +
-	"!BulkCreateAssetCollectionsRequest\x12\x1d\n" +
+	"\x10asset_collection\x18\x01 \x01(\v2\x1b.catalog.v1.AssetCollectionR\x0fassetCollection\"\x8d\x01\n" +
+	"!BulkCreateAssetCollectionsRequest\x12%\n" +
 	"\n" +
-	"asset_uuid\x18\x01 \x01(\tR\tassetUuid\x127\n" +
-	"\x05items\x18\x02 \x03(\v2!.catalog.v1.AssetCollectionCreateR\x05items\"W\n" +
+	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\x12A\n" +
+	"\x05items\x18\x02 \x03(\v2!.catalog.v1.AssetCollectionCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"W\n" +
 	"\"BulkCreateAssetCollectionsResponse\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.AssetCollectionR\x05items\"n\n" +
-	"\x19GetAssetCollectionRequest\x12\x1d\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.AssetCollectionR\x05items\"~\n" +
+	"\x19GetAssetCollectionRequest\x12%\n" +
 	"\n" +
-	"asset_uuid\x18\x01 \x01(\tR\tassetUuid\x122\n" +
-	"\x15asset_collection_uuid\x18\x02 \x01(\tR\x13assetCollectionUuid\"d\n" +
+	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\x12:\n" +
+	"\x15asset_collection_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13assetCollectionUuid\"d\n" +
 	"\x1aGetAssetCollectionResponse\x12F\n" +
-	"\x10asset_collection\x18\x01 \x01(\v2\x1b.catalog.v1.AssetCollectionR\x0fassetCollection\"q\n" +
-	"\x1cDeleteAssetCollectionRequest\x12\x1d\n" +
+	"\x10asset_collection\x18\x01 \x01(\v2\x1b.catalog.v1.AssetCollectionR\x0fassetCollection\"\x81\x01\n" +
+	"\x1cDeleteAssetCollectionRequest\x12%\n" +
 	"\n" +
-	"asset_uuid\x18\x01 \x01(\tR\tassetUuid\x122\n" +
-	"\x15asset_collection_uuid\x18\x02 \x01(\tR\x13assetCollectionUuid\"\x1f\n" +
+	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\x12:\n" +
+	"\x15asset_collection_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13assetCollectionUuid\"\x1f\n" +
 	"\x1dDeleteAssetCollectionResponse2\xf3\a\n" +
 	"\x16AssetCollectionService\x12\xa6\x01\n" +
 	"\x14ListAssetCollections\x12'.catalog.v1.ListAssetCollectionsRequest\x1a(.catalog.v1.ListAssetCollectionsResponse\";\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02%\x12#/v1/assets/{asset_uuid}/collections\x12\xce\x01\n" +

@@ -1103,23 +1103,24 @@ const file_catalog_v1_assets_proto_rawDesc = "" +
 	"\rMetadataEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\x0e\n" +
-	"\f_description\"\xc8\x02\n" +
-	"\vAssetCreate\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01\x12%\n" +
-	"\vdescription\x18\x03 \x01(\tH\x01R\vdescription\x88\x01\x01\x125\n" +
-	"\bcategory\x18\x04 \x01(\x0e2\x19.catalog.v1.AssetCategoryR\bcategory\x12A\n" +
+	"\f_description\"\xef\x02\n" +
+	"\vAssetCreate\x12\x1e\n" +
+	"\x04code\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x12.\n" +
+	"\vdescription\x18\x03 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x01R\vdescription\x88\x01\x01\x12=\n" +
+	"\bcategory\x18\x04 \x01(\x0e2\x19.catalog.v1.AssetCategoryB\x06\xe2\xf3\x18\x02\b\x01R\bcategory\x12A\n" +
 	"\bmetadata\x18\x05 \x03(\v2%.catalog.v1.AssetCreate.MetadataEntryR\bmetadata\x1a;\n" +
 	"\rMetadataEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_description\"\xb9\x03\n" +
+	"\f_description\"\xd6\x03\n" +
 	"\vAssetUpdate\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x17\n" +
-	"\x04code\x18\x02 \x01(\tH\x00R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12%\n" +
-	"\vdescription\x18\x04 \x01(\tH\x02R\vdescription\x88\x01\x01\x12:\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
+	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12.\n" +
+	"\vdescription\x18\x04 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x02R\vdescription\x88\x01\x01\x12:\n" +
 	"\bcategory\x18\x05 \x01(\x0e2\x19.catalog.v1.AssetCategoryH\x03R\bcategory\x88\x01\x01\x12A\n" +
 	"\bmetadata\x18\x06 \x03(\v2%.catalog.v1.AssetUpdate.MetadataEntryR\bmetadata\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
@@ -1130,7 +1131,7 @@ const file_catalog_v1_assets_proto_rawDesc = "" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
 	"\f_descriptionB\v\n" +
-	"\t_category\"\xf6\x04\n" +
+	"\t_category\"\x88\x05\n" +
 	"\x11ListAssetsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1143,10 +1144,10 @@ const file_catalog_v1_assets_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:7\xd2\xf3\x183\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +
@@ -1163,29 +1164,29 @@ const file_catalog_v1_assets_proto_rawDesc = "" +
 	"\x12CreateAssetRequest\x12-\n" +
 	"\x05asset\x18\x01 \x01(\v2\x17.catalog.v1.AssetCreateR\x05asset\">\n" +
 	"\x13CreateAssetResponse\x12'\n" +
-	"\x05asset\x18\x01 \x01(\v2\x11.catalog.v1.AssetR\x05asset\"H\n" +
-	"\x17BulkCreateAssetsRequest\x12-\n" +
-	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.AssetCreateR\x05items\"C\n" +
+	"\x05asset\x18\x01 \x01(\v2\x11.catalog.v1.AssetR\x05asset\"R\n" +
+	"\x17BulkCreateAssetsRequest\x127\n" +
+	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.AssetCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"C\n" +
 	"\x18BulkCreateAssetsResponse\x12'\n" +
-	"\x05items\x18\x01 \x03(\v2\x11.catalog.v1.AssetR\x05items\"H\n" +
-	"\x17BulkUpdateAssetsRequest\x12-\n" +
-	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.AssetUpdateR\x05items\"C\n" +
+	"\x05items\x18\x01 \x03(\v2\x11.catalog.v1.AssetR\x05items\"R\n" +
+	"\x17BulkUpdateAssetsRequest\x127\n" +
+	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.AssetUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"C\n" +
 	"\x18BulkUpdateAssetsResponse\x12'\n" +
-	"\x05items\x18\x01 \x03(\v2\x11.catalog.v1.AssetR\x05items\"0\n" +
-	"\x0fGetAssetRequest\x12\x1d\n" +
+	"\x05items\x18\x01 \x03(\v2\x11.catalog.v1.AssetR\x05items\"8\n" +
+	"\x0fGetAssetRequest\x12%\n" +
 	"\n" +
-	"asset_uuid\x18\x01 \x01(\tR\tassetUuid\";\n" +
+	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\";\n" +
 	"\x10GetAssetResponse\x12'\n" +
-	"\x05asset\x18\x01 \x01(\v2\x11.catalog.v1.AssetR\x05asset\"b\n" +
-	"\x12UpdateAssetRequest\x12\x1d\n" +
+	"\x05asset\x18\x01 \x01(\v2\x11.catalog.v1.AssetR\x05asset\"j\n" +
+	"\x12UpdateAssetRequest\x12%\n" +
 	"\n" +
-	"asset_uuid\x18\x01 \x01(\tR\tassetUuid\x12-\n" +
+	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\x12-\n" +
 	"\x05asset\x18\x02 \x01(\v2\x17.catalog.v1.AssetUpdateR\x05asset\">\n" +
 	"\x13UpdateAssetResponse\x12'\n" +
-	"\x05asset\x18\x01 \x01(\v2\x11.catalog.v1.AssetR\x05asset\"3\n" +
-	"\x12DeleteAssetRequest\x12\x1d\n" +
+	"\x05asset\x18\x01 \x01(\v2\x11.catalog.v1.AssetR\x05asset\";\n" +
+	"\x12DeleteAssetRequest\x12%\n" +
 	"\n" +
-	"asset_uuid\x18\x01 \x01(\tR\tassetUuid\"\x15\n" +
+	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\"\x15\n" +
 	"\x13DeleteAssetResponse*\x9a\x01\n" +
 	"\rAssetCategory\x12\x1e\n" +
 	"\x1aASSET_CATEGORY_UNSPECIFIED\x10\x00\x12\x18\n" +

@@ -1055,36 +1055,36 @@ const file_catalog_v1_attribute_contents_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.AttributeContentR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x97\x01\n" +
-	"\x1dCreateAttributeContentRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12O\n" +
+	"pagination\"\x9f\x01\n" +
+	"\x1dCreateAttributeContentRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12O\n" +
 	"\x11attribute_content\x18\x02 \x01(\v2\".catalog.v1.AttributeContentCreateR\x10attributeContent\"k\n" +
 	"\x1eCreateAttributeContentResponse\x12I\n" +
-	"\x11attribute_content\x18\x01 \x01(\v2\x1c.catalog.v1.AttributeContentR\x10attributeContent\"\x85\x01\n" +
-	"\"BulkCreateAttributeContentsRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x128\n" +
-	"\x05items\x18\x02 \x03(\v2\".catalog.v1.AttributeContentCreateR\x05items\"Y\n" +
+	"\x11attribute_content\x18\x01 \x01(\v2\x1c.catalog.v1.AttributeContentR\x10attributeContent\"\x97\x01\n" +
+	"\"BulkCreateAttributeContentsRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12B\n" +
+	"\x05items\x18\x02 \x03(\v2\".catalog.v1.AttributeContentCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"Y\n" +
 	"#BulkCreateAttributeContentsResponse\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.AttributeContentR\x05items\"\x85\x01\n" +
-	"\"BulkUpdateAttributeContentsRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x128\n" +
-	"\x05items\x18\x02 \x03(\v2\".catalog.v1.AttributeContentUpdateR\x05items\"Y\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.AttributeContentR\x05items\"\x97\x01\n" +
+	"\"BulkUpdateAttributeContentsRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12B\n" +
+	"\x05items\x18\x02 \x03(\v2\".catalog.v1.AttributeContentUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"Y\n" +
 	"#BulkUpdateAttributeContentsResponse\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.AttributeContentR\x05items\"y\n" +
-	"\x1aGetAttributeContentRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x124\n" +
-	"\x16attribute_content_uuid\x18\x02 \x01(\tR\x14attributeContentUuid\"h\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.AttributeContentR\x05items\"\x89\x01\n" +
+	"\x1aGetAttributeContentRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12<\n" +
+	"\x16attribute_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14attributeContentUuid\"h\n" +
 	"\x1bGetAttributeContentResponse\x12I\n" +
-	"\x11attribute_content\x18\x01 \x01(\v2\x1c.catalog.v1.AttributeContentR\x10attributeContent\"\xcd\x01\n" +
-	"\x1dUpdateAttributeContentRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x124\n" +
-	"\x16attribute_content_uuid\x18\x02 \x01(\tR\x14attributeContentUuid\x12O\n" +
+	"\x11attribute_content\x18\x01 \x01(\v2\x1c.catalog.v1.AttributeContentR\x10attributeContent\"\xdd\x01\n" +
+	"\x1dUpdateAttributeContentRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12<\n" +
+	"\x16attribute_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14attributeContentUuid\x12O\n" +
 	"\x11attribute_content\x18\x03 \x01(\v2\".catalog.v1.AttributeContentUpdateR\x10attributeContent\"k\n" +
 	"\x1eUpdateAttributeContentResponse\x12I\n" +
-	"\x11attribute_content\x18\x01 \x01(\v2\x1c.catalog.v1.AttributeContentR\x10attributeContent\"|\n" +
-	"\x1dDeleteAttributeContentRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x124\n" +
-	"\x16attribute_content_uuid\x18\x02 \x01(\tR\x14attributeContentUuid\" \n" +
+	"\x11attribute_content\x18\x01 \x01(\v2\x1c.catalog.v1.AttributeContentR\x10attributeContent\"\x8c\x01\n" +
+	"\x1dDeleteAttributeContentRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12<\n" +
+	"\x16attribute_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14attributeContentUuid\" \n" +
 	"\x1eDeleteAttributeContentResponse\"\xbe\x02\n" +
 	"\x10AttributeContent\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1099,26 +1099,27 @@ const file_catalog_v1_attribute_contents_proto_rawDesc = "" +
 	"\vdescription\x18\a \x01(\tH\x00R\vdescription\x88\x01\x01B\x0e\n" +
 	"\f_description\"P\n" +
 	"\x14AttributeContentList\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.AttributeContentR\x05items:\x04\xd8\xf3\x18\x01\"\x93\x01\n" +
-	"\x16AttributeContentCreate\x12\x1f\n" +
-	"\vlocale_uuid\x18\x01 \x01(\tR\n" +
-	"localeUuid\x12!\n" +
-	"\fdisplay_name\x18\x02 \x01(\tR\vdisplayName\x12%\n" +
-	"\vdescription\x18\x03 \x01(\tH\x00R\vdescription\x88\x01\x01B\x0e\n" +
-	"\f_description\"\x8f\x02\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.AttributeContentR\x05items:\x04\xd8\xf3\x18\x01\"\xb0\x01\n" +
+	"\x16AttributeContentCreate\x12'\n" +
+	"\vlocale_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"localeUuid\x12-\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\vdisplayName\x12.\n" +
+	"\vdescription\x18\x03 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x00R\vdescription\x88\x01\x01B\x0e\n" +
+	"\f_description\"\xa2\x02\n" +
 	"\x16AttributeContentUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12$\n" +
 	"\vlocale_uuid\x18\x02 \x01(\tH\x00R\n" +
-	"localeUuid\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12%\n" +
-	"\vdescription\x18\x04 \x01(\tH\x02R\vdescription\x88\x01\x01\x12;\n" +
+	"localeUuid\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12.\n" +
+	"\vdescription\x18\x04 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x02R\vdescription\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\x0e\n" +
 	"\f_locale_uuidB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_description\"\xbc\x04\n" +
-	"\x1cListAttributeContentsRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12/\n" +
+	"\f_description\"\xd6\x04\n" +
+	"\x1cListAttributeContentsRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12<\n" +
 	"\flocale_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\vlocaleUuids\x12>\n" +
 	"\rdisplay_names\x18\x04 \x01(\v2\x19.catalog.v1.StringsFilterR\fdisplayNames\x12;\n" +
@@ -1126,10 +1127,10 @@ const file_catalog_v1_attribute_contents_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:'\xd2\xf3\x18#\n" +
 	"\vdisplayName\n" +
 	"\tcreatedAt\n" +

@@ -1119,42 +1119,42 @@ const file_catalog_v1_attribute_term_contents_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2 .catalog.v1.AttributeTermContentR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\xc5\x01\n" +
-	"!CreateAttributeTermContentRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12\x1b\n" +
-	"\tterm_uuid\x18\x02 \x01(\tR\btermUuid\x12\\\n" +
+	"pagination\"\xd5\x01\n" +
+	"!CreateAttributeTermContentRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12#\n" +
+	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\x12\\\n" +
 	"\x16attribute_term_content\x18\x03 \x01(\v2&.catalog.v1.AttributeTermContentCreateR\x14attributeTermContent\"|\n" +
 	"\"CreateAttributeTermContentResponse\x12V\n" +
-	"\x16attribute_term_content\x18\x01 \x01(\v2 .catalog.v1.AttributeTermContentR\x14attributeTermContent\"\xaa\x01\n" +
-	"&BulkCreateAttributeTermContentsRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12\x1b\n" +
-	"\tterm_uuid\x18\x02 \x01(\tR\btermUuid\x12<\n" +
-	"\x05items\x18\x03 \x03(\v2&.catalog.v1.AttributeTermContentCreateR\x05items\"a\n" +
+	"\x16attribute_term_content\x18\x01 \x01(\v2 .catalog.v1.AttributeTermContentR\x14attributeTermContent\"\xc4\x01\n" +
+	"&BulkCreateAttributeTermContentsRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12#\n" +
+	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\x12F\n" +
+	"\x05items\x18\x03 \x03(\v2&.catalog.v1.AttributeTermContentCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"a\n" +
 	"'BulkCreateAttributeTermContentsResponse\x126\n" +
-	"\x05items\x18\x01 \x03(\v2 .catalog.v1.AttributeTermContentR\x05items\"\xaa\x01\n" +
-	"&BulkUpdateAttributeTermContentsRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12\x1b\n" +
-	"\tterm_uuid\x18\x02 \x01(\tR\btermUuid\x12<\n" +
-	"\x05items\x18\x03 \x03(\v2&.catalog.v1.AttributeTermContentUpdateR\x05items\"a\n" +
+	"\x05items\x18\x01 \x03(\v2 .catalog.v1.AttributeTermContentR\x05items\"\xc4\x01\n" +
+	"&BulkUpdateAttributeTermContentsRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12#\n" +
+	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\x12F\n" +
+	"\x05items\x18\x03 \x03(\v2&.catalog.v1.AttributeTermContentUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"a\n" +
 	"'BulkUpdateAttributeTermContentsResponse\x126\n" +
-	"\x05items\x18\x01 \x03(\v2 .catalog.v1.AttributeTermContentR\x05items\"\x90\x01\n" +
-	"\x1eGetAttributeTermContentRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12\x1b\n" +
-	"\tterm_uuid\x18\x02 \x01(\tR\btermUuid\x12*\n" +
-	"\x11term_content_uuid\x18\x03 \x01(\tR\x0ftermContentUuid\"y\n" +
+	"\x05items\x18\x01 \x03(\v2 .catalog.v1.AttributeTermContentR\x05items\"\xa8\x01\n" +
+	"\x1eGetAttributeTermContentRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12#\n" +
+	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\x122\n" +
+	"\x11term_content_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0ftermContentUuid\"y\n" +
 	"\x1fGetAttributeTermContentResponse\x12V\n" +
-	"\x16attribute_term_content\x18\x01 \x01(\v2 .catalog.v1.AttributeTermContentR\x14attributeTermContent\"\xf1\x01\n" +
-	"!UpdateAttributeTermContentRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12\x1b\n" +
-	"\tterm_uuid\x18\x02 \x01(\tR\btermUuid\x12*\n" +
-	"\x11term_content_uuid\x18\x03 \x01(\tR\x0ftermContentUuid\x12\\\n" +
+	"\x16attribute_term_content\x18\x01 \x01(\v2 .catalog.v1.AttributeTermContentR\x14attributeTermContent\"\x89\x02\n" +
+	"!UpdateAttributeTermContentRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12#\n" +
+	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\x122\n" +
+	"\x11term_content_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0ftermContentUuid\x12\\\n" +
 	"\x16attribute_term_content\x18\x04 \x01(\v2&.catalog.v1.AttributeTermContentUpdateR\x14attributeTermContent\"|\n" +
 	"\"UpdateAttributeTermContentResponse\x12V\n" +
-	"\x16attribute_term_content\x18\x01 \x01(\v2 .catalog.v1.AttributeTermContentR\x14attributeTermContent\"\x93\x01\n" +
-	"!DeleteAttributeTermContentRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12\x1b\n" +
-	"\tterm_uuid\x18\x02 \x01(\tR\btermUuid\x12*\n" +
-	"\x11term_content_uuid\x18\x03 \x01(\tR\x0ftermContentUuid\"$\n" +
+	"\x16attribute_term_content\x18\x01 \x01(\v2 .catalog.v1.AttributeTermContentR\x14attributeTermContent\"\xab\x01\n" +
+	"!DeleteAttributeTermContentRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12#\n" +
+	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\x122\n" +
+	"\x11term_content_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0ftermContentUuid\"$\n" +
 	"\"DeleteAttributeTermContentResponse\"\xdf\x02\n" +
 	"\x14AttributeTermContent\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1170,27 +1170,28 @@ const file_catalog_v1_attribute_term_contents_proto_rawDesc = "" +
 	"\vdescription\x18\b \x01(\tH\x00R\vdescription\x88\x01\x01B\x0e\n" +
 	"\f_description\"X\n" +
 	"\x18AttributeTermContentList\x126\n" +
-	"\x05items\x18\x01 \x03(\v2 .catalog.v1.AttributeTermContentR\x05items:\x04\xd8\xf3\x18\x01\"\x97\x01\n" +
-	"\x1aAttributeTermContentCreate\x12\x1f\n" +
-	"\vlocale_uuid\x18\x01 \x01(\tR\n" +
-	"localeUuid\x12!\n" +
-	"\fdisplay_name\x18\x02 \x01(\tR\vdisplayName\x12%\n" +
-	"\vdescription\x18\x03 \x01(\tH\x00R\vdescription\x88\x01\x01B\x0e\n" +
-	"\f_description\"\x93\x02\n" +
+	"\x05items\x18\x01 \x03(\v2 .catalog.v1.AttributeTermContentR\x05items:\x04\xd8\xf3\x18\x01\"\xb4\x01\n" +
+	"\x1aAttributeTermContentCreate\x12'\n" +
+	"\vlocale_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"localeUuid\x12-\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\vdisplayName\x12.\n" +
+	"\vdescription\x18\x03 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x00R\vdescription\x88\x01\x01B\x0e\n" +
+	"\f_description\"\xa6\x02\n" +
 	"\x1aAttributeTermContentUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12$\n" +
 	"\vlocale_uuid\x18\x02 \x01(\tH\x00R\n" +
-	"localeUuid\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12%\n" +
-	"\vdescription\x18\x04 \x01(\tH\x02R\vdescription\x88\x01\x01\x12;\n" +
+	"localeUuid\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12.\n" +
+	"\vdescription\x18\x04 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x02R\vdescription\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\x0e\n" +
 	"\f_locale_uuidB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_description\"\xdd\x04\n" +
-	" ListAttributeTermContentsRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12\x1b\n" +
-	"\tterm_uuid\x18\x02 \x01(\tR\btermUuid\x12/\n" +
+	"\f_description\"\xff\x04\n" +
+	" ListAttributeTermContentsRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12#\n" +
+	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\x12/\n" +
 	"\x05uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12<\n" +
 	"\flocale_uuids\x18\x04 \x01(\v2\x19.catalog.v1.StringsFilterR\vlocaleUuids\x12>\n" +
 	"\rdisplay_names\x18\x05 \x01(\v2\x19.catalog.v1.StringsFilterR\fdisplayNames\x12;\n" +
@@ -1198,10 +1199,10 @@ const file_catalog_v1_attribute_term_contents_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:'\xd2\xf3\x18#\n" +
 	"\vdisplayName\n" +
 	"\tcreatedAt\n" +

@@ -1124,38 +1124,38 @@ const file_catalog_v1_attribute_terms_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x19.catalog.v1.AttributeTermR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x8b\x01\n" +
-	"\x1aCreateAttributeTermRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12F\n" +
+	"pagination\"\x93\x01\n" +
+	"\x1aCreateAttributeTermRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12F\n" +
 	"\x0eattribute_term\x18\x02 \x01(\v2\x1f.catalog.v1.AttributeTermCreateR\rattributeTerm\"_\n" +
 	"\x1bCreateAttributeTermResponse\x12@\n" +
-	"\x0eattribute_term\x18\x01 \x01(\v2\x19.catalog.v1.AttributeTermR\rattributeTerm\"\x7f\n" +
-	"\x1fBulkCreateAttributeTermsRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x125\n" +
-	"\x05items\x18\x02 \x03(\v2\x1f.catalog.v1.AttributeTermCreateR\x05items\"S\n" +
+	"\x0eattribute_term\x18\x01 \x01(\v2\x19.catalog.v1.AttributeTermR\rattributeTerm\"\x91\x01\n" +
+	"\x1fBulkCreateAttributeTermsRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12?\n" +
+	"\x05items\x18\x02 \x03(\v2\x1f.catalog.v1.AttributeTermCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"S\n" +
 	" BulkCreateAttributeTermsResponse\x12/\n" +
-	"\x05items\x18\x01 \x03(\v2\x19.catalog.v1.AttributeTermR\x05items\"\x7f\n" +
-	"\x1fBulkUpdateAttributeTermsRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x125\n" +
-	"\x05items\x18\x02 \x03(\v2\x1f.catalog.v1.AttributeTermUpdateR\x05items\"S\n" +
+	"\x05items\x18\x01 \x03(\v2\x19.catalog.v1.AttributeTermR\x05items\"\x91\x01\n" +
+	"\x1fBulkUpdateAttributeTermsRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12?\n" +
+	"\x05items\x18\x02 \x03(\v2\x1f.catalog.v1.AttributeTermUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"S\n" +
 	" BulkUpdateAttributeTermsResponse\x12/\n" +
-	"\x05items\x18\x01 \x03(\v2\x19.catalog.v1.AttributeTermR\x05items\"\xd3\x01\n" +
-	"\x17GetAttributeTermRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12\x1b\n" +
-	"\tterm_uuid\x18\x02 \x01(\tR\btermUuid\x12:\n" +
+	"\x05items\x18\x01 \x03(\v2\x19.catalog.v1.AttributeTermR\x05items\"\xe3\x01\n" +
+	"\x17GetAttributeTermRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12#\n" +
+	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\x12:\n" +
 	"\ainclude\x18\x03 \x01(\v2 .catalog.v1.AttributeTermIncludeR\ainclude\x128\n" +
 	"\x06expand\x18\x04 \x01(\v2 .catalog.v1.AttributeTermIncludeR\x06expand\"\\\n" +
 	"\x18GetAttributeTermResponse\x12@\n" +
-	"\x0eattribute_term\x18\x01 \x01(\v2\x19.catalog.v1.AttributeTermR\rattributeTerm\"\xa8\x01\n" +
-	"\x1aUpdateAttributeTermRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12\x1b\n" +
-	"\tterm_uuid\x18\x02 \x01(\tR\btermUuid\x12F\n" +
+	"\x0eattribute_term\x18\x01 \x01(\v2\x19.catalog.v1.AttributeTermR\rattributeTerm\"\xb8\x01\n" +
+	"\x1aUpdateAttributeTermRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12#\n" +
+	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\x12F\n" +
 	"\x0eattribute_term\x18\x03 \x01(\v2\x1f.catalog.v1.AttributeTermUpdateR\rattributeTerm\"_\n" +
 	"\x1bUpdateAttributeTermResponse\x12@\n" +
-	"\x0eattribute_term\x18\x01 \x01(\v2\x19.catalog.v1.AttributeTermR\rattributeTerm\"`\n" +
-	"\x1aDeleteAttributeTermRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12\x1b\n" +
-	"\tterm_uuid\x18\x02 \x01(\tR\btermUuid\"\x1d\n" +
+	"\x0eattribute_term\x18\x01 \x01(\v2\x19.catalog.v1.AttributeTermR\rattributeTerm\"p\n" +
+	"\x1aDeleteAttributeTermRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12#\n" +
+	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\"\x1d\n" +
 	"\x1bDeleteAttributeTermResponse\"\x90\x03\n" +
 	"\rAttributeTerm\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1168,17 +1168,18 @@ const file_catalog_v1_attribute_terms_proto_rawDesc = "" +
 	"\fdisplay_name\x18\x06 \x01(\tR\vdisplayName\x12\x1a\n" +
 	"\bposition\x18\a \x01(\x05R\bposition\x129\n" +
 	"\rcontent_uuids\x18\b \x01(\v2\x14.catalog.v1.UuidListR\fcontentUuids\x12@\n" +
-	"\bcontents\x18\t \x01(\v2$.catalog.v1.AttributeTermContentListR\bcontents\"\x90\x01\n" +
-	"\x13AttributeTermCreate\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01\x12\x1f\n" +
+	"\bcontents\x18\t \x01(\v2$.catalog.v1.AttributeTermContentListR\bcontents\"\xa6\x01\n" +
+	"\x13AttributeTermCreate\x12\x1e\n" +
+	"\x04code\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x12\x1f\n" +
 	"\bposition\x18\x03 \x01(\x05H\x01R\bposition\x88\x01\x01B\x0f\n" +
 	"\r_display_nameB\v\n" +
-	"\t_position\"\xef\x01\n" +
+	"\t_position\"\x83\x02\n" +
 	"\x13AttributeTermUpdate\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x17\n" +
-	"\x04code\x18\x02 \x01(\tH\x00R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12\x1f\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
+	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12\x1f\n" +
 	"\bposition\x18\x04 \x01(\x05H\x02R\bposition\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\a\n" +
@@ -1186,9 +1187,9 @@ const file_catalog_v1_attribute_terms_proto_rawDesc = "" +
 	"\r_display_nameB\v\n" +
 	"\t_position\"2\n" +
 	"\x14AttributeTermInclude\x12\x1a\n" +
-	"\bcontents\x18\x01 \x01(\bR\bcontents\"\x93\x06\n" +
-	"\x19ListAttributeTermsRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12/\n" +
+	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xad\x06\n" +
+	"\x19ListAttributeTermsRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
 	"\x04code\x18\x04 \x01(\v2\x18.catalog.v1.StringFilterR\x04code\x12>\n" +
@@ -1198,10 +1199,10 @@ const file_catalog_v1_attribute_terms_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\t \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\t \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12:\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12:\n" +
 	"\ainclude\x18\f \x01(\v2 .catalog.v1.AttributeTermIncludeR\ainclude\x128\n" +
 	"\x06expand\x18\r \x01(\v2 .catalog.v1.AttributeTermIncludeR\x06expand\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:7\xd2\xf3\x183\n" +

@@ -1432,21 +1432,22 @@ const file_catalog_v1_attributes_proto_rawDesc = "" +
 	"\rcontent_uuids\x18\b \x01(\v2\x14.catalog.v1.UuidListR\fcontentUuids\x12<\n" +
 	"\bcontents\x18\t \x01(\v2 .catalog.v1.AttributeContentListR\bcontents\"B\n" +
 	"\rAttributeList\x12+\n" +
-	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.AttributeR\x05items:\x04\xd8\xf3\x18\x01\"^\n" +
-	"\x0fAttributeCreate\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01B\x0f\n" +
-	"\r_display_name\"\xbd\x01\n" +
+	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.AttributeR\x05items:\x04\xd8\xf3\x18\x01\"t\n" +
+	"\x0fAttributeCreate\x12\x1e\n" +
+	"\x04code\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01B\x0f\n" +
+	"\r_display_name\"\xd1\x01\n" +
 	"\x0fAttributeUpdate\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x17\n" +
-	"\x04code\x18\x02 \x01(\tH\x00R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12;\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
+	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_name\".\n" +
 	"\x10AttributeInclude\x12\x1a\n" +
-	"\bcontents\x18\x01 \x01(\bR\bcontents\"\x99\x06\n" +
+	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xab\x06\n" +
 	"\x15ListAttributesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1459,10 +1460,10 @@ const file_catalog_v1_attributes_proto_rawDesc = "" +
 	"\n" +
 	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x125\n" +
 	"\n" +
-	"is_removed\x18\t \x01(\v2\x16.catalog.v1.BoolFilterR\tisRemoved\x12\x17\n" +
+	"is_removed\x18\t \x01(\v2\x16.catalog.v1.BoolFilterR\tisRemoved\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x126\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x126\n" +
 	"\ainclude\x18\f \x01(\v2\x1c.catalog.v1.AttributeIncludeR\ainclude\x124\n" +
 	"\x06expand\x18\r \x01(\v2\x1c.catalog.v1.AttributeIncludeR\x06expand\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:5\xd2\xf3\x181\n" +
@@ -1481,41 +1482,41 @@ const file_catalog_v1_attributes_proto_rawDesc = "" +
 	"\x16CreateAttributeRequest\x129\n" +
 	"\tattribute\x18\x01 \x01(\v2\x1b.catalog.v1.AttributeCreateR\tattribute\"N\n" +
 	"\x17CreateAttributeResponse\x123\n" +
-	"\tattribute\x18\x01 \x01(\v2\x15.catalog.v1.AttributeR\tattribute\"P\n" +
-	"\x1bBulkCreateAttributesRequest\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.AttributeCreateR\x05items\"K\n" +
+	"\tattribute\x18\x01 \x01(\v2\x15.catalog.v1.AttributeR\tattribute\"Z\n" +
+	"\x1bBulkCreateAttributesRequest\x12;\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.AttributeCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"K\n" +
 	"\x1cBulkCreateAttributesResponse\x12+\n" +
-	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.AttributeR\x05items\"P\n" +
-	"\x1bBulkUpdateAttributesRequest\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.AttributeUpdateR\x05items\"K\n" +
+	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.AttributeR\x05items\"Z\n" +
+	"\x1bBulkUpdateAttributesRequest\x12;\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.AttributeUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"K\n" +
 	"\x1cBulkUpdateAttributesResponse\x12+\n" +
-	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.AttributeR\x05items\"\xaa\x01\n" +
-	"\x13GetAttributeRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x126\n" +
+	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.AttributeR\x05items\"\xb2\x01\n" +
+	"\x13GetAttributeRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x126\n" +
 	"\ainclude\x18\x02 \x01(\v2\x1c.catalog.v1.AttributeIncludeR\ainclude\x124\n" +
 	"\x06expand\x18\x03 \x01(\v2\x1c.catalog.v1.AttributeIncludeR\x06expand\"K\n" +
 	"\x14GetAttributeResponse\x123\n" +
-	"\tattribute\x18\x01 \x01(\v2\x15.catalog.v1.AttributeR\tattribute\"z\n" +
-	"\x16UpdateAttributeRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x129\n" +
+	"\tattribute\x18\x01 \x01(\v2\x15.catalog.v1.AttributeR\tattribute\"\x82\x01\n" +
+	"\x16UpdateAttributeRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x129\n" +
 	"\tattribute\x18\x02 \x01(\v2\x1b.catalog.v1.AttributeUpdateR\tattribute\"N\n" +
 	"\x17UpdateAttributeResponse\x123\n" +
-	"\tattribute\x18\x01 \x01(\v2\x15.catalog.v1.AttributeR\tattribute\"?\n" +
-	"\x16DeleteAttributeRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\"\x19\n" +
-	"\x17DeleteAttributeResponse\"\x84\x01\n" +
-	"\x1aTransitionAttributeRequest\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12?\n" +
+	"\tattribute\x18\x01 \x01(\v2\x15.catalog.v1.AttributeR\tattribute\"G\n" +
+	"\x16DeleteAttributeRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\"\x19\n" +
+	"\x17DeleteAttributeResponse\"\x94\x01\n" +
+	"\x1aTransitionAttributeRequest\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12G\n" +
 	"\n" +
-	"transition\x18\x02 \x01(\x0e2\x1f.catalog.v1.AttributeTransitionR\n" +
+	"transition\x18\x02 \x01(\x0e2\x1f.catalog.v1.AttributeTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"transition\"R\n" +
 	"\x1bTransitionAttributeResponse\x123\n" +
-	"\tattribute\x18\x01 \x01(\v2\x15.catalog.v1.AttributeR\tattribute\"x\n" +
-	"\x1fBulkTransitionAttributesRequest\x12?\n" +
+	"\tattribute\x18\x01 \x01(\v2\x15.catalog.v1.AttributeR\tattribute\"\x8a\x01\n" +
+	"\x1fBulkTransitionAttributesRequest\x12G\n" +
 	"\n" +
-	"transition\x18\x01 \x01(\x0e2\x1f.catalog.v1.AttributeTransitionR\n" +
-	"transition\x12\x14\n" +
-	"\x05uuids\x18\x02 \x03(\tR\x05uuids\"O\n" +
+	"transition\x18\x01 \x01(\x0e2\x1f.catalog.v1.AttributeTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"transition\x12\x1e\n" +
+	"\x05uuids\x18\x02 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\"O\n" +
 	" BulkTransitionAttributesResponse\x12+\n" +
 	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.AttributeR\x05items*\xaf\x01\n" +
 	"\x0fAttributeStatus\x12 \n" +

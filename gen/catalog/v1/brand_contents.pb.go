@@ -1056,42 +1056,42 @@ const file_catalog_v1_brand_contents_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.BrandContentR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x7f\n" +
-	"\x19CreateBrandContentRequest\x12\x1d\n" +
+	"pagination\"\x87\x01\n" +
+	"\x19CreateBrandContentRequest\x12%\n" +
 	"\n" +
-	"brand_uuid\x18\x01 \x01(\tR\tbrandUuid\x12C\n" +
+	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\x12C\n" +
 	"\rbrand_content\x18\x02 \x01(\v2\x1e.catalog.v1.BrandContentCreateR\fbrandContent\"[\n" +
 	"\x1aCreateBrandContentResponse\x12=\n" +
-	"\rbrand_content\x18\x01 \x01(\v2\x18.catalog.v1.BrandContentR\fbrandContent\"u\n" +
-	"\x1eBulkCreateBrandContentsRequest\x12\x1d\n" +
+	"\rbrand_content\x18\x01 \x01(\v2\x18.catalog.v1.BrandContentR\fbrandContent\"\x87\x01\n" +
+	"\x1eBulkCreateBrandContentsRequest\x12%\n" +
 	"\n" +
-	"brand_uuid\x18\x01 \x01(\tR\tbrandUuid\x124\n" +
-	"\x05items\x18\x02 \x03(\v2\x1e.catalog.v1.BrandContentCreateR\x05items\"Q\n" +
+	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\x12>\n" +
+	"\x05items\x18\x02 \x03(\v2\x1e.catalog.v1.BrandContentCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"Q\n" +
 	"\x1fBulkCreateBrandContentsResponse\x12.\n" +
-	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.BrandContentR\x05items\"u\n" +
-	"\x1eBulkUpdateBrandContentsRequest\x12\x1d\n" +
+	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.BrandContentR\x05items\"\x87\x01\n" +
+	"\x1eBulkUpdateBrandContentsRequest\x12%\n" +
 	"\n" +
-	"brand_uuid\x18\x01 \x01(\tR\tbrandUuid\x124\n" +
-	"\x05items\x18\x02 \x03(\v2\x1e.catalog.v1.BrandContentUpdateR\x05items\"Q\n" +
+	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\x12>\n" +
+	"\x05items\x18\x02 \x03(\v2\x1e.catalog.v1.BrandContentUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"Q\n" +
 	"\x1fBulkUpdateBrandContentsResponse\x12.\n" +
-	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.BrandContentR\x05items\"e\n" +
-	"\x16GetBrandContentRequest\x12\x1d\n" +
+	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.BrandContentR\x05items\"u\n" +
+	"\x16GetBrandContentRequest\x12%\n" +
 	"\n" +
-	"brand_uuid\x18\x01 \x01(\tR\tbrandUuid\x12,\n" +
-	"\x12brand_content_uuid\x18\x02 \x01(\tR\x10brandContentUuid\"X\n" +
+	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\x124\n" +
+	"\x12brand_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x10brandContentUuid\"X\n" +
 	"\x17GetBrandContentResponse\x12=\n" +
-	"\rbrand_content\x18\x01 \x01(\v2\x18.catalog.v1.BrandContentR\fbrandContent\"\xad\x01\n" +
-	"\x19UpdateBrandContentRequest\x12\x1d\n" +
+	"\rbrand_content\x18\x01 \x01(\v2\x18.catalog.v1.BrandContentR\fbrandContent\"\xbd\x01\n" +
+	"\x19UpdateBrandContentRequest\x12%\n" +
 	"\n" +
-	"brand_uuid\x18\x01 \x01(\tR\tbrandUuid\x12,\n" +
-	"\x12brand_content_uuid\x18\x02 \x01(\tR\x10brandContentUuid\x12C\n" +
+	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\x124\n" +
+	"\x12brand_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x10brandContentUuid\x12C\n" +
 	"\rbrand_content\x18\x03 \x01(\v2\x1e.catalog.v1.BrandContentUpdateR\fbrandContent\"[\n" +
 	"\x1aUpdateBrandContentResponse\x12=\n" +
-	"\rbrand_content\x18\x01 \x01(\v2\x18.catalog.v1.BrandContentR\fbrandContent\"h\n" +
-	"\x19DeleteBrandContentRequest\x12\x1d\n" +
+	"\rbrand_content\x18\x01 \x01(\v2\x18.catalog.v1.BrandContentR\fbrandContent\"x\n" +
+	"\x19DeleteBrandContentRequest\x12%\n" +
 	"\n" +
-	"brand_uuid\x18\x01 \x01(\tR\tbrandUuid\x12,\n" +
-	"\x12brand_content_uuid\x18\x02 \x01(\tR\x10brandContentUuid\"\x1c\n" +
+	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\x124\n" +
+	"\x12brand_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x10brandContentUuid\"\x1c\n" +
 	"\x1aDeleteBrandContentResponse\"\xb2\x02\n" +
 	"\fBrandContent\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1107,27 +1107,28 @@ const file_catalog_v1_brand_contents_proto_rawDesc = "" +
 	"\vdescription\x18\a \x01(\tH\x00R\vdescription\x88\x01\x01B\x0e\n" +
 	"\f_description\"H\n" +
 	"\x10BrandContentList\x12.\n" +
-	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.BrandContentR\x05items:\x04\xd8\xf3\x18\x01\"\x8f\x01\n" +
-	"\x12BrandContentCreate\x12\x1f\n" +
-	"\vlocale_uuid\x18\x01 \x01(\tR\n" +
-	"localeUuid\x12!\n" +
-	"\fdisplay_name\x18\x02 \x01(\tR\vdisplayName\x12%\n" +
-	"\vdescription\x18\x03 \x01(\tH\x00R\vdescription\x88\x01\x01B\x0e\n" +
-	"\f_description\"\x8b\x02\n" +
+	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.BrandContentR\x05items:\x04\xd8\xf3\x18\x01\"\xac\x01\n" +
+	"\x12BrandContentCreate\x12'\n" +
+	"\vlocale_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"localeUuid\x12-\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\vdisplayName\x12.\n" +
+	"\vdescription\x18\x03 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x00R\vdescription\x88\x01\x01B\x0e\n" +
+	"\f_description\"\x9e\x02\n" +
 	"\x12BrandContentUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12$\n" +
 	"\vlocale_uuid\x18\x02 \x01(\tH\x00R\n" +
-	"localeUuid\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12%\n" +
-	"\vdescription\x18\x04 \x01(\tH\x02R\vdescription\x88\x01\x01\x12;\n" +
+	"localeUuid\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12.\n" +
+	"\vdescription\x18\x04 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x02R\vdescription\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\x0e\n" +
 	"\f_locale_uuidB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_description\"\xb0\x04\n" +
-	"\x18ListBrandContentsRequest\x12\x1d\n" +
+	"\f_description\"\xca\x04\n" +
+	"\x18ListBrandContentsRequest\x12%\n" +
 	"\n" +
-	"brand_uuid\x18\x01 \x01(\tR\tbrandUuid\x12/\n" +
+	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12<\n" +
 	"\flocale_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\vlocaleUuids\x12>\n" +
 	"\rdisplay_names\x18\x04 \x01(\v2\x19.catalog.v1.StringsFilterR\fdisplayNames\x12;\n" +
@@ -1135,10 +1136,10 @@ const file_catalog_v1_brand_contents_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:'\xd2\xf3\x18#\n" +
 	"\vdisplayName\n" +
 	"\tcreatedAt\n" +

@@ -1035,31 +1035,31 @@ const file_catalog_v1_brands_proto_rawDesc = "" +
 	"\x12CreateBrandRequest\x12-\n" +
 	"\x05brand\x18\x01 \x01(\v2\x17.catalog.v1.BrandCreateR\x05brand\">\n" +
 	"\x13CreateBrandResponse\x12'\n" +
-	"\x05brand\x18\x01 \x01(\v2\x11.catalog.v1.BrandR\x05brand\"H\n" +
-	"\x17BulkCreateBrandsRequest\x12-\n" +
-	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.BrandCreateR\x05items\"C\n" +
+	"\x05brand\x18\x01 \x01(\v2\x11.catalog.v1.BrandR\x05brand\"R\n" +
+	"\x17BulkCreateBrandsRequest\x127\n" +
+	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.BrandCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"C\n" +
 	"\x18BulkCreateBrandsResponse\x12'\n" +
-	"\x05items\x18\x01 \x03(\v2\x11.catalog.v1.BrandR\x05items\"H\n" +
-	"\x17BulkUpdateBrandsRequest\x12-\n" +
-	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.BrandUpdateR\x05items\"C\n" +
+	"\x05items\x18\x01 \x03(\v2\x11.catalog.v1.BrandR\x05items\"R\n" +
+	"\x17BulkUpdateBrandsRequest\x127\n" +
+	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.BrandUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"C\n" +
 	"\x18BulkUpdateBrandsResponse\x12'\n" +
-	"\x05items\x18\x01 \x03(\v2\x11.catalog.v1.BrandR\x05items\"\x96\x01\n" +
-	"\x0fGetBrandRequest\x12\x1d\n" +
+	"\x05items\x18\x01 \x03(\v2\x11.catalog.v1.BrandR\x05items\"\x9e\x01\n" +
+	"\x0fGetBrandRequest\x12%\n" +
 	"\n" +
-	"brand_uuid\x18\x01 \x01(\tR\tbrandUuid\x122\n" +
+	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\x122\n" +
 	"\ainclude\x18\x02 \x01(\v2\x18.catalog.v1.BrandIncludeR\ainclude\x120\n" +
 	"\x06expand\x18\x03 \x01(\v2\x18.catalog.v1.BrandIncludeR\x06expand\";\n" +
 	"\x10GetBrandResponse\x12'\n" +
-	"\x05brand\x18\x01 \x01(\v2\x11.catalog.v1.BrandR\x05brand\"b\n" +
-	"\x12UpdateBrandRequest\x12\x1d\n" +
+	"\x05brand\x18\x01 \x01(\v2\x11.catalog.v1.BrandR\x05brand\"j\n" +
+	"\x12UpdateBrandRequest\x12%\n" +
 	"\n" +
-	"brand_uuid\x18\x01 \x01(\tR\tbrandUuid\x12-\n" +
+	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\x12-\n" +
 	"\x05brand\x18\x02 \x01(\v2\x17.catalog.v1.BrandUpdateR\x05brand\">\n" +
 	"\x13UpdateBrandResponse\x12'\n" +
-	"\x05brand\x18\x01 \x01(\v2\x11.catalog.v1.BrandR\x05brand\"3\n" +
-	"\x12DeleteBrandRequest\x12\x1d\n" +
+	"\x05brand\x18\x01 \x01(\v2\x11.catalog.v1.BrandR\x05brand\";\n" +
+	"\x12DeleteBrandRequest\x12%\n" +
 	"\n" +
-	"brand_uuid\x18\x01 \x01(\tR\tbrandUuid\"\x15\n" +
+	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\"\x15\n" +
 	"\x13DeleteBrandResponse\"\xbd\x02\n" +
 	"\x05Brand\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1070,21 +1070,22 @@ const file_catalog_v1_brands_proto_rawDesc = "" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x129\n" +
 	"\rcontent_uuids\x18\x06 \x01(\v2\x14.catalog.v1.UuidListR\fcontentUuids\x128\n" +
-	"\bcontents\x18\a \x01(\v2\x1c.catalog.v1.BrandContentListR\bcontents\"Z\n" +
-	"\vBrandCreate\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01B\x0f\n" +
-	"\r_display_name\"\xb9\x01\n" +
+	"\bcontents\x18\a \x01(\v2\x1c.catalog.v1.BrandContentListR\bcontents\"p\n" +
+	"\vBrandCreate\x12\x1e\n" +
+	"\x04code\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01B\x0f\n" +
+	"\r_display_name\"\xcd\x01\n" +
 	"\vBrandUpdate\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x17\n" +
-	"\x04code\x18\x02 \x01(\tH\x00R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12;\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
+	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_name\"*\n" +
 	"\fBrandInclude\x12\x1a\n" +
-	"\bcontents\x18\x01 \x01(\bR\bcontents\"\x97\x05\n" +
+	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xa9\x05\n" +
 	"\x11ListBrandsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1094,10 +1095,10 @@ const file_catalog_v1_brands_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x122\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x122\n" +
 	"\ainclude\x18\f \x01(\v2\x18.catalog.v1.BrandIncludeR\ainclude\x120\n" +
 	"\x06expand\x18\r \x01(\v2\x18.catalog.v1.BrandIncludeR\x06expand\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:-\xd2\xf3\x18)\n" +

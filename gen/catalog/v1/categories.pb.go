@@ -1470,20 +1470,21 @@ const file_catalog_v1_categories_proto_rawDesc = "" +
 	"\rcontent_uuids\x18\n" +
 	" \x01(\v2\x14.catalog.v1.UuidListR\fcontentUuids\x12;\n" +
 	"\bcontents\x18\v \x01(\v2\x1f.catalog.v1.CategoryContentListR\bcontentsB\x0e\n" +
-	"\f_parent_uuid\"\xc1\x01\n" +
-	"\x0eCategoryCreate\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01\x12$\n" +
+	"\f_parent_uuid\"\xd7\x01\n" +
+	"\x0eCategoryCreate\x12\x1e\n" +
+	"\x04code\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x12$\n" +
 	"\vparent_uuid\x18\x03 \x01(\tH\x01R\n" +
 	"parentUuid\x88\x01\x01\x12\x1f\n" +
 	"\bposition\x18\x04 \x01(\x05H\x02R\bposition\x88\x01\x01B\x0f\n" +
 	"\r_display_nameB\x0e\n" +
 	"\f_parent_uuidB\v\n" +
-	"\t_position\"\xa0\x02\n" +
+	"\t_position\"\xb4\x02\n" +
 	"\x0eCategoryUpdate\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x17\n" +
-	"\x04code\x18\x02 \x01(\tH\x00R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12$\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
+	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12$\n" +
 	"\vparent_uuid\x18\x04 \x01(\tH\x02R\n" +
 	"parentUuid\x88\x01\x01\x12\x1f\n" +
 	"\bposition\x18\x05 \x01(\x05H\x03R\bposition\x88\x01\x01\x12;\n" +
@@ -1494,7 +1495,7 @@ const file_catalog_v1_categories_proto_rawDesc = "" +
 	"\f_parent_uuidB\v\n" +
 	"\t_position\"-\n" +
 	"\x0fCategoryInclude\x12\x1a\n" +
-	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xc3\a\n" +
+	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xd5\a\n" +
 	"\x15ListCategoriesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1507,10 +1508,10 @@ const file_catalog_v1_categories_proto_rawDesc = "" +
 	"\n" +
 	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x125\n" +
 	"\n" +
-	"is_removed\x18\t \x01(\v2\x16.catalog.v1.BoolFilterR\tisRemoved\x12\x17\n" +
+	"is_removed\x18\t \x01(\v2\x16.catalog.v1.BoolFilterR\tisRemoved\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x125\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x125\n" +
 	"\ainclude\x18\f \x01(\v2\x1b.catalog.v1.CategoryIncludeR\ainclude\x123\n" +
 	"\x06expand\x18\r \x01(\v2\x1b.catalog.v1.CategoryIncludeR\x06expand\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy\x12<\n" +
@@ -1533,41 +1534,41 @@ const file_catalog_v1_categories_proto_rawDesc = "" +
 	"\x15CreateCategoryRequest\x126\n" +
 	"\bcategory\x18\x01 \x01(\v2\x1a.catalog.v1.CategoryCreateR\bcategory\"J\n" +
 	"\x16CreateCategoryResponse\x120\n" +
-	"\bcategory\x18\x01 \x01(\v2\x14.catalog.v1.CategoryR\bcategory\"O\n" +
-	"\x1bBulkCreateCategoriesRequest\x120\n" +
-	"\x05items\x18\x01 \x03(\v2\x1a.catalog.v1.CategoryCreateR\x05items\"J\n" +
+	"\bcategory\x18\x01 \x01(\v2\x14.catalog.v1.CategoryR\bcategory\"Y\n" +
+	"\x1bBulkCreateCategoriesRequest\x12:\n" +
+	"\x05items\x18\x01 \x03(\v2\x1a.catalog.v1.CategoryCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"J\n" +
 	"\x1cBulkCreateCategoriesResponse\x12*\n" +
-	"\x05items\x18\x01 \x03(\v2\x14.catalog.v1.CategoryR\x05items\"O\n" +
-	"\x1bBulkUpdateCategoriesRequest\x120\n" +
-	"\x05items\x18\x01 \x03(\v2\x1a.catalog.v1.CategoryUpdateR\x05items\"J\n" +
+	"\x05items\x18\x01 \x03(\v2\x14.catalog.v1.CategoryR\x05items\"Y\n" +
+	"\x1bBulkUpdateCategoriesRequest\x12:\n" +
+	"\x05items\x18\x01 \x03(\v2\x1a.catalog.v1.CategoryUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"J\n" +
 	"\x1cBulkUpdateCategoriesResponse\x12*\n" +
-	"\x05items\x18\x01 \x03(\v2\x14.catalog.v1.CategoryR\x05items\"\xa5\x01\n" +
-	"\x12GetCategoryRequest\x12#\n" +
-	"\rcategory_uuid\x18\x01 \x01(\tR\fcategoryUuid\x125\n" +
+	"\x05items\x18\x01 \x03(\v2\x14.catalog.v1.CategoryR\x05items\"\xad\x01\n" +
+	"\x12GetCategoryRequest\x12+\n" +
+	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x125\n" +
 	"\ainclude\x18\x02 \x01(\v2\x1b.catalog.v1.CategoryIncludeR\ainclude\x123\n" +
 	"\x06expand\x18\x03 \x01(\v2\x1b.catalog.v1.CategoryIncludeR\x06expand\"G\n" +
 	"\x13GetCategoryResponse\x120\n" +
-	"\bcategory\x18\x01 \x01(\v2\x14.catalog.v1.CategoryR\bcategory\"t\n" +
-	"\x15UpdateCategoryRequest\x12#\n" +
-	"\rcategory_uuid\x18\x01 \x01(\tR\fcategoryUuid\x126\n" +
+	"\bcategory\x18\x01 \x01(\v2\x14.catalog.v1.CategoryR\bcategory\"|\n" +
+	"\x15UpdateCategoryRequest\x12+\n" +
+	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x126\n" +
 	"\bcategory\x18\x02 \x01(\v2\x1a.catalog.v1.CategoryUpdateR\bcategory\"J\n" +
 	"\x16UpdateCategoryResponse\x120\n" +
-	"\bcategory\x18\x01 \x01(\v2\x14.catalog.v1.CategoryR\bcategory\"<\n" +
-	"\x15DeleteCategoryRequest\x12#\n" +
-	"\rcategory_uuid\x18\x01 \x01(\tR\fcategoryUuid\"\x18\n" +
-	"\x16DeleteCategoryResponse\"\x80\x01\n" +
-	"\x19TransitionCategoryRequest\x12#\n" +
-	"\rcategory_uuid\x18\x01 \x01(\tR\fcategoryUuid\x12>\n" +
+	"\bcategory\x18\x01 \x01(\v2\x14.catalog.v1.CategoryR\bcategory\"D\n" +
+	"\x15DeleteCategoryRequest\x12+\n" +
+	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\"\x18\n" +
+	"\x16DeleteCategoryResponse\"\x90\x01\n" +
+	"\x19TransitionCategoryRequest\x12+\n" +
+	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x12F\n" +
 	"\n" +
-	"transition\x18\x02 \x01(\x0e2\x1e.catalog.v1.CategoryTransitionR\n" +
+	"transition\x18\x02 \x01(\x0e2\x1e.catalog.v1.CategoryTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"transition\"N\n" +
 	"\x1aTransitionCategoryResponse\x120\n" +
-	"\bcategory\x18\x01 \x01(\v2\x14.catalog.v1.CategoryR\bcategory\"w\n" +
-	"\x1fBulkTransitionCategoriesRequest\x12>\n" +
+	"\bcategory\x18\x01 \x01(\v2\x14.catalog.v1.CategoryR\bcategory\"\x89\x01\n" +
+	"\x1fBulkTransitionCategoriesRequest\x12F\n" +
 	"\n" +
-	"transition\x18\x01 \x01(\x0e2\x1e.catalog.v1.CategoryTransitionR\n" +
-	"transition\x12\x14\n" +
-	"\x05uuids\x18\x02 \x03(\tR\x05uuids\"N\n" +
+	"transition\x18\x01 \x01(\x0e2\x1e.catalog.v1.CategoryTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"transition\x12\x1e\n" +
+	"\x05uuids\x18\x02 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\"N\n" +
 	" BulkTransitionCategoriesResponse\x12*\n" +
 	"\x05items\x18\x01 \x03(\v2\x14.catalog.v1.CategoryR\x05items*\xa3\x01\n" +
 	"\x0eCategoryStatus\x12\x1f\n" +

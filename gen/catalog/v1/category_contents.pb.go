@@ -1055,36 +1055,36 @@ const file_catalog_v1_category_contents_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.CategoryContentR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x91\x01\n" +
-	"\x1cCreateCategoryContentRequest\x12#\n" +
-	"\rcategory_uuid\x18\x01 \x01(\tR\fcategoryUuid\x12L\n" +
+	"pagination\"\x99\x01\n" +
+	"\x1cCreateCategoryContentRequest\x12+\n" +
+	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x12L\n" +
 	"\x10category_content\x18\x02 \x01(\v2!.catalog.v1.CategoryContentCreateR\x0fcategoryContent\"g\n" +
 	"\x1dCreateCategoryContentResponse\x12F\n" +
-	"\x10category_content\x18\x01 \x01(\v2\x1b.catalog.v1.CategoryContentR\x0fcategoryContent\"\x81\x01\n" +
-	"!BulkCreateCategoryContentsRequest\x12#\n" +
-	"\rcategory_uuid\x18\x01 \x01(\tR\fcategoryUuid\x127\n" +
-	"\x05items\x18\x02 \x03(\v2!.catalog.v1.CategoryContentCreateR\x05items\"W\n" +
+	"\x10category_content\x18\x01 \x01(\v2\x1b.catalog.v1.CategoryContentR\x0fcategoryContent\"\x93\x01\n" +
+	"!BulkCreateCategoryContentsRequest\x12+\n" +
+	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x12A\n" +
+	"\x05items\x18\x02 \x03(\v2!.catalog.v1.CategoryContentCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"W\n" +
 	"\"BulkCreateCategoryContentsResponse\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.CategoryContentR\x05items\"\x81\x01\n" +
-	"!BulkUpdateCategoryContentsRequest\x12#\n" +
-	"\rcategory_uuid\x18\x01 \x01(\tR\fcategoryUuid\x127\n" +
-	"\x05items\x18\x02 \x03(\v2!.catalog.v1.CategoryContentUpdateR\x05items\"W\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.CategoryContentR\x05items\"\x93\x01\n" +
+	"!BulkUpdateCategoryContentsRequest\x12+\n" +
+	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x12A\n" +
+	"\x05items\x18\x02 \x03(\v2!.catalog.v1.CategoryContentUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"W\n" +
 	"\"BulkUpdateCategoryContentsResponse\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.CategoryContentR\x05items\"t\n" +
-	"\x19GetCategoryContentRequest\x12#\n" +
-	"\rcategory_uuid\x18\x01 \x01(\tR\fcategoryUuid\x122\n" +
-	"\x15category_content_uuid\x18\x02 \x01(\tR\x13categoryContentUuid\"d\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.CategoryContentR\x05items\"\x84\x01\n" +
+	"\x19GetCategoryContentRequest\x12+\n" +
+	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x12:\n" +
+	"\x15category_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13categoryContentUuid\"d\n" +
 	"\x1aGetCategoryContentResponse\x12F\n" +
-	"\x10category_content\x18\x01 \x01(\v2\x1b.catalog.v1.CategoryContentR\x0fcategoryContent\"\xc5\x01\n" +
-	"\x1cUpdateCategoryContentRequest\x12#\n" +
-	"\rcategory_uuid\x18\x01 \x01(\tR\fcategoryUuid\x122\n" +
-	"\x15category_content_uuid\x18\x02 \x01(\tR\x13categoryContentUuid\x12L\n" +
+	"\x10category_content\x18\x01 \x01(\v2\x1b.catalog.v1.CategoryContentR\x0fcategoryContent\"\xd5\x01\n" +
+	"\x1cUpdateCategoryContentRequest\x12+\n" +
+	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x12:\n" +
+	"\x15category_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13categoryContentUuid\x12L\n" +
 	"\x10category_content\x18\x03 \x01(\v2!.catalog.v1.CategoryContentUpdateR\x0fcategoryContent\"g\n" +
 	"\x1dUpdateCategoryContentResponse\x12F\n" +
-	"\x10category_content\x18\x01 \x01(\v2\x1b.catalog.v1.CategoryContentR\x0fcategoryContent\"w\n" +
-	"\x1cDeleteCategoryContentRequest\x12#\n" +
-	"\rcategory_uuid\x18\x01 \x01(\tR\fcategoryUuid\x122\n" +
-	"\x15category_content_uuid\x18\x02 \x01(\tR\x13categoryContentUuid\"\x1f\n" +
+	"\x10category_content\x18\x01 \x01(\v2\x1b.catalog.v1.CategoryContentR\x0fcategoryContent\"\x87\x01\n" +
+	"\x1cDeleteCategoryContentRequest\x12+\n" +
+	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x12:\n" +
+	"\x15category_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13categoryContentUuid\"\x1f\n" +
 	"\x1dDeleteCategoryContentResponse\"\xbb\x02\n" +
 	"\x0fCategoryContent\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1099,26 +1099,27 @@ const file_catalog_v1_category_contents_proto_rawDesc = "" +
 	"\vdescription\x18\a \x01(\tH\x00R\vdescription\x88\x01\x01B\x0e\n" +
 	"\f_description\"N\n" +
 	"\x13CategoryContentList\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.CategoryContentR\x05items:\x04\xd8\xf3\x18\x01\"\x92\x01\n" +
-	"\x15CategoryContentCreate\x12\x1f\n" +
-	"\vlocale_uuid\x18\x01 \x01(\tR\n" +
-	"localeUuid\x12!\n" +
-	"\fdisplay_name\x18\x02 \x01(\tR\vdisplayName\x12%\n" +
-	"\vdescription\x18\x03 \x01(\tH\x00R\vdescription\x88\x01\x01B\x0e\n" +
-	"\f_description\"\x8e\x02\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.CategoryContentR\x05items:\x04\xd8\xf3\x18\x01\"\xaf\x01\n" +
+	"\x15CategoryContentCreate\x12'\n" +
+	"\vlocale_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"localeUuid\x12-\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\vdisplayName\x12.\n" +
+	"\vdescription\x18\x03 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x00R\vdescription\x88\x01\x01B\x0e\n" +
+	"\f_description\"\xa1\x02\n" +
 	"\x15CategoryContentUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12$\n" +
 	"\vlocale_uuid\x18\x02 \x01(\tH\x00R\n" +
-	"localeUuid\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12%\n" +
-	"\vdescription\x18\x04 \x01(\tH\x02R\vdescription\x88\x01\x01\x12;\n" +
+	"localeUuid\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12.\n" +
+	"\vdescription\x18\x04 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x02R\vdescription\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\x0e\n" +
 	"\f_locale_uuidB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_description\"\xb9\x04\n" +
-	"\x1bListCategoryContentsRequest\x12#\n" +
-	"\rcategory_uuid\x18\x01 \x01(\tR\fcategoryUuid\x12/\n" +
+	"\f_description\"\xd3\x04\n" +
+	"\x1bListCategoryContentsRequest\x12+\n" +
+	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12<\n" +
 	"\flocale_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\vlocaleUuids\x12>\n" +
 	"\rdisplay_names\x18\x04 \x01(\v2\x19.catalog.v1.StringsFilterR\fdisplayNames\x12;\n" +
@@ -1126,10 +1127,10 @@ const file_catalog_v1_category_contents_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:'\xd2\xf3\x18#\n" +
 	"\vdisplayName\n" +
 	"\tcreatedAt\n" +

@@ -1128,36 +1128,36 @@ const file_catalog_v1_channel_input_types_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ChannelInputTypeR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x94\x01\n" +
-	"\x1dCreateChannelInputTypeRequest\x12!\n" +
-	"\fchannel_uuid\x18\x01 \x01(\tR\vchannelUuid\x12P\n" +
+	"pagination\"\x9c\x01\n" +
+	"\x1dCreateChannelInputTypeRequest\x12)\n" +
+	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\x12P\n" +
 	"\x12channel_input_type\x18\x02 \x01(\v2\".catalog.v1.ChannelInputTypeCreateR\x10channelInputType\"l\n" +
 	"\x1eCreateChannelInputTypeResponse\x12J\n" +
-	"\x12channel_input_type\x18\x01 \x01(\v2\x1c.catalog.v1.ChannelInputTypeR\x10channelInputType\"\x81\x01\n" +
-	"\"BulkCreateChannelInputTypesRequest\x12!\n" +
-	"\fchannel_uuid\x18\x01 \x01(\tR\vchannelUuid\x128\n" +
-	"\x05items\x18\x02 \x03(\v2\".catalog.v1.ChannelInputTypeCreateR\x05items\"Y\n" +
+	"\x12channel_input_type\x18\x01 \x01(\v2\x1c.catalog.v1.ChannelInputTypeR\x10channelInputType\"\x93\x01\n" +
+	"\"BulkCreateChannelInputTypesRequest\x12)\n" +
+	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\x12B\n" +
+	"\x05items\x18\x02 \x03(\v2\".catalog.v1.ChannelInputTypeCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"Y\n" +
 	"#BulkCreateChannelInputTypesResponse\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ChannelInputTypeR\x05items\"\x81\x01\n" +
-	"\"BulkUpdateChannelInputTypesRequest\x12!\n" +
-	"\fchannel_uuid\x18\x01 \x01(\tR\vchannelUuid\x128\n" +
-	"\x05items\x18\x02 \x03(\v2\".catalog.v1.ChannelInputTypeUpdateR\x05items\"Y\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ChannelInputTypeR\x05items\"\x93\x01\n" +
+	"\"BulkUpdateChannelInputTypesRequest\x12)\n" +
+	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\x12B\n" +
+	"\x05items\x18\x02 \x03(\v2\".catalog.v1.ChannelInputTypeUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"Y\n" +
 	"#BulkUpdateChannelInputTypesResponse\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ChannelInputTypeR\x05items\"v\n" +
-	"\x1aGetChannelInputTypeRequest\x12!\n" +
-	"\fchannel_uuid\x18\x01 \x01(\tR\vchannelUuid\x125\n" +
-	"\x17channel_input_type_uuid\x18\x02 \x01(\tR\x14channelInputTypeUuid\"i\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ChannelInputTypeR\x05items\"\x86\x01\n" +
+	"\x1aGetChannelInputTypeRequest\x12)\n" +
+	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\x12=\n" +
+	"\x17channel_input_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14channelInputTypeUuid\"i\n" +
 	"\x1bGetChannelInputTypeResponse\x12J\n" +
-	"\x12channel_input_type\x18\x01 \x01(\v2\x1c.catalog.v1.ChannelInputTypeR\x10channelInputType\"\xcb\x01\n" +
-	"\x1dUpdateChannelInputTypeRequest\x12!\n" +
-	"\fchannel_uuid\x18\x01 \x01(\tR\vchannelUuid\x125\n" +
-	"\x17channel_input_type_uuid\x18\x02 \x01(\tR\x14channelInputTypeUuid\x12P\n" +
+	"\x12channel_input_type\x18\x01 \x01(\v2\x1c.catalog.v1.ChannelInputTypeR\x10channelInputType\"\xdb\x01\n" +
+	"\x1dUpdateChannelInputTypeRequest\x12)\n" +
+	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\x12=\n" +
+	"\x17channel_input_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14channelInputTypeUuid\x12P\n" +
 	"\x12channel_input_type\x18\x03 \x01(\v2\".catalog.v1.ChannelInputTypeUpdateR\x10channelInputType\"l\n" +
 	"\x1eUpdateChannelInputTypeResponse\x12J\n" +
-	"\x12channel_input_type\x18\x01 \x01(\v2\x1c.catalog.v1.ChannelInputTypeR\x10channelInputType\"y\n" +
-	"\x1dDeleteChannelInputTypeRequest\x12!\n" +
-	"\fchannel_uuid\x18\x01 \x01(\tR\vchannelUuid\x125\n" +
-	"\x17channel_input_type_uuid\x18\x02 \x01(\tR\x14channelInputTypeUuid\" \n" +
+	"\x12channel_input_type\x18\x01 \x01(\v2\x1c.catalog.v1.ChannelInputTypeR\x10channelInputType\"\x89\x01\n" +
+	"\x1dDeleteChannelInputTypeRequest\x12)\n" +
+	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\x12=\n" +
+	"\x17channel_input_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14channelInputTypeUuid\" \n" +
 	"\x1eDeleteChannelInputTypeResponse\"\x81\x03\n" +
 	"\x10ChannelInputType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1168,10 +1168,10 @@ const file_catalog_v1_channel_input_types_proto_rawDesc = "" +
 	"\fchannel_uuid\x18\x04 \x01(\tR\vchannelUuid\x12&\n" +
 	"\x0finput_type_uuid\x18\x05 \x01(\tR\rinputTypeUuid\x12Y\n" +
 	"\x11requirement_level\x18\x06 \x01(\x0e2,.catalog.v1.ChannelInputTypeRequirementLevelR\x10requirementLevel\x12=\n" +
-	"\ascoping\x18\a \x01(\x0e2#.catalog.v1.ChannelInputTypeScopingR\ascoping\"\xeb\x01\n" +
-	"\x16ChannelInputTypeCreate\x12&\n" +
-	"\x0finput_type_uuid\x18\x01 \x01(\tR\rinputTypeUuid\x12Y\n" +
-	"\x11requirement_level\x18\x02 \x01(\x0e2,.catalog.v1.ChannelInputTypeRequirementLevelR\x10requirementLevel\x12B\n" +
+	"\ascoping\x18\a \x01(\x0e2#.catalog.v1.ChannelInputTypeScopingR\ascoping\"\xfb\x01\n" +
+	"\x16ChannelInputTypeCreate\x12.\n" +
+	"\x0finput_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rinputTypeUuid\x12a\n" +
+	"\x11requirement_level\x18\x02 \x01(\x0e2,.catalog.v1.ChannelInputTypeRequirementLevelB\x06\xe2\xf3\x18\x02\b\x01R\x10requirementLevel\x12B\n" +
 	"\ascoping\x18\x03 \x01(\x0e2#.catalog.v1.ChannelInputTypeScopingH\x00R\ascoping\x88\x01\x01B\n" +
 	"\n" +
 	"\b_scoping\"\xf0\x02\n" +
@@ -1185,9 +1185,9 @@ const file_catalog_v1_channel_input_types_proto_rawDesc = "" +
 	"\x10_input_type_uuidB\x14\n" +
 	"\x12_requirement_levelB\n" +
 	"\n" +
-	"\b_scoping\"\xd1\x04\n" +
-	"\x1cListChannelInputTypesRequest\x12!\n" +
-	"\fchannel_uuid\x18\x01 \x01(\tR\vchannelUuid\x12/\n" +
+	"\b_scoping\"\xeb\x04\n" +
+	"\x1cListChannelInputTypesRequest\x12)\n" +
+	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12C\n" +
 	"\x10input_type_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\x0einputTypeUuids\x12H\n" +
 	"\x12requirement_levels\x18\x04 \x01(\v2\x19.catalog.v1.StringsFilterR\x11requirementLevels\x125\n" +
@@ -1195,10 +1195,10 @@ const file_catalog_v1_channel_input_types_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:5\xd2\xf3\x181\n" +
 	"\x10requirementLevel\n" +
 	"\ascoping\n" +

@@ -978,26 +978,26 @@ const file_catalog_v1_channels_proto_rawDesc = "" +
 	"\x14CreateChannelRequest\x123\n" +
 	"\achannel\x18\x01 \x01(\v2\x19.catalog.v1.ChannelCreateR\achannel\"F\n" +
 	"\x15CreateChannelResponse\x12-\n" +
-	"\achannel\x18\x01 \x01(\v2\x13.catalog.v1.ChannelR\achannel\"L\n" +
-	"\x19BulkCreateChannelsRequest\x12/\n" +
-	"\x05items\x18\x01 \x03(\v2\x19.catalog.v1.ChannelCreateR\x05items\"G\n" +
+	"\achannel\x18\x01 \x01(\v2\x13.catalog.v1.ChannelR\achannel\"V\n" +
+	"\x19BulkCreateChannelsRequest\x129\n" +
+	"\x05items\x18\x01 \x03(\v2\x19.catalog.v1.ChannelCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"G\n" +
 	"\x1aBulkCreateChannelsResponse\x12)\n" +
-	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ChannelR\x05items\"L\n" +
-	"\x19BulkUpdateChannelsRequest\x12/\n" +
-	"\x05items\x18\x01 \x03(\v2\x19.catalog.v1.ChannelUpdateR\x05items\"G\n" +
+	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ChannelR\x05items\"V\n" +
+	"\x19BulkUpdateChannelsRequest\x129\n" +
+	"\x05items\x18\x01 \x03(\v2\x19.catalog.v1.ChannelUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"G\n" +
 	"\x1aBulkUpdateChannelsResponse\x12)\n" +
-	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ChannelR\x05items\"6\n" +
-	"\x11GetChannelRequest\x12!\n" +
-	"\fchannel_uuid\x18\x01 \x01(\tR\vchannelUuid\"C\n" +
+	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ChannelR\x05items\">\n" +
+	"\x11GetChannelRequest\x12)\n" +
+	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\"C\n" +
 	"\x12GetChannelResponse\x12-\n" +
-	"\achannel\x18\x01 \x01(\v2\x13.catalog.v1.ChannelR\achannel\"n\n" +
-	"\x14UpdateChannelRequest\x12!\n" +
-	"\fchannel_uuid\x18\x01 \x01(\tR\vchannelUuid\x123\n" +
+	"\achannel\x18\x01 \x01(\v2\x13.catalog.v1.ChannelR\achannel\"v\n" +
+	"\x14UpdateChannelRequest\x12)\n" +
+	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\x123\n" +
 	"\achannel\x18\x02 \x01(\v2\x19.catalog.v1.ChannelUpdateR\achannel\"F\n" +
 	"\x15UpdateChannelResponse\x12-\n" +
-	"\achannel\x18\x01 \x01(\v2\x13.catalog.v1.ChannelR\achannel\"9\n" +
-	"\x14DeleteChannelRequest\x12!\n" +
-	"\fchannel_uuid\x18\x01 \x01(\tR\vchannelUuid\"\x17\n" +
+	"\achannel\x18\x01 \x01(\v2\x13.catalog.v1.ChannelR\achannel\"A\n" +
+	"\x14DeleteChannelRequest\x12)\n" +
+	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\"\x17\n" +
 	"\x15DeleteChannelResponse\"\xed\x01\n" +
 	"\aChannel\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1007,21 +1007,22 @@ const file_catalog_v1_channels_proto_rawDesc = "" +
 	"updated_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x12\n" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x12!\n" +
-	"\flocale_uuids\x18\x06 \x03(\tR\vlocaleUuids\"\x7f\n" +
-	"\rChannelCreate\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01\x12!\n" +
-	"\flocale_uuids\x18\x03 \x03(\tR\vlocaleUuidsB\x0f\n" +
-	"\r_display_name\"\xf4\x01\n" +
+	"\flocale_uuids\x18\x06 \x03(\tR\vlocaleUuids\"\x9d\x01\n" +
+	"\rChannelCreate\x12\x1e\n" +
+	"\x04code\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x12)\n" +
+	"\flocale_uuids\x18\x03 \x03(\tB\x06\xe2\xf3\x18\x020dR\vlocaleUuidsB\x0f\n" +
+	"\r_display_name\"\x90\x02\n" +
 	"\rChannelUpdate\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x17\n" +
-	"\x04code\x18\x02 \x01(\tH\x00R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x127\n" +
-	"\flocale_uuids\x18\x04 \x01(\v2\x14.catalog.v1.UuidListR\vlocaleUuids\x12;\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
+	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12?\n" +
+	"\flocale_uuids\x18\x04 \x01(\v2\x14.catalog.v1.UuidListB\x06\xe2\xf3\x18\x020dR\vlocaleUuids\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\a\n" +
 	"\x05_codeB\x0f\n" +
-	"\r_display_name\"\xf1\x04\n" +
+	"\r_display_name\"\x83\x05\n" +
 	"\x13ListChannelsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1032,10 +1033,10 @@ const file_catalog_v1_channels_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:-\xd2\xf3\x18)\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +

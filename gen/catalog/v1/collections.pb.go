@@ -1373,20 +1373,21 @@ const file_catalog_v1_collections_proto_rawDesc = "" +
 	"\vparent_uuid\x18\b \x01(\tH\x00R\n" +
 	"parentUuid\x88\x01\x01\x12\x1a\n" +
 	"\bposition\x18\t \x01(\x05R\bpositionB\x0e\n" +
-	"\f_parent_uuid\"\xc3\x01\n" +
-	"\x10CollectionCreate\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01\x12$\n" +
+	"\f_parent_uuid\"\xd9\x01\n" +
+	"\x10CollectionCreate\x12\x1e\n" +
+	"\x04code\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x12$\n" +
 	"\vparent_uuid\x18\x03 \x01(\tH\x01R\n" +
 	"parentUuid\x88\x01\x01\x12\x1f\n" +
 	"\bposition\x18\x04 \x01(\x05H\x02R\bposition\x88\x01\x01B\x0f\n" +
 	"\r_display_nameB\x0e\n" +
 	"\f_parent_uuidB\v\n" +
-	"\t_position\"\xa2\x02\n" +
+	"\t_position\"\xb6\x02\n" +
 	"\x10CollectionUpdate\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x17\n" +
-	"\x04code\x18\x02 \x01(\tH\x00R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12$\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
+	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12$\n" +
 	"\vparent_uuid\x18\x04 \x01(\tH\x02R\n" +
 	"parentUuid\x88\x01\x01\x12\x1f\n" +
 	"\bposition\x18\x05 \x01(\x05H\x03R\bposition\x88\x01\x01\x12;\n" +
@@ -1395,7 +1396,7 @@ const file_catalog_v1_collections_proto_rawDesc = "" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
 	"\f_parent_uuidB\v\n" +
-	"\t_position\"\xd8\x06\n" +
+	"\t_position\"\xea\x06\n" +
 	"\x16ListCollectionsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1408,10 +1409,10 @@ const file_catalog_v1_collections_proto_rawDesc = "" +
 	"\n" +
 	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x125\n" +
 	"\n" +
-	"is_removed\x18\t \x01(\v2\x16.catalog.v1.BoolFilterR\tisRemoved\x12\x17\n" +
+	"is_removed\x18\t \x01(\v2\x16.catalog.v1.BoolFilterR\tisRemoved\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy\x12<\n" +
 	"\fparent_uuids\x18\x0f \x01(\v2\x19.catalog.v1.StringsFilterR\vparentUuids\x12/\n" +
 	"\ais_root\x18\x10 \x01(\v2\x16.catalog.v1.BoolFilterR\x06isRoot\x121\n" +
@@ -1436,47 +1437,47 @@ const file_catalog_v1_collections_proto_rawDesc = "" +
 	"\x18CreateCollectionResponse\x126\n" +
 	"\n" +
 	"collection\x18\x01 \x01(\v2\x16.catalog.v1.CollectionR\n" +
-	"collection\"R\n" +
-	"\x1cBulkCreateCollectionsRequest\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.CollectionCreateR\x05items\"M\n" +
+	"collection\"\\\n" +
+	"\x1cBulkCreateCollectionsRequest\x12<\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.CollectionCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"M\n" +
 	"\x1dBulkCreateCollectionsResponse\x12,\n" +
-	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.CollectionR\x05items\"R\n" +
-	"\x1cBulkUpdateCollectionsRequest\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.CollectionUpdateR\x05items\"M\n" +
+	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.CollectionR\x05items\"\\\n" +
+	"\x1cBulkUpdateCollectionsRequest\x12<\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.CollectionUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"M\n" +
 	"\x1dBulkUpdateCollectionsResponse\x12,\n" +
-	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.CollectionR\x05items\"?\n" +
-	"\x14GetCollectionRequest\x12'\n" +
-	"\x0fcollection_uuid\x18\x01 \x01(\tR\x0ecollectionUuid\"O\n" +
+	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.CollectionR\x05items\"G\n" +
+	"\x14GetCollectionRequest\x12/\n" +
+	"\x0fcollection_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0ecollectionUuid\"O\n" +
 	"\x15GetCollectionResponse\x126\n" +
 	"\n" +
 	"collection\x18\x01 \x01(\v2\x16.catalog.v1.CollectionR\n" +
-	"collection\"\x80\x01\n" +
-	"\x17UpdateCollectionRequest\x12'\n" +
-	"\x0fcollection_uuid\x18\x01 \x01(\tR\x0ecollectionUuid\x12<\n" +
+	"collection\"\x88\x01\n" +
+	"\x17UpdateCollectionRequest\x12/\n" +
+	"\x0fcollection_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0ecollectionUuid\x12<\n" +
 	"\n" +
 	"collection\x18\x02 \x01(\v2\x1c.catalog.v1.CollectionUpdateR\n" +
 	"collection\"R\n" +
 	"\x18UpdateCollectionResponse\x126\n" +
 	"\n" +
 	"collection\x18\x01 \x01(\v2\x16.catalog.v1.CollectionR\n" +
-	"collection\"B\n" +
-	"\x17DeleteCollectionRequest\x12'\n" +
-	"\x0fcollection_uuid\x18\x01 \x01(\tR\x0ecollectionUuid\"\x1a\n" +
-	"\x18DeleteCollectionResponse\"\x88\x01\n" +
-	"\x1bTransitionCollectionRequest\x12'\n" +
-	"\x0fcollection_uuid\x18\x01 \x01(\tR\x0ecollectionUuid\x12@\n" +
+	"collection\"J\n" +
+	"\x17DeleteCollectionRequest\x12/\n" +
+	"\x0fcollection_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0ecollectionUuid\"\x1a\n" +
+	"\x18DeleteCollectionResponse\"\x98\x01\n" +
+	"\x1bTransitionCollectionRequest\x12/\n" +
+	"\x0fcollection_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0ecollectionUuid\x12H\n" +
 	"\n" +
-	"transition\x18\x02 \x01(\x0e2 .catalog.v1.CollectionTransitionR\n" +
+	"transition\x18\x02 \x01(\x0e2 .catalog.v1.CollectionTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"transition\"V\n" +
 	"\x1cTransitionCollectionResponse\x126\n" +
 	"\n" +
 	"collection\x18\x01 \x01(\v2\x16.catalog.v1.CollectionR\n" +
-	"collection\"z\n" +
-	" BulkTransitionCollectionsRequest\x12@\n" +
+	"collection\"\x8c\x01\n" +
+	" BulkTransitionCollectionsRequest\x12H\n" +
 	"\n" +
-	"transition\x18\x01 \x01(\x0e2 .catalog.v1.CollectionTransitionR\n" +
-	"transition\x12\x14\n" +
-	"\x05uuids\x18\x02 \x03(\tR\x05uuids\"Q\n" +
+	"transition\x18\x01 \x01(\x0e2 .catalog.v1.CollectionTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"transition\x12\x1e\n" +
+	"\x05uuids\x18\x02 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\"Q\n" +
 	"!BulkTransitionCollectionsResponse\x12,\n" +
 	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.CollectionR\x05items*\xaf\x01\n" +
 	"\x10CollectionStatus\x12!\n" +

@@ -1053,28 +1053,28 @@ const file_catalog_v1_families_proto_rawDesc = "" +
 	"\x13CreateFamilyRequest\x120\n" +
 	"\x06family\x18\x01 \x01(\v2\x18.catalog.v1.FamilyCreateR\x06family\"B\n" +
 	"\x14CreateFamilyResponse\x12*\n" +
-	"\x06family\x18\x01 \x01(\v2\x12.catalog.v1.FamilyR\x06family\"K\n" +
-	"\x19BulkCreateFamiliesRequest\x12.\n" +
-	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.FamilyCreateR\x05items\"F\n" +
+	"\x06family\x18\x01 \x01(\v2\x12.catalog.v1.FamilyR\x06family\"U\n" +
+	"\x19BulkCreateFamiliesRequest\x128\n" +
+	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.FamilyCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"F\n" +
 	"\x1aBulkCreateFamiliesResponse\x12(\n" +
-	"\x05items\x18\x01 \x03(\v2\x12.catalog.v1.FamilyR\x05items\"K\n" +
-	"\x19BulkUpdateFamiliesRequest\x12.\n" +
-	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.FamilyUpdateR\x05items\"F\n" +
+	"\x05items\x18\x01 \x03(\v2\x12.catalog.v1.FamilyR\x05items\"U\n" +
+	"\x19BulkUpdateFamiliesRequest\x128\n" +
+	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.FamilyUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"F\n" +
 	"\x1aBulkUpdateFamiliesResponse\x12(\n" +
-	"\x05items\x18\x01 \x03(\v2\x12.catalog.v1.FamilyR\x05items\"3\n" +
-	"\x10GetFamilyRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
+	"\x05items\x18\x01 \x03(\v2\x12.catalog.v1.FamilyR\x05items\";\n" +
+	"\x10GetFamilyRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\"?\n" +
 	"\x11GetFamilyResponse\x12*\n" +
-	"\x06family\x18\x01 \x01(\v2\x12.catalog.v1.FamilyR\x06family\"h\n" +
-	"\x13UpdateFamilyRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
+	"\x06family\x18\x01 \x01(\v2\x12.catalog.v1.FamilyR\x06family\"p\n" +
+	"\x13UpdateFamilyRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x120\n" +
 	"\x06family\x18\x02 \x01(\v2\x18.catalog.v1.FamilyUpdateR\x06family\"B\n" +
 	"\x14UpdateFamilyResponse\x12*\n" +
-	"\x06family\x18\x01 \x01(\v2\x12.catalog.v1.FamilyR\x06family\"6\n" +
-	"\x13DeleteFamilyRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
+	"\x06family\x18\x01 \x01(\v2\x12.catalog.v1.FamilyR\x06family\">\n" +
+	"\x13DeleteFamilyRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\"\x16\n" +
 	"\x14DeleteFamilyResponse\"\xc9\x01\n" +
 	"\x06Family\x12\x12\n" +
@@ -1084,19 +1084,20 @@ const file_catalog_v1_families_proto_rawDesc = "" +
 	"\n" +
 	"updated_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x12\n" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
-	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\"[\n" +
-	"\fFamilyCreate\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01B\x0f\n" +
-	"\r_display_name\"\xba\x01\n" +
+	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\"q\n" +
+	"\fFamilyCreate\x12\x1e\n" +
+	"\x04code\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01B\x0f\n" +
+	"\r_display_name\"\xce\x01\n" +
 	"\fFamilyUpdate\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x17\n" +
-	"\x04code\x18\x02 \x01(\tH\x00R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12;\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
+	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\a\n" +
 	"\x05_codeB\x0f\n" +
-	"\r_display_name\"\xb3\x04\n" +
+	"\r_display_name\"\xc5\x04\n" +
 	"\x13ListFamiliesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1106,10 +1107,10 @@ const file_catalog_v1_families_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:-\xd2\xf3\x18)\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +

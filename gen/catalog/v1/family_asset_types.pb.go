@@ -1099,42 +1099,42 @@ const file_catalog_v1_family_asset_types_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyAssetTypeR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x8e\x01\n" +
-	"\x1cCreateFamilyAssetTypeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
+	"pagination\"\x96\x01\n" +
+	"\x1cCreateFamilyAssetTypeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12M\n" +
 	"\x11family_asset_type\x18\x02 \x01(\v2!.catalog.v1.FamilyAssetTypeCreateR\x0ffamilyAssetType\"h\n" +
 	"\x1dCreateFamilyAssetTypeResponse\x12G\n" +
-	"\x11family_asset_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAssetTypeR\x0ffamilyAssetType\"}\n" +
-	"!BulkCreateFamilyAssetTypesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x127\n" +
-	"\x05items\x18\x02 \x03(\v2!.catalog.v1.FamilyAssetTypeCreateR\x05items\"W\n" +
+	"\x11family_asset_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAssetTypeR\x0ffamilyAssetType\"\x8f\x01\n" +
+	"!BulkCreateFamilyAssetTypesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12A\n" +
+	"\x05items\x18\x02 \x03(\v2!.catalog.v1.FamilyAssetTypeCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"W\n" +
 	"\"BulkCreateFamilyAssetTypesResponse\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyAssetTypeR\x05items\"}\n" +
-	"!BulkUpdateFamilyAssetTypesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x127\n" +
-	"\x05items\x18\x02 \x03(\v2!.catalog.v1.FamilyAssetTypeUpdateR\x05items\"W\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyAssetTypeR\x05items\"\x8f\x01\n" +
+	"!BulkUpdateFamilyAssetTypesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12A\n" +
+	"\x05items\x18\x02 \x03(\v2!.catalog.v1.FamilyAssetTypeUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"W\n" +
 	"\"BulkUpdateFamilyAssetTypesResponse\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyAssetTypeR\x05items\"q\n" +
-	"\x19GetFamilyAssetTypeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x123\n" +
-	"\x16family_asset_type_uuid\x18\x02 \x01(\tR\x13familyAssetTypeUuid\"e\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyAssetTypeR\x05items\"\x81\x01\n" +
+	"\x19GetFamilyAssetTypeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12;\n" +
+	"\x16family_asset_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyAssetTypeUuid\"e\n" +
 	"\x1aGetFamilyAssetTypeResponse\x12G\n" +
-	"\x11family_asset_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAssetTypeR\x0ffamilyAssetType\"\xc3\x01\n" +
-	"\x1cUpdateFamilyAssetTypeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x123\n" +
-	"\x16family_asset_type_uuid\x18\x02 \x01(\tR\x13familyAssetTypeUuid\x12M\n" +
+	"\x11family_asset_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAssetTypeR\x0ffamilyAssetType\"\xd3\x01\n" +
+	"\x1cUpdateFamilyAssetTypeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12;\n" +
+	"\x16family_asset_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyAssetTypeUuid\x12M\n" +
 	"\x11family_asset_type\x18\x03 \x01(\v2!.catalog.v1.FamilyAssetTypeUpdateR\x0ffamilyAssetType\"h\n" +
 	"\x1dUpdateFamilyAssetTypeResponse\x12G\n" +
-	"\x11family_asset_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAssetTypeR\x0ffamilyAssetType\"t\n" +
-	"\x1cDeleteFamilyAssetTypeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x123\n" +
-	"\x16family_asset_type_uuid\x18\x02 \x01(\tR\x13familyAssetTypeUuid\"\x1f\n" +
+	"\x11family_asset_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAssetTypeR\x0ffamilyAssetType\"\x84\x01\n" +
+	"\x1cDeleteFamilyAssetTypeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12;\n" +
+	"\x16family_asset_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyAssetTypeUuid\"\x1f\n" +
 	"\x1dDeleteFamilyAssetTypeResponse\"\xcd\x03\n" +
 	"\x0fFamilyAssetType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1151,12 +1151,12 @@ const file_catalog_v1_family_asset_types_proto_rawDesc = "" +
 	"\n" +
 	"applies_to\x18\t \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToR\tappliesToB\f\n" +
 	"\n" +
-	"_max_count\"\xea\x02\n" +
-	"\x15FamilyAssetTypeCreate\x125\n" +
-	"\x17product_asset_type_uuid\x18\x01 \x01(\tR\x14productAssetTypeUuid\x12T\n" +
-	"\x11requirement_level\x18\x02 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelH\x00R\x10requirementLevel\x88\x01\x01\x12 \n" +
-	"\tmin_count\x18\x03 \x01(\x05H\x01R\bminCount\x88\x01\x01\x12 \n" +
-	"\tmax_count\x18\x04 \x01(\x05H\x02R\bmaxCount\x88\x01\x01\x12?\n" +
+	"_max_count\"\x82\x03\n" +
+	"\x15FamilyAssetTypeCreate\x12=\n" +
+	"\x17product_asset_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAssetTypeUuid\x12T\n" +
+	"\x11requirement_level\x18\x02 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelH\x00R\x10requirementLevel\x88\x01\x01\x12(\n" +
+	"\tmin_count\x18\x03 \x01(\x05B\x06\xe2\xf3\x18\x028\x00H\x01R\bminCount\x88\x01\x01\x12(\n" +
+	"\tmax_count\x18\x04 \x01(\x05B\x06\xe2\xf3\x18\x028\x00H\x02R\bmaxCount\x88\x01\x01\x12?\n" +
 	"\n" +
 	"applies_to\x18\x05 \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToH\x03R\tappliesTo\x88\x01\x01B\x14\n" +
 	"\x12_requirement_levelB\f\n" +
@@ -1164,13 +1164,13 @@ const file_catalog_v1_family_asset_types_proto_rawDesc = "" +
 	"_min_countB\f\n" +
 	"\n" +
 	"_max_countB\r\n" +
-	"\v_applies_to\"\xdc\x03\n" +
+	"\v_applies_to\"\xec\x03\n" +
 	"\x15FamilyAssetTypeUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12:\n" +
 	"\x17product_asset_type_uuid\x18\x02 \x01(\tH\x00R\x14productAssetTypeUuid\x88\x01\x01\x12T\n" +
-	"\x11requirement_level\x18\x03 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelH\x01R\x10requirementLevel\x88\x01\x01\x12 \n" +
-	"\tmin_count\x18\x04 \x01(\x05H\x02R\bminCount\x88\x01\x01\x12 \n" +
-	"\tmax_count\x18\x05 \x01(\x05H\x03R\bmaxCount\x88\x01\x01\x12?\n" +
+	"\x11requirement_level\x18\x03 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelH\x01R\x10requirementLevel\x88\x01\x01\x12(\n" +
+	"\tmin_count\x18\x04 \x01(\x05B\x06\xe2\xf3\x18\x028\x00H\x02R\bminCount\x88\x01\x01\x12(\n" +
+	"\tmax_count\x18\x05 \x01(\x05B\x06\xe2\xf3\x18\x028\x00H\x03R\bmaxCount\x88\x01\x01\x12?\n" +
 	"\n" +
 	"applies_to\x18\x06 \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToH\x04R\tappliesTo\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
@@ -1181,9 +1181,9 @@ const file_catalog_v1_family_asset_types_proto_rawDesc = "" +
 	"_min_countB\f\n" +
 	"\n" +
 	"_max_countB\r\n" +
-	"\v_applies_to\"\xd3\x05\n" +
-	"\x1bListFamilyAssetTypesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
+	"\v_applies_to\"\xed\x05\n" +
+	"\x1bListFamilyAssetTypesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12R\n" +
 	"\x18product_asset_type_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\x15productAssetTypeUuids\x12H\n" +
@@ -1195,10 +1195,10 @@ const file_catalog_v1_family_asset_types_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\t \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\t \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:@\xd2\xf3\x18<\n" +
 	"\x10requirementLevel\n" +
 	"\bminCount\n" +

@@ -1059,42 +1059,42 @@ const file_catalog_v1_family_attributes_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyAttributeR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x8d\x01\n" +
-	"\x1cCreateFamilyAttributeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
+	"pagination\"\x95\x01\n" +
+	"\x1cCreateFamilyAttributeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12L\n" +
 	"\x10family_attribute\x18\x02 \x01(\v2!.catalog.v1.FamilyAttributeCreateR\x0ffamilyAttribute\"g\n" +
 	"\x1dCreateFamilyAttributeResponse\x12F\n" +
-	"\x10family_attribute\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAttributeR\x0ffamilyAttribute\"}\n" +
-	"!BulkCreateFamilyAttributesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x127\n" +
-	"\x05items\x18\x02 \x03(\v2!.catalog.v1.FamilyAttributeCreateR\x05items\"W\n" +
+	"\x10family_attribute\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAttributeR\x0ffamilyAttribute\"\x8f\x01\n" +
+	"!BulkCreateFamilyAttributesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12A\n" +
+	"\x05items\x18\x02 \x03(\v2!.catalog.v1.FamilyAttributeCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"W\n" +
 	"\"BulkCreateFamilyAttributesResponse\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyAttributeR\x05items\"}\n" +
-	"!BulkUpdateFamilyAttributesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x127\n" +
-	"\x05items\x18\x02 \x03(\v2!.catalog.v1.FamilyAttributeUpdateR\x05items\"W\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyAttributeR\x05items\"\x8f\x01\n" +
+	"!BulkUpdateFamilyAttributesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12A\n" +
+	"\x05items\x18\x02 \x03(\v2!.catalog.v1.FamilyAttributeUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"W\n" +
 	"\"BulkUpdateFamilyAttributesResponse\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyAttributeR\x05items\"p\n" +
-	"\x19GetFamilyAttributeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x122\n" +
-	"\x15family_attribute_uuid\x18\x02 \x01(\tR\x13familyAttributeUuid\"d\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyAttributeR\x05items\"\x80\x01\n" +
+	"\x19GetFamilyAttributeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12:\n" +
+	"\x15family_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyAttributeUuid\"d\n" +
 	"\x1aGetFamilyAttributeResponse\x12F\n" +
-	"\x10family_attribute\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAttributeR\x0ffamilyAttribute\"\xc1\x01\n" +
-	"\x1cUpdateFamilyAttributeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x122\n" +
-	"\x15family_attribute_uuid\x18\x02 \x01(\tR\x13familyAttributeUuid\x12L\n" +
+	"\x10family_attribute\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAttributeR\x0ffamilyAttribute\"\xd1\x01\n" +
+	"\x1cUpdateFamilyAttributeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12:\n" +
+	"\x15family_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyAttributeUuid\x12L\n" +
 	"\x10family_attribute\x18\x03 \x01(\v2!.catalog.v1.FamilyAttributeUpdateR\x0ffamilyAttribute\"g\n" +
 	"\x1dUpdateFamilyAttributeResponse\x12F\n" +
-	"\x10family_attribute\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAttributeR\x0ffamilyAttribute\"s\n" +
-	"\x1cDeleteFamilyAttributeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x122\n" +
-	"\x15family_attribute_uuid\x18\x02 \x01(\tR\x13familyAttributeUuid\"\x1f\n" +
+	"\x10family_attribute\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAttributeR\x0ffamilyAttribute\"\x83\x01\n" +
+	"\x1cDeleteFamilyAttributeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12:\n" +
+	"\x15family_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyAttributeUuid\"\x1f\n" +
 	"\x1dDeleteFamilyAttributeResponse\"\x98\x03\n" +
 	"\x0fFamilyAttribute\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1108,9 +1108,9 @@ const file_catalog_v1_family_attributes_proto_rawDesc = "" +
 	"\x11requirement_level\x18\x06 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelR\x10requirementLevel\x12:\n" +
 	"\n" +
 	"applies_to\x18\a \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToR\tappliesTo\x12&\n" +
-	"\x0fis_variant_axis\x18\b \x01(\bR\risVariantAxis\"\xbb\x02\n" +
-	"\x15FamilyAttributeCreate\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12T\n" +
+	"\x0fis_variant_axis\x18\b \x01(\bR\risVariantAxis\"\xc3\x02\n" +
+	"\x15FamilyAttributeCreate\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12T\n" +
 	"\x11requirement_level\x18\x02 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelH\x00R\x10requirementLevel\x88\x01\x01\x12?\n" +
 	"\n" +
 	"applies_to\x18\x03 \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToH\x01R\tappliesTo\x88\x01\x01\x12+\n" +
@@ -1130,9 +1130,9 @@ const file_catalog_v1_family_attributes_proto_rawDesc = "" +
 	"\x0f_attribute_uuidB\x14\n" +
 	"\x12_requirement_levelB\r\n" +
 	"\v_applies_toB\x12\n" +
-	"\x10_is_variant_axis\"\x87\x05\n" +
-	"\x1bListFamilyAttributesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
+	"\x10_is_variant_axis\"\xa1\x05\n" +
+	"\x1bListFamilyAttributesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12B\n" +
 	"\x0fattribute_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\x0eattributeUuids\x12H\n" +
@@ -1143,10 +1143,10 @@ const file_catalog_v1_family_attributes_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:,\xd2\xf3\x18(\n" +
 	"\x10requirementLevel\n" +
 	"\tcreatedAt\n" +

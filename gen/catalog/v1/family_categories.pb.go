@@ -989,42 +989,42 @@ const file_catalog_v1_family_categories_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1a.catalog.v1.FamilyCategoryR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x89\x01\n" +
-	"\x1bCreateFamilyCategoryRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
+	"pagination\"\x91\x01\n" +
+	"\x1bCreateFamilyCategoryRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12I\n" +
 	"\x0ffamily_category\x18\x02 \x01(\v2 .catalog.v1.FamilyCategoryCreateR\x0efamilyCategory\"c\n" +
 	"\x1cCreateFamilyCategoryResponse\x12C\n" +
-	"\x0ffamily_category\x18\x01 \x01(\v2\x1a.catalog.v1.FamilyCategoryR\x0efamilyCategory\"|\n" +
-	"!BulkCreateFamilyCategoriesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x126\n" +
-	"\x05items\x18\x02 \x03(\v2 .catalog.v1.FamilyCategoryCreateR\x05items\"V\n" +
+	"\x0ffamily_category\x18\x01 \x01(\v2\x1a.catalog.v1.FamilyCategoryR\x0efamilyCategory\"\x8e\x01\n" +
+	"!BulkCreateFamilyCategoriesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12@\n" +
+	"\x05items\x18\x02 \x03(\v2 .catalog.v1.FamilyCategoryCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"V\n" +
 	"\"BulkCreateFamilyCategoriesResponse\x120\n" +
-	"\x05items\x18\x01 \x03(\v2\x1a.catalog.v1.FamilyCategoryR\x05items\"|\n" +
-	"!BulkUpdateFamilyCategoriesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x126\n" +
-	"\x05items\x18\x02 \x03(\v2 .catalog.v1.FamilyCategoryUpdateR\x05items\"V\n" +
+	"\x05items\x18\x01 \x03(\v2\x1a.catalog.v1.FamilyCategoryR\x05items\"\x8e\x01\n" +
+	"!BulkUpdateFamilyCategoriesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12@\n" +
+	"\x05items\x18\x02 \x03(\v2 .catalog.v1.FamilyCategoryUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"V\n" +
 	"\"BulkUpdateFamilyCategoriesResponse\x120\n" +
-	"\x05items\x18\x01 \x03(\v2\x1a.catalog.v1.FamilyCategoryR\x05items\"m\n" +
-	"\x18GetFamilyCategoryRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x120\n" +
-	"\x14family_category_uuid\x18\x02 \x01(\tR\x12familyCategoryUuid\"`\n" +
+	"\x05items\x18\x01 \x03(\v2\x1a.catalog.v1.FamilyCategoryR\x05items\"}\n" +
+	"\x18GetFamilyCategoryRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x128\n" +
+	"\x14family_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x12familyCategoryUuid\"`\n" +
 	"\x19GetFamilyCategoryResponse\x12C\n" +
-	"\x0ffamily_category\x18\x01 \x01(\v2\x1a.catalog.v1.FamilyCategoryR\x0efamilyCategory\"\xbb\x01\n" +
-	"\x1bUpdateFamilyCategoryRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x120\n" +
-	"\x14family_category_uuid\x18\x02 \x01(\tR\x12familyCategoryUuid\x12I\n" +
+	"\x0ffamily_category\x18\x01 \x01(\v2\x1a.catalog.v1.FamilyCategoryR\x0efamilyCategory\"\xcb\x01\n" +
+	"\x1bUpdateFamilyCategoryRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x128\n" +
+	"\x14family_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x12familyCategoryUuid\x12I\n" +
 	"\x0ffamily_category\x18\x03 \x01(\v2 .catalog.v1.FamilyCategoryUpdateR\x0efamilyCategory\"c\n" +
 	"\x1cUpdateFamilyCategoryResponse\x12C\n" +
-	"\x0ffamily_category\x18\x01 \x01(\v2\x1a.catalog.v1.FamilyCategoryR\x0efamilyCategory\"p\n" +
-	"\x1bDeleteFamilyCategoryRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x120\n" +
-	"\x14family_category_uuid\x18\x02 \x01(\tR\x12familyCategoryUuid\"\x1e\n" +
+	"\x0ffamily_category\x18\x01 \x01(\v2\x1a.catalog.v1.FamilyCategoryR\x0efamilyCategory\"\x80\x01\n" +
+	"\x1bDeleteFamilyCategoryRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x128\n" +
+	"\x14family_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x12familyCategoryUuid\"\x1e\n" +
 	"\x1cDeleteFamilyCategoryResponse\"\x85\x02\n" +
 	"\x0eFamilyCategory\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1035,9 +1035,9 @@ const file_catalog_v1_family_categories_proto_rawDesc = "" +
 	"\vfamily_uuid\x18\x04 \x01(\tR\n" +
 	"familyUuid\x12#\n" +
 	"\rcategory_uuid\x18\x05 \x01(\tR\fcategoryUuid\x12#\n" +
-	"\rauto_populate\x18\x06 \x01(\bR\fautoPopulate\"w\n" +
-	"\x14FamilyCategoryCreate\x12#\n" +
-	"\rcategory_uuid\x18\x01 \x01(\tR\fcategoryUuid\x12(\n" +
+	"\rauto_populate\x18\x06 \x01(\bR\fautoPopulate\"\x7f\n" +
+	"\x14FamilyCategoryCreate\x12+\n" +
+	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x12(\n" +
 	"\rauto_populate\x18\x02 \x01(\bH\x00R\fautoPopulate\x88\x01\x01B\x10\n" +
 	"\x0e_auto_populate\"\xdf\x01\n" +
 	"\x14FamilyCategoryUpdate\x12\x12\n" +
@@ -1047,9 +1047,9 @@ const file_catalog_v1_family_categories_proto_rawDesc = "" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\x10\n" +
 	"\x0e_category_uuidB\x10\n" +
-	"\x0e_auto_populate\"\xec\x03\n" +
-	"\x1bListFamilyCategoriesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
+	"\x0e_auto_populate\"\x86\x04\n" +
+	"\x1bListFamilyCategoriesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12@\n" +
 	"\x0ecategory_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\rcategoryUuids\x12;\n" +
@@ -1057,10 +1057,10 @@ const file_catalog_v1_family_categories_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\x05 \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x1a\xd2\xf3\x18\x16\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +

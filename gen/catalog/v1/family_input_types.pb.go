@@ -1025,42 +1025,42 @@ const file_catalog_v1_family_input_types_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyInputTypeR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x8e\x01\n" +
-	"\x1cCreateFamilyInputTypeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
+	"pagination\"\x96\x01\n" +
+	"\x1cCreateFamilyInputTypeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12M\n" +
 	"\x11family_input_type\x18\x02 \x01(\v2!.catalog.v1.FamilyInputTypeCreateR\x0ffamilyInputType\"h\n" +
 	"\x1dCreateFamilyInputTypeResponse\x12G\n" +
-	"\x11family_input_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyInputTypeR\x0ffamilyInputType\"}\n" +
-	"!BulkCreateFamilyInputTypesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x127\n" +
-	"\x05items\x18\x02 \x03(\v2!.catalog.v1.FamilyInputTypeCreateR\x05items\"W\n" +
+	"\x11family_input_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyInputTypeR\x0ffamilyInputType\"\x8f\x01\n" +
+	"!BulkCreateFamilyInputTypesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12A\n" +
+	"\x05items\x18\x02 \x03(\v2!.catalog.v1.FamilyInputTypeCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"W\n" +
 	"\"BulkCreateFamilyInputTypesResponse\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyInputTypeR\x05items\"}\n" +
-	"!BulkUpdateFamilyInputTypesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x127\n" +
-	"\x05items\x18\x02 \x03(\v2!.catalog.v1.FamilyInputTypeUpdateR\x05items\"W\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyInputTypeR\x05items\"\x8f\x01\n" +
+	"!BulkUpdateFamilyInputTypesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12A\n" +
+	"\x05items\x18\x02 \x03(\v2!.catalog.v1.FamilyInputTypeUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"W\n" +
 	"\"BulkUpdateFamilyInputTypesResponse\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyInputTypeR\x05items\"q\n" +
-	"\x19GetFamilyInputTypeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x123\n" +
-	"\x16family_input_type_uuid\x18\x02 \x01(\tR\x13familyInputTypeUuid\"e\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FamilyInputTypeR\x05items\"\x81\x01\n" +
+	"\x19GetFamilyInputTypeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12;\n" +
+	"\x16family_input_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyInputTypeUuid\"e\n" +
 	"\x1aGetFamilyInputTypeResponse\x12G\n" +
-	"\x11family_input_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyInputTypeR\x0ffamilyInputType\"\xc3\x01\n" +
-	"\x1cUpdateFamilyInputTypeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x123\n" +
-	"\x16family_input_type_uuid\x18\x02 \x01(\tR\x13familyInputTypeUuid\x12M\n" +
+	"\x11family_input_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyInputTypeR\x0ffamilyInputType\"\xd3\x01\n" +
+	"\x1cUpdateFamilyInputTypeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12;\n" +
+	"\x16family_input_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyInputTypeUuid\x12M\n" +
 	"\x11family_input_type\x18\x03 \x01(\v2!.catalog.v1.FamilyInputTypeUpdateR\x0ffamilyInputType\"h\n" +
 	"\x1dUpdateFamilyInputTypeResponse\x12G\n" +
-	"\x11family_input_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyInputTypeR\x0ffamilyInputType\"t\n" +
-	"\x1cDeleteFamilyInputTypeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x123\n" +
-	"\x16family_input_type_uuid\x18\x02 \x01(\tR\x13familyInputTypeUuid\"\x1f\n" +
+	"\x11family_input_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyInputTypeR\x0ffamilyInputType\"\x84\x01\n" +
+	"\x1cDeleteFamilyInputTypeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12;\n" +
+	"\x16family_input_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyInputTypeUuid\"\x1f\n" +
 	"\x1dDeleteFamilyInputTypeResponse\"\xf1\x02\n" +
 	"\x0fFamilyInputType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1073,9 +1073,9 @@ const file_catalog_v1_family_input_types_proto_rawDesc = "" +
 	"\x0finput_type_uuid\x18\x05 \x01(\tR\rinputTypeUuid\x12O\n" +
 	"\x11requirement_level\x18\x06 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelR\x10requirementLevel\x12:\n" +
 	"\n" +
-	"applies_to\x18\a \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToR\tappliesTo\"\xfb\x01\n" +
-	"\x15FamilyInputTypeCreate\x12&\n" +
-	"\x0finput_type_uuid\x18\x01 \x01(\tR\rinputTypeUuid\x12T\n" +
+	"applies_to\x18\a \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToR\tappliesTo\"\x83\x02\n" +
+	"\x15FamilyInputTypeCreate\x12.\n" +
+	"\x0finput_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rinputTypeUuid\x12T\n" +
 	"\x11requirement_level\x18\x02 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelH\x00R\x10requirementLevel\x88\x01\x01\x12?\n" +
 	"\n" +
 	"applies_to\x18\x03 \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToH\x01R\tappliesTo\x88\x01\x01B\x14\n" +
@@ -1091,9 +1091,9 @@ const file_catalog_v1_family_input_types_proto_rawDesc = "" +
 	"updateMaskB\x12\n" +
 	"\x10_input_type_uuidB\x14\n" +
 	"\x12_requirement_levelB\r\n" +
-	"\v_applies_to\"\xc8\x04\n" +
-	"\x1bListFamilyInputTypesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
+	"\v_applies_to\"\xe2\x04\n" +
+	"\x1bListFamilyInputTypesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12C\n" +
 	"\x10input_type_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\x0einputTypeUuids\x12H\n" +
@@ -1103,10 +1103,10 @@ const file_catalog_v1_family_input_types_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:,\xd2\xf3\x18(\n" +
 	"\x10requirementLevel\n" +
 	"\tcreatedAt\n" +

@@ -1066,42 +1066,42 @@ const file_catalog_v1_family_relation_types_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1e.catalog.v1.FamilyRelationTypeR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x9a\x01\n" +
-	"\x1fCreateFamilyRelationTypeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
+	"pagination\"\xa2\x01\n" +
+	"\x1fCreateFamilyRelationTypeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12V\n" +
 	"\x14family_relation_type\x18\x02 \x01(\v2$.catalog.v1.FamilyRelationTypeCreateR\x12familyRelationType\"t\n" +
 	" CreateFamilyRelationTypeResponse\x12P\n" +
-	"\x14family_relation_type\x18\x01 \x01(\v2\x1e.catalog.v1.FamilyRelationTypeR\x12familyRelationType\"\x83\x01\n" +
-	"$BulkCreateFamilyRelationTypesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x12:\n" +
-	"\x05items\x18\x02 \x03(\v2$.catalog.v1.FamilyRelationTypeCreateR\x05items\"]\n" +
+	"\x14family_relation_type\x18\x01 \x01(\v2\x1e.catalog.v1.FamilyRelationTypeR\x12familyRelationType\"\x95\x01\n" +
+	"$BulkCreateFamilyRelationTypesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12D\n" +
+	"\x05items\x18\x02 \x03(\v2$.catalog.v1.FamilyRelationTypeCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"]\n" +
 	"%BulkCreateFamilyRelationTypesResponse\x124\n" +
-	"\x05items\x18\x01 \x03(\v2\x1e.catalog.v1.FamilyRelationTypeR\x05items\"\x83\x01\n" +
-	"$BulkUpdateFamilyRelationTypesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x12:\n" +
-	"\x05items\x18\x02 \x03(\v2$.catalog.v1.FamilyRelationTypeUpdateR\x05items\"]\n" +
+	"\x05items\x18\x01 \x03(\v2\x1e.catalog.v1.FamilyRelationTypeR\x05items\"\x95\x01\n" +
+	"$BulkUpdateFamilyRelationTypesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12D\n" +
+	"\x05items\x18\x02 \x03(\v2$.catalog.v1.FamilyRelationTypeUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"]\n" +
 	"%BulkUpdateFamilyRelationTypesResponse\x124\n" +
-	"\x05items\x18\x01 \x03(\v2\x1e.catalog.v1.FamilyRelationTypeR\x05items\"z\n" +
-	"\x1cGetFamilyRelationTypeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x129\n" +
-	"\x19family_relation_type_uuid\x18\x02 \x01(\tR\x16familyRelationTypeUuid\"q\n" +
+	"\x05items\x18\x01 \x03(\v2\x1e.catalog.v1.FamilyRelationTypeR\x05items\"\x8a\x01\n" +
+	"\x1cGetFamilyRelationTypeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12A\n" +
+	"\x19family_relation_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x16familyRelationTypeUuid\"q\n" +
 	"\x1dGetFamilyRelationTypeResponse\x12P\n" +
-	"\x14family_relation_type\x18\x01 \x01(\v2\x1e.catalog.v1.FamilyRelationTypeR\x12familyRelationType\"\xd5\x01\n" +
-	"\x1fUpdateFamilyRelationTypeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x129\n" +
-	"\x19family_relation_type_uuid\x18\x02 \x01(\tR\x16familyRelationTypeUuid\x12V\n" +
+	"\x14family_relation_type\x18\x01 \x01(\v2\x1e.catalog.v1.FamilyRelationTypeR\x12familyRelationType\"\xe5\x01\n" +
+	"\x1fUpdateFamilyRelationTypeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12A\n" +
+	"\x19family_relation_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x16familyRelationTypeUuid\x12V\n" +
 	"\x14family_relation_type\x18\x03 \x01(\v2$.catalog.v1.FamilyRelationTypeUpdateR\x12familyRelationType\"t\n" +
 	" UpdateFamilyRelationTypeResponse\x12P\n" +
-	"\x14family_relation_type\x18\x01 \x01(\v2\x1e.catalog.v1.FamilyRelationTypeR\x12familyRelationType\"}\n" +
-	"\x1fDeleteFamilyRelationTypeRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
-	"familyUuid\x129\n" +
-	"\x19family_relation_type_uuid\x18\x02 \x01(\tR\x16familyRelationTypeUuid\"\"\n" +
+	"\x14family_relation_type\x18\x01 \x01(\v2\x1e.catalog.v1.FamilyRelationTypeR\x12familyRelationType\"\x8d\x01\n" +
+	"\x1fDeleteFamilyRelationTypeRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"familyUuid\x12A\n" +
+	"\x19family_relation_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x16familyRelationTypeUuid\"\"\n" +
 	" DeleteFamilyRelationTypeResponse\"\x9a\x03\n" +
 	"\x12FamilyRelationType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1116,23 +1116,23 @@ const file_catalog_v1_family_relation_types_proto_rawDesc = "" +
 	"\tmin_count\x18\a \x01(\x05R\bminCount\x12 \n" +
 	"\tmax_count\x18\b \x01(\x05H\x00R\bmaxCount\x88\x01\x01B\f\n" +
 	"\n" +
-	"_max_count\"\xa3\x02\n" +
-	"\x18FamilyRelationTypeCreate\x12;\n" +
-	"\x1aproduct_relation_type_uuid\x18\x01 \x01(\tR\x17productRelationTypeUuid\x12T\n" +
-	"\x11requirement_level\x18\x02 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelH\x00R\x10requirementLevel\x88\x01\x01\x12 \n" +
-	"\tmin_count\x18\x03 \x01(\x05H\x01R\bminCount\x88\x01\x01\x12 \n" +
-	"\tmax_count\x18\x04 \x01(\x05H\x02R\bmaxCount\x88\x01\x01B\x14\n" +
+	"_max_count\"\xbb\x02\n" +
+	"\x18FamilyRelationTypeCreate\x12C\n" +
+	"\x1aproduct_relation_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x17productRelationTypeUuid\x12T\n" +
+	"\x11requirement_level\x18\x02 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelH\x00R\x10requirementLevel\x88\x01\x01\x12(\n" +
+	"\tmin_count\x18\x03 \x01(\x05B\x06\xe2\xf3\x18\x028\x00H\x01R\bminCount\x88\x01\x01\x12(\n" +
+	"\tmax_count\x18\x04 \x01(\x05B\x06\xe2\xf3\x18\x028\x00H\x02R\bmaxCount\x88\x01\x01B\x14\n" +
 	"\x12_requirement_levelB\f\n" +
 	"\n" +
 	"_min_countB\f\n" +
 	"\n" +
-	"_max_count\"\x98\x03\n" +
+	"_max_count\"\xa8\x03\n" +
 	"\x18FamilyRelationTypeUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12@\n" +
 	"\x1aproduct_relation_type_uuid\x18\x02 \x01(\tH\x00R\x17productRelationTypeUuid\x88\x01\x01\x12T\n" +
-	"\x11requirement_level\x18\x03 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelH\x01R\x10requirementLevel\x88\x01\x01\x12 \n" +
-	"\tmin_count\x18\x04 \x01(\x05H\x02R\bminCount\x88\x01\x01\x12 \n" +
-	"\tmax_count\x18\x05 \x01(\x05H\x03R\bmaxCount\x88\x01\x01\x12;\n" +
+	"\x11requirement_level\x18\x03 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelH\x01R\x10requirementLevel\x88\x01\x01\x12(\n" +
+	"\tmin_count\x18\x04 \x01(\x05B\x06\xe2\xf3\x18\x028\x00H\x02R\bminCount\x88\x01\x01\x12(\n" +
+	"\tmax_count\x18\x05 \x01(\x05B\x06\xe2\xf3\x18\x028\x00H\x03R\bmaxCount\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\x1d\n" +
 	"\x1b_product_relation_type_uuidB\x14\n" +
@@ -1140,9 +1140,9 @@ const file_catalog_v1_family_relation_types_proto_rawDesc = "" +
 	"\n" +
 	"_min_countB\f\n" +
 	"\n" +
-	"_max_count\"\xa2\x05\n" +
-	"\x1eListFamilyRelationTypesRequest\x12\x1f\n" +
-	"\vfamily_uuid\x18\x01 \x01(\tR\n" +
+	"_max_count\"\xbc\x05\n" +
+	"\x1eListFamilyRelationTypesRequest\x12'\n" +
+	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12X\n" +
 	"\x1bproduct_relation_type_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\x18productRelationTypeUuids\x12H\n" +
@@ -1152,10 +1152,10 @@ const file_catalog_v1_family_relation_types_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:@\xd2\xf3\x18<\n" +
 	"\x10requirementLevel\n" +
 	"\bminCount\n" +

@@ -26,8 +26,9 @@ const (
 
 // InputTypeDataType is the type of the values of an input type. Values are JSON: text, rich_text
 // and url a string; integer a number without fraction (at most 2^53-1 in magnitude); decimal a
-// string holding a decimal ("12.50"); boolean true or false; date a string "YYYY-MM-DD";
-// date_time an RFC 3339 string with offset; money an object {"amount": "<decimal>",
+// decimal in plain notation, as a string ("12.50") or a JSON number (12.50, read exactly from its
+// literal and returned as the string "12.50"); boolean true or false; date a string "YYYY-MM-DD";
+// date_time an RFC 3339 string with offset; money an object {"amount": <decimal as for decimal>,
 // "currency": "<ISO 4217 code>"}; json any JSON value but null.
 type InputTypeDataType int32
 
@@ -798,10 +799,12 @@ func (x *InputType) GetConstraints() *InputTypeConstraints {
 // InputTypeConstraints validate the values of an input type. Each applies to some data types only:
 // minLength, maxLength (characters): text, rich_text, url; min, max (inclusive bounds, strings in
 // the data type's form: "-5" for integer, "0.01" for decimal and for money's amount, "2024-01-31"
-// for date, "2024-01-31T10:00:00Z" for date_time): integer, decimal, money, date, date_time;
-// pattern (RE2, matched anywhere in the value: anchor it with ^…$ to match the whole): text, url;
-// allowedValues (1 to 1000 distinct strings, integers and decimals written as for min): text,
-// integer, decimal. boolean and json take none.
+// for date, "2024-01-31T10:00:00Z" for date_time; for integer, decimal and money also a JSON
+// number, kept as its literal text in plain notation and returned as a string): integer, decimal,
+// money, date, date_time; pattern (RE2, matched anywhere in the value: anchor it with ^…$ to match
+// the whole): text, url; allowedValues (1 to 1000 distinct strings, or numbers taken as their
+// literal text, integers and decimals written as for min): text, integer, decimal. boolean and
+// json take none.
 type InputTypeConstraints struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Non-negative; at most maxLength.
@@ -1384,29 +1387,29 @@ const file_catalog_v1_input_types_proto_rawDesc = "" +
 	"input_type\x18\x01 \x01(\v2\x1b.catalog.v1.InputTypeCreateR\tinputType\"O\n" +
 	"\x17CreateInputTypeResponse\x124\n" +
 	"\n" +
-	"input_type\x18\x01 \x01(\v2\x15.catalog.v1.InputTypeR\tinputType\"P\n" +
-	"\x1bBulkCreateInputTypesRequest\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.InputTypeCreateR\x05items\"K\n" +
+	"input_type\x18\x01 \x01(\v2\x15.catalog.v1.InputTypeR\tinputType\"Z\n" +
+	"\x1bBulkCreateInputTypesRequest\x12;\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.InputTypeCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"K\n" +
 	"\x1cBulkCreateInputTypesResponse\x12+\n" +
-	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.InputTypeR\x05items\"P\n" +
-	"\x1bBulkUpdateInputTypesRequest\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.InputTypeUpdateR\x05items\"K\n" +
+	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.InputTypeR\x05items\"Z\n" +
+	"\x1bBulkUpdateInputTypesRequest\x12;\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.InputTypeUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"K\n" +
 	"\x1cBulkUpdateInputTypesResponse\x12+\n" +
-	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.InputTypeR\x05items\"=\n" +
-	"\x13GetInputTypeRequest\x12&\n" +
-	"\x0finput_type_uuid\x18\x01 \x01(\tR\rinputTypeUuid\"L\n" +
+	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.InputTypeR\x05items\"E\n" +
+	"\x13GetInputTypeRequest\x12.\n" +
+	"\x0finput_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rinputTypeUuid\"L\n" +
 	"\x14GetInputTypeResponse\x124\n" +
 	"\n" +
-	"input_type\x18\x01 \x01(\v2\x15.catalog.v1.InputTypeR\tinputType\"|\n" +
-	"\x16UpdateInputTypeRequest\x12&\n" +
-	"\x0finput_type_uuid\x18\x01 \x01(\tR\rinputTypeUuid\x12:\n" +
+	"input_type\x18\x01 \x01(\v2\x15.catalog.v1.InputTypeR\tinputType\"\x84\x01\n" +
+	"\x16UpdateInputTypeRequest\x12.\n" +
+	"\x0finput_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rinputTypeUuid\x12:\n" +
 	"\n" +
 	"input_type\x18\x02 \x01(\v2\x1b.catalog.v1.InputTypeUpdateR\tinputType\"O\n" +
 	"\x17UpdateInputTypeResponse\x124\n" +
 	"\n" +
-	"input_type\x18\x01 \x01(\v2\x15.catalog.v1.InputTypeR\tinputType\"@\n" +
-	"\x16DeleteInputTypeRequest\x12&\n" +
-	"\x0finput_type_uuid\x18\x01 \x01(\tR\rinputTypeUuid\"\x19\n" +
+	"input_type\x18\x01 \x01(\v2\x15.catalog.v1.InputTypeR\tinputType\"H\n" +
+	"\x16DeleteInputTypeRequest\x12.\n" +
+	"\x0finput_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rinputTypeUuid\"\x19\n" +
 	"\x17DeleteInputTypeResponse\"\x9b\x03\n" +
 	"\tInputType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1453,21 +1456,22 @@ const file_catalog_v1_input_types_proto_rawDesc = "" +
 	"\x04_minB\x06\n" +
 	"\x04_maxB\n" +
 	"\n" +
-	"\b_pattern\"\xc5\x02\n" +
-	"\x0fInputTypeCreate\x12&\n" +
-	"\x0ftype_group_uuid\x18\x01 \x01(\tR\rtypeGroupUuid\x12\x12\n" +
-	"\x04code\x18\x02 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x00R\vdisplayName\x88\x01\x01\x12:\n" +
-	"\tdata_type\x18\x04 \x01(\x0e2\x1d.catalog.v1.InputTypeDataTypeR\bdataType\x12*\n" +
+	"\b_pattern\"\xeb\x02\n" +
+	"\x0fInputTypeCreate\x12.\n" +
+	"\x0ftype_group_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rtypeGroupUuid\x12\x1e\n" +
+	"\x04code\x18\x02 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x12B\n" +
+	"\tdata_type\x18\x04 \x01(\x0e2\x1d.catalog.v1.InputTypeDataTypeB\x06\xe2\xf3\x18\x02\b\x01R\bdataType\x12*\n" +
 	"\x0eis_localizable\x18\x05 \x01(\bH\x01R\risLocalizable\x88\x01\x01\x12B\n" +
 	"\vconstraints\x18\x06 \x01(\v2 .catalog.v1.InputTypeConstraintsR\vconstraintsB\x0f\n" +
 	"\r_display_nameB\x11\n" +
-	"\x0f_is_localizable\"\xd5\x03\n" +
+	"\x0f_is_localizable\"\xe9\x03\n" +
 	"\x0fInputTypeUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12+\n" +
-	"\x0ftype_group_uuid\x18\x02 \x01(\tH\x00R\rtypeGroupUuid\x88\x01\x01\x12\x17\n" +
-	"\x04code\x18\x03 \x01(\tH\x01R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x04 \x01(\tH\x02R\vdisplayName\x88\x01\x01\x12?\n" +
+	"\x0ftype_group_uuid\x18\x02 \x01(\tH\x00R\rtypeGroupUuid\x88\x01\x01\x12!\n" +
+	"\x04code\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x04 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x02R\vdisplayName\x88\x01\x01\x12?\n" +
 	"\tdata_type\x18\x05 \x01(\x0e2\x1d.catalog.v1.InputTypeDataTypeH\x03R\bdataType\x88\x01\x01\x12*\n" +
 	"\x0eis_localizable\x18\x06 \x01(\bH\x04R\risLocalizable\x88\x01\x01\x12G\n" +
 	"\vconstraints\x18\a \x01(\v2%.catalog.v1.InputTypeConstraintsPatchR\vconstraints\x12;\n" +
@@ -1478,7 +1482,7 @@ const file_catalog_v1_input_types_proto_rawDesc = "" +
 	"\r_display_nameB\f\n" +
 	"\n" +
 	"_data_typeB\x11\n" +
-	"\x0f_is_localizable\"\x8c\x06\n" +
+	"\x0f_is_localizable\"\x9e\x06\n" +
 	"\x15ListInputTypesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12C\n" +
 	"\x10type_group_uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x0etypeGroupUuids\x12/\n" +
@@ -1492,10 +1496,10 @@ const file_catalog_v1_input_types_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\t \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\f \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\f \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:F\xd2\xf3\x18B\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +

@@ -973,28 +973,28 @@ const file_catalog_v1_locales_proto_rawDesc = "" +
 	"\x13CreateLocaleRequest\x120\n" +
 	"\x06locale\x18\x01 \x01(\v2\x18.catalog.v1.LocaleCreateR\x06locale\"B\n" +
 	"\x14CreateLocaleResponse\x12*\n" +
-	"\x06locale\x18\x01 \x01(\v2\x12.catalog.v1.LocaleR\x06locale\"J\n" +
-	"\x18BulkCreateLocalesRequest\x12.\n" +
-	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.LocaleCreateR\x05items\"E\n" +
+	"\x06locale\x18\x01 \x01(\v2\x12.catalog.v1.LocaleR\x06locale\"T\n" +
+	"\x18BulkCreateLocalesRequest\x128\n" +
+	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.LocaleCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"E\n" +
 	"\x19BulkCreateLocalesResponse\x12(\n" +
-	"\x05items\x18\x01 \x03(\v2\x12.catalog.v1.LocaleR\x05items\"J\n" +
-	"\x18BulkUpdateLocalesRequest\x12.\n" +
-	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.LocaleUpdateR\x05items\"E\n" +
+	"\x05items\x18\x01 \x03(\v2\x12.catalog.v1.LocaleR\x05items\"T\n" +
+	"\x18BulkUpdateLocalesRequest\x128\n" +
+	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.LocaleUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"E\n" +
 	"\x19BulkUpdateLocalesResponse\x12(\n" +
-	"\x05items\x18\x01 \x03(\v2\x12.catalog.v1.LocaleR\x05items\"3\n" +
-	"\x10GetLocaleRequest\x12\x1f\n" +
-	"\vlocale_uuid\x18\x01 \x01(\tR\n" +
+	"\x05items\x18\x01 \x03(\v2\x12.catalog.v1.LocaleR\x05items\";\n" +
+	"\x10GetLocaleRequest\x12'\n" +
+	"\vlocale_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"localeUuid\"?\n" +
 	"\x11GetLocaleResponse\x12*\n" +
-	"\x06locale\x18\x01 \x01(\v2\x12.catalog.v1.LocaleR\x06locale\"h\n" +
-	"\x13UpdateLocaleRequest\x12\x1f\n" +
-	"\vlocale_uuid\x18\x01 \x01(\tR\n" +
+	"\x06locale\x18\x01 \x01(\v2\x12.catalog.v1.LocaleR\x06locale\"p\n" +
+	"\x13UpdateLocaleRequest\x12'\n" +
+	"\vlocale_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"localeUuid\x120\n" +
 	"\x06locale\x18\x02 \x01(\v2\x18.catalog.v1.LocaleUpdateR\x06locale\"B\n" +
 	"\x14UpdateLocaleResponse\x12*\n" +
-	"\x06locale\x18\x01 \x01(\v2\x12.catalog.v1.LocaleR\x06locale\"6\n" +
-	"\x13DeleteLocaleRequest\x12\x1f\n" +
-	"\vlocale_uuid\x18\x01 \x01(\tR\n" +
+	"\x06locale\x18\x01 \x01(\v2\x12.catalog.v1.LocaleR\x06locale\">\n" +
+	"\x13DeleteLocaleRequest\x12'\n" +
+	"\vlocale_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"localeUuid\"\x16\n" +
 	"\x14DeleteLocaleResponse\"\xe8\x01\n" +
 	"\x06Locale\x12\x12\n" +
@@ -1006,25 +1006,26 @@ const file_catalog_v1_locales_proto_rawDesc = "" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x12\x1d\n" +
 	"\n" +
-	"is_default\x18\x06 \x01(\bR\tisDefault\"\x8e\x01\n" +
-	"\fLocaleCreate\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01\x12\"\n" +
+	"is_default\x18\x06 \x01(\bR\tisDefault\"\xa4\x01\n" +
+	"\fLocaleCreate\x12\x1e\n" +
+	"\x04code\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x12\"\n" +
 	"\n" +
 	"is_default\x18\x03 \x01(\bH\x01R\tisDefault\x88\x01\x01B\x0f\n" +
 	"\r_display_nameB\r\n" +
-	"\v_is_default\"\xed\x01\n" +
+	"\v_is_default\"\x81\x02\n" +
 	"\fLocaleUpdate\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x17\n" +
-	"\x04code\x18\x02 \x01(\tH\x00R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12\"\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
+	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12\"\n" +
 	"\n" +
 	"is_default\x18\x04 \x01(\bH\x02R\tisDefault\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\r\n" +
-	"\v_is_default\"\xe9\x04\n" +
+	"\v_is_default\"\xfb\x04\n" +
 	"\x12ListLocalesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1036,10 +1037,10 @@ const file_catalog_v1_locales_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:-\xd2\xf3\x18)\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +

@@ -85,7 +85,8 @@ type FieldRules struct {
 	Minimum *int64 `protobuf:"varint,7,opt,name=minimum,proto3,oneof" json:"minimum,omitempty"`
 	Maximum *int64 `protobuf:"varint,8,opt,name=maximum,proto3,oneof" json:"maximum,omitempty"`
 	// A string field that also accepts a JSON number, kept exactly as the number's literal text
-	// ("19.99", never read through a float): decimal constraint bounds and allowed values.
+	// ("19.99", never read through a float): integer, decimal and money constraint bounds and
+	// allowed values (for a text type, the number's text).
 	JsonNumber    bool `protobuf:"varint,9,opt,name=json_number,json=jsonNumber,proto3" json:"json_number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -244,8 +245,9 @@ var (
 
 // Extension fields to descriptorpb.FieldOptions.
 var (
-	// Input rules of a request field. The server's shared request validation enforces them and the
-	// OpenAPI document publishes them, so the two cannot disagree.
+	// Input rules of a request field. The server's shared request validation enforces them for every
+	// RPC (server/fields, run by the gRPC interceptor before the handler) and the OpenAPI document
+	// publishes them, so the two cannot disagree.
 	//
 	// optional catalog.v1.FieldRules rules = 51004;
 	E_Rules = &file_catalog_v1_options_proto_extTypes[3]

@@ -974,26 +974,26 @@ const file_catalog_v1_product_asset_types_proto_rawDesc = "" +
 	"\x1dCreateProductAssetTypeRequest\x12P\n" +
 	"\x12product_asset_type\x18\x01 \x01(\v2\".catalog.v1.ProductAssetTypeCreateR\x10productAssetType\"l\n" +
 	"\x1eCreateProductAssetTypeResponse\x12J\n" +
-	"\x12product_asset_type\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAssetTypeR\x10productAssetType\"^\n" +
-	"\"BulkCreateProductAssetTypesRequest\x128\n" +
-	"\x05items\x18\x01 \x03(\v2\".catalog.v1.ProductAssetTypeCreateR\x05items\"Y\n" +
+	"\x12product_asset_type\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAssetTypeR\x10productAssetType\"h\n" +
+	"\"BulkCreateProductAssetTypesRequest\x12B\n" +
+	"\x05items\x18\x01 \x03(\v2\".catalog.v1.ProductAssetTypeCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"Y\n" +
 	"#BulkCreateProductAssetTypesResponse\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAssetTypeR\x05items\"^\n" +
-	"\"BulkUpdateProductAssetTypesRequest\x128\n" +
-	"\x05items\x18\x01 \x03(\v2\".catalog.v1.ProductAssetTypeUpdateR\x05items\"Y\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAssetTypeR\x05items\"h\n" +
+	"\"BulkUpdateProductAssetTypesRequest\x12B\n" +
+	"\x05items\x18\x01 \x03(\v2\".catalog.v1.ProductAssetTypeUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"Y\n" +
 	"#BulkUpdateProductAssetTypesResponse\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAssetTypeR\x05items\"S\n" +
-	"\x1aGetProductAssetTypeRequest\x125\n" +
-	"\x17product_asset_type_uuid\x18\x01 \x01(\tR\x14productAssetTypeUuid\"i\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAssetTypeR\x05items\"[\n" +
+	"\x1aGetProductAssetTypeRequest\x12=\n" +
+	"\x17product_asset_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAssetTypeUuid\"i\n" +
 	"\x1bGetProductAssetTypeResponse\x12J\n" +
-	"\x12product_asset_type\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAssetTypeR\x10productAssetType\"\xa8\x01\n" +
-	"\x1dUpdateProductAssetTypeRequest\x125\n" +
-	"\x17product_asset_type_uuid\x18\x01 \x01(\tR\x14productAssetTypeUuid\x12P\n" +
+	"\x12product_asset_type\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAssetTypeR\x10productAssetType\"\xb0\x01\n" +
+	"\x1dUpdateProductAssetTypeRequest\x12=\n" +
+	"\x17product_asset_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAssetTypeUuid\x12P\n" +
 	"\x12product_asset_type\x18\x02 \x01(\v2\".catalog.v1.ProductAssetTypeUpdateR\x10productAssetType\"l\n" +
 	"\x1eUpdateProductAssetTypeResponse\x12J\n" +
-	"\x12product_asset_type\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAssetTypeR\x10productAssetType\"V\n" +
-	"\x1dDeleteProductAssetTypeRequest\x125\n" +
-	"\x17product_asset_type_uuid\x18\x01 \x01(\tR\x14productAssetTypeUuid\" \n" +
+	"\x12product_asset_type\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAssetTypeR\x10productAssetType\"^\n" +
+	"\x1dDeleteProductAssetTypeRequest\x12=\n" +
+	"\x17product_asset_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAssetTypeUuid\" \n" +
 	"\x1eDeleteProductAssetTypeResponse\"\x81\x02\n" +
 	"\x10ProductAssetType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1003,23 +1003,24 @@ const file_catalog_v1_product_asset_types_proto_rawDesc = "" +
 	"updated_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x12\n" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x12,\n" +
-	"\x12is_featured_source\x18\x06 \x01(\bR\x10isFeaturedSource\"\xaf\x01\n" +
-	"\x16ProductAssetTypeCreate\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01\x121\n" +
+	"\x12is_featured_source\x18\x06 \x01(\bR\x10isFeaturedSource\"\xc5\x01\n" +
+	"\x16ProductAssetTypeCreate\x12\x1e\n" +
+	"\x04code\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x121\n" +
 	"\x12is_featured_source\x18\x03 \x01(\bH\x01R\x10isFeaturedSource\x88\x01\x01B\x0f\n" +
 	"\r_display_nameB\x15\n" +
-	"\x13_is_featured_source\"\x8e\x02\n" +
+	"\x13_is_featured_source\"\xa2\x02\n" +
 	"\x16ProductAssetTypeUpdate\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x17\n" +
-	"\x04code\x18\x02 \x01(\tH\x00R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x121\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
+	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x121\n" +
 	"\x12is_featured_source\x18\x04 \x01(\bH\x02R\x10isFeaturedSource\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\x15\n" +
-	"\x13_is_featured_source\"\x94\x05\n" +
+	"\x13_is_featured_source\"\xa6\x05\n" +
 	"\x1cListProductAssetTypesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1030,10 +1031,10 @@ const file_catalog_v1_product_asset_types_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:?\xd2\xf3\x18;\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +

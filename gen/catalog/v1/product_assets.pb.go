@@ -1098,11 +1098,11 @@ const file_catalog_v1_product_assets_proto_rawDesc = "" +
 	"\vis_featured\x18\b \x01(\bR\n" +
 	"isFeatured\"H\n" +
 	"\x10ProductAssetList\x12.\n" +
-	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.ProductAssetR\x05items:\x04\xd8\xf3\x18\x01\"\xaf\x01\n" +
-	"\x12ProductAssetCreate\x12\x1d\n" +
+	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.ProductAssetR\x05items:\x04\xd8\xf3\x18\x01\"\xbf\x01\n" +
+	"\x12ProductAssetCreate\x12%\n" +
 	"\n" +
-	"asset_uuid\x18\x01 \x01(\tR\tassetUuid\x125\n" +
-	"\x17product_asset_type_uuid\x18\x02 \x01(\tR\x14productAssetTypeUuid\x12.\n" +
+	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\x12=\n" +
+	"\x17product_asset_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAssetTypeUuid\x12.\n" +
 	"\x10display_priority\x18\x03 \x01(\x05H\x00R\x0fdisplayPriority\x88\x01\x01B\x13\n" +
 	"\x11_display_priority\"\xb5\x02\n" +
 	"\x12ProductAssetUpdate\x12\x12\n" +
@@ -1115,9 +1115,9 @@ const file_catalog_v1_product_assets_proto_rawDesc = "" +
 	"updateMaskB\r\n" +
 	"\v_asset_uuidB\x1a\n" +
 	"\x18_product_asset_type_uuidB\x13\n" +
-	"\x11_display_priority\"\x88\x05\n" +
-	"\x18ListProductAssetsRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12/\n" +
+	"\x11_display_priority\"\xa2\x05\n" +
+	"\x18ListProductAssetsRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12:\n" +
 	"\vasset_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\n" +
 	"assetUuids\x12R\n" +
@@ -1128,10 +1128,10 @@ const file_catalog_v1_product_assets_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:+\xd2\xf3\x18'\n" +
 	"\x0fdisplayPriority\n" +
 	"\tcreatedAt\n" +
@@ -1142,36 +1142,36 @@ const file_catalog_v1_product_assets_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.ProductAssetR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x83\x01\n" +
-	"\x19CreateProductAssetRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12C\n" +
+	"pagination\"\x8b\x01\n" +
+	"\x19CreateProductAssetRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12C\n" +
 	"\rproduct_asset\x18\x02 \x01(\v2\x1e.catalog.v1.ProductAssetCreateR\fproductAsset\"[\n" +
 	"\x1aCreateProductAssetResponse\x12=\n" +
-	"\rproduct_asset\x18\x01 \x01(\v2\x18.catalog.v1.ProductAssetR\fproductAsset\"y\n" +
-	"\x1eBulkCreateProductAssetsRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x124\n" +
-	"\x05items\x18\x02 \x03(\v2\x1e.catalog.v1.ProductAssetCreateR\x05items\"Q\n" +
+	"\rproduct_asset\x18\x01 \x01(\v2\x18.catalog.v1.ProductAssetR\fproductAsset\"\x8b\x01\n" +
+	"\x1eBulkCreateProductAssetsRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12>\n" +
+	"\x05items\x18\x02 \x03(\v2\x1e.catalog.v1.ProductAssetCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"Q\n" +
 	"\x1fBulkCreateProductAssetsResponse\x12.\n" +
-	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.ProductAssetR\x05items\"y\n" +
-	"\x1eBulkUpdateProductAssetsRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x124\n" +
-	"\x05items\x18\x02 \x03(\v2\x1e.catalog.v1.ProductAssetUpdateR\x05items\"Q\n" +
+	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.ProductAssetR\x05items\"\x8b\x01\n" +
+	"\x1eBulkUpdateProductAssetsRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12>\n" +
+	"\x05items\x18\x02 \x03(\v2\x1e.catalog.v1.ProductAssetUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"Q\n" +
 	"\x1fBulkUpdateProductAssetsResponse\x12.\n" +
-	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.ProductAssetR\x05items\"i\n" +
-	"\x16GetProductAssetRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12,\n" +
-	"\x12product_asset_uuid\x18\x02 \x01(\tR\x10productAssetUuid\"X\n" +
+	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.ProductAssetR\x05items\"y\n" +
+	"\x16GetProductAssetRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x124\n" +
+	"\x12product_asset_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x10productAssetUuid\"X\n" +
 	"\x17GetProductAssetResponse\x12=\n" +
-	"\rproduct_asset\x18\x01 \x01(\v2\x18.catalog.v1.ProductAssetR\fproductAsset\"\xb1\x01\n" +
-	"\x19UpdateProductAssetRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12,\n" +
-	"\x12product_asset_uuid\x18\x02 \x01(\tR\x10productAssetUuid\x12C\n" +
+	"\rproduct_asset\x18\x01 \x01(\v2\x18.catalog.v1.ProductAssetR\fproductAsset\"\xc1\x01\n" +
+	"\x19UpdateProductAssetRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x124\n" +
+	"\x12product_asset_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x10productAssetUuid\x12C\n" +
 	"\rproduct_asset\x18\x03 \x01(\v2\x1e.catalog.v1.ProductAssetUpdateR\fproductAsset\"[\n" +
 	"\x1aUpdateProductAssetResponse\x12=\n" +
-	"\rproduct_asset\x18\x01 \x01(\v2\x18.catalog.v1.ProductAssetR\fproductAsset\"l\n" +
-	"\x19DeleteProductAssetRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12,\n" +
-	"\x12product_asset_uuid\x18\x02 \x01(\tR\x10productAssetUuid\"\x1c\n" +
+	"\rproduct_asset\x18\x01 \x01(\v2\x18.catalog.v1.ProductAssetR\fproductAsset\"|\n" +
+	"\x19DeleteProductAssetRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x124\n" +
+	"\x12product_asset_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x10productAssetUuid\"\x1c\n" +
 	"\x1aDeleteProductAssetResponse2\xca\n" +
 	"\n" +
 	"\x13ProductAssetService\x12\x9c\x01\n" +

@@ -1152,9 +1152,9 @@ const file_catalog_v1_product_attributes_proto_rawDesc = "" +
 	"\x17ProductAttributeInclude\x12#\n" +
 	"\rproduct_terms\x18\x01 \x01(\bR\fproductTerms\"P\n" +
 	"\x14ProductAttributeList\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAttributeR\x05items:\x04\xd8\xf3\x18\x01\"\x80\x01\n" +
-	"\x16ProductAttributeCreate\x12%\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tR\rattributeUuid\x12+\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAttributeR\x05items:\x04\xd8\xf3\x18\x01\"\x88\x01\n" +
+	"\x16ProductAttributeCreate\x12-\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12+\n" +
 	"\x0fis_variant_axis\x18\x02 \x01(\bH\x00R\risVariantAxis\x88\x01\x01B\x12\n" +
 	"\x10_is_variant_axis\"\xe9\x01\n" +
 	"\x16ProductAttributeUpdate\x12\x12\n" +
@@ -1164,19 +1164,19 @@ const file_catalog_v1_product_attributes_proto_rawDesc = "" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\x11\n" +
 	"\x0f_attribute_uuidB\x12\n" +
-	"\x10_is_variant_axis\"\xf0\x04\n" +
-	"\x1cListProductAttributesRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12/\n" +
+	"\x10_is_variant_axis\"\x8a\x05\n" +
+	"\x1cListProductAttributesRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12B\n" +
 	"\x0fattribute_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\x0eattributeUuids\x12>\n" +
 	"\x0fis_variant_axis\x18\x04 \x01(\v2\x16.catalog.v1.BoolFilterR\risVariantAxis\x125\n" +
 	"\n" +
 	"created_at\x18\x05 \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12=\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12=\n" +
 	"\ainclude\x18\f \x01(\v2#.catalog.v1.ProductAttributeIncludeR\ainclude\x12;\n" +
 	"\x06expand\x18\r \x01(\v2#.catalog.v1.ProductAttributeIncludeR\x06expand\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x1a\xd2\xf3\x18\x16\n" +
@@ -1188,38 +1188,38 @@ const file_catalog_v1_product_attributes_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAttributeR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x93\x01\n" +
-	"\x1dCreateProductAttributeRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12O\n" +
+	"pagination\"\x9b\x01\n" +
+	"\x1dCreateProductAttributeRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12O\n" +
 	"\x11product_attribute\x18\x02 \x01(\v2\".catalog.v1.ProductAttributeCreateR\x10productAttribute\"k\n" +
 	"\x1eCreateProductAttributeResponse\x12I\n" +
-	"\x11product_attribute\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAttributeR\x10productAttribute\"\x81\x01\n" +
-	"\"BulkCreateProductAttributesRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x128\n" +
-	"\x05items\x18\x02 \x03(\v2\".catalog.v1.ProductAttributeCreateR\x05items\"Y\n" +
+	"\x11product_attribute\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAttributeR\x10productAttribute\"\x93\x01\n" +
+	"\"BulkCreateProductAttributesRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12B\n" +
+	"\x05items\x18\x02 \x03(\v2\".catalog.v1.ProductAttributeCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"Y\n" +
 	"#BulkCreateProductAttributesResponse\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAttributeR\x05items\"\x81\x01\n" +
-	"\"BulkUpdateProductAttributesRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x128\n" +
-	"\x05items\x18\x02 \x03(\v2\".catalog.v1.ProductAttributeUpdateR\x05items\"Y\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAttributeR\x05items\"\x93\x01\n" +
+	"\"BulkUpdateProductAttributesRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12B\n" +
+	"\x05items\x18\x02 \x03(\v2\".catalog.v1.ProductAttributeUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"Y\n" +
 	"#BulkUpdateProductAttributesResponse\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAttributeR\x05items\"\xf1\x01\n" +
-	"\x1aGetProductAttributeRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x124\n" +
-	"\x16product_attribute_uuid\x18\x02 \x01(\tR\x14productAttributeUuid\x12=\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAttributeR\x05items\"\x81\x02\n" +
+	"\x1aGetProductAttributeRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12<\n" +
+	"\x16product_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAttributeUuid\x12=\n" +
 	"\ainclude\x18\x03 \x01(\v2#.catalog.v1.ProductAttributeIncludeR\ainclude\x12;\n" +
 	"\x06expand\x18\x04 \x01(\v2#.catalog.v1.ProductAttributeIncludeR\x06expand\"h\n" +
 	"\x1bGetProductAttributeResponse\x12I\n" +
-	"\x11product_attribute\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAttributeR\x10productAttribute\"\xc9\x01\n" +
-	"\x1dUpdateProductAttributeRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x124\n" +
-	"\x16product_attribute_uuid\x18\x02 \x01(\tR\x14productAttributeUuid\x12O\n" +
+	"\x11product_attribute\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAttributeR\x10productAttribute\"\xd9\x01\n" +
+	"\x1dUpdateProductAttributeRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12<\n" +
+	"\x16product_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAttributeUuid\x12O\n" +
 	"\x11product_attribute\x18\x03 \x01(\v2\".catalog.v1.ProductAttributeUpdateR\x10productAttribute\"k\n" +
 	"\x1eUpdateProductAttributeResponse\x12I\n" +
-	"\x11product_attribute\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAttributeR\x10productAttribute\"x\n" +
-	"\x1dDeleteProductAttributeRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x124\n" +
-	"\x16product_attribute_uuid\x18\x02 \x01(\tR\x14productAttributeUuid\" \n" +
+	"\x11product_attribute\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAttributeR\x10productAttribute\"\x88\x01\n" +
+	"\x1dDeleteProductAttributeRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12<\n" +
+	"\x16product_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAttributeUuid\" \n" +
 	"\x1eDeleteProductAttributeResponse2\xde\v\n" +
 	"\x17ProductAttributeService\x12\xac\x01\n" +
 	"\x15ListProductAttributes\x12(.catalog.v1.ListProductAttributesRequest\x1a).catalog.v1.ListProductAttributesResponse\">\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02(\x12&/v1/products/{product_uuid}/attributes\x12\xd6\x01\n" +

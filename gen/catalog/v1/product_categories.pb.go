@@ -738,20 +738,20 @@ const file_catalog_v1_product_categories_proto_rawDesc = "" +
 	"\fproduct_uuid\x18\x04 \x01(\tR\vproductUuid\x12#\n" +
 	"\rcategory_uuid\x18\x05 \x01(\tR\fcategoryUuid\"N\n" +
 	"\x13ProductCategoryList\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.ProductCategoryR\x05items:\x04\xd8\xf3\x18\x01\"<\n" +
-	"\x15ProductCategoryCreate\x12#\n" +
-	"\rcategory_uuid\x18\x01 \x01(\tR\fcategoryUuid\"\xb2\x03\n" +
-	"\x1cListProductCategoriesRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12/\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.ProductCategoryR\x05items:\x04\xd8\xf3\x18\x01\"D\n" +
+	"\x15ProductCategoryCreate\x12+\n" +
+	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\"\xcc\x03\n" +
+	"\x1cListProductCategoriesRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12@\n" +
 	"\x0ecategory_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\rcategoryUuids\x125\n" +
 	"\n" +
 	"created_at\x18\x05 \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x1a\xd2\xf3\x18\x16\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
@@ -761,25 +761,25 @@ const file_catalog_v1_product_categories_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.ProductCategoryR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x8f\x01\n" +
-	"\x1cCreateProductCategoryRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12L\n" +
+	"pagination\"\x97\x01\n" +
+	"\x1cCreateProductCategoryRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12L\n" +
 	"\x10product_category\x18\x02 \x01(\v2!.catalog.v1.ProductCategoryCreateR\x0fproductCategory\"g\n" +
 	"\x1dCreateProductCategoryResponse\x12F\n" +
-	"\x10product_category\x18\x01 \x01(\v2\x1b.catalog.v1.ProductCategoryR\x0fproductCategory\"\x80\x01\n" +
-	"\"BulkCreateProductCategoriesRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x127\n" +
-	"\x05items\x18\x02 \x03(\v2!.catalog.v1.ProductCategoryCreateR\x05items\"X\n" +
+	"\x10product_category\x18\x01 \x01(\v2\x1b.catalog.v1.ProductCategoryR\x0fproductCategory\"\x92\x01\n" +
+	"\"BulkCreateProductCategoriesRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12A\n" +
+	"\x05items\x18\x02 \x03(\v2!.catalog.v1.ProductCategoryCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"X\n" +
 	"#BulkCreateProductCategoriesResponse\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.ProductCategoryR\x05items\"r\n" +
-	"\x19GetProductCategoryRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x122\n" +
-	"\x15product_category_uuid\x18\x02 \x01(\tR\x13productCategoryUuid\"d\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.ProductCategoryR\x05items\"\x82\x01\n" +
+	"\x19GetProductCategoryRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12:\n" +
+	"\x15product_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13productCategoryUuid\"d\n" +
 	"\x1aGetProductCategoryResponse\x12F\n" +
-	"\x10product_category\x18\x01 \x01(\v2\x1b.catalog.v1.ProductCategoryR\x0fproductCategory\"u\n" +
-	"\x1cDeleteProductCategoryRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x122\n" +
-	"\x15product_category_uuid\x18\x02 \x01(\tR\x13productCategoryUuid\"\x1f\n" +
+	"\x10product_category\x18\x01 \x01(\v2\x1b.catalog.v1.ProductCategoryR\x0fproductCategory\"\x85\x01\n" +
+	"\x1cDeleteProductCategoryRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12:\n" +
+	"\x15product_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13productCategoryUuid\"\x1f\n" +
 	"\x1dDeleteProductCategoryResponse2\x88\b\n" +
 	"\x16ProductCategoryService\x12\xac\x01\n" +
 	"\x15ListProductCategories\x12(.catalog.v1.ListProductCategoriesRequest\x1a).catalog.v1.ListProductCategoriesResponse\">\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02(\x12&/v1/products/{product_uuid}/categories\x12\xd1\x01\n" +

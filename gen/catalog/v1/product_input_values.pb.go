@@ -777,7 +777,8 @@ type ProductInputValueCreate struct {
 	ChannelUuid *string `protobuf:"bytes,2,opt,name=channel_uuid,json=channelUuid,proto3,oneof" json:"channel_uuid,omitempty"`
 	// A locale of the tenant, required iff the input type is localizable (else null). Fixed after creation.
 	LocaleUuid *string `protobuf:"bytes,3,opt,name=locale_uuid,json=localeUuid,proto3,oneof" json:"locale_uuid,omitempty"`
-	// Required: JSON of the input type's dataType, within its constraints.
+	// Required: JSON of the input type's dataType, within its constraints. A decimal or a money
+	// amount may be a JSON number, read exactly from its literal.
 	Value         *structpb.Value `protobuf:"bytes,4,opt,name=value,proto3" json:"value,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -846,7 +847,8 @@ type ProductInputValueUpdate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Required on bulk update items; taken from the path on single update.
 	Uuid string `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	// The new value, checked again against the input type.
+	// The new value, checked again against the input type (a decimal may be a JSON number, as on
+	// create).
 	Value *structpb.Value `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
 	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
@@ -1133,36 +1135,36 @@ const file_catalog_v1_product_input_values_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1d.catalog.v1.ProductInputValueR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x98\x01\n" +
-	"\x1eCreateProductInputValueRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12S\n" +
+	"pagination\"\xa0\x01\n" +
+	"\x1eCreateProductInputValueRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12S\n" +
 	"\x13product_input_value\x18\x02 \x01(\v2#.catalog.v1.ProductInputValueCreateR\x11productInputValue\"p\n" +
 	"\x1fCreateProductInputValueResponse\x12M\n" +
-	"\x13product_input_value\x18\x01 \x01(\v2\x1d.catalog.v1.ProductInputValueR\x11productInputValue\"\x83\x01\n" +
-	"#BulkCreateProductInputValuesRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x129\n" +
-	"\x05items\x18\x02 \x03(\v2#.catalog.v1.ProductInputValueCreateR\x05items\"[\n" +
+	"\x13product_input_value\x18\x01 \x01(\v2\x1d.catalog.v1.ProductInputValueR\x11productInputValue\"\x95\x01\n" +
+	"#BulkCreateProductInputValuesRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12C\n" +
+	"\x05items\x18\x02 \x03(\v2#.catalog.v1.ProductInputValueCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"[\n" +
 	"$BulkCreateProductInputValuesResponse\x123\n" +
-	"\x05items\x18\x01 \x03(\v2\x1d.catalog.v1.ProductInputValueR\x05items\"\x83\x01\n" +
-	"#BulkUpdateProductInputValuesRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x129\n" +
-	"\x05items\x18\x02 \x03(\v2#.catalog.v1.ProductInputValueUpdateR\x05items\"[\n" +
+	"\x05items\x18\x01 \x03(\v2\x1d.catalog.v1.ProductInputValueR\x05items\"\x95\x01\n" +
+	"#BulkUpdateProductInputValuesRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12C\n" +
+	"\x05items\x18\x02 \x03(\v2#.catalog.v1.ProductInputValueUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"[\n" +
 	"$BulkUpdateProductInputValuesResponse\x123\n" +
-	"\x05items\x18\x01 \x03(\v2\x1d.catalog.v1.ProductInputValueR\x05items\"j\n" +
-	"\x1bGetProductInputValueRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12(\n" +
-	"\x10input_value_uuid\x18\x02 \x01(\tR\x0einputValueUuid\"m\n" +
+	"\x05items\x18\x01 \x03(\v2\x1d.catalog.v1.ProductInputValueR\x05items\"z\n" +
+	"\x1bGetProductInputValueRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x120\n" +
+	"\x10input_value_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0einputValueUuid\"m\n" +
 	"\x1cGetProductInputValueResponse\x12M\n" +
-	"\x13product_input_value\x18\x01 \x01(\v2\x1d.catalog.v1.ProductInputValueR\x11productInputValue\"\xc2\x01\n" +
-	"\x1eUpdateProductInputValueRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12(\n" +
-	"\x10input_value_uuid\x18\x02 \x01(\tR\x0einputValueUuid\x12S\n" +
+	"\x13product_input_value\x18\x01 \x01(\v2\x1d.catalog.v1.ProductInputValueR\x11productInputValue\"\xd2\x01\n" +
+	"\x1eUpdateProductInputValueRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x120\n" +
+	"\x10input_value_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0einputValueUuid\x12S\n" +
 	"\x13product_input_value\x18\x03 \x01(\v2#.catalog.v1.ProductInputValueUpdateR\x11productInputValue\"p\n" +
 	"\x1fUpdateProductInputValueResponse\x12M\n" +
-	"\x13product_input_value\x18\x01 \x01(\v2\x1d.catalog.v1.ProductInputValueR\x11productInputValue\"m\n" +
-	"\x1eDeleteProductInputValueRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12(\n" +
-	"\x10input_value_uuid\x18\x02 \x01(\tR\x0einputValueUuid\"!\n" +
+	"\x13product_input_value\x18\x01 \x01(\v2\x1d.catalog.v1.ProductInputValueR\x11productInputValue\"}\n" +
+	"\x1eDeleteProductInputValueRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x120\n" +
+	"\x10input_value_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0einputValueUuid\"!\n" +
 	"\x1fDeleteProductInputValueResponse\"\xa3\x03\n" +
 	"\x11ProductInputValue\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1178,9 +1180,9 @@ const file_catalog_v1_product_input_values_proto_rawDesc = "" +
 	"\x05value\x18\b \x01(\v2\x16.google.protobuf.ValueR\x05value\x12\x1c\n" +
 	"\tinherited\x18\t \x01(\bR\tinheritedB\x0f\n" +
 	"\r_channel_uuidB\x0e\n" +
-	"\f_locale_uuid\"\xde\x01\n" +
-	"\x17ProductInputValueCreate\x12&\n" +
-	"\x0finput_type_uuid\x18\x01 \x01(\tR\rinputTypeUuid\x12&\n" +
+	"\f_locale_uuid\"\xe6\x01\n" +
+	"\x17ProductInputValueCreate\x12.\n" +
+	"\x0finput_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rinputTypeUuid\x12&\n" +
 	"\fchannel_uuid\x18\x02 \x01(\tH\x00R\vchannelUuid\x88\x01\x01\x12$\n" +
 	"\vlocale_uuid\x18\x03 \x01(\tH\x01R\n" +
 	"localeUuid\x88\x01\x01\x12,\n" +
@@ -1193,9 +1195,9 @@ const file_catalog_v1_product_input_values_proto_rawDesc = "" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMask\"8\n" +
 	"\x18ProductInputValueInclude\x12\x1c\n" +
-	"\tinherited\x18\x01 \x01(\bR\tinherited\"\xf4\x04\n" +
-	"\x1dListProductInputValuesRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12/\n" +
+	"\tinherited\x18\x01 \x01(\bR\tinherited\"\x8e\x05\n" +
+	"\x1dListProductInputValuesRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12C\n" +
 	"\x10input_type_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\x0einputTypeUuids\x12>\n" +
 	"\rchannel_uuids\x18\x04 \x01(\v2\x19.catalog.v1.StringsFilterR\fchannelUuids\x12<\n" +
@@ -1203,10 +1205,10 @@ const file_catalog_v1_product_input_values_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12>\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12>\n" +
 	"\ainclude\x18\f \x01(\v2$.catalog.v1.ProductInputValueIncludeR\ainclude\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x1a\xd2\xf3\x18\x16\n" +
 	"\tcreatedAt\n" +

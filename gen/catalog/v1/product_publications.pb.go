@@ -1266,21 +1266,21 @@ const file_catalog_v1_product_publications_proto_rawDesc = "" +
 	"\x06status\x18\x06 \x01(\x0e2$.catalog.v1.ProductPublicationStatusR\x06status\x12=\n" +
 	"\fpublished_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\vpublishedAt\"T\n" +
 	"\x16ProductPublicationList\x124\n" +
-	"\x05items\x18\x01 \x03(\v2\x1e.catalog.v1.ProductPublicationR\x05items:\x04\xd8\xf3\x18\x01\"=\n" +
-	"\x18ProductPublicationCreate\x12!\n" +
-	"\fchannel_uuid\x18\x01 \x01(\tR\vchannelUuid\"\xed\x03\n" +
-	"\x1eListProductPublicationsRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12/\n" +
+	"\x05items\x18\x01 \x03(\v2\x1e.catalog.v1.ProductPublicationR\x05items:\x04\xd8\xf3\x18\x01\"E\n" +
+	"\x18ProductPublicationCreate\x12)\n" +
+	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\"\x87\x04\n" +
+	"\x1eListProductPublicationsRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12>\n" +
 	"\rchannel_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\fchannelUuids\x121\n" +
 	"\x06status\x18\x04 \x01(\v2\x19.catalog.v1.StringsFilterR\x06status\x125\n" +
 	"\n" +
 	"created_at\x18\x05 \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\"\xd2\xf3\x18\x1e\n" +
 	"\x06status\n" +
 	"\tcreatedAt\n" +
@@ -1291,25 +1291,25 @@ const file_catalog_v1_product_publications_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1e.catalog.v1.ProductPublicationR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x9b\x01\n" +
-	"\x1fCreateProductPublicationRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12U\n" +
+	"pagination\"\xa3\x01\n" +
+	"\x1fCreateProductPublicationRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12U\n" +
 	"\x13product_publication\x18\x02 \x01(\v2$.catalog.v1.ProductPublicationCreateR\x12productPublication\"s\n" +
 	" CreateProductPublicationResponse\x12O\n" +
-	"\x13product_publication\x18\x01 \x01(\v2\x1e.catalog.v1.ProductPublicationR\x12productPublication\"\x85\x01\n" +
-	"$BulkCreateProductPublicationsRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12:\n" +
-	"\x05items\x18\x02 \x03(\v2$.catalog.v1.ProductPublicationCreateR\x05items\"]\n" +
+	"\x13product_publication\x18\x01 \x01(\v2\x1e.catalog.v1.ProductPublicationR\x12productPublication\"\x97\x01\n" +
+	"$BulkCreateProductPublicationsRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12D\n" +
+	"\x05items\x18\x02 \x03(\v2$.catalog.v1.ProductPublicationCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"]\n" +
 	"%BulkCreateProductPublicationsResponse\x124\n" +
-	"\x05items\x18\x01 \x03(\v2\x1e.catalog.v1.ProductPublicationR\x05items\"l\n" +
-	"\x1cGetProductPublicationRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12)\n" +
-	"\x10publication_uuid\x18\x02 \x01(\tR\x0fpublicationUuid\"p\n" +
+	"\x05items\x18\x01 \x03(\v2\x1e.catalog.v1.ProductPublicationR\x05items\"|\n" +
+	"\x1cGetProductPublicationRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
+	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\"p\n" +
 	"\x1dGetProductPublicationResponse\x12O\n" +
-	"\x13product_publication\x18\x01 \x01(\v2\x1e.catalog.v1.ProductPublicationR\x12productPublication\"u\n" +
-	"%GetProductPublicationReadinessRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12)\n" +
-	"\x10publication_uuid\x18\x02 \x01(\tR\x0fpublicationUuid\"\x9c\x01\n" +
+	"\x13product_publication\x18\x01 \x01(\v2\x1e.catalog.v1.ProductPublicationR\x12productPublication\"\x85\x01\n" +
+	"%GetProductPublicationReadinessRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
+	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\"\x9c\x01\n" +
 	"\x10ReadinessMissing\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
 	"\x04uuid\x18\x02 \x01(\tR\x04uuid\x12\x12\n" +
@@ -1320,25 +1320,25 @@ const file_catalog_v1_product_publications_proto_rawDesc = "" +
 	"\f_locale_uuid\"v\n" +
 	"&GetProductPublicationReadinessResponse\x12\x14\n" +
 	"\x05ready\x18\x01 \x01(\bR\x05ready\x126\n" +
-	"\amissing\x18\x02 \x03(\v2\x1c.catalog.v1.ReadinessMissingR\amissing\"o\n" +
-	"\x1fDeleteProductPublicationRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12)\n" +
-	"\x10publication_uuid\x18\x02 \x01(\tR\x0fpublicationUuid\"\"\n" +
-	" DeleteProductPublicationResponse\"\xbd\x01\n" +
-	"#TransitionProductPublicationRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12)\n" +
-	"\x10publication_uuid\x18\x02 \x01(\tR\x0fpublicationUuid\x12H\n" +
+	"\amissing\x18\x02 \x03(\v2\x1c.catalog.v1.ReadinessMissingR\amissing\"\x7f\n" +
+	"\x1fDeleteProductPublicationRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
+	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\"\"\n" +
+	" DeleteProductPublicationResponse\"\xd5\x01\n" +
+	"#TransitionProductPublicationRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
+	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12P\n" +
 	"\n" +
-	"transition\x18\x03 \x01(\x0e2(.catalog.v1.ProductPublicationTransitionR\n" +
+	"transition\x18\x03 \x01(\x0e2(.catalog.v1.ProductPublicationTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"transition\"w\n" +
 	"$TransitionProductPublicationResponse\x12O\n" +
-	"\x13product_publication\x18\x01 \x01(\v2\x1e.catalog.v1.ProductPublicationR\x12productPublication\"\xad\x01\n" +
-	"(BulkTransitionProductPublicationsRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12H\n" +
+	"\x13product_publication\x18\x01 \x01(\v2\x1e.catalog.v1.ProductPublicationR\x12productPublication\"\xc7\x01\n" +
+	"(BulkTransitionProductPublicationsRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12P\n" +
 	"\n" +
-	"transition\x18\x02 \x01(\x0e2(.catalog.v1.ProductPublicationTransitionR\n" +
-	"transition\x12\x14\n" +
-	"\x05uuids\x18\x03 \x03(\tR\x05uuids\"a\n" +
+	"transition\x18\x02 \x01(\x0e2(.catalog.v1.ProductPublicationTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"transition\x12\x1e\n" +
+	"\x05uuids\x18\x03 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\"a\n" +
 	")BulkTransitionProductPublicationsResponse\x124\n" +
 	"\x05items\x18\x01 \x03(\v2\x1e.catalog.v1.ProductPublicationR\x05items*\xc2\x01\n" +
 	"\x18ProductPublicationStatus\x12*\n" +

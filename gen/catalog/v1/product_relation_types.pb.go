@@ -1027,26 +1027,26 @@ const file_catalog_v1_product_relation_types_proto_rawDesc = "" +
 	" CreateProductRelationTypeRequest\x12Y\n" +
 	"\x15product_relation_type\x18\x01 \x01(\v2%.catalog.v1.ProductRelationTypeCreateR\x13productRelationType\"x\n" +
 	"!CreateProductRelationTypeResponse\x12S\n" +
-	"\x15product_relation_type\x18\x01 \x01(\v2\x1f.catalog.v1.ProductRelationTypeR\x13productRelationType\"d\n" +
-	"%BulkCreateProductRelationTypesRequest\x12;\n" +
-	"\x05items\x18\x01 \x03(\v2%.catalog.v1.ProductRelationTypeCreateR\x05items\"_\n" +
+	"\x15product_relation_type\x18\x01 \x01(\v2\x1f.catalog.v1.ProductRelationTypeR\x13productRelationType\"n\n" +
+	"%BulkCreateProductRelationTypesRequest\x12E\n" +
+	"\x05items\x18\x01 \x03(\v2%.catalog.v1.ProductRelationTypeCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"_\n" +
 	"&BulkCreateProductRelationTypesResponse\x125\n" +
-	"\x05items\x18\x01 \x03(\v2\x1f.catalog.v1.ProductRelationTypeR\x05items\"d\n" +
-	"%BulkUpdateProductRelationTypesRequest\x12;\n" +
-	"\x05items\x18\x01 \x03(\v2%.catalog.v1.ProductRelationTypeUpdateR\x05items\"_\n" +
+	"\x05items\x18\x01 \x03(\v2\x1f.catalog.v1.ProductRelationTypeR\x05items\"n\n" +
+	"%BulkUpdateProductRelationTypesRequest\x12E\n" +
+	"\x05items\x18\x01 \x03(\v2%.catalog.v1.ProductRelationTypeUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"_\n" +
 	"&BulkUpdateProductRelationTypesResponse\x125\n" +
-	"\x05items\x18\x01 \x03(\v2\x1f.catalog.v1.ProductRelationTypeR\x05items\"\\\n" +
-	"\x1dGetProductRelationTypeRequest\x12;\n" +
-	"\x1aproduct_relation_type_uuid\x18\x01 \x01(\tR\x17productRelationTypeUuid\"u\n" +
+	"\x05items\x18\x01 \x03(\v2\x1f.catalog.v1.ProductRelationTypeR\x05items\"d\n" +
+	"\x1dGetProductRelationTypeRequest\x12C\n" +
+	"\x1aproduct_relation_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x17productRelationTypeUuid\"u\n" +
 	"\x1eGetProductRelationTypeResponse\x12S\n" +
-	"\x15product_relation_type\x18\x01 \x01(\v2\x1f.catalog.v1.ProductRelationTypeR\x13productRelationType\"\xba\x01\n" +
-	" UpdateProductRelationTypeRequest\x12;\n" +
-	"\x1aproduct_relation_type_uuid\x18\x01 \x01(\tR\x17productRelationTypeUuid\x12Y\n" +
+	"\x15product_relation_type\x18\x01 \x01(\v2\x1f.catalog.v1.ProductRelationTypeR\x13productRelationType\"\xc2\x01\n" +
+	" UpdateProductRelationTypeRequest\x12C\n" +
+	"\x1aproduct_relation_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x17productRelationTypeUuid\x12Y\n" +
 	"\x15product_relation_type\x18\x02 \x01(\v2%.catalog.v1.ProductRelationTypeUpdateR\x13productRelationType\"x\n" +
 	"!UpdateProductRelationTypeResponse\x12S\n" +
-	"\x15product_relation_type\x18\x01 \x01(\v2\x1f.catalog.v1.ProductRelationTypeR\x13productRelationType\"_\n" +
-	" DeleteProductRelationTypeRequest\x12;\n" +
-	"\x1aproduct_relation_type_uuid\x18\x01 \x01(\tR\x17productRelationTypeUuid\"#\n" +
+	"\x15product_relation_type\x18\x01 \x01(\v2\x1f.catalog.v1.ProductRelationTypeR\x13productRelationType\"g\n" +
+	" DeleteProductRelationTypeRequest\x12C\n" +
+	"\x1aproduct_relation_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x17productRelationTypeUuid\"#\n" +
 	"!DeleteProductRelationTypeResponse\"\x9a\x02\n" +
 	"\x13ProductRelationType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1056,23 +1056,24 @@ const file_catalog_v1_product_relation_types_proto_rawDesc = "" +
 	"updated_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x12\n" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x12B\n" +
-	"\tdirection\x18\x06 \x01(\x0e2$.catalog.v1.ProductRelationDirectionR\tdirection\"\xac\x01\n" +
-	"\x19ProductRelationTypeCreate\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01\x12B\n" +
-	"\tdirection\x18\x03 \x01(\x0e2$.catalog.v1.ProductRelationDirectionR\tdirectionB\x0f\n" +
-	"\r_display_name\"\x9e\x02\n" +
+	"\tdirection\x18\x06 \x01(\x0e2$.catalog.v1.ProductRelationDirectionR\tdirection\"\xca\x01\n" +
+	"\x19ProductRelationTypeCreate\x12\x1e\n" +
+	"\x04code\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x12J\n" +
+	"\tdirection\x18\x03 \x01(\x0e2$.catalog.v1.ProductRelationDirectionB\x06\xe2\xf3\x18\x02\b\x01R\tdirectionB\x0f\n" +
+	"\r_display_name\"\xb2\x02\n" +
 	"\x19ProductRelationTypeUpdate\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x17\n" +
-	"\x04code\x18\x02 \x01(\tH\x00R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12G\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
+	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12G\n" +
 	"\tdirection\x18\x04 \x01(\x0e2$.catalog.v1.ProductRelationDirectionH\x02R\tdirection\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\f\n" +
 	"\n" +
-	"_direction\"\x85\x05\n" +
+	"_direction\"\x97\x05\n" +
 	"\x1fListProductRelationTypesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1085,10 +1086,10 @@ const file_catalog_v1_product_relation_types_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:8\xd2\xf3\x184\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +

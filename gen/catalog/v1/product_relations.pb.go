@@ -779,22 +779,22 @@ const file_catalog_v1_product_relations_proto_rawDesc = "" +
 	"\x15inverse_relation_uuid\x18\a \x01(\tH\x00R\x13inverseRelationUuid\x88\x01\x01B\x18\n" +
 	"\x16_inverse_relation_uuid\"N\n" +
 	"\x13ProductRelationList\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.ProductRelationR\x05items:\x04\xd8\xf3\x18\x01\"\x84\x01\n" +
-	"\x15ProductRelationCreate\x12;\n" +
-	"\x1aproduct_relation_type_uuid\x18\x01 \x01(\tR\x17productRelationTypeUuid\x12.\n" +
-	"\x13target_product_uuid\x18\x02 \x01(\tR\x11targetProductUuid\"\x96\x04\n" +
-	"\x1bListProductRelationsRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12/\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.ProductRelationR\x05items:\x04\xd8\xf3\x18\x01\"\x94\x01\n" +
+	"\x15ProductRelationCreate\x12C\n" +
+	"\x1aproduct_relation_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x17productRelationTypeUuid\x126\n" +
+	"\x13target_product_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x11targetProductUuid\"\xb0\x04\n" +
+	"\x1bListProductRelationsRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12X\n" +
 	"\x1bproduct_relation_type_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\x18productRelationTypeUuids\x12K\n" +
 	"\x14target_product_uuids\x18\x04 \x01(\v2\x19.catalog.v1.StringsFilterR\x12targetProductUuids\x125\n" +
 	"\n" +
 	"created_at\x18\x05 \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x1a\xd2\xf3\x18\x16\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
@@ -804,25 +804,25 @@ const file_catalog_v1_product_relations_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.ProductRelationR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x8f\x01\n" +
-	"\x1cCreateProductRelationRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12L\n" +
+	"pagination\"\x97\x01\n" +
+	"\x1cCreateProductRelationRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12L\n" +
 	"\x10product_relation\x18\x02 \x01(\v2!.catalog.v1.ProductRelationCreateR\x0fproductRelation\"g\n" +
 	"\x1dCreateProductRelationResponse\x12F\n" +
-	"\x10product_relation\x18\x01 \x01(\v2\x1b.catalog.v1.ProductRelationR\x0fproductRelation\"\x7f\n" +
-	"!BulkCreateProductRelationsRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x127\n" +
-	"\x05items\x18\x02 \x03(\v2!.catalog.v1.ProductRelationCreateR\x05items\"W\n" +
+	"\x10product_relation\x18\x01 \x01(\v2\x1b.catalog.v1.ProductRelationR\x0fproductRelation\"\x91\x01\n" +
+	"!BulkCreateProductRelationsRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12A\n" +
+	"\x05items\x18\x02 \x03(\v2!.catalog.v1.ProductRelationCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"W\n" +
 	"\"BulkCreateProductRelationsResponse\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.ProductRelationR\x05items\"r\n" +
-	"\x19GetProductRelationRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x122\n" +
-	"\x15product_relation_uuid\x18\x02 \x01(\tR\x13productRelationUuid\"d\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.ProductRelationR\x05items\"\x82\x01\n" +
+	"\x19GetProductRelationRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12:\n" +
+	"\x15product_relation_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13productRelationUuid\"d\n" +
 	"\x1aGetProductRelationResponse\x12F\n" +
-	"\x10product_relation\x18\x01 \x01(\v2\x1b.catalog.v1.ProductRelationR\x0fproductRelation\"u\n" +
-	"\x1cDeleteProductRelationRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x122\n" +
-	"\x15product_relation_uuid\x18\x02 \x01(\tR\x13productRelationUuid\"\x1f\n" +
+	"\x10product_relation\x18\x01 \x01(\v2\x1b.catalog.v1.ProductRelationR\x0fproductRelation\"\x85\x01\n" +
+	"\x1cDeleteProductRelationRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12:\n" +
+	"\x15product_relation_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13productRelationUuid\"\x1f\n" +
 	"\x1dDeleteProductRelationResponse2\xfd\a\n" +
 	"\x16ProductRelationService\x12\xa8\x01\n" +
 	"\x14ListProductRelations\x12'.catalog.v1.ListProductRelationsRequest\x1a(.catalog.v1.ListProductRelationsResponse\"=\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02'\x12%/v1/products/{product_uuid}/relations\x12\xd0\x01\n" +

@@ -739,20 +739,20 @@ const file_catalog_v1_product_tags_proto_rawDesc = "" +
 	"\fproduct_uuid\x18\x04 \x01(\tR\vproductUuid\x12\x19\n" +
 	"\btag_uuid\x18\x05 \x01(\tR\atagUuid\"D\n" +
 	"\x0eProductTagList\x12,\n" +
-	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.ProductTagR\x05items:\x04\xd8\xf3\x18\x01\"-\n" +
-	"\x10ProductTagCreate\x12\x19\n" +
-	"\btag_uuid\x18\x01 \x01(\tR\atagUuid\"\xa2\x03\n" +
-	"\x16ListProductTagsRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12/\n" +
+	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.ProductTagR\x05items:\x04\xd8\xf3\x18\x01\"5\n" +
+	"\x10ProductTagCreate\x12!\n" +
+	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\"\xbc\x03\n" +
+	"\x16ListProductTagsRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x126\n" +
 	"\ttag_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\btagUuids\x125\n" +
 	"\n" +
 	"created_at\x18\x05 \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x1a\xd2\xf3\x18\x16\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
@@ -762,28 +762,28 @@ const file_catalog_v1_product_tags_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.ProductTagR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"{\n" +
-	"\x17CreateProductTagRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12=\n" +
+	"pagination\"\x83\x01\n" +
+	"\x17CreateProductTagRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12=\n" +
 	"\vproduct_tag\x18\x02 \x01(\v2\x1c.catalog.v1.ProductTagCreateR\n" +
 	"productTag\"S\n" +
 	"\x18CreateProductTagResponse\x127\n" +
 	"\vproduct_tag\x18\x01 \x01(\v2\x16.catalog.v1.ProductTagR\n" +
-	"productTag\"u\n" +
-	"\x1cBulkCreateProductTagsRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x122\n" +
-	"\x05items\x18\x02 \x03(\v2\x1c.catalog.v1.ProductTagCreateR\x05items\"M\n" +
+	"productTag\"\x87\x01\n" +
+	"\x1cBulkCreateProductTagsRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12<\n" +
+	"\x05items\x18\x02 \x03(\v2\x1c.catalog.v1.ProductTagCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"M\n" +
 	"\x1dBulkCreateProductTagsResponse\x12,\n" +
-	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.ProductTagR\x05items\"c\n" +
-	"\x14GetProductTagRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12(\n" +
-	"\x10product_tag_uuid\x18\x02 \x01(\tR\x0eproductTagUuid\"P\n" +
+	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.ProductTagR\x05items\"s\n" +
+	"\x14GetProductTagRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x120\n" +
+	"\x10product_tag_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0eproductTagUuid\"P\n" +
 	"\x15GetProductTagResponse\x127\n" +
 	"\vproduct_tag\x18\x01 \x01(\v2\x16.catalog.v1.ProductTagR\n" +
-	"productTag\"f\n" +
-	"\x17DeleteProductTagRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12(\n" +
-	"\x10product_tag_uuid\x18\x02 \x01(\tR\x0eproductTagUuid\"\x1a\n" +
+	"productTag\"v\n" +
+	"\x17DeleteProductTagRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x120\n" +
+	"\x10product_tag_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0eproductTagUuid\"\x1a\n" +
 	"\x18DeleteProductTagResponse2\xfb\x06\n" +
 	"\x11ProductTagService\x12\x94\x01\n" +
 	"\x0fListProductTags\x12\".catalog.v1.ListProductTagsRequest\x1a#.catalog.v1.ListProductTagsResponse\"8\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02\"\x12 /v1/products/{product_uuid}/tags\x12\xb2\x01\n" +

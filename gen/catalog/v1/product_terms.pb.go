@@ -787,22 +787,22 @@ const file_catalog_v1_product_terms_proto_rawDesc = "" +
 	"\x16product_attribute_uuid\x18\x05 \x01(\tR\x14productAttributeUuid\x12\x1b\n" +
 	"\tterm_uuid\x18\x06 \x01(\tR\btermUuid\"F\n" +
 	"\x0fProductTermList\x12-\n" +
-	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.ProductTermR\x05items:\x04\xd8\xf3\x18\x01\"0\n" +
-	"\x11ProductTermCreate\x12\x1b\n" +
-	"\tterm_uuid\x18\x01 \x01(\tR\btermUuid\"\xdb\x03\n" +
-	"\x17ListProductTermsRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x124\n" +
-	"\x16product_attribute_uuid\x18\x02 \x01(\tR\x14productAttributeUuid\x12/\n" +
+	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.ProductTermR\x05items:\x04\xd8\xf3\x18\x01\"8\n" +
+	"\x11ProductTermCreate\x12#\n" +
+	"\tterm_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\"\xfd\x03\n" +
+	"\x17ListProductTermsRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12<\n" +
+	"\x16product_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAttributeUuid\x12/\n" +
 	"\x05uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x128\n" +
 	"\n" +
 	"term_uuids\x18\x04 \x01(\v2\x19.catalog.v1.StringsFilterR\ttermUuids\x125\n" +
 	"\n" +
 	"created_at\x18\x05 \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x1a\xd2\xf3\x18\x16\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
@@ -812,29 +812,29 @@ const file_catalog_v1_product_terms_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.ProductTermR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\xb5\x01\n" +
-	"\x18CreateProductTermRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x124\n" +
-	"\x16product_attribute_uuid\x18\x02 \x01(\tR\x14productAttributeUuid\x12@\n" +
+	"pagination\"\xc5\x01\n" +
+	"\x18CreateProductTermRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12<\n" +
+	"\x16product_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAttributeUuid\x12@\n" +
 	"\fproduct_term\x18\x03 \x01(\v2\x1d.catalog.v1.ProductTermCreateR\vproductTerm\"W\n" +
 	"\x19CreateProductTermResponse\x12:\n" +
-	"\fproduct_term\x18\x01 \x01(\v2\x17.catalog.v1.ProductTermR\vproductTerm\"\xad\x01\n" +
-	"\x1dBulkCreateProductTermsRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x124\n" +
-	"\x16product_attribute_uuid\x18\x02 \x01(\tR\x14productAttributeUuid\x123\n" +
-	"\x05items\x18\x03 \x03(\v2\x1d.catalog.v1.ProductTermCreateR\x05items\"O\n" +
+	"\fproduct_term\x18\x01 \x01(\v2\x17.catalog.v1.ProductTermR\vproductTerm\"\xc7\x01\n" +
+	"\x1dBulkCreateProductTermsRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12<\n" +
+	"\x16product_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAttributeUuid\x12=\n" +
+	"\x05items\x18\x03 \x03(\v2\x1d.catalog.v1.ProductTermCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"O\n" +
 	"\x1eBulkCreateProductTermsResponse\x12-\n" +
-	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.ProductTermR\x05items\"\x9c\x01\n" +
-	"\x15GetProductTermRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x124\n" +
-	"\x16product_attribute_uuid\x18\x02 \x01(\tR\x14productAttributeUuid\x12*\n" +
-	"\x11product_term_uuid\x18\x03 \x01(\tR\x0fproductTermUuid\"T\n" +
+	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.ProductTermR\x05items\"\xb4\x01\n" +
+	"\x15GetProductTermRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12<\n" +
+	"\x16product_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAttributeUuid\x122\n" +
+	"\x11product_term_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fproductTermUuid\"T\n" +
 	"\x16GetProductTermResponse\x12:\n" +
-	"\fproduct_term\x18\x01 \x01(\v2\x17.catalog.v1.ProductTermR\vproductTerm\"\x9f\x01\n" +
-	"\x18DeleteProductTermRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x124\n" +
-	"\x16product_attribute_uuid\x18\x02 \x01(\tR\x14productAttributeUuid\x12*\n" +
-	"\x11product_term_uuid\x18\x03 \x01(\tR\x0fproductTermUuid\"\x1b\n" +
+	"\fproduct_term\x18\x01 \x01(\v2\x17.catalog.v1.ProductTermR\vproductTerm\"\xb7\x01\n" +
+	"\x18DeleteProductTermRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12<\n" +
+	"\x16product_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAttributeUuid\x122\n" +
+	"\x11product_term_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fproductTermUuid\"\x1b\n" +
 	"\x19DeleteProductTermResponse2\xc9\b\n" +
 	"\x12ProductTermService\x12\xbc\x01\n" +
 	"\x10ListProductTerms\x12#.catalog.v1.ListProductTermsRequest\x1a$.catalog.v1.ListProductTermsResponse\"]\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02G\x12E/v1/products/{product_uuid}/attributes/{product_attribute_uuid}/terms\x12\xdc\x01\n" +

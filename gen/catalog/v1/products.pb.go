@@ -1854,11 +1854,12 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\v_brand_uuidB\x16\n" +
 	"\x14_featured_asset_uuid\">\n" +
 	"\vProductList\x12)\n" +
-	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ProductR\x05items:\x04\xd8\xf3\x18\x01\"\xa8\x02\n" +
-	"\rProductCreate\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01\x12+\n" +
-	"\x04kind\x18\x03 \x01(\x0e2\x17.catalog.v1.ProductKindR\x04kind\x12$\n" +
+	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ProductR\x05items:\x04\xd8\xf3\x18\x01\"\xc6\x02\n" +
+	"\rProductCreate\x12\x1e\n" +
+	"\x04code\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x123\n" +
+	"\x04kind\x18\x03 \x01(\x0e2\x17.catalog.v1.ProductKindB\x06\xe2\xf3\x18\x02\b\x01R\x04kind\x12$\n" +
 	"\vfamily_uuid\x18\x04 \x01(\tH\x01R\n" +
 	"familyUuid\x88\x01\x01\x12$\n" +
 	"\vparent_uuid\x18\x05 \x01(\tH\x02R\n" +
@@ -1868,11 +1869,11 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\r_display_nameB\x0e\n" +
 	"\f_family_uuidB\x0e\n" +
 	"\f_parent_uuidB\r\n" +
-	"\v_brand_uuid\"\x95\x03\n" +
+	"\v_brand_uuid\"\xa9\x03\n" +
 	"\rProductUpdate\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x17\n" +
-	"\x04code\x18\x02 \x01(\tH\x00R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x120\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
+	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x120\n" +
 	"\x04kind\x18\x04 \x01(\x0e2\x17.catalog.v1.ProductKindH\x02R\x04kind\x88\x01\x01\x12$\n" +
 	"\vfamily_uuid\x18\x05 \x01(\tH\x03R\n" +
 	"familyUuid\x88\x01\x01\x12$\n" +
@@ -1896,7 +1897,7 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\x0eproduct_assets\x18\x05 \x01(\bR\rproductAssets\x12+\n" +
 	"\x11product_relations\x18\x06 \x01(\bR\x10productRelations\x12\"\n" +
 	"\fpublications\x18\a \x01(\bR\fpublications\x12\x1a\n" +
-	"\bvariants\x18\b \x01(\bR\bvariants\"\x82\b\n" +
+	"\bvariants\x18\b \x01(\bR\bvariants\"\x94\b\n" +
 	"\x13ListProductsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1909,10 +1910,10 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\n" +
 	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x125\n" +
 	"\n" +
-	"is_removed\x18\t \x01(\v2\x16.catalog.v1.BoolFilterR\tisRemoved\x12\x17\n" +
+	"is_removed\x18\t \x01(\v2\x16.catalog.v1.BoolFilterR\tisRemoved\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x124\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x124\n" +
 	"\ainclude\x18\f \x01(\v2\x1a.catalog.v1.ProductIncludeR\ainclude\x122\n" +
 	"\x06expand\x18\r \x01(\v2\x1a.catalog.v1.ProductIncludeR\x06expand\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy\x12/\n" +
@@ -1937,41 +1938,41 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\x14CreateProductRequest\x123\n" +
 	"\aproduct\x18\x01 \x01(\v2\x19.catalog.v1.ProductCreateR\aproduct\"F\n" +
 	"\x15CreateProductResponse\x12-\n" +
-	"\aproduct\x18\x01 \x01(\v2\x13.catalog.v1.ProductR\aproduct\"L\n" +
-	"\x19BulkCreateProductsRequest\x12/\n" +
-	"\x05items\x18\x01 \x03(\v2\x19.catalog.v1.ProductCreateR\x05items\"G\n" +
+	"\aproduct\x18\x01 \x01(\v2\x13.catalog.v1.ProductR\aproduct\"V\n" +
+	"\x19BulkCreateProductsRequest\x129\n" +
+	"\x05items\x18\x01 \x03(\v2\x19.catalog.v1.ProductCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"G\n" +
 	"\x1aBulkCreateProductsResponse\x12)\n" +
-	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ProductR\x05items\"L\n" +
-	"\x19BulkUpdateProductsRequest\x12/\n" +
-	"\x05items\x18\x01 \x03(\v2\x19.catalog.v1.ProductUpdateR\x05items\"G\n" +
+	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ProductR\x05items\"V\n" +
+	"\x19BulkUpdateProductsRequest\x129\n" +
+	"\x05items\x18\x01 \x03(\v2\x19.catalog.v1.ProductUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"G\n" +
 	"\x1aBulkUpdateProductsResponse\x12)\n" +
-	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ProductR\x05items\"\xa0\x01\n" +
-	"\x11GetProductRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x124\n" +
+	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ProductR\x05items\"\xa8\x01\n" +
+	"\x11GetProductRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x124\n" +
 	"\ainclude\x18\x02 \x01(\v2\x1a.catalog.v1.ProductIncludeR\ainclude\x122\n" +
 	"\x06expand\x18\x03 \x01(\v2\x1a.catalog.v1.ProductIncludeR\x06expand\"C\n" +
 	"\x12GetProductResponse\x12-\n" +
-	"\aproduct\x18\x01 \x01(\v2\x13.catalog.v1.ProductR\aproduct\"n\n" +
-	"\x14UpdateProductRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x123\n" +
+	"\aproduct\x18\x01 \x01(\v2\x13.catalog.v1.ProductR\aproduct\"v\n" +
+	"\x14UpdateProductRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x123\n" +
 	"\aproduct\x18\x02 \x01(\v2\x19.catalog.v1.ProductUpdateR\aproduct\"F\n" +
 	"\x15UpdateProductResponse\x12-\n" +
-	"\aproduct\x18\x01 \x01(\v2\x13.catalog.v1.ProductR\aproduct\"9\n" +
-	"\x14DeleteProductRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\"\x17\n" +
-	"\x15DeleteProductResponse\"|\n" +
-	"\x18TransitionProductRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12=\n" +
+	"\aproduct\x18\x01 \x01(\v2\x13.catalog.v1.ProductR\aproduct\"A\n" +
+	"\x14DeleteProductRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\"\x17\n" +
+	"\x15DeleteProductResponse\"\x8c\x01\n" +
+	"\x18TransitionProductRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12E\n" +
 	"\n" +
-	"transition\x18\x02 \x01(\x0e2\x1d.catalog.v1.ProductTransitionR\n" +
+	"transition\x18\x02 \x01(\x0e2\x1d.catalog.v1.ProductTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"transition\"J\n" +
 	"\x19TransitionProductResponse\x12-\n" +
-	"\aproduct\x18\x01 \x01(\v2\x13.catalog.v1.ProductR\aproduct\"t\n" +
-	"\x1dBulkTransitionProductsRequest\x12=\n" +
+	"\aproduct\x18\x01 \x01(\v2\x13.catalog.v1.ProductR\aproduct\"\x86\x01\n" +
+	"\x1dBulkTransitionProductsRequest\x12E\n" +
 	"\n" +
-	"transition\x18\x01 \x01(\x0e2\x1d.catalog.v1.ProductTransitionR\n" +
-	"transition\x12\x14\n" +
-	"\x05uuids\x18\x02 \x03(\tR\x05uuids\"K\n" +
+	"transition\x18\x01 \x01(\x0e2\x1d.catalog.v1.ProductTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"transition\x12\x1e\n" +
+	"\x05uuids\x18\x02 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\"K\n" +
 	"\x1eBulkTransitionProductsResponse\x12)\n" +
 	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ProductR\x05items*\x9d\x01\n" +
 	"\rProductStatus\x12\x1e\n" +

@@ -1447,12 +1447,12 @@ const file_catalog_v1_publication_schedules_proto_rawDesc = "" +
 	" \x01(\tH\x00R\vfailureCode\x88\x01\x01\x12*\n" +
 	"\x0efailure_reason\x18\v \x01(\tH\x01R\rfailureReason\x88\x01\x01B\x0f\n" +
 	"\r_failure_codeB\x11\n" +
-	"\x0f_failure_reason\"\xa4\x01\n" +
-	"\x19PublicationScheduleCreate\x12H\n" +
+	"\x0f_failure_reason\"\xb4\x01\n" +
+	"\x19PublicationScheduleCreate\x12P\n" +
 	"\n" +
-	"transition\x18\x01 \x01(\x0e2(.catalog.v1.ProductPublicationTransitionR\n" +
-	"transition\x12=\n" +
-	"\fscheduled_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\vscheduledAt\"\x89\x02\n" +
+	"transition\x18\x01 \x01(\x0e2(.catalog.v1.ProductPublicationTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"transition\x12E\n" +
+	"\fscheduled_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampB\x06\xe2\xf3\x18\x02\b\x01R\vscheduledAt\"\x89\x02\n" +
 	"\x19PublicationScheduleUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12M\n" +
 	"\n" +
@@ -1461,10 +1461,10 @@ const file_catalog_v1_publication_schedules_proto_rawDesc = "" +
 	"\fscheduled_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\vscheduledAt\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\r\n" +
-	"\v_transition\"\xd6\x04\n" +
-	"\x1fListPublicationSchedulesRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12)\n" +
-	"\x10publication_uuid\x18\x02 \x01(\tR\x0fpublicationUuid\x12/\n" +
+	"\v_transition\"\xf8\x04\n" +
+	"\x1fListPublicationSchedulesRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
+	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12/\n" +
 	"\x05uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x121\n" +
 	"\x06status\x18\x04 \x01(\v2\x19.catalog.v1.StringsFilterR\x06status\x12;\n" +
 	"\vtransitions\x18\x05 \x01(\v2\x19.catalog.v1.StringsFilterR\vtransitions\x129\n" +
@@ -1472,10 +1472,10 @@ const file_catalog_v1_publication_schedules_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:'\xd2\xf3\x18#\n" +
 	"\vscheduledAt\n" +
 	"\tcreatedAt\n" +
@@ -1486,59 +1486,59 @@ const file_catalog_v1_publication_schedules_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1f.catalog.v1.PublicationScheduleR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\xca\x01\n" +
-	" CreatePublicationScheduleRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12)\n" +
-	"\x10publication_uuid\x18\x02 \x01(\tR\x0fpublicationUuid\x12X\n" +
+	"pagination\"\xda\x01\n" +
+	" CreatePublicationScheduleRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
+	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12X\n" +
 	"\x14publication_schedule\x18\x03 \x01(\v2%.catalog.v1.PublicationScheduleCreateR\x13publicationSchedule\"w\n" +
 	"!CreatePublicationScheduleResponse\x12R\n" +
-	"\x14publication_schedule\x18\x01 \x01(\v2\x1f.catalog.v1.PublicationScheduleR\x13publicationSchedule\"\xb2\x01\n" +
-	"%BulkCreatePublicationSchedulesRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12)\n" +
-	"\x10publication_uuid\x18\x02 \x01(\tR\x0fpublicationUuid\x12;\n" +
-	"\x05items\x18\x03 \x03(\v2%.catalog.v1.PublicationScheduleCreateR\x05items\"_\n" +
+	"\x14publication_schedule\x18\x01 \x01(\v2\x1f.catalog.v1.PublicationScheduleR\x13publicationSchedule\"\xcc\x01\n" +
+	"%BulkCreatePublicationSchedulesRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
+	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12E\n" +
+	"\x05items\x18\x03 \x03(\v2%.catalog.v1.PublicationScheduleCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"_\n" +
 	"&BulkCreatePublicationSchedulesResponse\x125\n" +
-	"\x05items\x18\x01 \x03(\v2\x1f.catalog.v1.PublicationScheduleR\x05items\"\xb2\x01\n" +
-	"%BulkUpdatePublicationSchedulesRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12)\n" +
-	"\x10publication_uuid\x18\x02 \x01(\tR\x0fpublicationUuid\x12;\n" +
-	"\x05items\x18\x03 \x03(\v2%.catalog.v1.PublicationScheduleUpdateR\x05items\"_\n" +
+	"\x05items\x18\x01 \x03(\v2\x1f.catalog.v1.PublicationScheduleR\x05items\"\xcc\x01\n" +
+	"%BulkUpdatePublicationSchedulesRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
+	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12E\n" +
+	"\x05items\x18\x03 \x03(\v2%.catalog.v1.PublicationScheduleUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"_\n" +
 	"&BulkUpdatePublicationSchedulesResponse\x125\n" +
-	"\x05items\x18\x01 \x03(\v2\x1f.catalog.v1.PublicationScheduleR\x05items\"\x92\x01\n" +
-	"\x1dGetPublicationScheduleRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12)\n" +
-	"\x10publication_uuid\x18\x02 \x01(\tR\x0fpublicationUuid\x12#\n" +
-	"\rschedule_uuid\x18\x03 \x01(\tR\fscheduleUuid\"t\n" +
+	"\x05items\x18\x01 \x03(\v2\x1f.catalog.v1.PublicationScheduleR\x05items\"\xaa\x01\n" +
+	"\x1dGetPublicationScheduleRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
+	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12+\n" +
+	"\rschedule_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fscheduleUuid\"t\n" +
 	"\x1eGetPublicationScheduleResponse\x12R\n" +
-	"\x14publication_schedule\x18\x01 \x01(\v2\x1f.catalog.v1.PublicationScheduleR\x13publicationSchedule\"\xef\x01\n" +
-	" UpdatePublicationScheduleRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12)\n" +
-	"\x10publication_uuid\x18\x02 \x01(\tR\x0fpublicationUuid\x12#\n" +
-	"\rschedule_uuid\x18\x03 \x01(\tR\fscheduleUuid\x12X\n" +
+	"\x14publication_schedule\x18\x01 \x01(\v2\x1f.catalog.v1.PublicationScheduleR\x13publicationSchedule\"\x87\x02\n" +
+	" UpdatePublicationScheduleRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
+	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12+\n" +
+	"\rschedule_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fscheduleUuid\x12X\n" +
 	"\x14publication_schedule\x18\x04 \x01(\v2%.catalog.v1.PublicationScheduleUpdateR\x13publicationSchedule\"w\n" +
 	"!UpdatePublicationScheduleResponse\x12R\n" +
-	"\x14publication_schedule\x18\x01 \x01(\v2\x1f.catalog.v1.PublicationScheduleR\x13publicationSchedule\"\x95\x01\n" +
-	" DeletePublicationScheduleRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12)\n" +
-	"\x10publication_uuid\x18\x02 \x01(\tR\x0fpublicationUuid\x12#\n" +
-	"\rschedule_uuid\x18\x03 \x01(\tR\fscheduleUuid\"#\n" +
-	"!DeletePublicationScheduleResponse\"\xe4\x01\n" +
-	"$TransitionPublicationScheduleRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12)\n" +
-	"\x10publication_uuid\x18\x02 \x01(\tR\x0fpublicationUuid\x12#\n" +
-	"\rschedule_uuid\x18\x03 \x01(\tR\fscheduleUuid\x12I\n" +
+	"\x14publication_schedule\x18\x01 \x01(\v2\x1f.catalog.v1.PublicationScheduleR\x13publicationSchedule\"\xad\x01\n" +
+	" DeletePublicationScheduleRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
+	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12+\n" +
+	"\rschedule_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fscheduleUuid\"#\n" +
+	"!DeletePublicationScheduleResponse\"\x84\x02\n" +
+	"$TransitionPublicationScheduleRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
+	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12+\n" +
+	"\rschedule_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fscheduleUuid\x12Q\n" +
 	"\n" +
-	"transition\x18\x04 \x01(\x0e2).catalog.v1.PublicationScheduleTransitionR\n" +
+	"transition\x18\x04 \x01(\x0e2).catalog.v1.PublicationScheduleTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"transition\"{\n" +
 	"%TransitionPublicationScheduleResponse\x12R\n" +
-	"\x14publication_schedule\x18\x01 \x01(\v2\x1f.catalog.v1.PublicationScheduleR\x13publicationSchedule\"\xda\x01\n" +
-	")BulkTransitionPublicationSchedulesRequest\x12!\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tR\vproductUuid\x12)\n" +
-	"\x10publication_uuid\x18\x02 \x01(\tR\x0fpublicationUuid\x12I\n" +
+	"\x14publication_schedule\x18\x01 \x01(\v2\x1f.catalog.v1.PublicationScheduleR\x13publicationSchedule\"\xfc\x01\n" +
+	")BulkTransitionPublicationSchedulesRequest\x12)\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
+	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12Q\n" +
 	"\n" +
-	"transition\x18\x03 \x01(\x0e2).catalog.v1.PublicationScheduleTransitionR\n" +
-	"transition\x12\x14\n" +
-	"\x05uuids\x18\x04 \x03(\tR\x05uuids\"c\n" +
+	"transition\x18\x03 \x01(\x0e2).catalog.v1.PublicationScheduleTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"transition\x12\x1e\n" +
+	"\x05uuids\x18\x04 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\"c\n" +
 	"*BulkTransitionPublicationSchedulesResponse\x125\n" +
 	"\x05items\x18\x01 \x03(\v2\x1f.catalog.v1.PublicationScheduleR\x05items*\xee\x01\n" +
 	"\x19PublicationScheduleStatus\x12+\n" +

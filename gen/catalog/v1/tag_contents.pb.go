@@ -1056,41 +1056,41 @@ const file_catalog_v1_tag_contents_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.TagContentR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"s\n" +
-	"\x17CreateTagContentRequest\x12\x19\n" +
-	"\btag_uuid\x18\x01 \x01(\tR\atagUuid\x12=\n" +
+	"pagination\"{\n" +
+	"\x17CreateTagContentRequest\x12!\n" +
+	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\x12=\n" +
 	"\vtag_content\x18\x02 \x01(\v2\x1c.catalog.v1.TagContentCreateR\n" +
 	"tagContent\"S\n" +
 	"\x18CreateTagContentResponse\x127\n" +
 	"\vtag_content\x18\x01 \x01(\v2\x16.catalog.v1.TagContentR\n" +
-	"tagContent\"m\n" +
-	"\x1cBulkCreateTagContentsRequest\x12\x19\n" +
-	"\btag_uuid\x18\x01 \x01(\tR\atagUuid\x122\n" +
-	"\x05items\x18\x02 \x03(\v2\x1c.catalog.v1.TagContentCreateR\x05items\"M\n" +
+	"tagContent\"\x7f\n" +
+	"\x1cBulkCreateTagContentsRequest\x12!\n" +
+	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\x12<\n" +
+	"\x05items\x18\x02 \x03(\v2\x1c.catalog.v1.TagContentCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"M\n" +
 	"\x1dBulkCreateTagContentsResponse\x12,\n" +
-	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.TagContentR\x05items\"m\n" +
-	"\x1cBulkUpdateTagContentsRequest\x12\x19\n" +
-	"\btag_uuid\x18\x01 \x01(\tR\atagUuid\x122\n" +
-	"\x05items\x18\x02 \x03(\v2\x1c.catalog.v1.TagContentUpdateR\x05items\"M\n" +
+	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.TagContentR\x05items\"\x7f\n" +
+	"\x1cBulkUpdateTagContentsRequest\x12!\n" +
+	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\x12<\n" +
+	"\x05items\x18\x02 \x03(\v2\x1c.catalog.v1.TagContentUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"M\n" +
 	"\x1dBulkUpdateTagContentsResponse\x12,\n" +
-	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.TagContentR\x05items\"[\n" +
-	"\x14GetTagContentRequest\x12\x19\n" +
-	"\btag_uuid\x18\x01 \x01(\tR\atagUuid\x12(\n" +
-	"\x10tag_content_uuid\x18\x02 \x01(\tR\x0etagContentUuid\"P\n" +
+	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.TagContentR\x05items\"k\n" +
+	"\x14GetTagContentRequest\x12!\n" +
+	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\x120\n" +
+	"\x10tag_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0etagContentUuid\"P\n" +
 	"\x15GetTagContentResponse\x127\n" +
 	"\vtag_content\x18\x01 \x01(\v2\x16.catalog.v1.TagContentR\n" +
-	"tagContent\"\x9d\x01\n" +
-	"\x17UpdateTagContentRequest\x12\x19\n" +
-	"\btag_uuid\x18\x01 \x01(\tR\atagUuid\x12(\n" +
-	"\x10tag_content_uuid\x18\x02 \x01(\tR\x0etagContentUuid\x12=\n" +
+	"tagContent\"\xad\x01\n" +
+	"\x17UpdateTagContentRequest\x12!\n" +
+	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\x120\n" +
+	"\x10tag_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0etagContentUuid\x12=\n" +
 	"\vtag_content\x18\x03 \x01(\v2\x1c.catalog.v1.TagContentUpdateR\n" +
 	"tagContent\"S\n" +
 	"\x18UpdateTagContentResponse\x127\n" +
 	"\vtag_content\x18\x01 \x01(\v2\x16.catalog.v1.TagContentR\n" +
-	"tagContent\"^\n" +
-	"\x17DeleteTagContentRequest\x12\x19\n" +
-	"\btag_uuid\x18\x01 \x01(\tR\atagUuid\x12(\n" +
-	"\x10tag_content_uuid\x18\x02 \x01(\tR\x0etagContentUuid\"\x1a\n" +
+	"tagContent\"n\n" +
+	"\x17DeleteTagContentRequest\x12!\n" +
+	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\x120\n" +
+	"\x10tag_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0etagContentUuid\"\x1a\n" +
 	"\x18DeleteTagContentResponse\"\xac\x02\n" +
 	"\n" +
 	"TagContent\x12\x12\n" +
@@ -1106,26 +1106,27 @@ const file_catalog_v1_tag_contents_proto_rawDesc = "" +
 	"\vdescription\x18\a \x01(\tH\x00R\vdescription\x88\x01\x01B\x0e\n" +
 	"\f_description\"D\n" +
 	"\x0eTagContentList\x12,\n" +
-	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.TagContentR\x05items:\x04\xd8\xf3\x18\x01\"\x8d\x01\n" +
-	"\x10TagContentCreate\x12\x1f\n" +
-	"\vlocale_uuid\x18\x01 \x01(\tR\n" +
-	"localeUuid\x12!\n" +
-	"\fdisplay_name\x18\x02 \x01(\tR\vdisplayName\x12%\n" +
-	"\vdescription\x18\x03 \x01(\tH\x00R\vdescription\x88\x01\x01B\x0e\n" +
-	"\f_description\"\x89\x02\n" +
+	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.TagContentR\x05items:\x04\xd8\xf3\x18\x01\"\xaa\x01\n" +
+	"\x10TagContentCreate\x12'\n" +
+	"\vlocale_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
+	"localeUuid\x12-\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\vdisplayName\x12.\n" +
+	"\vdescription\x18\x03 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x00R\vdescription\x88\x01\x01B\x0e\n" +
+	"\f_description\"\x9c\x02\n" +
 	"\x10TagContentUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12$\n" +
 	"\vlocale_uuid\x18\x02 \x01(\tH\x00R\n" +
-	"localeUuid\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12%\n" +
-	"\vdescription\x18\x04 \x01(\tH\x02R\vdescription\x88\x01\x01\x12;\n" +
+	"localeUuid\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12.\n" +
+	"\vdescription\x18\x04 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x02R\vdescription\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\x0e\n" +
 	"\f_locale_uuidB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_description\"\xaa\x04\n" +
-	"\x16ListTagContentsRequest\x12\x19\n" +
-	"\btag_uuid\x18\x01 \x01(\tR\atagUuid\x12/\n" +
+	"\f_description\"\xc4\x04\n" +
+	"\x16ListTagContentsRequest\x12!\n" +
+	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12<\n" +
 	"\flocale_uuids\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\vlocaleUuids\x12>\n" +
 	"\rdisplay_names\x18\x04 \x01(\v2\x19.catalog.v1.StringsFilterR\fdisplayNames\x12;\n" +
@@ -1133,10 +1134,10 @@ const file_catalog_v1_tag_contents_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:'\xd2\xf3\x18#\n" +
 	"\vdisplayName\n" +
 	"\tcreatedAt\n" +

@@ -1035,28 +1035,28 @@ const file_catalog_v1_tags_proto_rawDesc = "" +
 	"\x10CreateTagRequest\x12'\n" +
 	"\x03tag\x18\x01 \x01(\v2\x15.catalog.v1.TagCreateR\x03tag\"6\n" +
 	"\x11CreateTagResponse\x12!\n" +
-	"\x03tag\x18\x01 \x01(\v2\x0f.catalog.v1.TagR\x03tag\"D\n" +
-	"\x15BulkCreateTagsRequest\x12+\n" +
-	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.TagCreateR\x05items\"?\n" +
+	"\x03tag\x18\x01 \x01(\v2\x0f.catalog.v1.TagR\x03tag\"N\n" +
+	"\x15BulkCreateTagsRequest\x125\n" +
+	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.TagCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"?\n" +
 	"\x16BulkCreateTagsResponse\x12%\n" +
-	"\x05items\x18\x01 \x03(\v2\x0f.catalog.v1.TagR\x05items\"D\n" +
-	"\x15BulkUpdateTagsRequest\x12+\n" +
-	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.TagUpdateR\x05items\"?\n" +
+	"\x05items\x18\x01 \x03(\v2\x0f.catalog.v1.TagR\x05items\"N\n" +
+	"\x15BulkUpdateTagsRequest\x125\n" +
+	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.TagUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"?\n" +
 	"\x16BulkUpdateTagsResponse\x12%\n" +
-	"\x05items\x18\x01 \x03(\v2\x0f.catalog.v1.TagR\x05items\"\x8c\x01\n" +
-	"\rGetTagRequest\x12\x19\n" +
-	"\btag_uuid\x18\x01 \x01(\tR\atagUuid\x120\n" +
+	"\x05items\x18\x01 \x03(\v2\x0f.catalog.v1.TagR\x05items\"\x94\x01\n" +
+	"\rGetTagRequest\x12!\n" +
+	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\x120\n" +
 	"\ainclude\x18\x02 \x01(\v2\x16.catalog.v1.TagIncludeR\ainclude\x12.\n" +
 	"\x06expand\x18\x03 \x01(\v2\x16.catalog.v1.TagIncludeR\x06expand\"3\n" +
 	"\x0eGetTagResponse\x12!\n" +
-	"\x03tag\x18\x01 \x01(\v2\x0f.catalog.v1.TagR\x03tag\"V\n" +
-	"\x10UpdateTagRequest\x12\x19\n" +
-	"\btag_uuid\x18\x01 \x01(\tR\atagUuid\x12'\n" +
+	"\x03tag\x18\x01 \x01(\v2\x0f.catalog.v1.TagR\x03tag\"^\n" +
+	"\x10UpdateTagRequest\x12!\n" +
+	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\x12'\n" +
 	"\x03tag\x18\x02 \x01(\v2\x15.catalog.v1.TagUpdateR\x03tag\"6\n" +
 	"\x11UpdateTagResponse\x12!\n" +
-	"\x03tag\x18\x01 \x01(\v2\x0f.catalog.v1.TagR\x03tag\"-\n" +
-	"\x10DeleteTagRequest\x12\x19\n" +
-	"\btag_uuid\x18\x01 \x01(\tR\atagUuid\"\x13\n" +
+	"\x03tag\x18\x01 \x01(\v2\x0f.catalog.v1.TagR\x03tag\"5\n" +
+	"\x10DeleteTagRequest\x12!\n" +
+	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\"\x13\n" +
 	"\x11DeleteTagResponse\"\xb9\x02\n" +
 	"\x03Tag\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1067,22 +1067,23 @@ const file_catalog_v1_tags_proto_rawDesc = "" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x129\n" +
 	"\rcontent_uuids\x18\x06 \x01(\v2\x14.catalog.v1.UuidListR\fcontentUuids\x126\n" +
-	"\bcontents\x18\a \x01(\v2\x1a.catalog.v1.TagContentListR\bcontents\"X\n" +
-	"\tTagCreate\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01B\x0f\n" +
-	"\r_display_name\"\xb7\x01\n" +
+	"\bcontents\x18\a \x01(\v2\x1a.catalog.v1.TagContentListR\bcontents\"n\n" +
+	"\tTagCreate\x12\x1e\n" +
+	"\x04code\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01B\x0f\n" +
+	"\r_display_name\"\xcb\x01\n" +
 	"\tTagUpdate\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x17\n" +
-	"\x04code\x18\x02 \x01(\tH\x00R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12;\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
+	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_name\"(\n" +
 	"\n" +
 	"TagInclude\x12\x1a\n" +
-	"\bcontents\x18\x01 \x01(\bR\bcontents\"\x91\x05\n" +
+	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xa3\x05\n" +
 	"\x0fListTagsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1092,10 +1093,10 @@ const file_catalog_v1_tags_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x120\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x120\n" +
 	"\ainclude\x18\f \x01(\v2\x16.catalog.v1.TagIncludeR\ainclude\x12.\n" +
 	"\x06expand\x18\r \x01(\v2\x16.catalog.v1.TagIncludeR\x06expand\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:-\xd2\xf3\x18)\n" +

@@ -1037,29 +1037,29 @@ const file_catalog_v1_type_groups_proto_rawDesc = "" +
 	"type_group\x18\x01 \x01(\v2\x1b.catalog.v1.TypeGroupCreateR\ttypeGroup\"O\n" +
 	"\x17CreateTypeGroupResponse\x124\n" +
 	"\n" +
-	"type_group\x18\x01 \x01(\v2\x15.catalog.v1.TypeGroupR\ttypeGroup\"P\n" +
-	"\x1bBulkCreateTypeGroupsRequest\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.TypeGroupCreateR\x05items\"K\n" +
+	"type_group\x18\x01 \x01(\v2\x15.catalog.v1.TypeGroupR\ttypeGroup\"Z\n" +
+	"\x1bBulkCreateTypeGroupsRequest\x12;\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.TypeGroupCreateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"K\n" +
 	"\x1cBulkCreateTypeGroupsResponse\x12+\n" +
-	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.TypeGroupR\x05items\"P\n" +
-	"\x1bBulkUpdateTypeGroupsRequest\x121\n" +
-	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.TypeGroupUpdateR\x05items\"K\n" +
+	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.TypeGroupR\x05items\"Z\n" +
+	"\x1bBulkUpdateTypeGroupsRequest\x12;\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.TypeGroupUpdateB\b\xe2\xf3\x18\x04(\x010dR\x05items\"K\n" +
 	"\x1cBulkUpdateTypeGroupsResponse\x12+\n" +
-	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.TypeGroupR\x05items\"=\n" +
-	"\x13GetTypeGroupRequest\x12&\n" +
-	"\x0ftype_group_uuid\x18\x01 \x01(\tR\rtypeGroupUuid\"L\n" +
+	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.TypeGroupR\x05items\"E\n" +
+	"\x13GetTypeGroupRequest\x12.\n" +
+	"\x0ftype_group_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rtypeGroupUuid\"L\n" +
 	"\x14GetTypeGroupResponse\x124\n" +
 	"\n" +
-	"type_group\x18\x01 \x01(\v2\x15.catalog.v1.TypeGroupR\ttypeGroup\"|\n" +
-	"\x16UpdateTypeGroupRequest\x12&\n" +
-	"\x0ftype_group_uuid\x18\x01 \x01(\tR\rtypeGroupUuid\x12:\n" +
+	"type_group\x18\x01 \x01(\v2\x15.catalog.v1.TypeGroupR\ttypeGroup\"\x84\x01\n" +
+	"\x16UpdateTypeGroupRequest\x12.\n" +
+	"\x0ftype_group_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rtypeGroupUuid\x12:\n" +
 	"\n" +
 	"type_group\x18\x02 \x01(\v2\x1b.catalog.v1.TypeGroupUpdateR\ttypeGroup\"O\n" +
 	"\x17UpdateTypeGroupResponse\x124\n" +
 	"\n" +
-	"type_group\x18\x01 \x01(\v2\x15.catalog.v1.TypeGroupR\ttypeGroup\"@\n" +
-	"\x16DeleteTypeGroupRequest\x12&\n" +
-	"\x0ftype_group_uuid\x18\x01 \x01(\tR\rtypeGroupUuid\"\x19\n" +
+	"type_group\x18\x01 \x01(\v2\x15.catalog.v1.TypeGroupR\ttypeGroup\"H\n" +
+	"\x16DeleteTypeGroupRequest\x12.\n" +
+	"\x0ftype_group_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rtypeGroupUuid\"\x19\n" +
 	"\x17DeleteTypeGroupResponse\"\x8e\x02\n" +
 	"\tTypeGroup\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1070,24 +1070,25 @@ const file_catalog_v1_type_groups_proto_rawDesc = "" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x12@\n" +
 	"\ventity_type\x18\x06 \x01(\x0e2\x1f.catalog.v1.TypeGroupEntityTypeR\n" +
-	"entityType\"\xa0\x01\n" +
-	"\x0fTypeGroupCreate\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12&\n" +
-	"\fdisplay_name\x18\x02 \x01(\tH\x00R\vdisplayName\x88\x01\x01\x12@\n" +
-	"\ventity_type\x18\x03 \x01(\x0e2\x1f.catalog.v1.TypeGroupEntityTypeR\n" +
+	"entityType\"\xbe\x01\n" +
+	"\x0fTypeGroupCreate\x12\x1e\n" +
+	"\x04code\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x12H\n" +
+	"\ventity_type\x18\x03 \x01(\x0e2\x1f.catalog.v1.TypeGroupEntityTypeB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"entityTypeB\x0f\n" +
-	"\r_display_name\"\x94\x02\n" +
+	"\r_display_name\"\xa8\x02\n" +
 	"\x0fTypeGroupUpdate\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x17\n" +
-	"\x04code\x18\x02 \x01(\tH\x00R\x04code\x88\x01\x01\x12&\n" +
-	"\fdisplay_name\x18\x03 \x01(\tH\x01R\vdisplayName\x88\x01\x01\x12E\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
+	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
+	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12E\n" +
 	"\ventity_type\x18\x04 \x01(\x0e2\x1f.catalog.v1.TypeGroupEntityTypeH\x02R\n" +
 	"entityType\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_entity_type\"\xff\x04\n" +
+	"\f_entity_type\"\x91\x05\n" +
 	"\x15ListTypeGroupsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1098,10 +1099,10 @@ const file_catalog_v1_type_groups_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:9\xd2\xf3\x185\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +

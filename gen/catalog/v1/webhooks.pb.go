@@ -2552,18 +2552,20 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x14consecutive_failures\x18\t \x01(\x05R\x13consecutiveFailures\x12=\n" +
 	"\fsuspended_at\x18\n" +
 	" \x01(\v2\x1a.google.protobuf.TimestampR\vsuspendedAtB\t\n" +
-	"\a_secret\"\xa7\x01\n" +
-	"\x19WebhookSubscriptionCreate\x12!\n" +
-	"\fdisplay_name\x18\x01 \x01(\tR\vdisplayName\x12\x1d\n" +
+	"\a_secret\"\xd2\x01\n" +
+	"\x19WebhookSubscriptionCreate\x12-\n" +
+	"\fdisplay_name\x18\x01 \x01(\tB\n" +
+	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\vdisplayName\x12/\n" +
 	"\n" +
-	"target_url\x18\x02 \x01(\tR\ttargetUrl\x121\n" +
-	"\x12request_timeout_ms\x18\x03 \x01(\x05H\x00R\x10requestTimeoutMs\x88\x01\x01B\x15\n" +
-	"\x13_request_timeout_ms\"\x8e\x02\n" +
-	"\x19WebhookSubscriptionUpdate\x12&\n" +
-	"\fdisplay_name\x18\x01 \x01(\tH\x00R\vdisplayName\x88\x01\x01\x12\"\n" +
+	"target_url\x18\x02 \x01(\tB\x10\xe2\xf3\x18\f\b\x01\x10\x01\x18\x80\x10\"\x03uriR\ttargetUrl\x12>\n" +
+	"\x12request_timeout_ms\x18\x03 \x01(\x05B\v\xe2\xf3\x18\a8\xe8\a@\xb0\xea\x01H\x00R\x10requestTimeoutMs\x88\x01\x01B\x15\n" +
+	"\x13_request_timeout_ms\"\xb5\x02\n" +
+	"\x19WebhookSubscriptionUpdate\x120\n" +
+	"\fdisplay_name\x18\x01 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x122\n" +
 	"\n" +
-	"target_url\x18\x02 \x01(\tH\x01R\ttargetUrl\x88\x01\x01\x121\n" +
-	"\x12request_timeout_ms\x18\x03 \x01(\x05H\x02R\x10requestTimeoutMs\x88\x01\x01\x12;\n" +
+	"target_url\x18\x02 \x01(\tB\x0e\xe2\xf3\x18\n" +
+	"\x10\x01\x18\x80\x10\"\x03uriH\x01R\ttargetUrl\x88\x01\x01\x12>\n" +
+	"\x12request_timeout_ms\x18\x03 \x01(\x05B\v\xe2\xf3\x18\a8\xe8\a@\xb0\xea\x01H\x02R\x10requestTimeoutMs\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\x0f\n" +
 	"\r_display_nameB\r\n" +
@@ -2575,9 +2577,9 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"created_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12:\n" +
 	"\x19webhook_subscription_uuid\x18\x03 \x01(\tR\x17webhookSubscriptionUuid\x125\n" +
 	"\x17webhook_event_type_uuid\x18\x04 \x01(\tR\x14webhookEventTypeUuid\x12\x12\n" +
-	"\x04name\x18\x05 \x01(\tR\x04name\"[\n" +
-	"\"WebhookSubscriptionEventTypeCreate\x125\n" +
-	"\x17webhook_event_type_uuid\x18\x01 \x01(\tR\x14webhookEventTypeUuid\"\x93\x04\n" +
+	"\x04name\x18\x05 \x01(\tR\x04name\"c\n" +
+	"\"WebhookSubscriptionEventTypeCreate\x12=\n" +
+	"\x17webhook_event_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14webhookEventTypeUuid\"\x93\x04\n" +
 	"\x0fWebhookDelivery\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -2607,15 +2609,15 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x10response_time_ms\x18\x06 \x01(\x05R\x0eresponseTimeMs\x12\x19\n" +
 	"\x05error\x18\a \x01(\tH\x01R\x05error\x88\x01\x01B\x0e\n" +
 	"\f_status_codeB\b\n" +
-	"\x06_error\"\xf6\x02\n" +
+	"\x06_error\"\x88\x03\n" +
 	"\x1cListWebhookEventTypesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05names\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05names\x12,\n" +
 	"\x04name\x18\x03 \x01(\v2\x18.catalog.v1.StringFilterR\x04name\x12;\n" +
-	"\ris_deprecated\x18\x04 \x01(\v2\x16.catalog.v1.BoolFilterR\fisDeprecated\x12\x17\n" +
+	"\ris_deprecated\x18\x04 \x01(\v2\x16.catalog.v1.BoolFilterR\fisDeprecated\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x15\xd2\xf3\x18\x11\n" +
 	"\x04name\n" +
 	"\tcreatedAtB\a\n" +
@@ -2625,7 +2627,7 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.WebhookEventTypeR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\x92\x04\n" +
+	"pagination\"\xa4\x04\n" +
 	"\x1fListWebhookSubscriptionsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x125\n" +
 	"\bstatuses\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\bstatuses\x12;\n" +
@@ -2635,10 +2637,10 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\x05 \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:/\xd2\xf3\x18+\n" +
 	"\vdisplayName\n" +
 	"\x06status\n" +
@@ -2654,36 +2656,36 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	" CreateWebhookSubscriptionRequest\x12X\n" +
 	"\x14webhook_subscription\x18\x01 \x01(\v2%.catalog.v1.WebhookSubscriptionCreateR\x13webhookSubscription\"w\n" +
 	"!CreateWebhookSubscriptionResponse\x12R\n" +
-	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\"3\n" +
-	"\x1dGetWebhookSubscriptionRequest\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\"t\n" +
+	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\";\n" +
+	"\x1dGetWebhookSubscriptionRequest\x12\x1a\n" +
+	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\"t\n" +
 	"\x1eGetWebhookSubscriptionResponse\x12R\n" +
-	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\"\x90\x01\n" +
-	" UpdateWebhookSubscriptionRequest\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12X\n" +
+	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\"\x98\x01\n" +
+	" UpdateWebhookSubscriptionRequest\x12\x1a\n" +
+	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12X\n" +
 	"\x14webhook_subscription\x18\x02 \x01(\v2%.catalog.v1.WebhookSubscriptionUpdateR\x13webhookSubscription\"w\n" +
 	"!UpdateWebhookSubscriptionResponse\x12R\n" +
-	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\"6\n" +
-	" DeleteWebhookSubscriptionRequest\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\"#\n" +
-	"!DeleteWebhookSubscriptionResponse\"\x85\x01\n" +
-	"$TransitionWebhookSubscriptionRequest\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12I\n" +
+	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\">\n" +
+	" DeleteWebhookSubscriptionRequest\x12\x1a\n" +
+	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\"#\n" +
+	"!DeleteWebhookSubscriptionResponse\"\x95\x01\n" +
+	"$TransitionWebhookSubscriptionRequest\x12\x1a\n" +
+	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12Q\n" +
 	"\n" +
-	"transition\x18\x02 \x01(\x0e2).catalog.v1.WebhookSubscriptionTransitionR\n" +
+	"transition\x18\x02 \x01(\x0e2).catalog.v1.WebhookSubscriptionTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"transition\"{\n" +
 	"%TransitionWebhookSubscriptionResponse\x12R\n" +
-	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\"<\n" +
-	"&RotateWebhookSubscriptionSecretRequest\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\"}\n" +
+	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\"D\n" +
+	"&RotateWebhookSubscriptionSecretRequest\x12\x1a\n" +
+	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\"}\n" +
 	"'RotateWebhookSubscriptionSecretResponse\x12R\n" +
-	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\"\xfa\x01\n" +
-	"(ListWebhookSubscriptionEventTypesRequest\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12/\n" +
-	"\x05names\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05names\x12\x17\n" +
+	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\"\x94\x02\n" +
+	"(ListWebhookSubscriptionEventTypesRequest\x12\x1a\n" +
+	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12/\n" +
+	"\x05names\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05names\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x15\xd2\xf3\x18\x11\n" +
 	"\x04name\n" +
 	"\tcreatedAtB\a\n" +
@@ -2693,18 +2695,18 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2(.catalog.v1.WebhookSubscriptionEventTypeR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\xa7\x01\n" +
-	")CreateWebhookSubscriptionEventTypeRequest\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12f\n" +
+	"pagination\"\xaf\x01\n" +
+	")CreateWebhookSubscriptionEventTypeRequest\x12\x1a\n" +
+	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12f\n" +
 	"\x17subscription_event_type\x18\x02 \x01(\v2..catalog.v1.WebhookSubscriptionEventTypeCreateR\x15subscriptionEventType\"\x8e\x01\n" +
 	"*CreateWebhookSubscriptionEventTypeResponse\x12`\n" +
-	"\x17subscription_event_type\x18\x01 \x01(\v2(.catalog.v1.WebhookSubscriptionEventTypeR\x15subscriptionEventType\"g\n" +
-	")DeleteWebhookSubscriptionEventTypeRequest\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12&\n" +
-	"\x0fevent_type_uuid\x18\x02 \x01(\tR\reventTypeUuid\",\n" +
-	"*DeleteWebhookSubscriptionEventTypeResponse\"\xe9\x03\n" +
-	"\x1cListWebhookDeliveriesRequest\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12/\n" +
+	"\x17subscription_event_type\x18\x01 \x01(\v2(.catalog.v1.WebhookSubscriptionEventTypeR\x15subscriptionEventType\"w\n" +
+	")DeleteWebhookSubscriptionEventTypeRequest\x12\x1a\n" +
+	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12.\n" +
+	"\x0fevent_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\reventTypeUuid\",\n" +
+	"*DeleteWebhookSubscriptionEventTypeResponse\"\x83\x04\n" +
+	"\x1cListWebhookDeliveriesRequest\x12\x1a\n" +
+	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x125\n" +
 	"\bstatuses\x18\x03 \x01(\v2\x19.catalog.v1.StringsFilterR\bstatuses\x12:\n" +
 	"\vevent_types\x18\x04 \x01(\v2\x19.catalog.v1.StringsFilterR\n" +
@@ -2712,10 +2714,10 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\x05 \x01(\v2\x16.catalog.v1.TimeFilterR\tcreatedAt\x125\n" +
 	"\n" +
-	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x17\n" +
+	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:/\xd2\xf3\x18+\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAt\n" +
@@ -2727,18 +2729,18 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.WebhookDeliveryR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"T\n" +
-	"\x19GetWebhookDeliveryRequest\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12#\n" +
-	"\rdelivery_uuid\x18\x02 \x01(\tR\fdeliveryUuid\"d\n" +
+	"pagination\"d\n" +
+	"\x19GetWebhookDeliveryRequest\x12\x1a\n" +
+	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12+\n" +
+	"\rdelivery_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fdeliveryUuid\"d\n" +
 	"\x1aGetWebhookDeliveryResponse\x12F\n" +
-	"\x10webhook_delivery\x18\x01 \x01(\v2\x1b.catalog.v1.WebhookDeliveryR\x0fwebhookDelivery\"\xe2\x01\n" +
-	"\"ListWebhookDeliveryAttemptsRequest\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12#\n" +
-	"\rdelivery_uuid\x18\x02 \x01(\tR\fdeliveryUuid\x12\x17\n" +
+	"\x10webhook_delivery\x18\x01 \x01(\v2\x1b.catalog.v1.WebhookDeliveryR\x0fwebhookDelivery\"\x84\x02\n" +
+	"\"ListWebhookDeliveryAttemptsRequest\x12\x1a\n" +
+	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12+\n" +
+	"\rdelivery_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fdeliveryUuid\x12\x1f\n" +
 	"\x04page\x18\n" +
-	" \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x17\n" +
-	"\x04size\x18\v \x01(\x05H\x01R\x04size\x88\x01\x01\x12.\n" +
+	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x0f\xd2\xf3\x18\v\n" +
 	"\tcreatedAtB\a\n" +
 	"\x05_pageB\a\n" +
@@ -2747,10 +2749,10 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\".catalog.v1.WebhookDeliveryAttemptR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"Z\n" +
-	"\x1fRedeliverWebhookDeliveryRequest\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12#\n" +
-	"\rdelivery_uuid\x18\x02 \x01(\tR\fdeliveryUuid\"j\n" +
+	"pagination\"j\n" +
+	"\x1fRedeliverWebhookDeliveryRequest\x12\x1a\n" +
+	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12+\n" +
+	"\rdelivery_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fdeliveryUuid\"j\n" +
 	" RedeliverWebhookDeliveryResponse\x12F\n" +
 	"\x10webhook_delivery\x18\x01 \x01(\v2\x1b.catalog.v1.WebhookDeliveryR\x0fwebhookDelivery*\xc5\x01\n" +
 	"\x19WebhookSubscriptionStatus\x12+\n" +
