@@ -104,30 +104,40 @@ func coreListSpecs() map[proto.Message]*list.Spec {
 	}
 }
 
-// MethodScopes reads the (catalog.v1.required_scope) option of every method of services, keyed by
-// full method name ("/catalog.v1.AttributeService/GetAttribute"). A method without one is an error:
-// no RPC is reachable without a declared scope.
-func MethodScopes(services []Service) (map[string]string, error) {
-	out := map[string]string{}
+// eachMethod calls fn for every method of services with its full method name
+// ("/catalog.v1.AttributeService/GetAttribute").
+func eachMethod(services []Service, fn func(name string, m protoreflect.MethodDescriptor) error) error {
 	for _, s := range services {
 		d, err := protoregistry.GlobalFiles.FindDescriptorByName(protoreflect.FullName(s.Desc.ServiceName))
 		if err != nil {
-			return nil, fmt.Errorf("service %s: %w", s.Desc.ServiceName, err)
+			return fmt.Errorf("service %s: %w", s.Desc.ServiceName, err)
 		}
 		sd := d.(protoreflect.ServiceDescriptor)
 		for i := 0; i < sd.Methods().Len(); i++ {
 			m := sd.Methods().Get(i)
-			scope, _ := proto.GetExtension(m.Options(), pb.E_RequiredScope).(string)
-			if scope == "" {
-				return nil, fmt.Errorf("method %s declares no (catalog.v1.required_scope)", m.FullName())
+			if err := fn("/"+string(sd.FullName())+"/"+string(m.Name()), m); err != nil {
+				return err
 			}
-			if !knownScopes[scope] {
-				return nil, fmt.Errorf("method %s: unknown scope %q", m.FullName(), scope)
-			}
-			out["/"+string(sd.FullName())+"/"+string(m.Name())] = scope
 		}
 	}
-	return out, nil
+	return nil
+}
+
+// MethodScopes reads the (catalog.v1.required_scope) option of every method of services, keyed by
+// full method name. A method without one is an error: no RPC is reachable without a declared scope.
+func MethodScopes(services []Service) (map[string]string, error) {
+	out := map[string]string{}
+	return out, eachMethod(services, func(name string, m protoreflect.MethodDescriptor) error {
+		scope, _ := proto.GetExtension(m.Options(), pb.E_RequiredScope).(string)
+		if scope == "" {
+			return fmt.Errorf("method %s declares no (catalog.v1.required_scope)", m.FullName())
+		}
+		if !knownScopes[scope] {
+			return fmt.Errorf("method %s: unknown scope %q", m.FullName(), scope)
+		}
+		out[name] = scope
+		return nil
+	})
 }
 
 // OwnChecks are the services' own request checks beyond the request rules (fields.Checks): the
@@ -153,22 +163,14 @@ func OwnChecks(d Deps) fields.Checks {
 // service does not start with a rule it would publish but not apply.
 func MethodRules(services []Service, checks fields.Checks) (map[string]*fields.Request, error) {
 	out := map[string]*fields.Request{}
-	for _, s := range services {
-		d, err := protoregistry.GlobalFiles.FindDescriptorByName(protoreflect.FullName(s.Desc.ServiceName))
+	return out, eachMethod(services, func(name string, m protoreflect.MethodDescriptor) error {
+		rq, err := fields.NewRequest(m, checks)
 		if err != nil {
-			return nil, fmt.Errorf("service %s: %w", s.Desc.ServiceName, err)
+			return err
 		}
-		sd := d.(protoreflect.ServiceDescriptor)
-		for i := 0; i < sd.Methods().Len(); i++ {
-			m := sd.Methods().Get(i)
-			rq, err := fields.NewRequest(m, checks)
-			if err != nil {
-				return nil, err
-			}
-			out["/"+string(sd.FullName())+"/"+string(m.Name())] = rq
-		}
-	}
-	return out, nil
+		out[name] = rq
+		return nil
+	})
 }
 
 // ScopeAuthenticated is the scope value of RPCs open to any valid token.
