@@ -5,8 +5,17 @@ TOOL := $(GO) tool -modfile=tools/go.mod
 GATEWAY_V1 := github.com/grpc-ecosystem/grpc-gateway@v1.16.0
 export GOFLAGS := -buildvcs=false
 export GOTOOLCHAIN := local
-# The test database server (scripts/ensure-postgres.sh makes sure one answers there).
-export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+# The shared black-box contract suite (run.sh): shared/ beside the checkout or beside a parent directory
+# of it, else the workplace's /work/shared (a fresh clone may live anywhere).
+CONTRACT_DIR ?= $(patsubst %/run.sh,%,$(firstword $(foreach d,.. ../.. ../../.. ../../../..,$(wildcard $(abspath $(CURDIR)/$(d)/shared/contract/run.sh))) $(wildcard /work/shared/contract/run.sh)))
+
+# `make test` links the ~30 test binaries (and the binaries the tests build) without DWARF debugger
+# data: -ldflags=-w halves each link; stack traces keep their file:line.
+TEST_GOFLAGS := $(GOFLAGS) -ldflags=-w
+# The slowest test packages, named first so that `go test -p 2` starts them first: last in the usual
+# order, test/webhooks (~45 s, mostly waiting for retries) ran alone at the end with a core idle.
+# Listed only while they exist; ./... adds every other package once.
+SLOW_TESTS := $(foreach d,test/webhooks test/e2e server/pgembed test/docs test/openapi_ts,$(if $(wildcard $(d)/*_test.go),./$(d)))
 
 .PHONY: run build generate third_party check-generated lint test test-go bench contract clean
 
@@ -32,7 +41,9 @@ generate: third_party
 	$(TOOL) buf build --exclude-imports -o gen/openapi/catalog.binpb
 	CGO_ENABLED=0 $(TOOL) sqlc generate -f db/sqlc.yaml
 
-## check-generated: fail when the generated code in gen/ differs from what the sources generate
+## check-generated: regenerate gen/ (buf lint, buf, sqlc) and fail when it differed from what the sources
+## generate. Compiles buf, the protoc plugins and sqlc (minutes on a cold Go cache), so it is not part of
+## `make test`; CI (.ci/run) runs it before `make test`.
 check-generated:
 	@before=$$(find gen -type f | LC_ALL=C sort | xargs sha256sum); \
 	$(MAKE) --no-print-directory generate >/dev/null || exit 1; \
@@ -42,23 +53,26 @@ check-generated:
 		echo "gen/ was out of date with proto/ and db/: it is regenerated now; commit it"; exit 1; fi; \
 	echo "generated code is up to date"
 
+## lint: gofmt and go vet (cheap: no code generator is compiled; `buf lint` runs in check-generated)
 lint:
 	@test -z "$$(gofmt -l server cmd test db bench)" || { gofmt -l server cmd test db bench; echo "gofmt: run gofmt -w on the files above"; exit 1; }
 	$(GO) vet ./...
-	$(TOOL) buf lint
 
-## test: the whole suite (generated code check, vet, unit and integration tests on a real PostgreSQL)
-test: check-generated lint
-	bash scripts/ensure-postgres.sh
-	$(GO) test -count=1 -p 2 -timeout 30m ./...
+## test: vet, then unit, integration and end-to-end tests on a private PostgreSQL cluster that
+## cmd/testpg starts in a temporary directory around `go test` (and deletes after), installing the
+## server binaries with apt-get if there are none. TEST_DATABASE_URL=postgres://... uses that server instead.
+test: lint
+	GOFLAGS="$(TEST_GOFLAGS)" $(GO) run ./cmd/testpg -install -- $(GO) test -count=1 -p 2 -timeout 30m $(SLOW_TESTS) ./...
 
 ## bench: Go benchmarks of the hot paths plus the pgbench comparisons (see bench/README.md)
 bench:
 	bash bench/run.sh
 
 ## contract: the shared black-box contract check against a freshly built service
+## (CONTRACT_DIR=/path/to/shared/contract when it is not beside the checkout or above it)
 contract:
-	bash ../shared/contract/run.sh
+	@test -f "$(CONTRACT_DIR)/run.sh" || { echo "make contract: no shared contract suite (shared/contract/run.sh) beside this checkout or in a parent directory$(if $(CONTRACT_DIR), (nor in CONTRACT_DIR=$(CONTRACT_DIR))); set CONTRACT_DIR=/path/to/shared/contract"; exit 1; }
+	bash "$(CONTRACT_DIR)/run.sh"
 
 clean:
 	rm -rf bin third_party

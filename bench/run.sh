@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make bench`: catalogd under load against pgbench on the same PostgreSQL (see bench/README.md).
 #
-#  1. PostgreSQL up (scripts/ensure-postgres.sh), catalogd built, a fresh database, `catalogd serve`
-#     on free ports, /readyz.
+#  1. A private PostgreSQL cluster (cmd/testpg -durable: PostgreSQL's own durability settings and
+#     shared_buffers, in a temporary directory, removed afterwards) unless TEST_DATABASE_URL names a
+#     server to use; catalogd built, a fresh database, `catalogd serve` on free ports, /readyz.
 #  2. bench/load: seed through REST, bulk create vs COPY, GET by uuid and two list pages under load
 #     (REST and gRPC); writes the list SQL the service runs as pgbench scripts.
 #  3. pgbench with the same clients and duration: -S on a `pgbench -i` database, the attributes
@@ -16,11 +17,21 @@
 #
 # Settings: BENCH_CLIENTS (4), BENCH_DURATION seconds per timed run (10), BENCH_ITEMS (100000),
 # BENCH_BULK_N batches per method in bulk vs COPY (200),
-# CI_PG_PORT (5432).
+# TEST_DATABASE_URL (a private cluster when unset; else the "postgres" database of a server to use).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH="$PATH:/usr/local/go/bin"
 export GOFLAGS="${GOFLAGS:--buildvcs=false}" GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
+
+# Without TEST_DATABASE_URL: run this script again under testpg, which sets it to a private cluster.
+if [ -z "${TEST_DATABASE_URL:-}" ]; then
+	exec go run ./cmd/testpg -install -durable -- bash "$0" "$@"
+fi
+# psql and pgbench connect with the PG* variables: taken from TEST_DATABASE_URL.
+re='^postgres(ql)?://(([^:@/]*)(:([^@/]*))?@)?([^:/?]+)(:([0-9]+))?(/|$)'
+[[ $TEST_DATABASE_URL =~ $re ]] || { echo "bench: TEST_DATABASE_URL is not a postgres://user@host:port/db URL" >&2; exit 1; }
+export PGUSER="${BASH_REMATCH[3]:-postgres}" PGHOST="${BASH_REMATCH[6]}" PGPORT="${BASH_REMATCH[8]:-5432}"
+[ -z "${BASH_REMATCH[5]}" ] || export PGPASSWORD="${BASH_REMATCH[5]}"
 
 CLIENTS="${BENCH_CLIENTS:-4}"
 DURATION="${BENCH_DURATION:-10}"
@@ -29,7 +40,6 @@ BULK_N="${BENCH_BULK_N:-200}"
 CORES="$(nproc)"
 THREADS=$((CLIENTS < CORES ? CLIENTS : CORES))
 OUT=bench/results
-export PGHOST=127.0.0.1 PGPORT="${CI_PG_PORT:-5432}" PGUSER=postgres
 ISSUER=catalogd-bench AUDIENCE=catalog TENANT=bench
 
 log() { echo "bench: $*" >&2; }
@@ -43,7 +53,7 @@ free_port() { # a port nothing listens on, other than $1
 }
 
 START=$SECONDS
-bash scripts/ensure-postgres.sh
+log "PostgreSQL: $PGUSER@$PGHOST:$PGPORT"
 
 suffix="$(date +%s)_$$"
 DB="catalogd_bench_$suffix"
@@ -77,7 +87,7 @@ mkdir -p "$OUT"
 log "building catalogd"
 go build -o "$TMP/catalogd" ./cmd/catalogd
 psql_admin -c "CREATE DATABASE $DB" -c "CREATE DATABASE $PGB_DB"
-DB_URL="postgres://postgres@$PGHOST:$PGPORT/$DB?sslmode=disable"
+DB_URL="postgres://$PGUSER${PGPASSWORD:+:$PGPASSWORD}@$PGHOST:$PGPORT/$DB?sslmode=disable"
 SECRET="bench-$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
 HTTP_PORT="$(free_port)"
 GRPC_PORT="$(free_port "$HTTP_PORT")"

@@ -25,6 +25,7 @@ import (
 
 	"github.com/catalogd/catalogd/server/app"
 	"github.com/catalogd/catalogd/server/auth"
+	"github.com/catalogd/catalogd/server/pgembed"
 )
 
 // Secret, Issuer and Audience of the test tokens.
@@ -61,26 +62,69 @@ func (e *Env) Contract(t testing.TB) *Contract {
 	return e.contract
 }
 
-// AdminURL is the server database the tests create their databases in.
-func AdminURL() string {
+// AdminURL is the server database the tests create their databases in: TEST_DATABASE_URL when it
+// is set (`make test` sets it to the private cluster it runs `go test` on; a developer may point it at
+// a server of their own), otherwise the "postgres" database of this test process's own private
+// cluster, started on first use (privateCluster). Never the host's PostgreSQL by default.
+func AdminURL() (string, error) {
 	if u := os.Getenv("TEST_DATABASE_URL"); u != "" {
-		return u
+		return u, nil
 	}
-	return "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+	return privateCluster()
+}
+
+// private is this process's own PostgreSQL cluster, for `go test` run without TEST_DATABASE_URL.
+var private struct {
+	once    sync.Once
+	cluster *pgembed.Cluster
+	err     error
+}
+
+// privateCluster starts, once per process, a throwaway PostgreSQL cluster in a temporary directory
+// with the project's embedded-PostgreSQL code (pgembed.StartTemp, pgembed.ForTests: fsync off, a
+// port below 32768) and returns the URL of its "postgres" database. Nothing stops it explicitly:
+// pgembed's watchdog stops the server and deletes the directory when the test process ends.
+func privateCluster() (string, error) {
+	private.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		level := slog.LevelWarn
+		if os.Getenv("TEST_LOG") != "" {
+			level = slog.LevelDebug
+		}
+		private.cluster, private.err = pgembed.StartTemp(ctx, slog.New(slog.NewTextHandler(os.Stderr,
+			&slog.HandlerOptions{Level: level})), pgembed.ForTests())
+		if private.err != nil {
+			private.err = fmt.Errorf("TEST_DATABASE_URL is not set and the tests' private PostgreSQL "+
+				"cluster did not start (install PostgreSQL's server binaries, e.g. `apt-get install postgresql`, "+
+				"or set TEST_DATABASE_URL to a server the tests may create databases on): %w", private.err)
+		}
+	})
+	if private.err != nil {
+		return "", private.err
+	}
+	return private.cluster.AdminURL(), nil
 }
 
 // CreateDatabase makes a fresh database and returns its URL and a function that drops it.
 func CreateDatabase(ctx context.Context, prefix string) (string, func(), error) {
-	admin, err := pgx.Connect(ctx, AdminURL())
+	adminURL, err := AdminURL()
 	if err != nil {
-		return "", nil, fmt.Errorf("connect to %s (start PostgreSQL, e.g. `bash scripts/ensure-postgres.sh`): %w", AdminURL(), err)
+		return "", nil, err
+	}
+	u, err := url.Parse(adminURL)
+	if err != nil {
+		return "", nil, fmt.Errorf("TEST_DATABASE_URL: %w", err)
+	}
+	admin, err := pgx.Connect(ctx, adminURL)
+	if err != nil {
+		return "", nil, fmt.Errorf("connect to the test database server %s: %w", u.Redacted(), err)
 	}
 	name := prefix + "_" + RandomHex(6)
 	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		admin.Close(ctx)
 		return "", nil, err
 	}
-	u, _ := url.Parse(AdminURL())
 	u.Path = "/" + name
 	return u.String(), func() {
 		_, _ = admin.Exec(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)")

@@ -13,6 +13,10 @@
 // PostgreSQL refuses to run as root: when the process is root, every
 // PostgreSQL program runs as the "postgres" system user (or as the owner of an
 // existing data directory) and the cluster directory is chowned to it.
+//
+// StartWith takes Options (settings for throwaway test clusters, the port
+// range); StartTemp (temp.go) starts a throwaway cluster in a temporary
+// directory that is removed when the process ends, however it ends.
 package pgembed
 
 import (
@@ -24,6 +28,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -63,6 +68,35 @@ var requiredBinaries = []string{"initdb", "pg_ctl", "postgres"}
 // servers (Debian/Ubuntu, then RHEL/Fedora PGDG).
 var versionedBinGlobs = []string{"/usr/lib/postgresql/*/bin", "/usr/pgsql-*/bin"}
 
+// Options change how a cluster is made and run. The zero value is what
+// `catalogd serve` uses (Start): a durable cluster, 32MB of shared buffers,
+// PostgreSQL's default connection limit, a port the kernel picks.
+type Options struct {
+	// Throwaway trades crash safety for speed, for clusters whose data is
+	// deleted after use (tests): initdb --no-sync; fsync, full_page_writes and
+	// synchronous_commit off; minimal WAL; no JIT.
+	Throwaway bool
+	// MaxConnections is max_connections; 0 keeps PostgreSQL's default (100).
+	MaxConnections int
+	// SharedBuffers is shared_buffers, e.g. "128MB"; "" is 32MB.
+	SharedBuffers string
+	// PortMin and PortMax, when both are set, bound the TCP port: a free port
+	// in [PortMin, PortMax] is chosen instead of one the kernel hands out from
+	// its ephemeral range, where an outgoing connection can take it between
+	// the choice and the server's bind.
+	PortMin, PortMax int
+}
+
+// ForTests are the options of the tests' private clusters: throwaway, a port
+// below Linux's ephemeral range (32768–60999), and 200 connections. A test
+// package opens up to ~30 (the service's pool of 8 per running replica, a
+// test pool of 4, admin connections) and `go test -p 2` runs two packages at
+// once against the same cluster; 200 leaves room without costing memory
+// worth mentioning.
+func ForTests() Options {
+	return Options{Throwaway: true, MaxConnections: 200, PortMin: 16384, PortMax: 32767}
+}
+
 // Cluster is a running private PostgreSQL server.
 type Cluster struct {
 	dir     string // cluster directory (absolute)
@@ -71,8 +105,10 @@ type Cluster struct {
 	logFile string
 	binDir  string
 	port    int
+	opts    Options
 	cred    *syscall.Credential // nil: run PostgreSQL as the current user
 	log     *slog.Logger
+	temp    *tempDir // set by StartTemp
 
 	mu      sync.Mutex
 	stopped bool
@@ -80,6 +116,16 @@ type Cluster struct {
 
 // URL returns the connection URL of the catalogd database.
 func (c *Cluster) URL() string { return c.urlFor(DatabaseName) }
+
+// AdminURL returns the connection URL of the "postgres" database, as the
+// superuser: where other databases are created.
+func (c *Cluster) AdminURL() string { return c.urlFor("postgres") }
+
+// Port is the TCP port the server listens on (127.0.0.1).
+func (c *Cluster) Port() int { return c.port }
+
+// Dir is the cluster directory (absolute).
+func (c *Cluster) Dir() string { return c.dir }
 
 func (c *Cluster) urlFor(db string) string {
 	return fmt.Sprintf("postgres://%s@127.0.0.1:%d/%s?sslmode=disable", superuser, c.port, db)
@@ -90,6 +136,18 @@ func (c *Cluster) urlFor(db string) string {
 // missing. If a server started from the same dir is still running (e.g. left
 // behind by an earlier process), it is reused; Stop then stops it.
 func Start(ctx context.Context, dir string, log *slog.Logger) (*Cluster, error) {
+	return StartWith(ctx, dir, log, Options{})
+}
+
+// StartWith is Start with options. The settings of opts are written on every
+// start (a cluster started again with other options gets the new ones), but
+// a server already running from dir is reused with the settings it has.
+func StartWith(ctx context.Context, dir string, log *slog.Logger, opts Options) (*Cluster, error) {
+	if opts.PortMin > 0 || opts.PortMax > 0 {
+		if opts.PortMin <= 0 || opts.PortMax > 65535 || opts.PortMin > opts.PortMax {
+			return nil, fmt.Errorf("pgembed: port range %d–%d is not a range of TCP ports", opts.PortMin, opts.PortMax)
+		}
+	}
 	if log == nil {
 		log = slog.Default()
 	}
@@ -106,6 +164,7 @@ func Start(ctx context.Context, dir string, log *slog.Logger) (*Cluster, error) 
 		dataDir: filepath.Join(abs, "data"),
 		logFile: filepath.Join(abs, "postgres.log"),
 		binDir:  binDir,
+		opts:    opts,
 		log:     log.With("component", "pgembed", "dir", abs),
 	}
 	if c.cred, err = credentialFor(c.dataDir); err != nil {
@@ -299,7 +358,11 @@ func (c *Cluster) initdb(ctx context.Context) error {
 			return fmt.Errorf("pgembed: %w", err)
 		}
 		c.log.Info("initialising PostgreSQL cluster", "bindir", c.binDir, "locale", locale)
-		out, err = c.run(ctx, "initdb", "-D", tmp, "-A", "trust", "-U", superuser, "-E", "UTF8", "--locale="+locale)
+		args := []string{"-D", tmp, "-A", "trust", "-U", superuser, "-E", "UTF8", "--locale=" + locale}
+		if c.opts.Throwaway {
+			args = append(args, "--no-sync") // no fsync of the new files: about a second less
+		}
+		out, err = c.run(ctx, "initdb", args...)
 		if err == nil {
 			break
 		}
@@ -425,25 +488,47 @@ func transientStartFailure(serverLog string) bool {
 	return false
 }
 
-// choosePort returns the port stored in dir/port if it is free, otherwise a
-// new free port, which it stores.
+// choosePort returns the port stored in dir/port if it is free (and within
+// the options' range), otherwise a new free port, which it stores.
 func (c *Cluster) choosePort() (int, error) {
 	portFile := filepath.Join(c.dir, "port")
 	if raw, err := os.ReadFile(portFile); err == nil {
-		if p, err := strconv.Atoi(strings.TrimSpace(string(raw))); err == nil && p > 0 && portFree(p) {
+		if p, err := strconv.Atoi(strings.TrimSpace(string(raw))); err == nil && p > 0 && c.inRange(p) && portFree(p) {
 			return p, nil
 		}
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	p, err := c.freePort()
 	if err != nil {
-		return 0, fmt.Errorf("pgembed: finding a free port: %w", err)
+		return 0, err
 	}
-	p := l.Addr().(*net.TCPAddr).Port
-	_ = l.Close()
 	if err := os.WriteFile(portFile, []byte(strconv.Itoa(p)+"\n"), 0o600); err != nil {
 		return 0, fmt.Errorf("pgembed: %w", err)
 	}
 	return p, nil
+}
+
+func (c *Cluster) inRange(p int) bool {
+	return c.opts.PortMin == 0 || (p >= c.opts.PortMin && p <= c.opts.PortMax)
+}
+
+// freePort is a port nothing listens on: one the kernel picks, or a random
+// one of the options' range.
+func (c *Cluster) freePort() (int, error) {
+	if c.opts.PortMin == 0 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, fmt.Errorf("pgembed: finding a free port: %w", err)
+		}
+		p := l.Addr().(*net.TCPAddr).Port
+		_ = l.Close()
+		return p, nil
+	}
+	for range 200 {
+		if p := c.opts.PortMin + rand.IntN(c.opts.PortMax-c.opts.PortMin+1); portFree(p) {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("pgembed: no free port found in %d–%d", c.opts.PortMin, c.opts.PortMax)
 }
 
 func portFree(p int) bool {
@@ -457,18 +542,41 @@ func portFree(p int) bool {
 
 // writeConf writes data/pgembed.conf, included from postgresql.conf.
 func (c *Cluster) writeConf() error {
-	conf := fmt.Sprintf(`# Written by catalogd pgembed on every start; edits are lost.
-listen_addresses = '127.0.0.1'
-port = %d
-unix_socket_directories = %s
-unix_socket_permissions = 0700
-shared_buffers = '32MB'
-`, c.port, quoteConf(c.sockDir))
+	conf := c.settings()
 	path := filepath.Join(c.dataDir, confName)
 	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
 		return fmt.Errorf("pgembed: %w", err)
 	}
 	return c.chown(path)
+}
+
+// settings is the content of pgembed.conf.
+func (c *Cluster) settings() string {
+	sharedBuffers := c.opts.SharedBuffers
+	if sharedBuffers == "" {
+		sharedBuffers = "32MB"
+	}
+	conf := fmt.Sprintf(`# Written by catalogd pgembed on every start; edits are lost.
+listen_addresses = '127.0.0.1'
+port = %d
+unix_socket_directories = %s
+unix_socket_permissions = 0700
+shared_buffers = %s
+`, c.port, quoteConf(c.sockDir), quoteConf(sharedBuffers))
+	if c.opts.MaxConnections > 0 {
+		conf += fmt.Sprintf("max_connections = %d\n", c.opts.MaxConnections)
+	}
+	if c.opts.Throwaway {
+		conf += `# A throwaway cluster (tests): its data may be lost in a crash, and is deleted after use anyway.
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+wal_level = minimal
+max_wal_senders = 0
+jit = off
+`
+	}
+	return conf
 }
 
 func quoteConf(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
