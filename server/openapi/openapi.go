@@ -73,7 +73,27 @@ func Build(in Input) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(doc)
+	// Top-level keys in the order readers expect (openapi, info, … components); below that, Go's
+	// sorted map keys.
+	var b []byte
+	b = append(b, '{')
+	for i, k := range []string{"openapi", "jsonSchemaDialect", "info", "servers", "security", "tags", "paths", "components"} {
+		v, err := json.Marshal(doc[k])
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, k...)
+		b = append(b, '"', ':')
+		b = append(b, v...)
+	}
+	if len(doc) != 8 {
+		return nil, fmt.Errorf("openapi: unexpected top-level keys")
+	}
+	return append(b, '}'), nil
 }
 
 // Document returns the document as a JSON-ready tree.
