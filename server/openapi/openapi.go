@@ -28,6 +28,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/jsonpb"
 	"github.com/catalogd/catalogd/server/list"
 )
@@ -317,7 +318,7 @@ func (g *generator) operation(md protoreflect.MethodDescriptor) (path, verb stri
 		resp["content"] = obj{"application/json": obj{"schema": schema, "example": g.example(schema, 0)}}
 	}
 	responses[success] = resp
-	for _, st := range g.errorStatuses(md, verb, len(pathFields) > 0, len(params) > 0, body != "") {
+	for _, st := range errorStatuses(verb, len(pathFields) > 0, len(params) > 0, body != "") {
 		responses[st] = ref("responses", errStatus[st])
 	}
 	op["responses"] = responses
@@ -325,7 +326,7 @@ func (g *generator) operation(md protoreflect.MethodDescriptor) (path, verb stri
 }
 
 // errorStatuses lists the error statuses an operation can answer with.
-func (g *generator) errorStatuses(md protoreflect.MethodDescriptor, verb string, hasPath, hasParams, hasBody bool) []string {
+func errorStatuses(verb string, hasPath, hasParams, hasBody bool) []string {
 	out := []string{"401", "403", "500", "503"}
 	if hasParams || hasBody {
 		out = append(out, "400")
@@ -383,7 +384,14 @@ func (g *generator) bodySchema(md protoreflect.MethodDescriptor, in protoreflect
 		return nil, fmt.Errorf("body field %q not in %s", body, in.FullName())
 	}
 	if f.IsList() {
-		items := g.singleValue(f, request, strings.HasPrefix(string(md.Name()), "BulkUpdate"))
+		// As the request rules enforce it: an item of a bulk body that has a uuid (a bulk update
+		// item) must give it.
+		var withUUID bool
+		if im := f.Message(); im != nil {
+			u := im.Fields().ByName("uuid")
+			withUUID = u != nil && u.Kind() == protoreflect.StringKind && !u.IsList()
+		}
+		items := g.singleValue(f, request, withUUID)
 		s := obj{"type": "array", "items": items}
 		addRules(s, f)
 		return s, nil
@@ -500,7 +508,7 @@ func (g *generator) filterValue(spec *list.Spec, f, sub protoreflect.FieldDescri
 		switch {
 		case known && lf.Type == list.Enum:
 			s["enum"] = anySlice(lf.Values)
-		case known && lf.Type == list.UUID, !known && isUUIDName(f.JSONName()):
+		case known && lf.Type == list.UUID, !known && fields.IsUUIDName(f.JSONName()):
 			s["format"] = "uuid"
 		case known && lf.Type == list.Time:
 			s["format"] = "date-time"
@@ -604,7 +612,7 @@ func (g *generator) objectSchema(md protoreflect.MessageDescriptor, dir directio
 		if isFieldMask(f) || (keep != nil && !keep(f)) {
 			continue
 		}
-		req := dir == response || rulesOf(f).GetRequired() || (bulkUpdate && f.Name() == "uuid")
+		req := dir == response || fields.RulesOf(f).GetRequired() || (bulkUpdate && f.Name() == "uuid")
 		props[f.JSONName()] = g.fieldSchema(f, dir, req)
 		if req {
 			required = append(required, f.JSONName())
@@ -661,10 +669,8 @@ func (g *generator) nullableField(f protoreflect.FieldDescriptor, dir direction,
 		}
 		return true
 	}
-	if f.Enum() != nil {
-		// zero (UNSPECIFIED) is written as null; the service always sets non-optional enums.
-		return f.HasPresence()
-	}
+	// Scalars and enums: null only when unset optional (an enum's zero is written as null too, but
+	// the service always sets its non-optional enums).
 	return f.HasPresence()
 }
 
@@ -704,7 +710,7 @@ func (g *generator) singleValue(f protoreflect.FieldDescriptor, dir direction, b
 		}
 		if inner := jsonArrayField(md); inner != nil {
 			items := g.singleValue(inner, dir, false)
-			if inner.Kind() == protoreflect.StringKind && isUUIDName(f.JSONName()) {
+			if inner.Kind() == protoreflect.StringKind && fields.IsUUIDName(f.JSONName()) {
 				items["format"] = "uuid"
 			}
 			return obj{"type": "array", "items": items}
@@ -720,7 +726,7 @@ func (g *generator) scalarSchema(f protoreflect.FieldDescriptor, dir direction, 
 	switch f.Kind() {
 	case protoreflect.StringKind:
 		s = obj{"type": "string"}
-		if isUUIDName(f.JSONName()) || (f.IsList() && isUUIDName(f.JSONName())) {
+		if fields.IsUUIDName(f.JSONName()) {
 			s["format"] = "uuid"
 		}
 	case protoreflect.BoolKind:
@@ -743,7 +749,7 @@ func (g *generator) scalarSchema(f protoreflect.FieldDescriptor, dir direction, 
 		s = obj{}
 	}
 	if withRules {
-		r := rulesOf(f)
+		r := fields.RulesOf(f)
 		if r.GetJsonNumber() && dir == request {
 			s["type"] = []any{"string", "number"}
 		}
@@ -797,7 +803,7 @@ func (g *generator) enumRef(ed protoreflect.EnumDescriptor) obj {
 
 // addRules puts a repeated field's item bounds on its (array) schema.
 func addRules(s obj, f protoreflect.FieldDescriptor) {
-	r := rulesOf(f)
+	r := fields.RulesOf(f)
 	if r == nil {
 		return
 	}
@@ -811,11 +817,6 @@ func addRules(s obj, f protoreflect.FieldDescriptor) {
 	if r.GetMaxItems() > 0 {
 		target["maxItems"] = r.GetMaxItems()
 	}
-}
-
-func rulesOf(f protoreflect.FieldDescriptor) *pb.FieldRules {
-	r, _ := proto.GetExtension(f.Options(), pb.E_Rules).(*pb.FieldRules)
-	return r
 }
 
 // nullable allows null besides s.
@@ -850,10 +851,6 @@ func stripNull(s obj) {
 			s["type"] = out
 		}
 	}
-}
-
-func isUUIDName(n string) bool {
-	return n == "uuid" || n == "uuids" || strings.HasSuffix(n, "Uuid") || strings.HasSuffix(n, "Uuids")
 }
 
 // ---- descriptions and tags
