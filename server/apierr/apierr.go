@@ -32,6 +32,10 @@ const (
 	RequirementsNotMet Code = "REQUIREMENTS_NOT_MET"
 	PayloadTooLarge    Code = "PAYLOAD_TOO_LARGE"
 	RateLimited        Code = "RATE_LIMITED"
+	LimitExceeded      Code = "LIMIT_EXCEEDED"
+	UnsupportedMedia   Code = "UNSUPPORTED_MEDIA_TYPE"
+	RequestTimeout     Code = "REQUEST_TIMEOUT"
+	PreconditionFailed Code = "PRECONDITION_FAILED"
 	MethodNotAllowed   Code = "METHOD_NOT_ALLOWED"
 	Unavailable        Code = "UNAVAILABLE"
 	Internal           Code = "INTERNAL"
@@ -58,6 +62,10 @@ var table = map[Code]codeInfo{
 	RequirementsNotMet: {codes.FailedPrecondition, 409, "Requirements not met"},
 	PayloadTooLarge:    {codes.ResourceExhausted, 413, "Payload too large"},
 	RateLimited:        {codes.ResourceExhausted, 429, "Too many requests"},
+	LimitExceeded:      {codes.ResourceExhausted, 409, "Limit exceeded"},
+	UnsupportedMedia:   {codes.InvalidArgument, 415, "Unsupported media type"},
+	RequestTimeout:     {codes.DeadlineExceeded, 408, "Request timeout"},
+	PreconditionFailed: {codes.FailedPrecondition, 412, "Precondition failed"},
 	MethodNotAllowed:   {codes.Unimplemented, 405, "Method not allowed"},
 	Unavailable:        {codes.Unavailable, 503, "Service unavailable"},
 	Internal:           {codes.Internal, 500, "Internal error"},

@@ -24,12 +24,32 @@ type DB struct {
 
 // Open connects a pool to url and checks it answers.
 func Open(ctx context.Context, url string) (*DB, error) {
+	return OpenWith(ctx, url, Options{})
+}
+
+// Options tune a pool that OpenWith opens.
+type Options struct {
+	// MaxConns is the pool's size; 0 takes the URL's pool_max_conns, at least 8.
+	MaxConns int32
+	// Name is the pool's application_name suffix (catalogd-<name>) as PostgreSQL's pg_stat_activity shows it.
+	Name string
+}
+
+// OpenWith connects a pool to url with opts and checks it answers. The webhook dispatcher has a
+// pool of its own (DESIGN.md "Limits and fairness"), so that API load cannot take its connections.
+func OpenWith(ctx context.Context, url string, opts Options) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
 	}
-	if cfg.MaxConns < 8 {
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+		cfg.MinConns = 0
+	} else if cfg.MaxConns < 8 {
 		cfg.MaxConns = 8
+	}
+	if opts.Name != "" {
+		cfg.ConnConfig.RuntimeParams["application_name"] = "catalogd-" + opts.Name
 	}
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
 	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
