@@ -104,7 +104,6 @@ var inputConstraintsFor = map[string][]string{
 
 // Limits of constraint definitions and values.
 const (
-	maxPatternLength     = 1000
 	maxAllowedValues     = 1000
 	maxAllowedValueChars = 1000
 	maxURLLength         = 2048
@@ -274,15 +273,13 @@ func checkConstraints(add func(field, format string, args ...any), dataType stri
 	if lo != nil && hi != nil && lo.cmp(hi) > 0 {
 		fail(cMin, "must not be greater than max")
 	}
+	var pattern *compiledPattern
 	if c.Pattern != nil {
-		switch n := utf8.RuneCountInString(*c.Pattern); {
-		case n == 0 || n > maxPatternLength:
-			fail(cPattern, "must be 1 to %d characters", maxPatternLength)
-		default:
-			if _, err := regexp.Compile(*c.Pattern); err != nil {
-				fail(cPattern, "is not a valid RE2 regular expression: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
-			}
+		cp, err := compilePattern(*c.Pattern)
+		if err != nil {
+			fail(cPattern, "%s", err)
 		}
+		pattern = cp
 	}
 	if c.AllowedValues != nil {
 		if n := len(c.AllowedValues); n < 1 || n > maxAllowedValues {
@@ -316,7 +313,18 @@ func checkConstraints(add func(field, format string, args ...any), dataType stri
 	if bad || c.AllowedValues == nil || dataType == "" {
 		return
 	}
-	// Every allowed value must pass the other constraints, else it could never be entered.
+	// Every allowed value must pass the other constraints, else it could never be entered. With a
+	// pattern, the allowed values share one budget of pattern work (pattern.go).
+	if pattern != nil {
+		total := 0
+		for _, s := range c.AllowedValues {
+			total += utf8.RuneCountInString(s)
+		}
+		if total > pattern.maxChars() {
+			fail(cAllowedValues, "hold %d characters in all: at most %d can be checked against this pattern (fewer or shorter values, or a simpler pattern)", total, pattern.maxChars())
+			return
+		}
+	}
 	others := c
 	others.AllowedValues = nil
 	for i, s := range c.AllowedValues {
@@ -553,11 +561,14 @@ func (c inputConstraints) validate(dataType string, value *structpb.Value) error
 			return valueErr(cMaxLength, "must be at most %d characters", *c.MaxLength)
 		}
 		if c.Pattern != nil {
-			re, err := regexp.Compile(*c.Pattern)
+			cp, err := compilePattern(*c.Pattern)
 			if err != nil {
-				return valueErr(cPattern, "cannot be checked: the input type's pattern is invalid")
+				return valueErr(cPattern, "cannot be checked: the input type's pattern %s", err)
 			}
-			if !re.MatchString(str.StringValue) {
+			if n > cp.maxChars() {
+				return valueErr(cPattern, "is too long to be checked against the pattern of its input type: at most %d characters", cp.maxChars())
+			}
+			if !cp.re.MatchString(str.StringValue) {
 				return valueErr(cPattern, "must match the pattern %s", *c.Pattern)
 			}
 		}
@@ -658,4 +669,69 @@ func quoteList(xs []string) string {
 		q = append(q, fmt.Sprintf("%q", x))
 	}
 	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// MaxInputValueBytes bounds an input value: at most 64 KiB of JSON (DESIGN.md "Limits and
+// fairness"), measured as its compact encoding (jsonSize).
+const MaxInputValueBytes = 64 << 10
+
+// checkValueSize records a violation of field when value is larger than MaxInputValueBytes.
+func checkValueSize(v apierr.Validator, field string, value *structpb.Value) {
+	if value == nil {
+		return
+	}
+	if n := jsonSize(value, MaxInputValueBytes); n > MaxInputValueBytes {
+		v.Add(field, "must be at most %d bytes of JSON (65536, 64 KiB)", MaxInputValueBytes)
+	}
+}
+
+// jsonSize is the length in bytes of value's compact JSON encoding (strings with their escapes,
+// numbers in their shortest form); it stops counting past limit.
+func jsonSize(value *structpb.Value, limit int) int {
+	switch k := value.GetKind().(type) {
+	case *structpb.Value_StringValue:
+		return stringJSONSize(k.StringValue)
+	case *structpb.Value_NumberValue:
+		if s, ok := jsonpb.NumberText(value); ok {
+			return len(s)
+		}
+		return 24
+	case *structpb.Value_BoolValue:
+		if k.BoolValue {
+			return 4
+		}
+		return 5
+	case *structpb.Value_StructValue:
+		n := 1 // {, then each member with its : and its , or the final }
+		for key, f := range k.StructValue.GetFields() {
+			n += stringJSONSize(key) + 2 + jsonSize(f, limit)
+			if n > limit {
+				return n
+			}
+		}
+		return max(n, 2)
+	case *structpb.Value_ListValue:
+		n := 1
+		for _, x := range k.ListValue.GetValues() {
+			n += jsonSize(x, limit) + 1
+			if n > limit {
+				return n
+			}
+		}
+		return max(n, 2)
+	}
+	return 4 // null
+}
+
+func stringJSONSize(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			n++
+		case c < 0x20:
+			n += 5
+		}
+	}
+	return n
 }

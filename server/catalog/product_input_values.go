@@ -109,7 +109,8 @@ var productInputValues = &crud.Family[db.ProductInputValue, *pb.ProductInputValu
 	},
 	ID:   func(v db.ProductInputValue) uuid.UUID { return v.Uuid },
 	ToPB: productInputValueToPB,
-	CheckCreate: func(_ apierr.Validator, c *pb.ProductInputValueCreate) string {
+	CheckCreate: func(v apierr.Validator, c *pb.ProductInputValueCreate) string {
+		checkValueSize(v, "value", c.GetValue())
 		return c.GetInputTypeUuid()
 	},
 	// The input type, channel and locale must exist in the tenant (404 naming them); then the locale
@@ -137,6 +138,9 @@ var productInputValues = &crud.Family[db.ProductInputValue, *pb.ProductInputValu
 			return nil, err
 		}
 		for i, c := range items {
+			if err := ctx.Err(); err != nil {
+				return nil, err // the client left: stop checking values
+			}
 			it := types[p.InputTypeUuids[i]]
 			switch loc := crud.FieldName("localeUuid", i, t.Single); {
 			case it.IsLocalizable && locales[i] == nil:
@@ -167,6 +171,7 @@ var productInputValues = &crud.Family[db.ProductInputValue, *pb.ProductInputValu
 		if fields.NewMask(u.GetUpdateMask()).Clears("value", u.GetValue() != nil) {
 			v.Add("value", "must not be null")
 		}
+		checkValueSize(v, "value", u.GetValue())
 	},
 	UpdateOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID, u *pb.ProductInputValueUpdate) (db.ProductInputValue, error) {
 		var raw *string

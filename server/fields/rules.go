@@ -68,6 +68,9 @@ type Request struct {
 	body     protoreflect.FieldDescriptor // the body field (body: "attribute" or "items"); nil for none or "*"
 	pathVars map[protoreflect.Name]bool
 	checks   Checks
+	// query: the fields that are neither the body nor path parameters are query parameters (no
+	// body, or body: "<field>"), named name[op] in violations.
+	query bool
 }
 
 // NewRequest compiles the check of method's request from its google.api.http rule, after checking
@@ -94,6 +97,7 @@ func NewRequest(method protoreflect.MethodDescriptor, checks Checks) (*Request, 
 			rq.pathVars[protoreflect.Name(name)] = true
 		}
 	}
+	rq.query = rule.GetBody() != "*"
 	if b := rule.GetBody(); b != "" && b != "*" {
 		rq.body = in.Fields().ByName(protoreflect.Name(b))
 		if rq.body == nil || rq.body.Message() == nil && !rq.body.IsList() {
@@ -105,10 +109,15 @@ func NewRequest(method protoreflect.MethodDescriptor, checks Checks) (*Request, 
 
 // Check returns a VALIDATION_FAILED error listing every rule violation of req, or nil. A bulk body
 // of the wrong size is the violation of field `body` (its items are not judged), with the item
-// count in meta.items.
+// count in meta.items. A gRPC request the server codec could not decode (ServerCodec) is
+// MALFORMED_REQUEST naming the field. Every string of the request must be valid UTF-8 without
+// U+0000 (strings.go).
 func (rq *Request) Check(req proto.Message) error {
-	v := apierr.NewValidator()
 	r := req.ProtoReflect()
+	if err := rq.decodeFault(r); err != nil {
+		return err
+	}
+	v := apierr.NewValidator()
 	bulkCount := -1
 	fs := r.Descriptor().Fields()
 	for i := 0; i < fs.Len(); i++ {
@@ -137,6 +146,9 @@ func (rq *Request) Check(req proto.Message) error {
 			checkField(v, r, fd, fd.JSONName(), true)
 		}
 	}
+	if bulkCount < 0 {
+		rq.checkStrings(v, r)
+	}
 	err := v.Err()
 	e, ok := err.(*apierr.Error)
 	if !ok {
@@ -146,6 +158,30 @@ func (rq *Request) Check(req proto.Message) error {
 		return e.WithMeta("items", fmt.Sprint(bulkCount)) // the items are not judged
 	}
 	return rq.withOwnChecks(e, r)
+}
+
+// checkStrings applies the string check (strings.go) to every field of the request, naming each
+// as the REST client knows it.
+func (rq *Request) checkStrings(v apierr.Validator, r protoreflect.Message) {
+	if !hasStrings(r.Descriptor()) {
+		return
+	}
+	r.Range(func(fd protoreflect.FieldDescriptor, val protoreflect.Value) bool {
+		switch {
+		case fd == rq.body && fd.IsList():
+			l := val.List()
+			for j := 0; j < l.Len(); j++ {
+				stringNamer{v: v}.single(fd, l.Get(j), fmt.Sprintf("[%d]", j))
+			}
+		case fd == rq.body:
+			stringNamer{v: v}.message(val.Message(), "")
+		case rq.pathVars[fd.Name()]:
+			stringNamer{v: v}.field(fd, val, fd.JSONName())
+		default:
+			stringNamer{v: v, query: rq.query}.field(fd, val, fd.JSONName())
+		}
+		return true
+	})
 }
 
 // withOwnChecks adds to e, a request's rule violations, those of the services' own checks of the
@@ -284,6 +320,11 @@ func checkField(v apierr.Validator, r protoreflect.Message, fd protoreflect.Fiel
 			return
 		}
 		checkString(v, r.Get(fd).String(), rules, name, uuids && IsUUIDName(fd.JSONName()))
+		if uuids && IsCodeName(fd.JSONName()) && lengthViolation(r.Get(fd).String(), int(rules.GetMinLen()), int(rules.GetMaxLen())) == "" {
+			if msg := codeViolation(r.Get(fd).String()); msg != "" {
+				v.Add(name, "%s", msg)
+			}
+		}
 	case protoreflect.BoolKind, protoreflect.BytesKind, protoreflect.FloatKind, protoreflect.DoubleKind:
 		if rules.GetRequired() && !has {
 			v.Add(name, "is required")
