@@ -6,9 +6,16 @@
 //
 //	data/          the PostgreSQL data directory (PGDATA)
 //	data/pgembed.conf  settings rewritten on every Start (port, sockets, ...)
-//	run/           unix socket directory (or a short one under /tmp, see socketDir)
+//	data/pgembed_hba.conf  client authentication, rewritten on every Start (claim.go)
+//	run/           unix socket directory, 0700 (or a short one under /tmp, see socketDir)
 //	port           the TCP port last used, reused on the next Start when free
+//	password       the superuser's generated password (0600), required on TCP
+//	lock           flock(2)ed by the one process using the cluster (claim.go)
 //	postgres.log   the server's own log
+//
+// One process at a time uses a cluster directory: Start fails with ErrInUse
+// while another live process holds it, and never stops a server another
+// process uses (claim.go).
 //
 // PostgreSQL refuses to run as root: when the process is root, every
 // PostgreSQL program runs as the "postgres" system user (or as the owner of an
@@ -110,6 +117,9 @@ type Cluster struct {
 	log     *slog.Logger
 	temp    *tempDir // set by StartTemp
 
+	password string   // the superuser's (dir/password)
+	lock     *os.File // the cluster directory's flock, held until Stop
+
 	mu      sync.Mutex
 	stopped bool
 }
@@ -128,13 +138,15 @@ func (c *Cluster) Port() int { return c.port }
 func (c *Cluster) Dir() string { return c.dir }
 
 func (c *Cluster) urlFor(db string) string {
-	return fmt.Sprintf("postgres://%s@127.0.0.1:%d/%s?sslmode=disable", superuser, c.port, db)
+	return fmt.Sprintf("postgres://%s:%s@127.0.0.1:%d/%s?sslmode=disable", superuser, c.password, c.port, db)
 }
 
 // Start initialises (first time only) and starts a private PostgreSQL
 // cluster in dir (e.g. ".data/pg"), and creates database "catalogd" if
-// missing. If a server started from the same dir is still running (e.g. left
-// behind by an earlier process), it is reused; Stop then stops it.
+// missing. The cluster is this process's until Stop: while another live
+// process holds dir, Start fails with ErrInUse (naming that process) and
+// touches nothing. A server left running from dir by a process that ended
+// without Stop (e.g. killed) is adopted; Stop then stops it.
 func Start(ctx context.Context, dir string, log *slog.Logger) (*Cluster, error) {
 	return StartWith(ctx, dir, log, Options{})
 }
@@ -142,7 +154,7 @@ func Start(ctx context.Context, dir string, log *slog.Logger) (*Cluster, error) 
 // StartWith is Start with options. The settings of opts are written on every
 // start (a cluster started again with other options gets the new ones), but
 // a server already running from dir is reused with the settings it has.
-func StartWith(ctx context.Context, dir string, log *slog.Logger, opts Options) (*Cluster, error) {
+func StartWith(ctx context.Context, dir string, log *slog.Logger, opts Options) (_ *Cluster, err error) {
 	if opts.PortMin > 0 || opts.PortMax > 0 {
 		if opts.PortMin <= 0 || opts.PortMax > 65535 || opts.PortMin > opts.PortMax {
 			return nil, fmt.Errorf("pgembed: port range %d–%d is not a range of TCP ports", opts.PortMin, opts.PortMax)
@@ -173,6 +185,17 @@ func StartWith(ctx context.Context, dir string, log *slog.Logger, opts Options) 
 	if err := c.prepareDirs(); err != nil {
 		return nil, err
 	}
+	if err := c.claim(); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			c.release()
+		}
+	}()
+	if err := c.loadPassword(); err != nil {
+		return nil, err
+	}
 	if err := c.checkVersion(ctx); err != nil {
 		return nil, err
 	}
@@ -192,31 +215,79 @@ func StartWith(ctx context.Context, dir string, log *slog.Logger, opts Options) 
 		}
 	}
 	if err := c.waitReadyAndCreateDB(ctx); err != nil {
-		_ = c.Stop()
+		if !reused {
+			_ = c.stopServer("fast")
+		}
 		return nil, err
 	}
 	c.log.Info("embedded PostgreSQL ready", "port", c.port, "bindir", c.binDir, "reused", reused, "log", c.logFile)
 	return c, nil
 }
 
-// Stop shuts the server down ("pg_ctl stop -m fast"). It is idempotent.
+// Stop shuts the server down ("pg_ctl stop -m fast") and gives the cluster
+// directory up (another process may then start it). It is idempotent.
 func (c *Cluster) Stop() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stopped {
 		return nil
 	}
+	if err := c.stopServer("fast"); err != nil {
+		return err
+	}
+	c.stopped = true
+	c.release()
+	return nil
+}
+
+// Halt stops the server but keeps the cluster directory claimed, for fault
+// tests: mode "fast" (a clean shutdown: sessions are terminated, 57P01) or
+// "immediate" (a crash: no checkpoint, recovery at the next start). Resume
+// starts it again.
+func (c *Cluster) Halt(mode string) error {
+	if mode != "fast" && mode != "immediate" {
+		return fmt.Errorf("pgembed: Halt mode %q, want fast or immediate", mode)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopped {
+		return errors.New("pgembed: Halt of a stopped cluster")
+	}
+	return c.stopServer(mode)
+}
+
+// Resume starts a halted server again, on the same port (so that URLs given
+// out stay valid), and waits until it accepts connections.
+func (c *Cluster) Resume(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopped {
+		return errors.New("pgembed: Resume of a stopped cluster")
+	}
+	if running, err := c.running(ctx); err != nil || running {
+		return err
+	}
+	if err := c.writeConf(); err != nil {
+		return err
+	}
+	logStart := fileSize(c.logFile)
+	if out, err := c.run(ctx, "pg_ctl", "start", "-D", c.dataDir, "-l", c.logFile, "-w", "-t", secs(pgCtlTimeout), "-s"); err != nil {
+		return fmt.Errorf("pgembed: pg_ctl start: %w: %s\n%s", err, strings.TrimSpace(out), tail(readFrom(c.logFile, logStart), 20))
+	}
+	return c.waitReadyAndCreateDB(ctx)
+}
+
+// stopServer runs "pg_ctl stop -m mode" when the server runs.
+func (c *Cluster) stopServer(mode string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), pgCtlTimeout+10*time.Second)
 	defer cancel()
 	if running, _ := c.running(ctx); !running {
-		c.stopped = true
 		return nil
 	}
-	c.log.Info("stopping embedded PostgreSQL")
-	if out, err := c.run(ctx, "pg_ctl", "stop", "-D", c.dataDir, "-m", "fast", "-w", "-t", secs(pgCtlTimeout)); err != nil {
+	c.log.Info("stopping embedded PostgreSQL", "mode", mode)
+	if out, err := c.run(ctx, "pg_ctl", "stop", "-D", c.dataDir, "-m", mode, "-w", "-t", secs(pgCtlTimeout)); err != nil {
 		return fmt.Errorf("pgembed: pg_ctl stop: %w: %s", err, out)
 	}
-	c.stopped = true
 	return nil
 }
 
@@ -274,6 +345,10 @@ func (c *Cluster) prepareDirs() error {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !fi.IsDir() || (ok && int(st.Uid) != c.uid()) {
 		return fmt.Errorf("pgembed: socket dir %s is not a directory owned by uid %d", c.sockDir, c.uid())
+	}
+	// The socket is trusted (claim.go): only its owner may enter the directory.
+	if err := os.Chmod(c.sockDir, 0o700); err != nil {
+		return fmt.Errorf("pgembed: socket dir: %w", err)
 	}
 	return nil
 }
@@ -540,8 +615,12 @@ func portFree(p int) bool {
 	return true
 }
 
-// writeConf writes data/pgembed.conf, included from postgresql.conf.
+// writeConf writes data/pgembed.conf, included from postgresql.conf, and
+// the pg_hba file it names.
 func (c *Cluster) writeConf() error {
+	if err := c.writeHBA(); err != nil {
+		return err
+	}
 	conf := c.settings()
 	path := filepath.Join(c.dataDir, confName)
 	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
@@ -561,8 +640,10 @@ listen_addresses = '127.0.0.1'
 port = %d
 unix_socket_directories = %s
 unix_socket_permissions = 0700
+hba_file = %s
+password_encryption = 'scram-sha-256'
 shared_buffers = %s
-`, c.port, quoteConf(c.sockDir), quoteConf(sharedBuffers))
+`, c.port, quoteConf(c.sockDir), quoteConf(filepath.Join(c.dataDir, hbaName)), quoteConf(sharedBuffers))
 	if c.opts.MaxConnections > 0 {
 		conf += fmt.Sprintf("max_connections = %d\n", c.opts.MaxConnections)
 	}
@@ -581,8 +662,9 @@ jit = off
 
 func quoteConf(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-// waitReadyAndCreateDB connects until the server answers (up to
-// readyTimeout) and creates the catalogd database if missing.
+// waitReadyAndCreateDB connects (over the Unix socket) until the server
+// answers (up to readyTimeout), sets the superuser's password and creates the
+// catalogd database if missing.
 func (c *Cluster) waitReadyAndCreateDB(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
@@ -590,7 +672,7 @@ func (c *Cluster) waitReadyAndCreateDB(ctx context.Context) error {
 	var err error
 	for {
 		attemptCtx, attemptCancel := context.WithTimeout(ctx, 3*time.Second)
-		conn, err = pgx.Connect(attemptCtx, c.urlFor("postgres"))
+		conn, err = pgx.Connect(attemptCtx, c.socketURL("postgres"))
 		attemptCancel()
 		if err == nil {
 			break
@@ -603,6 +685,9 @@ func (c *Cluster) waitReadyAndCreateDB(ctx context.Context) error {
 		}
 	}
 	defer conn.Close(context.Background())
+	if err := c.setPassword(ctx, conn); err != nil {
+		return err
+	}
 
 	var exists bool
 	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", DatabaseName).Scan(&exists); err != nil {

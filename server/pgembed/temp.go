@@ -153,6 +153,7 @@ func (c *Cluster) Remove() error {
 	err := c.temp.remove()
 	if err == nil {
 		c.stopped = true
+		c.release()
 	}
 	return err
 }

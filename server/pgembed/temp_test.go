@@ -95,7 +95,7 @@ func TestStartTempSettingsAndRemove(t *testing.T) {
 	if c.Port() < 16384 || c.Port() > 32767 {
 		t.Errorf("port %d, want one in 16384–32767 (below the ephemeral range, never 5432)", c.Port())
 	}
-	if want := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", c.Port()); c.AdminURL() != want {
+	if want := fmt.Sprintf("postgres://postgres:%s@127.0.0.1:%d/postgres?sslmode=disable", c.password, c.Port()); c.AdminURL() != want {
 		t.Errorf("AdminURL = %s, want %s", c.AdminURL(), want)
 	}
 	conn := connectURL(t, c.AdminURL())

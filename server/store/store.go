@@ -33,6 +33,10 @@ type Options struct {
 	MaxConns int32
 	// Name is the pool's application_name suffix (catalogd-<name>) as PostgreSQL's pg_stat_activity shows it.
 	Name string
+	// MinConns is the number of connections the pool keeps open even when idle (with MaxConns;
+	// default 0). The ops pool keeps one, so that /readyz answers from a warm connection even when
+	// the server's connection slots are all taken.
+	MinConns int32
 }
 
 // OpenWith connects a pool to url with opts and checks it answers. The webhook dispatcher has a
@@ -44,7 +48,7 @@ func OpenWith(ctx context.Context, url string, opts Options) (*DB, error) {
 	}
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns
-		cfg.MinConns = 0
+		cfg.MinConns = min(opts.MinConns, opts.MaxConns)
 	} else if cfg.MaxConns < 8 {
 		cfg.MaxConns = 8
 	}
@@ -71,6 +75,24 @@ func OpenWith(ctx context.Context, url string, opts Options) (*DB, error) {
 
 // Close closes the pool.
 func (d *DB) Close() { d.Pool.Close() }
+
+// ReadyTimeout bounds one Ready check.
+const ReadyTimeout = 3 * time.Second
+
+// Ready reports whether the database is reachable: nil when a round trip (Ping) on one of d's
+// connections succeeds within ReadyTimeout. Meant for a small pool of its own (the "ops" pool of
+// /readyz), which API load cannot fill: a slow or saturated API pool is not an unreachable
+// database. A failure that says the connection itself broke (IsUnavailable: e.g. the server was
+// restarted since the connection was last used) is tried once more, on a fresh connection.
+func (d *DB) Ready(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, ReadyTimeout)
+	defer cancel()
+	err := d.Pool.Ping(ctx)
+	if err != nil && IsUnavailable(err) && ctx.Err() == nil {
+		err = d.Pool.Ping(ctx)
+	}
+	return err
+}
 
 // Tx runs fn in one transaction: committed when fn returns nil, rolled back otherwise. Under a
 // context from WithTx it runs fn in a savepoint of that transaction instead (released when fn
