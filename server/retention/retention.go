@@ -1,0 +1,361 @@
+// Package retention deletes what the service no longer needs to keep (DESIGN.md "Retention"):
+// events, and finished (delivered or failed) webhook deliveries with their attempts, once they are
+// older than CATALOG_RETENTION. Pending deliveries and their attempts are never deleted, whatever
+// their age.
+//
+// Every replica runs a Pruner; a run takes a PostgreSQL session advisory lock first, so one replica
+// prunes at a time and the others skip their turn. A run deletes in bounded batches (Batch rows per
+// statement, each statement its own short transaction, keyset-ordered on an index so no batch walks
+// what an earlier one deleted) and pauses between batches, so it never holds locks for long or takes
+// the database from the API.
+package retention
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/catalogd/catalogd/gen/db"
+	"github.com/catalogd/catalogd/server/store"
+)
+
+// Defaults of a Pruner's zero fields.
+const (
+	// DefaultBatch is how many events, or deliveries (with their attempts), one statement deletes
+	// at most.
+	DefaultBatch = 1000
+	// DefaultPause is the shortest rest after every Batch rows deleted (the rest is as long as the
+	// statements took, so a run keeps its database backend busy at most half of the time).
+	DefaultPause = 20 * time.Millisecond
+	// DefaultLeaseGrace is how long a failed delivery that still holds a dispatcher's lease is kept
+	// past its retention: its last attempt may still be in flight (the subscription was deactivated
+	// while the dispatcher was sending), and the dispatcher records that attempt when it ends. It
+	// exceeds any lease (the dispatcher's default is 60 s, the longest request 30 s).
+	DefaultLeaseGrace = 10 * time.Minute
+	// DefaultStatementTimeout bounds each statement of a run.
+	DefaultStatementTimeout = time.Minute
+	// MinInterval and MaxInterval bound the time between runs, Retention/10 by default.
+	MinInterval = time.Second
+	MaxInterval = 10 * time.Minute
+)
+
+// Pruner deletes expired rows, one run every Interval while Run runs.
+type Pruner struct {
+	DB *store.DB
+	// Retention is how long rows are kept; it must be positive.
+	Retention time.Duration
+	// Interval between runs; 0 is Retention/10 within [MinInterval, MaxInterval].
+	Interval time.Duration
+	// Batch is the limit of rows per statement; 0 is DefaultBatch.
+	Batch int
+	// Pause is the shortest rest after every Batch rows deleted; the rest lasts as long as the
+	// statements since the last rest took, when that is longer. 0 is DefaultPause, negative no rest.
+	Pause time.Duration
+	// LeaseGrace: see DefaultLeaseGrace; 0 is that.
+	LeaseGrace time.Duration
+	// StatementTimeout bounds each statement; 0 is DefaultStatementTimeout.
+	StatementTimeout time.Duration
+	Log              *slog.Logger
+	// Metrics, when not nil, counts what runs delete.
+	Metrics *Metrics
+	// Now is the clock (tests); nil is store.Now.
+	Now func() time.Time
+}
+
+// Result is what one run did.
+type Result struct {
+	// Skipped: another replica holds the lock, nothing was done.
+	Skipped bool
+	// Events, Deliveries and Attempts deleted.
+	Events, Deliveries, Attempts int64
+	// Statements is the number of delete statements the run sent (each one batch).
+	Statements int
+}
+
+// interval is the time between runs that Run uses.
+func (p *Pruner) interval() time.Duration {
+	if p.Interval > 0 {
+		return p.Interval
+	}
+	return min(max(p.Retention/10, MinInterval), MaxInterval)
+}
+
+// Run prunes every interval until ctx is done. The first run starts at once (a replica that was
+// down catches up); later runs are spread by ±10 % so replicas do not ask for the lock in step.
+func (p *Pruner) Run(ctx context.Context) {
+	if p.Retention <= 0 {
+		return
+	}
+	for {
+		start := time.Now()
+		res, err := p.RunOnce(ctx)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			p.logger().Error("retention run", "error", err.Error(), "events", res.Events, "deliveries", res.Deliveries,
+				"attempts", res.Attempts, "statements", res.Statements)
+		case res.Skipped:
+			p.logger().Debug("retention run skipped: another replica is pruning")
+		default:
+			p.logger().Info("retention run", "events", res.Events, "deliveries", res.Deliveries, "attempts", res.Attempts,
+				"statements", res.Statements, "retention", p.Retention.String(), "duration_ms", time.Since(start).Milliseconds())
+		}
+		d := p.interval()
+		d = time.Duration(float64(d) * (0.9 + 0.2*rand.Float64()))
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(d):
+		}
+	}
+}
+
+// RunOnce makes one run: when no other replica holds the lock, it deletes every expired row, batch
+// by batch, and returns the counts; otherwise it returns Skipped. It stops early, with ctx's error,
+// when ctx ends; what it deleted until then stays deleted (each batch commits on its own).
+func (p *Pruner) RunOnce(ctx context.Context) (res Result, err error) {
+	if p.Retention <= 0 {
+		return res, errors.New("retention: Retention must be positive")
+	}
+	conn, err := p.DB.Pool.Acquire(ctx)
+	if err != nil {
+		return res, err
+	}
+	q := db.New(conn)
+	locked := false
+	defer func() {
+		if locked {
+			uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			if _, uerr := q.RetentionUnlock(uctx); uerr != nil {
+				// A session lock dies with its session: close the connection rather than return it
+				// to the pool still holding the lock.
+				_ = conn.Conn().Close(uctx)
+			}
+			cancel()
+		}
+		conn.Release()
+		p.Metrics.run(res, err)
+	}()
+	if locked, err = q.RetentionTryLock(ctx); err != nil || !locked {
+		res.Skipped = err == nil
+		return res, err
+	}
+	now := store.Now()
+	if p.Now != nil {
+		now = p.Now()
+	}
+	r := run{p: p, q: q, res: &res, cutoff: now.Add(-p.Retention), batch: p.Batch}
+	if r.batch <= 0 {
+		r.batch = DefaultBatch
+	}
+	r.leaseCutoff = r.cutoff.Add(-p.LeaseGrace)
+	if p.LeaseGrace <= 0 {
+		r.leaseCutoff = r.cutoff.Add(-DefaultLeaseGrace)
+	}
+	if err := r.deliveries(ctx); err != nil {
+		return res, err
+	}
+	return res, r.events(ctx)
+}
+
+// run is the state of one RunOnce.
+type run struct {
+	p                   *Pruner
+	q                   *db.Queries
+	res                 *Result
+	cutoff, leaseCutoff time.Time
+	batch               int
+	// sincePause counts rows deleted since the last pause, busy the time spent in statements.
+	sincePause int64
+	busy       time.Duration
+}
+
+// deliveries deletes finished deliveries that last changed before the cutoff, with their attempts,
+// oldest first.
+func (r *run) deliveries(ctx context.Context) error {
+	arg := db.PruneDeliveriesParams{Cutoff: r.cutoff, LeaseCutoff: r.leaseCutoff, Max: int32(r.batch),
+		AfterAt: time.Unix(0, 0).UTC()}
+	for {
+		var row db.PruneDeliveriesRow
+		err := r.statement(ctx, func(ctx context.Context) (err error) {
+			row, err = r.q.PruneDeliveries(ctx, arg)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		r.res.Deliveries += row.Deliveries
+		r.res.Attempts += row.Attempts
+		r.p.Metrics.add(kindDeliveries, row.Deliveries)
+		r.p.Metrics.add(kindAttempts, row.Attempts)
+		if row.Seen < int64(r.batch) {
+			return nil
+		}
+		arg.AfterAt, arg.AfterTenant, arg.AfterUuid = row.LastAt, row.LastTenant, row.LastUuid
+		if err := r.rest(ctx, row.Deliveries); err != nil {
+			return err
+		}
+	}
+}
+
+// events deletes events created before the cutoff, tenant by tenant, each tenant's in uuid order.
+func (r *run) events(ctx context.Context) error {
+	bound := MinV7(r.cutoff)
+	tenant := ""
+	for {
+		var err error
+		if err = r.within(ctx, func(ctx context.Context) error {
+			tenant, err = r.q.RetentionNextEventTenant(ctx, tenant)
+			return err
+		}); errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		arg := db.PruneEventsParams{TenantID: tenant, Bound: bound, Cutoff: r.cutoff, Max: int32(r.batch)}
+		for {
+			var row db.PruneEventsRow
+			if err := r.statement(ctx, func(ctx context.Context) (err error) {
+				row, err = r.q.PruneEvents(ctx, arg)
+				return err
+			}); err != nil {
+				return err
+			}
+			r.res.Events += row.Deleted
+			r.p.Metrics.add(kindEvents, row.Deleted)
+			if err := r.rest(ctx, row.Deleted); err != nil {
+				return err
+			}
+			if row.Seen < int64(r.batch) {
+				break
+			}
+			arg.AfterUuid = row.LastUuid
+		}
+	}
+}
+
+// statement runs one delete statement within the statement timeout and counts it.
+func (r *run) statement(ctx context.Context, f func(context.Context) error) error {
+	r.res.Statements++
+	return r.within(ctx, f)
+}
+
+func (r *run) within(ctx context.Context, f func(context.Context) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	timeout := r.p.StatementTimeout
+	if timeout <= 0 {
+		timeout = DefaultStatementTimeout
+	}
+	sctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	start := time.Now()
+	defer func() { r.busy += time.Since(start) }()
+	return f(sctx)
+}
+
+// rest pauses once every batch's worth of deleted rows, as long as the statements since the last
+// pause took (at least Pause): a long run keeps its backend busy at most half of the time and leaves
+// the database to the API between its batches, yet deletes faster than any write load it can follow
+// adds. Rows spread over many tenants pause as often as rows of one.
+func (r *run) rest(ctx context.Context, deleted int64) error {
+	r.sincePause += deleted
+	if r.sincePause < int64(r.batch) {
+		return nil
+	}
+	r.sincePause = 0
+	pause := r.p.Pause
+	if pause == 0 {
+		pause = DefaultPause
+	}
+	if pause < 0 {
+		return ctx.Err()
+	}
+	pause, r.busy = max(pause, r.busy), 0
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(pause):
+		return nil
+	}
+}
+
+// MinV7 is the smallest version 7 uuid of t's millisecond: every v7 uuid made before that
+// millisecond sorts below it (PostgreSQL compares uuids bytewise, and a v7 starts with its
+// big-endian Unix millisecond).
+func MinV7(t time.Time) uuid.UUID {
+	var u uuid.UUID
+	var ms [8]byte
+	binary.BigEndian.PutUint64(ms[:], uint64(t.UnixMilli()))
+	copy(u[:6], ms[2:])
+	u[6] = 0x70 // version 7, the rest zero
+	return u
+}
+
+func (p *Pruner) logger() *slog.Logger {
+	if p.Log != nil {
+		return p.Log
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// Metric kinds.
+const (
+	kindEvents     = "events"
+	kindDeliveries = "deliveries"
+	kindAttempts   = "attempts"
+)
+
+// Metrics are the pruner's Prometheus counters.
+type Metrics struct {
+	deleted *prometheus.CounterVec
+	runs    *prometheus.CounterVec
+}
+
+// NewMetrics registers catalogd_retention_deleted_total{kind} (kind: events, deliveries,
+// attempts) and catalogd_retention_runs_total{outcome} (outcome: done, skipped, error) on reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		deleted: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_retention_deleted_total",
+			Help: "Rows deleted by retention (CATALOG_RETENTION), by kind: events, deliveries, attempts."}, []string{"kind"}),
+		runs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_retention_runs_total",
+			Help: "Retention runs of this process, by outcome: done, skipped (another replica was pruning), error."}, []string{"outcome"}),
+	}
+	reg.MustRegister(m.deleted, m.runs)
+	for _, k := range []string{kindEvents, kindDeliveries, kindAttempts} {
+		m.deleted.WithLabelValues(k)
+	}
+	for _, o := range []string{"done", "skipped", "error"} {
+		m.runs.WithLabelValues(o)
+	}
+	return m
+}
+
+func (m *Metrics) add(kind string, n int64) {
+	if m != nil && n > 0 {
+		m.deleted.WithLabelValues(kind).Add(float64(n))
+	}
+}
+
+func (m *Metrics) run(res Result, err error) {
+	if m == nil {
+		return
+	}
+	switch {
+	case err != nil:
+		m.runs.WithLabelValues("error").Inc()
+	case res.Skipped:
+		m.runs.WithLabelValues("skipped").Inc()
+	default:
+		m.runs.WithLabelValues("done").Inc()
+	}
+}
