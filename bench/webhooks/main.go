@@ -1,6 +1,9 @@
 // Command webhooks measures webhook delivery on a real catalogd (in process, on a fresh database of
 // the local PostgreSQL): deliveries per second to a local receiver, and the latency from the write
 // that commits an event to the receipt of its delivery (p50/p99).
+//
+// -scenario hang (hang.go) measures fairness instead: a subscription whose receiver hangs beside
+// healthy ones, in the same and in another tenant, under a steady and then a saturating write load.
 package main
 
 import (
@@ -25,11 +28,19 @@ import (
 var (
 	latencyN = flag.Int("latency-n", 300, "single writes, one at a time, for the latency figure")
 	bulks    = flag.Int("bulks", 30, "bulk creates of 100 for the throughput figure")
-	workers  = flag.Int("workers", 8, "dispatcher workers (CATALOG_WEBHOOK_WORKERS)")
+	workers  = flag.Int("workers", 64, "dispatcher attempt slots (CATALOG_WEBHOOK_WORKERS)")
+	scenario = flag.String("scenario", "throughput", "throughput (latency and deliveries/s to one receiver) or hang (fairness beside a hanging receiver)")
 )
 
 func main() {
 	flag.Parse()
+	run := run
+	if *scenario == "hang" {
+		run = runHang
+	} else if *scenario != "throughput" {
+		fmt.Fprintln(os.Stderr, "bench/webhooks: -scenario is throughput or hang")
+		os.Exit(2)
+	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/webhooks:", err)
 		os.Exit(1)

@@ -20,6 +20,7 @@ SELECT * FROM webhook_subscriptions WHERE tenant_id = $1 AND uuid = $2;
 -- lock order, so they cannot deadlock); NO KEY UPDATE lets fan-out's foreign-key checks through.
 SELECT * FROM webhook_subscriptions WHERE tenant_id = $1 AND uuid = $2 FOR NO KEY UPDATE;
 
+
 -- name: UpdateWebhookSubscription :one
 UPDATE webhook_subscriptions
 SET display_name = coalesce(sqlc.narg('display_name'), display_name),
@@ -72,26 +73,118 @@ SET status = 'pending', scheduled_at = @now::timestamptz, cycle_start = attempts
 WHERE tenant_id = @tenant_id AND subscription_uuid = @subscription_uuid AND uuid = @uuid
 RETURNING *;
 
+-- name: LockDeliveryClaims :exec
+-- Claims run one at a time across replicas (in the claim's transaction, before it), so that the
+-- in-flight counts a claim reads are exact and the caps hold however many dispatchers there are.
+SELECT pg_advisory_xact_lock(hashtextextended('catalogd:webhook-claim', 0));
+
 -- name: ClaimDueDeliveries :many
--- Takes up to @max due deliveries for one dispatcher: rows locked by another dispatcher are
--- skipped, and claimed rows are pushed one lease ahead, so a crash re-sends them after the lease.
-WITH due AS (
+-- Takes up to @max due deliveries for one dispatcher, fairly (docs/design.md "Webhook dispatcher:
+-- fairness and shutdown"):
+--   * each subscription has at most @per_subscription attempts in flight (leased rows, whichever
+--     dispatcher holds them), one while it is failing (consecutive_failures > 0), so a hanging
+--     target holds a single slot once its first attempt timed out;
+--   * each tenant has at most @per_tenant attempts in flight;
+--   * rows are taken round robin: each tenant's first pick, then each tenant's second …, and within
+--     a tenant each subscription's oldest due row, then each one's second …; subscriptions whose
+--     oldest due row is older come first.
+-- Rows locked by another dispatcher are skipped; claimed rows are pushed one lease ahead and
+-- stamped with @lease_id, so a crash re-sends them after the lease.
+WITH RECURSIVE params AS (
+    SELECT @per_subscription::integer AS per_subscription, @per_tenant::integer AS per_tenant, @max::integer AS max_rows
+),
+pending_subs AS (
+    -- the subscriptions with pending deliveries: a skip scan of webhook_deliveries_pending
+    (SELECT d.tenant_id, d.subscription_uuid FROM webhook_deliveries d
+     WHERE d.status = 'pending'
+     ORDER BY d.tenant_id, d.subscription_uuid LIMIT 1)
+    UNION ALL
+    SELECT n.tenant_id, n.subscription_uuid
+    FROM pending_subs p CROSS JOIN LATERAL (
+        SELECT d.tenant_id, d.subscription_uuid FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND (d.tenant_id, d.subscription_uuid) > (p.tenant_id, p.subscription_uuid)
+        ORDER BY d.tenant_id, d.subscription_uuid LIMIT 1) n
+),
+in_flight AS (
+    SELECT d.tenant_id, d.subscription_uuid, count(*)::integer AS n FROM webhook_deliveries d
+    WHERE d.status = 'pending' AND d.lease_id IS NOT NULL AND d.scheduled_at > now()
+    GROUP BY d.tenant_id, d.subscription_uuid
+),
+tenant_in_flight AS (
+    SELECT f.tenant_id, sum(f.n)::integer AS n FROM in_flight f GROUP BY f.tenant_id
+),
+due_subs AS (
+    SELECT p.tenant_id, p.subscription_uuid, o.oldest,
+           (CASE WHEN s.consecutive_failures > 0 THEN 1 ELSE x.per_subscription END) - coalesce(f.n, 0) AS room
+    FROM pending_subs p
+    CROSS JOIN params x
+    JOIN webhook_subscriptions s ON s.tenant_id = p.tenant_id AND s.uuid = p.subscription_uuid
+    CROSS JOIN LATERAL (
+        SELECT min(d.scheduled_at) AS oldest FROM webhook_deliveries d
+        WHERE d.tenant_id = p.tenant_id AND d.subscription_uuid = p.subscription_uuid
+          AND d.status = 'pending' AND d.scheduled_at <= now()) o
+    LEFT JOIN in_flight f ON f.tenant_id = p.tenant_id AND f.subscription_uuid = p.subscription_uuid
+    WHERE o.oldest IS NOT NULL
+),
+ranked_subs AS (
+    SELECT u.tenant_id, u.subscription_uuid, u.oldest, u.room,
+           row_number() OVER (PARTITION BY u.tenant_id ORDER BY u.oldest, u.subscription_uuid) AS sub_rank
+    FROM due_subs u WHERE u.room > 0
+),
+picks AS (
+    SELECT r.tenant_id, r.oldest, r.sub_rank, c.uuid, c.k
+    FROM ranked_subs r CROSS JOIN LATERAL (
+        SELECT x.uuid, row_number() OVER (ORDER BY x.scheduled_at) AS k FROM (
+            SELECT d.uuid, d.scheduled_at FROM webhook_deliveries d
+            WHERE d.tenant_id = r.tenant_id AND d.subscription_uuid = r.subscription_uuid
+              AND d.status = 'pending' AND d.scheduled_at <= now()
+            ORDER BY d.scheduled_at LIMIT r.room) x) c
+),
+tenant_picks AS (
+    SELECT p.tenant_id, p.uuid, p.oldest,
+           row_number() OVER (PARTITION BY p.tenant_id ORDER BY p.k, p.sub_rank) AS tk
+    FROM picks p
+),
+chosen AS (
+    SELECT t.tenant_id, t.uuid FROM tenant_picks t
+    CROSS JOIN params x
+    LEFT JOIN tenant_in_flight ti ON ti.tenant_id = t.tenant_id
+    WHERE t.tk <= x.per_tenant - coalesce(ti.n, 0)
+    ORDER BY t.tk, t.oldest
+    LIMIT (SELECT max_rows FROM params)
+),
+due AS (
     SELECT d.tenant_id, d.uuid FROM webhook_deliveries d
+    JOIN chosen c ON c.tenant_id = d.tenant_id AND c.uuid = d.uuid
     WHERE d.status = 'pending' AND d.scheduled_at <= now()
-    ORDER BY d.scheduled_at
-    LIMIT @max
-    FOR UPDATE SKIP LOCKED
+    FOR UPDATE OF d SKIP LOCKED
 )
 UPDATE webhook_deliveries d
 SET scheduled_at = now() + make_interval(secs => @lease_seconds::double precision), lease_id = @lease_id
 FROM due, webhook_subscriptions s
 WHERE d.tenant_id = due.tenant_id AND d.uuid = due.uuid
   AND s.tenant_id = d.tenant_id AND s.uuid = d.subscription_uuid
-RETURNING d.tenant_id, d.uuid, d.subscription_uuid, d.event_type, d.payload, d.attempts, d.cycle_start,
+RETURNING d.tenant_id, d.uuid, d.subscription_uuid, d.event_type, d.payload, d.attempts, d.cycle_start, d.created_at,
           s.target_url, s.request_timeout_ms, s.secret_sealed, s.status AS subscription_status;
 
--- name: NextDueDelivery :one
-SELECT min(scheduled_at)::timestamptz FROM webhook_deliveries WHERE status = 'pending';
+-- name: ReleaseDeliveryLease :execrows
+-- Gives back a claimed delivery whose attempt was cut by shutdown: due again at once (the next
+-- dispatcher sends it with the same webhook-id), no attempt counted.
+UPDATE webhook_deliveries SET scheduled_at = now(), lease_id = NULL
+WHERE tenant_id = @tenant_id AND uuid = @uuid AND lease_id = @lease_id AND status = 'pending';
+
+-- name: DeliveryBacklog :one
+-- The pending deliveries and how long the oldest due one has waited (the /metrics backlog figures).
+SELECT count(*)::bigint AS pending,
+       coalesce(extract(epoch FROM now() - min(scheduled_at) FILTER (WHERE scheduled_at <= now())), 0)::double precision AS oldest_due_seconds
+FROM webhook_deliveries WHERE status = 'pending';
+
+-- name: LockTenantSubscriptions :exec
+-- Serialises the creation of a tenant's subscriptions, so that the limit holds under concurrent creates.
+SELECT pg_advisory_xact_lock(hashtextextended('webhook-subscriptions:' || @tenant_id::text, 0));
+
+-- name: CountWebhookSubscriptions :one
+SELECT count(*)::integer FROM webhook_subscriptions WHERE tenant_id = $1;
 
 -- name: InsertDeliveryAttempt :exec
 INSERT INTO webhook_delivery_attempts (tenant_id, uuid, delivery_uuid, status_code, response_body, response_time_ms, error, created_at)
@@ -106,6 +199,32 @@ SET status = CASE WHEN @status::text = 'delivered' OR status = 'pending' THEN @s
     scheduled_at = CASE WHEN status = 'pending' THEN sqlc.narg('scheduled_at')::timestamptz END,
     attempts = attempts + 1, last_status_code = @last_status_code, lease_id = NULL, updated_at = @now
 WHERE tenant_id = @tenant_id AND uuid = @uuid AND lease_id = @lease_id;
+
+-- name: RecordDeliverySuccess :one
+-- Records a successful attempt of a delivery whose subscription has no failures to reset, in one
+-- statement (one round trip, its own transaction), while the caller holds the lease. The
+-- subscription is share-locked first: the lock order of every write on a subscription and its
+-- deliveries, excluding its transitions but not the other successes' records, which run side by
+-- side. healthy = 0: the subscription has failure counters to reset (or is gone) and nothing was
+-- written — the caller records under the exclusive lock instead; finished = 0: the lease was lost.
+WITH sub AS (
+    SELECT s.uuid FROM webhook_subscriptions s
+    WHERE s.tenant_id = @tenant_id AND s.uuid = @subscription_uuid AND s.consecutive_failures = 0 AND s.failing_since IS NULL
+    FOR SHARE
+),
+fin AS (
+    UPDATE webhook_deliveries d
+    SET status = 'delivered', scheduled_at = NULL, attempts = d.attempts + 1, last_status_code = @status_code::integer,
+        lease_id = NULL, updated_at = @now
+    WHERE d.tenant_id = @tenant_id AND d.uuid = @uuid AND d.lease_id = @lease_id AND EXISTS (SELECT 1 FROM sub)
+    RETURNING d.tenant_id, d.uuid
+),
+att AS (
+    INSERT INTO webhook_delivery_attempts (tenant_id, uuid, delivery_uuid, status_code, response_body, response_time_ms, error, created_at)
+    SELECT fin.tenant_id, @attempt_uuid, fin.uuid, @status_code::integer, @response_body, @response_time_ms, NULL, @now FROM fin
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM sub)::integer AS healthy, (SELECT count(*) FROM att)::integer AS finished;
 
 -- name: RecordSubscriptionSuccess :exec
 UPDATE webhook_subscriptions SET consecutive_failures = 0, failing_since = NULL

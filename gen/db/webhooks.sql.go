@@ -13,26 +13,90 @@ import (
 )
 
 const claimDueDeliveries = `-- name: ClaimDueDeliveries :many
-WITH due AS (
+WITH RECURSIVE params AS (
+    SELECT $3::integer AS per_subscription, $4::integer AS per_tenant, $5::integer AS max_rows
+),
+pending_subs AS (
+    -- the subscriptions with pending deliveries: a skip scan of webhook_deliveries_pending
+    (SELECT d.tenant_id, d.subscription_uuid FROM webhook_deliveries d
+     WHERE d.status = 'pending'
+     ORDER BY d.tenant_id, d.subscription_uuid LIMIT 1)
+    UNION ALL
+    SELECT n.tenant_id, n.subscription_uuid
+    FROM pending_subs p CROSS JOIN LATERAL (
+        SELECT d.tenant_id, d.subscription_uuid FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND (d.tenant_id, d.subscription_uuid) > (p.tenant_id, p.subscription_uuid)
+        ORDER BY d.tenant_id, d.subscription_uuid LIMIT 1) n
+),
+in_flight AS (
+    SELECT d.tenant_id, d.subscription_uuid, count(*)::integer AS n FROM webhook_deliveries d
+    WHERE d.status = 'pending' AND d.lease_id IS NOT NULL AND d.scheduled_at > now()
+    GROUP BY d.tenant_id, d.subscription_uuid
+),
+tenant_in_flight AS (
+    SELECT f.tenant_id, sum(f.n)::integer AS n FROM in_flight f GROUP BY f.tenant_id
+),
+due_subs AS (
+    SELECT p.tenant_id, p.subscription_uuid, o.oldest,
+           (CASE WHEN s.consecutive_failures > 0 THEN 1 ELSE x.per_subscription END) - coalesce(f.n, 0) AS room
+    FROM pending_subs p
+    CROSS JOIN params x
+    JOIN webhook_subscriptions s ON s.tenant_id = p.tenant_id AND s.uuid = p.subscription_uuid
+    CROSS JOIN LATERAL (
+        SELECT min(d.scheduled_at) AS oldest FROM webhook_deliveries d
+        WHERE d.tenant_id = p.tenant_id AND d.subscription_uuid = p.subscription_uuid
+          AND d.status = 'pending' AND d.scheduled_at <= now()) o
+    LEFT JOIN in_flight f ON f.tenant_id = p.tenant_id AND f.subscription_uuid = p.subscription_uuid
+    WHERE o.oldest IS NOT NULL
+),
+ranked_subs AS (
+    SELECT u.tenant_id, u.subscription_uuid, u.oldest, u.room,
+           row_number() OVER (PARTITION BY u.tenant_id ORDER BY u.oldest, u.subscription_uuid) AS sub_rank
+    FROM due_subs u WHERE u.room > 0
+),
+picks AS (
+    SELECT r.tenant_id, r.oldest, r.sub_rank, c.uuid, c.k
+    FROM ranked_subs r CROSS JOIN LATERAL (
+        SELECT x.uuid, row_number() OVER (ORDER BY x.scheduled_at) AS k FROM (
+            SELECT d.uuid, d.scheduled_at FROM webhook_deliveries d
+            WHERE d.tenant_id = r.tenant_id AND d.subscription_uuid = r.subscription_uuid
+              AND d.status = 'pending' AND d.scheduled_at <= now()
+            ORDER BY d.scheduled_at LIMIT r.room) x) c
+),
+tenant_picks AS (
+    SELECT p.tenant_id, p.uuid, p.oldest,
+           row_number() OVER (PARTITION BY p.tenant_id ORDER BY p.k, p.sub_rank) AS tk
+    FROM picks p
+),
+chosen AS (
+    SELECT t.tenant_id, t.uuid FROM tenant_picks t
+    CROSS JOIN params x
+    LEFT JOIN tenant_in_flight ti ON ti.tenant_id = t.tenant_id
+    WHERE t.tk <= x.per_tenant - coalesce(ti.n, 0)
+    ORDER BY t.tk, t.oldest
+    LIMIT (SELECT max_rows FROM params)
+),
+due AS (
     SELECT d.tenant_id, d.uuid FROM webhook_deliveries d
+    JOIN chosen c ON c.tenant_id = d.tenant_id AND c.uuid = d.uuid
     WHERE d.status = 'pending' AND d.scheduled_at <= now()
-    ORDER BY d.scheduled_at
-    LIMIT $3
-    FOR UPDATE SKIP LOCKED
+    FOR UPDATE OF d SKIP LOCKED
 )
 UPDATE webhook_deliveries d
 SET scheduled_at = now() + make_interval(secs => $1::double precision), lease_id = $2
 FROM due, webhook_subscriptions s
 WHERE d.tenant_id = due.tenant_id AND d.uuid = due.uuid
   AND s.tenant_id = d.tenant_id AND s.uuid = d.subscription_uuid
-RETURNING d.tenant_id, d.uuid, d.subscription_uuid, d.event_type, d.payload, d.attempts, d.cycle_start,
+RETURNING d.tenant_id, d.uuid, d.subscription_uuid, d.event_type, d.payload, d.attempts, d.cycle_start, d.created_at,
           s.target_url, s.request_timeout_ms, s.secret_sealed, s.status AS subscription_status
 `
 
 type ClaimDueDeliveriesParams struct {
-	LeaseSeconds float64    `db:"lease_seconds"`
-	LeaseID      *uuid.UUID `db:"lease_id"`
-	Max          int32      `db:"max"`
+	LeaseSeconds    float64    `db:"lease_seconds"`
+	LeaseID         *uuid.UUID `db:"lease_id"`
+	PerSubscription int32      `db:"per_subscription"`
+	PerTenant       int32      `db:"per_tenant"`
+	Max             int32      `db:"max"`
 }
 
 type ClaimDueDeliveriesRow struct {
@@ -43,16 +107,33 @@ type ClaimDueDeliveriesRow struct {
 	Payload            []byte    `db:"payload"`
 	Attempts           int32     `db:"attempts"`
 	CycleStart         int32     `db:"cycle_start"`
+	CreatedAt          time.Time `db:"created_at"`
 	TargetUrl          string    `db:"target_url"`
 	RequestTimeoutMs   int32     `db:"request_timeout_ms"`
 	SecretSealed       []byte    `db:"secret_sealed"`
 	SubscriptionStatus string    `db:"subscription_status"`
 }
 
-// Takes up to @max due deliveries for one dispatcher: rows locked by another dispatcher are
-// skipped, and claimed rows are pushed one lease ahead, so a crash re-sends them after the lease.
+// Takes up to @max due deliveries for one dispatcher, fairly (docs/design.md "Webhook dispatcher:
+// fairness and shutdown"):
+//   - each subscription has at most @per_subscription attempts in flight (leased rows, whichever
+//     dispatcher holds them), one while it is failing (consecutive_failures > 0), so a hanging
+//     target holds a single slot once its first attempt timed out;
+//   - each tenant has at most @per_tenant attempts in flight;
+//   - rows are taken round robin: each tenant's first pick, then each tenant's second …, and within
+//     a tenant each subscription's oldest due row, then each one's second …; subscriptions whose
+//     oldest due row is older come first.
+//
+// Rows locked by another dispatcher are skipped; claimed rows are pushed one lease ahead and
+// stamped with @lease_id, so a crash re-sends them after the lease.
 func (q *Queries) ClaimDueDeliveries(ctx context.Context, arg ClaimDueDeliveriesParams) ([]ClaimDueDeliveriesRow, error) {
-	rows, err := q.db.Query(ctx, claimDueDeliveries, arg.LeaseSeconds, arg.LeaseID, arg.Max)
+	rows, err := q.db.Query(ctx, claimDueDeliveries,
+		arg.LeaseSeconds,
+		arg.LeaseID,
+		arg.PerSubscription,
+		arg.PerTenant,
+		arg.Max,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -68,6 +149,7 @@ func (q *Queries) ClaimDueDeliveries(ctx context.Context, arg ClaimDueDeliveries
 			&i.Payload,
 			&i.Attempts,
 			&i.CycleStart,
+			&i.CreatedAt,
 			&i.TargetUrl,
 			&i.RequestTimeoutMs,
 			&i.SecretSealed,
@@ -81,6 +163,17 @@ func (q *Queries) ClaimDueDeliveries(ctx context.Context, arg ClaimDueDeliveries
 		return nil, err
 	}
 	return items, nil
+}
+
+const countWebhookSubscriptions = `-- name: CountWebhookSubscriptions :one
+SELECT count(*)::integer FROM webhook_subscriptions WHERE tenant_id = $1
+`
+
+func (q *Queries) CountWebhookSubscriptions(ctx context.Context, tenantID string) (int32, error) {
+	row := q.db.QueryRow(ctx, countWebhookSubscriptions, tenantID)
+	var column_1 int32
+	err := row.Scan(&column_1)
+	return column_1, err
 }
 
 const deleteSubscriptionEventType = `-- name: DeleteSubscriptionEventType :execrows
@@ -116,6 +209,25 @@ func (q *Queries) DeleteWebhookSubscription(ctx context.Context, arg DeleteWebho
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const deliveryBacklog = `-- name: DeliveryBacklog :one
+SELECT count(*)::bigint AS pending,
+       coalesce(extract(epoch FROM now() - min(scheduled_at) FILTER (WHERE scheduled_at <= now())), 0)::double precision AS oldest_due_seconds
+FROM webhook_deliveries WHERE status = 'pending'
+`
+
+type DeliveryBacklogRow struct {
+	Pending          int64   `db:"pending"`
+	OldestDueSeconds float64 `db:"oldest_due_seconds"`
+}
+
+// The pending deliveries and how long the oldest due one has waited (the /metrics backlog figures).
+func (q *Queries) DeliveryBacklog(ctx context.Context) (DeliveryBacklogRow, error) {
+	row := q.db.QueryRow(ctx, deliveryBacklog)
+	var i DeliveryBacklogRow
+	err := row.Scan(&i.Pending, &i.OldestDueSeconds)
+	return i, err
 }
 
 const failPendingDeliveries = `-- name: FailPendingDeliveries :execrows
@@ -407,6 +519,27 @@ func (q *Queries) ListEventTypeDeprecations(ctx context.Context) ([]ListEventTyp
 	return items, nil
 }
 
+const lockDeliveryClaims = `-- name: LockDeliveryClaims :exec
+SELECT pg_advisory_xact_lock(hashtextextended('catalogd:webhook-claim', 0))
+`
+
+// Claims run one at a time across replicas (in the claim's transaction, before it), so that the
+// in-flight counts a claim reads are exact and the caps hold however many dispatchers there are.
+func (q *Queries) LockDeliveryClaims(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, lockDeliveryClaims)
+	return err
+}
+
+const lockTenantSubscriptions = `-- name: LockTenantSubscriptions :exec
+SELECT pg_advisory_xact_lock(hashtextextended('webhook-subscriptions:' || $1::text, 0))
+`
+
+// Serialises the creation of a tenant's subscriptions, so that the limit holds under concurrent creates.
+func (q *Queries) LockTenantSubscriptions(ctx context.Context, tenantID string) error {
+	_, err := q.db.Exec(ctx, lockTenantSubscriptions, tenantID)
+	return err
+}
+
 const lockWebhookSubscription = `-- name: LockWebhookSubscription :one
 SELECT tenant_id, uuid, display_name, target_url, request_timeout_ms, status, secret_sealed, consecutive_failures, failing_since, suspended_at, created_at, updated_at FROM webhook_subscriptions WHERE tenant_id = $1 AND uuid = $2 FOR NO KEY UPDATE
 `
@@ -438,15 +571,65 @@ func (q *Queries) LockWebhookSubscription(ctx context.Context, arg LockWebhookSu
 	return i, err
 }
 
-const nextDueDelivery = `-- name: NextDueDelivery :one
-SELECT min(scheduled_at)::timestamptz FROM webhook_deliveries WHERE status = 'pending'
+const recordDeliverySuccess = `-- name: RecordDeliverySuccess :one
+WITH sub AS (
+    SELECT s.uuid FROM webhook_subscriptions s
+    WHERE s.tenant_id = $1 AND s.uuid = $2 AND s.consecutive_failures = 0 AND s.failing_since IS NULL
+    FOR SHARE
+),
+fin AS (
+    UPDATE webhook_deliveries d
+    SET status = 'delivered', scheduled_at = NULL, attempts = d.attempts + 1, last_status_code = $3::integer,
+        lease_id = NULL, updated_at = $4
+    WHERE d.tenant_id = $1 AND d.uuid = $5 AND d.lease_id = $6 AND EXISTS (SELECT 1 FROM sub)
+    RETURNING d.tenant_id, d.uuid
+),
+att AS (
+    INSERT INTO webhook_delivery_attempts (tenant_id, uuid, delivery_uuid, status_code, response_body, response_time_ms, error, created_at)
+    SELECT fin.tenant_id, $7, fin.uuid, $3::integer, $8, $9, NULL, $4 FROM fin
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM sub)::integer AS healthy, (SELECT count(*) FROM att)::integer AS finished
 `
 
-func (q *Queries) NextDueDelivery(ctx context.Context) (time.Time, error) {
-	row := q.db.QueryRow(ctx, nextDueDelivery)
-	var column_1 time.Time
-	err := row.Scan(&column_1)
-	return column_1, err
+type RecordDeliverySuccessParams struct {
+	TenantID         string     `db:"tenant_id"`
+	SubscriptionUuid uuid.UUID  `db:"subscription_uuid"`
+	StatusCode       int32      `db:"status_code"`
+	Now              time.Time  `db:"now"`
+	Uuid             uuid.UUID  `db:"uuid"`
+	LeaseID          *uuid.UUID `db:"lease_id"`
+	AttemptUuid      uuid.UUID  `db:"attempt_uuid"`
+	ResponseBody     string     `db:"response_body"`
+	ResponseTimeMs   int32      `db:"response_time_ms"`
+}
+
+type RecordDeliverySuccessRow struct {
+	Healthy  int32 `db:"healthy"`
+	Finished int32 `db:"finished"`
+}
+
+// Records a successful attempt of a delivery whose subscription has no failures to reset, in one
+// statement (one round trip, its own transaction), while the caller holds the lease. The
+// subscription is share-locked first: the lock order of every write on a subscription and its
+// deliveries, excluding its transitions but not the other successes' records, which run side by
+// side. healthy = 0: the subscription has failure counters to reset (or is gone) and nothing was
+// written — the caller records under the exclusive lock instead; finished = 0: the lease was lost.
+func (q *Queries) RecordDeliverySuccess(ctx context.Context, arg RecordDeliverySuccessParams) (RecordDeliverySuccessRow, error) {
+	row := q.db.QueryRow(ctx, recordDeliverySuccess,
+		arg.TenantID,
+		arg.SubscriptionUuid,
+		arg.StatusCode,
+		arg.Now,
+		arg.Uuid,
+		arg.LeaseID,
+		arg.AttemptUuid,
+		arg.ResponseBody,
+		arg.ResponseTimeMs,
+	)
+	var i RecordDeliverySuccessRow
+	err := row.Scan(&i.Healthy, &i.Finished)
+	return i, err
 }
 
 const recordSubscriptionFailure = `-- name: RecordSubscriptionFailure :one
@@ -536,6 +719,27 @@ func (q *Queries) RedeliverWebhookDelivery(ctx context.Context, arg RedeliverWeb
 		&i.UpdatedAt,
 	)
 	return i, err
+}
+
+const releaseDeliveryLease = `-- name: ReleaseDeliveryLease :execrows
+UPDATE webhook_deliveries SET scheduled_at = now(), lease_id = NULL
+WHERE tenant_id = $1 AND uuid = $2 AND lease_id = $3 AND status = 'pending'
+`
+
+type ReleaseDeliveryLeaseParams struct {
+	TenantID string     `db:"tenant_id"`
+	Uuid     uuid.UUID  `db:"uuid"`
+	LeaseID  *uuid.UUID `db:"lease_id"`
+}
+
+// Gives back a claimed delivery whose attempt was cut by shutdown: due again at once (the next
+// dispatcher sends it with the same webhook-id), no attempt counted.
+func (q *Queries) ReleaseDeliveryLease(ctx context.Context, arg ReleaseDeliveryLeaseParams) (int64, error) {
+	result, err := q.db.Exec(ctx, releaseDeliveryLease, arg.TenantID, arg.Uuid, arg.LeaseID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const setWebhookSubscriptionSecret = `-- name: SetWebhookSubscriptionSecret :one

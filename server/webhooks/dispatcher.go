@@ -2,9 +2,11 @@ package webhooks
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -32,21 +34,39 @@ var DefaultSchedule = []time.Duration{5 * time.Second, 5 * time.Minute, 30 * tim
 // maxRetryAfter caps a receiver's Retry-After.
 const maxRetryAfter = 24 * time.Hour
 
-// Dispatcher delivers pending deliveries: workers claim due rows with a lease, POST outside any
-// transaction, then record the attempt. Any number of dispatchers (service replicas) may share one
-// database: a claimed row is invisible to the others until its lease runs out.
+// Dispatcher delivers pending deliveries: it claims due rows with a lease, makes each attempt
+// outside any transaction, then records it. Any number of dispatchers (service replicas) may share
+// one database: a claimed row is invisible to the others until its lease runs out.
+//
+// Fairness (docs/design.md "Webhook dispatcher: fairness and shutdown"): the claim takes due rows
+// round robin across tenants and their subscriptions, with caps on the attempts in flight per
+// subscription and per tenant counted across replicas, and every claimed row gets a slot of its
+// own at once (Workers slots per process), so a target that is slow or hangs delays only its own
+// subscription.
 type Dispatcher struct {
-	DB      *store.DB
-	Box     *Box
-	Sender  *Sender
-	Policy  Policy
-	Log     *slog.Logger
+	// DB should be a pool of the dispatcher's own (store.OpenWith), so that API load cannot take
+	// its connections.
+	DB     *store.DB
+	Box    *Box
+	Sender *Sender
+	Policy Policy
+	Log    *slog.Logger
+	// Workers is the number of attempts this process makes at once (slots). Default 64.
 	Workers int
+	// PerSubscription caps a subscription's attempts in flight across all dispatchers; a failing
+	// subscription (consecutive failures > 0) gets one. Default Workers/4, between 1 and 16.
+	PerSubscription int
+	// PerTenant caps a tenant's attempts in flight across all dispatchers. Default Workers/2.
+	PerTenant int
 	// Poll is the longest wait between looks for due deliveries when no notification comes.
 	Poll time.Duration
 	// Lease is how long a claimed delivery stays invisible to other dispatchers; it must exceed
 	// the longest request time-out (30 s). Default 60 s.
 	Lease time.Duration
+	// Grace is how long Run lets in-flight attempts finish once its context ends; attempts still
+	// running then are cut and their deliveries released (due again, no attempt counted). Default 10 s.
+	Grace   time.Duration
+	Metrics *Metrics
 
 	wake  chan struct{}
 	mu    sync.Mutex
@@ -54,10 +74,30 @@ type Dispatcher struct {
 	depAt time.Time
 }
 
-// Run delivers until ctx ends; it returns when every worker has finished its current attempt.
-func (d *Dispatcher) Run(ctx context.Context) {
+// DispatcherConns is the size of the dispatcher's own pool: the NOTIFY listener, the claims, the
+// records of attempts (short transactions) and the backlog sample of /metrics.
+const DispatcherConns = 10
+
+// maxClaim is the most rows one claim takes.
+const maxClaim = 64
+
+// claimPause is the least time between a claim that found nothing and the next: it adds at most
+// that to a delivery's latency and bounds the rate of empty claims (each walks the subscriptions
+// with pending deliveries) to a hundred a second per process.
+const claimPause = 10 * time.Millisecond
+
+// recordTimeout bounds the recording of an attempt (or the release of a cut one).
+const recordTimeout = 10 * time.Second
+
+func (d *Dispatcher) defaults() {
 	if d.Workers < 1 {
-		d.Workers = 4
+		d.Workers = 64
+	}
+	if d.PerSubscription < 1 {
+		d.PerSubscription = min(max(d.Workers/4, 1), 16)
+	}
+	if d.PerTenant < 1 {
+		d.PerTenant = max(d.Workers/2, 1)
 	}
 	if d.Poll <= 0 {
 		d.Poll = time.Second
@@ -65,15 +105,76 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	if d.Lease <= 0 {
 		d.Lease = time.Minute
 	}
-	d.wake = make(chan struct{}, d.Workers)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); d.listen(ctx) }()
-	for i := 0; i < d.Workers; i++ {
-		wg.Add(1)
-		go func() { defer wg.Done(); d.work(ctx) }()
+	if d.Grace <= 0 {
+		d.Grace = 10 * time.Second
 	}
-	wg.Wait()
+}
+
+// Run delivers until ctx ends. Then it claims nothing more, lets the attempts in flight finish
+// for up to Grace, cuts the others (releasing their deliveries) and returns when every attempt
+// is recorded or released.
+func (d *Dispatcher) Run(ctx context.Context) {
+	d.defaults()
+	d.wake = make(chan struct{}, 1)
+	// Attempts run under their own context: the end of ctx stops the claims, not the attempts.
+	attempts, cut := context.WithCancel(context.WithoutCancel(ctx))
+	defer cut()
+	var listener sync.WaitGroup
+	listener.Add(1)
+	go func() { defer listener.Done(); d.listen(ctx) }()
+
+	var running sync.WaitGroup
+	var busy atomic.Int64
+	for ctx.Err() == nil {
+		free := d.Workers - int(busy.Load())
+		if free > 0 {
+			want := min(free, maxClaim)
+			rows, lease, err := d.claim(ctx, want)
+			if err != nil && ctx.Err() == nil {
+				d.Log.Error("webhook claim", "error", err.Error())
+			}
+			for _, r := range rows {
+				busy.Add(1)
+				d.Metrics.inFlightAdd(1)
+				running.Add(1)
+				go func() {
+					defer func() {
+						busy.Add(-1)
+						d.Metrics.inFlightAdd(-1)
+						running.Done()
+						d.signal() // a slot is free
+					}()
+					d.deliver(attempts, r, lease)
+				}()
+			}
+			if err == nil && len(rows) == want {
+				continue // there may be more due
+			}
+			if err != nil || len(rows) == 0 {
+				// Wake-ups (a NOTIFY per committed write, a freed slot) can come faster than
+				// claims find work: gather them for a moment, so that one claim serves many.
+				sleep(ctx, claimPause)
+			}
+		}
+		select {
+		case <-ctx.Done():
+		case <-d.wake:
+		case <-time.After(d.Poll):
+		}
+	}
+
+	done := make(chan struct{})
+	go func() { running.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d.Grace):
+		if n := busy.Load(); n > 0 {
+			d.Log.Warn("webhook attempts cut by shutdown after the grace period; their deliveries are due again", "attempts", n)
+		}
+		cut()
+		<-done
+	}
+	listener.Wait()
 }
 
 // listen turns NOTIFY catalogd_webhooks into wake-ups, reconnecting as needed.
@@ -98,46 +199,58 @@ func (d *Dispatcher) listen(ctx context.Context) {
 	}
 }
 
+// signal wakes the claim loop (wake-ups coalesce: one pending is enough).
 func (d *Dispatcher) signal() {
-	for i := 0; i < cap(d.wake); i++ {
-		select {
-		case d.wake <- struct{}{}:
-		default:
-			return
-		}
+	select {
+	case d.wake <- struct{}{}:
+	default:
 	}
 }
 
-func (d *Dispatcher) work(ctx context.Context) {
-	for ctx.Err() == nil {
-		n, err := d.deliverOne(ctx)
-		if err != nil && ctx.Err() == nil {
-			d.Log.Error("webhook dispatch", "error", err.Error())
-		}
-		if n > 0 {
-			continue
-		}
-		select {
-		case <-ctx.Done():
-		case <-d.wake:
-		case <-time.After(d.Poll):
-		}
-	}
-}
-
-// deliverOne claims one due delivery and makes its attempt; it returns how many it claimed.
-func (d *Dispatcher) deliverOne(ctx context.Context) (int, error) {
+// claim takes up to max due deliveries under one lease id, in a transaction holding the claim
+// lock (LockDeliveryClaims), so that the in-flight caps are exact across dispatchers.
+func (d *Dispatcher) claim(ctx context.Context, max int) ([]db.ClaimDueDeliveriesRow, uuid.UUID, error) {
 	lease := uuid.New()
-	rows, err := d.DB.Q.ClaimDueDeliveries(ctx, db.ClaimDueDeliveriesParams{Max: 1, LeaseSeconds: d.Lease.Seconds(), LeaseID: &lease})
-	if err != nil || len(rows) == 0 {
-		return 0, err
+	var rows []db.ClaimDueDeliveriesRow
+	err := d.DB.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
+		if err := q.LockDeliveryClaims(ctx); err != nil {
+			return err
+		}
+		var err error
+		rows, err = q.ClaimDueDeliveries(ctx, db.ClaimDueDeliveriesParams{PerSubscription: int32(d.PerSubscription),
+			PerTenant: int32(d.PerTenant), Max: int32(max), LeaseSeconds: d.Lease.Seconds(), LeaseID: &lease})
+		return err
+	})
+	if err != nil {
+		return nil, lease, err
 	}
-	r := rows[0]
+	return rows, lease, nil
+}
+
+// deliver makes one claimed delivery's attempt and records it; an attempt cut by shutdown (ctx
+// cancelled) is not recorded: the delivery is released, due again with the same webhook-id.
+func (d *Dispatcher) deliver(ctx context.Context, r db.ClaimDueDeliveriesRow, lease uuid.UUID) {
 	res := d.attempt(ctx, r)
-	// Record even when ctx is ending: the attempt happened.
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	received := time.Now()
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
-	return 1, d.record(rctx, r, lease, res)
+	if res.ErrorClass == ClassCanceled && ctx.Err() != nil {
+		d.Metrics.canceled()
+		if _, err := d.DB.Q.ReleaseDeliveryLease(rctx, db.ReleaseDeliveryLeaseParams{TenantID: r.TenantID, Uuid: r.Uuid, LeaseID: &lease}); err != nil {
+			// The lease runs out by itself: the delivery is sent again then.
+			d.Log.Warn("webhook delivery release", "delivery", r.Uuid.String(), "error", err.Error())
+		}
+		return
+	}
+	if r.SubscriptionStatus == "active" {
+		d.Metrics.attempt(res)
+	}
+	status, err := d.record(rctx, r, lease, res)
+	if err != nil {
+		d.Log.Error("webhook dispatch", "delivery", r.Uuid.String(), "error", err.Error())
+		return
+	}
+	d.Metrics.finished(status, received.Sub(r.CreatedAt))
 }
 
 func (d *Dispatcher) attempt(ctx context.Context, r db.ClaimDueDeliveriesRow) Result {
@@ -159,10 +272,18 @@ func (d *Dispatcher) attempt(ctx context.Context, r db.ClaimDueDeliveriesRow) Re
 
 // record stores an attempt and its consequences in one transaction: the delivery's next state, the
 // subscription's failure counters and, past the policy's threshold or on 410 Gone, its suspension.
-func (d *Dispatcher) record(ctx context.Context, r db.ClaimDueDeliveriesRow, lease uuid.UUID, res Result) error {
+// It returns the status the delivery was left in ("" when it was not changed).
+func (d *Dispatcher) record(ctx context.Context, r db.ClaimDueDeliveriesRow, lease uuid.UUID, res Result) (string, error) {
+	if res.Success && r.SubscriptionStatus == "active" {
+		if status, err := d.recordSuccess(ctx, r, lease, res); !errors.Is(err, errNotHealthy) {
+			return status, err
+		}
+	}
 	now := store.Now()
 	inactive := r.SubscriptionStatus != "active"
-	return d.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+	var final string
+	err := d.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		final = ""
 		// The subscription first, like every other write on a subscription and its deliveries.
 		if _, err := q.LockWebhookSubscription(ctx, db.LockWebhookSubscriptionParams{TenantID: r.TenantID, Uuid: r.SubscriptionUuid}); err != nil {
 			if store.IsNoRows(err) {
@@ -206,6 +327,7 @@ func (d *Dispatcher) record(ctx context.Context, r db.ClaimDueDeliveriesRow, lea
 			d.Log.Warn("webhook delivery lease lost", "delivery", r.Uuid.String())
 			return errLeaseLost
 		}
+		final = p.Status
 		if inactive {
 			return nil
 		}
@@ -225,7 +347,31 @@ func (d *Dispatcher) record(ctx context.Context, r db.ClaimDueDeliveriesRow, lea
 		}
 		return nil
 	})
+	return final, err
 }
+
+// recordSuccess records a successful attempt on a subscription without failures to reset, in one
+// statement under a share lock of the subscription (RecordDeliverySuccess): the records of its
+// concurrent successes do not wait for one another (under the exclusive lock they ran one at a
+// time, and a busy subscription's deliveries queued behind their commits). A subscription with
+// failure counters to reset is errNotHealthy: the exclusive path of record does it.
+func (d *Dispatcher) recordSuccess(ctx context.Context, r db.ClaimDueDeliveriesRow, lease uuid.UUID, res Result) (string, error) {
+	row, err := d.DB.Q.RecordDeliverySuccess(ctx, db.RecordDeliverySuccessParams{TenantID: r.TenantID, SubscriptionUuid: r.SubscriptionUuid,
+		Uuid: r.Uuid, LeaseID: &lease, StatusCode: int32(res.StatusCode), AttemptUuid: uuid.Must(uuid.NewV7()),
+		ResponseBody: res.Body, ResponseTimeMs: int32(res.Duration.Milliseconds()), Now: store.Now()})
+	switch {
+	case err != nil:
+		return "", err
+	case row.Healthy == 0:
+		return "", errNotHealthy
+	case row.Finished == 0:
+		d.Log.Warn("webhook delivery lease lost", "delivery", r.Uuid.String())
+		return "", errLeaseLost
+	}
+	return "delivered", nil
+}
+
+var errNotHealthy = errors.New("the subscription has failures to reset")
 
 var errLeaseLost = leaseLost{}
 

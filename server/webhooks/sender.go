@@ -43,6 +43,11 @@ const (
 	MaxBodyRead = 64 << 10
 	// MaxRetryAfter caps a receiver's Retry-After.
 	MaxRetryAfter = 24 * time.Hour
+	// MaxConnsPerHost bounds the connections (kept alive between attempts) to one target host:
+	// a host that hangs holds at most this many, whatever the number of subscriptions to it.
+	// It is above the dispatcher's per-subscription cap, so one subscription never waits for its
+	// own connections.
+	MaxConnsPerHost = 32
 )
 
 // Request is one delivery attempt.
@@ -77,7 +82,7 @@ type Sender struct {
 
 // NewSender returns a Sender whose connections are dialled through the Guard's Control (every
 // resolved address is checked), with no proxy, no redirects followed, TLS verification on and
-// keep-alive connection pools.
+// keep-alive connection pools of at most MaxConnsPerHost connections per target host.
 func NewSender(g Guard) *Sender {
 	dialer := &net.Dialer{
 		Timeout:   30 * time.Second, // the per-request context is usually shorter
@@ -90,8 +95,9 @@ func NewSender(g Guard) *Sender {
 		TLSClientConfig:        &tls.Config{MinVersion: tls.VersionTLS12},
 		TLSHandshakeTimeout:    10 * time.Second,
 		ForceAttemptHTTP2:      true,
-		MaxIdleConns:           256,
-		MaxIdleConnsPerHost:    8,
+		MaxIdleConns:           1024,
+		MaxIdleConnsPerHost:    MaxConnsPerHost,
+		MaxConnsPerHost:        MaxConnsPerHost,
 		IdleConnTimeout:        90 * time.Second,
 		ExpectContinueTimeout:  time.Second,
 		MaxResponseHeaderBytes: 64 << 10,

@@ -28,6 +28,10 @@ const (
 	MaxTimeoutMs     = 30000
 )
 
+// MaxSubscriptionsPerTenant is the number of webhook subscriptions a tenant may have (DESIGN.md
+// "Limits and fairness"); creating one more is 409 LIMIT_EXCEEDED with meta.limit.
+const MaxSubscriptionsPerTenant = 50
+
 // Service implements the webhook subscription and event type services.
 type Service struct {
 	pb.UnimplementedWebhookSubscriptionServiceServer
@@ -203,9 +207,26 @@ func (s *Service) CreateWebhookSubscription(ctx context.Context, req *pb.CreateW
 	if err != nil {
 		return nil, err
 	}
-	sub, err := s.DB.Q.InsertWebhookSubscription(ctx, db.InsertWebhookSubscriptionParams{TenantID: reqctx.Tenant(ctx),
-		Uuid: uuid.Must(uuid.NewV7()), DisplayName: in.DisplayName, TargetUrl: in.TargetUrl, RequestTimeoutMs: timeout,
-		SecretSealed: sealed, Now: store.Now()})
+	tenant := reqctx.Tenant(ctx)
+	var sub db.WebhookSubscription
+	err = s.DB.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
+		// The tenant's creates take turns (a transaction lock), so the count cannot be raced past the limit.
+		if err := q.LockTenantSubscriptions(ctx, tenant); err != nil {
+			return err
+		}
+		n, err := q.CountWebhookSubscriptions(ctx, tenant)
+		if err != nil {
+			return err
+		}
+		if n >= MaxSubscriptionsPerTenant {
+			return apierr.New(apierr.LimitExceeded, "a tenant has at most %d webhook subscriptions; delete one first", MaxSubscriptionsPerTenant).
+				WithMeta("limit", MaxSubscriptionsPerTenant)
+		}
+		sub, err = q.InsertWebhookSubscription(ctx, db.InsertWebhookSubscriptionParams{TenantID: tenant,
+			Uuid: uuid.Must(uuid.NewV7()), DisplayName: in.DisplayName, TargetUrl: in.TargetUrl, RequestTimeoutMs: timeout,
+			SecretSealed: sealed, Now: store.Now()})
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
