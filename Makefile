@@ -15,7 +15,7 @@ TEST_GOFLAGS := $(GOFLAGS) -ldflags=-w
 # The slowest test packages, named first so that `go test -p 2` starts them first: last in the usual
 # order, test/webhooks (~45 s, mostly waiting for retries) ran alone at the end with a core idle.
 # Listed only while they exist; ./... adds every other package once.
-SLOW_TESTS := $(foreach d,test/webhooks test/e2e server/pgembed test/docs test/openapi_ts,$(if $(wildcard $(d)/*_test.go),./$(d)))
+SLOW_TESTS := $(foreach d,test/webhooks test/e2e test/fault server/pgembed test/docs test/openapi_ts,$(if $(wildcard $(d)/*_test.go),./$(d)))
 
 .PHONY: run build generate third_party check-generated lint test test-go bench contract clean
 

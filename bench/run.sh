@@ -13,10 +13,16 @@
 #  6. Webhooks: deliveries per second and commit-to-receipt latency (bench/webhooks).
 #  7. Products: the hydrated product GET (20 attributes, 10 assets, 5 categories, 30 input values,
 #     every association expanded) and the bulk publication lifecycle of 100 (bench/products).
+#  8. The front door: an anonymous 1 MiB body against an empty one, and one tenant flooding while
+#     another makes steady GETs (bench/hardening, against `catalogd serve` with its default rate
+#     limit; steps 2-3 run with CATALOG_RATE_LIMIT_RPS=0: they measure one tenant's throughput).
+#  9. Retention: the size of events, deliveries and attempts under a steady write load for several
+#     retention windows (bench/retention, CATALOG_RETENTION=30s, about 4 minutes).
 # The databases are dropped and the server stopped on exit, also on failure.
 #
 # Settings: BENCH_CLIENTS (4), BENCH_DURATION seconds per timed run (10), BENCH_ITEMS (100000),
-# BENCH_BULK_N batches per method in bulk vs COPY (200),
+# BENCH_BULK_N batches per method in bulk vs COPY (200), BENCH_RETENTION_WINDOW (30s) and
+# BENCH_RETENTION_WINDOWS (8) of step 9,
 # TEST_DATABASE_URL (a private cluster when unset; else the "postgres" database of a server to use).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -37,6 +43,8 @@ CLIENTS="${BENCH_CLIENTS:-4}"
 DURATION="${BENCH_DURATION:-10}"
 ITEMS="${BENCH_ITEMS:-100000}"
 BULK_N="${BENCH_BULK_N:-200}"
+RETENTION_WINDOW="${BENCH_RETENTION_WINDOW:-30s}"
+RETENTION_WINDOWS="${BENCH_RETENTION_WINDOWS:-8}"
 CORES="$(nproc)"
 THREADS=$((CLIENTS < CORES ? CLIENTS : CORES))
 OUT=bench/results
@@ -94,7 +102,7 @@ GRPC_PORT="$(free_port "$HTTP_PORT")"
 DATABASE_URL="$DB_URL" CATALOG_DATA_DIR="$TMP/data" CATALOG_JWT_HS256_SECRET="$SECRET" \
 	CATALOG_JWT_ISSUER="$ISSUER" CATALOG_JWT_AUDIENCE="$AUDIENCE" \
 	CATALOG_HTTP_ADDR="127.0.0.1:$HTTP_PORT" CATALOG_GRPC_ADDR="127.0.0.1:$GRPC_PORT" \
-	"$TMP/catalogd" serve >"$TMP/server.log" 2>&1 &
+	CATALOG_RATE_LIMIT_RPS=0 "$TMP/catalogd" serve >"$TMP/server.log" 2>&1 &
 SERVER_PID=$!
 for i in $(seq 300); do
 	curl -fsS -o /dev/null "http://127.0.0.1:$HTTP_PORT/readyz" 2>/dev/null && break
@@ -162,4 +170,32 @@ echo
 echo "== products (bench/products: in-process catalogd, $CLIENTS clients, ${DURATION} s per timed run)"
 go run ./bench/products -clients "$CLIENTS" -duration "${DURATION}s" 2>/dev/null | tee "$OUT/products.txt"
 { echo; echo "Products (go run ./bench/products):"; cat "$OUT/products.txt"; } >>"$OUT/latest.txt"
+# --- 8. the front door: anonymous bodies, a flooding tenant ------------------------------------------
+echo
+echo "== front door (bench/hardening: catalogd serve with the default rate limit)"
+psql_admin -c "CREATE DATABASE $DB"
+DATABASE_URL="$DB_URL" CATALOG_DATA_DIR="$TMP/data" CATALOG_JWT_HS256_SECRET="$SECRET" \
+	CATALOG_JWT_ISSUER="$ISSUER" CATALOG_JWT_AUDIENCE="$AUDIENCE" CATALOG_LOG_LEVEL=warn \
+	CATALOG_HTTP_ADDR="127.0.0.1:$HTTP_PORT" CATALOG_GRPC_ADDR="127.0.0.1:$GRPC_PORT" \
+	"$TMP/catalogd" serve >"$TMP/server.log" 2>&1 &
+SERVER_PID=$!
+for i in $(seq 300); do
+	curl -fsS -o /dev/null "http://127.0.0.1:$HTTP_PORT/readyz" 2>/dev/null && break
+	if ! kill -0 "$SERVER_PID" 2>/dev/null || [ "$i" = 300 ]; then
+		log "catalogd did not get ready"; tail -n 30 "$TMP/server.log" >&2; exit 1
+	fi
+	sleep 0.2
+done
+go run ./bench/hardening -url "http://127.0.0.1:$HTTP_PORT" -secret "$SECRET" -issuer "$ISSUER" -audience "$AUDIENCE" \
+	-pid "$SERVER_PID" -duration "${DURATION}s" | tee "$OUT/hardening.txt"
+{ echo; cat "$OUT/hardening.txt"; } >>"$OUT/latest.txt"
+stop_server
+
+# --- 9. retention: database size under a steady write load past the window ----------------------------
+echo
+echo "== retention (bench/retention: in-process catalogd, CATALOG_RETENTION=${RETENTION_WINDOW}, ${RETENTION_WINDOWS} windows)"
+# A verdict of GROWING (exit 1) is reported, not fatal: the other figures are still worth having.
+go run ./bench/retention -window "$RETENTION_WINDOW" -windows "$RETENTION_WINDOWS" 2>/dev/null | tee "$OUT/retention.txt" ||
+	log "bench/retention failed or found the tables growing (see $OUT/retention.txt)"
+{ echo; echo "Retention (go run ./bench/retention -window $RETENTION_WINDOW -windows $RETENTION_WINDOWS):"; sed -n '/^3 tables:/,$p' "$OUT/retention.txt"; } >>"$OUT/latest.txt"
 log "done in $((SECONDS - START)) s; summary in $OUT/latest.txt"

@@ -27,10 +27,11 @@ fi
 
 exec 3>&1 # the transcript: the script's standard output, also inside $(…)
 
-# shown is an argument as the transcript prints it: "$H" for the header, quoted when needed.
+# shown is an argument as the transcript prints it: "$H" and "$J" for the headers, quoted when needed.
 shown() {
   case $1 in
     "$H") printf '%s' '"$H"' ;;
+    "$J") printf '%s' '"$J"' ;;
     *[!A-Za-z0-9_./:@%+=,-]* | '') printf "'%s'" "${1//\'/\'\\\'\'}" ;;
     *) printf '%s' "$1" ;;
   esac
@@ -66,6 +67,7 @@ curl() {
 
 # tour:begin
 H="Authorization: Bearer $TOKEN"
+J="Content-Type: application/json"   # bodies are JSON: -d alone sends a form (415)
 # uuid prints the first "uuid" of an answer: the created object's, or a list's first item's
 # (the same with jq: jq -r 'first(.. | .uuid? // empty)')
 uuid() {
@@ -77,61 +79,61 @@ uuid() {
 }
 
 # locales, then an attribute with localized content
-LOCALE=$(curl -s -H "$H" -X POST $BASE/v1/locales -d '{"code":"en-US"}' | uuid)
-ATTR=$(curl -s -H "$H" -X POST $BASE/v1/attributes -d '{"code":"color","displayName":"Color"}' | uuid)
-SIZE=$(curl -s -H "$H" -X POST $BASE/v1/attributes/bulk -d '[{"code":"size"},{"code":"material"}]' | uuid)
+LOCALE=$(curl -s -H "$H" -X POST $BASE/v1/locales -H "$J" -d '{"code":"en-US"}' | uuid)
+ATTR=$(curl -s -H "$H" -X POST $BASE/v1/attributes -H "$J" -d '{"code":"color","displayName":"Color"}' | uuid)
+SIZE=$(curl -s -H "$H" -X POST $BASE/v1/attributes/bulk -H "$J" -d '[{"code":"size"},{"code":"material"}]' | uuid)
 curl -s -H "$H" -X POST $BASE/v1/attributes/$ATTR/contents \
-     -d '{"localeUuid":"'$LOCALE'","displayName":"Colour","description":"Main colour"}'
+     -H "$J" -d '{"localeUuid":"'$LOCALE'","displayName":"Colour","description":"Main colour"}'
 
 # lists: field[operator] filters, ordering, pages, include/expand
 curl -s -g -H "$H" "$BASE/v1/attributes?code[contains]=col&statuses[eq]=draft&code[order]=asc&page=1&size=20"
 curl -s -g -H "$H" "$BASE/v1/attributes/$ATTR?include[contents]=true&expand[contents]=true"
 
 # lifecycle: one at a time, or in bulk
-curl -s -H "$H" -X PATCH $BASE/v1/attributes/$ATTR/actions/lifecycle -d '{"transition":"publish"}'
+curl -s -H "$H" -X PATCH $BASE/v1/attributes/$ATTR/actions/lifecycle -H "$J" -d '{"transition":"publish"}'
 curl -s -H "$H" -X PATCH $BASE/v1/attributes/bulk/actions/lifecycle \
-     -d '{"transition":"remove","uuids":["'$SIZE'"]}'
+     -H "$J" -d '{"transition":"remove","uuids":["'$SIZE'"]}'
 
 # a type group with two input types: a localizable text and a decimal
-GROUP=$(curl -s -H "$H" -X POST $BASE/v1/type-groups -d '{"code":"marketing","entityType":"product"}' | uuid)
+GROUP=$(curl -s -H "$H" -X POST $BASE/v1/type-groups -H "$J" -d '{"code":"marketing","entityType":"product"}' | uuid)
 TITLE=$(curl -s -H "$H" -X POST $BASE/v1/input-types \
-     -d '{"typeGroupUuid":"'$GROUP'","code":"title","dataType":"text","isLocalizable":true}' | uuid)
+     -H "$J" -d '{"typeGroupUuid":"'$GROUP'","code":"title","dataType":"text","isLocalizable":true}' | uuid)
 PRICE=$(curl -s -H "$H" -X POST $BASE/v1/input-types \
-     -d '{"typeGroupUuid":"'$GROUP'","code":"price","dataType":"decimal","constraints":{"min":0}}' | uuid)
+     -H "$J" -d '{"typeGroupUuid":"'$GROUP'","code":"price","dataType":"decimal","constraints":{"min":0}}' | uuid)
 
 # an asset type, and a family that requires a title and at least one image
-IMAGES=$(curl -s -H "$H" -X POST $BASE/v1/product-asset-types -d '{"code":"images","isFeaturedSource":true}' | uuid)
-FAM=$(curl -s -H "$H" -X POST $BASE/v1/families -d '{"code":"apparel","displayName":"Apparel"}' | uuid)
-curl -s -H "$H" -X POST $BASE/v1/families/$FAM/input-types -d '{"inputTypeUuid":"'$TITLE'","requirementLevel":"required"}'
+IMAGES=$(curl -s -H "$H" -X POST $BASE/v1/product-asset-types -H "$J" -d '{"code":"images","isFeaturedSource":true}' | uuid)
+FAM=$(curl -s -H "$H" -X POST $BASE/v1/families -H "$J" -d '{"code":"apparel","displayName":"Apparel"}' | uuid)
+curl -s -H "$H" -X POST $BASE/v1/families/$FAM/input-types -H "$J" -d '{"inputTypeUuid":"'$TITLE'","requirementLevel":"required"}'
 curl -s -H "$H" -X POST $BASE/v1/families/$FAM/asset-types \
-     -d '{"productAssetTypeUuid":"'$IMAGES'","requirementLevel":"required","minCount":1}'
+     -H "$J" -d '{"productAssetTypeUuid":"'$IMAGES'","requirementLevel":"required","minCount":1}'
 
 # a sales channel in en-US that requires a price of its own
-WEB=$(curl -s -H "$H" -X POST $BASE/v1/channels -d '{"code":"web","localeUuids":["'$LOCALE'"]}' | uuid)
+WEB=$(curl -s -H "$H" -X POST $BASE/v1/channels -H "$J" -d '{"code":"web","localeUuids":["'$LOCALE'"]}' | uuid)
 curl -s -H "$H" -X POST $BASE/v1/channels/$WEB/input-types \
-     -d '{"inputTypeUuid":"'$PRICE'","requirementLevel":"required","scoping":"channel"}'
+     -H "$J" -d '{"inputTypeUuid":"'$PRICE'","requirementLevel":"required","scoping":"channel"}'
 
 # a product and its variant; the parent's title and image count for the variant too
 PARENT=$(curl -s -H "$H" -X POST $BASE/v1/products \
-     -d '{"code":"TSHIRT","kind":"variant_parent","familyUuid":"'$FAM'"}' | uuid)
+     -H "$J" -d '{"code":"TSHIRT","kind":"variant_parent","familyUuid":"'$FAM'"}' | uuid)
 VARIANT=$(curl -s -H "$H" -X POST $BASE/v1/products \
-     -d '{"code":"TSHIRT-RED","kind":"variant","familyUuid":"'$FAM'","parentUuid":"'$PARENT'"}' | uuid)
+     -H "$J" -d '{"code":"TSHIRT-RED","kind":"variant","familyUuid":"'$FAM'","parentUuid":"'$PARENT'"}' | uuid)
 curl -s -H "$H" -X POST $BASE/v1/products/$PARENT/input-values \
-     -d '{"inputTypeUuid":"'$TITLE'","localeUuid":"'$LOCALE'","value":"Red T-shirt"}'   # the variant inherits it
-ASSET=$(curl -s -H "$H" -X POST $BASE/v1/assets -d '{"code":"tshirt-red-front","category":"image"}' | uuid)
+     -H "$J" -d '{"inputTypeUuid":"'$TITLE'","localeUuid":"'$LOCALE'","value":"Red T-shirt"}'   # the variant inherits it
+ASSET=$(curl -s -H "$H" -X POST $BASE/v1/assets -H "$J" -d '{"code":"tshirt-red-front","category":"image"}' | uuid)
 curl -s -H "$H" -X POST $BASE/v1/products/$PARENT/assets \
-     -d '{"assetUuid":"'$ASSET'","productAssetTypeUuid":"'$IMAGES'","displayPriority":0}'
+     -H "$J" -d '{"assetUuid":"'$ASSET'","productAssetTypeUuid":"'$IMAGES'","displayPriority":0}'
 
 # a publication on the channel: readiness says what is missing; then the price, activation, a schedule
-PUB=$(curl -s -H "$H" -X POST $BASE/v1/products/$VARIANT/publications -d '{"channelUuid":"'$WEB'"}' | uuid)
+PUB=$(curl -s -H "$H" -X POST $BASE/v1/products/$VARIANT/publications -H "$J" -d '{"channelUuid":"'$WEB'"}' | uuid)
 curl -s -H "$H" $BASE/v1/products/$VARIANT/publications/$PUB/readiness    # {"ready":false,"missing":[…]}: draft, no price
 curl -s -H "$H" -X POST $BASE/v1/products/$VARIANT/input-values \
-     -d '{"inputTypeUuid":"'$PRICE'","channelUuid":"'$WEB'","value":19.99}'   # a decimal: a JSON number or a string
+     -H "$J" -d '{"inputTypeUuid":"'$PRICE'","channelUuid":"'$WEB'","value":19.99}'   # a decimal: a JSON number or a string
 curl -s -H "$H" -X PATCH $BASE/v1/products/bulk/actions/lifecycle \
-     -d '{"transition":"activate","uuids":["'$PARENT'","'$VARIANT'"]}'
+     -H "$J" -d '{"transition":"activate","uuids":["'$PARENT'","'$VARIANT'"]}'
 curl -s -H "$H" $BASE/v1/products/$VARIANT/publications/$PUB/readiness    # {"ready":true,"missing":[]}
 curl -s -H "$H" -X POST $BASE/v1/products/$VARIANT/publications/$PUB/schedules \
-     -d '{"transition":"publish","scheduledAt":"2030-01-01T09:00:00Z"}'
+     -H "$J" -d '{"transition":"publish","scheduledAt":"2030-01-01T09:00:00Z"}'
 
 # the whole product in one GET
 curl -s -g -H "$H" "$BASE/v1/products/$VARIANT?expand[productAttributes]=true&expand[productAssets]=true\
@@ -140,11 +142,11 @@ curl -s -g -H "$H" "$BASE/v1/products/$VARIANT?expand[productAttributes]=true&ex
 
 # webhooks: a subscription (the answer carries its signing secret), its event types, its deliveries
 SUB=$(curl -s -H "$H" -X POST $BASE/v1/webhook-subscriptions \
-     -d '{"displayName":"erp","targetUrl":"https://erp.example.com/hooks"}' | uuid)
+     -H "$J" -d '{"displayName":"erp","targetUrl":"https://erp.example.com/hooks"}' | uuid)
 curl -s -g -H "$H" "$BASE/v1/webhook-event-types?name[starts]=attribute.&name[order]=asc"
 ET=$(curl -s -g -H "$H" "$BASE/v1/webhook-event-types?names[eq]=attribute.created" | uuid)
-curl -s -H "$H" -X POST $BASE/v1/webhook-subscriptions/$SUB/event-types -d '{"webhookEventTypeUuid":"'$ET'"}'
-curl -s -H "$H" -X POST $BASE/v1/attributes -d '{"code":"weight"}'    # an attribute.created event: one delivery
+curl -s -H "$H" -X POST $BASE/v1/webhook-subscriptions/$SUB/event-types -H "$J" -d '{"webhookEventTypeUuid":"'$ET'"}'
+curl -s -H "$H" -X POST $BASE/v1/attributes -H "$J" -d '{"code":"weight"}'    # an attribute.created event: one delivery
 DEL=$(curl -s -H "$H" $BASE/v1/webhook-subscriptions/$SUB/deliveries | uuid)
 curl -s -H "$H" $BASE/v1/webhook-subscriptions/$SUB/deliveries/$DEL/attempts
 # tour:end

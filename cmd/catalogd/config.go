@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/url"
 	"strconv"
@@ -104,9 +105,26 @@ var variables = []variable{
 			s.app.WebhookPolicy.SuspendAfter, err = parseDuration(v)
 			return err
 		}},
-	{env: "CATALOG_WEBHOOK_WORKERS", flag: "webhook-workers", def: "8", accepts: "a whole number from 1 to 1024",
-		help: "concurrent webhook deliveries per process (replicas share the work)", cmds: cmdServe,
+	{env: "CATALOG_WEBHOOK_WORKERS", flag: "webhook-workers", def: "64", accepts: "a whole number from 1 to 1024",
+		help: "webhook attempts in flight per process (replicas share the work; a subscription gets at most a quarter, 16 at most, a tenant half)", cmds: cmdServe,
 		set: func(s *settings, v string) (err error) { s.app.WebhookWorkers, err = parseInt(v, 1, 1024); return err }},
+	{env: "CATALOG_SHUTDOWN_GRACE", flag: "shutdown-grace", def: "10s", accepts: "a positive Go duration of at most 5m (e.g. 10s, 30s)",
+		help: "on SIGTERM/SIGINT, how long webhook attempts in flight may finish; later ones are cut and sent again by the next server", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) {
+			s.app.ShutdownGrace, err = parseDuration(v)
+			if err == nil && s.app.ShutdownGrace > 5*time.Minute {
+				err = errors.New("too long")
+			}
+			return err
+		}},
+	{env: "CATALOG_WEBHOOK_LEASE", flag: "webhook-lease", def: "60s", accepts: "a Go duration from 1s to 1h (e.g. 60s)",
+		help: "how long a claimed delivery stays invisible to other dispatchers: after a crash, its attempt is made again once this has passed; keep it above the longest webhook request time-out (30 s)", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) {
+			if s.app.WebhookLease, err = parseDuration(v); err == nil && (s.app.WebhookLease < time.Second || s.app.WebhookLease > time.Hour) {
+				err = errInvalid
+			}
+			return err
+		}},
 	{env: "CATALOG_SECRET_KEY", flag: "secret-key", def: "",
 		accepts: fmt.Sprintf("empty, or base64 of exactly %d bytes", webhooks.KeySize),
 		help:    "encrypts webhook secrets at rest; empty: generated into CATALOG_DATA_DIR (replicas must share it)",
@@ -115,6 +133,18 @@ var variables = []variable{
 	{env: "CATALOG_SCHEDULER_INTERVAL", flag: "scheduler-interval", def: "1s", accepts: "a positive Go duration (e.g. 200ms, 1s)",
 		help: "time between two runs of the publication scheduler over due schedules", cmds: cmdServe,
 		set: func(s *settings, v string) (err error) { s.app.SchedulerInterval, err = parseDuration(v); return err }},
+	{env: "CATALOG_RATE_LIMIT_RPS", flag: "rate-limit-rps", def: "200", accepts: "a number from 0 to 1000000 (0 turns the per-tenant limits off)",
+		help: "per-tenant requests per second (token bucket, per replica); a tenant also holds at most half the database pool", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) { s.app.RateLimitRPS, err = parseRate(v); return err }},
+	{env: "CATALOG_RATE_LIMIT_BURST", flag: "rate-limit-burst", def: "400", accepts: "a whole number from 1 to 1000000",
+		help: "per-tenant burst: requests a tenant may make at once (the bucket's size)", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) {
+			s.app.RateLimitBurst, err = parseInt(v, 1, 1_000_000)
+			return err
+		}},
+	{env: "CATALOG_RETENTION", flag: "retention", def: "720h", accepts: "0 (keep forever) or a positive Go duration (e.g. 720h, 30s)",
+		help: "events, finished webhook deliveries and their attempts older than this are deleted (pending deliveries never)", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) { s.app.Retention, err = parseRetention(v); return err }},
 	{env: "CATALOG_LOG_LEVEL", flag: "log-level", def: "info", accepts: "debug, info, warn or error",
 		help: "least severe log level written", cmds: cmdServe | cmdMigrate,
 		set: func(s *settings, v string) (err error) { s.logLevel, err = parseLogLevel(v); return err }},
@@ -162,6 +192,18 @@ func parseInt(v string, lo, hi int) (int, error) {
 	return n, nil
 }
 
+// parseRate reads a rate limit: a decimal number from 0 to 1000000.
+func parseRate(v string) (float64, error) {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) {
+		return 0, errors.New("not a number")
+	}
+	if f < 0 || f > 1_000_000 {
+		return 0, errors.New("out of range")
+	}
+	return f, nil
+}
+
 func parseDuration(v string) (time.Duration, error) {
 	d, err := time.ParseDuration(v)
 	if err != nil {
@@ -171,6 +213,14 @@ func parseDuration(v string) (time.Duration, error) {
 		return 0, errors.New("not positive")
 	}
 	return d, nil
+}
+
+// parseRetention is a duration where 0 is a value of its own (keep forever).
+func parseRetention(v string) (time.Duration, error) {
+	if v == "0" {
+		return 0, nil
+	}
+	return parseDuration(v)
 }
 
 func parseSchedule(v string) ([]time.Duration, error) {

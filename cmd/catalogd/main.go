@@ -291,7 +291,8 @@ func serve(std stdio, s *settings) error {
 	buffered.Flush() // the start-up lines (and the banner) go out at once
 	<-ctx.Done()
 	log.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	// The webhook attempts in flight get CATALOG_SHUTDOWN_GRACE, the rest of the shutdown 10 s more.
+	sctx, cancel := context.WithTimeout(context.Background(), max(cfg.ShutdownGrace, 10*time.Second)+10*time.Second)
 	defer cancel()
 	srv.Stop(sctx)
 	log.Info("stopped")

@@ -56,6 +56,10 @@ func TestEachBadValueStopsWithTheVariableAndWhatItAccepts(t *testing.T) {
 			want: `CATALOG_WEBHOOK_WORKERS="0" is not valid (out of range): accepts a whole number from 1 to 1024`},
 		{env: map[string]string{"CATALOG_WEBHOOK_WORKERS": "1025"},
 			want: `CATALOG_WEBHOOK_WORKERS="1025" is not valid (out of range): accepts a whole number from 1 to 1024`},
+		{env: map[string]string{"CATALOG_SHUTDOWN_GRACE": "6m"},
+			want: `CATALOG_SHUTDOWN_GRACE="6m" is not valid (too long): accepts a positive Go duration of at most 5m (e.g. 10s, 30s)`},
+		{env: map[string]string{"CATALOG_SHUTDOWN_GRACE": "0s"},
+			want: `CATALOG_SHUTDOWN_GRACE="0s" is not valid (not positive): accepts a positive Go duration of at most 5m (e.g. 10s, 30s)`},
 		{env: map[string]string{"CATALOG_WEBHOOK_SUSPEND_AFTER_FAILURES": "1.5"},
 			want: `CATALOG_WEBHOOK_SUSPEND_AFTER_FAILURES="1.5" is not valid (not a whole number): accepts a whole number from 1 to 1000000`},
 		{env: map[string]string{"CATALOG_WEBHOOK_SUSPEND_AFTER_FAILURES": "0"},
@@ -182,11 +186,15 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := app.Config{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:9090", DataDir: "./.data",
-		JWTIssuer: "catalogd-dev", JWTAudience: "catalog", WebhookWorkers: 8, SchedulerInterval: time.Second}
+		JWTIssuer: "catalogd-dev", JWTAudience: "catalog", WebhookWorkers: 64, SchedulerInterval: time.Second,
+		ShutdownGrace: 10 * time.Second}
 	want.WebhookPolicy.Schedule = []time.Duration{5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour,
 		5 * time.Hour, 10 * time.Hour, 14 * time.Hour, 20 * time.Hour, 24 * time.Hour}
 	want.WebhookPolicy.SuspendAfterFailures = 20
 	want.WebhookPolicy.SuspendAfter = 120 * time.Hour
+	want.RateLimitRPS, want.RateLimitBurst = 200, 400
+	want.Retention = 720 * time.Hour
+	want.WebhookLease = time.Minute
 	if !reflect.DeepEqual(s.app, want) {
 		t.Errorf("defaults:\n%+v\nwant\n%+v", s.app, want)
 	}
@@ -582,5 +590,43 @@ func TestReadmeListsEveryVariable(t *testing.T) {
 	}
 	if !slices.Equal(order, want) {
 		t.Errorf("README's variables %v, the code's %v (same set, same order)", order, want)
+	}
+}
+
+// The rate limit: a decimal rate, 0 turns it off; anything else is refused naming the variable.
+func TestRateLimitVariables(t *testing.T) {
+	s, err := load("serve", cmdServe, nil, lookup(map[string]string{"CATALOG_RATE_LIMIT_RPS": "0.5", "CATALOG_RATE_LIMIT_BURST": "3"}))
+	if err != nil || s.app.RateLimitRPS != 0.5 || s.app.RateLimitBurst != 3 {
+		t.Fatalf("%v %+v", err, s)
+	}
+	if s, err = load("serve", cmdServe, nil, lookup(map[string]string{"CATALOG_RATE_LIMIT_RPS": "0"})); err != nil || s.app.RateLimitRPS != 0 {
+		t.Fatalf("off: %v", err)
+	}
+	for env, v := range map[string]string{"CATALOG_RATE_LIMIT_RPS": "-1", "CATALOG_RATE_LIMIT_BURST": "0"} {
+		if _, err := load("serve", cmdServe, nil, lookup(map[string]string{env: v})); err == nil || !strings.Contains(err.Error(), env) {
+			t.Errorf("%s=%s: %v", env, v, err)
+		}
+	}
+	for _, v := range []string{"NaN", "fast", "2e6"} {
+		if _, err := load("serve", cmdServe, nil, lookup(map[string]string{"CATALOG_RATE_LIMIT_RPS": v})); err == nil {
+			t.Errorf("CATALOG_RATE_LIMIT_RPS=%s accepted", v)
+		}
+	}
+}
+
+// Retention: 0 keeps everything (no pruner); a negative or malformed value is refused naming the
+// variable.
+func TestRetentionVariable(t *testing.T) {
+	for v, want := range map[string]time.Duration{"0": 0, "30s": 30 * time.Second, "2160h": 2160 * time.Hour} {
+		s, err := load("serve", cmdServe, nil, lookup(map[string]string{"CATALOG_RETENTION": v}))
+		if err != nil || s.app.Retention != want {
+			t.Errorf("CATALOG_RETENTION=%s: %v %v, want %v", v, err, s.app.Retention, want)
+		}
+	}
+	for _, v := range []string{"-1h", "0s0x", "forever", "", "30"} {
+		if _, err := load("serve", cmdServe, nil, lookup(map[string]string{"CATALOG_RETENTION": v})); err == nil ||
+			!strings.Contains(err.Error(), "CATALOG_RETENTION") {
+			t.Errorf("CATALOG_RETENTION=%q: %v, want refused", v, err)
+		}
 	}
 }

@@ -29,7 +29,9 @@ import (
 	"github.com/catalogd/catalogd/server/auth"
 	"github.com/catalogd/catalogd/server/docs"
 	"github.com/catalogd/catalogd/server/events"
+	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/pgembed"
+	"github.com/catalogd/catalogd/server/retention"
 	"github.com/catalogd/catalogd/server/scheduler"
 	"github.com/catalogd/catalogd/server/store"
 	"github.com/catalogd/catalogd/server/webhooks"
@@ -59,6 +61,15 @@ type Config struct {
 	DisableScheduler bool
 	// SchedulerInterval is the time between the scheduler's ticks; 0 is 1 s.
 	SchedulerInterval time.Duration
+	// RateLimitRPS and RateLimitBurst are the per-tenant token bucket (CATALOG_RATE_LIMIT_RPS,
+	// CATALOG_RATE_LIMIT_BURST); RPS 0 turns rate limiting off (the zero Config: tests).
+	RateLimitRPS   float64
+	RateLimitBurst int
+	// Retention is how long events, finished deliveries and their attempts are kept
+	// (CATALOG_RETENTION); 0 keeps them forever (the zero Config: tests).
+	Retention time.Duration
+	// ShutdownGrace is how long Stop lets in-flight webhook attempts finish; 0 is 10 s.
+	ShutdownGrace time.Duration
 }
 
 // DevScopes are the scopes of the development token.
@@ -70,11 +81,18 @@ type Server struct {
 	DB       *store.DB
 	httpSrv  *http.Server
 	grpcSrv  *grpc.Server
+	hopSrv   *grpc.Server
 	httpLis  net.Listener
 	grpcLis  net.Listener
 	gwConn   *grpc.ClientConn
 	embedded *pgembed.Cluster
-	done     chan struct{}
+	// dispatchDB is the webhook dispatcher's own pool (nil without a dispatcher).
+	dispatchDB *store.DB
+	// ops is a tiny pool of its own for /readyz, which API load cannot fill (store.DB.Ready).
+	ops *store.DB
+	// Pools exposes every database pool's figures on /metrics (pool="api", "ops", "dispatcher").
+	Pools *store.PoolCollector
+	done  chan struct{}
 	// workers are the background loops (webhook dispatcher, publication scheduler).
 	workers []worker
 }
@@ -105,6 +123,12 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if s.DB, err = store.Open(ctx, url); err != nil {
 		return nil, err
 	}
+	if s.ops, err = store.OpenWith(ctx, url, store.Options{MaxConns: 2, MinConns: 1, Name: "ops"}); err != nil {
+		return nil, err
+	}
+	s.Pools = store.NewPoolCollector()
+	s.Pools.Add("api", s.DB)
+	s.Pools.Add("ops", s.ops)
 	if err := Migrate(ctx, s.DB, log); err != nil {
 		return nil, err
 	}
@@ -134,12 +158,12 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 		return nil, err
 	}
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	ic := &interceptors{log: log, verifier: verifier, scopes: scopes, rules: rules, metrics: newMetrics(reg)}
-	s.grpcSrv = grpc.NewServer(grpc.ChainUnaryInterceptor(ic.unary), grpc.MaxRecvMsgSize(MaxBodyBytes*4))
-	for _, svc := range services {
-		s.grpcSrv.RegisterService(svc.Desc, svc.Impl)
-	}
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), s.Pools)
+	ic := &interceptors{log: log, verifier: verifier, scopes: scopes, rules: rules, metrics: newMetrics(reg),
+		limits: newLimiter(cfg, s.DB, reg)}
+	// grpcSrv serves gRPC clients, hopSrv the REST gateway's in-process connection (newServers).
+	s.grpcSrv, s.hopSrv = ic.newServers(services,
+		fields.ServerCodec{}) // undecodable requests: 400 MALFORMED_REQUEST, not INTERNAL
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(s.grpcSrv, hs)
 	reflection.Register(s.grpcSrv)
@@ -151,7 +175,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	// over an in-memory connection rather than loopback TCP.
 	mem := bufconn.Listen(1 << 20)
 	go func() { _ = s.grpcSrv.Serve(s.grpcLis) }()
-	go func() { _ = s.grpcSrv.Serve(mem) }()
+	go func() { _ = s.hopSrv.Serve(mem) }()
 	s.gwConn, err = grpc.NewClient("passthrough:///catalogd-inprocess",
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return mem.DialContext(ctx) }),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
@@ -159,11 +183,9 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if err != nil {
 		return nil, err
 	}
-	gw := newGateway(ic.authorizeHeader)
-	for _, svc := range services {
-		if err := svc.Gateway(ctx, gw, s.gwConn); err != nil {
-			return nil, err
-		}
+	gw, err := newRESTGateway(ctx, services, s.gwConn, ic) // with the front door (front.go)
+	if err != nil {
+		return nil, err
 	}
 	spec, err := BuildOpenAPI(services)
 	if err != nil {
@@ -176,7 +198,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if s.httpLis, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
 		return nil, fmt.Errorf("listen HTTP: %w", err)
 	}
-	s.httpSrv = &http.Server{Handler: httpHandler(log, gw, s.DB, reg, spec, docsPage), ReadHeaderTimeout: 10 * time.Second,
+	s.httpSrv = &http.Server{Handler: httpHandler(log, gw, s.ops, reg, spec, docsPage), ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout: 2 * time.Minute}
 	go func() { _ = s.httpSrv.Serve(s.httpLis) }()
 	if !cfg.DisableDispatcher {
@@ -187,12 +209,25 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 		if policy.SuspendAfterFailures == 0 {
 			policy.SuspendAfterFailures = 20
 		}
-		disp := &webhooks.Dispatcher{DB: s.DB, Box: box, Sender: webhooks.NewSender(guard), Policy: policy, Log: log,
-			Workers: cfg.WebhookWorkers, Lease: cfg.WebhookLease}
+		// The dispatcher has connections of its own, which API load cannot take (DESIGN.md "Limits and fairness").
+		if s.dispatchDB, err = store.OpenWith(ctx, url, store.Options{MaxConns: webhooks.DispatcherConns, Name: "dispatcher"}); err != nil {
+			return nil, err
+		}
+		if s.Pools != nil {
+			s.Pools.Add("dispatcher", s.dispatchDB)
+		}
+		disp := &webhooks.Dispatcher{DB: s.dispatchDB, Box: box, Sender: webhooks.NewSender(guard), Policy: policy, Log: log,
+			Workers: cfg.WebhookWorkers, Lease: cfg.WebhookLease, Grace: cfg.ShutdownGrace,
+			Metrics: webhooks.NewMetrics(reg, s.dispatchDB)}
 		s.startWorker(ctx, disp.Run)
+	} else {
+		webhooks.NewMetrics(reg, s.DB) // the backlog figures are the database's: any replica shows them
 	}
 	if !cfg.DisableScheduler {
 		s.startWorker(ctx, (&scheduler.Runner{DB: s.DB, Interval: cfg.SchedulerInterval, Log: log}).Run)
+	}
+	if cfg.Retention > 0 { // every replica runs a pruner; one at a time prunes (server/retention)
+		s.startWorker(ctx, (&retention.Pruner{DB: s.DB, Retention: cfg.Retention, Log: log, Metrics: retention.NewMetrics(reg)}).Run)
 	}
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	log.Info("catalogd serving", "http", s.HTTPAddr(), "grpc", s.GRPCAddr())
@@ -202,6 +237,11 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 // Stop shuts down gracefully: no new requests, in-flight ones finish (up to ctx's deadline), then
 // the database (and an embedded cluster) stop.
 func (s *Server) Stop(ctx context.Context) {
+	// The background loops stop taking work at once; the dispatcher lets its attempts in flight
+	// finish for up to Config.ShutdownGrace while the servers drain (waited for below).
+	for _, w := range s.workers {
+		w.stop()
+	}
 	if s.httpSrv != nil {
 		_ = s.httpSrv.Shutdown(ctx)
 	}
@@ -217,6 +257,9 @@ func (s *Server) Stop(ctx context.Context) {
 	if s.gwConn != nil {
 		_ = s.gwConn.Close()
 	}
+	if s.hopSrv != nil {
+		s.hopSrv.Stop() // the HTTP server has finished its requests: the gateway's hop is idle
+	}
 	for _, w := range s.workers {
 		w.stop()
 		select {
@@ -226,6 +269,12 @@ func (s *Server) Stop(ctx context.Context) {
 	}
 	if s.DB != nil {
 		s.DB.Close()
+	}
+	if s.dispatchDB != nil {
+		s.dispatchDB.Close()
+	}
+	if s.ops != nil {
+		s.ops.Close()
 	}
 	if s.embedded != nil {
 		if err := s.embedded.Stop(); err != nil {

@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -32,11 +31,17 @@ const retryAfterSeconds = "5"
 // The gateway decodes a request before it calls the gRPC server, so a malformed request would
 // answer 400 before the interceptor checks the token; authz runs the same check first in that case,
 // so that a bad token is always 401 and a missing scope 403.
-func newGateway(authz func(ctx context.Context, method, authorization string) error) *runtime.ServeMux {
+//
+// middlewares run around every handler after routeProbe (the front door: auth, limits and the body
+// before the handler decodes it). The method is always the request's: X-HTTP-Method-Override and
+// the gateway's form-POST-as-GET fallback are off.
+func newGateway(authz func(ctx context.Context, method, authorization string) error, middlewares ...runtime.Middleware) *runtime.ServeMux {
 	return runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, &jsonpb.Marshaler{}),
 		queryParser(),
-		runtime.WithMiddlewares(routeProbe),
+		runtime.WithDisableHTTPMethodOverride(),
+		runtime.WithDisablePathLengthFallback(),
+		runtime.WithMiddlewares(append([]runtime.Middleware{routeProbe}, middlewares...)...),
 		runtime.WithErrorHandler(func(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
 			if probing(r) {
 				return
@@ -67,11 +72,11 @@ func newGateway(authz func(ctx context.Context, method, authorization string) er
 			WriteProblem(w, r, apierr.New(apierr.NotFound, "no resource at %s", r.URL.Path))
 		}),
 		runtime.WithForwardResponseOption(successStatus),
-		runtime.WithMetadata(func(context.Context, *http.Request) metadata.MD { return metadata.Pairs(gatewayHeader, "1") }),
 		runtime.WithIncomingHeaderMatcher(func(k string) (string, bool) {
-			switch strings.ToLower(k) {
-			case "authorization", RequestIDHeader:
-				return strings.ToLower(k), true
+			// The gateway passes Authorization on by itself (every value): matching it here too
+			// would send each value twice.
+			if strings.EqualFold(k, RequestIDHeader) {
+				return RequestIDHeader, true
 			}
 			return "", false
 		}),
@@ -100,14 +105,23 @@ func queryParser() runtime.ServeMuxOption {
 
 type probeKey struct{}
 
+// probe is what a probe request records: whether a route matched, and its pattern.
+type probe struct {
+	routed  bool
+	pattern string
+}
+
 // probeMethods are the methods a 405's Allow header may list: those the API's HTTP rules use.
 var probeMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
 
 // routeProbe marks a probe as routed instead of serving it.
 func routeProbe(next runtime.HandlerFunc) runtime.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, params map[string]string) {
-		if routed, ok := r.Context().Value(probeKey{}).(*bool); ok {
-			*routed = true
+		if p, ok := r.Context().Value(probeKey{}).(*probe); ok {
+			p.routed = true
+			if pat, ok := runtime.HTTPPattern(r.Context()); ok {
+				p.pattern = pat.String()
+			}
 			return
 		}
 		next(w, r, params)
@@ -115,7 +129,7 @@ func routeProbe(next runtime.HandlerFunc) runtime.HandlerFunc {
 }
 
 func probing(r *http.Request) bool {
-	_, ok := r.Context().Value(probeKey{}).(*bool)
+	_, ok := r.Context().Value(probeKey{}).(*probe)
 	return ok
 }
 
@@ -123,16 +137,14 @@ func probing(r *http.Request) bool {
 func allowedMethods(mux *runtime.ServeMux, r *http.Request) []string {
 	var out []string
 	for _, m := range probeMethods {
-		routed := false
-		p := r.Clone(context.WithValue(r.Context(), probeKey{}, &routed))
+		pr := &probe{}
+		p := r.Clone(context.WithValue(r.Context(), probeKey{}, pr))
 		p.Method = m
 		p.Body = http.NoBody
 		p.ContentLength = 0
-		// Without a form content type the mux neither reads a body nor falls back from POST to GET.
 		p.Header.Del("Content-Type")
-		p.Header.Del("X-HTTP-Method-Override")
 		mux.ServeHTTP(discardWriter{}, p)
-		if routed {
+		if pr.routed {
 			out = append(out, m)
 		}
 	}

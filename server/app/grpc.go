@@ -6,29 +6,33 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/encoding"
+	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/auth"
 	"github.com/catalogd/catalogd/server/fields"
+	"github.com/catalogd/catalogd/server/limits"
 	"github.com/catalogd/catalogd/server/reqctx"
+	"github.com/catalogd/catalogd/server/store"
 )
 
 // RequestIDHeader carries the request id from the gateway (and any gRPC client) to the server.
 const RequestIDHeader = "x-request-id"
-
-// gatewayHeader marks the RPCs the REST gateway makes: their HTTP request already has its log line,
-// so the RPC line is logged at debug level only (one line per request at info).
-const gatewayHeader = "x-catalogd-gateway"
 
 type interceptors struct {
 	log      *slog.Logger
@@ -37,14 +41,87 @@ type interceptors struct {
 	// rules is the request rule check of every API method (fields.Request), keyed like scopes.
 	rules   map[string]*fields.Request
 	metrics *metrics
+	// limits are the per-tenant rate and concurrency limits (nil or disabled: none).
+	limits *limits.Limiter
 }
 
-// unary is the one chain every RPC passes, REST calls included (the gateway dials the gRPC server):
-// request id and logging, metrics, panic recovery, error normalisation, then authentication and scope,
-// then the request rules declared in proto ((catalog.v1.rules), the ones the OpenAPI document
-// publishes): a request that breaks one never reaches its handler.
-func (ic *interceptors) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
+// newServers makes the two gRPC servers of the services, with the same chain and codec: direct
+// serves gRPC clients (the TCP listener, with health and reflection added by the caller); hop serves
+// only the REST gateway's in-process connection. They differ in what the transport already did: a
+// REST request was authorized, counted against its tenant's limits and bounded to MaxBodyBytes of
+// JSON by the front door, so the hop does not count it again and accepts the larger protobuf form
+// of that JSON (hopMaxMsgBytes); a direct call is counted here, and a request message over
+// MaxBodyBytes is the API's PAYLOAD_TOO_LARGE (sizeCodec; grpc itself refuses, with its own text,
+// messages over grpc's default 4 MiB, which are never read). Which server a call reached cannot be
+// spoofed by anything the client sends.
+func (ic *interceptors) newServers(services []Service, codec encoding.CodecV2) (direct, hop *grpc.Server) {
+	direct = grpc.NewServer(grpc.ChainUnaryInterceptor(ic.unary), grpc.ForceServerCodecV2(sizeCodec{inner: codec, max: MaxBodyBytes}))
+	hop = grpc.NewServer(grpc.ChainUnaryInterceptor(ic.unaryHop), grpc.ForceServerCodecV2(codec), grpc.MaxRecvMsgSize(hopMaxMsgBytes))
+	for _, svc := range services {
+		direct.RegisterService(svc.Desc, svc.Impl)
+		hop.RegisterService(svc.Desc, svc.Impl)
+	}
+	return direct, hop
+}
+
+// tooLargeField is the unknown field sizeCodec marks an over-size request with (the largest field
+// number but one: fields.ServerCodec uses the largest).
+const tooLargeField protowire.Number = protowire.MaxValidNumber - 1
+
+// sizeCodec is the direct server's codec: an API request message over max bytes is not decoded;
+// it is left empty with a marker (tooLargeField) that the interceptor, after authentication,
+// answers with PAYLOAD_TOO_LARGE. (A codec error would be grpc's own INTERNAL, and grpc's own
+// size limit answers with its own text before any interceptor runs.)
+type sizeCodec struct {
+	inner encoding.CodecV2
+	max   int
+}
+
+func (c sizeCodec) Name() string                           { return c.inner.Name() }
+func (c sizeCodec) Marshal(v any) (mem.BufferSlice, error) { return c.inner.Marshal(v) }
+
+func (c sizeCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	if n := data.Len(); n > c.max {
+		if m, ok := v.(proto.Message); ok && strings.HasPrefix(string(m.ProtoReflect().Descriptor().FullName()), "catalog.v1.") {
+			proto.Reset(m)
+			b := protowire.AppendTag(nil, tooLargeField, protowire.VarintType)
+			m.ProtoReflect().SetUnknown(protowire.AppendVarint(b, uint64(n)))
+			return nil
+		}
+	}
+	return c.inner.Unmarshal(data, v)
+}
+
+// tooLarge reports whether sizeCodec marked req.
+func tooLarge(req any) bool {
+	m, ok := req.(proto.Message)
+	if !ok {
+		return false
+	}
+	num, typ, n := protowire.ConsumeTag(m.ProtoReflect().GetUnknown())
+	return n > 0 && num == tooLargeField && typ == protowire.VarintType
+}
+
+func (ic *interceptors) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	return ic.intercept(ctx, req, info, handler, true)
+}
+
+func (ic *interceptors) unaryHop(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	return ic.intercept(ctx, req, info, handler, false)
+}
+
+// intercept is the one chain every RPC passes, REST calls included (the gateway dials the gRPC server):
+// request id and logging, metrics, panic recovery, error normalisation, a deadline (requestTimeout
+// at most), then authentication and scope, the tenant's limits (direct calls: REST calls were
+// counted by the front door), then the request rules declared in proto ((catalog.v1.rules), the
+// ones the OpenAPI document publishes): a request that breaks one never reaches its handler.
+func (ic *interceptors) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler, direct bool) (resp any, err error) {
 	start := time.Now()
+	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > requestTimeout {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, requestTimeout)
+		defer cancel()
+	}
 	md, _ := metadata.FromIncomingContext(ctx)
 	rid := first(md, RequestIDHeader)
 	if rid == "" || len(rid) > 128 {
@@ -60,7 +137,7 @@ func (ic *interceptors) unary(ctx context.Context, req any, info *grpc.UnaryServ
 		code := status.Code(err)
 		ic.metrics.observe(info.FullMethod, code, time.Since(start))
 		lvl := slog.LevelInfo
-		if first(md, gatewayHeader) != "" {
+		if !direct { // the REST request has its own log line
 			lvl = slog.LevelDebug
 		}
 		if code == codes.Internal || code == codes.Unknown {
@@ -74,6 +151,16 @@ func (ic *interceptors) unary(ctx context.Context, req any, info *grpc.UnaryServ
 	}()
 	if ctx, err = ic.authorize(ctx, info.FullMethod, md); err != nil {
 		return nil, err
+	}
+	if direct && tooLarge(req) {
+		return nil, payloadTooLarge()
+	}
+	if p := reqctx.PrincipalFrom(ctx); direct && p != nil && ic.limits.Enabled() {
+		release, err := ic.limit(ctx, p.Tenant)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
 	}
 	if err = ic.checkRules(info.FullMethod, req); err != nil {
 		return nil, err
@@ -96,7 +183,8 @@ func (ic *interceptors) checkRules(method string, req any) error {
 }
 
 // normalize turns any error into a client-safe status: API errors keep their code and details;
-// cancellations stay cancellations; everything else is logged and becomes INTERNAL.
+// database outages are UNAVAILABLE (store.IsUnavailable); cancellations stay cancellations;
+// everything else is logged and becomes INTERNAL.
 func (ic *interceptors) normalize(ctx context.Context, method string, err error) error {
 	if err == nil {
 		return nil
@@ -104,6 +192,10 @@ func (ic *interceptors) normalize(ctx context.Context, method string, err error)
 	var ae *apierr.Error
 	if errors.As(err, &ae) {
 		return ae
+	}
+	if store.IsUnavailable(err) { // the database is unreachable or going away: 503 with Retry-After, never 500
+		ic.log.WarnContext(ctx, "database unavailable", "method", method, "error", err.Error())
+		return apierr.New(apierr.Unavailable, "the database is unavailable, try again later")
 	}
 	if errors.Is(err, context.Canceled) {
 		return status.Error(codes.Canceled, "request cancelled")
@@ -133,6 +225,9 @@ func (ic *interceptors) authorize(ctx context.Context, method string, md metadat
 		}
 		return ctx, apierr.New(apierr.Forbidden, "method %s is not available", method)
 	}
+	if len(md.Get("authorization")) > 1 {
+		return ctx, apierr.New(apierr.Unauthenticated, "exactly one Authorization header is allowed")
+	}
 	tok, err := auth.ParseBearer(first(md, "authorization"))
 	if err != nil {
 		return ctx, apierr.New(apierr.Unauthenticated, "%s", err.Error())
@@ -150,6 +245,34 @@ func (ic *interceptors) authorize(ctx context.Context, method string, md metadat
 		return ctx, apierr.New(apierr.Forbidden, "this operation needs the scope %s", scope).WithMeta("requiredScope", scope)
 	}
 	return ctx, nil
+}
+
+// limit applies the tenant's token bucket and concurrency cap to a direct gRPC call: the RateLimit
+// headers go out as response metadata; past a limit, RESOURCE_EXHAUSTED with ErrorInfo RATE_LIMITED
+// and google.rpc.RetryInfo.
+func (ic *interceptors) limit(ctx context.Context, tenant string) (release func(), err error) {
+	d := ic.limits.Take(tenant)
+	hdr := metadata.Pairs("ratelimit-policy", ic.limits.Policy(), "ratelimit", d.Header())
+	if !d.Allowed {
+		hdr.Set("retry-after", strconv.FormatInt(limits.Seconds(d.RetryAfter), 10))
+		_ = grpc.SetHeader(ctx, hdr)
+		return nil, retryable(rateLimited(d.RetryAfter), d.RetryAfter)
+	}
+	_ = grpc.SetHeader(ctx, hdr)
+	release, err = ic.limits.Acquire(ctx, tenant)
+	if errors.Is(err, limits.ErrBusy) {
+		return nil, retryable(apierr.New(apierr.RateLimited, "too many requests of this tenant in progress; retry after 1 second"), time.Second)
+	}
+	return release, err
+}
+
+// retryable is e's status with a google.rpc.RetryInfo detail.
+func retryable(e *apierr.Error, after time.Duration) error {
+	st := e.GRPCStatus()
+	if withRetry, err := st.WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(after.Round(time.Second))}); err == nil {
+		st = withRetry
+	}
+	return st.Err()
 }
 
 func first(md metadata.MD, k string) string {

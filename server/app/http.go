@@ -25,10 +25,11 @@ func httpHandler(log *slog.Logger, gw http.Handler, d *store.DB, reg *prometheus
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"status":"ok"}`))
 	})
+	// d is the "ops" pool, not the API's: readiness is false only when the database does not
+	// answer a ping (cannot connect, the connection breaks, no answer within store.ReadyTimeout),
+	// never because API requests hold every connection of their own pool.
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-		defer cancel()
-		if err := d.Pool.Ping(ctx); err != nil {
+		if err := d.Ready(r.Context()); err != nil {
 			log.WarnContext(r.Context(), "not ready", "error", err.Error())
 			WriteProblem(w, r, apierr.New(apierr.Unavailable, "database unreachable"))
 			return
@@ -50,13 +51,11 @@ func httpHandler(log *slog.Logger, gw http.Handler, d *store.DB, reg *prometheus
 	return requestLog(log, mux)
 }
 
-// limitBody refuses bodies over MaxBodyBytes with 413.
+// limitBody cuts bodies at MaxBodyBytes (a read past it fails, and the error handler answers 413).
+// It refuses nothing by itself: the front door (front.go) checks a declared Content-Length after
+// authentication, and only on operations that take a body; any other body is never read.
 func limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > MaxBodyBytes {
-			WriteProblem(w, r, payloadTooLarge())
-			return
-		}
 		b := &limitedBody{r: r.Body, n: MaxBodyBytes}
 		r.Body = b
 		ctx := context.WithValue(r.Context(), bodyKey{}, b)
@@ -76,6 +75,9 @@ func (s *statusWriter) WriteHeader(c int) {
 	}
 	s.ResponseWriter.WriteHeader(c)
 }
+
+// Unwrap lets http.ResponseController reach the connection (the front door's body read deadline).
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 func (s *statusWriter) Write(b []byte) (int, error) {
 	if s.status == 0 {

@@ -209,8 +209,9 @@ func (g *generator) markOutput(md protoreflect.MessageDescriptor) {
 // ---- operations
 
 var errStatus = map[string]string{
-	"400": "BadRequest", "401": "Unauthorized", "403": "Forbidden", "404": "NotFound", "409": "Conflict",
-	"413": "PayloadTooLarge", "500": "InternalError", "503": "Unavailable",
+	"400": "BadRequest", "401": "Unauthorized", "403": "Forbidden", "404": "NotFound", "408": "RequestTimeout",
+	"409": "Conflict", "413": "PayloadTooLarge", "415": "UnsupportedMediaType", "429": "TooManyRequests",
+	"500": "InternalError", "503": "Unavailable",
 }
 
 func (g *generator) operation(md protoreflect.MethodDescriptor) (path, verb string, op obj, err error) {
@@ -306,7 +307,7 @@ func (g *generator) operation(md protoreflect.MethodDescriptor) (path, verb stri
 	case strings.HasPrefix(name, "Delete"):
 		success, successDesc = "204", "Deleted; no content."
 	}
-	resp := obj{"description": successDesc, "headers": obj{"X-Request-Id": ref("headers", "X-Request-Id")}}
+	resp := obj{"description": successDesc, "headers": commonHeaders()}
 	if strings.HasPrefix(name, "Create") {
 		resp["headers"].(obj)["Location"] = ref("headers", "Location")
 	}
@@ -325,9 +326,11 @@ func (g *generator) operation(md protoreflect.MethodDescriptor) (path, verb stri
 	return path, verb, op, nil
 }
 
-// errorStatuses lists the error statuses an operation can answer with.
+// errorStatuses lists the error statuses an operation can answer with: every operation may be
+// refused by the tenant's rate limit (429); one with a body may get 408 (the body came too slowly),
+// 413 and 415 (a body that is not JSON).
 func errorStatuses(verb string, hasPath, hasParams, hasBody bool) []string {
-	out := []string{"401", "403", "500", "503"}
+	out := []string{"401", "403", "429", "500", "503"}
 	if hasParams || hasBody {
 		out = append(out, "400")
 	}
@@ -338,7 +341,7 @@ func errorStatuses(verb string, hasPath, hasParams, hasBody bool) []string {
 		out = append(out, "409")
 	}
 	if hasBody {
-		out = append(out, "413")
+		out = append(out, "408", "413", "415")
 	}
 	sort.Strings(out)
 	return out
@@ -761,6 +764,9 @@ func (g *generator) scalarSchema(f protoreflect.FieldDescriptor, dir direction, 
 		}
 		if r.GetFormat() != "" {
 			s["format"] = r.GetFormat()
+		}
+		if p := fields.PatternOf(f); p != "" && dir == request {
+			s["pattern"] = p
 		}
 		if r != nil && r.Minimum != nil {
 			s["minimum"] = r.GetMinimum()

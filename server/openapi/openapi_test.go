@@ -102,10 +102,31 @@ func TestEveryOperationIsDescribed(t *testing.T) {
 				t.Errorf("%s: request body without example", what)
 			}
 			responses := op["responses"].(map[string]any)
-			for _, st := range []string{"401", "403", "500", "503"} {
+			for _, st := range []string{"401", "403", "429", "500", "503"} {
 				if get(responses, st, "$ref") == nil {
 					t.Errorf("%s: no %s problem response", what, st)
 				}
+			}
+			// An operation with a body: too slow (408), too large (413), not JSON (415); without
+			// one, none of them (its body is never read).
+			for _, st := range []string{"408", "413", "415"} {
+				if has := get(responses, st, "$ref") != nil; has != (op["requestBody"] != nil) {
+					t.Errorf("%s: %s response %v, request body %v", what, st, has, op["requestBody"] != nil)
+				}
+			}
+			// Every answer, success or problem, may carry the rate limit headers.
+			for st, r := range responses {
+				if ref, _ := get(r, "$ref").(string); ref != "" {
+					r = get(d, "components", "responses", strings.TrimPrefix(ref, "#/components/responses/"))
+				}
+				for _, h := range []string{"X-Request-Id", "RateLimit-Policy", "RateLimit"} {
+					if get(r, "headers", h) == nil {
+						t.Errorf("%s: %s without %s", what, st, h)
+					}
+				}
+			}
+			if get(d, "components", "responses", "TooManyRequests", "headers", "Retry-After") == nil {
+				t.Errorf("429 without Retry-After")
 			}
 			var success []string
 			for st, r := range responses {

@@ -68,9 +68,16 @@ and the scopes; each operation names the scope it needs.
 ` + "`<field>[order]=asc|desc`" + `; ` + "`include[x]=true`" + ` fills a uuid list and ` + "`expand[x]=true`" + ` the objects, else both are null.
 
 **Writes.** Bulk operations take 1 to 100 items and are all or nothing. PATCH changes only the fields given;
-null on a nullable field clears it, null on any other field leaves it unchanged. Request bodies are at most 1 MiB
-and unknown fields are refused. Timestamps are written with six fractional digits; decimals are written as
-strings and accepted as strings or JSON numbers.`
+null on a nullable field clears it, null on any other field leaves it unchanged. Request bodies are JSON
+(` + "`Content-Type: application/json`" + `, else 415), at most 1 MiB (413), sent within 10 seconds (408), and
+unknown fields are refused.
+
+**Rate limits.** Each tenant has a token bucket per replica: past it, 429 with ` + "`Retry-After`" + `; every answer
+carries ` + "`RateLimit-Policy`" + ` and ` + "`RateLimit`" + ` (IETF draft-ietf-httpapi-ratelimit-headers). A tenant also
+has at most half of the service's database connections at once; a request that finds its share busy is 429 too.
+
+Timestamps are written with six fractional digits; decimals are written as strings and accepted as strings or
+JSON numbers.`
 
 func problemSchema() obj {
 	str := func(d string, ex ...any) obj {
@@ -92,8 +99,8 @@ func problemSchema() obj {
 			"detail": str("What went wrong with this request.", "code: must be 1 to 100 characters"),
 			"code": obj{"type": "string", "description": "Stable machine-readable error code.", "enum": []any{
 				"VALIDATION_FAILED", "MALFORMED_REQUEST", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "ALREADY_EXISTS",
-				"INVALID_TRANSITION", "IN_USE", "REQUIREMENTS_NOT_MET", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "METHOD_NOT_ALLOWED",
-				"PRECONDITION_FAILED", "UNAVAILABLE", "INTERNAL"}},
+				"INVALID_TRANSITION", "IN_USE", "REQUIREMENTS_NOT_MET", "LIMIT_EXCEEDED", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "METHOD_NOT_ALLOWED",
+				"UNSUPPORTED_MEDIA_TYPE", "REQUEST_TIMEOUT", "PRECONDITION_FAILED", "UNAVAILABLE", "INTERNAL"}},
 			"errors":    obj{"type": "array", "description": "The invalid fields (empty when the problem is not about fields).", "items": ref("schemas", "ProblemFieldViolation")},
 			"instance":  str("The request path."),
 			"requestId": str("The request's X-Request-Id."),
@@ -115,15 +122,28 @@ func headers() obj {
 			"schema": obj{"type": "string"}},
 		"Location":    obj{"description": "The path of the created resource.", "schema": obj{"type": "string"}},
 		"Retry-After": obj{"description": "Seconds to wait before retrying.", "schema": obj{"type": "integer", "minimum": 0}},
+		"RateLimit-Policy": obj{"description": "The tenant's rate limit (IETF draft-ietf-httpapi-ratelimit-headers, a structured " +
+			"field): `\"default\";q=<burst>;w=<seconds>`: a token bucket of `q` requests that refills completely in `w` seconds " +
+			"(CATALOG_RATE_LIMIT_BURST, and BURST / CATALOG_RATE_LIMIT_RPS rounded up). Sent on every answer to an authenticated " +
+			"request while rate limiting is on.", "schema": obj{"type": "string"}, "example": `"default";q=400;w=2`},
+		"RateLimit": obj{"description": "What is left of the tenant's rate limit after this request: `\"default\";r=<remaining>;t=<seconds>`: " +
+			"`r` requests may be made at once now, and the bucket is full again in `t` seconds. Per replica.",
+			"schema": obj{"type": "string"}, "example": `"default";r=399;t=1`},
 		"WWW-Authenticate": obj{"description": "The authentication scheme: `Bearer realm=\"catalogd\"`.",
 			"schema": obj{"type": "string"}},
 	}
 }
 
+// commonHeaders are the headers of every answer of an operation.
+func commonHeaders() obj {
+	return obj{"X-Request-Id": ref("headers", "X-Request-Id"), "RateLimit-Policy": ref("headers", "RateLimit-Policy"),
+		"RateLimit": ref("headers", "RateLimit")}
+}
+
 func problemResponses(maxBody int) obj {
 	out := obj{}
 	add := func(name, desc string, status int, code string, extra obj) {
-		h := obj{"X-Request-Id": ref("headers", "X-Request-Id")}
+		h := commonHeaders()
 		for k, v := range extra {
 			h[k] = v
 		}
@@ -138,8 +158,14 @@ func problemResponses(maxBody int) obj {
 		obj{"WWW-Authenticate": ref("headers", "WWW-Authenticate")})
 	add("Forbidden", "`FORBIDDEN`: the token is valid but lacks the operation's scope.", 403, "FORBIDDEN", nil)
 	add("NotFound", "`NOT_FOUND`: the resource (or one named by the request) does not exist in the token's tenant.", 404, "NOT_FOUND", nil)
-	add("Conflict", "`ALREADY_EXISTS` (a unique field is taken), `INVALID_TRANSITION` (the lifecycle move is not allowed from the current status), `IN_USE` (other resources still refer to it) or `REQUIREMENTS_NOT_MET` (the product does not meet the channel's requirements).", 409, "ALREADY_EXISTS", nil)
+	add("Conflict", "`ALREADY_EXISTS` (a unique field is taken), `INVALID_TRANSITION` (the lifecycle move is not allowed from the current status), `IN_USE` (other resources still refer to it), `REQUIREMENTS_NOT_MET` (the product does not meet the channel's requirements) or `LIMIT_EXCEEDED` (a per-tenant limit is reached, `meta.limit`: at most 50 webhook subscriptions).", 409, "ALREADY_EXISTS", nil)
+	add("RequestTimeout", "`REQUEST_TIMEOUT`: the body was not received in time (a body must arrive within 10 seconds); the connection is closed.", 408, "REQUEST_TIMEOUT", nil)
 	add("PayloadTooLarge", fmt.Sprintf("`PAYLOAD_TOO_LARGE`: the body exceeds %d bytes.", maxBody), 413, "PAYLOAD_TOO_LARGE", nil)
+	add("UnsupportedMediaType", "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON: its `Content-Type` must be `application/json` or `application/*+json` "+
+		"(charset, when given, `utf-8`); a body without `Content-Type` is read as JSON.", 415, "UNSUPPORTED_MEDIA_TYPE", nil)
+	add("TooManyRequests", "`RATE_LIMITED`: the tenant's rate limit is spent (see `RateLimit-Policy`), or the tenant has its share of the "+
+		"service's database connections busy with other requests; retry after `Retry-After` seconds.", 429, "RATE_LIMITED",
+		obj{"Retry-After": ref("headers", "Retry-After")})
 	add("InternalError", "`INTERNAL`: an unexpected failure; nothing internal is disclosed.", 500, "INTERNAL", nil)
 	add("Unavailable", "`UNAVAILABLE`: the database is unreachable or the request timed out; retry after `Retry-After` seconds.", 503, "UNAVAILABLE",
 		obj{"Retry-After": ref("headers", "Retry-After")})
@@ -149,7 +175,8 @@ func problemResponses(maxBody int) obj {
 var problemTitles = map[string]string{
 	"VALIDATION_FAILED": "Validation failed", "UNAUTHENTICATED": "Unauthenticated", "FORBIDDEN": "Forbidden",
 	"NOT_FOUND": "Not found", "ALREADY_EXISTS": "Already exists", "PAYLOAD_TOO_LARGE": "Payload too large",
-	"INTERNAL": "Internal error", "UNAVAILABLE": "Service unavailable",
+	"INTERNAL": "Internal error", "UNAVAILABLE": "Service unavailable", "REQUEST_TIMEOUT": "Request timeout",
+	"UNSUPPORTED_MEDIA_TYPE": "Unsupported media type", "RATE_LIMITED": "Too many requests",
 }
 
 var problemDetails = map[string]string{
@@ -157,6 +184,9 @@ var problemDetails = map[string]string{
 	"FORBIDDEN": "the token lacks the scope catalog:write", "NOT_FOUND": "attribute 0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13 not found",
 	"ALREADY_EXISTS": "an attribute with code color already exists", "PAYLOAD_TOO_LARGE": "request body exceeds 1048576 bytes",
 	"INTERNAL": "internal error", "UNAVAILABLE": "database unreachable",
+	"REQUEST_TIMEOUT":        "the request body was not received within 10s",
+	"UNSUPPORTED_MEDIA_TYPE": "the request body must be JSON (Content-Type: application/json), not \"text/plain\"",
+	"RATE_LIMITED":           "rate limit exceeded; retry after 1 seconds",
 }
 
 func problemErrors(code string) []any {

@@ -1,0 +1,354 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"github.com/prometheus/client_golang/prometheus"
+	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/limits"
+	"github.com/catalogd/catalogd/server/reqctx"
+	"github.com/catalogd/catalogd/server/store"
+)
+
+// The front door of the REST facade (docs/design.md "Front door: limits and rate limits"): a
+// gateway middleware that runs, for every routed request and before the body is read, what the
+// gRPC interceptor would otherwise do only after the gateway had decoded the whole body:
+//
+//  1. the token and the operation's scope (exactly one Authorization header): 401/403;
+//  2. the tenant's token bucket (429 with Retry-After; RateLimit-Policy and RateLimit on every
+//     answer);
+//  3. path and query parameters: invalid UTF-8 or U+0000 in any of them is 400 naming it;
+//  4. the body, only on operations that take one (any other body is never read): a JSON
+//     Content-Type (415 otherwise), at most MaxBodyBytes (413), read under a deadline (408);
+//  5. one of the tenant's concurrency slots (half the database pool), held until the answer.
+//
+// The gRPC interceptor checks the token and scope again (it is also the door of direct gRPC calls).
+
+// bodyReadTimeout is how long a client has to send a whole request body.
+var bodyReadTimeout = 10 * time.Second
+
+// requestTimeout is the deadline of every RPC (REST calls included): a caller's shorter deadline is
+// kept, a longer one or none is cut to this.
+const requestTimeout = 30 * time.Second
+
+// concurrencyWait is how long a request waits for one of its tenant's slots before 429.
+const concurrencyWait = 500 * time.Millisecond
+
+// hopMaxMsgBytes bounds the messages of the gateway's in-process hop. The gateway has already
+// bounded the JSON (MaxBodyBytes); the protobuf form of that JSON can be several times larger (a JSON
+// array of one-digit numbers in a google.protobuf.Value grows ~5.5×), so the hop accepts well over
+// that rather than refusing a body the gateway accepted.
+const hopMaxMsgBytes = 64 << 20
+
+// newLimiter is the per-tenant limiter of the configuration: CATALOG_RATE_LIMIT_RPS/BURST, and a
+// concurrency cap of half the database pool; RPS 0 turns both off.
+func newLimiter(cfg Config, d *store.DB, reg prometheus.Registerer) *limits.Limiter {
+	conc := 0
+	if d != nil && d.Pool != nil {
+		conc = max(1, int(d.Pool.Config().MaxConns)/2)
+	}
+	return limits.New(limits.Config{RPS: cfg.RateLimitRPS, Burst: cfg.RateLimitBurst, Concurrency: conc,
+		Wait: concurrencyWait}, reg)
+}
+
+// route is what the front door knows of one REST route.
+type route struct {
+	rpc      string // full gRPC method name
+	verb     string
+	template string // the google.api.http path template
+	body     bool   // the rule maps a body
+	// params maps each path variable (a request field name) to its JSON name.
+	params map[string]string
+}
+
+// restRoutes reads the google.api.http rule of every method, keyed by verb and the gateway's own
+// form of the path pattern (runtime.Pattern.String: `{uuid=*}`), which the middleware looks up
+// with runtime.HTTPPattern.
+func restRoutes(services []Service) (map[string]*route, error) {
+	out := map[string]*route{}
+	err := eachMethod(services, func(name string, m protoreflect.MethodDescriptor) error {
+		rule, _ := proto.GetExtension(m.Options(), annotations.E_Http).(*annotations.HttpRule)
+		if rule == nil {
+			return fmt.Errorf("method %s has no google.api.http rule", name)
+		}
+		for _, r := range append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...) {
+			rt := &route{rpc: name, body: r.GetBody() != "", params: map[string]string{}}
+			switch p := r.GetPattern().(type) {
+			case *annotations.HttpRule_Get:
+				rt.verb, rt.template = http.MethodGet, p.Get
+			case *annotations.HttpRule_Post:
+				rt.verb, rt.template = http.MethodPost, p.Post
+			case *annotations.HttpRule_Patch:
+				rt.verb, rt.template = http.MethodPatch, p.Patch
+			case *annotations.HttpRule_Put:
+				rt.verb, rt.template = http.MethodPut, p.Put
+			case *annotations.HttpRule_Delete:
+				rt.verb, rt.template = http.MethodDelete, p.Delete
+			default:
+				return fmt.Errorf("method %s: unsupported HTTP pattern", name)
+			}
+			for _, v := range templateVar.FindAllStringSubmatch(rt.template, -1) {
+				rt.params[v[1]] = v[1]
+				if f := m.Input().Fields().ByName(protoreflect.Name(v[1])); f != nil {
+					rt.params[v[1]] = f.JSONName()
+				}
+			}
+			key := rt.verb + " " + patternString(rt.template)
+			if prev, dup := out[key]; dup {
+				return fmt.Errorf("%s is the route of %s and %s", key, prev.rpc, name)
+			}
+			out[key] = rt
+		}
+		return nil
+	})
+	return out, err
+}
+
+var templateVar = regexp.MustCompile(`\{([^}=]+)(=[^}]*)?\}`)
+
+// patternString writes a path template as runtime.Pattern.String does: `{x}` is `{x=*}`.
+func patternString(tmpl string) string {
+	return templateVar.ReplaceAllStringFunc(tmpl, func(s string) string {
+		if strings.Contains(s, "=") {
+			return s
+		}
+		return s[:len(s)-1] + "=*}"
+	})
+}
+
+// frontDoor is the REST middleware (see the top of this file).
+type frontDoor struct {
+	ic     *interceptors
+	routes map[string]*route
+}
+
+// newRESTGateway builds the gateway with the front door, registers every service on it over conn,
+// and checks that every route the gateway serves is one the front door knows (so that no route
+// would reach the body unchecked).
+func newRESTGateway(ctx context.Context, services []Service, conn *grpc.ClientConn, ic *interceptors) (*runtime.ServeMux, error) {
+	routes, err := restRoutes(services)
+	if err != nil {
+		return nil, err
+	}
+	f := &frontDoor{ic: ic, routes: routes}
+	gw := newGateway(ic.authorizeHeader, f.middleware)
+	for _, svc := range services {
+		if err := svc.Gateway(ctx, gw, conn); err != nil {
+			return nil, err
+		}
+	}
+	return gw, f.check(gw)
+}
+
+// check replays one request per route (a sample path) under a probe and verifies that the gateway
+// routes it to the pattern the front door maps to the same RPC.
+func (f *frontDoor) check(gw *runtime.ServeMux) error {
+	for key, rt := range f.routes {
+		pr := &probe{}
+		sample := templateVar.ReplaceAllString(rt.template, "x")
+		req, err := http.NewRequestWithContext(context.WithValue(context.Background(), probeKey{}, pr), rt.verb, sample, nil)
+		if err != nil {
+			return err
+		}
+		gw.ServeHTTP(discardWriter{}, req)
+		if !pr.routed {
+			return fmt.Errorf("front door: %s (%s) is not routed by the gateway", key, rt.rpc)
+		}
+		if got := f.routes[rt.verb+" "+pr.pattern]; got != rt {
+			return fmt.Errorf("front door: %s %s (%s) is routed to pattern %s", rt.verb, sample, rt.rpc, pr.pattern)
+		}
+	}
+	return nil
+}
+
+func (f *frontDoor) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, params map[string]string) {
+		pat, _ := runtime.HTTPPattern(r.Context())
+		rt := f.routes[r.Method+" "+pat.String()]
+		if rt == nil { // not an API route (check makes sure every registered one is)
+			next(w, r, params)
+			return
+		}
+		ctx, err := f.ic.authorize(r.Context(), rt.rpc, metadataOf(r.Header.Values("Authorization")))
+		if err != nil {
+			WriteProblem(w, r, apierr.From(err))
+			return
+		}
+		tenant := reqctx.PrincipalFrom(ctx).Tenant
+		lim := f.ic.limits
+		if lim.Enabled() {
+			d := lim.Take(tenant)
+			h := w.Header()
+			h.Set("RateLimit-Policy", lim.Policy())
+			h.Set("RateLimit", d.Header())
+			if !d.Allowed {
+				h.Set("Retry-After", strconv.FormatInt(limits.Seconds(d.RetryAfter), 10))
+				WriteProblem(w, r, rateLimited(d.RetryAfter))
+				return
+			}
+		}
+		if err := checkParams(rt, params, r.URL.RawQuery); err != nil {
+			WriteProblem(w, r, err)
+			return
+		}
+		if rt.body {
+			if err := readBody(w, r); err != nil {
+				WriteProblem(w, r, err)
+				return
+			}
+		} else {
+			// A body on an operation that takes none is ignored: never read, never decoded.
+			r.Body, r.ContentLength = http.NoBody, 0
+		}
+		release, err := lim.Acquire(r.Context(), tenant)
+		if err != nil {
+			if errors.Is(err, limits.ErrBusy) {
+				w.Header().Set("Retry-After", "1")
+				WriteProblem(w, r, apierr.New(apierr.RateLimited, "too many requests of this tenant in progress; retry after 1 second"))
+			}
+			return // else the client has gone
+		}
+		defer release()
+		next(w, r, params)
+	}
+}
+
+// metadataOf is the gRPC metadata of an HTTP request's Authorization header values.
+func metadataOf(authorization []string) metadata.MD {
+	return metadata.MD{"authorization": authorization}
+}
+
+// rateLimited is the 429 of an empty bucket.
+func rateLimited(retry time.Duration) *apierr.Error {
+	return apierr.New(apierr.RateLimited, "rate limit exceeded; retry after %d seconds", limits.Seconds(retry))
+}
+
+// badText says what is wrong with a parameter's text, or "".
+func badText(s string) string {
+	if !utf8.ValidString(s) {
+		return "must be valid UTF-8"
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return "must not contain U+0000"
+	}
+	return ""
+}
+
+// printable is a parameter name as a problem may show it (invalid bytes and U+0000 replaced).
+func printable(s string) string {
+	return strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", "\uFFFD"), "\uFFFD")
+}
+
+// checkParams refuses invalid UTF-8 and U+0000 in the path parameters and in the query (keys and
+// values): 400 MALFORMED_REQUEST naming each parameter (a path parameter by its JSON name, a query
+// parameter as written).
+func checkParams(rt *route, params map[string]string, rawQuery string) *apierr.Error {
+	var fields []apierr.FieldViolation
+	for k, v := range params {
+		if msg := badText(v); msg != "" {
+			name := rt.params[k]
+			if name == "" {
+				name = printable(k)
+			}
+			fields = append(fields, apierr.FieldViolation{Field: name, Message: msg})
+		}
+	}
+	if rawQuery != "" {
+		q, _ := url.ParseQuery(rawQuery) // a malformed query is the parser's to report
+		for k, vs := range q {
+			msg := badText(k)
+			for _, v := range vs {
+				if msg == "" {
+					msg = badText(v)
+				}
+			}
+			if msg != "" {
+				fields = append(fields, apierr.FieldViolation{Field: printable(k), Message: msg})
+			}
+		}
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	parts := make([]string, len(fields))
+	for i, f := range fields {
+		parts[i] = f.Field + ": " + f.Message
+	}
+	return &apierr.Error{Code: apierr.MalformedRequest, Detail: strings.Join(parts, "; "), Fields: fields}
+}
+
+// jsonMediaType reports whether a Content-Type is JSON: application/json or application/*+json,
+// with no charset or charset=utf-8. An absent Content-Type is taken as JSON.
+func jsonMediaType(ct string) bool {
+	if ct == "" {
+		return true
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return false
+	}
+	if mt != "application/json" && !(strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")) {
+		return false
+	}
+	cs, ok := params["charset"]
+	return !ok || strings.EqualFold(cs, "utf-8")
+}
+
+// readBody reads the whole body of r (at most MaxBodyBytes, within bodyReadTimeout) into memory
+// and puts it back as r.Body: a slow client cannot hold the request, and the gateway decodes from
+// memory.
+func readBody(w http.ResponseWriter, r *http.Request) *apierr.Error {
+	if r.ContentLength == 0 {
+		r.Body = http.NoBody
+		return nil
+	}
+	if ct := r.Header.Get("Content-Type"); !jsonMediaType(ct) {
+		return apierr.New(apierr.UnsupportedMedia, "the request body must be JSON (Content-Type: application/json), not %s",
+			strconv.Quote(printable(ct)))
+	}
+	if r.ContentLength > MaxBodyBytes {
+		return payloadTooLarge()
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) // not supported by test recorders
+	size := r.ContentLength
+	if size < 0 {
+		size = 512
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+1))
+	_, err := buf.ReadFrom(io.LimitReader(r.Body, MaxBodyBytes+1))
+	_ = rc.SetReadDeadline(time.Time{})
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		w.Header().Set("Connection", "close")
+		return apierr.New(apierr.RequestTimeout, "the request body was not received within %s", bodyReadTimeout)
+	case errors.Is(err, errTooLarge) || buf.Len() > MaxBodyBytes:
+		w.Header().Set("Connection", "close")
+		return payloadTooLarge()
+	case err != nil:
+		w.Header().Set("Connection", "close")
+		return apierr.New(apierr.MalformedRequest, "the request body could not be read")
+	}
+	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(buf.Bytes())), int64(buf.Len())
+	return nil
+}

@@ -1,0 +1,254 @@
+// Package hardening tests the front door of a real catalogd (docs/design.md "Front door: limits and
+// rate limits"): authentication before the body, media types, no method override, parameters that
+// are not text, message limits across the gateway's gRPC hop and for gRPC clients, and the
+// per-tenant rate limit over REST and gRPC. The service runs with a small rate limit (1 request per
+// second, bursts of 20); each test uses tenants of its own.
+package hardening
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/server/app"
+	. "github.com/catalogd/catalogd/server/apptest"
+)
+
+var env *Env
+
+const burst = 20
+
+func TestMain(m *testing.M) {
+	Main(m, &env, nil, func(c *app.Config) { c.RateLimitRPS, c.RateLimitBurst = 1, burst })
+}
+
+// raw sends a request with full control over its headers (no contract check: these requests are
+// hostile on purpose).
+func raw(t *testing.T, method, path string, body string, hdr ...string) (int, http.Header, string) {
+	t.Helper()
+	var rdr io.Reader
+	if body != "" {
+		rdr = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, env.BaseURL+path, rdr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(path, "%") { // keep the path's own escapes (bad bytes included)
+		req.URL.RawPath = strings.SplitN(path, "?", 2)[0]
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Add(hdr[i], hdr[i+1])
+	}
+	res, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, res.Header, string(b)
+}
+
+// An anonymous client that sends the headers of a 1 MiB body gets its 401 without sending a byte
+// of the body.
+func TestAnonymousBodyIsNotWaitedFor(t *testing.T) {
+	u, _ := url.Parse(env.BaseURL)
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(20 * time.Second))
+	fmt.Fprintf(conn, "POST /v1/products/%s/input-values HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n",
+		"0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13", 1<<20)
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != 401 {
+		t.Fatalf("status %d, want 401", res.StatusCode)
+	}
+}
+
+// X-HTTP-Method-Override never turns a POST into a DELETE: the attribute is still there.
+func TestMethodOverrideDoesNotDelete(t *testing.T) {
+	c := env.Client(t)
+	id := Want(t, c.Post("/v1/attributes", map[string]any{"code": "keep"}), 201).Obj()["uuid"].(string)
+	for _, ct := range []string{"application/json", "application/x-www-form-urlencoded"} {
+		st, _, body := raw(t, "POST", "/v1/attributes/"+id, "{}", "Authorization", "Bearer "+c.Token,
+			"Content-Type", ct, "X-HTTP-Method-Override", "DELETE")
+		if st != 405 {
+			t.Errorf("%s POST with override: %d %s", ct, st, body)
+		}
+	}
+	Want(t, c.Get("/v1/attributes/"+id), 200)
+}
+
+// A form or text body is 415 (curl -d sends a form); JSON is served.
+func TestNonJSONBodyIs415(t *testing.T) {
+	c := env.Client(t)
+	for _, ct := range []string{"application/x-www-form-urlencoded", "text/plain"} {
+		st, _, body := raw(t, "POST", "/v1/attributes", `{"code":"a"}`, "Authorization", "Bearer "+c.Token, "Content-Type", ct)
+		if st != 415 || !strings.Contains(body, `"UNSUPPORTED_MEDIA_TYPE"`) {
+			t.Errorf("%s: %d %s", ct, st, body)
+		}
+	}
+	if st, _, body := raw(t, "POST", "/v1/attributes", `{"code":"a"}`, "Authorization", "Bearer "+c.Token,
+		"Content-Type", "application/json; charset=utf-8"); st != 201 {
+		t.Errorf("JSON: %d %s", st, body)
+	}
+}
+
+// Two Authorization headers are 401, even when both are valid (REST and gRPC).
+func TestTwoAuthorizationHeaders(t *testing.T) {
+	c := env.Client(t)
+	st, _, body := raw(t, "GET", "/v1/attributes", "", "Authorization", "Bearer "+c.Token, "Authorization", "Bearer "+c.Token)
+	if st != 401 || !strings.Contains(body, `"UNAUTHENTICATED"`) {
+		t.Errorf("REST: %d %s", st, body)
+	}
+	ctx := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+c.Token, "authorization", "Bearer "+c.Token)
+	_, err := pb.NewAttributeServiceClient(env.GRPC).ListAttributes(ctx, &pb.ListAttributesRequest{})
+	if status.Code(err) != codes.Unauthenticated {
+		t.Errorf("gRPC: %v", err)
+	}
+}
+
+// Invalid UTF-8 and U+0000 in a path parameter or in the query are 400 naming it, on the real
+// service (before the gateway would put the bytes in a protobuf string); the event type list, which
+// any token reads, included.
+func TestBadTextIs400(t *testing.T) {
+	c := env.Client(t)
+	for _, x := range []struct{ path, field string }{
+		{"/v1/attributes/%FF", "attributeUuid"},
+		{"/v1/attributes/%00/contents", "attributeUuid"},
+		{"/v1/webhook-event-types?name%5Bcontains%5D=%00", "name[contains]"},
+		{"/v1/products?code%5Bstarts%5D=%C3%28", "code[starts]"},
+	} {
+		st, _, body := raw(t, "GET", x.path, "", "Authorization", "Bearer "+c.Token)
+		if st != 400 || !strings.Contains(body, `"MALFORMED_REQUEST"`) || !strings.Contains(body, `"field":"`+x.field+`"`) {
+			t.Errorf("%s: %d %s", x.path, st, body)
+		}
+	}
+}
+
+// A JSON body under 1 MiB whose protobuf form is over 4 MiB (100 input values, each an array of
+// 4 000 zeros: 0.8 MB of JSON, ~4.4 MB of google.protobuf.Value) passes the gateway's hop to the
+// gRPC server: the answer is the service's own (here: the product does not exist), not 413.
+func TestGrowingBodyPassesTheHop(t *testing.T) {
+	c := env.Client(t)
+	zeros := strings.TrimSuffix(strings.Repeat("0,", 4000), ",")
+	var b strings.Builder
+	b.WriteString("[")
+	for i := 0; i < 100; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"inputTypeUuid":"0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13","value":[%s]}`, zeros)
+	}
+	b.WriteString("]")
+	if b.Len() >= 1<<20 {
+		t.Fatalf("body of %d bytes", b.Len())
+	}
+	st, _, body := raw(t, "POST", "/v1/products/0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13/input-values/bulk", b.String(),
+		"Authorization", "Bearer "+c.Token, "Content-Type", "application/json")
+	if st == 413 || st >= 500 || st < 400 {
+		t.Fatalf("status %d: %.300s", st, body)
+	}
+}
+
+// A gRPC request message over 1 MiB is the API's PAYLOAD_TOO_LARGE (RESOURCE_EXHAUSTED with our
+// ErrorInfo and the API's text), not grpc's own message.
+func TestGRPCMessageLimit(t *testing.T) {
+	c := env.Client(t)
+	ctx := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+c.Token)
+	desc := strings.Repeat("d", 1<<20+10)
+	_, err := pb.NewAttributeServiceClient(env.GRPC).CreateAttribute(ctx, &pb.CreateAttributeRequest{
+		Attribute: &pb.AttributeCreate{Code: "big", DisplayName: &desc}})
+	st := status.Convert(err)
+	if st.Code() != codes.ResourceExhausted || st.Message() != "request body exceeds 1048576 bytes" || reason(st) != "PAYLOAD_TOO_LARGE" {
+		t.Fatalf("%v %q %q", st.Code(), st.Message(), reason(st))
+	}
+}
+
+func reason(st *status.Status) string {
+	for _, d := range st.Details() {
+		if info, ok := d.(*errdetails.ErrorInfo); ok {
+			return info.Reason
+		}
+	}
+	return ""
+}
+
+// A tenant gets its burst (a REST request counts once, though it also passes the gateway's gRPC
+// hop), then 429 with Retry-After; every answer carries RateLimit-Policy and RateLimit; another
+// tenant is served.
+func TestRateLimitREST(t *testing.T) {
+	c, other := env.Client(t), env.Client(t)
+	for i := 0; i < burst; i++ {
+		r := Want(t, c.Get("/v1/attributes"), 200)
+		if r.Header.Get("RateLimit-Policy") != fmt.Sprintf(`"default";q=%d;w=%d`, burst, burst) || !strings.HasPrefix(r.Header.Get("RateLimit"), `"default";r=`) {
+			t.Fatalf("request %d: headers %v", i, r.Header)
+		}
+	}
+	var r Resp
+	for i := 0; i < 10; i++ { // a token comes back every second: a few more may pass
+		if r = c.Get("/v1/attributes"); r.Status == 429 {
+			break
+		}
+	}
+	WantProblem(t, r, 429, "RATE_LIMITED")
+	if ra, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || ra < 1 || r.Header.Get("RateLimit") == "" {
+		t.Fatalf("429 headers %v", r.Header)
+	}
+	Want(t, other.Get("/v1/attributes"), 200)
+}
+
+// The same for gRPC clients: the headers as response metadata; past the burst RESOURCE_EXHAUSTED
+// with ErrorInfo RATE_LIMITED and google.rpc.RetryInfo.
+func TestRateLimitGRPC(t *testing.T) {
+	tok := Token("g-" + RandomHex(6))
+	ctx := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+tok)
+	cl := pb.NewAttributeServiceClient(env.GRPC)
+	for i := 0; i < burst; i++ {
+		var hdr metadata.MD
+		if _, err := cl.ListAttributes(ctx, &pb.ListAttributesRequest{}, grpc.Header(&hdr)); err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		if len(hdr.Get("ratelimit-policy")) != 1 || len(hdr.Get("ratelimit")) != 1 {
+			t.Fatalf("call %d: metadata %v", i, hdr)
+		}
+	}
+	var err error
+	for i := 0; i < 10 && err == nil; i++ {
+		_, err = cl.ListAttributes(ctx, &pb.ListAttributesRequest{})
+	}
+	st := status.Convert(err)
+	var retry *errdetails.RetryInfo
+	for _, d := range st.Details() {
+		if r, ok := d.(*errdetails.RetryInfo); ok {
+			retry = r
+		}
+	}
+	if st.Code() != codes.ResourceExhausted || reason(st) != "RATE_LIMITED" || retry == nil || retry.GetRetryDelay().AsDuration() < time.Second {
+		t.Fatalf("past the burst: %v %q %v", st.Code(), reason(st), retry)
+	}
+	other := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+Token("g-"+RandomHex(6)))
+	if _, err := cl.ListAttributes(other, &pb.ListAttributesRequest{}); err != nil {
+		t.Fatalf("other tenant: %v", err)
+	}
+}
