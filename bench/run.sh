@@ -16,6 +16,7 @@
 #  8. The front door: an anonymous 1 MiB body against an empty one, and one tenant flooding while
 #     another makes steady GETs (bench/hardening, against `catalogd serve` with its default rate
 #     limit; steps 2-3 run with CATALOG_RATE_LIMIT_RPS=0: they measure one tenant's throughput).
+#     Then the hostile input of the hardening issue replayed against it (bench/attack): 5xx counted.
 #  9. Retention: the size of events, deliveries and attempts under a steady write load for several
 #     retention windows (bench/retention, CATALOG_RETENTION=30s, about 4 minutes).
 # The databases are dropped and the server stopped on exit, also on failure.
@@ -99,18 +100,23 @@ DB_URL="postgres://$PGUSER${PGPASSWORD:+:$PGPASSWORD}@$PGHOST:$PGPORT/$DB?sslmod
 SECRET="bench-$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
 HTTP_PORT="$(free_port)"
 GRPC_PORT="$(free_port "$HTTP_PORT")"
-DATABASE_URL="$DB_URL" CATALOG_DATA_DIR="$TMP/data" CATALOG_JWT_HS256_SECRET="$SECRET" \
-	CATALOG_JWT_ISSUER="$ISSUER" CATALOG_JWT_AUDIENCE="$AUDIENCE" \
-	CATALOG_HTTP_ADDR="127.0.0.1:$HTTP_PORT" CATALOG_GRPC_ADDR="127.0.0.1:$GRPC_PORT" \
-	CATALOG_RATE_LIMIT_RPS=0 "$TMP/catalogd" serve >"$TMP/server.log" 2>&1 &
-SERVER_PID=$!
-for i in $(seq 300); do
-	curl -fsS -o /dev/null "http://127.0.0.1:$HTTP_PORT/readyz" 2>/dev/null && break
-	if ! kill -0 "$SERVER_PID" 2>/dev/null || [ "$i" = 300 ]; then
-		log "catalogd did not get ready"; tail -n 30 "$TMP/server.log" >&2; exit 1
-	fi
-	sleep 0.2
-done
+# start_server [VAR=value ...]: `catalogd serve` on $DB and the ports above, with the extra settings
+# given, in the background (SERVER_PID); returns when /readyz answers.
+start_server() {
+	env DATABASE_URL="$DB_URL" CATALOG_DATA_DIR="$TMP/data" CATALOG_JWT_HS256_SECRET="$SECRET" \
+		CATALOG_JWT_ISSUER="$ISSUER" CATALOG_JWT_AUDIENCE="$AUDIENCE" \
+		CATALOG_HTTP_ADDR="127.0.0.1:$HTTP_PORT" CATALOG_GRPC_ADDR="127.0.0.1:$GRPC_PORT" \
+		"$@" "$TMP/catalogd" serve >"$TMP/server.log" 2>&1 &
+	SERVER_PID=$!
+	for i in $(seq 300); do
+		curl -fsS -o /dev/null "http://127.0.0.1:$HTTP_PORT/readyz" 2>/dev/null && return 0
+		if ! kill -0 "$SERVER_PID" 2>/dev/null || [ "$i" = 300 ]; then
+			log "catalogd did not get ready"; tail -n 30 "$TMP/server.log" >&2; exit 1
+		fi
+		sleep 0.2
+	done
+}
+start_server CATALOG_RATE_LIMIT_RPS=0
 log "catalogd ready: http 127.0.0.1:$HTTP_PORT, grpc 127.0.0.1:$GRPC_PORT, database $DB"
 
 # --- 2. load through the API ---------------------------------------------------------------------
@@ -174,21 +180,21 @@ go run ./bench/products -clients "$CLIENTS" -duration "${DURATION}s" 2>/dev/null
 echo
 echo "== front door (bench/hardening: catalogd serve with the default rate limit)"
 psql_admin -c "CREATE DATABASE $DB"
-DATABASE_URL="$DB_URL" CATALOG_DATA_DIR="$TMP/data" CATALOG_JWT_HS256_SECRET="$SECRET" \
-	CATALOG_JWT_ISSUER="$ISSUER" CATALOG_JWT_AUDIENCE="$AUDIENCE" CATALOG_LOG_LEVEL=warn \
-	CATALOG_HTTP_ADDR="127.0.0.1:$HTTP_PORT" CATALOG_GRPC_ADDR="127.0.0.1:$GRPC_PORT" \
-	"$TMP/catalogd" serve >"$TMP/server.log" 2>&1 &
-SERVER_PID=$!
-for i in $(seq 300); do
-	curl -fsS -o /dev/null "http://127.0.0.1:$HTTP_PORT/readyz" 2>/dev/null && break
-	if ! kill -0 "$SERVER_PID" 2>/dev/null || [ "$i" = 300 ]; then
-		log "catalogd did not get ready"; tail -n 30 "$TMP/server.log" >&2; exit 1
-	fi
-	sleep 0.2
-done
+start_server CATALOG_LOG_LEVEL=warn
 go run ./bench/hardening -url "http://127.0.0.1:$HTTP_PORT" -secret "$SECRET" -issuer "$ISSUER" -audience "$AUDIENCE" \
 	-pid "$SERVER_PID" -duration "${DURATION}s" | tee "$OUT/hardening.txt"
 { echo; cat "$OUT/hardening.txt"; } >>"$OUT/latest.txt"
+stop_server
+# The hostile input of the hardening issue replayed (bench/attack): every operation of /openapi.json
+# with U+0000, invalid UTF-8, bidi characters, over-long strings, deep nesting and broken JSON in each
+# parameter and body string, and the header tricks; rate limit off so that every probe is served.
+# Any 5xx is listed (and reported, not fatal here: `make test` holds the same property in test/badinput).
+echo
+echo "== hostile input replay (bench/attack)"
+start_server CATALOG_LOG_LEVEL=error CATALOG_RATE_LIMIT_RPS=0
+go run ./bench/attack -base "http://127.0.0.1:$HTTP_PORT" -secret "$SECRET" -issuer "$ISSUER" -audience "$AUDIENCE" |
+	tee "$OUT/attack.txt" || log "bench/attack found 5xx answers (see $OUT/attack.txt)"
+{ echo; echo "Hostile input replay (go run ./bench/attack):"; grep '^attack:' "$OUT/attack.txt"; } >>"$OUT/latest.txt"
 stop_server
 
 # --- 9. retention: database size under a steady write load past the window ----------------------------

@@ -14,9 +14,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -33,6 +31,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/catalogd/catalogd/bench/measure"
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/app"
 	"github.com/catalogd/catalogd/server/apptest"
@@ -94,25 +93,7 @@ func run() error {
 
 	token := apptest.Token("bench-retention")
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *writers * 2}}
-	call := func(method, path string, body, out any) error {
-		b, _ := json.Marshal(body)
-		req, _ := http.NewRequest(method, env.BaseURL+path, bytes.NewReader(b))
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Content-Type", "application/json")
-		res, err := client.Do(req)
-		if err != nil {
-			return err
-		}
-		defer res.Body.Close()
-		raw, _ := io.ReadAll(res.Body)
-		if res.StatusCode >= 300 {
-			return fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, raw)
-		}
-		if out != nil {
-			return json.Unmarshal(raw, out)
-		}
-		return nil
-	}
+	call := (&measure.API{Base: env.BaseURL, Token: token, HTTP: client}).Call
 	var sub struct{ Uuid string }
 	if err := call("POST", "/v1/webhook-subscriptions", map[string]any{"displayName": "bench", "targetUrl": recv.URL + "/hook"}, &sub); err != nil {
 		return err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/catalogd/catalogd/bench/measure"
 	"github.com/catalogd/catalogd/server/app"
 	"github.com/catalogd/catalogd/server/apptest"
 	"github.com/catalogd/catalogd/server/events"
@@ -87,23 +87,7 @@ type hangBench struct {
 }
 
 func (b *hangBench) call(tenant int, method, path string, body any, out any) error {
-	raw, _ := json.Marshal(body)
-	req, _ := http.NewRequest(method, b.base+path, bytes.NewReader(raw))
-	req.Header.Set("Authorization", "Bearer "+b.tokens[tenant])
-	req.Header.Set("Content-Type", "application/json")
-	res, err := b.client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	got, _ := io.ReadAll(res.Body)
-	if res.StatusCode >= 300 {
-		return fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, got)
-	}
-	if out != nil {
-		return json.Unmarshal(got, out)
-	}
-	return nil
+	return (&measure.API{Base: b.base, Token: b.tokens[tenant], HTTP: b.client}).Call(method, path, body, out)
 }
 
 // write creates one attribute in tenant and records when its 201 came.

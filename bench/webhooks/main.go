@@ -7,7 +7,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/catalogd/catalogd/bench/measure"
 	"github.com/catalogd/catalogd/server/app"
 	"github.com/catalogd/catalogd/server/apptest"
 	"github.com/catalogd/catalogd/server/events"
@@ -73,24 +73,7 @@ func run() error {
 	}
 	defer env.Stop()
 	token := apptest.Token("bench-webhooks")
-	call := func(method, path string, body any, out any) error {
-		b, _ := json.Marshal(body)
-		req, _ := http.NewRequest(method, env.BaseURL+path, bytes.NewReader(b))
-		req.Header.Set("Authorization", "Bearer "+token)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return err
-		}
-		defer res.Body.Close()
-		raw, _ := io.ReadAll(res.Body)
-		if res.StatusCode >= 300 {
-			return fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, raw)
-		}
-		if out != nil {
-			return json.Unmarshal(raw, out)
-		}
-		return nil
-	}
+	call := (&measure.API{Base: env.BaseURL, Token: token}).Call
 	var sub struct{ Uuid string }
 	if err := call("POST", "/v1/webhook-subscriptions", map[string]any{"displayName": "bench", "targetUrl": recv.URL + "/hook"}, &sub); err != nil {
 		return err
