@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -243,10 +244,12 @@ func rateLimited(retry time.Duration) *apierr.Error {
 	return apierr.New(apierr.RateLimited, "rate limit exceeded; retry after %d seconds", limits.Seconds(retry))
 }
 
+const msgNotUTF8 = "must be valid UTF-8"
+
 // badText says what is wrong with a parameter's text, or "".
 func badText(s string) string {
 	if !utf8.ValidString(s) {
-		return "must be valid UTF-8"
+		return msgNotUTF8
 	}
 	if strings.IndexByte(s, 0) >= 0 {
 		return "must not contain U+0000"
@@ -260,8 +263,10 @@ func printable(s string) string {
 }
 
 // checkParams refuses invalid UTF-8 and U+0000 in the path parameters and in the query (keys and
-// values): 400 MALFORMED_REQUEST naming each parameter (a path parameter by its JSON name, a query
-// parameter as written).
+// values): 400 naming each parameter (a path parameter by its JSON name, a query parameter as
+// written), in name order. The code is the one a body string gets for the same text (server/fields):
+// bytes that are not UTF-8 cannot be read, MALFORMED_REQUEST; text that is read but holds U+0000 is
+// refused, VALIDATION_FAILED.
 func checkParams(rt *route, params map[string]string, rawQuery string) *apierr.Error {
 	var fields []apierr.FieldViolation
 	for k, v := range params {
@@ -290,11 +295,16 @@ func checkParams(rt *route, params map[string]string, rawQuery string) *apierr.E
 	if len(fields) == 0 {
 		return nil
 	}
+	sort.Slice(fields, func(i, j int) bool { return fields[i].Field < fields[j].Field })
+	code := apierr.ValidationFailed
 	parts := make([]string, len(fields))
 	for i, f := range fields {
 		parts[i] = f.Field + ": " + f.Message
+		if f.Message == msgNotUTF8 {
+			code = apierr.MalformedRequest
+		}
 	}
-	return &apierr.Error{Code: apierr.MalformedRequest, Detail: strings.Join(parts, "; "), Fields: fields}
+	return &apierr.Error{Code: code, Detail: strings.Join(parts, "; "), Fields: fields}
 }
 
 // jsonMediaType reports whether a Content-Type is JSON: application/json or application/*+json,

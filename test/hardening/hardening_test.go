@@ -133,14 +133,14 @@ func TestTwoAuthorizationHeaders(t *testing.T) {
 // any token reads, included.
 func TestBadTextIs400(t *testing.T) {
 	c := env.Client(t)
-	for _, x := range []struct{ path, field string }{
-		{"/v1/attributes/%FF", "attributeUuid"},
-		{"/v1/attributes/%00/contents", "attributeUuid"},
-		{"/v1/webhook-event-types?name%5Bcontains%5D=%00", "name[contains]"},
-		{"/v1/products?code%5Bstarts%5D=%C3%28", "code[starts]"},
+	for _, x := range []struct{ path, field, code string }{
+		{"/v1/attributes/%FF", "attributeUuid", "MALFORMED_REQUEST"},
+		{"/v1/attributes/%00/contents", "attributeUuid", "VALIDATION_FAILED"},
+		{"/v1/webhook-event-types?name%5Bcontains%5D=%00", "name[contains]", "VALIDATION_FAILED"},
+		{"/v1/products?code%5Bstarts%5D=%C3%28", "code[starts]", "MALFORMED_REQUEST"},
 	} {
 		st, _, body := raw(t, "GET", x.path, "", "Authorization", "Bearer "+c.Token)
-		if st != 400 || !strings.Contains(body, `"MALFORMED_REQUEST"`) || !strings.Contains(body, `"field":"`+x.field+`"`) {
+		if st != 400 || !strings.Contains(body, `"`+x.code+`"`) || !strings.Contains(body, `"field":"`+x.field+`"`) {
 			t.Errorf("%s: %d %s", x.path, st, body)
 		}
 	}
