@@ -11,12 +11,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -48,45 +46,10 @@ func main() {
 	}
 }
 
-type api struct {
-	base, token string
-	c           *http.Client
-}
+// api is the bench's JSON client (measure.API) with the bulk helper below.
+type api struct{ measure.API }
 
-func (a *api) do(method, path string, body, out any) error {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequest(method, a.base+path, rd)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+a.token)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	res, err := a.c.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		return err
-	}
-	if res.StatusCode >= 300 {
-		return fmt.Errorf("%s %s: %d %.300s", method, path, res.StatusCode, raw)
-	}
-	if out != nil {
-		return json.Unmarshal(raw, out)
-	}
-	return nil
-}
+func (a *api) do(method, path string, body, out any) error { return a.Call(method, path, body, out) }
 
 type obj = map[string]any
 
@@ -128,8 +91,8 @@ func run() error {
 		return err
 	}
 	defer env.Stop()
-	a := &api{base: env.BaseURL, token: apptest.Token("bench-products"),
-		c: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true}, Timeout: 30 * time.Second}}
+	a := &api{measure.API{Base: env.BaseURL, Token: apptest.Token("bench-products"),
+		HTTP: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true}, Timeout: 30 * time.Second}}}
 
 	// The shared structure: 20 attributes, 10 assets of one featured asset type, 5 categories,
 	// 2 tags, 30 text input types, a relation type, 100 channels.
@@ -257,7 +220,7 @@ func run() error {
 	})
 	pprof.StopCPUProfile()
 	grpcc := pb.NewProductServiceClient(env.GRPC)
-	gctx := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+a.token)
+	gctx := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+a.Token)
 	every := &pb.ProductInclude{ProductAttributes: true, ProductAssets: true, ProductCategories: true, ProductTags: true,
 		InputValues: true, ProductRelations: true, Publications: true, Variants: true}
 	timed("GET hydrated   gRPC GetProduct with expand of every association", func(r *rand.Rand) error {
