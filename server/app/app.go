@@ -199,7 +199,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 		return nil, fmt.Errorf("listen HTTP: %w", err)
 	}
 	s.httpSrv = &http.Server{Handler: httpHandler(log, gw, s.ops, reg, spec, docsPage), ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout: 2 * time.Minute}
+		MaxHeaderBytes: MaxHeaderBytes, IdleTimeout: 2 * time.Minute}
 	go func() { _ = s.httpSrv.Serve(s.httpLis) }()
 	if !cfg.DisableDispatcher {
 		policy := cfg.WebhookPolicy

@@ -39,9 +39,10 @@ import (
 //  2. the tenant's token bucket (429 with Retry-After; RateLimit-Policy and RateLimit on every
 //     answer);
 //  3. path and query parameters: invalid UTF-8 or U+0000 in any of them is 400 naming it;
-//  4. the body, only on operations that take one (any other body is never read): a JSON
-//     Content-Type (415 otherwise), at most MaxBodyBytes (413), read under a deadline (408);
-//  5. one of the tenant's concurrency slots (half the database pool), held until the answer.
+//  4. one of the tenant's concurrency slots (half the database pool), held until the answer, so
+//     that the bodies one tenant has in memory are bounded too;
+//  5. the body, only on operations that take one (any other body is never read): a JSON
+//     Content-Type (415 otherwise), at most MaxBodyBytes (413), read under a deadline (408).
 //
 // The gRPC interceptor checks the token and scope again (it is also the door of direct gRPC calls).
 
@@ -212,15 +213,8 @@ func (f *frontDoor) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 			WriteProblem(w, r, err)
 			return
 		}
-		if rt.body {
-			if err := readBody(w, r); err != nil {
-				WriteProblem(w, r, err)
-				return
-			}
-		} else {
-			// A body on an operation that takes none is ignored: never read, never decoded.
-			r.Body, r.ContentLength = http.NoBody, 0
-		}
+		// The slot is taken before the body is read: the bodies one tenant has in memory (or
+		// trickling in) are bounded by its slots, not only by its token bucket.
 		release, err := lim.Acquire(r.Context(), tenant)
 		if err != nil {
 			if errors.Is(err, limits.ErrBusy) {
@@ -230,6 +224,15 @@ func (f *frontDoor) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 			return // else the client has gone
 		}
 		defer release()
+		if rt.body {
+			if err := readBody(w, r); err != nil {
+				WriteProblem(w, r, err)
+				return
+			}
+		} else {
+			// A body on an operation that takes none is ignored: never read, never decoded.
+			r.Body, r.ContentLength = http.NoBody, 0
+		}
 		next(w, r, params)
 	}
 }
@@ -341,7 +344,8 @@ func readBody(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	}
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) // not supported by test recorders
-	size := r.ContentLength
+	// The buffer grows with what arrives: a declared Content-Length reserves at most 64 KiB up front.
+	size := min(r.ContentLength, 64<<10)
 	if size < 0 {
 		size = 512
 	}

@@ -461,8 +461,8 @@ func TestRateLimit(t *testing.T) {
 	}
 }
 
-// A tenant has at most its share of requests in handlers: the next one waits, then gets 429 with
-// Retry-After; another tenant is served meanwhile.
+// A tenant has at most its share of requests in handlers (and bodies being read): the next one
+// waits, then gets 429 with Retry-After; another tenant is served meanwhile.
 func TestConcurrencyShare(t *testing.T) {
 	lim := limits.New(limits.Config{RPS: 1000, Burst: 1000, Concurrency: 1, Wait: 50 * time.Millisecond}, nil)
 	f := newFront(t, lim)
@@ -474,6 +474,13 @@ func TestConcurrencyShare(t *testing.T) {
 	w := f.do("GET", "/v1/attributes", a, nil, 0)
 	if code, _ := problemCode(t, w); w.Code != 429 || code != "RATE_LIMITED" || w.Header().Get("Retry-After") != "1" {
 		t.Fatalf("second of a: %d %v %s", w.Code, w.Header(), w.Body)
+	}
+	// The slot comes before the body: a refused request's body is not read (one tenant cannot
+	// have more bodies in memory than slots).
+	body := &countingBody{n: MaxBodyBytes}
+	w = f.do("POST", "/v1/attributes", a, body, body.n, "Content-Type", "application/json")
+	if w.Code != 429 || body.read != 0 {
+		t.Fatalf("a's body beyond its slots: %d after reading %d bytes, want 429 and nothing read", w.Code, body.read)
 	}
 	go func() { done <- f.do("GET", "/v1/attributes", b, nil, 0).Code }()
 	<-f.entered // b is in its handler too

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -494,6 +495,11 @@ func (c inputConstraints) validate(dataType string, value *structpb.Value) error
 		if math.Abs(f) > maxSafeInteger {
 			return valueErr("dataType", "must be at most 2^53-1 in magnitude (data type integer)")
 		}
+		// The float64 may have rounded a fraction away (1e-400, 0.00…01 read as 0): the literal
+		// itself must be an integer.
+		if text, ok := jsonpb.NumberText(value); !ok || !exactInteger(text) {
+			return valueErr("dataType", "must be a number without fraction (data type integer)")
+		}
 		num = &bound{rat: new(big.Rat).SetInt64(int64(f))}
 	case dtDecimal:
 		text, ok := decimalText(value)
@@ -734,4 +740,17 @@ func stringJSONSize(s string) int {
 		}
 	}
 	return n
+}
+
+// exactInteger reports whether a JSON number literal is an integer exactly (1, -5, 1e3, 2.0), not
+// one only after rounding to a float64 (1e-400, 0.000…01). An exponent beyond ±64 is refused before
+// any big-number arithmetic (the magnitude check has already bounded the value).
+func exactInteger(text string) bool {
+	if _, exp, ok := strings.Cut(strings.ToLower(text), "e"); ok {
+		if e, err := strconv.Atoi(exp); err != nil || e < -64 || e > 64 {
+			return false
+		}
+	}
+	r, ok := new(big.Rat).SetString(text)
+	return ok && r.IsInt()
 }

@@ -43,11 +43,12 @@ const (
 	MaxBodyRead = 64 << 10
 	// MaxRetryAfter caps a receiver's Retry-After.
 	MaxRetryAfter = 24 * time.Hour
-	// MaxConnsPerHost bounds the connections (kept alive between attempts) to one target host:
-	// a host that hangs holds at most this many, whatever the number of subscriptions to it.
-	// It is above the dispatcher's per-subscription cap, so one subscription never waits for its
-	// own connections.
-	MaxConnsPerHost = 32
+	// MaxIdleConnsPerHost is how many connections to one target host are kept alive between
+	// attempts. Connections in use are not capped per host: a host shared by many subscriptions
+	// (a receiving SaaS) would otherwise be a queue that one tenant's hanging subscriptions fill
+	// for everyone. What bounds the sockets is the dispatcher: its attempt slots, and the caps per
+	// subscription and per tenant on attempts in flight.
+	MaxIdleConnsPerHost = 32
 )
 
 // Request is one delivery attempt.
@@ -82,7 +83,7 @@ type Sender struct {
 
 // NewSender returns a Sender whose connections are dialled through the Guard's Control (every
 // resolved address is checked), with no proxy, no redirects followed, TLS verification on and
-// keep-alive connection pools of at most MaxConnsPerHost connections per target host.
+// keep-alive connection pools (MaxIdleConnsPerHost idle connections per target host).
 func NewSender(g Guard) *Sender {
 	dialer := &net.Dialer{
 		Timeout:   30 * time.Second, // the per-request context is usually shorter
@@ -96,8 +97,7 @@ func NewSender(g Guard) *Sender {
 		TLSHandshakeTimeout:    10 * time.Second,
 		ForceAttemptHTTP2:      true,
 		MaxIdleConns:           1024,
-		MaxIdleConnsPerHost:    MaxConnsPerHost,
-		MaxConnsPerHost:        MaxConnsPerHost,
+		MaxIdleConnsPerHost:    MaxIdleConnsPerHost,
 		IdleConnTimeout:        90 * time.Second,
 		ExpectContinueTimeout:  time.Second,
 		MaxResponseHeaderBytes: 64 << 10,

@@ -530,3 +530,44 @@ func TestSenderClientConfig(t *testing.T) {
 		t.Error("CheckRedirect does not stop at the first response")
 	}
 }
+
+// Connections to one host are not capped: a host shared by many subscriptions (a receiving SaaS)
+// where 40 attempts hang still gets the next attempt of another subscription at once, instead of
+// queueing it behind the hanging ones (the dispatcher's slots and caps bound the sockets).
+func TestSendHangingAttemptsDoNotQueueOthersToTheSameHost(t *testing.T) {
+	const hanging = 40
+	release := make(chan struct{})
+	entered := make(chan struct{}, hanging)
+	srv, _ := sendServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hang" {
+			entered <- struct{}{}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	s := NewSender(loopbackGuard)
+	var wg sync.WaitGroup
+	defer func() { close(release); wg.Wait() }()
+	for range hanging {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := sendReq(srv.URL + "/hang")
+			req.Timeout = 30 * time.Second
+			s.Send(context.Background(), req)
+		}()
+	}
+	for i := range hanging {
+		select {
+		case <-entered:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("only %d of %d hanging attempts reached the host: connections to it are capped", i, hanging)
+		}
+	}
+	if res := s.Send(context.Background(), sendReq(srv.URL+"/ok")); !res.Success {
+		t.Fatalf("another subscription's attempt to the same host: %+v", res)
+	}
+}

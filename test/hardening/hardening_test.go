@@ -252,3 +252,56 @@ func TestRateLimitGRPC(t *testing.T) {
 		t.Fatalf("other tenant: %v", err)
 	}
 }
+
+// A direct gRPC call without a valid token is refused from its headers, before its message is read:
+// the stream below never sends its request message (nor closes its side), and still gets
+// UNAUTHENTICATED with our ErrorInfo. A server that read the message first would wait for it until
+// the context ended, which the same stream with a valid token shows.
+func TestGRPCAuthBeforeMessage(t *testing.T) {
+	const method = "/catalog.v1.AttributeService/CreateAttribute"
+	desc := &grpc.StreamDesc{ClientStreams: true}
+	open := func(ctx context.Context) error {
+		st, err := env.GRPC.NewStream(ctx, desc, method)
+		if err != nil {
+			return err
+		}
+		return st.RecvMsg(&pb.CreateAttributeResponse{})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	err := open(ctx)
+	if status.Code(err) != codes.Unauthenticated || reasonOf(err) != "UNAUTHENTICATED" {
+		t.Fatalf("anonymous stream without a message: %v, want UNAUTHENTICATED before any message", err)
+	}
+	c := env.Client(t)
+	ctx, cancel = context.WithTimeout(metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+c.Token), time.Second)
+	defer cancel()
+	if err := open(ctx); status.Code(err) != codes.DeadlineExceeded {
+		t.Fatalf("authenticated stream without a message: %v, want it to wait for the message", err)
+	}
+}
+
+// reasonOf is the ErrorInfo reason of a gRPC error, or "".
+func reasonOf(err error) string {
+	st, _ := status.FromError(err)
+	for _, d := range st.Details() {
+		if info, ok := d.(*errdetails.ErrorInfo); ok {
+			return info.Reason
+		}
+	}
+	return ""
+}
+
+// Request lines and headers are bounded (app.MaxHeaderBytes): a 100 KiB query is 431, a long but
+// ordinary one is served.
+func TestHeaderSizeBounded(t *testing.T) {
+	c := env.Client(t)
+	ok := "/v1/attributes?code%5Bcontains%5D=" + strings.Repeat("a", 8<<10)
+	if st, _, body := raw(t, "GET", ok, "", "Authorization", "Bearer "+c.Token); st != 200 {
+		t.Fatalf("8 KiB query: %d %s", st, body)
+	}
+	long := "/v1/attributes?code%5Bcontains%5D=" + strings.Repeat("a", 100<<10)
+	if st, _, _ := raw(t, "GET", long, "", "Authorization", "Bearer "+c.Token); st != http.StatusRequestHeaderFieldsTooLarge {
+		t.Fatalf("100 KiB query: %d, want 431", st)
+	}
+}
