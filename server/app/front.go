@@ -339,6 +339,13 @@ func readBody(w http.ResponseWriter, r *http.Request) *apierr.Error {
 		return apierr.New(apierr.UnsupportedMedia, "the request body must be JSON (Content-Type: application/json), not %s",
 			strconv.Quote(printable(ct)))
 	}
+	// No content coding is supported (RFC 9110 §15.5.16: 415 for an unsupported one): a gzip body
+	// would otherwise be read as JSON bytes, and a body labelled gzip but plain stored as is.
+	if ce := r.Header.Values("Content-Encoding"); len(ce) > 0 && !(len(ce) == 1 && strings.EqualFold(strings.TrimSpace(ce[0]), "identity")) {
+		w.Header().Set("Accept-Encoding", "identity")
+		return apierr.New(apierr.UnsupportedMedia, "request bodies are not accepted with a Content-Encoding (%s); send plain JSON",
+			strconv.Quote(printable(strings.Join(ce, ", "))))
+	}
 	if r.ContentLength > MaxBodyBytes {
 		return payloadTooLarge()
 	}

@@ -310,6 +310,33 @@ func TestContentType(t *testing.T) {
 	}
 }
 
+// A body with a content coding (gzip, or anything but identity) is 415 with Accept-Encoding: no
+// coding is decoded, so none may be taken as JSON bytes.
+func TestContentEncoding(t *testing.T) {
+	f := newFront(t, nil)
+	tok := token(t, "t1")
+	for ce, want := range map[string]int{"gzip": 415, "br": 415, "deflate, gzip": 415, "identity": 200, "": 200} {
+		f.reset()
+		r := httptest.NewRequest("POST", "/v1/attributes", strings.NewReader(`{"code":"x"}`))
+		r.Header.Set("Authorization", tok)
+		r.Header.Set("Content-Type", "application/json")
+		if ce != "" {
+			r.Header.Set("Content-Encoding", ce)
+		}
+		w := httptest.NewRecorder()
+		f.h.ServeHTTP(w, r)
+		if want == 200 {
+			if w.Code >= 300 || len(f.calls()) != 1 {
+				t.Errorf("%q: %d %s, RPCs %v", ce, w.Code, w.Body, f.calls())
+			}
+			continue
+		}
+		if code, _ := problemCode(t, w); w.Code != 415 || code != "UNSUPPORTED_MEDIA_TYPE" || w.Header().Get("Accept-Encoding") != "identity" || len(f.calls()) != 0 {
+			t.Errorf("%q: %d %s %v, RPCs %v", ce, w.Code, w.Body, w.Header(), f.calls())
+		}
+	}
+}
+
 // X-HTTP-Method-Override never changes the method, and a form POST is not served as a GET: the
 // RPC made is the one of the request's own method, and the log line says that method.
 func TestNoMethodOverride(t *testing.T) {

@@ -162,7 +162,8 @@ func problemResponses(maxBody int) obj {
 	add("RequestTimeout", "`REQUEST_TIMEOUT`: the body was not received in time (a body must arrive within 10 seconds); the connection is closed.", 408, "REQUEST_TIMEOUT", nil)
 	add("PayloadTooLarge", fmt.Sprintf("`PAYLOAD_TOO_LARGE`: the body exceeds %d bytes.", maxBody), 413, "PAYLOAD_TOO_LARGE", nil)
 	add("UnsupportedMediaType", "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON: its `Content-Type` must be `application/json` or `application/*+json` "+
-		"(charset, when given, `utf-8`); a body without `Content-Type` is read as JSON.", 415, "UNSUPPORTED_MEDIA_TYPE", nil)
+		"(charset, when given, `utf-8`); a body without `Content-Type` is read as JSON. A body with a `Content-Encoding` "+
+		"other than `identity` (gzip, …) is refused too (no coding is decoded; the answer carries `Accept-Encoding: identity`).", 415, "UNSUPPORTED_MEDIA_TYPE", nil)
 	add("TooManyRequests", "`RATE_LIMITED`: the tenant's rate limit is spent (see `RateLimit-Policy`), or the tenant has its share of the "+
 		"service's database connections busy with other requests; retry after `Retry-After` seconds.", 429, "RATE_LIMITED",
 		obj{"Retry-After": ref("headers", "Retry-After")})
