@@ -9,24 +9,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/catalogd/catalogd/gen/db"
-	"github.com/catalogd/catalogd/server/apptest"
-	"github.com/catalogd/catalogd/server/store"
 )
 
 // Two transactions that lock two rows in opposite orders deadlock; PostgreSQL aborts one of them,
 // and DB.Tx runs that one again, so both succeed (and the victim's first attempt left nothing).
 func TestTxRetriesADeadlockVictim(t *testing.T) {
 	ctx := context.Background()
-	url, drop, err := apptest.CreateDatabase(ctx, "catalogd_store")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer drop()
-	d, err := store.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, _ := testDB(t)
 	if _, err := d.Pool.Exec(ctx, `CREATE TABLE pair (id int PRIMARY KEY, n int NOT NULL); INSERT INTO pair VALUES (1, 0), (2, 0)`); err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/catalogd/catalogd/gen/db"
-	"github.com/catalogd/catalogd/server/apptest"
 	"github.com/catalogd/catalogd/server/store"
 )
 
@@ -21,16 +20,7 @@ import (
 // deadline and the database's answers to bad data are not.
 func TestIsUnavailableClassifiesRealErrors(t *testing.T) {
 	ctx := context.Background()
-	url, drop, err := apptest.CreateDatabase(ctx, "catalogd_store")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer drop()
-	d, err := store.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, url := testDB(t)
 
 	// Nothing listens on the port: connection refused, as a pool's acquire reports it.
 	l, err := net.Listen("tcp", "127.0.0.1:0")
