@@ -1,0 +1,255 @@
+package blobstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/catalogd/catalogd/server/apierr"
+)
+
+// Query parameters of a signed URL.
+const (
+	qMethod      = "method"
+	qContentType = "contentType"
+	qSize        = "size"
+	qExpires     = "expires"
+	qSignature   = "signature"
+)
+
+// copyBufSize is the one buffer an upload or download streams through; memory per transfer is
+// this plus the HTTP server's own buffers, whatever the object's size.
+const copyBufSize = 256 << 10
+
+// Handler serves the signed URLs under BaseURL's path: PUT stores an upload, GET and HEAD stream
+// an object. Mount it at that path prefix (e.g. mux.Handle("/blobs/", h)) without StripPrefix.
+// It needs no authentication of its own: the signature is the authorization.
+func (s *Store) Handler() http.Handler { return http.HandlerFunc(s.serve) }
+
+func (s *Store) serve(w http.ResponseWriter, r *http.Request) {
+	key, ok := strings.CutPrefix(r.URL.Path, s.basePath+"/")
+	if !ok {
+		problem(w, r, apierr.New(apierr.NotFound, "no resource"))
+		return
+	}
+	if err := ValidateKey(key); err != nil {
+		problem(w, r, apierr.New(apierr.ValidationFailed, "invalid object key"))
+		return
+	}
+	q := r.URL.Query()
+	signedMethod := q.Get(qMethod)
+	exp, err := strconv.ParseInt(q.Get(qExpires), 10, 64)
+	if err != nil || (signedMethod != "PUT" && signedMethod != "GET") {
+		problem(w, r, apierr.New(apierr.Forbidden, "missing or malformed signature parameters"))
+		return
+	}
+	expires := time.Unix(exp, 0)
+	ct, size := "", int64(-1)
+	if signedMethod == "PUT" {
+		ct = q.Get(qContentType)
+		if size, err = strconv.ParseInt(q.Get(qSize), 10, 64); err != nil || size < 0 {
+			problem(w, r, apierr.New(apierr.Forbidden, "missing or malformed signature parameters"))
+			return
+		}
+	}
+	// Authenticity first, then expiry, then the method: a forged URL learns nothing else, and a
+	// genuine one is told precisely why it does not fit.
+	if !s.signer.Verify(q.Get(qSignature), signedMethod, key, ct, size, expires) {
+		problem(w, r, apierr.New(apierr.Forbidden, "signature does not match"))
+		return
+	}
+	if !s.signer.now().Before(expires) {
+		problem(w, r, apierr.New(apierr.Forbidden, "signed URL expired at %s", expires.UTC().Format(time.RFC3339)).
+			WithMeta("expiredAt", expires.UTC().Format(time.RFC3339)))
+		return
+	}
+	method := r.Method
+	if method == http.MethodHead && signedMethod == "GET" {
+		method = "GET"
+	}
+	// A method the URL was not signed for is refused with 403, as S3 does for a pre-signed URL,
+	// so a client sees the same status whichever store is behind the URL.
+	if method != signedMethod {
+		problem(w, r, apierr.New(apierr.Forbidden, "URL is signed for %s, not %s", signedMethod, r.Method))
+		return
+	}
+	if signedMethod == "PUT" {
+		s.put(w, r, key, ct, size)
+		return
+	}
+	s.get(w, r, key)
+}
+
+// put stores the request body under key.
+//
+// The body is spooled to a file under DataDir while it is counted and hashed, and only a complete,
+// right-sized body is then written to the bucket, with its SHA-256 as metadata. Two reasons for
+// the spool: gocloud fixes a blob's metadata when the Writer is opened, before a single byte is
+// seen, so a checksum can only be attached to an object whose bytes were already read; and a
+// refused upload must leave nothing behind. The second holds without the spool too — a
+// blob.Writer whose context is cancelled before Close is not committed (fileblob removes its
+// staging file; this package's tests check it) — and the copy into the bucket relies on it: any
+// failure cancels that context. The price is writing the bytes twice, which the benchmarks
+// show next to a plain file copy.
+func (s *Store) put(w http.ResponseWriter, r *http.Request, key, signedCT string, size int64) {
+	if got, err := CanonicalContentType(r.Header.Get("Content-Type")); err != nil || got != signedCT {
+		// 415 rather than 403: the URL is genuine and unexpired; only the request's header does
+		// not match what it was signed for, and the detail says which to send.
+		problem(w, r, apierr.New(apierr.UnsupportedMedia, "Content-Type must be %q as signed", signedCT).
+			WithMeta("contentType", signedCT))
+		return
+	}
+	// A declared length is checked before reading anything.
+	if r.ContentLength > size {
+		tooLarge(w, r, size)
+		return
+	}
+	if r.ContentLength >= 0 && r.ContentLength < size {
+		problem(w, r, apierr.New(apierr.MalformedRequest, "body must be exactly %d bytes, Content-Length says %d", size, r.ContentLength).
+			WithMeta("sizeBytes", size))
+		return
+	}
+
+	f, err := os.CreateTemp(s.spool, "upload-*")
+	if err != nil {
+		problem(w, r, apierr.New(apierr.Internal, "spool: %v", err))
+		return
+	}
+	defer func() { _ = f.Close(); _ = os.Remove(f.Name()) }()
+
+	buf := make([]byte, copyBufSize)
+	h := sha256.New()
+	// Read at most size+1 bytes: one byte beyond the signed size proves the body too large,
+	// without reading (or storing) the rest of it.
+	n, err := io.CopyBuffer(io.MultiWriter(f, h), io.LimitReader(r.Body, size+1), buf)
+	switch {
+	case err != nil:
+		problem(w, r, apierr.New(apierr.MalformedRequest, "reading body: %v", err))
+		return
+	case n > size:
+		tooLarge(w, r, size)
+		return
+	case n < size:
+		problem(w, r, apierr.New(apierr.MalformedRequest, "body must be exactly %d bytes, got %d", size, n).
+			WithMeta("sizeBytes", size))
+		return
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		problem(w, r, apierr.New(apierr.Internal, "spool: %v", err))
+		return
+	}
+	if err := s.write(r.Context(), key, signedCT, sum, f, buf); err != nil {
+		problem(w, r, apierr.New(apierr.Internal, "store: %v", err))
+		return
+	}
+	w.Header().Set("ETag", `"`+sum+`"`)
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"key": key, "sizeBytes": n, "checksumSha256": sum})
+}
+
+// write copies src into key atomically: on any error the writer's context is cancelled before
+// Close, which gocloud documents as aborting the write, so no partial object appears.
+func (s *Store) write(ctx context.Context, key, contentType, sum string, src io.Reader, buf []byte) (err error) {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	bw, err := s.bucket.NewWriter(wctx, key, &blob.WriterOptions{
+		ContentType: contentType, Metadata: map[string]string{metaSHA256: sum},
+	})
+	if err != nil {
+		return err
+	}
+	// io.CopyBuffer with bare Reader/Writer types so the one buffer is used, not a fresh one.
+	if _, err = io.CopyBuffer(struct{ io.Writer }{bw}, struct{ io.Reader }{src}, buf); err != nil {
+		cancel()
+		_ = bw.Close()
+		return err
+	}
+	return bw.Close()
+}
+
+// get streams key through http.ServeContent, which brings HEAD, Range and If-None-Match; the
+// blob.Reader seeks lazily, so nothing is read that is not sent.
+func (s *Store) get(w http.ResponseWriter, r *http.Request, key string) {
+	a, err := s.bucket.Attributes(r.Context(), key)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		problem(w, r, apierr.New(apierr.NotFound, "object not found"))
+		return
+	}
+	if err != nil {
+		problem(w, r, apierr.New(apierr.Internal, "stat: %v", err))
+		return
+	}
+	br, err := s.bucket.NewReader(r.Context(), key, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		problem(w, r, apierr.New(apierr.NotFound, "object not found"))
+		return
+	}
+	if err != nil {
+		problem(w, r, apierr.New(apierr.Internal, "open: %v", err))
+		return
+	}
+	defer br.Close()
+	hd := w.Header()
+	hd.Set("Content-Type", a.ContentType)
+	// The ETag is the content's SHA-256: stable across replicas and copies, unlike fileblob's
+	// modification-time ETag.
+	if sum := a.Metadata[metaSHA256]; sum != "" {
+		hd.Set("ETag", `"`+sum+`"`)
+	} else if a.ETag != "" {
+		hd.Set("ETag", a.ETag)
+	}
+	// Uploaded bytes are served from catalogd's own origin: never let a browser sniff them into
+	// HTML or run them as a page.
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	hd.Set("Cache-Control", "private")
+	http.ServeContent(w, r, "", a.ModTime, br)
+}
+
+func tooLarge(w http.ResponseWriter, r *http.Request, size int64) {
+	problem(w, r, apierr.New(apierr.PayloadTooLarge, "body exceeds the signed size of %d bytes", size).
+		WithMeta("limitBytes", size))
+}
+
+// problemDoc is the RFC 9457 shape the gateway writes (server/app.Problem). It is restated here
+// rather than imported because server/app will import this package.
+type problemDoc struct {
+	Type     string                  `json:"type"`
+	Title    string                  `json:"title"`
+	Status   int                     `json:"status"`
+	Detail   string                  `json:"detail"`
+	Code     apierr.Code             `json:"code"`
+	Errors   []apierr.FieldViolation `json:"errors"`
+	Instance string                  `json:"instance,omitempty"`
+	Meta     map[string]any          `json:"meta,omitempty"`
+}
+
+func problem(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
+	if e.Code == apierr.Internal {
+		// Never tell a client more than that; the cause belongs in the log the caller wires.
+		e = apierr.New(apierr.Internal, "internal error")
+	}
+	st := e.Code.HTTPStatus()
+	p := problemDoc{Type: "urn:catalogd:problem:" + strings.ToLower(strings.ReplaceAll(string(e.Code), "_", "-")),
+		Title: e.Code.Title(), Status: st, Detail: e.Detail, Code: e.Code, Errors: e.Fields, Meta: e.Meta,
+		Instance: r.URL.Path}
+	if p.Errors == nil {
+		p.Errors = []apierr.FieldViolation{}
+	}
+	h := w.Header()
+	h.Del("Content-Length")
+	h.Set("Content-Type", "application/problem+json")
+	w.WriteHeader(st)
+	_ = json.NewEncoder(w).Encode(p)
+}

@@ -1,0 +1,123 @@
+package renditions
+
+import (
+	"container/list"
+	"context"
+	"io"
+	"runtime"
+	"sync"
+)
+
+// Pool bounds the renditions of one process: at most Slots at a time, and
+// at most MaxBytes of (estimated) decoded images held together. The count
+// alone would not bound memory — four 100 MP PNGs are 1.6 GB where four
+// 12 MP JPEGs are 200 MB — so admission is weighed by Info.DecodedBytes,
+// which the header gives before anything is allocated.
+//
+// Cross-replica sharing (which worker takes which rendition) belongs to the
+// job queue the wiring session adds; a Pool is per process.
+type Pool struct {
+	lim      Limits
+	slots    int
+	maxBytes int64
+
+	mu      sync.Mutex
+	running int
+	used    int64
+	waiters list.List // of *waiter, FIFO so a big image is not starved by small ones
+}
+
+type waiter struct {
+	n     int64
+	ready chan struct{}
+}
+
+// NewPool returns a Pool. slots ≤ 0 means GOMAXPROCS (scaling is CPU bound);
+// maxBytes ≤ 0 means 512 MiB. An image estimated above maxBytes (possible
+// only if maxBytes is set below what lim.MaxPixels allows) is admitted
+// alone, once nothing else runs, rather than refused: the pixel limit is
+// the policy, the budget only the pacing.
+func NewPool(slots int, maxBytes int64, lim Limits) *Pool {
+	if slots <= 0 {
+		slots = runtime.GOMAXPROCS(0)
+	}
+	if maxBytes <= 0 {
+		maxBytes = 512 << 20
+	}
+	return &Pool{lim: lim.withDefaults(), slots: slots, maxBytes: maxBytes}
+}
+
+// Make is Make under the pool's bounds. The header is probed before
+// waiting (it costs at most 1 MiB), so a refused image never waits.
+func (p *Pool) Make(ctx context.Context, src io.Reader, longest int) (Output, error) {
+	return makeRendition(ctx, src, longest, p.lim, func(ctx context.Context, info Info) (func(), error) {
+		n := min(info.DecodedBytes, p.maxBytes)
+		if err := p.acquire(ctx, n); err != nil {
+			return nil, err
+		}
+		return func() { p.release(n) }, nil
+	})
+}
+
+func (p *Pool) fits(n int64) bool {
+	return p.running < p.slots && p.used+n <= p.maxBytes
+}
+
+func (p *Pool) acquire(ctx context.Context, n int64) error {
+	p.mu.Lock()
+	if p.waiters.Len() == 0 && p.fits(n) {
+		p.running++
+		p.used += n
+		p.mu.Unlock()
+		return nil
+	}
+	w := &waiter{n: n, ready: make(chan struct{})}
+	e := p.waiters.PushBack(w)
+	p.mu.Unlock()
+
+	select {
+	case <-w.ready:
+		return nil
+	case <-ctx.Done():
+		p.mu.Lock()
+		select {
+		case <-w.ready: // admitted while we were cancelled: give it back
+			p.mu.Unlock()
+			p.release(n)
+		default:
+			p.waiters.Remove(e)
+			p.wakeLocked() // we may have been blocking the ones behind us
+			p.mu.Unlock()
+		}
+		return ctx.Err()
+	}
+}
+
+func (p *Pool) release(n int64) {
+	p.mu.Lock()
+	p.running--
+	p.used -= n
+	p.wakeLocked()
+	p.mu.Unlock()
+}
+
+// wakeLocked admits waiters in order while the head fits.
+func (p *Pool) wakeLocked() {
+	for e := p.waiters.Front(); e != nil; e = p.waiters.Front() {
+		w := e.Value.(*waiter)
+		if !p.fits(w.n) {
+			return
+		}
+		p.running++
+		p.used += w.n
+		p.waiters.Remove(e)
+		close(w.ready)
+	}
+}
+
+// Stats reports what runs now (for metrics and tests).
+func (p *Pool) Stats() (running int, bytes int64, waiting int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.running, p.used, p.waiters.Len()
+}

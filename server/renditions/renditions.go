@@ -1,0 +1,335 @@
+// Package renditions makes the image renditions of issue 12 (API.md "Assets"):
+// a `thumbnail` (longest side ≤ 256 px) and a `web_optimized` copy (≤ 2048 px)
+// of a JPEG, PNG, GIF (first frame) or WebP original.
+//
+// It is groundwork: it knows nothing of blobs, tenants or events. A worker
+// opens the original's blob, calls Pool.Make, and stores Output.Data as the
+// rendition's asset file.
+//
+// Memory is the design constraint (TOOLCHAIN.md measured 0.5–0.6 GB for an
+// x/image/draw CatmullRom scale of a 12 MP photo to 2048 px, because that
+// scaler keeps a float64 intermediate of dstWidth × srcHeight × 4 channels).
+// Here:
+//   - Probe reads only the header and refuses non-images and pictures over
+//     Limits.MaxPixels before a single pixel buffer is allocated;
+//   - the decoded image is unavoidable, but the scaler (resize.go) streams:
+//     it keeps only a ring of horizontally resampled rows, so its own memory
+//     is O(dstWidth × filter taps), not O(source);
+//   - Pool bounds how many renditions run at once and how many estimated
+//     decoded bytes they hold together.
+package renditions
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+	"io"
+
+	"golang.org/x/image/webp"
+)
+
+// Longest-side targets of the two rendition kinds (API.md "Assets").
+const (
+	Thumbnail    = 256
+	WebOptimized = 2048
+)
+
+// DefaultMaxPixels is API.md's limit: "Images above 100 megapixels are
+// refused for renditions (the original stays)".
+const DefaultMaxPixels = 100_000_000
+
+// headerBudget caps how many bytes Probe may read looking for the image
+// dimensions. JPEG puts EXIF/ICC/XMP segments (64 KiB each at most) before
+// the frame header; 1 MiB leaves room for many of them while keeping a
+// hostile "endless header" from being buffered without bound.
+const headerBudget = 1 << 20
+
+// JPEG quality of opaque renditions: 85 is the usual web trade-off (visually
+// clean, roughly half the bytes of 95).
+const jpegQuality = 85
+
+// Errors callers branch on (a worker marks the rendition as not made and
+// keeps the original; none of these is retryable).
+var (
+	// ErrUnsupported: not a JPEG, PNG, GIF or WebP file.
+	ErrUnsupported = errors.New("renditions: not a supported image (JPEG, PNG, GIF, WebP)")
+	// ErrTooLarge: the header announces more pixels (or a longer side) than
+	// Limits allow — a decompression bomb or simply too big a picture.
+	ErrTooLarge = errors.New("renditions: image dimensions over the limit")
+	// ErrCorrupt: the format was recognised but the header or data is broken.
+	ErrCorrupt = errors.New("renditions: corrupt image")
+)
+
+// Limits bounds what may be decoded. Zero fields take the defaults.
+type Limits struct {
+	// MaxPixels is the largest width × height accepted (default
+	// DefaultMaxPixels).
+	MaxPixels int64
+	// MaxSide is the largest width or height accepted (default 65535, the
+	// widest any of the four formats can express except PNG; it stops a
+	// 1 × 100 000 000 strip whose row buffers would be absurd).
+	MaxSide int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxPixels <= 0 {
+		l.MaxPixels = DefaultMaxPixels
+	}
+	if l.MaxSide <= 0 {
+		l.MaxSide = 65535
+	}
+	return l
+}
+
+// Info is what the header says.
+type Info struct {
+	Format string // "jpeg", "png", "gif" or "webp"
+	Width  int
+	Height int
+	// DecodedBytes estimates the memory the decoded image will take (from
+	// the header's colour model); Pool weighs renditions by it.
+	DecodedBytes int64
+}
+
+// Output is one rendition.
+type Output struct {
+	// Data is the encoded rendition. Held in memory on purpose: at most
+	// 2048 × 2048 px it is a few MB, and the caller needs its size and
+	// SHA-256 before storing it as an asset file anyway.
+	Data        []byte
+	ContentType string // "image/jpeg" or "image/png"
+	Width       int
+	Height      int
+	Source      Info
+}
+
+// Probe reads only as much of r as the format's header needs (at most
+// 1 MiB) and returns the format and dimensions. It refuses non-images with
+// ErrUnsupported and images over lim with ErrTooLarge without decoding any
+// pixel data.
+func Probe(r io.Reader, lim Limits) (Info, error) {
+	info, _, err := probe(r, lim.withDefaults())
+	return info, err
+}
+
+// probe returns the header bytes it consumed so that Make can replay them
+// in front of the rest of the stream (the source need not be seekable).
+func probe(r io.Reader, lim Limits) (Info, []byte, error) {
+	rec := &recorder{r: r, budget: headerBudget}
+	br := bufio.NewReader(rec)
+	magic, _ := br.Peek(16)
+	format := sniff(magic)
+	var cfg image.Config
+	var err error
+	switch format {
+	case "jpeg":
+		cfg, err = jpeg.DecodeConfig(br)
+	case "png":
+		cfg, err = png.DecodeConfig(br)
+	case "gif":
+		cfg, err = gif.DecodeConfig(br)
+	case "webp":
+		cfg, err = webp.DecodeConfig(br)
+	default:
+		if rec.err != nil && !errors.Is(rec.err, io.EOF) {
+			return Info{}, nil, rec.err
+		}
+		return Info{}, nil, ErrUnsupported
+	}
+	if err != nil {
+		if rec.err != nil && !errors.Is(rec.err, io.EOF) {
+			return Info{}, nil, rec.err // read failure or ctx cancelled, not corruption
+		}
+		return Info{}, nil, fmt.Errorf("%w: %s header: %v", ErrCorrupt, format, err)
+	}
+	info := Info{Format: format, Width: cfg.Width, Height: cfg.Height}
+	if cfg.Width <= 0 || cfg.Height <= 0 {
+		return info, nil, fmt.Errorf("%w: %s header gives %d×%d", ErrCorrupt, format, cfg.Width, cfg.Height)
+	}
+	if cfg.Width > lim.MaxSide || cfg.Height > lim.MaxSide ||
+		int64(cfg.Width)*int64(cfg.Height) > lim.MaxPixels {
+		return info, nil, fmt.Errorf("%w: %d×%d (limit %d pixels, %d px a side)",
+			ErrTooLarge, cfg.Width, cfg.Height, lim.MaxPixels, lim.MaxSide)
+	}
+	info.DecodedBytes = int64(cfg.Width) * int64(cfg.Height) * bytesPerPixel(format, cfg.ColorModel)
+	return info, rec.buf, nil
+}
+
+// sniff decides the format from magic bytes instead of image.Decode's
+// global registry, so that whatever else the binary registers (BMP, TIFF…)
+// is never decoded here: the accepted set is exactly the spec's four.
+func sniff(b []byte) string {
+	switch {
+	case len(b) >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF:
+		return "jpeg"
+	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
+		return "png"
+	case bytes.HasPrefix(b, []byte("GIF87a")), bytes.HasPrefix(b, []byte("GIF89a")):
+		return "gif"
+	case len(b) >= 16 && string(b[0:4]) == "RIFF" && string(b[8:15]) == "WEBPVP8":
+		return "webp"
+	}
+	return ""
+}
+
+// bytesPerPixel is a deliberately pessimistic estimate of the decoded size.
+// JPEG counts 4 (3 for 4:4:4 YCbCr or 4 for CMYK; 4:2:0 needs only 1.5, but
+// a progressive JPEG also holds its coefficients while decoding). WebP
+// lossless decodes into NRGBA (4). 16-bit PNGs count 8.
+func bytesPerPixel(format string, m color.Model) int64 {
+	if format == "jpeg" {
+		return 4
+	}
+	switch m {
+	case color.GrayModel:
+		return 1
+	case color.Gray16Model:
+		return 2
+	case color.RGBA64Model, color.NRGBA64Model:
+		return 8
+	}
+	if _, ok := m.(color.Palette); ok {
+		return 1
+	}
+	return 4
+}
+
+// recorder keeps every byte read through it (up to budget) so the header
+// can be replayed to the full decoder; past the budget it fails, which
+// Probe reports as a corrupt header.
+type recorder struct {
+	r      io.Reader
+	buf    []byte
+	budget int
+	err    error
+}
+
+var errHeaderTooLong = errors.New("renditions: no image header within the first 1 MiB")
+
+func (rc *recorder) Read(p []byte) (int, error) {
+	if rc.budget-len(rc.buf) <= 0 {
+		return 0, errHeaderTooLong
+	}
+	if len(p) > rc.budget-len(rc.buf) {
+		p = p[:rc.budget-len(rc.buf)]
+	}
+	n, err := rc.r.Read(p)
+	rc.buf = append(rc.buf, p[:n]...)
+	if err != nil {
+		rc.err = err
+	}
+	return n, err
+}
+
+// ctxReader fails reads once ctx is done, so a cancelled rendition stops in
+// the middle of decoding (the decoders themselves take no context).
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// Make reads an image from src and returns it scaled so that its longest
+// side is at most longest (never upscaled, aspect ratio kept), encoded as
+// JPEG (quality 85) when opaque and PNG when any pixel is transparent.
+// GIF renditions use the first frame. Make does not bound concurrency: use
+// a Pool for that.
+func Make(ctx context.Context, src io.Reader, longest int, lim Limits) (Output, error) {
+	return makeRendition(ctx, src, longest, lim.withDefaults(), nil)
+}
+
+// makeRendition runs probe → (admit) → decode → scale → encode, checking ctx
+// between steps. admit, when set, is called after the probe with its Info
+// and must return a release func (Pool's hook: it weighs by DecodedBytes,
+// which is only known from the header).
+func makeRendition(ctx context.Context, src io.Reader, longest int, lim Limits,
+	admit func(context.Context, Info) (func(), error)) (Output, error) {
+	if longest <= 0 {
+		return Output{}, fmt.Errorf("renditions: longest side must be positive, got %d", longest)
+	}
+	r := ctxReader{ctx: ctx, r: src}
+	info, header, err := probe(r, lim)
+	if err != nil {
+		return Output{Source: info}, err
+	}
+	if admit != nil {
+		release, err := admit(ctx, info)
+		if err != nil {
+			return Output{Source: info}, err
+		}
+		defer release()
+	}
+	if err := ctx.Err(); err != nil {
+		return Output{Source: info}, err
+	}
+	img, err := decode(info.Format, io.MultiReader(bytes.NewReader(header), r))
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return Output{Source: info}, cerr
+		}
+		return Output{Source: info}, fmt.Errorf("%w: %s: %v", ErrCorrupt, info.Format, err)
+	}
+	b := img.Bounds()
+	// A GIF frame or a VP8X canvas could disagree with the header; never
+	// trust a decoded size the probe did not check.
+	if b.Dx() <= 0 || b.Dy() <= 0 || int64(b.Dx())*int64(b.Dy()) > lim.MaxPixels {
+		return Output{Source: info}, fmt.Errorf("%w: decoded %v", ErrCorrupt, b)
+	}
+	dw, dh := fit(b.Dx(), b.Dy(), longest)
+	dst, hasAlpha, err := resize(ctx, img, dw, dh)
+	if err != nil {
+		return Output{Source: info}, err
+	}
+	img = nil // the decoded original is garbage from here on; encoding needs only dst
+	var out bytes.Buffer
+	ct := "image/jpeg"
+	if hasAlpha {
+		ct = "image/png"
+		err = png.Encode(&out, dst)
+	} else {
+		err = jpeg.Encode(&out, dst, &jpeg.Options{Quality: jpegQuality})
+	}
+	if err != nil {
+		return Output{Source: info}, fmt.Errorf("renditions: encode: %w", err)
+	}
+	return Output{Data: out.Bytes(), ContentType: ct, Width: dw, Height: dh, Source: info}, nil
+}
+
+func decode(format string, r io.Reader) (image.Image, error) {
+	switch format {
+	case "jpeg":
+		return jpeg.Decode(r)
+	case "png":
+		return png.Decode(r)
+	case "gif":
+		return gif.Decode(r) // first frame only
+	case "webp":
+		return webp.Decode(r)
+	}
+	return nil, ErrUnsupported
+}
+
+// fit returns the size with the longest side at most longest, keeping the
+// aspect ratio (rounded, at least 1 px) and never enlarging.
+func fit(w, h, longest int) (int, int) {
+	if w <= longest && h <= longest {
+		return w, h
+	}
+	if w >= h {
+		return longest, max(1, int((int64(h)*int64(longest)+int64(w)/2)/int64(w)))
+	}
+	return max(1, int((int64(w)*int64(longest)+int64(h)/2)/int64(h))), longest
+}
