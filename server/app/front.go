@@ -153,7 +153,7 @@ func newRESTGateway(ctx context.Context, services []Service, conn *grpc.ClientCo
 		return nil, err
 	}
 	f := &frontDoor{ic: ic, routes: routes}
-	gw := newGateway(ic.authorizeHeader, f.middleware)
+	gw := newGateway(f.middleware)
 	for _, svc := range services {
 		if err := svc.Gateway(ctx, gw, conn); err != nil {
 			return nil, err
@@ -197,15 +197,9 @@ func (f *frontDoor) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 			return
 		}
 		tenant := reqctx.PrincipalFrom(ctx).Tenant
-		lim := f.ic.limits
-		if lim.Enabled() {
-			d := lim.Take(tenant)
-			h := w.Header()
-			h.Set("RateLimit-Policy", lim.Policy())
-			h.Set("RateLimit", d.Header())
-			if !d.Allowed {
-				h.Set("Retry-After", strconv.FormatInt(limits.Seconds(d.RetryAfter), 10))
-				WriteProblem(w, r, rateLimited(d.RetryAfter))
+		if f.ic.limits.Enabled() {
+			if refused, _ := f.ic.takeToken(tenant, setHeader(w)); refused != nil {
+				WriteProblem(w, r, refused)
 				return
 			}
 		}
@@ -215,15 +209,16 @@ func (f *frontDoor) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 		}
 		// The slot is taken before the body is read: the bodies one tenant has in memory (or
 		// trickling in) are bounded by its slots, not only by its token bucket.
-		release, err := lim.Acquire(r.Context(), tenant)
+		release, busy, err := f.ic.takeSlot(r.Context(), tenant, setHeader(w))
+		if busy != nil {
+			WriteProblem(w, r, busy)
+			return
+		}
 		if err != nil {
-			if errors.Is(err, limits.ErrBusy) {
-				w.Header().Set("Retry-After", "1")
-				WriteProblem(w, r, apierr.New(apierr.RateLimited, "too many requests of this tenant in progress; retry after 1 second"))
-			}
-			return // else the client has gone
+			return // the client has gone
 		}
 		defer release()
+		r = r.WithContext(context.WithValue(r.Context(), pathKey{}, r.URL.Path)) // the Location of a create
 		if rt.body {
 			if err := readBody(w, r); err != nil {
 				WriteProblem(w, r, err)
@@ -235,6 +230,11 @@ func (f *frontDoor) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 		}
 		next(w, r, params)
 	}
+}
+
+// setHeader sets the fields takeToken and takeSlot give on w's header.
+func setHeader(w http.ResponseWriter) func(k string, v ...string) {
+	return func(k string, v ...string) { w.Header()[http.CanonicalHeaderKey(k)] = v }
 }
 
 // metadataOf is the gRPC metadata of an HTTP request's Authorization header values.
@@ -363,7 +363,7 @@ func readBody(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		w.Header().Set("Connection", "close")
 		return apierr.New(apierr.RequestTimeout, "the request body was not received within %s", bodyReadTimeout)
-	case errors.Is(err, errTooLarge) || buf.Len() > MaxBodyBytes:
+	case buf.Len() > MaxBodyBytes:
 		w.Header().Set("Connection", "close")
 		return payloadTooLarge()
 	case err != nil:

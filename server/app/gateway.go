@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -33,34 +31,20 @@ const retryAfterSeconds = "5"
 // newGateway is the REST facade: the JSON codec of the spec, strict query parameters, problem
 // errors and the status codes of DESIGN.md.
 //
-// The gateway decodes a request before it calls the gRPC server, so a malformed request would
-// answer 400 before the interceptor checks the token; authz runs the same check first in that case,
-// so that a bad token is always 401 and a missing scope 403.
-//
 // middlewares run around every handler after routeProbe (the front door: auth, limits and the body
-// before the handler decodes it). The method is always the request's: X-HTTP-Method-Override and
-// the gateway's form-POST-as-GET fallback are off.
-func newGateway(authz func(ctx context.Context, method, authorization string) error, middlewares ...runtime.Middleware) *runtime.ServeMux {
+// before the handler decodes it; so a bad token is 401 and a missing scope 403 whatever the body).
+// The method is always the request's: X-HTTP-Method-Override and the gateway's form-POST-as-GET
+// fallback are off.
+func newGateway(middlewares ...runtime.Middleware) *runtime.ServeMux {
 	return runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, &jsonpb.Marshaler{}),
 		queryParser(),
 		runtime.WithDisableHTTPMethodOverride(),
 		runtime.WithDisablePathLengthFallback(),
 		runtime.WithMiddlewares(append([]runtime.Middleware{routeProbe}, middlewares...)...),
-		runtime.WithErrorHandler(func(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
+		runtime.WithErrorHandler(func(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
 			if probing(r) {
 				return
-			}
-			if !apierr.FromServer(err) {
-				if method, ok := runtime.RPCMethod(ctx); ok {
-					if aerr := authz(ctx, method, r.Header.Get("Authorization")); aerr != nil {
-						WriteProblem(w, r, apierr.From(aerr))
-						return
-					}
-				}
-				if b, ok := r.Context().Value(bodyKey{}).(*limitedBody); ok && b.exceeded {
-					err = payloadTooLarge()
-				}
 			}
 			WriteProblem(w, r, apierr.From(err))
 		}),
@@ -256,36 +240,6 @@ func WriteProblem(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
 	_ = enc.Encode(p)
 }
 
-type (
-	bodyKey struct{}
-	pathKey struct{}
-)
-
-// limitedBody cuts a request body at MaxBodyBytes and remembers that it did.
-type limitedBody struct {
-	r        io.ReadCloser
-	n        int64
-	exceeded bool
-}
-
-var errTooLarge = errors.New("request body too large")
-
-func (b *limitedBody) Read(p []byte) (int, error) {
-	if b.n <= 0 {
-		// Probe one byte: a body of exactly the limit is fine.
-		var one [1]byte
-		if n, _ := b.r.Read(one[:]); n > 0 {
-			b.exceeded = true
-			return 0, errTooLarge
-		}
-		return 0, io.EOF
-	}
-	if int64(len(p)) > b.n {
-		p = p[:b.n]
-	}
-	n, err := b.r.Read(p)
-	b.n -= int64(n)
-	return n, err
-}
-
-func (b *limitedBody) Close() error { return b.r.Close() }
+// pathKey carries the request's path to successStatus (the Location of a create); the front door
+// sets it.
+type pathKey struct{}

@@ -37,13 +37,13 @@ func testGateway(t *testing.T, rpcErr error) (http.Handler, *atomic.Int64) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	gw := newGateway(func(context.Context, string, string) error { return nil })
+	gw := newGateway()
 	for _, svc := range Services(Deps{}) {
 		if err := svc.Gateway(context.Background(), gw, conn); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return limitBody(gw), calls
+	return gw, calls
 }
 
 func serve(h http.Handler, method, path string) *httptest.ResponseRecorder {

@@ -225,12 +225,6 @@ func (ic *interceptors) normalize(ctx context.Context, method string, err error)
 	return apierr.New(apierr.Internal, "internal error")
 }
 
-// authorizeHeader is authorize for an HTTP Authorization header (the gateway's pre-check).
-func (ic *interceptors) authorizeHeader(ctx context.Context, method, authorization string) error {
-	_, err := ic.authorize(ctx, method, metadata.Pairs("authorization", authorization))
-	return err
-}
-
 // authorize checks the bearer token and the scope the method declares.
 func (ic *interceptors) authorize(ctx context.Context, method string, md metadata.MD) (context.Context, error) {
 	scope, ok := ic.scopes[method]
@@ -266,19 +260,43 @@ func (ic *interceptors) authorize(ctx context.Context, method string, md metadat
 // headers go out as response metadata; past a limit, RESOURCE_EXHAUSTED with ErrorInfo RATE_LIMITED
 // and google.rpc.RetryInfo.
 func (ic *interceptors) limit(ctx context.Context, tenant string) (release func(), err error) {
-	d := ic.limits.Take(tenant)
-	hdr := metadata.Pairs("ratelimit-policy", ic.limits.Policy(), "ratelimit", d.Header())
-	if !d.Allowed {
-		hdr.Set("retry-after", strconv.FormatInt(limits.Seconds(d.RetryAfter), 10))
-		_ = grpc.SetHeader(ctx, hdr)
-		return nil, retryable(rateLimited(d.RetryAfter), d.RetryAfter)
-	}
+	hdr := metadata.MD{}
+	refused, retry := ic.takeToken(tenant, hdr.Set)
 	_ = grpc.SetHeader(ctx, hdr)
-	release, err = ic.limits.Acquire(ctx, tenant)
-	if errors.Is(err, limits.ErrBusy) {
-		return nil, retryable(apierr.New(apierr.RateLimited, "too many requests of this tenant in progress; retry after 1 second"), time.Second)
+	if refused != nil {
+		return nil, retryable(refused, retry)
+	}
+	release, busy, err := ic.takeSlot(ctx, tenant, func(string, ...string) {})
+	if busy != nil {
+		return nil, retryable(busy, time.Second)
 	}
 	return release, err
+}
+
+// takeToken spends one of the tenant's tokens (both transports: the REST front door and limit). It
+// gives the RateLimit-Policy and RateLimit fields, and Retry-After when the bucket is empty, to set
+// (HTTP headers or gRPC metadata); refused is then the 429, retry the time until a token.
+func (ic *interceptors) takeToken(tenant string, set func(k string, v ...string)) (refused *apierr.Error, retry time.Duration) {
+	d := ic.limits.Take(tenant)
+	set("RateLimit-Policy", ic.limits.Policy())
+	set("RateLimit", d.Header())
+	if d.Allowed {
+		return nil, 0
+	}
+	set("Retry-After", strconv.FormatInt(limits.Seconds(d.RetryAfter), 10))
+	return rateLimited(d.RetryAfter), d.RetryAfter
+}
+
+// takeSlot holds one of the tenant's concurrency slots until release is called (both transports).
+// When none frees up in time, busy is the 429 and Retry-After (1 s) goes to set; err is the
+// context's when the caller went away meanwhile.
+func (ic *interceptors) takeSlot(ctx context.Context, tenant string, set func(k string, v ...string)) (release func(), busy *apierr.Error, err error) {
+	release, err = ic.limits.Acquire(ctx, tenant)
+	if errors.Is(err, limits.ErrBusy) {
+		set("Retry-After", "1")
+		return nil, apierr.New(apierr.RateLimited, "too many requests of this tenant in progress; retry after 1 second"), nil
+	}
+	return release, nil, err
 }
 
 // retryable is e's status with a google.rpc.RetryInfo detail.

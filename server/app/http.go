@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -44,24 +43,11 @@ func httpHandler(log *slog.Logger, gw http.Handler, d *store.DB, reg *prometheus
 	mux.Handle("GET /docs", docsPage)
 	mux.Handle("GET /docs/{$}", http.RedirectHandler("/docs", http.StatusMovedPermanently))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	mux.Handle("/v1/", queryparam.PreserveOrder(limitBody(gw)))
+	mux.Handle("/v1/", queryparam.PreserveOrder(gw))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		WriteProblem(w, r, apierr.New(apierr.NotFound, "no resource at %s", r.URL.Path))
 	})
 	return requestLog(log, mux)
-}
-
-// limitBody cuts bodies at MaxBodyBytes (a read past it fails, and the error handler answers 413).
-// It refuses nothing by itself: the front door (front.go) checks a declared Content-Length after
-// authentication, and only on operations that take a body; any other body is never read.
-func limitBody(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b := &limitedBody{r: r.Body, n: MaxBodyBytes}
-		r.Body = b
-		ctx := context.WithValue(r.Context(), bodyKey{}, b)
-		ctx = context.WithValue(ctx, pathKey{}, r.URL.Path)
-		next.ServeHTTP(w, r.WithContext(ctx))
-	})
 }
 
 type statusWriter struct {
