@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
@@ -193,40 +192,16 @@ func createdUUID(resp proto.Message) string {
 	return ""
 }
 
-// Problem is the RFC 9457 body of every error.
-type Problem struct {
-	Type      string                  `json:"type"`
-	Title     string                  `json:"title"`
-	Status    int                     `json:"status"`
-	Detail    string                  `json:"detail"`
-	Code      apierr.Code             `json:"code"`
-	Errors    []apierr.FieldViolation `json:"errors"`
-	Instance  string                  `json:"instance,omitempty"`
-	RequestID string                  `json:"requestId,omitempty"`
-	Meta      map[string]any          `json:"meta,omitempty"`
-}
-
-// WriteProblem writes e as application/problem+json. It is the one writer of problem bodies, so
-// it also holds the rules no path may break: a 413 always says the body limit (whatever refused the
-// body), an INTERNAL never says more than "internal error", and a 503 carries Retry-After.
+// WriteProblem writes e as application/problem+json (apierr.WriteProblem). It is the one writer of
+// the API's problem bodies, so it also holds the rules no path may break: a 413 always says the body
+// limit (whatever refused the body), an INTERNAL never says more than "internal error" (apierr), a
+// 401 carries WWW-Authenticate and a 503 Retry-After.
 func WriteProblem(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
-	switch e.Code {
-	case apierr.PayloadTooLarge:
+	if e.Code == apierr.PayloadTooLarge {
 		e = payloadTooLarge()
-	case apierr.Internal:
-		e = apierr.From(e)
-	}
-	st := e.Code.HTTPStatus()
-	p := Problem{Type: "urn:catalogd:problem:" + strings.ToLower(strings.ReplaceAll(string(e.Code), "_", "-")),
-		Title: e.Code.Title(), Status: st, Detail: e.Detail, Code: e.Code, Errors: e.Fields, Meta: e.Meta,
-		Instance: r.URL.Path, RequestID: reqctx.RequestID(r.Context())}
-	if p.Errors == nil {
-		p.Errors = []apierr.FieldViolation{}
 	}
 	h := w.Header()
-	h.Del("Content-Length")
-	h.Set("Content-Type", "application/problem+json")
-	switch st {
+	switch e.Code.HTTPStatus() {
 	case http.StatusUnauthorized:
 		h.Set("WWW-Authenticate", `Bearer realm="catalogd"`)
 	case http.StatusServiceUnavailable:
@@ -234,10 +209,7 @@ func WriteProblem(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
 			h.Set("Retry-After", retryAfterSeconds)
 		}
 	}
-	w.WriteHeader(st)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(p)
+	apierr.WriteProblem(w, e, r.URL.Path, reqctx.RequestID(r.Context()))
 }
 
 // pathKey carries the request's path to successStatus (the Location of a create); the front door

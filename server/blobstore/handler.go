@@ -222,34 +222,7 @@ func tooLarge(w http.ResponseWriter, r *http.Request, size int64) {
 		WithMeta("limitBytes", size))
 }
 
-// problemDoc is the RFC 9457 shape the gateway writes (server/app.Problem). It is restated here
-// rather than imported because server/app will import this package.
-type problemDoc struct {
-	Type     string                  `json:"type"`
-	Title    string                  `json:"title"`
-	Status   int                     `json:"status"`
-	Detail   string                  `json:"detail"`
-	Code     apierr.Code             `json:"code"`
-	Errors   []apierr.FieldViolation `json:"errors"`
-	Instance string                  `json:"instance,omitempty"`
-	Meta     map[string]any          `json:"meta,omitempty"`
-}
-
+// problem writes e as the API's problem document (apierr.WriteProblem; INTERNAL says nothing more).
 func problem(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
-	if e.Code == apierr.Internal {
-		// Never tell a client more than that; the cause belongs in the log the caller wires.
-		e = apierr.New(apierr.Internal, "internal error")
-	}
-	st := e.Code.HTTPStatus()
-	p := problemDoc{Type: "urn:catalogd:problem:" + strings.ToLower(strings.ReplaceAll(string(e.Code), "_", "-")),
-		Title: e.Code.Title(), Status: st, Detail: e.Detail, Code: e.Code, Errors: e.Fields, Meta: e.Meta,
-		Instance: r.URL.Path}
-	if p.Errors == nil {
-		p.Errors = []apierr.FieldViolation{}
-	}
-	h := w.Header()
-	h.Del("Content-Length")
-	h.Set("Content-Type", "application/problem+json")
-	w.WriteHeader(st)
-	_ = json.NewEncoder(w).Encode(p)
+	apierr.WriteProblem(w, e, r.URL.Path, "")
 }
