@@ -123,7 +123,7 @@ func (rq *Request) faultName(md protoreflect.MessageDescriptor, top, rest string
 func wireFault(md protoreflect.MessageDescriptor, b []byte) (top, rest, msg string) {
 	path, msg, ok := walkWire(md, b, 0)
 	if !ok || len(path) == 0 {
-		return "", "", "is not a valid protobuf message"
+		return "", "", msgNotProtobuf
 	}
 	top, _, _ = strings.Cut(path[0], "\x01")
 	rest = strings.Join(path[1:], "")
@@ -131,6 +131,22 @@ func wireFault(md protoreflect.MessageDescriptor, b []byte) (top, rest, msg stri
 		rest = path[0][i+1:] + rest
 	}
 	return top, rest, msg
+}
+
+const msgNotProtobuf = "is not a valid protobuf message"
+
+// nextField consumes the first field of the wire form b: its number, type and encoded value, and
+// the rest of b; valid is false when b does not start with a well-formed field.
+func nextField(b []byte) (num protowire.Number, typ protowire.Type, val, rest []byte, valid bool) {
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 {
+		return 0, 0, nil, nil, false
+	}
+	b = b[n:]
+	if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+		return 0, 0, nil, nil, false
+	}
+	return num, typ, b[:n], b[n:], true
 }
 
 // walkWire returns the path to the first fault in b: each element a name segment (".name",
@@ -142,17 +158,11 @@ func walkWire(md protoreflect.MessageDescriptor, b []byte, depth int) (path []st
 	}
 	counts := map[protowire.Number]int{}
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return nil, "is not a valid protobuf message", true
+		num, typ, val, rest, valid := nextField(b)
+		if !valid {
+			return nil, msgNotProtobuf, true
 		}
-		b = b[n:]
-		n = protowire.ConsumeFieldValue(num, typ, b)
-		if n < 0 {
-			return nil, "is not a valid protobuf message", true
-		}
-		val := b[:n]
-		b = b[n:]
+		b = rest
 		fd := md.Fields().ByNumber(num)
 		if fd == nil || typ != protowire.BytesType {
 			continue
@@ -210,17 +220,13 @@ func walkMapEntry(fd protoreflect.FieldDescriptor, b []byte, depth int) ([]strin
 	var value []byte
 	hasValue := false
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return nil, "is not a valid protobuf message", true
+		num, typ, val, rest, valid := nextField(b)
+		if !valid {
+			return nil, msgNotProtobuf, true
 		}
-		b = b[n:]
-		n = protowire.ConsumeFieldValue(num, typ, b)
-		if n < 0 {
-			return nil, "is not a valid protobuf message", true
-		}
+		b = rest
 		if typ == protowire.BytesType {
-			c, _ := protowire.ConsumeBytes(b[:n])
+			c, _ := protowire.ConsumeBytes(val)
 			switch num {
 			case 1:
 				key = c
@@ -228,7 +234,6 @@ func walkMapEntry(fd protoreflect.FieldDescriptor, b []byte, depth int) ([]strin
 				value, hasValue = c, true
 			}
 		}
-		b = b[n:]
 	}
 	seg := keySeg(string(key))
 	if fd.MapKey().Kind() == protoreflect.StringKind && !utf8.Valid(key) {
