@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"github.com/prometheus/client_golang/prometheus"
@@ -26,6 +25,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/limits"
 	"github.com/catalogd/catalogd/server/reqctx"
 	"github.com/catalogd/catalogd/server/store"
@@ -247,19 +247,6 @@ func rateLimited(retry time.Duration) *apierr.Error {
 	return apierr.New(apierr.RateLimited, "rate limit exceeded; retry after %d seconds", limits.Seconds(retry))
 }
 
-const msgNotUTF8 = "must be valid UTF-8"
-
-// badText says what is wrong with a parameter's text, or "".
-func badText(s string) string {
-	if !utf8.ValidString(s) {
-		return msgNotUTF8
-	}
-	if strings.IndexByte(s, 0) >= 0 {
-		return "must not contain U+0000"
-	}
-	return ""
-}
-
 // printable is a parameter name as a problem may show it (invalid bytes and U+0000 replaced).
 func printable(s string) string {
 	return strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", "\uFFFD"), "\uFFFD")
@@ -271,43 +258,43 @@ func printable(s string) string {
 // bytes that are not UTF-8 cannot be read, MALFORMED_REQUEST; text that is read but holds U+0000 is
 // refused, VALIDATION_FAILED.
 func checkParams(rt *route, params map[string]string, rawQuery string) *apierr.Error {
-	var fields []apierr.FieldViolation
+	var bad []apierr.FieldViolation
 	for k, v := range params {
-		if msg := badText(v); msg != "" {
+		if msg := fields.StringViolation(v); msg != "" {
 			name := rt.params[k]
 			if name == "" {
 				name = printable(k)
 			}
-			fields = append(fields, apierr.FieldViolation{Field: name, Message: msg})
+			bad = append(bad, apierr.FieldViolation{Field: name, Message: msg})
 		}
 	}
 	if rawQuery != "" {
 		q, _ := url.ParseQuery(rawQuery) // a malformed query is the parser's to report
 		for k, vs := range q {
-			msg := badText(k)
+			msg := fields.StringViolation(k)
 			for _, v := range vs {
 				if msg == "" {
-					msg = badText(v)
+					msg = fields.StringViolation(v)
 				}
 			}
 			if msg != "" {
-				fields = append(fields, apierr.FieldViolation{Field: printable(k), Message: msg})
+				bad = append(bad, apierr.FieldViolation{Field: printable(k), Message: msg})
 			}
 		}
 	}
-	if len(fields) == 0 {
+	if len(bad) == 0 {
 		return nil
 	}
-	sort.Slice(fields, func(i, j int) bool { return fields[i].Field < fields[j].Field })
+	sort.Slice(bad, func(i, j int) bool { return bad[i].Field < bad[j].Field })
 	code := apierr.ValidationFailed
-	parts := make([]string, len(fields))
-	for i, f := range fields {
+	parts := make([]string, len(bad))
+	for i, f := range bad {
 		parts[i] = f.Field + ": " + f.Message
-		if f.Message == msgNotUTF8 {
+		if f.Message == fields.MsgInvalidUTF8 {
 			code = apierr.MalformedRequest
 		}
 	}
-	return &apierr.Error{Code: code, Detail: strings.Join(parts, "; "), Fields: fields}
+	return &apierr.Error{Code: code, Detail: strings.Join(parts, "; "), Fields: bad}
 }
 
 // jsonMediaType reports whether a Content-Type is JSON: application/json or application/*+json,

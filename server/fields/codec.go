@@ -174,7 +174,7 @@ func walkWire(md protoreflect.MessageDescriptor, b []byte, depth int) (path []st
 		switch {
 		case fd.Kind() == protoreflect.StringKind:
 			if !utf8.Valid(content) {
-				return []string{name}, msgInvalidUTF8, true
+				return []string{name}, MsgInvalidUTF8, true
 			}
 		case fd.IsMap():
 			if p, m, ok := walkMapEntry(fd, content, depth); ok {
@@ -237,7 +237,7 @@ func walkMapEntry(fd protoreflect.FieldDescriptor, b []byte, depth int) ([]strin
 	}
 	seg := keySeg(string(key))
 	if fd.MapKey().Kind() == protoreflect.StringKind && !utf8.Valid(key) {
-		return []string{seg}, msgInvalidUTF8 + " (in the key)", true
+		return []string{seg}, MsgInvalidUTF8 + " (in the key)", true
 	}
 	if !hasValue {
 		return nil, "", false
@@ -245,7 +245,7 @@ func walkMapEntry(fd protoreflect.FieldDescriptor, b []byte, depth int) ([]strin
 	switch vd := fd.MapValue(); {
 	case vd.Kind() == protoreflect.StringKind:
 		if !utf8.Valid(value) {
-			return []string{seg}, msgInvalidUTF8, true
+			return []string{seg}, MsgInvalidUTF8, true
 		}
 	case vd.Message() != nil:
 		if p, m, ok := walkWire(vd.Message(), value, depth+1); ok {

@@ -31,8 +31,10 @@ import (
 
 // Messages of the string violations.
 const (
-	msgNUL         = "must not contain U+0000"
-	msgInvalidUTF8 = "must be valid UTF-8"
+	msgNUL = "must not contain U+0000"
+	// MsgInvalidUTF8 is the message of bytes that are not UTF-8 (they cannot be read: the HTTP front
+	// door answers MALFORMED_REQUEST for it, VALIDATION_FAILED for U+0000).
+	MsgInvalidUTF8 = "must be valid UTF-8"
 )
 
 // CodePattern is the rule of code fields as a JSON Schema pattern (Go's RE2 and ECMAScript with
@@ -66,13 +68,15 @@ func codeViolation(s string) string {
 	return ""
 }
 
-// stringViolation is the message for a string that is not valid UTF-8 or holds U+0000, or "".
-func stringViolation(s string) string {
+// StringViolation is the message for a string that is not valid UTF-8 (checked first: such bytes
+// cannot be read at all) or holds U+0000, or "": the rule of every string of a request, message
+// fields here and path and query parameters in the HTTP front door.
+func StringViolation(s string) string {
+	if !utf8.ValidString(s) {
+		return MsgInvalidUTF8
+	}
 	if strings.IndexByte(s, 0) >= 0 {
 		return msgNUL
-	}
-	if !utf8.ValidString(s) {
-		return msgInvalidUTF8
 	}
 	return ""
 }
@@ -164,7 +168,7 @@ func (n stringNamer) field(fd protoreflect.FieldDescriptor, val protoreflect.Val
 			key := k.String()
 			entry := name + keySeg(key)
 			if fd.MapKey().Kind() == protoreflect.StringKind {
-				if msg := stringViolation(key); msg != "" {
+				if msg := StringViolation(key); msg != "" {
 					n.v.Add(entry, "%s (in the key)", msg)
 				}
 			}
@@ -188,7 +192,7 @@ func (n stringNamer) field(fd protoreflect.FieldDescriptor, val protoreflect.Val
 func (n stringNamer) single(fd protoreflect.FieldDescriptor, val protoreflect.Value, name string) {
 	switch {
 	case fd.Kind() == protoreflect.StringKind:
-		if msg := stringViolation(val.String()); msg != "" {
+		if msg := StringViolation(val.String()); msg != "" {
 			n.v.Add(name, "%s", msg)
 		}
 	case fd.Message() != nil && jsonArrayField(fd.Message()) != nil:
@@ -212,7 +216,7 @@ func (n stringNamer) value(r protoreflect.Message, name string) {
 	}
 	switch fd.Name() {
 	case "string_value":
-		if msg := stringViolation(r.Get(fd).String()); msg != "" {
+		if msg := StringViolation(r.Get(fd).String()); msg != "" {
 			n.v.Add(name, "%s", msg)
 		}
 	case "struct_value":
@@ -231,7 +235,7 @@ func (n stringNamer) structFields(r protoreflect.Message, name string) {
 	for _, k := range sortedKeys(m) { // a stable order of violations
 		key := k.String()
 		entry := name + keySeg(key)
-		if msg := stringViolation(key); msg != "" {
+		if msg := StringViolation(key); msg != "" {
 			n.v.Add(entry, "%s (in the key)", msg)
 		}
 		n.value(m.Get(k).Message(), entry)
