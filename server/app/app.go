@@ -213,9 +213,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 		if s.dispatchDB, err = store.OpenWith(ctx, url, store.Options{MaxConns: webhooks.DispatcherConns, Name: "dispatcher"}); err != nil {
 			return nil, err
 		}
-		if s.Pools != nil {
-			s.Pools.Add("dispatcher", s.dispatchDB)
-		}
+		s.Pools.Add("dispatcher", s.dispatchDB)
 		disp := &webhooks.Dispatcher{DB: s.dispatchDB, Box: box, Sender: webhooks.NewSender(guard), Policy: policy, Log: log,
 			Workers: cfg.WebhookWorkers, Lease: cfg.WebhookLease, Grace: cfg.ShutdownGrace,
 			Metrics: webhooks.NewMetrics(reg, s.dispatchDB)}
