@@ -296,25 +296,6 @@ func fromOwnStatus(st *status.Status) *Error {
 	return out
 }
 
-// FromServer reports whether err is an error of this package, directly or carried by a gRPC
-// status (the server's answers); the gateway's own decoding errors are not.
-func FromServer(err error) bool {
-	var e *Error
-	if errors.As(err, &e) {
-		return true
-	}
-	st, ok := status.FromError(err)
-	if !ok {
-		return false
-	}
-	for _, d := range st.Details() {
-		if info, ok := d.(*errdetails.ErrorInfo); ok && info.Domain == Domain {
-			return true
-		}
-	}
-	return false
-}
-
 // DecodeError is returned by the request decoders (JSON body, query parameters). The gateway flattens
 // it into a status message with "%v"; ParseDecodeError recovers the field from that text.
 type DecodeError struct {

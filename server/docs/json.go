@@ -194,14 +194,6 @@ func writeString(b *strings.Builder, s string) {
 	b.Write(bytes.TrimRight(buf.Bytes(), "\n"))
 }
 
-// scalarText is a short inline form of a value: strings as they are, everything else as JSON.
-func scalarText(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	return jsonText(v)
-}
-
 // jsonText is v as JSON on one line (strings quoted).
 func jsonText(v any) string {
 	var b strings.Builder

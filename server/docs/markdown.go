@@ -96,9 +96,6 @@ func (l *mdList) html() string {
 	return b.String()
 }
 
-// inlineText renders one line of inline markdown (no block structure).
-func inlineText(s string) template.HTML { return template.HTML(inline(s)) }
-
 func inline(s string) string {
 	var b strings.Builder
 	esc := func(x string) { b.WriteString(template.HTMLEscapeString(x)) }
