@@ -129,6 +129,14 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	s.Pools = store.NewPoolCollector()
 	s.Pools.Add("api", s.DB)
 	s.Pools.Add("ops", s.ops)
+	if !cfg.DisableDispatcher {
+		// The dispatcher has connections of its own, which API load cannot take (DESIGN.md "Limits
+		// and fairness"). Opened before anything serves: once /readyz answers, start-up cannot fail.
+		if s.dispatchDB, err = store.OpenWith(ctx, url, store.Options{MaxConns: webhooks.DispatcherConns, Name: "dispatcher"}); err != nil {
+			return nil, err
+		}
+		s.Pools.Add("dispatcher", s.dispatchDB)
+	}
 	if err := Migrate(ctx, s.DB, log); err != nil {
 		return nil, err
 	}
@@ -209,11 +217,6 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 		if policy.SuspendAfterFailures == 0 {
 			policy.SuspendAfterFailures = 20
 		}
-		// The dispatcher has connections of its own, which API load cannot take (DESIGN.md "Limits and fairness").
-		if s.dispatchDB, err = store.OpenWith(ctx, url, store.Options{MaxConns: webhooks.DispatcherConns, Name: "dispatcher"}); err != nil {
-			return nil, err
-		}
-		s.Pools.Add("dispatcher", s.dispatchDB)
 		disp := &webhooks.Dispatcher{DB: s.dispatchDB, Box: box, Sender: webhooks.NewSender(guard), Policy: policy, Log: log,
 			Workers: cfg.WebhookWorkers, Lease: cfg.WebhookLease, Grace: cfg.ShutdownGrace,
 			Metrics: webhooks.NewMetrics(reg, s.dispatchDB)}
