@@ -18,6 +18,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/catalogd/catalogd/server/blobstore/s3test"
 )
 
 var testKey = bytes.Repeat([]byte("k"), 32)
@@ -26,6 +28,7 @@ type env struct {
 	st  *Store
 	srv *httptest.Server
 	dir string
+	s3  *s3test.Server // the S3 server behind st; nil for the local store
 }
 
 func newEnv(t testing.TB) *env {
@@ -98,7 +101,11 @@ func (e *env) wantAbsent(t *testing.T, key string) {
 	}
 	// Nothing half-written either: no spool file and no fileblob staging file.
 	var leftovers []string
-	for _, root := range []string{e.st.spool, e.st.dir} {
+	roots := []string{e.st.spool}
+	if e.st.dir != "" {
+		roots = append(roots, e.st.dir)
+	}
+	for _, root := range roots {
 		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && (root == e.st.spool || strings.HasSuffix(p, ".tmp")) {
 				leftovers = append(leftovers, p)
@@ -115,7 +122,7 @@ func sha(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:
 
 func (e *env) upload(t *testing.T, key, ct string, data []byte) Upload {
 	t.Helper()
-	up, err := e.st.SignedUpload(key, ct, int64(len(data)), time.Hour)
+	up, err := e.st.SignedUpload(key, ct, int64(len(data)), "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +137,7 @@ func (e *env) upload(t *testing.T, key, ct string, data []byte) Upload {
 func TestUploadStatDownload(t *testing.T) {
 	e := newEnv(t)
 	data := []byte("hello, catalog asset bytes")
-	up, err := e.st.SignedUpload("assets/a1/original.txt", "Text/Plain; charset=UTF-8", int64(len(data)), 15*time.Minute)
+	up, err := e.st.SignedUpload("assets/a1/original.txt", "Text/Plain; charset=UTF-8", int64(len(data)), "", 15*time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +226,7 @@ func TestEmptyUpload(t *testing.T) {
 func TestChunkedUpload(t *testing.T) {
 	e := newEnv(t)
 	data := bytes.Repeat([]byte("x"), 300000)
-	up, _ := e.st.SignedUpload("a/chunked", "image/png", int64(len(data)), time.Hour)
+	up, _ := e.st.SignedUpload("a/chunked", "image/png", int64(len(data)), "", time.Hour)
 	res := do(t, "PUT", up.URL, "image/png", io.MultiReader(bytes.NewReader(data)), -1)
 	if res.StatusCode != 200 {
 		t.Fatalf("status %d", res.StatusCode)
@@ -254,7 +261,7 @@ func TestDeleteAndMissing(t *testing.T) {
 func TestTamperedSignature(t *testing.T) {
 	e := newEnv(t)
 	data := []byte("0123456789")
-	up, _ := e.st.SignedUpload("a/t.bin", "application/octet-stream", 10, time.Hour)
+	up, _ := e.st.SignedUpload("a/t.bin", "application/octet-stream", 10, "", time.Hour)
 	u, _ := url.Parse(up.URL)
 	mutate := map[string]func(q url.Values, u *url.URL){
 		"signature":    func(q url.Values, _ *url.URL) { s := q.Get(qSignature); q.Set(qSignature, "A"+s[1:]) },
@@ -262,6 +269,7 @@ func TestTamperedSignature(t *testing.T) {
 		"size":         func(q url.Values, _ *url.URL) { q.Set(qSize, "11") },
 		"content type": func(q url.Values, _ *url.URL) { q.Set(qContentType, "text/html") },
 		"expires":      func(q url.Values, _ *url.URL) { q.Set(qExpires, "99999999999") },
+		"sha256":       func(q url.Values, _ *url.URL) { q.Set(qSHA256, sha([]byte("0123456789"))) },
 		"key":          func(_ url.Values, u *url.URL) { u.Path = "/blobs/a/other.bin" },
 	}
 	for name, m := range mutate {
@@ -288,7 +296,7 @@ func TestTamperedSignature(t *testing.T) {
 	other, _ := NewSigner(bytes.Repeat([]byte("z"), 32))
 	q := u.Query()
 	exp := time.Unix(mustParse(q.Get(qExpires)), 0)
-	q.Set(qSignature, other.Sign("PUT", "a/t.bin", "application/octet-stream", 10, exp))
+	q.Set(qSignature, other.Sign("PUT", "a/t.bin", "application/octet-stream", 10, "", exp))
 	v := *u
 	v.RawQuery = q.Encode()
 	wantProblem(t, do(t, "PUT", v.String(), "application/octet-stream", bytes.NewReader(data), 10), 403, "FORBIDDEN", "signature does not match")
@@ -296,7 +304,7 @@ func TestTamperedSignature(t *testing.T) {
 
 func TestExpired(t *testing.T) {
 	e := newEnv(t)
-	up, _ := e.st.SignedUpload("a/e.bin", "application/octet-stream", 3, time.Minute)
+	up, _ := e.st.SignedUpload("a/e.bin", "application/octet-stream", 3, "", time.Minute)
 	dl, _, _ := e.st.SignedDownload("a/e.bin", time.Minute)
 	// The clock moves to the expiry instant: the URL is no longer valid (expiry is exclusive).
 	e.st.signer.now = func() time.Time { return up.ExpiresAt }
@@ -313,7 +321,7 @@ func TestExpired(t *testing.T) {
 func TestWrongMethod(t *testing.T) {
 	e := newEnv(t)
 	e.upload(t, "a/m.bin", "application/octet-stream", []byte("abc"))
-	up, _ := e.st.SignedUpload("a/m.bin", "application/octet-stream", 3, time.Hour)
+	up, _ := e.st.SignedUpload("a/m.bin", "application/octet-stream", 3, "", time.Hour)
 	dl, _, _ := e.st.SignedDownload("a/m.bin", time.Hour)
 	wantProblem(t, do(t, "GET", up.URL, "", nil, 0), 403, "FORBIDDEN", "signed for PUT, not GET")
 	wantProblem(t, do(t, "POST", up.URL, "application/octet-stream", strings.NewReader("xyz"), 3), 403, "FORBIDDEN", "signed for PUT, not POST")
@@ -335,7 +343,7 @@ func TestWrongMethod(t *testing.T) {
 
 func TestWrongContentType(t *testing.T) {
 	e := newEnv(t)
-	up, _ := e.st.SignedUpload("a/c.jpg", "image/jpeg", 3, time.Hour)
+	up, _ := e.st.SignedUpload("a/c.jpg", "image/jpeg", 3, "", time.Hour)
 	for _, ct := range []string{"image/png", "", "text/html; charset=utf-8", "image/jpeg; x=1", "not a type"} {
 		res := do(t, "PUT", up.URL, ct, strings.NewReader("abc"), 3)
 		wantProblem(t, res, 415, "UNSUPPORTED_MEDIA_TYPE", `"image/jpeg"`)
@@ -345,7 +353,7 @@ func TestWrongContentType(t *testing.T) {
 
 func TestTooLargeAndTooShort(t *testing.T) {
 	e := newEnv(t)
-	up, _ := e.st.SignedUpload("a/s.bin", "application/octet-stream", 10, time.Hour)
+	up, _ := e.st.SignedUpload("a/s.bin", "application/octet-stream", 10, "", time.Hour)
 	ct := up.Headers["Content-Type"]
 	wantProblem(t, do(t, "PUT", up.URL, ct, strings.NewReader("01234567890"), 11), 413, "PAYLOAD_TOO_LARGE", "10 bytes")
 	wantProblem(t, do(t, "PUT", up.URL, ct, strings.NewReader("01234567890"), -1), 413, "PAYLOAD_TOO_LARGE", "10 bytes")
@@ -361,7 +369,7 @@ func (c *countingReader) Read(p []byte) (int, error) { c.n += int64(len(p)); ret
 
 func TestTooLargeStopsReading(t *testing.T) {
 	e := newEnv(t)
-	up, _ := e.st.SignedUpload("a/big.bin", "application/octet-stream", 1000, time.Hour)
+	up, _ := e.st.SignedUpload("a/big.bin", "application/octet-stream", 1000, "", time.Hour)
 	body := &countingReader{}
 	req := httptest.NewRequest("PUT", up.URL, body)
 	req.ContentLength = -1
@@ -393,7 +401,7 @@ func TestBrokenUploadKeepsPrevious(t *testing.T) {
 	e := newEnv(t)
 	old := []byte("previous version")
 	e.upload(t, "a/p.bin", "application/octet-stream", old)
-	up, _ := e.st.SignedUpload("a/p.bin", "application/octet-stream", 1<<20, time.Hour)
+	up, _ := e.st.SignedUpload("a/p.bin", "application/octet-stream", 1<<20, "", time.Hour)
 	req := httptest.NewRequest("PUT", up.URL, &failingReader{left: 700000})
 	req.ContentLength = 1 << 20
 	req.Header.Set("Content-Type", "application/octet-stream")
@@ -446,14 +454,14 @@ func TestKeyValidation(t *testing.T) {
 		}
 	}
 	e := newEnv(t)
-	if _, err := e.st.SignedUpload("../../etc/passwd", "text/plain", 1, time.Hour); err == nil {
+	if _, err := e.st.SignedUpload("../../etc/passwd", "text/plain", 1, "", time.Hour); err == nil {
 		t.Fatal("signed a traversal key")
 	}
 	if _, _, err := e.st.SignedDownload("a/../../x", time.Hour); err == nil {
 		t.Fatal("signed a traversal key")
 	}
 	// Traversal in the request path itself never reaches the bucket, encoded or not.
-	up, _ := e.st.SignedUpload("a/b", "text/plain", 1, time.Hour)
+	up, _ := e.st.SignedUpload("a/b", "text/plain", 1, "", time.Hour)
 	u, _ := url.Parse(up.URL)
 	for _, p := range []string{"/blobs/a/../../../x", "/blobs/a/%2e%2e/%2e%2e/x", "/blobs//etc/x"} {
 		req := httptest.NewRequest("PUT", p+"?"+u.RawQuery, strings.NewReader("z"))
@@ -480,18 +488,27 @@ func TestSigningArguments(t *testing.T) {
 	cases := []struct {
 		ct   string
 		size int64
+		sum  string
 		ttl  time.Duration
 	}{
-		{"", 1, time.Hour}, {"bad type/", 1, time.Hour}, {"image/png", -1, time.Hour},
-		{"image/png", 100<<20 + 1, time.Hour}, {"image/png", 1, 0}, {"image/png", 1, MaxTTL + time.Second},
+		{"", 1, "", time.Hour}, {"bad type/", 1, "", time.Hour}, {"image/png", -1, "", time.Hour},
+		{"image/png", 100<<20 + 1, "", time.Hour}, {"image/png", 1, "", 0}, {"image/png", 1, "", MaxTTL + time.Second},
+		{"image/png", 1, "abc", time.Hour}, {"image/png", 1, sha(nil)[1:], time.Hour}, {"image/png", 1, sha(nil) + "00", time.Hour},
+		{"image/png", 1, strings.Repeat("g", 64), time.Hour},
+		{"image/png", 0, sha([]byte("x")), time.Hour}, // an empty body has one digest only
 	}
 	for _, c := range cases {
-		if _, err := e.st.SignedUpload("a/b", c.ct, c.size, c.ttl); err == nil {
+		if _, err := e.st.SignedUpload("a/b", c.ct, c.size, c.sum, c.ttl); err == nil {
 			t.Errorf("%+v accepted", c)
 		}
 	}
-	if _, err := e.st.SignedUpload("a/b", "image/png", 100<<20, MaxTTL); err != nil {
+	if _, err := e.st.SignedUpload("a/b", "image/png", 100<<20, "", MaxTTL); err != nil {
 		t.Errorf("limit itself refused: %v", err)
+	}
+	// A digest in capitals is taken, and signed in lower case.
+	up, err := e.st.SignedUpload("a/b", "image/png", 0, strings.ToUpper(sha(nil)), time.Hour)
+	if u, _ := url.Parse(up.URL); err != nil || u.Query().Get(qSHA256) != sha(nil) {
+		t.Errorf("upper-case digest: %v %s", err, up.URL)
 	}
 	if _, err := NewSigner(make([]byte, 31)); err == nil {
 		t.Error("short key accepted")
@@ -506,7 +523,8 @@ func TestOpenConfig(t *testing.T) {
 		{DataDir: "", Key: testKey, BaseURL: "http://h/blobs"},
 		{DataDir: dir, Key: testKey, BaseURL: "/blobs"},
 		{DataDir: dir, Key: testKey, BaseURL: "http://h/blobs?x=1"},
-		{DataDir: dir, Key: testKey, BaseURL: "http://h/blobs", URL: "s3://bucket?region=x"},
+		{DataDir: dir, Key: testKey, BaseURL: "http://h/blobs", URL: "gs://bucket"},
+		{DataDir: dir, Key: testKey, BaseURL: "http://h/blobs", URL: "file://host/dir"},
 	} {
 		if st, err := Open(ctx, c); err == nil {
 			st.Close()
@@ -612,7 +630,7 @@ func TestLargeUploadBoundedMemory(t *testing.T) {
 	const size = 50 << 20
 	const budget = 8 << 20
 	e := newEnv(t)
-	up, err := e.st.SignedUpload("a/video.mp4", "video/mp4", size, time.Hour)
+	up, err := e.st.SignedUpload("a/video.mp4", "video/mp4", size, "", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -647,3 +665,19 @@ func TestLargeUploadBoundedMemory(t *testing.T) {
 }
 
 func mustParse(s string) int64 { n, _ := strconv.ParseInt(s, 10, 64); return n }
+
+// A content type is type/subtype: mime's parser alone accepts a bare token such as "pdf".
+func TestCanonicalContentType(t *testing.T) {
+	for in, want := range map[string]string{
+		"image/JPEG": "image/jpeg", "Text/Plain; Charset=UTF-8": "text/plain; charset=UTF-8", "application/vnd.api+json": "application/vnd.api+json",
+	} {
+		if got, err := CanonicalContentType(in); err != nil || got != want {
+			t.Errorf("CanonicalContentType(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "pdf", "nope", "image/", "/jpeg", "a/b/c", "image/jpeg; x", "image jpeg"} {
+		if got, err := CanonicalContentType(bad); err == nil {
+			t.Errorf("CanonicalContentType(%q) = %q, want an error", bad, got)
+		}
+	}
+}

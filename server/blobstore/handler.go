@@ -1,10 +1,8 @@
 package blobstore
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -12,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
 	"github.com/catalogd/catalogd/server/apierr"
@@ -23,6 +20,7 @@ const (
 	qMethod      = "method"
 	qContentType = "contentType"
 	qSize        = "size"
+	qSHA256      = "sha256"
 	qExpires     = "expires"
 	qSignature   = "signature"
 )
@@ -30,11 +28,6 @@ const (
 // copyBufSize is the one buffer an upload or download streams through; memory per transfer is
 // this plus the HTTP server's own buffers, whatever the object's size.
 const copyBufSize = 256 << 10
-
-// Handler serves the signed URLs under BaseURL's path: PUT stores an upload, GET and HEAD stream
-// an object. Mount it at that path prefix (e.g. mux.Handle("/blobs/", h)) without StripPrefix.
-// It needs no authentication of its own: the signature is the authorization.
-func (s *Store) Handler() http.Handler { return http.HandlerFunc(s.serve) }
 
 func (s *Store) serve(w http.ResponseWriter, r *http.Request) {
 	key, ok := strings.CutPrefix(r.URL.Path, s.basePath+"/")
@@ -54,17 +47,19 @@ func (s *Store) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	expires := time.Unix(exp, 0)
-	ct, size := "", int64(-1)
+	ct, size, sum := "", int64(-1), ""
 	if signedMethod == "PUT" {
 		ct = q.Get(qContentType)
-		if size, err = strconv.ParseInt(q.Get(qSize), 10, 64); err != nil || size < 0 {
+		size, err = strconv.ParseInt(q.Get(qSize), 10, 64)
+		sum = q.Get(qSHA256)
+		if norm, serr := normalizeSHA256(sum); err != nil || size < 0 || serr != nil || norm != sum {
 			problem(w, r, apierr.New(apierr.Forbidden, "missing or malformed signature parameters"))
 			return
 		}
 	}
 	// Authenticity first, then expiry, then the method: a forged URL learns nothing else, and a
 	// genuine one is told precisely why it does not fit.
-	if !s.signer.Verify(q.Get(qSignature), signedMethod, key, ct, size, expires) {
+	if !s.signer.Verify(q.Get(qSignature), signedMethod, key, ct, size, sum, expires) {
 		problem(w, r, apierr.New(apierr.Forbidden, "signature does not match"))
 		return
 	}
@@ -84,7 +79,7 @@ func (s *Store) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if signedMethod == "PUT" {
-		s.put(w, r, key, ct, size)
+		s.put(w, r, key, ct, size, sum)
 		return
 	}
 	s.get(w, r, key)
@@ -93,15 +88,18 @@ func (s *Store) serve(w http.ResponseWriter, r *http.Request) {
 // put stores the request body under key.
 //
 // The body is spooled to a file under DataDir while it is counted and hashed, and only a complete,
-// right-sized body is then written to the bucket, with its SHA-256 as metadata. Two reasons for
-// the spool: gocloud fixes a blob's metadata when the Writer is opened, before a single byte is
-// seen, so a checksum can only be attached to an object whose bytes were already read; and a
-// refused upload must leave nothing behind. The second holds without the spool too — a
-// blob.Writer whose context is cancelled before Close is not committed (fileblob removes its
-// staging file; this package's tests check it) — and the copy into the bucket relies on it: any
-// failure cancels that context. The price is writing the bytes twice, which the benchmarks
-// show next to a plain file copy.
-func (s *Store) put(w http.ResponseWriter, r *http.Request, key, signedCT string, size int64) {
+// right-sized body with the signed digest (if one was declared) is then written to the bucket,
+// with its SHA-256 as metadata. Two reasons for the spool: gocloud fixes a blob's metadata when
+// the Writer is opened, before a single byte is seen, so a checksum can only be attached to an
+// object whose bytes were already read; and a refused upload must leave nothing behind. The
+// second holds without the spool too — a blob.Writer whose context is cancelled before Close is
+// not committed (fileblob removes its staging file; this package's tests check it) — and the copy
+// into the bucket relies on it: any failure cancels that context. The price is writing the bytes
+// twice, which the benchmarks show next to a plain file copy.
+//
+// A client that stops sending does not hold the connection: every read of the body must bring a
+// byte within the idle timeout (a read deadline, refreshed as data arrives), else 408.
+func (s *Store) put(w http.ResponseWriter, r *http.Request, key, signedCT string, size int64, signedSum string) {
 	if got, err := CanonicalContentType(r.Header.Get("Content-Type")); err != nil || got != signedCT {
 		// 415 rather than 403: the URL is genuine and unexpired; only the request's header does
 		// not match what it was signed for, and the detail says which to send.
@@ -120,22 +118,27 @@ func (s *Store) put(w http.ResponseWriter, r *http.Request, key, signedCT string
 		return
 	}
 
-	f, err := os.CreateTemp(s.spool, "upload-*")
-	if err != nil {
+	buf := make([]byte, copyBufSize)
+	rc := http.NewResponseController(w)
+	body := &idleReader{r: r.Body, rc: rc, idle: s.idle}
+	// Read at most size+1 bytes: one byte beyond the signed size proves the body too large,
+	// without reading (or storing) the rest of it.
+	f, n, sum, err := s.spoolBody(body, size+1, buf)
+	_ = rc.SetReadDeadline(time.Time{}) // not supported by test recorders
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		w.Header().Set("Connection", "close")
+		problem(w, r, apierr.New(apierr.RequestTimeout, "no byte of the body arrived for %s", s.idle))
+		return
+	case err != nil && body.failed:
+		problem(w, r, apierr.New(apierr.MalformedRequest, "reading body: %v", err))
+		return
+	case err != nil:
 		problem(w, r, apierr.New(apierr.Internal, "spool: %v", err))
 		return
 	}
-	defer func() { _ = f.Close(); _ = os.Remove(f.Name()) }()
-
-	buf := make([]byte, copyBufSize)
-	h := sha256.New()
-	// Read at most size+1 bytes: one byte beyond the signed size proves the body too large,
-	// without reading (or storing) the rest of it.
-	n, err := io.CopyBuffer(io.MultiWriter(f, h), io.LimitReader(r.Body, size+1), buf)
+	defer s.dropSpool(f)
 	switch {
-	case err != nil:
-		problem(w, r, apierr.New(apierr.MalformedRequest, "reading body: %v", err))
-		return
 	case n > size:
 		tooLarge(w, r, size)
 		return
@@ -143,10 +146,10 @@ func (s *Store) put(w http.ResponseWriter, r *http.Request, key, signedCT string
 		problem(w, r, apierr.New(apierr.MalformedRequest, "body must be exactly %d bytes, got %d", size, n).
 			WithMeta("sizeBytes", size))
 		return
-	}
-	sum := hex.EncodeToString(h.Sum(nil))
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		problem(w, r, apierr.New(apierr.Internal, "spool: %v", err))
+	case signedSum != "" && sum != signedSum:
+		// 400, as S3 answers BadDigest for a body that does not match x-amz-checksum-sha256.
+		problem(w, r, apierr.New(apierr.MalformedRequest, "body SHA-256 is %s, the upload was signed for %s", sum, signedSum).
+			WithMeta("checksumSha256", signedSum))
 		return
 	}
 	if err := s.write(r.Context(), key, signedCT, sum, f, buf); err != nil {
@@ -158,24 +161,23 @@ func (s *Store) put(w http.ResponseWriter, r *http.Request, key, signedCT string
 	_ = json.NewEncoder(w).Encode(map[string]any{"key": key, "sizeBytes": n, "checksumSha256": sum})
 }
 
-// write copies src into key atomically: on any error the writer's context is cancelled before
-// Close, which gocloud documents as aborting the write, so no partial object appears.
-func (s *Store) write(ctx context.Context, key, contentType, sum string, src io.Reader, buf []byte) (err error) {
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	bw, err := s.bucket.NewWriter(wctx, key, &blob.WriterOptions{
-		ContentType: contentType, Metadata: map[string]string{metaSHA256: sum},
-	})
-	if err != nil {
-		return err
+// idleReader reads an upload body under a read deadline that moves forward before every read:
+// a slow but steady client is never cut off, a silent one is after idle. It remembers whether a
+// failure came from the body (the client) rather than from the spool (the server).
+type idleReader struct {
+	r      io.Reader
+	rc     *http.ResponseController
+	idle   time.Duration
+	failed bool
+}
+
+func (b *idleReader) Read(p []byte) (int, error) {
+	_ = b.rc.SetReadDeadline(time.Now().Add(b.idle)) // not supported by test recorders
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF {
+		b.failed = true
 	}
-	// io.CopyBuffer with bare Reader/Writer types so the one buffer is used, not a fresh one.
-	if _, err = io.CopyBuffer(struct{ io.Writer }{bw}, struct{ io.Reader }{src}, buf); err != nil {
-		cancel()
-		_ = bw.Close()
-		return err
-	}
-	return bw.Close()
+	return n, err
 }
 
 // get streams key through http.ServeContent, which brings HEAD, Range and If-None-Match; the
@@ -215,6 +217,11 @@ func (s *Store) get(w http.ResponseWriter, r *http.Request, key string) {
 	hd.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	hd.Set("Cache-Control", "private")
 	http.ServeContent(w, r, "", a.ModTime, br)
+}
+
+// notServed is the s3 store's Handler: its URLs point at S3, never at catalogd.
+func notServed(w http.ResponseWriter, r *http.Request) {
+	problem(w, r, apierr.New(apierr.NotFound, "no resource: this store's URLs point at S3"))
 }
 
 func tooLarge(w http.ResponseWriter, r *http.Request, size int64) {

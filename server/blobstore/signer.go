@@ -17,10 +17,10 @@ const MinKeyBytes = 32
 
 // signatureVersion prefixes every signed message, so a later change of the canonical form (a new
 // bound field, say) can never make an old signature verify under the new meaning.
-const signatureVersion = "catalogd-blob-v1"
+const signatureVersion = "catalogd-blob-v2"
 
 // Signer makes and checks catalogd's own signed URLs: HMAC-SHA256 over the method, the object key,
-// the content type, the size and the expiry, encoded base64url without padding.
+// the content type, the size, the declared SHA-256 and the expiry, encoded base64url without padding.
 //
 // The fileblob driver ships a URLSigner (fileblob.URLSignerHMAC), but it binds neither the size nor
 // (for GET) anything but key and method, and its KeyFromURL answers one opaque error for an expired
@@ -43,25 +43,26 @@ func NewSigner(secret []byte) (*Signer, error) {
 }
 
 // Sign returns the signature of one request shape. contentType must already be canonical (see
-// CanonicalContentType) and size is -1 when not bound (downloads). Every field is validated
-// before it gets here (keys and content types cannot hold a newline), so joining with "\n" is
+// CanonicalContentType), size is -1 when not bound (downloads) and sum is the lower-case hex
+// SHA-256 the body must have, "" when none was declared. Every field is validated before it gets
+// here (keys, content types and digests cannot hold a newline), so joining with "\n" is
 // unambiguous.
-func (s *Signer) Sign(method, key, contentType string, size int64, expires time.Time) string {
+func (s *Signer) Sign(method, key, contentType string, size int64, sum string, expires time.Time) string {
 	m := hmac.New(sha256.New, s.key)
 	m.Write([]byte(signatureVersion + "\n" + method + "\n" + key + "\n" + contentType + "\n" +
-		strconv.FormatInt(size, 10) + "\n" + strconv.FormatInt(expires.Unix(), 10)))
+		strconv.FormatInt(size, 10) + "\n" + sum + "\n" + strconv.FormatInt(expires.Unix(), 10)))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
 // Verify reports whether sig is the signature of the given shape, in constant time. It does not
 // look at the clock: the caller checks expiry after authenticity, so that a forged URL is never
 // told whether its expiry would have been acceptable.
-func (s *Signer) Verify(sig, method, key, contentType string, size int64, expires time.Time) bool {
+func (s *Signer) Verify(sig, method, key, contentType string, size int64, sum string, expires time.Time) bool {
 	got, err := base64.RawURLEncoding.DecodeString(sig)
 	if err != nil {
 		return false
 	}
-	want, _ := base64.RawURLEncoding.DecodeString(s.Sign(method, key, contentType, size, expires))
+	want, _ := base64.RawURLEncoding.DecodeString(s.Sign(method, key, contentType, size, sum, expires))
 	return hmac.Equal(got, want)
 }
 
@@ -75,6 +76,10 @@ func CanonicalContentType(ct string) (string, error) {
 	t, params, err := mime.ParseMediaType(ct)
 	if err != nil {
 		return "", errors.New("blobstore: invalid content type: " + err.Error())
+	}
+	// mime accepts a bare token ("pdf"); a media type is type/subtype.
+	if typ, sub, ok := strings.Cut(t, "/"); !ok || typ == "" || sub == "" || strings.Contains(sub, "/") {
+		return "", errors.New("blobstore: invalid content type: not type/subtype")
 	}
 	out := mime.FormatMediaType(t, params)
 	if out == "" {
