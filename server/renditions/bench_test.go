@@ -109,3 +109,16 @@ func BenchmarkXDrawCatmullRom12MPTo2048(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkMakeSizes12MP makes both renditions from one decode (the worker's path): compare with
+// BenchmarkMake12MPTo2048 + BenchmarkMake12MPTo256, two decodes.
+func BenchmarkMakeSizes12MP(b *testing.B) {
+	src := photo12MP(b)
+	peakHeap(b, func() {
+		for i := 0; i < b.N; i++ {
+			if _, err := MakeSizes(context.Background(), bytes.NewReader(src), []int{Thumbnail, WebOptimized}, Limits{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -14,8 +14,8 @@ import (
 // 12 MP JPEGs are 200 MB — so admission is weighed by Info.DecodedBytes,
 // which the header gives before anything is allocated.
 //
-// Cross-replica sharing (which worker takes which rendition) belongs to the
-// job queue the wiring session adds; a Pool is per process.
+// Cross-replica sharing (which worker takes which rendition) is the job
+// queue's (rendition_jobs, server/assetfiles); a Pool is per process.
 type Pool struct {
 	lim      Limits
 	slots    int
@@ -50,13 +50,30 @@ func NewPool(slots int, maxBytes int64, lim Limits) *Pool {
 // Make is Make under the pool's bounds. The header is probed before
 // waiting (it costs at most 1 MiB), so a refused image never waits.
 func (p *Pool) Make(ctx context.Context, src io.Reader, longest int) (Output, error) {
-	return makeRendition(ctx, src, longest, p.lim, func(ctx context.Context, info Info) (func(), error) {
-		n := min(info.DecodedBytes, p.maxBytes)
-		if err := p.acquire(ctx, n); err != nil {
-			return nil, err
-		}
-		return func() { p.release(n) }, nil
-	})
+	outs, info, err := makeRenditions(ctx, src, []int{longest}, p.lim, p.admit)
+	if err != nil {
+		return Output{Source: info}, err
+	}
+	return outs[0], nil
+}
+
+// MakeSizes is MakeSizes under the pool's bounds: one admission for all the
+// sizes of one source, weighed by its decoded size as Make is.
+func (p *Pool) MakeSizes(ctx context.Context, src io.Reader, longest []int) ([]Output, error) {
+	outs, _, err := makeRenditions(ctx, src, longest, p.lim, p.admit)
+	return outs, err
+}
+
+// Slots is how many renditions the pool runs at once; a worker claims no
+// more jobs than that.
+func (p *Pool) Slots() int { return p.slots }
+
+func (p *Pool) admit(ctx context.Context, info Info) (func(), error) {
+	n := min(info.DecodedBytes, p.maxBytes)
+	if err := p.acquire(ctx, n); err != nil {
+		return nil, err
+	}
+	return func() { p.release(n) }, nil
 }
 
 func (p *Pool) fits(n int64) bool {

@@ -2,9 +2,10 @@
 // a `thumbnail` (longest side ≤ 256 px) and a `web_optimized` copy (≤ 2048 px)
 // of a JPEG, PNG, GIF (first frame) or WebP original.
 //
-// It is groundwork: it knows nothing of blobs, tenants or events. A worker
-// opens the original's blob, calls Pool.Make, and stores Output.Data as the
-// rendition's asset file.
+// It knows nothing of blobs, tenants or events: the rendition worker
+// (server/assetfiles) opens the original's blob, calls Pool.MakeSizes for
+// both sizes at once (one read, one decode), and stores each Output.Data as
+// a rendition asset file.
 //
 // Memory is the design constraint (TOOLCHAIN.md measured 0.5–0.6 GB for an
 // x/image/draw CatmullRom scale of a 12 MP photo to 2048 px, because that
@@ -31,6 +32,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
+	"sort"
 
 	"golang.org/x/image/webp"
 )
@@ -228,18 +230,26 @@ func (rc *recorder) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// ctxReader fails reads once ctx is done, so a cancelled rendition stops in
-// the middle of decoding (the decoders themselves take no context).
-type ctxReader struct {
+// sourceReader fails reads once ctx is done, so a cancelled rendition stops
+// in the middle of decoding (the decoders themselves take no context), and
+// keeps the first read error of the source itself: a decoder reports a
+// failed read like broken data, and a caller must be able to tell a blob
+// store that failed (worth retrying) from a corrupt image (not).
+type sourceReader struct {
 	ctx context.Context
 	r   io.Reader
+	err error
 }
 
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
+func (s *sourceReader) Read(p []byte) (int, error) {
+	if err := s.ctx.Err(); err != nil {
 		return 0, err
 	}
-	return c.r.Read(p)
+	n, err := s.r.Read(p)
+	if err != nil && err != io.EOF && s.err == nil {
+		s.err = err
+	}
+	return n, err
 }
 
 // Make reads an image from src and returns it scaled so that its longest
@@ -248,54 +258,114 @@ func (c ctxReader) Read(p []byte) (int, error) {
 // GIF renditions use the first frame. Make does not bound concurrency: use
 // a Pool for that.
 func Make(ctx context.Context, src io.Reader, longest int, lim Limits) (Output, error) {
-	return makeRendition(ctx, src, longest, lim.withDefaults(), nil)
-}
-
-// makeRendition runs probe → (admit) → decode → scale → encode, checking ctx
-// between steps. admit, when set, is called after the probe with its Info
-// and must return a release func (Pool's hook: it weighs by DecodedBytes,
-// which is only known from the header).
-func makeRendition(ctx context.Context, src io.Reader, longest int, lim Limits,
-	admit func(context.Context, Info) (func(), error)) (Output, error) {
-	if longest <= 0 {
-		return Output{}, fmt.Errorf("renditions: longest side must be positive, got %d", longest)
-	}
-	r := ctxReader{ctx: ctx, r: src}
-	info, header, err := probe(r, lim)
+	outs, info, err := makeRenditions(ctx, src, []int{longest}, lim.withDefaults(), nil)
 	if err != nil {
 		return Output{Source: info}, err
+	}
+	return outs[0], nil
+}
+
+// MakeSizes is Make for several sizes from one read and one decode of src
+// (a worker making the thumbnail and the web_optimized copy of an original
+// reads and decodes it once, not twice). It returns one Output per entry of
+// longest, in the same order.
+//
+// Sizes are made largest first, and a smaller one is scaled from the larger
+// rendition already made when that has at least twice its resolution (the
+// Catmull-Rom support widens with the factor, so the result is properly
+// low-passed): a 256 px thumbnail from the 2048 px copy costs a few
+// milliseconds instead of a second pass over a 12 MP source. Sizes that
+// come out equal (an original smaller than both) share one encoding.
+func MakeSizes(ctx context.Context, src io.Reader, longest []int, lim Limits) ([]Output, error) {
+	outs, _, err := makeRenditions(ctx, src, longest, lim.withDefaults(), nil)
+	return outs, err
+}
+
+// makeRenditions runs probe → (admit) → decode → scale → encode, checking
+// ctx between steps. admit, when set, is called after the probe with its
+// Info and must return a release func (Pool's hook: it weighs by
+// DecodedBytes, which is only known from the header).
+func makeRenditions(ctx context.Context, src io.Reader, longest []int, lim Limits,
+	admit func(context.Context, Info) (func(), error)) ([]Output, Info, error) {
+	if len(longest) == 0 {
+		return nil, Info{}, errors.New("renditions: no size asked for")
+	}
+	for _, l := range longest {
+		if l <= 0 {
+			return nil, Info{}, fmt.Errorf("renditions: longest side must be positive, got %d", l)
+		}
+	}
+	r := &sourceReader{ctx: ctx, r: src}
+	info, header, err := probe(r, lim)
+	if err != nil {
+		return nil, info, err
 	}
 	if admit != nil {
 		release, err := admit(ctx, info)
 		if err != nil {
-			return Output{Source: info}, err
+			return nil, info, err
 		}
 		defer release()
 	}
 	if err := ctx.Err(); err != nil {
-		return Output{Source: info}, err
+		return nil, info, err
 	}
 	img, err := decode(info.Format, io.MultiReader(bytes.NewReader(header), r))
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
-			return Output{Source: info}, cerr
+			return nil, info, cerr
 		}
-		return Output{Source: info}, fmt.Errorf("%w: %s: %v", ErrCorrupt, info.Format, err)
+		if r.err != nil {
+			return nil, info, fmt.Errorf("renditions: reading the image: %w", r.err)
+		}
+		return nil, info, fmt.Errorf("%w: %s: %v", ErrCorrupt, info.Format, err)
 	}
 	b := img.Bounds()
+	sw, sh := b.Dx(), b.Dy()
 	// A GIF frame or a VP8X canvas could disagree with the header; never
 	// trust a decoded size the probe did not check.
-	if b.Dx() <= 0 || b.Dy() <= 0 || int64(b.Dx())*int64(b.Dy()) > lim.MaxPixels {
-		return Output{Source: info}, fmt.Errorf("%w: decoded %v", ErrCorrupt, b)
+	if sw <= 0 || sh <= 0 || int64(sw)*int64(sh) > lim.MaxPixels {
+		return nil, info, fmt.Errorf("%w: decoded %v", ErrCorrupt, b)
 	}
-	dw, dh := fit(b.Dx(), b.Dy(), longest)
-	dst, hasAlpha, err := resize(ctx, img, dw, dh)
-	if err != nil {
-		return Output{Source: info}, err
+
+	order := make([]int, len(longest)) // indices of longest, largest first
+	for i := range order {
+		order[i] = i
 	}
-	img = nil // the decoded original is garbage from here on; encoding needs only dst
+	sort.SliceStable(order, func(a, b int) bool { return longest[order[a]] > longest[order[b]] })
+	outs := make([]Output, len(longest))
+	var prev *image.RGBA // the last (smallest so far) scaled image
+	prevOut := -1
+	for _, i := range order {
+		dw, dh := fit(sw, sh, longest[i])
+		if prev != nil && prev.Rect.Dx() == dw && prev.Rect.Dy() == dh {
+			outs[i] = outs[prevOut]
+			continue
+		}
+		from := img
+		if prev != nil && (prev.Rect.Dx() >= 2*dw && prev.Rect.Dy() >= 2*dh || prev.Rect.Dx() == sw && prev.Rect.Dy() == sh) {
+			from = prev
+		}
+		dst, hasAlpha, err := resize(ctx, from, dw, dh)
+		if err != nil {
+			return nil, info, err
+		}
+		out, err := encodeOutput(dst, hasAlpha)
+		if err != nil {
+			return nil, info, err
+		}
+		out.Source = info
+		outs[i], prev, prevOut = out, dst, i
+	}
+	return outs, info, nil
+}
+
+// encodeOutput encodes a scaled image: JPEG (quality 85) when opaque, PNG
+// when any pixel is transparent.
+func encodeOutput(dst *image.RGBA, hasAlpha bool) (Output, error) {
 	var out bytes.Buffer
 	ct := "image/jpeg"
+	var err error
 	if hasAlpha {
 		ct = "image/png"
 		err = png.Encode(&out, dst)
@@ -303,9 +373,9 @@ func makeRendition(ctx context.Context, src io.Reader, longest int, lim Limits,
 		err = jpeg.Encode(&out, dst, &jpeg.Options{Quality: jpegQuality})
 	}
 	if err != nil {
-		return Output{Source: info}, fmt.Errorf("renditions: encode: %w", err)
+		return Output{}, fmt.Errorf("renditions: encode: %w", err)
 	}
-	return Output{Data: out.Bytes(), ContentType: ct, Width: dw, Height: dh, Source: info}, nil
+	return Output{Data: out.Bytes(), ContentType: ct, Width: dst.Rect.Dx(), Height: dst.Rect.Dy()}, nil
 }
 
 func decode(format string, r io.Reader) (image.Image, error) {

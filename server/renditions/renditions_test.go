@@ -3,9 +3,8 @@ package renditions
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
-	"hash/crc32"
+	"fmt"
 	"image"
 	"image/color"
 	"image/color/palette"
@@ -19,6 +18,8 @@ import (
 	"testing"
 
 	"golang.org/x/image/webp"
+
+	"github.com/catalogd/catalogd/server/renditions/renditionstest"
 )
 
 var (
@@ -233,19 +234,7 @@ func TestTransparencyGivesPNG(t *testing.T) {
 
 // pngHeader is a PNG signature and IHDR claiming w×h 8-bit RGBA, with no
 // pixel data at all.
-func pngHeader(w, h uint32) []byte {
-	var ihdr bytes.Buffer
-	ihdr.WriteString("IHDR")
-	binary.Write(&ihdr, binary.BigEndian, w)
-	binary.Write(&ihdr, binary.BigEndian, h)
-	ihdr.Write([]byte{8, 6, 0, 0, 0})
-	var out bytes.Buffer
-	out.WriteString("\x89PNG\r\n\x1a\n")
-	binary.Write(&out, binary.BigEndian, uint32(13))
-	out.Write(ihdr.Bytes())
-	binary.Write(&out, binary.BigEndian, crc32.ChecksumIEEE(ihdr.Bytes()))
-	return out.Bytes()
-}
+func pngHeader(w, h uint32) []byte { return renditionstest.PNGHeader(w, h) }
 
 func TestBombRefusedBeforeDecoding(t *testing.T) {
 	bomb := pngHeader(100_000, 100_000) // 10 gigapixels, 40 GB decoded
@@ -483,5 +472,121 @@ func TestTinyWebPEncoder(t *testing.T) {
 				t.Fatalf("%d,%d: %v want %v", x, y, m.At(x, y), src.NRGBAAt(x, y))
 			}
 		}
+	}
+}
+
+// smooth is a w×h picture of gradients with a sharp diagonal edge and a
+// transparent corner (so the renditions are lossless PNGs and can be
+// compared pixel by pixel).
+func smooth(w, h int) *image.NRGBA {
+	m := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := color.NRGBA{uint8(x * 255 / w), uint8(y * 255 / h), 128, 255}
+			if x*h > y*w {
+				c.B = 30
+			}
+			if x < w/10 && y < h/10 {
+				c.A = 0
+			}
+			m.SetNRGBA(x, y, c)
+		}
+	}
+	return m
+}
+
+func TestMakeSizes(t *testing.T) {
+	src := encode(t, "png", smooth(3000, 2000))
+	outs, err := MakeSizes(context.Background(), bytes.NewReader(src), []int{Thumbnail, 1024}, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outs) != 2 || outs[0].Width != 256 || outs[0].Height != 171 || outs[1].Width != 1024 || outs[1].Height != 683 {
+		t.Fatalf("sizes in request order: %+v", []string{fmtSize(outs[0]), fmtSize(outs[1])})
+	}
+	for _, o := range outs {
+		if o.ContentType != "image/png" || o.Source.Format != "png" || o.Source.Width != 3000 {
+			t.Fatalf("output %s %+v", o.ContentType, o.Source)
+		}
+	}
+	// The thumbnail is scaled from the 1024 px rendition; it must look like
+	// the one scaled from the source directly.
+	direct, err := Make(context.Background(), bytes.NewReader(src), Thumbnail, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := decodeOut(t, outs[0]).(*image.NRGBA), decodeOut(t, direct).(*image.NRGBA)
+	var sum, worst int
+	for i := range a.Pix {
+		d := int(a.Pix[i]) - int(b.Pix[i])
+		if d < 0 {
+			d = -d
+		}
+		sum += d
+		worst = max(worst, d)
+	}
+	if mean := float64(sum) / float64(len(a.Pix)); mean > 0.5 || worst > 48 {
+		t.Fatalf("cascaded thumbnail differs from the direct one: mean %.2f, worst %d levels", mean, worst)
+	}
+
+	// An original smaller than both sizes: both renditions have its size
+	// and share one encoding.
+	small := encode(t, "jpeg", halves(100, 80, red, blue))
+	outs, err = MakeSizes(context.Background(), bytes.NewReader(small), []int{Thumbnail, WebOptimized}, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range outs {
+		if o.Width != 100 || o.Height != 80 || o.ContentType != "image/jpeg" || !bytes.Equal(o.Data, outs[0].Data) {
+			t.Fatalf("small original: %s %s", fmtSize(o), o.ContentType)
+		}
+	}
+	if _, err := MakeSizes(context.Background(), bytes.NewReader(small), nil, Limits{}); err == nil {
+		t.Fatal("no sizes accepted")
+	}
+	if _, err := MakeSizes(context.Background(), bytes.NewReader(small), []int{256, 0}, Limits{}); err == nil {
+		t.Fatal("size 0 accepted")
+	}
+
+	p := NewPool(1, 0, Limits{})
+	if outs, err := p.MakeSizes(context.Background(), bytes.NewReader(small), []int{Thumbnail, WebOptimized}); err != nil || len(outs) != 2 {
+		t.Fatal(outs, err)
+	}
+	if r, used, w := p.Stats(); r != 0 || used != 0 || w != 0 || p.Slots() != 1 {
+		t.Fatalf("pool after: running %d bytes %d waiting %d slots %d", r, used, w, p.Slots())
+	}
+}
+
+func fmtSize(o Output) string { return fmt.Sprintf("%d×%d", o.Width, o.Height) }
+
+// failAfter returns its data, then err instead of EOF: a blob store that
+// fails in the middle of a read.
+type failAfter struct {
+	data []byte
+	err  error
+}
+
+func (f *failAfter) Read(p []byte) (int, error) {
+	if len(f.data) == 0 {
+		return 0, f.err
+	}
+	n := copy(p, f.data)
+	f.data = f.data[n:]
+	return n, nil
+}
+
+// A source that fails mid-read is reported as that failure (retryable), not
+// as a corrupt image.
+func TestSourceReadErrorIsNotCorrupt(t *testing.T) {
+	src := encode(t, "png", noise(400, 300))
+	boom := errors.New("connection reset by blob store")
+	_, err := MakeSizes(context.Background(), &failAfter{data: src[:len(src)/2], err: boom}, []int{Thumbnail}, Limits{})
+	if !errors.Is(err, boom) || errors.Is(err, ErrCorrupt) {
+		t.Fatalf("got %v", err)
+	}
+	// A truncated file (clean EOF) is corrupt.
+	_, err = MakeSizes(context.Background(), bytes.NewReader(src[:len(src)/2]), []int{Thumbnail}, Limits{})
+	if !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("truncated: %v", err)
 	}
 }
