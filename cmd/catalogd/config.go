@@ -66,7 +66,7 @@ var variables = []variable{
 		help: "PostgreSQL; empty runs an embedded PostgreSQL in CATALOG_DATA_DIR/pg", secret: true, cmds: cmdServe | cmdMigrate,
 		set: func(s *settings, v string) error { s.app.DatabaseURL = v; return parseDatabaseURL(v) }},
 	{env: "CATALOG_DATA_DIR", flag: "data-dir", def: "./.data", accepts: "a directory path (created when missing)",
-		help: "embedded database, development JWT secret, generated webhook secret key", cmds: cmdServe | cmdMigrate | cmdToken,
+		help: "embedded database, development JWT secret, generated webhook secret key, local asset file blobs", cmds: cmdServe | cmdMigrate | cmdToken,
 		set: func(s *settings, v string) error { s.app.DataDir = v; return nonEmpty(v) }},
 	{env: "CATALOG_JWT_HS256_SECRET", flag: "jwt-hs256-secret", def: "",
 		accepts: fmt.Sprintf("empty, or a secret of at least %d bytes", auth.MinHS256SecretLen),
@@ -145,6 +145,37 @@ var variables = []variable{
 	{env: "CATALOG_RETENTION", flag: "retention", def: "720h", accepts: "0 (keep forever) or a positive Go duration (e.g. 720h, 30s)",
 		help: "events, finished webhook deliveries and their attempts older than this are deleted (pending deliveries never)", cmds: cmdServe,
 		set: func(s *settings, v string) (err error) { s.app.Retention, err = parseRetention(v); return err }},
+	{env: "CATALOG_PUBLIC_URL", flag: "public-url", def: "", accepts: "empty, or an absolute http(s) URL without query (e.g. https://catalog.example.com)",
+		help: "the URL clients reach the HTTP port at; catalogd's own signed upload and download URLs start with it (empty: http://<CATALOG_HTTP_ADDR>)", cmds: cmdServe,
+		set: func(s *settings, v string) error { s.app.PublicURL = v; return parseHTTPURL(v) }},
+	{env: "CATALOG_BLOB_URL", flag: "blob-url", def: "",
+		accepts: "empty, file:///absolute/dir, or s3://bucket?region=…[&endpoint=…&use_path_style=true] (credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)",
+		help:    "blob storage for asset files; empty: the directory CATALOG_DATA_DIR/blobs, with URLs signed and served by catalogd", cmds: cmdServe,
+		set: func(s *settings, v string) error { s.app.BlobURL = v; return parseBlobURL(v) }},
+	{env: "CATALOG_MAX_UPLOAD_BYTES", flag: "max-upload-bytes", def: "1073741824", accepts: "a whole number of bytes from 1 to 5497558138880 (5 TiB)",
+		help: "largest asset file an upload may declare", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 1 || n > 5<<40 {
+				return errInvalid
+			}
+			s.app.MaxUploadBytes = n
+			return nil
+		}},
+	{env: "CATALOG_UPLOAD_URL_TTL", flag: "upload-url-ttl", def: "1h", accepts: "a Go duration from 1s to 168h (e.g. 15m, 1h)",
+		help: "how long an upload URL works; a pending file not completed by then is failed", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) { s.app.UploadURLTTL, err = parseURLTTL(v); return err }},
+	{env: "CATALOG_DOWNLOAD_URL_TTL", flag: "download-url-ttl", def: "15m", accepts: "a Go duration from 1s to 168h (e.g. 15m, 1h)",
+		help: "how long the downloadUrl of an asset file's get works", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) { s.app.DownloadURLTTL, err = parseURLTTL(v); return err }},
+	{env: "CATALOG_RENDITION_LEASE", flag: "rendition-lease", def: "60s", accepts: "a Go duration from 1s to 1h (e.g. 60s)",
+		help: "how long a claimed rendition job stays invisible to other replicas: after a crash mid-rendition, another replica makes it once this has passed", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) {
+			if s.app.RenditionLease, err = parseDuration(v); err == nil && (s.app.RenditionLease < time.Second || s.app.RenditionLease > time.Hour) {
+				err = errInvalid
+			}
+			return err
+		}},
 	{env: "CATALOG_LOG_LEVEL", flag: "log-level", def: "info", accepts: "debug, info, warn or error",
 		help: "least severe log level written", cmds: cmdServe | cmdMigrate,
 		set: func(s *settings, v string) (err error) { s.logLevel, err = parseLogLevel(v); return err }},
@@ -213,6 +244,33 @@ func parseDuration(v string) (time.Duration, error) {
 		return 0, errors.New("not positive")
 	}
 	return d, nil
+}
+
+// parseURLTTL is a signed URL's lifetime: 1 s to 7 days (S3's own ceiling for pre-signed URLs).
+func parseURLTTL(v string) (time.Duration, error) {
+	d, err := parseDuration(v)
+	if err == nil && (d < time.Second || d > 7*24*time.Hour) {
+		err = errors.New("out of range")
+	}
+	return d, err
+}
+
+// parseBlobURL checks CATALOG_BLOB_URL's form; whether the store answers is checked at start-up.
+func parseBlobURL(v string) error {
+	if v == "" {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil {
+		return errors.New("not a URL")
+	}
+	switch {
+	case u.Scheme == "file" && strings.HasPrefix(u.Path, "/") && u.Host == "":
+		return nil
+	case u.Scheme == "s3" && u.Host != "":
+		return nil
+	}
+	return errors.New("not file:///dir or s3://bucket")
 }
 
 // parseRetention is a duration where 0 is a value of its own (keep forever).

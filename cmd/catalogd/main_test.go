@@ -195,6 +195,8 @@ func TestDefaults(t *testing.T) {
 	want.RateLimitRPS, want.RateLimitBurst = 200, 400
 	want.Retention = 720 * time.Hour
 	want.WebhookLease = time.Minute
+	want.MaxUploadBytes, want.UploadURLTTL, want.DownloadURLTTL = 1<<30, time.Hour, 15*time.Minute
+	want.RenditionLease = time.Minute
 	if !reflect.DeepEqual(s.app, want) {
 		t.Errorf("defaults:\n%+v\nwant\n%+v", s.app, want)
 	}

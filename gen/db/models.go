@@ -32,6 +32,26 @@ type AssetCollection struct {
 	UpdatedAt      time.Time `db:"updated_at"`
 }
 
+type AssetFile struct {
+	TenantID        string     `db:"tenant_id"`
+	Uuid            uuid.UUID  `db:"uuid"`
+	AssetUuid       uuid.UUID  `db:"asset_uuid"`
+	Kind            string     `db:"kind"`
+	Status          string     `db:"status"`
+	FileName        string     `db:"file_name"`
+	ContentType     string     `db:"content_type"`
+	SizeBytes       int64      `db:"size_bytes"`
+	ChecksumSha256  *string    `db:"checksum_sha256"`
+	Width           *int32     `db:"width"`
+	Height          *int32     `db:"height"`
+	StorageKey      string     `db:"storage_key"`
+	UploadExpiresAt *time.Time `db:"upload_expires_at"`
+	SourceFileUuid  *uuid.UUID `db:"source_file_uuid"`
+	FailureReason   *string    `db:"failure_reason"`
+	CreatedAt       time.Time  `db:"created_at"`
+	UpdatedAt       time.Time  `db:"updated_at"`
+}
+
 type Attribute struct {
 	TenantID    string     `db:"tenant_id"`
 	Uuid        uuid.UUID  `db:"uuid"`
@@ -52,6 +72,14 @@ type AttributeTerm struct {
 	Position      int32     `db:"position"`
 	CreatedAt     time.Time `db:"created_at"`
 	UpdatedAt     time.Time `db:"updated_at"`
+}
+
+type BlobDeletion struct {
+	ID         int64      `db:"id"`
+	StorageKey string     `db:"storage_key"`
+	NotBefore  time.Time  `db:"not_before"`
+	Attempts   int32      `db:"attempts"`
+	LeaseUntil *time.Time `db:"lease_until"`
 }
 
 type Brand struct {
@@ -360,6 +388,16 @@ type PublicationSchedule struct {
 	FailureReason   *string    `db:"failure_reason"`
 	CreatedAt       time.Time  `db:"created_at"`
 	UpdatedAt       time.Time  `db:"updated_at"`
+}
+
+type RenditionJob struct {
+	TenantID   string     `db:"tenant_id"`
+	FileUuid   uuid.UUID  `db:"file_uuid"`
+	Attempts   int32      `db:"attempts"`
+	NotBefore  time.Time  `db:"not_before"`
+	LeaseUntil *time.Time `db:"lease_until"`
+	LastError  *string    `db:"last_error"`
+	CreatedAt  time.Time  `db:"created_at"`
 }
 
 type Tag struct {

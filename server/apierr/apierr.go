@@ -33,12 +33,14 @@ const (
 	PayloadTooLarge    Code = "PAYLOAD_TOO_LARGE"
 	RateLimited        Code = "RATE_LIMITED"
 	LimitExceeded      Code = "LIMIT_EXCEEDED"
-	UnsupportedMedia   Code = "UNSUPPORTED_MEDIA_TYPE"
-	RequestTimeout     Code = "REQUEST_TIMEOUT"
-	PreconditionFailed Code = "PRECONDITION_FAILED"
-	MethodNotAllowed   Code = "METHOD_NOT_ALLOWED"
-	Unavailable        Code = "UNAVAILABLE"
-	Internal           Code = "INTERNAL"
+	// UploadVerificationFailed: complete-upload found no object, or one of another size or SHA-256.
+	UploadVerificationFailed Code = "UPLOAD_VERIFICATION_FAILED"
+	UnsupportedMedia         Code = "UNSUPPORTED_MEDIA_TYPE"
+	RequestTimeout           Code = "REQUEST_TIMEOUT"
+	PreconditionFailed       Code = "PRECONDITION_FAILED"
+	MethodNotAllowed         Code = "METHOD_NOT_ALLOWED"
+	Unavailable              Code = "UNAVAILABLE"
+	Internal                 Code = "INTERNAL"
 )
 
 // Domain of google.rpc.ErrorInfo.
@@ -51,24 +53,25 @@ type codeInfo struct {
 }
 
 var table = map[Code]codeInfo{
-	ValidationFailed:   {codes.InvalidArgument, 400, "Validation failed"},
-	MalformedRequest:   {codes.InvalidArgument, 400, "Malformed request"},
-	Unauthenticated:    {codes.Unauthenticated, 401, "Unauthenticated"},
-	Forbidden:          {codes.PermissionDenied, 403, "Forbidden"},
-	NotFound:           {codes.NotFound, 404, "Not found"},
-	AlreadyExists:      {codes.AlreadyExists, 409, "Already exists"},
-	InvalidTransition:  {codes.FailedPrecondition, 409, "Invalid transition"},
-	InUse:              {codes.FailedPrecondition, 409, "In use"},
-	RequirementsNotMet: {codes.FailedPrecondition, 409, "Requirements not met"},
-	PayloadTooLarge:    {codes.ResourceExhausted, 413, "Payload too large"},
-	RateLimited:        {codes.ResourceExhausted, 429, "Too many requests"},
-	LimitExceeded:      {codes.ResourceExhausted, 409, "Limit exceeded"},
-	UnsupportedMedia:   {codes.InvalidArgument, 415, "Unsupported media type"},
-	RequestTimeout:     {codes.DeadlineExceeded, 408, "Request timeout"},
-	PreconditionFailed: {codes.FailedPrecondition, 412, "Precondition failed"},
-	MethodNotAllowed:   {codes.Unimplemented, 405, "Method not allowed"},
-	Unavailable:        {codes.Unavailable, 503, "Service unavailable"},
-	Internal:           {codes.Internal, 500, "Internal error"},
+	ValidationFailed:         {codes.InvalidArgument, 400, "Validation failed"},
+	MalformedRequest:         {codes.InvalidArgument, 400, "Malformed request"},
+	Unauthenticated:          {codes.Unauthenticated, 401, "Unauthenticated"},
+	Forbidden:                {codes.PermissionDenied, 403, "Forbidden"},
+	NotFound:                 {codes.NotFound, 404, "Not found"},
+	AlreadyExists:            {codes.AlreadyExists, 409, "Already exists"},
+	InvalidTransition:        {codes.FailedPrecondition, 409, "Invalid transition"},
+	InUse:                    {codes.FailedPrecondition, 409, "In use"},
+	RequirementsNotMet:       {codes.FailedPrecondition, 409, "Requirements not met"},
+	PayloadTooLarge:          {codes.ResourceExhausted, 413, "Payload too large"},
+	RateLimited:              {codes.ResourceExhausted, 429, "Too many requests"},
+	LimitExceeded:            {codes.ResourceExhausted, 409, "Limit exceeded"},
+	UploadVerificationFailed: {codes.FailedPrecondition, 409, "Upload verification failed"},
+	UnsupportedMedia:         {codes.InvalidArgument, 415, "Unsupported media type"},
+	RequestTimeout:           {codes.DeadlineExceeded, 408, "Request timeout"},
+	PreconditionFailed:       {codes.FailedPrecondition, 412, "Precondition failed"},
+	MethodNotAllowed:         {codes.Unimplemented, 405, "Method not allowed"},
+	Unavailable:              {codes.Unavailable, 503, "Service unavailable"},
+	Internal:                 {codes.Internal, 500, "Internal error"},
 }
 
 // HTTPStatus of a code.

@@ -4,7 +4,9 @@ package app
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -26,7 +28,10 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/catalogd/catalogd/db"
+	"github.com/catalogd/catalogd/server/assetfiles"
 	"github.com/catalogd/catalogd/server/auth"
+	"github.com/catalogd/catalogd/server/blobstore"
+	"github.com/catalogd/catalogd/server/catalog"
 	"github.com/catalogd/catalogd/server/docs"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/fields"
@@ -70,6 +75,19 @@ type Config struct {
 	Retention time.Duration
 	// ShutdownGrace is how long Stop lets in-flight webhook attempts finish; 0 is 10 s.
 	ShutdownGrace time.Duration
+	// Asset files (API.md "Assets"). BlobURL is CATALOG_BLOB_URL ("": a directory under DataDir);
+	// MaxUploadBytes CATALOG_MAX_UPLOAD_BYTES (0: 1 GiB); UploadURLTTL and DownloadURLTTL how long
+	// signed URLs work (0: 1 h and 15 min); PublicURL the base URL clients reach the HTTP port at,
+	// which catalogd's own signed URLs start with ("": http://<the HTTP listen address>).
+	BlobURL                      string
+	MaxUploadBytes               int64
+	UploadURLTTL, DownloadURLTTL time.Duration
+	PublicURL                    string
+	// RenditionLease is how long a claimed rendition job stays invisible to other replicas
+	// (CATALOG_RENDITION_LEASE; 0: 60 s). DisableFileWorker runs no asset-file worker
+	// (renditions, upload expiry, blob collection) in this process (tests).
+	RenditionLease    time.Duration
+	DisableFileWorker bool
 }
 
 // DevScopes are the scopes of the development token.
@@ -90,6 +108,8 @@ type Server struct {
 	dispatchDB *store.DB
 	// ops is a tiny pool of its own for /readyz, which API load cannot fill (store.DB.Ready).
 	ops *store.DB
+	// blobs is the asset files' blob store.
+	blobs *blobstore.Store
 	// Pools exposes every database pool's figures on /metrics (pool="api", "ops", "dispatcher").
 	Pools *store.PoolCollector
 	done  chan struct{}
@@ -153,7 +173,15 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 		return nil, fmt.Errorf("CATALOG_SECRET_KEY: %w", err)
 	}
 	guard := webhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivate}
-	services := Services(Deps{DB: s.DB, Box: box, Guard: guard})
+	// The HTTP listener comes first: catalogd's own signed blob URLs need the address it got.
+	if s.httpLis, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
+		return nil, fmt.Errorf("listen HTTP: %w", err)
+	}
+	if s.blobs, err = openBlobs(ctx, cfg, key, s.httpLis.Addr(), log); err != nil {
+		return nil, err
+	}
+	files := catalog.FileStorage{Store: s.blobs, UploadTTL: cfg.UploadURLTTL, DownloadTTL: cfg.DownloadURLTTL}
+	services := Services(Deps{DB: s.DB, Box: box, Guard: guard, Files: files})
 	scopes, err := MethodScopes(services)
 	if err != nil {
 		return nil, err
@@ -203,10 +231,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if err != nil {
 		return nil, fmt.Errorf("docs: %w", err)
 	}
-	if s.httpLis, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
-		return nil, fmt.Errorf("listen HTTP: %w", err)
-	}
-	s.httpSrv = &http.Server{Handler: httpHandler(log, gw, s.ops, reg, spec, docsPage), ReadHeaderTimeout: 10 * time.Second,
+	s.httpSrv = &http.Server{Handler: httpHandler(log, gw, s.ops, reg, spec, docsPage, s.blobs.Handler()), ReadHeaderTimeout: 10 * time.Second,
 		MaxHeaderBytes: MaxHeaderBytes, IdleTimeout: 2 * time.Minute}
 	go func() { _ = s.httpSrv.Serve(s.httpLis) }()
 	if !cfg.DisableDispatcher {
@@ -226,6 +251,10 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	}
 	if !cfg.DisableScheduler {
 		s.startWorker(ctx, (&scheduler.Runner{DB: s.DB, Interval: cfg.SchedulerInterval, Log: log}).Run)
+	}
+	if !cfg.DisableFileWorker { // every replica makes renditions, expires uploads, collects blobs
+		s.startWorker(ctx, (&assetfiles.Worker{DB: s.DB, Store: s.blobs, Log: log, Lease: cfg.RenditionLease,
+			Metrics: assetfiles.NewMetrics(reg)}).Run)
 	}
 	if cfg.Retention > 0 { // every replica runs a pruner; one at a time prunes (server/retention)
 		s.startWorker(ctx, (&retention.Pruner{DB: s.DB, Retention: cfg.Retention, Log: log, Metrics: retention.NewMetrics(reg)}).Run)
@@ -277,6 +306,9 @@ func (s *Server) Stop(ctx context.Context) {
 	if s.ops != nil {
 		s.ops.Close()
 	}
+	if s.blobs != nil {
+		_ = s.blobs.Close()
+	}
 	if s.embedded != nil {
 		if err := s.embedded.Stop(); err != nil {
 			s.Log.Error("stop embedded PostgreSQL", "error", err.Error())
@@ -297,6 +329,33 @@ func (s *Server) startWorker(ctx context.Context, run func(context.Context)) {
 	w := worker{stop: cancel, done: make(chan struct{})}
 	s.workers = append(s.workers, w)
 	go func() { defer close(w.done); run(wctx) }()
+}
+
+// blobPath is where catalogd serves its own signed blob URLs (the local store's uploads and
+// downloads), beside /v1 on the HTTP port.
+const blobPath = "/blobs"
+
+// openBlobs opens the asset files' blob store. Its URL-signing key is derived from the secret key
+// (HMAC with a purpose label), so replicas sharing CATALOG_SECRET_KEY accept each other's URLs and
+// the webhook secrets' encryption key is never used for anything else.
+func openBlobs(ctx context.Context, cfg Config, secret []byte, httpAddr net.Addr, log *slog.Logger) (*blobstore.Store, error) {
+	public := strings.TrimSuffix(cfg.PublicURL, "/")
+	if public == "" {
+		host, port, _ := net.SplitHostPort(httpAddr.String())
+		if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+			log.Warn("CATALOG_PUBLIC_URL is empty and the HTTP port listens on every address: signed upload and download URLs name localhost; set CATALOG_PUBLIC_URL to the URL clients use")
+			host = "localhost"
+		}
+		public = "http://" + net.JoinHostPort(host, port)
+	}
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte("catalogd/blob-url-signing/v1"))
+	st, err := blobstore.Open(ctx, blobstore.Config{URL: cfg.BlobURL, DataDir: cfg.DataDir, Key: mac.Sum(nil),
+		BaseURL: public + blobPath, MaxUploadBytes: cfg.MaxUploadBytes})
+	if err != nil {
+		return nil, fmt.Errorf("CATALOG_BLOB_URL: %w", err)
+	}
+	return st, nil
 }
 
 // Migrate applies the schema migrations and seeds the event type catalog.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/jsonpb"
+	"github.com/catalogd/catalogd/server/openapi"
 	"github.com/catalogd/catalogd/server/queryparam"
 	"github.com/catalogd/catalogd/server/reqctx"
 )
@@ -151,41 +152,53 @@ func payloadTooLarge() *apierr.Error {
 	return apierr.New(apierr.PayloadTooLarge, "request body exceeds %d bytes", MaxBodyBytes)
 }
 
-// successStatus sets 201 (with Location on single creates) and 204 by the RPC naming convention:
-// Create*/BulkCreate* create, Delete* delete; everything else is 200.
+// successStatus sets the success status of the RPC's naming convention (openapi.SuccessStatus,
+// which the OpenAPI document publishes): 201 for creates and initiates, with Location on single
+// ones (an initiate's is its file's: the path before /actions/ plus the file's uuid), 204 for
+// deletes, else 200 (left to the gateway).
 func successStatus(ctx context.Context, w http.ResponseWriter, resp proto.Message) error {
 	method, ok := runtime.RPCMethod(ctx)
 	if !ok {
 		return nil
 	}
-	name := method[strings.LastIndex(method, "/")+1:]
-	switch {
-	case strings.HasPrefix(name, "Create"):
+	status, location := openapi.SuccessStatus(method[strings.LastIndex(method, "/")+1:])
+	if location {
 		if id := createdUUID(resp); id != "" {
 			if p, ok := ctx.Value(pathKey{}).(string); ok {
+				if i := strings.LastIndex(p, "/actions/"); i > 0 {
+					p = p[:i]
+				}
 				w.Header().Set("Location", strings.TrimSuffix(p, "/")+"/"+id)
 			}
 		}
+	}
+	switch status {
+	case http.StatusCreated:
 		w.WriteHeader(http.StatusCreated)
-	case strings.HasPrefix(name, "BulkCreate"):
-		w.WriteHeader(http.StatusCreated)
-	case strings.HasPrefix(name, "Delete"):
+	case http.StatusNoContent:
 		w.Header().Del("Content-Type")
 		w.WriteHeader(http.StatusNoContent)
 	}
 	return nil
 }
 
-// createdUUID finds the uuid of the resource a Create response carries (its one message field).
-func createdUUID(resp proto.Message) string {
-	m := resp.ProtoReflect()
+// createdUUID finds the uuid of the resource a Create response carries (its one message field), or
+// of the file an Initiate response's upload carries (one level further down).
+func createdUUID(resp proto.Message) string { return createdUUIDIn(resp.ProtoReflect(), 2) }
+
+func createdUUIDIn(m protoreflect.Message, depth int) string {
 	fs := m.Descriptor().Fields()
 	for i := 0; i < fs.Len(); i++ {
 		f := fs.Get(i)
-		if f.Kind() == protoreflect.MessageKind && !f.IsList() && m.Has(f) {
+		if f.Kind() == protoreflect.MessageKind && !f.IsList() && !f.IsMap() && m.Has(f) {
 			inner := m.Get(f).Message()
 			if u := inner.Descriptor().Fields().ByName("uuid"); u != nil {
 				return inner.Get(u).String()
+			}
+			if depth > 1 {
+				if id := createdUUIDIn(inner, depth-1); id != "" {
+					return id
+				}
 			}
 		}
 	}

@@ -16,9 +16,10 @@ import (
 )
 
 // httpHandler routes the HTTP port: the /v1 REST facade, the operational endpoints, and the API
-// reference page (docsPage, rendered from the OpenAPI document at start-up).
+// reference page (docsPage, rendered from the OpenAPI document at start-up), and the blob store's
+// signed URLs under /blobs/ (blobs: authorized by their signature, never by a token).
 func httpHandler(log *slog.Logger, gw http.Handler, d *store.DB, reg *prometheus.Registry, openapi []byte,
-	docsPage http.Handler) http.Handler {
+	docsPage http.Handler, blobs http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -44,6 +45,7 @@ func httpHandler(log *slog.Logger, gw http.Handler, d *store.DB, reg *prometheus
 	mux.Handle("GET /docs/{$}", http.RedirectHandler("/docs", http.StatusMovedPermanently))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.Handle("/v1/", queryparam.PreserveOrder(gw))
+	mux.Handle(blobPath+"/", blobs)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		WriteProblem(w, r, apierr.New(apierr.NotFound, "no resource at %s", r.URL.Path))
 	})

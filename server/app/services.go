@@ -32,12 +32,15 @@ type Deps struct {
 	DB    *store.DB
 	Box   *webhooks.Box
 	Guard webhooks.Guard
+	// Files is the asset files' blob storage (zero: their operations answer 503).
+	Files catalog.FileStorage
 }
 
 // Services lists every API service. Groups of families register in their own files
 // (services_<group>.go) so that each group's wiring stays beside its list specs.
 func Services(d Deps) []Service {
 	c := catalog.New(d.DB)
+	c.Files = d.Files
 	out := coreServices(d, c)
 	for _, g := range groups {
 		out = append(out, g.services(c)...)

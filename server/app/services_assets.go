@@ -8,10 +8,11 @@ import (
 	"github.com/catalogd/catalogd/server/list"
 )
 
-// assetServices registers assets, asset collections and product assets.
+// assetServices registers assets, asset files, asset collections and product assets.
 func assetServices(c *catalog.Service) []Service {
 	return []Service{
 		{&pb.AssetService_ServiceDesc, &catalog.AssetServer{Service: c}, pb.RegisterAssetServiceHandler},
+		{&pb.AssetFileService_ServiceDesc, &catalog.AssetFileServer{Service: c}, pb.RegisterAssetFileServiceHandler},
 		{&pb.AssetCollectionService_ServiceDesc, &catalog.AssetCollectionServer{Service: c}, pb.RegisterAssetCollectionServiceHandler},
 		{&pb.ProductAssetService_ServiceDesc, &catalog.ProductAssetServer{Service: c}, pb.RegisterProductAssetServiceHandler},
 	}
@@ -21,6 +22,7 @@ func assetServices(c *catalog.Service) []Service {
 func assetListSpecs() map[proto.Message]*list.Spec {
 	return map[proto.Message]*list.Spec{
 		&pb.ListAssetsRequest{}:           catalog.AssetList,
+		&pb.ListAssetFilesRequest{}:       catalog.AssetFileList,
 		&pb.ListAssetCollectionsRequest{}: catalog.AssetCollectionList,
 		&pb.ListProductAssetsRequest{}:    catalog.ProductAssetList,
 	}

@@ -23,6 +23,9 @@ import (
 // Service holds what every catalog service uses.
 type Service struct {
 	DB *store.DB
+	// Files is the blob storage of asset files (asset_files.go); the zero value answers their
+	// operations with 503.
+	Files FileStorage
 }
 
 // New makes the catalog services' shared state.

@@ -71,7 +71,7 @@ var families = []family{
 	{"product.publication", "product channel publication", "productUuid, publicationUuid", crud},
 	{"product.publication.schedule", "publication schedule", "productUuid, publicationUuid, scheduleUuid", append(crud, "cancelled", "executed", "failed")},
 	{"asset", "asset", "assetUuid", crud},
-	{"asset.file", "asset file", "assetUuid, fileUuid", crud},
+	{"asset.file", "asset file", "assetUuid, fileUuid", []string{"created", "uploaded", "failed", "deleted"}},
 	{"asset.collection", "asset collection", "assetUuid, assetCollectionUuid", []string{"linked", "unlinked"}},
 }
 
@@ -83,12 +83,24 @@ var verbText = map[string]string{
 	"cancelled": "was cancelled", "executed": "was executed by the scheduler", "failed": "failed when the scheduler ran it",
 }
 
+// fileText describes the asset-file events (API.md "Assets"), whose verbs mean more than the shared
+// texts say.
+var fileText = map[string]string{
+	"created":  "upload was initiated: the file is pending until its bytes are transferred and the upload completed",
+	"uploaded": "is uploaded: an upload was completed and verified, or catalogd made a rendition (thumbnail, web_optimized) of an image original",
+	"failed":   "upload failed: complete-upload found no object or one of another size or SHA-256, or the upload expired; the object is removed",
+	"deleted":  "was deleted permanently with its stored object (deleting an original deletes its renditions, one event each)",
+}
+
 func build() map[string]Type {
 	out := map[string]Type{}
 	for _, f := range families {
 		for _, v := range f.verbs {
 			name := f.prefix + "." + v
 			desc := "A " + f.noun + " " + verbText[v] + ". Payload: " + f.keys + "."
+			if d, ok := fileText[v]; ok && f.prefix == "asset.file" {
+				desc = "An asset file " + d + ". Payload: " + f.keys + "."
+			}
 			if f.prefix == "product" && (v == "published" || v == "unpublished") {
 				desc = "A product was " + v + " on a channel (its publication moved). Payload: productUuid, publicationUuid."
 			}

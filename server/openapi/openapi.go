@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"google.golang.org/genproto/googleapis/api/annotations"
@@ -298,17 +299,18 @@ func (g *generator) operation(md protoreflect.MethodDescriptor) (path, verb stri
 
 	// Responses.
 	responses := obj{}
-	success, successDesc := "200", "OK."
+	status, location := SuccessStatus(name)
+	success, successDesc := strconv.Itoa(status), "OK."
 	switch {
-	case strings.HasPrefix(name, "Create"):
-		success, successDesc = "201", "Created."
-	case strings.HasPrefix(name, "BulkCreate"):
-		success, successDesc = "201", "Created, in the order of the request."
-	case strings.HasPrefix(name, "Delete"):
-		success, successDesc = "204", "Deleted; no content."
+	case status == 201 && strings.HasPrefix(name, "Bulk"):
+		successDesc = "Created, in the order of the request."
+	case status == 201:
+		successDesc = "Created."
+	case status == 204:
+		successDesc = "Deleted; no content."
 	}
 	resp := obj{"description": successDesc, "headers": commonHeaders()}
-	if strings.HasPrefix(name, "Create") {
+	if location {
 		resp["headers"].(obj)["Location"] = ref("headers", "Location")
 	}
 	if success != "204" {
@@ -1014,4 +1016,20 @@ func oneLineParagraphs(s string) string {
 		paras[i] = oneLine(p)
 	}
 	return strings.Join(paras, "\n\n")
+}
+
+// SuccessStatus is the HTTP status of an RPC's success by the naming convention the gateway and
+// this document share, and whether a Location header names the created resource: Create* and
+// Initiate* (an upload's initiate creates its file) are 201 with Location, BulkCreate* and
+// BulkInitiate* 201, Delete* 204, everything else 200.
+func SuccessStatus(rpc string) (status int, location bool) {
+	switch {
+	case strings.HasPrefix(rpc, "Create"), strings.HasPrefix(rpc, "Initiate"):
+		return 201, true
+	case strings.HasPrefix(rpc, "BulkCreate"), strings.HasPrefix(rpc, "BulkInitiate"):
+		return 201, false
+	case strings.HasPrefix(rpc, "Delete"):
+		return 204, false
+	}
+	return 200, false
 }

@@ -140,7 +140,8 @@ func TestEveryOperationIsDescribed(t *testing.T) {
 			want := "200"
 			name := op["operationId"].(string)
 			switch {
-			case strings.HasPrefix(name, "create"), strings.HasPrefix(name, "bulkCreate"):
+			case strings.HasPrefix(name, "create"), strings.HasPrefix(name, "bulkCreate"),
+				strings.HasPrefix(name, "initiate"), strings.HasPrefix(name, "bulkInitiate"):
 				want = "201"
 			case strings.HasPrefix(name, "delete"):
 				want = "204"
@@ -148,7 +149,7 @@ func TestEveryOperationIsDescribed(t *testing.T) {
 			if !slices.Equal(success, []string{want}) {
 				t.Errorf("%s: success statuses %v, want %s", what, success, want)
 			}
-			if strings.HasPrefix(name, "create") && get(responses, "201", "headers", "Location") == nil {
+			if (strings.HasPrefix(name, "create") || strings.HasPrefix(name, "initiate")) && get(responses, "201", "headers", "Location") == nil {
 				t.Errorf("%s: 201 without Location", what)
 			}
 		}

@@ -99,7 +99,7 @@ func problemSchema() obj {
 			"detail": str("What went wrong with this request.", "code: must be 1 to 100 characters"),
 			"code": obj{"type": "string", "description": "Stable machine-readable error code.", "enum": []any{
 				"VALIDATION_FAILED", "MALFORMED_REQUEST", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "ALREADY_EXISTS",
-				"INVALID_TRANSITION", "IN_USE", "REQUIREMENTS_NOT_MET", "LIMIT_EXCEEDED", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "METHOD_NOT_ALLOWED",
+				"INVALID_TRANSITION", "IN_USE", "REQUIREMENTS_NOT_MET", "LIMIT_EXCEEDED", "UPLOAD_VERIFICATION_FAILED", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "METHOD_NOT_ALLOWED",
 				"UNSUPPORTED_MEDIA_TYPE", "REQUEST_TIMEOUT", "PRECONDITION_FAILED", "UNAVAILABLE", "INTERNAL"}},
 			"errors":    obj{"type": "array", "description": "The invalid fields (empty when the problem is not about fields).", "items": ref("schemas", "ProblemFieldViolation")},
 			"instance":  str("The request path."),
@@ -158,7 +158,7 @@ func problemResponses(maxBody int) obj {
 		obj{"WWW-Authenticate": ref("headers", "WWW-Authenticate")})
 	add("Forbidden", "`FORBIDDEN`: the token is valid but lacks the operation's scope.", 403, "FORBIDDEN", nil)
 	add("NotFound", "`NOT_FOUND`: the resource (or one named by the request) does not exist in the token's tenant.", 404, "NOT_FOUND", nil)
-	add("Conflict", "`ALREADY_EXISTS` (a unique field is taken), `INVALID_TRANSITION` (the lifecycle move is not allowed from the current status), `IN_USE` (other resources still refer to it), `REQUIREMENTS_NOT_MET` (the product does not meet the channel's requirements) or `LIMIT_EXCEEDED` (a per-tenant limit is reached, `meta.limit`: at most 50 webhook subscriptions).", 409, "ALREADY_EXISTS", nil)
+	add("Conflict", "`ALREADY_EXISTS` (a unique field is taken), `INVALID_TRANSITION` (the lifecycle move is not allowed from the current status), `IN_USE` (other resources still refer to it), `REQUIREMENTS_NOT_MET` (the product does not meet the channel's requirements) `LIMIT_EXCEEDED` (a per-tenant limit is reached, `meta.limit`: at most 50 webhook subscriptions) or `UPLOAD_VERIFICATION_FAILED` (complete-upload found no object, or one whose size or SHA-256 differs from the declared one; the file is now `failed`).", 409, "ALREADY_EXISTS", nil)
 	add("RequestTimeout", "`REQUEST_TIMEOUT`: the body was not received in time (a body must arrive within 10 seconds); the connection is closed.", 408, "REQUEST_TIMEOUT", nil)
 	add("PayloadTooLarge", fmt.Sprintf("`PAYLOAD_TOO_LARGE`: the body exceeds %d bytes.", maxBody), 413, "PAYLOAD_TOO_LARGE", nil)
 	add("UnsupportedMediaType", "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON: its `Content-Type` must be `application/json` or `application/*+json` "+
