@@ -140,6 +140,15 @@ curl -s -g -H "$H" "$BASE/v1/products/$VARIANT?expand[productAttributes]=true&ex
 &expand[productCategories]=true&expand[productTags]=true&expand[productRelations]=true&expand[inputValues]=true\
 &expand[publications]=true&expand[variants]=true"
 
+# an asset file in two steps: initiate (a pre-signed URL to send the bytes to), the transfer, complete
+UP=$(curl -s -H "$H" -X POST $BASE/v1/assets/$ASSET/files/actions/initiate-upload \
+     -H "$J" -d '{"kind":"original","fileName":"care.txt","contentType":"text/plain","sizeBytes":18}')
+FILE=$(echo "$UP" | uuid)
+UPLOAD_URL=${UP#*'"uploadUrl":"'}; UPLOAD_URL=${UPLOAD_URL%%'"'*}   # with jq: jq -r .uploadUrl
+curl -s -X PUT "$UPLOAD_URL" -H "Content-Type: text/plain" --data-binary 'Machine wash cold.'   # no token: the URL is signed
+curl -s -H "$H" -X PATCH $BASE/v1/assets/$ASSET/files/$FILE/actions/complete-upload    # "status":"uploaded"
+curl -s -H "$H" $BASE/v1/assets/$ASSET/files/$FILE    # "downloadUrl": a signed GET of the bytes, valid 15 minutes
+
 # webhooks: a subscription (the answer carries its signing secret), its event types, its deliveries
 SUB=$(curl -s -H "$H" -X POST $BASE/v1/webhook-subscriptions \
      -H "$J" -d '{"displayName":"erp","targetUrl":"https://erp.example.com/hooks"}' | uuid)

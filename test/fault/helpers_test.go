@@ -88,6 +88,8 @@ func startCatalogd(t *testing.T, dbURL, dataDir string) *proc {
 		"CATALOG_WEBHOOK_RETRY_SCHEDULE=1s,1s,1s,1s,1s,1s,1s,1s,1s,1s",
 		// A killed process's claimed deliveries are attempted again once their lease has run out.
 		"CATALOG_WEBHOOK_LEASE=3s",
+		// So are its claimed rendition jobs.
+		"CATALOG_RENDITION_LEASE=3s",
 		"CATALOG_RATE_LIMIT_RPS=0",
 		"CATALOG_RETENTION=720h",
 	)

@@ -129,6 +129,9 @@ func readmeWalk(t *testing.T) (walk []line, before []string) {
 	return walk, lines[:b]
 }
 
+// signedPath stands for the path of a signed blob URL (catalogd's /blobs/…) in commands and steps.
+const signedPath = "/blobs/{signed}"
+
 // command is one curl command of the walk-through: the method and the path, each variable of the
 // path written {}.
 type command struct {
@@ -161,7 +164,14 @@ func commands(t *testing.T, walk []line) []command {
 			continue
 		}
 		cur += l.text
-		if curlRE.MatchString(cur) {
+		if curlRE.MatchString(cur) && strings.Contains(cur, `"$UPLOAD_URL"`) {
+			// The transfer of an upload: to the URL initiate signed, not under $BASE/v1.
+			c := command{no: start, method: "GET", path: signedPath}
+			if mm := methodRE.FindStringSubmatch(cur); mm != nil {
+				c.method = mm[1]
+			}
+			out = append(out, c)
+		} else if curlRE.MatchString(cur) {
 			m := basePath.FindStringSubmatch(cur)
 			if m == nil {
 				t.Fatalf("%s:%d: a curl command without $BASE/…: %s", scriptPath, start, cur)

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,6 +60,9 @@ func transcript(t *testing.T, out, base string) []step {
 			t.Fatalf("a command of the transcript is not sent to %s: %s", base, lines[i])
 		}
 		s.path = uuidRE.ReplaceAllString(regexp.MustCompile(`^/[^\s'?]*`).FindString(rest), "{}")
+		if strings.HasPrefix(s.path, "/blobs/") {
+			s.path = signedPath
+		}
 		if i+1 >= len(lines) {
 			t.Fatalf("no answer after %s", lines[i])
 		}
@@ -190,6 +195,24 @@ func TestTour(t *testing.T) {
 	}
 	if pubs := product["publications"].([]any); len(pubs) != 1 {
 		t.Errorf("the variant has %d publications, want 1", len(pubs))
+	}
+	if put := find("PUT", signedPath)[0].obj(t); put["sizeBytes"] != float64(18) {
+		t.Errorf("the transfer answered %v, want 18 bytes stored", put)
+	}
+	if f := find("PATCH", "/v1/assets/{}/files/{}/actions/complete-upload")[0].obj(t); f["status"] != "uploaded" || f["checksumSha256"] == nil {
+		t.Errorf("complete answered %v, want an uploaded file with its checksum", f)
+	}
+	file := find("GET", "/v1/assets/{}/files/{}")[0].obj(t)
+	if u, _ := file["downloadUrl"].(string); !strings.HasPrefix(u, env.BaseURL+"/blobs/") {
+		t.Errorf("the file's downloadUrl %v, want a signed URL of the service", file["downloadUrl"])
+	} else if res, err := http.Get(u); err != nil {
+		t.Error(err)
+	} else {
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || string(b) != "Machine wash cold." {
+			t.Errorf("GET downloadUrl: %d %q", res.StatusCode, b)
+		}
 	}
 	deliveries := find("GET", "/v1/webhook-subscriptions/{}/deliveries")[0].obj(t)["items"].([]any)
 	if len(deliveries) != 1 || deliveries[0].(map[string]any)["eventType"] != "attribute.created" {
