@@ -484,3 +484,16 @@ func WantTransitionMeta(t testing.TB, what string, meta map[string]any, current 
 		t.Errorf("%s: meta.allowedTransitions %v, want %v", what, got, want)
 	}
 }
+
+// WaitFor polls cond every 50 ms until it holds, and fails the test when d passes first: for what
+// background work (webhook dispatch, renditions, sweeps) makes true a moment later.
+func WaitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	end := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(end) {
+			t.Fatalf("timed out after %s waiting for %s", d, what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -235,7 +235,7 @@ func TestExpirySweep(t *testing.T) {
 	up := initiate(t, c, a, decl("abandoned.txt", "text/plain", []byte("never sent")))
 	id := idOf(up)
 	var f map[string]any
-	waitFor(t, shortTTL+15*time.Second, "the expired upload to be failed", func() bool {
+	WaitFor(t, shortTTL+15*time.Second, "the expired upload to be failed", func() bool {
 		f = getFile(t, c, a, id)
 		return Str(f, "status") != "pending"
 	})

@@ -14,7 +14,7 @@ const collectWait = 10 * time.Second
 // waitGone polls a signed download URL until it answers 404 (the object was deleted).
 func waitGone(t *testing.T, what, u string) {
 	t.Helper()
-	waitFor(t, collectWait, what+": its object deleted (download URL 404)", func() bool { return fetch(t, u).Status == 404 })
+	WaitFor(t, collectWait, what+": its object deleted (download URL 404)", func() bool { return fetch(t, u).Status == 404 })
 }
 
 // Delete: 204, asset.file.deleted, the file gone from the API and, once the blob collector ran,

@@ -307,19 +307,7 @@ func gifOf(t *testing.T, w, h int) []byte {
 	return b.Bytes()
 }
 
-// ---- waiting and the database ----
-
-// waitFor polls cond every 100 ms until it holds; it fails the test when d passes first.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	end := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(end) {
-			t.Fatalf("timed out after %s waiting for %s", d, what)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
+// ---- the database ----
 
 // fileEvents is the types of the events naming file, oldest first (a test whose originals are
 // images cannot expect the whole log: the renditions add their own events when they are ready).

@@ -23,7 +23,7 @@ const renditionWait = 30 * time.Second
 func renditionsOf(t *testing.T, c *Client, asset, original string, n int) map[string]map[string]any {
 	t.Helper()
 	var items []map[string]any
-	waitFor(t, renditionWait, "the renditions of "+original, func() bool {
+	WaitFor(t, renditionWait, "the renditions of "+original, func() bool {
 		items = Want(t, c.Get(filesPath(asset)+Q("sourceFileUuids[eq]", original)), 200).Items()
 		return len(items) >= n
 	})

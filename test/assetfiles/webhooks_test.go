@@ -81,7 +81,7 @@ func TestWebhooks(t *testing.T) {
 	sort.Strings(want)
 
 	var hs []hook
-	waitFor(t, 20*time.Second, "5 webhook deliveries", func() bool { hs = rc.hooks(); return len(hs) >= len(want) })
+	WaitFor(t, 20*time.Second, "5 webhook deliveries", func() bool { hs = rc.hooks(); return len(hs) >= len(want) })
 	time.Sleep(300 * time.Millisecond) // a sixth (wrong) delivery would arrive about now
 	hs = rc.hooks()
 	wh, err := standardwebhooks.NewWebhook(Str(sub, "secret"))

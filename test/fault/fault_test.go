@@ -26,7 +26,7 @@ func TestKill9MidDeliveryLosesNoDelivery(t *testing.T) {
 	c.subscribe(t, rc.srv.URL)
 
 	w := startWriters(c, 3, 20*time.Millisecond)
-	eventually(t, 30*time.Second, "no delivery in flight while writing", func() bool {
+	apptest.WaitFor(t, 30*time.Second, "no delivery in flight while writing", func() bool {
 		return w.ackedCount() >= 20 && rc.inFlight.Load() > 0
 	})
 	first.kill(syscall.SIGKILL) // mid-delivery: the receiver is holding at least one attempt
@@ -35,7 +35,7 @@ func TestKill9MidDeliveryLosesNoDelivery(t *testing.T) {
 	second := startCatalogd(t, dbURL, dataDir)
 	c.setBase(second.base)
 	before := w.ackedCount()
-	eventually(t, 30*time.Second, "no write acknowledged by the restarted catalogd", func() bool { return w.ackedCount() >= before+20 })
+	apptest.WaitFor(t, 30*time.Second, "no write acknowledged by the restarted catalogd", func() bool { return w.ackedCount() >= before+20 })
 	w.halt()
 	rc.delay.Store(0)
 
@@ -64,19 +64,19 @@ func TestDatabaseRestartAndCrashMidWrite(t *testing.T) {
 	defer cancel()
 	for _, mode := range []string{"fast", "immediate"} {
 		before := w.ackedCount()
-		eventually(t, 30*time.Second, "no write acknowledged before the outage", func() bool { return w.ackedCount() >= before+20 })
+		apptest.WaitFor(t, 30*time.Second, "no write acknowledged before the outage", func() bool { return w.ackedCount() >= before+20 })
 		unavailBefore := w.unavailable()
 		if err := cluster.Halt(mode); err != nil {
 			t.Fatal(err)
 		}
-		eventually(t, 20*time.Second, "/readyz is not 503 while PostgreSQL is down ("+mode+")", func() bool { return readyz(p.base) == 503 })
-		eventually(t, 20*time.Second, "no 503 while PostgreSQL is down ("+mode+")", func() bool { return w.unavailable() > unavailBefore })
+		apptest.WaitFor(t, 20*time.Second, "/readyz is not 503 while PostgreSQL is down ("+mode+")", func() bool { return readyz(p.base) == 503 })
+		apptest.WaitFor(t, 20*time.Second, "no 503 while PostgreSQL is down ("+mode+")", func() bool { return w.unavailable() > unavailBefore })
 		if err := cluster.Resume(ctx); err != nil {
 			t.Fatal(err)
 		}
-		eventually(t, 30*time.Second, "/readyz not 200 after PostgreSQL is back ("+mode+")", func() bool { return readyz(p.base) == 200 })
+		apptest.WaitFor(t, 30*time.Second, "/readyz not 200 after PostgreSQL is back ("+mode+")", func() bool { return readyz(p.base) == 200 })
 		before = w.ackedCount()
-		eventually(t, 30*time.Second, "no write acknowledged after the outage ("+mode+")", func() bool { return w.ackedCount() >= before+20 })
+		apptest.WaitFor(t, 30*time.Second, "no write acknowledged after the outage ("+mode+")", func() bool { return w.ackedCount() >= before+20 })
 	}
 	w.halt()
 

@@ -405,15 +405,3 @@ func readyz(base string) int {
 	_ = r.Body.Close()
 	return r.StatusCode
 }
-
-// eventually polls cond every 50 ms for up to limit.
-func eventually(t *testing.T, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("after %s: %s", limit, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/catalogd/catalogd/server/apptest"
 	"image"
 	"image/jpeg"
 	"io"
@@ -70,7 +71,7 @@ func TestKill9MidRenditionMakesThemOnce(t *testing.T) {
 		return n == 1
 	}
 	c.must(t, 200, "PATCH", files+"/"+original+"/actions/complete-upload", nil)
-	eventually(t, 30*time.Second, "the rendition job was not claimed", claimed)
+	apptest.WaitFor(t, 30*time.Second, "the rendition job was not claimed", claimed)
 	first.kill(syscall.SIGKILL) // mid-rendition: claimed, not yet committed
 	var made int
 	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM asset_files WHERE source_file_uuid = $1", original).Scan(&made); err != nil || made != 0 {
@@ -80,7 +81,7 @@ func TestKill9MidRenditionMakesThemOnce(t *testing.T) {
 	second := startCatalogd(t, dbURL, dataDir)
 	c.setBase(second.base)
 	var rends []any
-	eventually(t, 60*time.Second, "no renditions from the second process", func() bool {
+	apptest.WaitFor(t, 60*time.Second, "no renditions from the second process", func() bool {
 		r, err := c.do("GET", files+"?sourceFileUuids[eq]="+original, nil)
 		rends, _ = r.body["items"].([]any)
 		return err == nil && len(rends) == 2

@@ -63,7 +63,7 @@ func TestDeliverySignedAndRecorded(t *testing.T) {
 	id, secret := newSub(t, c, rc.URL, "attribute.created")
 	a := mkAttr(t, c, "color")
 
-	waitFor(t, 10*time.Second, "the attribute.created request", func() bool { return rc.count() > 0 })
+	WaitFor(t, 10*time.Second, "the attribute.created request", func() bool { return rc.count() > 0 })
 	did := onlyDelivery(t, c, id)
 	d := waitDelivery(t, c, id, did, "delivered", isStatus("delivered"))
 	hs := rc.hooks()
@@ -241,7 +241,7 @@ func TestUpdatedTargetAppliesToNextAttempt(t *testing.T) {
 	fresh := newReceiver(t, nil)
 	id, secret := newSub(t, c, old.URL, "attribute.created")
 	mkAttr(t, c, "a")
-	waitFor(t, 10*time.Second, "the first attempt", func() bool { return old.count() > 0 })
+	WaitFor(t, 10*time.Second, "the first attempt", func() bool { return old.count() > 0 })
 	Want(t, c.Patch(subs+"/"+id, map[string]any{"targetUrl": fresh.URL}), 200)
 	did := onlyDelivery(t, c, id)
 	d := waitDelivery(t, c, id, did, "delivered", isStatus("delivered"))
@@ -350,7 +350,7 @@ func TestDelivery410SuspendsSubscription(t *testing.T) {
 		t.Errorf("activate after suspension: %v, want active, consecutiveFailures 0, suspendedAt null", on)
 	}
 	mkAttr(t, c, "c")
-	waitFor(t, 15*time.Second, "a delivery after re-activation", func() bool {
+	WaitFor(t, 15*time.Second, "a delivery after re-activation", func() bool {
 		return len(Want(t, c.Get(subs+"/"+id+"/deliveries"+Q("statuses[eq]", "delivered")), 200).Items()) == 1
 	})
 	if n := rc.count(); n != 2 {

@@ -34,7 +34,7 @@ func TestDeprecatedEventTypeHeaders(t *testing.T) {
 	id, secret := newSub(t, c, rc.URL, "attribute.created", "attribute.updated")
 	a := mkAttr(t, c, "a")
 	Want(t, c.Patch("/v1/attributes/"+a, map[string]any{"displayName": "A"}), 200)
-	waitFor(t, 15*time.Second, "two deliveries", func() bool { return rc.count() >= 2 })
+	WaitFor(t, 15*time.Second, "two deliveries", func() bool { return rc.count() >= 2 })
 	hs := rc.hooks()
 	if len(hs) != 2 {
 		t.Fatalf("receiver got %d requests, want 2", len(hs))
@@ -63,7 +63,7 @@ func TestDeprecatedEventTypeHeaders(t *testing.T) {
 			t.Errorf("unexpected event type %q", h.Header.Get("X-Webhook-Event-Type"))
 		}
 	}
-	waitFor(t, 15*time.Second, "both deliveries recorded", func() bool {
+	WaitFor(t, 15*time.Second, "both deliveries recorded", func() bool {
 		n := 0
 		for _, d := range deliveries(t, c, id) {
 			if Str(d, "status") == "delivered" {

@@ -98,7 +98,7 @@ func TestTwoDispatchersDeliverEachOnce(t *testing.T) {
 	if n := a.deliveryRows(t, id); n != 300 {
 		t.Fatalf("%d delivery rows, want 300", n)
 	}
-	waitFor(t, 90*time.Second, "300 delivered deliveries", func() bool {
+	WaitFor(t, 90*time.Second, "300 delivered deliveries", func() bool {
 		return a.count(t, `SELECT count(*) FROM webhook_deliveries WHERE subscription_uuid = $1 AND status = 'delivered'`, id) == 300
 	})
 	rows, err := a.pool.Query(context.Background(), `SELECT uuid::text, attempts FROM webhook_deliveries WHERE subscription_uuid = $1`, id)

@@ -76,7 +76,7 @@ func TestHangingTargetDelaysOnlyItsSubscription(t *testing.T) {
 	for i := range 8 {
 		mkAttr(t, c1, fmt.Sprintf("old-%d", i)) // the hanging subscription's backlog: the oldest due rows
 	}
-	waitFor(t, 15*time.Second, "the hanging target to get a request", func() bool { return hang.count() > 0 })
+	WaitFor(t, 15*time.Second, "the hanging target to get a request", func() bool { return hang.count() > 0 })
 
 	rb1, rb2 := newReceiver(t, nil), newReceiver(t, nil)
 	b1, _ := newSub(t, c1, rb1.URL, "attribute.created") // same tenant
@@ -85,7 +85,7 @@ func TestHangingTargetDelaysOnlyItsSubscription(t *testing.T) {
 		mkAttr(t, c1, fmt.Sprintf("new-%d", i))
 		mkAttr(t, c2, fmt.Sprintf("new-%d", i))
 	}
-	waitFor(t, 25*time.Second, "5 deliveries each to the healthy subscriptions", func() bool {
+	WaitFor(t, 25*time.Second, "5 deliveries each to the healthy subscriptions", func() bool {
 		return len(rb1.ids()) == 5 && len(rb2.ids()) == 5
 	})
 	// Every healthy delivery arrived while the hanging attempts were still open.
@@ -123,7 +123,7 @@ func TestInFlightCapAcrossReplicas(t *testing.T) {
 	}
 	Want(t, c.Post("/v1/attributes/bulk", body), 201)
 	// Every attempt times out after 1 s and is retried 300 ms later.
-	waitFor(t, 60*time.Second, "8 recorded attempts", func() bool { return s.attemptRows(t, a) >= 8 })
+	WaitFor(t, 60*time.Second, "8 recorded attempts", func() bool { return s.attemptRows(t, a) >= 8 })
 	if m := hang.most(); m > 4 {
 		t.Errorf("the hanging target had %d requests open at once across two replicas, want at most 4", m)
 	} else if m < 4 {
@@ -134,7 +134,7 @@ func TestInFlightCapAcrossReplicas(t *testing.T) {
 	hang.mu.Lock()
 	hang.maxOpen = hang.open
 	hang.mu.Unlock()
-	waitFor(t, 30*time.Second, "5 more requests", func() bool { return hang.count() >= before+5 })
+	WaitFor(t, 30*time.Second, "5 more requests", func() bool { return hang.count() >= before+5 })
 	if m := hang.most(); m > 1 {
 		t.Errorf("a failing subscription had %d requests open at once, want 1", m)
 	}
@@ -210,7 +210,7 @@ func TestShutdownCutAttemptIsRedelivered(t *testing.T) {
 	id, secret := Str(sub, "uuid"), Str(sub, "secret")
 	stop := replica(t, api, 500*time.Millisecond)
 	mkAttr(t, c, "a")
-	waitFor(t, 15*time.Second, "the first request", func() bool { return rc.count() == 1 })
+	WaitFor(t, 15*time.Second, "the first request", func() bool { return rc.count() == 1 })
 	stop()
 
 	did := onlyDelivery(t, c, id)

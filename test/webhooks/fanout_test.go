@@ -39,7 +39,7 @@ func TestNoDeliveriesForInactiveOrUnsubscribed(t *testing.T) {
 			t.Errorf("%s subscription has %d delivery rows, want 0", name, n)
 		}
 	}
-	waitFor(t, 15*time.Second, "the control delivery", func() bool {
+	WaitFor(t, 15*time.Second, "the control delivery", func() bool {
 		return Str(getDelivery(t, c, control, onlyDelivery(t, c, control)), "status") == "delivered"
 	})
 	if n := rc.count(); n != 1 {
@@ -70,7 +70,7 @@ func TestDeactivateFailsPendingDeliveries(t *testing.T) {
 	id, _ := newSub(t, c, rc.URL, "attribute.created")
 	Want(t, c.Post("/v1/attributes/bulk", []map[string]any{{"code": "a"}, {"code": "b"}}), 201)
 	var ds []map[string]any
-	waitFor(t, 15*time.Second, "two deliveries waiting for their second attempt", func() bool {
+	WaitFor(t, 15*time.Second, "two deliveries waiting for their second attempt", func() bool {
 		ds = deliveries(t, c, id)
 		if len(ds) != 2 {
 			return false
@@ -119,7 +119,7 @@ func TestRotationAppliesToNextAttempt(t *testing.T) {
 	})
 	id, old := newSub(t, c, rc.URL, "attribute.created")
 	mkAttr(t, c, "a")
-	waitFor(t, 10*time.Second, "the first (failing) attempt", func() bool { return rc.count() > 0 })
+	WaitFor(t, 10*time.Second, "the first (failing) attempt", func() bool { return rc.count() > 0 })
 	fresh := Str(Want(t, c.Patch(subs+"/"+id+"/actions/rotate-secret", nil), 200).Obj(), "secret")
 	healthy.Store(true)
 	did := onlyDelivery(t, c, id)
@@ -194,7 +194,7 @@ func TestSuspensionPolicy(t *testing.T) {
 	Want(t, c.Post("/v1/attributes/bulk", []map[string]any{{"code": "a"}, {"code": "b"}, {"code": "c"}}), 201)
 
 	var sub map[string]any
-	waitFor(t, 20*time.Second, "the failing subscription to be suspended", func() bool {
+	WaitFor(t, 20*time.Second, "the failing subscription to be suspended", func() bool {
 		sub = getSub(t, c, id)
 		return Str(sub, "status") != "active"
 	})
@@ -221,7 +221,7 @@ func TestSuspensionPolicy(t *testing.T) {
 	if n := st.deliveryRows(t, id); n != 3 {
 		t.Errorf("the suspended subscription got a new delivery row (%d rows)", n)
 	}
-	waitFor(t, 15*time.Second, "the healthy subscription's 4 deliveries", func() bool {
+	WaitFor(t, 15*time.Second, "the healthy subscription's 4 deliveries", func() bool {
 		n := 0
 		for _, d := range deliveries(t, c, other) {
 			if Str(d, "status") == "delivered" {
@@ -255,7 +255,7 @@ func TestGoneBurstSuspendsSubscription(t *testing.T) {
 		body[i] = map[string]any{"code": "c" + RandomHex(3)}
 	}
 	Want(t, c.Post("/v1/attributes/bulk", body), 201)
-	waitFor(t, 15*time.Second, "8 attempts in flight", func() bool { return rc.count() >= len(body) })
+	WaitFor(t, 15*time.Second, "8 attempts in flight", func() bool { return rc.count() >= len(body) })
 	once.Do(func() { close(release) })
 	end := time.Now().Add(10 * time.Second)
 	for {
@@ -304,7 +304,7 @@ func TestInFlightAttemptRecordedAfterDeactivation(t *testing.T) {
 	})
 	id, _ := newSub(t, c, rc.URL, "attribute.created")
 	mkAttr(t, c, "a")
-	waitFor(t, 10*time.Second, "the attempt to be in flight", func() bool { return rc.count() == 1 })
+	WaitFor(t, 10*time.Second, "the attempt to be in flight", func() bool { return rc.count() == 1 })
 	Want(t, lifecycle(c, id, "deactivate"), 200)
 	did := onlyDelivery(t, c, id)
 	// The answer comes about a second later; its record must appear.
@@ -341,7 +341,7 @@ func TestDeactivateWhileAttemptsAreRecorded(t *testing.T) {
 			body[i] = map[string]any{"code": "c" + RandomHex(3)}
 		}
 		Want(t, c.Post("/v1/attributes/bulk", body), 201)
-		waitFor(t, 15*time.Second, "12 attempts in flight", func() bool { return rc.count() >= len(body) })
+		WaitFor(t, 15*time.Second, "12 attempts in flight", func() bool { return rc.count() >= len(body) })
 		close(release) // the 12 answers come back together and are recorded...
 		time.Sleep(time.Duration(round) * time.Millisecond)
 		r := lifecycle(c, id, "deactivate") // ...while the subscription is deactivated

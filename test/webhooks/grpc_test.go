@@ -55,7 +55,7 @@ func TestWebhooksOverGRPC(t *testing.T) {
 	attr := mkAttr(t, clientFor(t, env, tenant), "via-rest")
 
 	var d *catalogv1.WebhookDelivery
-	waitFor(t, 15*time.Second, "a delivered delivery listed over gRPC", func() bool {
+	WaitFor(t, 15*time.Second, "a delivered delivery listed over gRPC", func() bool {
 		res, err := cli.ListWebhookDeliveries(ctx, &catalogv1.ListWebhookDeliveriesRequest{Uuid: sub.GetUuid()})
 		if err != nil {
 			t.Fatalf("ListWebhookDeliveries: %v", err)

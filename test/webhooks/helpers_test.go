@@ -183,20 +183,6 @@ func closedURL(t *testing.T) string {
 	return "http://" + addr + "/hook"
 }
 
-// ---- waiting ----
-
-// waitFor polls cond until it holds; it fails the test when d passes first.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	end := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(end) {
-			t.Fatalf("timed out after %s waiting for %s", d, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // ---- signatures ----
 
 // verify fails unless the official Standard Webhooks library accepts h with secret.
@@ -310,7 +296,7 @@ func attempts(t *testing.T, c *Client, sub, id string) []map[string]any {
 func onlyDelivery(t *testing.T, c *Client, sub string) string {
 	t.Helper()
 	var ds []map[string]any
-	waitFor(t, 15*time.Second, "a delivery of subscription "+sub, func() bool { ds = deliveries(t, c, sub); return len(ds) > 0 })
+	WaitFor(t, 15*time.Second, "a delivery of subscription "+sub, func() bool { ds = deliveries(t, c, sub); return len(ds) > 0 })
 	if len(ds) != 1 {
 		t.Fatalf("subscription %s has %d deliveries, want 1: %v", sub, len(ds), ds)
 	}
@@ -321,7 +307,7 @@ func onlyDelivery(t *testing.T, c *Client, sub string) string {
 func waitDelivery(t *testing.T, c *Client, sub, id, what string, cond func(d map[string]any) bool) map[string]any {
 	t.Helper()
 	var d map[string]any
-	waitFor(t, 30*time.Second, "delivery "+id+" "+what, func() bool { d = getDelivery(t, c, sub, id); return cond(d) })
+	WaitFor(t, 30*time.Second, "delivery "+id+" "+what, func() bool { d = getDelivery(t, c, sub, id); return cond(d) })
 	return d
 }
 

@@ -1,6 +1,7 @@
 package webhooks
 
 import (
+	"github.com/catalogd/catalogd/server/apptest"
 	"io"
 	"net/http"
 	"strconv"
@@ -60,12 +61,12 @@ func TestWebhookMetrics(t *testing.T) {
 		mkAttr(t, c, code)
 	}
 	// The healthy subscription's 3 deliveries, and the failing one's 3 after 5 attempts each.
-	waitFor(t, 60*time.Second, "3 delivered and 3 failed deliveries on /metrics", func() bool {
+	apptest.WaitFor(t, 60*time.Second, "3 delivered and 3 failed deliveries on /metrics", func() bool {
 		m = scrape(t, s)
 		return m[`catalogd_webhook_deliveries_total{outcome="delivered"}`] == 3 && m[`catalogd_webhook_deliveries_total{outcome="failed"}`] == 3
 	})
 	// The backlog is a sample (at most one query a second): it catches up.
-	waitFor(t, 10*time.Second, "the sampled backlog to show the hanging subscription's 3 pending deliveries", func() bool {
+	apptest.WaitFor(t, 10*time.Second, "the sampled backlog to show the hanging subscription's 3 pending deliveries", func() bool {
 		m = scrape(t, s)
 		return m[`catalogd_webhook_pending_deliveries`] == 3
 	})

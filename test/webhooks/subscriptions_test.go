@@ -314,7 +314,7 @@ func TestDeliveriesAttemptsRedeliver(t *testing.T) {
 	Want(t, c.Patch("/v1/attributes/"+a, map[string]any{"displayName": "Size"}), 200)
 
 	var ds []map[string]any
-	waitFor(t, 15*time.Second, "two delivered deliveries", func() bool {
+	WaitFor(t, 15*time.Second, "two delivered deliveries", func() bool {
 		ds = deliveries(t, c, id)
 		return len(ds) == 2 && Str(ds[0], "status") == "delivered" && Str(ds[1], "status") == "delivered"
 	})
@@ -368,7 +368,7 @@ func TestDeliveriesAttemptsRedeliver(t *testing.T) {
 	if n := len(attempts(t, c, id, did)); n != 2 {
 		t.Errorf("%d attempts after redelivery, want 2", n)
 	}
-	waitFor(t, 10*time.Second, "the redelivery to arrive", func() bool { return rc.count() > before })
+	WaitFor(t, 10*time.Second, "the redelivery to arrive", func() bool { return rc.count() > before })
 	hs := rc.hooks()
 	var same []hook
 	for _, h := range hs {
