@@ -19,11 +19,15 @@
 #     Then the hostile input of the hardening issue replayed against it (bench/attack): 5xx counted.
 #  9. Retention: the size of events, deliveries and attempts under a steady write load for several
 #     retention windows (bench/retention, CATALOG_RETENTION=30s, about 4 minutes).
+# 10. Asset files: a BENCH_FILE_MB file uploaded and downloaded through the signed URLs of the local
+#     store next to a plain copy on the same disk, the renditions of 12-megapixel photos (time per
+#     megapixel, the server's peak memory), and the Go benchmarks of server/blobstore (both backends),
+#     server/assetfiles and server/renditions.
 # The databases are dropped and the server stopped on exit, also on failure.
 #
 # Settings: BENCH_CLIENTS (4), BENCH_DURATION seconds per timed run (10), BENCH_ITEMS (100000),
 # BENCH_BULK_N batches per method in bulk vs COPY (200), BENCH_RETENTION_WINDOW (30s) and
-# BENCH_RETENTION_WINDOWS (8) of step 9,
+# BENCH_RETENTION_WINDOWS (8) of step 9, BENCH_FILE_MB (256) of step 10,
 # TEST_DATABASE_URL (a private cluster when unset; else the "postgres" database of a server to use).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -46,6 +50,7 @@ ITEMS="${BENCH_ITEMS:-100000}"
 BULK_N="${BENCH_BULK_N:-200}"
 RETENTION_WINDOW="${BENCH_RETENTION_WINDOW:-30s}"
 RETENTION_WINDOWS="${BENCH_RETENTION_WINDOWS:-8}"
+FILE_MB="${BENCH_FILE_MB:-256}"
 CORES="$(nproc)"
 THREADS=$((CLIENTS < CORES ? CLIENTS : CORES))
 OUT=bench/results
@@ -204,4 +209,18 @@ echo "== retention (bench/retention: in-process catalogd, CATALOG_RETENTION=${RE
 go run ./bench/retention -window "$RETENTION_WINDOW" -windows "$RETENTION_WINDOWS" 2>/dev/null | tee "$OUT/retention.txt" ||
 	log "bench/retention failed or found the tables growing (see $OUT/retention.txt)"
 { echo; echo "Retention (go run ./bench/retention -window $RETENTION_WINDOW -windows $RETENTION_WINDOWS):"; sed -n '/^3 tables:/,$p' "$OUT/retention.txt"; } >>"$OUT/latest.txt"
+
+# --- 10. asset files: transfer through the signed URLs, renditions --------------------------------------
+echo
+echo "== asset files (bench/assetfiles: catalogd serve with the local blob store in its data dir)"
+start_server CATALOG_LOG_LEVEL=warn CATALOG_RATE_LIMIT_RPS=0
+go run ./bench/assetfiles -url "http://127.0.0.1:$HTTP_PORT" -secret "$SECRET" -issuer "$ISSUER" -audience "$AUDIENCE" \
+	-pid "$SERVER_PID" -dir "$TMP" -size-mb "$FILE_MB" | tee "$OUT/assetfiles.txt"
+{ echo; cat "$OUT/assetfiles.txt"; } >>"$OUT/latest.txt"
+stop_server
+pkgs=(./server/blobstore ./server/assetfiles ./server/renditions)
+echo
+echo "== Go benchmarks of the blob store and the renditions: ${pkgs[*]}"
+go test -run '^$' -bench . -benchtime=5x -benchmem "${pkgs[@]}" 2>&1 | tee "$OUT/assetfiles_micro.txt"
+{ echo; echo "Asset files, Go benchmarks (go test -run '^\$' -bench . -benchtime=5x -benchmem ${pkgs[*]}):"; grep -E '^(Benchmark|ok|FAIL|---)' "$OUT/assetfiles_micro.txt" || true; } >>"$OUT/latest.txt"
 log "done in $((SECONDS - START)) s; summary in $OUT/latest.txt"
