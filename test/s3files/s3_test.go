@@ -104,7 +104,7 @@ func TestS3(t *testing.T) {
 
 	// A photo with its checksum declared: S3 gets the upload, complete moves and checks it, the
 	// workers make the renditions from the bucket and store them there.
-	pic := photo(t, 1600, 1200)
+	pic := photo(t, 4000, 3000) // 12 megapixels
 	up := Want(t, c.Post(files+"/actions/initiate-upload", Body("kind", "original", "fileName", "p.jpg",
 		"contentType", "image/jpeg", "sizeBytes", len(pic), "checksumSha256", sum(pic))), 201).Obj()
 	if u := Str(up, "uploadUrl"); !strings.HasPrefix(u, srv.Endpoint+"/"+srv.Bucket+"/") || !strings.Contains(u, "X-Amz-Signature=") {
@@ -124,7 +124,7 @@ func TestS3(t *testing.T) {
 	}
 	file := Str(up["file"].(map[string]any), "uuid")
 	done := Want(t, c.Patch(files+"/"+file+"/actions/complete-upload", nil), 200).Obj()
-	WantFields(t, "completed photo", done, "status", "uploaded", "checksumSha256", sum(pic), "width", float64(1600), "height", float64(1200))
+	WantFields(t, "completed photo", done, "status", "uploaded", "checksumSha256", sum(pic), "width", float64(4000), "height", float64(3000))
 	// The upload URL still works until it expires, but only on the staging object.
 	if res := transfer(t, up, pic); res.StatusCode != 200 {
 		t.Fatalf("late PUT: %d", res.StatusCode)
@@ -145,7 +145,7 @@ func TestS3(t *testing.T) {
 		t.Fatalf("%d renditions after 60 s, want 2", len(rends))
 	}
 	for _, r := range rends {
-		want := map[string]int{"thumbnail": 256, "web_optimized": 1600}[Str(r, "kind")]
+		want := map[string]int{"thumbnail": 256, "web_optimized": 2048}[Str(r, "kind")]
 		g := Want(t, c.Get(files+"/"+Str(r, "uuid")), 200).Obj()
 		code, b := fetch(t, Str(g, "downloadUrl"))
 		cfg, err := jpeg.DecodeConfig(bytes.NewReader(b))
