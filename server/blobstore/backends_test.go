@@ -618,7 +618,7 @@ func TestIdleTimeout(t *testing.T) {
 
 // testMove: an uploaded object moves to another key with its content type and digest, the old key
 // is gone (a later PUT through the old URL cannot reach the moved bytes), a missing source is
-// IsNotFound, and a move onto an existing key replaces it.
+// IsNotFound, and a move onto an existing key leaves that object as it was.
 func (e *env) testMove(t *testing.T) {
 	ctx := context.Background()
 	data := []byte("the bytes of a completed upload")
@@ -652,11 +652,13 @@ func (e *env) testMove(t *testing.T) {
 	if err := e.st.Move(ctx, "assets/m1/missing", "assets/m1/g"); !IsNotFound(err) {
 		t.Fatalf("move of a missing object: %v", err)
 	}
+	// A move onto an existing key changes nothing: the object there stays (a second complete
+	// must never replace bytes whose checksum was recorded).
 	if err := e.st.Move(ctx, "assets/m1/f.upload", "assets/m1/f"); err != nil {
 		t.Fatalf("move onto an existing key: %v", err)
 	}
-	if sum, _ := e.st.Checksum(ctx, "assets/m1/f"); sum != sha(other) {
-		t.Fatalf("move onto an existing key kept the old object")
+	if sum, _ := e.st.Checksum(ctx, "assets/m1/f"); sum != sha(data) {
+		t.Fatalf("move onto an existing key replaced the object")
 	}
 	if err := e.st.Move(ctx, "assets/m1/f", "../x"); err == nil {
 		t.Fatal("move accepted a traversal key")

@@ -142,6 +142,10 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.backend == BackendS3 && s.maxBytes > maxSinglePut {
+		// A pre-signed PUT (and complete's server-side copy) carries at most 5 GB on S3.
+		s.maxBytes = maxSinglePut
+	}
 	if err := os.MkdirAll(s.spool, 0o750); err != nil {
 		_ = s.bucket.Close()
 		return nil, fmt.Errorf("blobstore: %w", err)
@@ -495,16 +499,20 @@ func (s *Store) Sweep(ctx context.Context, olderThan time.Duration) (int, error)
 	return removed, err
 }
 
-// Move renames the object from to to, replacing any object at to; a missing from is an error for
-// which IsNotFound is true. Asset files use it to take an upload's staging object out of reach of
-// its upload URL before checking it (server/catalog/asset_files.go).
+// Move renames the object from to to. It never replaces an object: when to exists already it
+// leaves both as they are and returns nil (asset files move a staging object into place, and a
+// second complete of the same file must not put later bytes under a key whose checksum was
+// recorded). A missing from is an error for which IsNotFound is true. Asset files use it to take
+// an upload's staging object out of reach of its upload URL before checking it
+// (server/catalog/asset_files.go).
 //
-// Local: a rename of the file and then of its attributes (fileblob's "<path>.attrs": content type
-// and digest) within the bucket's directory, so no byte is copied; the attributes go first, and a
-// missing attributes file is skipped, so a move cut between the two renames completes when it is
-// run again. S3: a server-side CopyObject asking for a full-object SHA-256 (which Stat reads back),
-// then a DeleteObject of from; a copy of an object larger than 5 GB would need a multipart copy,
-// which this store never has (a pre-signed PUT is at most 5 GB).
+// Local: a hard link of the file to its new name (atomic, and refused when the name exists),
+// then of its attributes (fileblob's "<path>.attrs": content type and digest), then the old names
+// removed; no byte is copied. S3: a HEAD of to, then a server-side CopyObject asking for a
+// full-object SHA-256 (which Stat reads back) and a DeleteObject of from; S3 has no copy that
+// refuses an existing destination, so two Moves racing within one HEAD's time could both copy.
+// A copy of an object larger than 5 GB would need a multipart copy, which this store never has
+// (a pre-signed PUT is at most 5 GB, and MaxUploadBytes is held to that on S3).
 func (s *Store) Move(ctx context.Context, from, to string) error {
 	if err := ValidateKey(from); err != nil {
 		return err
@@ -516,18 +524,20 @@ func (s *Store) Move(ctx context.Context, from, to string) error {
 		return s.moveS3(ctx, from, to)
 	}
 	src, dst := filepath.Join(s.dir, filepath.FromSlash(from)), filepath.Join(s.dir, filepath.FromSlash(to))
-	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
+	switch err := os.Link(src, dst); {
+	case errors.Is(err, fs.ErrExist):
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%w: %s", ErrNotFound, from)
-	} else if err != nil {
-		return err
-	}
-	if err := os.Rename(src+".attrs", dst+".attrs"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	case err != nil:
 		return fmt.Errorf("blobstore: move %s: %w", from, err)
 	}
-	if err := os.Rename(src, dst); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%w: %s", ErrNotFound, from)
-		}
+	_ = os.Remove(dst + ".attrs") // a leftover of a move cut short: the new object's are src's
+	if err := os.Link(src+".attrs", dst+".attrs"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("blobstore: move %s: %w", from, err)
+	}
+	_ = os.Remove(src + ".attrs")
+	if err := os.Remove(src); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("blobstore: move %s: %w", from, err)
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -675,9 +676,55 @@ func TestCanonicalContentType(t *testing.T) {
 			t.Errorf("CanonicalContentType(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "pdf", "nope", "image/", "/jpeg", "a/b/c", "image/jpeg; x", "image jpeg"} {
+	for _, bad := range []string{"", "pdf", "nope", "image/", "/jpeg", "a/b/c", "image/jpeg; x", "image jpeg", "*/*", "image/*"} {
 		if got, err := CanonicalContentType(bad); err == nil {
 			t.Errorf("CanonicalContentType(%q) = %q, want an error", bad, got)
 		}
 	}
+}
+
+// An upload whose URL expires while its body is still arriving is refused at the end, and
+// nothing is stored: the expiry holds for the whole transfer.
+func TestUploadOutlivingItsURL(t *testing.T) {
+	e := newEnv(t)
+	var clock atomic.Int64
+	clock.Store(time.Now().UnixNano())
+	e.st.signer.now = func() time.Time { return time.Unix(0, clock.Load()) }
+	data := bytes.Repeat([]byte("x"), 1<<16)
+	up, err := e.st.SignedUpload("assets/slow/f.upload", "text/plain", int64(len(data)), "", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	done := make(chan *http.Response, 1)
+	go func() {
+		req, _ := http.NewRequest("PUT", up.URL, pr)
+		req.ContentLength = int64(len(data))
+		req.Header.Set("Content-Type", "text/plain")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	if _, err := pw.Write(data[:1000]); err != nil {
+		t.Fatal(err)
+	}
+	// The handler has passed its checks at the start once it spools the body.
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if ents, _ := os.ReadDir(e.st.spool); len(ents) > 0 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the upload never reached the spool")
+		}
+	}
+	clock.Add(int64(2 * time.Minute)) // the URL expires mid-transfer
+	if _, err := pw.Write(data[1000:]); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	res := <-done
+	wantProblem(t, res, 403, "FORBIDDEN", "before the upload ended")
+	e.wantAbsent(t, "assets/slow/f.upload")
 }

@@ -79,7 +79,7 @@ func (s *Store) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if signedMethod == "PUT" {
-		s.put(w, r, key, ct, size, sum)
+		s.put(w, r, key, ct, size, sum, expires)
 		return
 	}
 	s.get(w, r, key)
@@ -99,7 +99,7 @@ func (s *Store) serve(w http.ResponseWriter, r *http.Request) {
 //
 // A client that stops sending does not hold the connection: every read of the body must bring a
 // byte within the idle timeout (a read deadline, refreshed as data arrives), else 408.
-func (s *Store) put(w http.ResponseWriter, r *http.Request, key, signedCT string, size int64, signedSum string) {
+func (s *Store) put(w http.ResponseWriter, r *http.Request, key, signedCT string, size int64, signedSum string, expires time.Time) {
 	if got, err := CanonicalContentType(r.Header.Get("Content-Type")); err != nil || got != signedCT {
 		// 415 rather than 403: the URL is genuine and unexpired; only the request's header does
 		// not match what it was signed for, and the detail says which to send.
@@ -150,6 +150,16 @@ func (s *Store) put(w http.ResponseWriter, r *http.Request, key, signedCT string
 		// 400, as S3 answers BadDigest for a body that does not match x-amz-checksum-sha256.
 		problem(w, r, apierr.New(apierr.MalformedRequest, "body SHA-256 is %s, the upload was signed for %s", sum, signedSum).
 			WithMeta("checksumSha256", signedSum))
+		return
+	}
+	// The URL's expiry holds for the whole transfer, not only its start: an upload still arriving
+	// when the URL expires is refused and nothing is stored. The file it was for is failed at that
+	// instant, and the object's deletion (queued for a minute after the expiry) must not meet an
+	// object written later (found by the audit: a slow PUT that ended after its expiry left an
+	// object nothing referred to).
+	if !s.signer.now().Before(expires) {
+		problem(w, r, apierr.New(apierr.Forbidden, "signed URL expired at %s, before the upload ended", expires.UTC().Format(time.RFC3339)).
+			WithMeta("expiredAt", expires.UTC().Format(time.RFC3339)))
 		return
 	}
 	if err := s.write(r.Context(), key, signedCT, sum, f, buf); err != nil {

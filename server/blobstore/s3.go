@@ -238,6 +238,11 @@ func hexToBase64(sum string) string {
 
 // moveS3 is Move on S3: copy, then delete the source.
 func (s *Store) moveS3(ctx context.Context, from, to string) error {
+	if _, exists, err := s.statS3(ctx, to); err != nil {
+		return fmt.Errorf("blobstore: move %s: %w", from, err)
+	} else if exists {
+		return nil
+	}
 	_, err := s.s3.CopyObject(ctx, &s3.CopyObjectInput{
 		Bucket: aws.String(s.s3Bucket), Key: aws.String(to), CopySource: aws.String(s.s3Bucket + "/" + from),
 		ChecksumAlgorithm: types.ChecksumAlgorithmSha256,

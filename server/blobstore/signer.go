@@ -77,8 +77,9 @@ func CanonicalContentType(ct string) (string, error) {
 	if err != nil {
 		return "", errors.New("blobstore: invalid content type: " + err.Error())
 	}
-	// mime accepts a bare token ("pdf"); a media type is type/subtype.
-	if typ, sub, ok := strings.Cut(t, "/"); !ok || typ == "" || sub == "" || strings.Contains(sub, "/") {
+	// mime accepts a bare token ("pdf") and wildcards ("*/*"); a stored object's type is one
+	// concrete type/subtype.
+	if typ, sub, ok := strings.Cut(t, "/"); !ok || typ == "" || sub == "" || strings.Contains(sub, "/") || typ == "*" || sub == "*" {
 		return "", errors.New("blobstore: invalid content type: not type/subtype")
 	}
 	out := mime.FormatMediaType(t, params)
