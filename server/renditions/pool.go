@@ -3,6 +3,7 @@ package renditions
 import (
 	"container/list"
 	"context"
+	"fmt"
 	"io"
 	"runtime"
 	"sync"
@@ -33,10 +34,10 @@ type waiter struct {
 }
 
 // NewPool returns a Pool. slots ≤ 0 means GOMAXPROCS (scaling is CPU bound);
-// maxBytes ≤ 0 means 512 MiB. An image estimated above maxBytes (possible
-// only if maxBytes is set below what lim.MaxPixels allows) is admitted
-// alone, once nothing else runs, rather than refused: the pixel limit is
-// the policy, the budget only the pacing.
+// maxBytes ≤ 0 means 512 MiB. An image estimated above maxBytes is refused
+// with ErrTooLarge (a 16-bit PNG or any image over 67 MP at 8 bytes a pixel
+// with the default): the budget bounds the memory of renditions, not only
+// their pacing.
 func NewPool(slots int, maxBytes int64, lim Limits) *Pool {
 	if slots <= 0 {
 		slots = runtime.GOMAXPROCS(0)
@@ -69,7 +70,14 @@ func (p *Pool) MakeSizes(ctx context.Context, src io.Reader, longest []int) ([]O
 func (p *Pool) Slots() int { return p.slots }
 
 func (p *Pool) admit(ctx context.Context, info Info) (func(), error) {
-	n := min(info.DecodedBytes, p.maxBytes)
+	// An image whose decoded size alone exceeds the budget is refused like one over the pixel
+	// limit: running it alone would still take that memory (a 16-bit PNG of 100 MP decodes to
+	// 800 MB; found by the audit at 1.27 GB of resident memory).
+	if info.DecodedBytes > p.maxBytes {
+		return nil, fmt.Errorf("%w: %d×%d decodes to about %d MB, over the rendition memory budget of %d MB",
+			ErrTooLarge, info.Width, info.Height, info.DecodedBytes>>20, p.maxBytes>>20)
+	}
+	n := info.DecodedBytes
 	if err := p.acquire(ctx, n); err != nil {
 		return nil, err
 	}

@@ -443,10 +443,14 @@ func TestPoolBoundsConcurrencyAndBytes(t *testing.T) {
 			}
 		})
 	}
-	// An image estimated above the whole budget still runs (alone).
+	// An image estimated above the whole budget is refused before any pixel is decoded, and
+	// takes nothing from the pool.
 	p := NewPool(2, 1000, Limits{})
-	if _, err := p.Make(context.Background(), bytes.NewReader(src), Thumbnail); err != nil {
-		t.Fatal(err)
+	if _, err := p.Make(context.Background(), bytes.NewReader(src), Thumbnail); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("image over the budget: %v, want ErrTooLarge", err)
+	}
+	if r, used, w := p.Stats(); r != 0 || used != 0 || w != 0 {
+		t.Fatalf("after a refusal: running %d bytes %d waiting %d", r, used, w)
 	}
 	// Refusals happen before admission: a bomb never waits.
 	if _, err := p.Make(context.Background(), bytes.NewReader(pngHeader(100_000, 100_000)), Thumbnail); !errors.Is(err, ErrTooLarge) {
