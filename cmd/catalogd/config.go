@@ -145,9 +145,9 @@ var variables = []variable{
 	{env: "CATALOG_RETENTION", flag: "retention", def: "720h", accepts: "0 (keep forever) or a positive Go duration (e.g. 720h, 30s)",
 		help: "events, finished webhook deliveries and their attempts older than this are deleted (pending deliveries never)", cmds: cmdServe,
 		set: func(s *settings, v string) (err error) { s.app.Retention, err = parseRetention(v); return err }},
-	{env: "CATALOG_PUBLIC_URL", flag: "public-url", def: "", accepts: "empty, or an absolute http(s) URL without query (e.g. https://catalog.example.com)",
+	{env: "CATALOG_PUBLIC_URL", flag: "public-url", def: "", accepts: "empty, or an http(s) origin: scheme, host and port only (e.g. https://catalog.example.com)",
 		help: "the URL clients reach the HTTP port at; catalogd's own signed upload and download URLs start with it (empty: http://<CATALOG_HTTP_ADDR>)", cmds: cmdServe,
-		set: func(s *settings, v string) error { s.app.PublicURL = v; return parseHTTPURL(v) }},
+		set: func(s *settings, v string) error { s.app.PublicURL = v; return parsePublicURL(v) }},
 	{env: "CATALOG_BLOB_URL", flag: "blob-url", def: "",
 		accepts: "empty, file:///absolute/dir, or s3://bucket?region=…[&endpoint=…&use_path_style=true] (credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)",
 		help:    "blob storage for asset files; empty: the directory CATALOG_DATA_DIR/blobs, with URLs signed and served by catalogd", cmds: cmdServe,
@@ -244,6 +244,19 @@ func parseDuration(v string) (time.Duration, error) {
 		return 0, errors.New("not positive")
 	}
 	return d, nil
+}
+
+// parsePublicURL is an origin: catalogd serves its signed URLs at /blobs/ of its HTTP port, so a
+// path (a proxy's prefix) would name URLs that do not exist.
+func parsePublicURL(v string) error {
+	if err := parseHTTPURL(v); err != nil || v == "" {
+		return err
+	}
+	u, _ := url.Parse(v)
+	if (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return errors.New("not an origin (no path, query, fragment or user)")
+	}
+	return nil
 }
 
 // parseURLTTL is a signed URL's lifetime: 1 s to 7 days (S3's own ceiling for pre-signed URLs).

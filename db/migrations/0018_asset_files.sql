@@ -70,7 +70,10 @@ BEGIN
     INSERT INTO blob_deletions (storage_key, not_before)
     VALUES (OLD.storage_key, CASE WHEN OLD.status = 'uploaded' THEN now() ELSE after_expiry END);
     IF OLD.upload_expires_at IS NOT NULL THEN -- uploaded by a client: it has a staging key
-        INSERT INTO blob_deletions (storage_key, not_before) VALUES (OLD.storage_key || '.upload', after_expiry);
+        -- Twice: S3 checks a pre-signed URL's expiry when a PUT starts, so a slow PUT begun just
+        -- before it can land after the first deletion (catalogd's own store refuses it).
+        INSERT INTO blob_deletions (storage_key, not_before)
+        VALUES (OLD.storage_key || '.upload', after_expiry), (OLD.storage_key || '.upload', after_expiry + interval '1 day');
     END IF;
     RETURN NULL;
 END $$;

@@ -41,8 +41,10 @@ WITH done AS (
     WHERE f.tenant_id = @tenant_id AND f.uuid = u.uuid AND f.status = 'pending'
     RETURNING f.*
 ), staging AS (
+    -- Twice, as in the trigger: a slow PUT to S3 begun before the expiry may land after it.
     INSERT INTO blob_deletions (storage_key, not_before)
-    SELECT storage_key || '.upload', greatest(now(), upload_expires_at + interval '1 minute') FROM done
+    SELECT storage_key || '.upload', greatest(now(), upload_expires_at + interval '1 minute') + d
+    FROM done, (VALUES (interval '0'), (interval '1 day')) AS later(d)
 )
 SELECT * FROM done;
 
@@ -67,3 +69,7 @@ ON CONFLICT DO NOTHING;
 DELETE FROM asset_files
 WHERE tenant_id = @tenant_id AND asset_uuid = @asset_uuid AND (uuid = @uuid OR source_file_uuid = @uuid)
 RETURNING uuid;
+
+-- name: AssetFileUuidsOfAsset :many
+-- The files an asset's deletion deletes with it (one asset.file.deleted each).
+SELECT uuid FROM asset_files WHERE tenant_id = $1 AND asset_uuid = $2 ORDER BY created_at, uuid;

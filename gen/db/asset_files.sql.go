@@ -12,6 +12,36 @@ import (
 	"github.com/google/uuid"
 )
 
+const assetFileUuidsOfAsset = `-- name: AssetFileUuidsOfAsset :many
+SELECT uuid FROM asset_files WHERE tenant_id = $1 AND asset_uuid = $2 ORDER BY created_at, uuid
+`
+
+type AssetFileUuidsOfAssetParams struct {
+	TenantID  string    `db:"tenant_id"`
+	AssetUuid uuid.UUID `db:"asset_uuid"`
+}
+
+// The files an asset's deletion deletes with it (one asset.file.deleted each).
+func (q *Queries) AssetFileUuidsOfAsset(ctx context.Context, arg AssetFileUuidsOfAssetParams) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, assetFileUuidsOfAsset, arg.TenantID, arg.AssetUuid)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var uuid uuid.UUID
+		if err := rows.Scan(&uuid); err != nil {
+			return nil, err
+		}
+		items = append(items, uuid)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const deleteAssetFile = `-- name: DeleteAssetFile :many
 DELETE FROM asset_files
 WHERE tenant_id = $1 AND asset_uuid = $2 AND (uuid = $3 OR source_file_uuid = $3)
@@ -351,8 +381,10 @@ WITH done AS (
     WHERE f.tenant_id = $2 AND f.uuid = u.uuid AND f.status = 'pending'
     RETURNING f.tenant_id, f.uuid, f.asset_uuid, f.kind, f.status, f.file_name, f.content_type, f.size_bytes, f.checksum_sha256, f.width, f.height, f.storage_key, f.upload_expires_at, f.source_file_uuid, f.failure_reason, f.created_at, f.updated_at
 ), staging AS (
+    -- Twice, as in the trigger: a slow PUT to S3 begun before the expiry may land after it.
     INSERT INTO blob_deletions (storage_key, not_before)
-    SELECT storage_key || '.upload', greatest(now(), upload_expires_at + interval '1 minute') FROM done
+    SELECT storage_key || '.upload', greatest(now(), upload_expires_at + interval '1 minute') + d
+    FROM done, (VALUES (interval '0'), (interval '1 day')) AS later(d)
 )
 SELECT tenant_id, uuid, asset_uuid, kind, status, file_name, content_type, size_bytes, checksum_sha256, width, height, storage_key, upload_expires_at, source_file_uuid, failure_reason, created_at, updated_at FROM done
 `

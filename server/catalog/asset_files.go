@@ -74,7 +74,8 @@ const (
 	DefaultDownloadTTL = 15 * time.Minute
 )
 
-const maxFileNameLen = 255
+// emptySHA256 is the SHA-256 of no bytes: the only checksum a 0-byte file can declare.
+const emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 // AssetFileList is the list spec of GET /v1/assets/{assetUuid}/files.
 var AssetFileList = &list.Spec{
@@ -120,8 +121,11 @@ var assetFiles = &crud.Family[db.AssetFile, *pb.AssetFile, *pb.AssetFileUploadIn
 				v.Add("contentType", "must be a media type such as image/jpeg or application/pdf")
 			}
 		}
-		if c.ChecksumSha256 != nil && !isSHA256Hex(c.GetChecksumSha256()) {
+		switch {
+		case c.ChecksumSha256 != nil && !isSHA256Hex(c.GetChecksumSha256()):
 			v.Add("checksumSha256", "must be 64 hexadecimal characters (the SHA-256 of the bytes)")
+		case c.ChecksumSha256 != nil && c.GetSizeBytes() == 0 && !strings.EqualFold(c.GetChecksumSha256(), emptySHA256):
+			v.Add("checksumSha256", "must be %s, the SHA-256 of no bytes, for a file of 0 bytes", emptySHA256)
 		}
 		return ""
 	},
@@ -464,8 +468,12 @@ func (s *AssetFileServer) complete(ctx context.Context, assets, files []uuid.UUI
 			case "uploaded":
 				continue // completed already (by this request's retry, or a concurrent one)
 			case "failed":
-				return apierr.New(apierr.InvalidTransition, "asset file %s failed (%s): initiate a new upload", raw[i], deref(f.FailureReason)).
+				e := apierr.New(apierr.InvalidTransition, "asset file %s failed (%s): initiate a new upload", raw[i], deref(f.FailureReason)).
 					WithMeta("currentStatus", "failed").WithMeta("allowedTransitions", []string{}).WithMeta("transition", "complete-upload")
+				if !single {
+					e = e.WithField(crud.FieldName("fileUuid", i, false), "the file failed: initiate a new upload")
+				}
+				return e
 			}
 			vd, checked := verdicts[id]
 			if !checked { // was uploaded or failed when read, and pending now: cannot happen (no move back)

@@ -151,8 +151,23 @@ var assets = &crud.Family[db.Asset, *pb.Asset, *pb.AssetCreate, *pb.AssetUpdate]
 			SetDescription: u.Description != nil || mask.Clears("description", false), Description: u.Description,
 			Category: optEnumName(u.Category), Metadata: md})
 	},
-	GetOne:    getByKey((*db.Queries).GetAsset),
-	DeleteOne: deleteByKey((*db.Queries).DeleteAsset),
+	GetOne: getByKey((*db.Queries).GetAsset),
+	// DeleteOne deletes the asset with its collection links and its files; each file gets its
+	// asset.file.deleted, so a consumer following files learns they are gone (its objects are
+	// queued for deletion by the database: migration 0018).
+	DeleteOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID) (int64, error) {
+		files, err := t.Q.AssetFileUuidsOfAsset(ctx, db.AssetFileUuidsOfAssetParams{TenantID: t.Tenant, AssetUuid: id})
+		if err != nil {
+			return 0, err
+		}
+		n, err := t.Q.DeleteAsset(ctx, db.DeleteAssetParams{TenantID: t.Tenant, Uuid: id})
+		if err == nil && n > 0 {
+			for _, f := range files {
+				t.Emit(fileEvent("deleted", id, f))
+			}
+		}
+		return n, err
+	},
 }
 
 // assetCollections links assets to collections (events asset.collection.linked/unlinked).

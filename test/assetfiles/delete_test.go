@@ -72,10 +72,14 @@ func TestDeleteAsset(t *testing.T) {
 	data := []byte("goes with its asset")
 	f1 := Str(upload(t, c, a, "one.txt", "text/plain", data), "uuid")
 	f2 := Str(upload(t, c, a, "two.txt", "text/plain", data), "uuid")
-	initiate(t, c, a, decl("pending.txt", "text/plain", data))
+	pending := idOf(initiate(t, c, a, decl("pending.txt", "text/plain", data)))
 	d1, d2 := Str(getFile(t, c, a, f1), "downloadUrl"), Str(getFile(t, c, a, f2), "downloadUrl")
 
+	log := NewEventLog(pool, tenant).Skip(t)
 	Want(t, c.Delete("/v1/assets/"+a), 204)
+	// Every file's deletion is told, beside the asset's.
+	log.Expect(t, "delete the asset", Ev("asset.deleted", "assetUuid", a),
+		fileEv("deleted", a, f1), fileEv("deleted", a, f2), fileEv("deleted", a, pending))
 	Problem(t, "list of the deleted asset", c.Get(filesPath(a)), 404, "NOT_FOUND")
 	Problem(t, "file of the deleted asset", c.Get(filePath(a, f1)), 404, "NOT_FOUND")
 	if n := CountRows(t, pool, "asset_files", tenant); n != 0 {
