@@ -136,6 +136,9 @@ func TestInitiateValidation(t *testing.T) {
 		{"checksum too short", ok("checksumSha256", "abc123"), 400, "VALIDATION_FAILED", "checksumSha256"},
 		{"checksum not hex", ok("checksumSha256", strings.Repeat("z", 64)), 400, "VALIDATION_FAILED", "checksumSha256"},
 		{"checksum too long", ok("checksumSha256", strings.Repeat("a", 65)), 400, "VALIDATION_FAILED", "checksumSha256"},
+		// A 0-byte file's only digest is the empty one (was a 500 before the audit).
+		{"0 bytes with another checksum", ok("sizeBytes", 0, "checksumSha256", strings.Repeat("a", 64)), 400, "VALIDATION_FAILED", "checksumSha256"},
+		{"contentType a wildcard", ok("contentType", "*/*"), 400, "VALIDATION_FAILED", "contentType"},
 		{"assetUuid of another asset", ok("assetUuid", other), 400, "VALIDATION_FAILED", "assetUuid"},
 		{"assetUuid unknown", ok("assetUuid", UnknownUUID), 400, "VALIDATION_FAILED", "assetUuid"},
 		{"read-only status", ok("status", "uploaded"), 400, "MALFORMED_REQUEST", "status"},
