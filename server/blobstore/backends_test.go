@@ -136,6 +136,7 @@ func TestBackends(t *testing.T) {
 			t.Run("ChecksumMismatch", e.testChecksumMismatch)
 			t.Run("Delete", e.testDelete)
 			t.Run("Move", e.testMove)
+			t.Run("DownloadAs", e.testDownloadAs)
 			t.Run("Expired", e.testExpiredBoth)
 			t.Run("Handler", e.testHandler)
 		})
@@ -662,5 +663,48 @@ func (e *env) testMove(t *testing.T) {
 	}
 	if err := e.st.Move(ctx, "assets/m1/f", "../x"); err == nil {
 		t.Fatal("move accepted a traversal key")
+	}
+}
+
+// testDownloadAs: a download URL signed with a file name answers with Content-Disposition:
+// attachment and that name (RFC 2231 for non-ASCII), and the disposition cannot be changed.
+func (e *env) testDownloadAs(t *testing.T) {
+	ctx := context.Background()
+	key := "assets/dl/page"
+	if _, _, err := e.st.Put(ctx, key, "text/html", strings.NewReader("<script>alert(1)</script>")); err != nil {
+		t.Fatal(err)
+	}
+	u, _, err := e.st.SignedDownloadAs(key, "Résumé final.html", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	cd := res.Header.Get("Content-Disposition")
+	if res.StatusCode != 200 || !strings.HasPrefix(cd, "attachment;") || !strings.Contains(cd, "R%C3%A9sum%C3%A9") {
+		t.Fatalf("download: %d, Content-Disposition %q", res.StatusCode, cd)
+	}
+	if _, _, err := e.st.SignedDownloadAs(key, "a\nb", time.Minute); err == nil {
+		t.Fatal("a name with a control character was signed")
+	}
+	// Another disposition than the signed one: refused (S3 signs response-content-disposition).
+	parsed, _ := url.Parse(u)
+	q := parsed.Query()
+	name := "disposition"
+	if e.s3 != nil {
+		name = "response-content-disposition"
+	}
+	q.Set(name, "inline")
+	parsed.RawQuery = q.Encode()
+	res, err = http.Get(parsed.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 403 {
+		t.Fatalf("changed disposition: %d, want 403", res.StatusCode)
 	}
 }

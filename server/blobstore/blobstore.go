@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"mime"
 	"net/http"
 	"net/url"
 	"os"
@@ -34,6 +35,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"gocloud.dev/blob"
@@ -265,16 +267,31 @@ func (s *Store) SignedUpload(key, contentType string, size int64, sha256Hex stri
 // SignedDownload returns a GET URL for key valid until the returned time. HEAD works too on the
 // local store; an S3 URL is signed for GET only.
 func (s *Store) SignedDownload(key string, ttl time.Duration) (string, time.Time, error) {
+	return s.SignedDownloadAs(key, "", ttl)
+}
+
+// SignedDownloadAs is SignedDownload whose answer carries Content-Disposition: attachment with
+// fileName (none when ""): a browser saves the bytes under their name instead of showing them
+// (uploaded HTML never runs as a page of the store's origin, S3's included). The disposition is
+// part of the signature: a client cannot change it. fileName must not hold control characters.
+func (s *Store) SignedDownloadAs(key, fileName string, ttl time.Duration) (string, time.Time, error) {
 	if err := ValidateKey(key); err != nil {
 		return "", time.Time{}, err
 	}
 	if err := checkTTL(ttl); err != nil {
 		return "", time.Time{}, err
 	}
-	if s.backend == BackendS3 {
-		return s.signedDownloadS3(key, ttl)
+	disposition := ""
+	if fileName != "" {
+		if strings.ContainsFunc(fileName, unicode.IsControl) {
+			return "", time.Time{}, errors.New("blobstore: file name with control characters")
+		}
+		disposition = mime.FormatMediaType("attachment", map[string]string{"filename": fileName})
 	}
-	u, exp := s.signedDownloadLocal(key, ttl)
+	if s.backend == BackendS3 {
+		return s.signedDownloadS3(key, disposition, ttl)
+	}
+	u, exp := s.signedDownloadLocal(key, disposition, ttl)
 	return u, exp, nil
 }
 

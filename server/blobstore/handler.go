@@ -23,6 +23,8 @@ const (
 	qSHA256      = "sha256"
 	qExpires     = "expires"
 	qSignature   = "signature"
+	// qDisposition is the Content-Disposition a download answers with (signed).
+	qDisposition = "disposition"
 )
 
 // copyBufSize is the one buffer an upload or download streams through; memory per transfer is
@@ -48,6 +50,9 @@ func (s *Store) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	expires := time.Unix(exp, 0)
 	ct, size, sum := "", int64(-1), ""
+	if signedMethod == "GET" {
+		ct = q.Get(qDisposition) // signed in the content type's place (signedDownloadLocal)
+	}
 	if signedMethod == "PUT" {
 		ct = q.Get(qContentType)
 		size, err = strconv.ParseInt(q.Get(qSize), 10, 64)
@@ -82,7 +87,7 @@ func (s *Store) serve(w http.ResponseWriter, r *http.Request) {
 		s.put(w, r, key, ct, size, sum, expires)
 		return
 	}
-	s.get(w, r, key)
+	s.get(w, r, key, ct)
 }
 
 // put stores the request body under key.
@@ -192,7 +197,7 @@ func (b *idleReader) Read(p []byte) (int, error) {
 
 // get streams key through http.ServeContent, which brings HEAD, Range and If-None-Match; the
 // blob.Reader seeks lazily, so nothing is read that is not sent.
-func (s *Store) get(w http.ResponseWriter, r *http.Request, key string) {
+func (s *Store) get(w http.ResponseWriter, r *http.Request, key, disposition string) {
 	a, err := s.bucket.Attributes(r.Context(), key)
 	if gcerrors.Code(err) == gcerrors.NotFound {
 		problem(w, r, apierr.New(apierr.NotFound, "object not found"))
@@ -224,6 +229,9 @@ func (s *Store) get(w http.ResponseWriter, r *http.Request, key string) {
 	// Uploaded bytes are served from catalogd's own origin: never let a browser sniff them into
 	// HTML or run them as a page.
 	hd.Set("X-Content-Type-Options", "nosniff")
+	if disposition != "" {
+		hd.Set("Content-Disposition", disposition)
+	}
 	hd.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	hd.Set("Cache-Control", "private")
 	http.ServeContent(w, r, "", a.ModTime, br)

@@ -65,12 +65,17 @@ func (s *Store) signedUploadLocal(key, ct string, size int64, sum string, ttl ti
 	return Upload{URL: s.urlFor(key, q), Method: "PUT", Headers: map[string]string{"Content-Type": ct}, ExpiresAt: exp}
 }
 
-func (s *Store) signedDownloadLocal(key string, ttl time.Duration) (string, time.Time) {
+// signedDownloadLocal signs a GET; the Content-Disposition the answer is to carry (may be "") is
+// signed in the content type's place, which a GET has no use for.
+func (s *Store) signedDownloadLocal(key, disposition string, ttl time.Duration) (string, time.Time) {
 	exp := s.expiry(ttl)
 	q := url.Values{}
 	q.Set(qMethod, "GET")
+	if disposition != "" {
+		q.Set(qDisposition, disposition)
+	}
 	q.Set(qExpires, strconv.FormatInt(exp.Unix(), 10))
-	q.Set(qSignature, s.signer.Sign("GET", key, "", -1, "", exp))
+	q.Set(qSignature, s.signer.Sign("GET", key, disposition, -1, "", exp))
 	return s.urlFor(key, q), exp
 }
 

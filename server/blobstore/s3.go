@@ -163,10 +163,20 @@ func (s *Store) signedUploadS3(key, ct string, size int64, sum string, ttl time.
 }
 
 // signedDownloadS3 pre-signs a GetObject through the bucket's SignedURL.
-func (s *Store) signedDownloadS3(key string, ttl time.Duration) (string, time.Time, error) {
+func (s *Store) signedDownloadS3(key, disposition string, ttl time.Duration) (string, time.Time, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), signTimeout)
 	defer cancel()
-	u, err := s.bucket.SignedURL(ctx, key, &blob.SignedURLOptions{Method: http.MethodGet, Expiry: ttl})
+	opts := &blob.SignedURLOptions{Method: http.MethodGet, Expiry: ttl}
+	if disposition != "" { // response-content-disposition, part of the signed query
+		opts.BeforeSign = func(as func(any) bool) error {
+			var in *s3.GetObjectInput
+			if as(&in) {
+				in.ResponseContentDisposition = aws.String(disposition)
+			}
+			return nil
+		}
+	}
+	u, err := s.bucket.SignedURL(ctx, key, opts)
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("blobstore: presign: %w", err)
 	}

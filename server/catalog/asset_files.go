@@ -51,7 +51,7 @@ import (
 // FileStore is what asset files need of the blob store (*blobstore.Store implements it).
 type FileStore interface {
 	SignedUpload(key, contentType string, size int64, sha256Hex string, ttl time.Duration) (blobstore.Upload, error)
-	SignedDownload(key string, ttl time.Duration) (string, time.Time, error)
+	SignedDownloadAs(key, fileName string, ttl time.Duration) (string, time.Time, error)
 	Stat(ctx context.Context, key string) (blobstore.Info, bool, error)
 	Checksum(ctx context.Context, key string) (string, error)
 	NewReader(ctx context.Context, key string) (io.ReadCloser, error)
@@ -225,7 +225,7 @@ func (s *AssetFileServer) GetAssetFile(ctx context.Context, req *pb.GetAssetFile
 	}
 	m := assetFileToPB(f)
 	if f.Status == "uploaded" {
-		u, _, err := fs.Store.SignedDownload(f.StorageKey, fs.DownloadTTL)
+		u, _, err := fs.Store.SignedDownloadAs(f.StorageKey, f.FileName, fs.DownloadTTL)
 		if err != nil {
 			return nil, err
 		}

@@ -34,6 +34,10 @@ func TestGetAndDownload(t *testing.T) {
 	if ct := r.Header.Get("Content-Type"); ct != "application/pdf" {
 		t.Errorf("download Content-Type %q, want application/pdf", ct)
 	}
+	// Saved under the file's name (the disposition is signed: see blobstore's tests).
+	if cd := r.Header.Get("Content-Disposition"); cd != `attachment; filename=doc.pdf` {
+		t.Errorf("download Content-Disposition %q, want attachment with the file name", cd)
+	}
 	// Uploaded bytes come from catalogd's own origin: a browser must neither sniff nor run them.
 	if r.Header.Get("X-Content-Type-Options") != "nosniff" || !strings.Contains(r.Header.Get("Content-Security-Policy"), "sandbox") {
 		t.Errorf("download headers %v: want X-Content-Type-Options nosniff and a sandboxing Content-Security-Policy", r.Header)

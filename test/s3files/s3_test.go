@@ -133,6 +133,9 @@ func TestS3(t *testing.T) {
 	if code, b := fetch(t, Str(got, "downloadUrl")); code != 200 || !bytes.Equal(b, pic) {
 		t.Fatalf("downloadUrl: %d, %d bytes", code, len(b))
 	}
+	if !strings.Contains(Str(got, "downloadUrl"), "response-content-disposition=attachment") {
+		t.Errorf("downloadUrl %s does not ask S3 for an attachment disposition", Str(got, "downloadUrl"))
+	}
 	var rends []map[string]any
 	for deadline := time.Now().Add(60 * time.Second); ; {
 		rends = Want(t, c.Get(files+"?sourceFileUuids[eq]="+file+"&kind[order]=asc"), 200).Items()
