@@ -24,7 +24,7 @@ func TestGRPC(t *testing.T) {
 	sum := sha(data)
 
 	ini, err := fc.InitiateAssetFileUpload(ctx, &pb.InitiateAssetFileUploadRequest{AssetUuid: a, Upload: &pb.AssetFileUploadInitiate{
-		Kind: pb.AssetFileKind_ASSET_FILE_KIND_ORIGINAL, FileName: "g.txt", ContentType: "text/plain", SizeBytes: int64(len(data)), ChecksumSha256: proto.String(sum)}})
+		Kind: pb.AssetFileKind_ASSET_FILE_KIND_ORIGINAL, FileName: "g.txt", ContentType: "text/plain", SizeBytes: proto.Int64(int64(len(data))), ChecksumSha256: proto.String(sum)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +57,8 @@ func TestGRPC(t *testing.T) {
 
 	// Bulk: one item transferred, one not: the bulk complete fails that one and names its index.
 	bulk, err := fc.BulkInitiateAssetFileUploads(ctx, &pb.BulkInitiateAssetFileUploadsRequest{Items: []*pb.AssetFileUploadInitiate{
-		{AssetUuid: a, Kind: pb.AssetFileKind_ASSET_FILE_KIND_THUMBNAIL, FileName: "t.txt", ContentType: "text/plain", SizeBytes: int64(len(data))},
-		{AssetUuid: a, Kind: pb.AssetFileKind_ASSET_FILE_KIND_ORIGINAL, FileName: "u.txt", ContentType: "text/plain", SizeBytes: 3},
+		{AssetUuid: a, Kind: pb.AssetFileKind_ASSET_FILE_KIND_THUMBNAIL, FileName: "t.txt", ContentType: "text/plain", SizeBytes: proto.Int64(int64(len(data)))},
+		{AssetUuid: a, Kind: pb.AssetFileKind_ASSET_FILE_KIND_ORIGINAL, FileName: "u.txt", ContentType: "text/plain", SizeBytes: proto.Int64(3)},
 	}})
 	if err != nil || len(bulk.Items) != 2 || bulk.Items[0].File.FileName != "t.txt" || bulk.Items[1].File.FileName != "u.txt" {
 		t.Fatalf("bulk initiate: %v %v", bulk, err)
@@ -84,10 +84,10 @@ func TestGRPC(t *testing.T) {
 	}
 
 	_, err = fc.InitiateAssetFileUpload(ctx, &pb.InitiateAssetFileUploadRequest{AssetUuid: a, Upload: &pb.AssetFileUploadInitiate{
-		Kind: pb.AssetFileKind_ASSET_FILE_KIND_ORIGINAL, FileName: "a/b", ContentType: "text/plain", SizeBytes: 1}})
+		Kind: pb.AssetFileKind_ASSET_FILE_KIND_ORIGINAL, FileName: "a/b", ContentType: "text/plain", SizeBytes: proto.Int64(1)}})
 	WantGRPC(t, "bad file name", err, codes.InvalidArgument, "VALIDATION_FAILED", "fileName")
 	_, err = fc.InitiateAssetFileUpload(ctx, &pb.InitiateAssetFileUploadRequest{AssetUuid: a, Upload: &pb.AssetFileUploadInitiate{
-		FileName: "a.txt", ContentType: "text/plain", SizeBytes: 1}})
+		FileName: "a.txt", ContentType: "text/plain", SizeBytes: proto.Int64(1)}})
 	WantGRPC(t, "no kind", err, codes.InvalidArgument, "VALIDATION_FAILED", "kind")
 	_, err = fc.GetAssetFile(ctx, &pb.GetAssetFileRequest{AssetUuid: a, FileUuid: UnknownUUID})
 	WantGRPC(t, "unknown file", err, codes.NotFound, "NOT_FOUND")

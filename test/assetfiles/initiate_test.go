@@ -130,6 +130,7 @@ func TestInitiateValidation(t *testing.T) {
 		{"contentType with a broken parameter", ok("contentType", "text/plain; charset"), 400, "VALIDATION_FAILED", "contentType"},
 		{"contentType too long", ok("contentType", "text/"+strings.Repeat("x", 251)), 400, "VALIDATION_FAILED", "contentType"},
 		{"sizeBytes negative", ok("sizeBytes", -1), 400, "VALIDATION_FAILED", "sizeBytes"},
+		{"sizeBytes null", ok("sizeBytes", nil), 400, "VALIDATION_FAILED", "sizeBytes"},
 		{"sizeBytes not a number", ok("sizeBytes", "five"), 400, "MALFORMED_REQUEST", "sizeBytes"},
 		// asset_files.proto: "larger is 400 VALIDATION_FAILED naming sizeBytes" (413 is for bodies).
 		{"sizeBytes over the limit", ok("sizeBytes", maxUpload+1), 400, "VALIDATION_FAILED", "sizeBytes"},

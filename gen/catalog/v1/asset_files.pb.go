@@ -322,10 +322,10 @@ type AssetFileUploadInitiate struct {
 	// A media type (type/subtype with optional parameters), at most 255 characters; the transfer
 	// must send it as Content-Type.
 	ContentType string `protobuf:"bytes,4,opt,name=content_type,json=contentType,proto3" json:"content_type,omitempty"`
-	// Exact size in bytes, from 0 to the service's upload limit (CATALOG_MAX_UPLOAD_BYTES, 1 GiB by
+	// Required: the exact size in bytes, from 0 to the service's upload limit (CATALOG_MAX_UPLOAD_BYTES, 1 GiB by
 	// default); larger is 400 VALIDATION_FAILED naming sizeBytes (the request itself is small: 413
 	// is for bodies).
-	SizeBytes int64 `protobuf:"varint,5,opt,name=size_bytes,json=sizeBytes,proto3" json:"size_bytes,omitempty"`
+	SizeBytes *int64 `protobuf:"varint,5,opt,name=size_bytes,json=sizeBytes,proto3,oneof" json:"size_bytes,omitempty"`
 	// Optional lower-case hex SHA-256 (64 characters) the bytes must have.
 	ChecksumSha256 *string `protobuf:"bytes,6,opt,name=checksum_sha256,json=checksumSha256,proto3,oneof" json:"checksum_sha256,omitempty"`
 	unknownFields  protoimpl.UnknownFields
@@ -391,8 +391,8 @@ func (x *AssetFileUploadInitiate) GetContentType() string {
 }
 
 func (x *AssetFileUploadInitiate) GetSizeBytes() int64 {
-	if x != nil {
-		return x.SizeBytes
+	if x != nil && x.SizeBytes != nil {
+		return *x.SizeBytes
 	}
 	return 0
 }
@@ -1312,16 +1312,17 @@ const file_catalog_v1_asset_files_proto_rawDesc = "" +
 	"\a_heightB\x0f\n" +
 	"\r_download_urlB\x13\n" +
 	"\x11_source_file_uuidB\x11\n" +
-	"\x0f_failure_reason\"\xbc\x02\n" +
+	"\x0f_failure_reason\"\xd2\x02\n" +
 	"\x17AssetFileUploadInitiate\x12\x1d\n" +
 	"\n" +
 	"asset_uuid\x18\x01 \x01(\tR\tassetUuid\x125\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x19.catalog.v1.AssetFileKindB\x06\xe2\xf3\x18\x02\b\x01R\x04kind\x12(\n" +
 	"\tfile_name\x18\x03 \x01(\tB\v\xe2\xf3\x18\a\b\x01\x10\x01\x18\xff\x01R\bfileName\x12.\n" +
-	"\fcontent_type\x18\x04 \x01(\tB\v\xe2\xf3\x18\a\b\x01\x10\x03\x18\xff\x01R\vcontentType\x12%\n" +
+	"\fcontent_type\x18\x04 \x01(\tB\v\xe2\xf3\x18\a\b\x01\x10\x03\x18\xff\x01R\vcontentType\x12,\n" +
 	"\n" +
-	"size_bytes\x18\x05 \x01(\x03B\x06\xe2\xf3\x18\x028\x00R\tsizeBytes\x126\n" +
-	"\x0fchecksum_sha256\x18\x06 \x01(\tB\b\xe2\xf3\x18\x04\x10@\x18@H\x00R\x0echecksumSha256\x88\x01\x01B\x12\n" +
+	"size_bytes\x18\x05 \x01(\x03B\b\xe2\xf3\x18\x04\b\x018\x00H\x00R\tsizeBytes\x88\x01\x01\x126\n" +
+	"\x0fchecksum_sha256\x18\x06 \x01(\tB\b\xe2\xf3\x18\x04\x10@\x18@H\x01R\x0echecksumSha256\x88\x01\x01B\r\n" +
+	"\v_size_bytesB\x12\n" +
 	"\x10_checksum_sha256\"\xd4\x02\n" +
 	"\x0fAssetFileUpload\x12)\n" +
 	"\x04file\x18\x01 \x01(\v2\x15.catalog.v1.AssetFileR\x04file\x12\x1d\n" +
