@@ -30,9 +30,13 @@ const (
 	// rendition of the largest image accepted (100 MP) takes some seconds; a lease that runs out
 	// anyway costs only duplicate work (the second commit inserts nothing and drops its blobs).
 	DefaultLease = time.Minute
-	// DefaultInterval is the poll interval of the rendition and deletion queues; the expiry
-	// sweep runs every expiryEvery intervals.
+	// DefaultInterval is the poll interval of the deletion queue; the expiry sweep runs every
+	// expiryEvery intervals.
 	DefaultInterval = time.Second
+	// renditionPoll is the longest the rendition queue waits between two claims (shorter when
+	// Interval is): a new job waits half of it on average before a worker takes it. An empty
+	// queue's claim is one probe of the rendition_jobs_due index, writing nothing.
+	renditionPoll = 250 * time.Millisecond
 
 	// maxAttempts: a rendition job that failed transiently this many times is given up (the
 	// original stays, without renditions). A claim counts as an attempt, so a job whose worker
@@ -149,7 +153,7 @@ func (w *Worker) renditionLoop(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 		case <-w.wake:
-		case <-time.After(w.Interval):
+		case <-time.After(min(w.Interval, renditionPoll)):
 		}
 	}
 }
