@@ -33,14 +33,11 @@ import (
 	"time"
 
 	"github.com/catalogd/catalogd/bench/measure"
-	"github.com/catalogd/catalogd/server/auth"
 )
 
 var (
 	base       = flag.String("url", "http://127.0.0.1:8080", "REST base URL of catalogd")
-	secret     = flag.String("secret", "", "CATALOG_JWT_HS256_SECRET of the server")
-	issuer     = flag.String("issuer", "catalogd-dev", "CATALOG_JWT_ISSUER of the server")
-	audience   = flag.String("audience", "catalog", "CATALOG_JWT_AUDIENCE of the server")
+	tokens     = measure.TokenFlags("catalogd-dev")
 	pid        = flag.Int("pid", 0, "the server's process id: report its peak memory during renditions (Linux /proc)")
 	dir        = flag.String("dir", os.TempDir(), "directory for the source file and the plain copy (the disk of catalogd's data dir)")
 	sizeMB     = flag.Int("size-mb", 256, "size of the transferred file in MB")
@@ -51,10 +48,7 @@ var (
 
 func main() {
 	flag.Parse()
-	if *secret == "" {
-		fail(fmt.Errorf("-secret is required"))
-	}
-	tok, err := auth.MintHS256(*secret, *issuer, *audience, "assetfiles-"+strconv.FormatInt(time.Now().UnixNano(), 36),
+	tok, err := tokens.Mint("assetfiles-"+strconv.FormatInt(time.Now().UnixNano(), 36),
 		"bench", []string{"catalog:read", "catalog:write"}, time.Hour)
 	if err != nil {
 		fail(err)

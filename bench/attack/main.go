@@ -26,17 +26,15 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/catalogd/catalogd/server/auth"
+	"github.com/catalogd/catalogd/bench/measure"
 )
 
 var (
-	base     = flag.String("base", "http://127.0.0.1:8080", "REST base URL of catalogd")
-	secret   = flag.String("secret", "", "CATALOG_JWT_HS256_SECRET of the server")
-	issuer   = flag.String("issuer", "catalogd-dev", "CATALOG_JWT_ISSUER of the server")
-	audience = flag.String("audience", "catalog", "CATALOG_JWT_AUDIENCE of the server")
-	tenant   = flag.String("tenant", "attack", "tenant of the token")
-	workers  = flag.Int("workers", 8, "concurrent requests")
-	verbose  = flag.Bool("v", false, "list every 5xx with its body (else the first 40)")
+	base    = flag.String("base", "http://127.0.0.1:8080", "REST base URL of catalogd")
+	tokens  = measure.TokenFlags("catalogd-dev")
+	tenant  = flag.String("tenant", "attack", "tenant of the token")
+	workers = flag.Int("workers", 8, "concurrent requests")
+	verbose = flag.Bool("v", false, "list every 5xx with its body (else the first 40)")
 )
 
 // probe is one hostile request.
@@ -57,11 +55,11 @@ type result struct {
 
 func main() {
 	flag.Parse()
-	if *secret == "" {
-		fmt.Fprintln(os.Stderr, "attack: -secret is required")
+	if err := tokens.Check(); err != nil {
+		fmt.Fprintln(os.Stderr, "attack:", err)
 		os.Exit(2)
 	}
-	token, err := auth.MintHS256(*secret, *issuer, *audience, *tenant, "attack",
+	token, err := tokens.Mint(*tenant, "attack",
 		[]string{"catalog:read", "catalog:write", "webhooks:read", "webhooks:write"}, time.Hour)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "attack:", err)

@@ -28,14 +28,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/catalogd/catalogd/server/auth"
+	"github.com/catalogd/catalogd/bench/measure"
 )
 
 var (
 	base         = flag.String("url", "http://127.0.0.1:8080", "REST base URL of catalogd")
-	secret       = flag.String("secret", "", "CATALOG_JWT_HS256_SECRET of the server")
-	issuer       = flag.String("issuer", "catalogd-dev", "CATALOG_JWT_ISSUER of the server")
-	audience     = flag.String("audience", "catalog", "CATALOG_JWT_AUDIENCE of the server")
+	tokens       = measure.TokenFlags("catalogd-dev")
 	n            = flag.Int("n", 200, "requests of each kind in the anonymous-body measure")
 	pid          = flag.Int("pid", 0, "the server's process id: report its CPU time per request (Linux /proc)")
 	rps          = flag.Float64("rps", 200, "the server's CATALOG_RATE_LIMIT_RPS")
@@ -47,8 +45,8 @@ var (
 
 func main() {
 	flag.Parse()
-	if *secret == "" {
-		fmt.Fprintln(os.Stderr, "hardening: -secret is required")
+	if err := tokens.Check(); err != nil {
+		fmt.Fprintln(os.Stderr, "hardening:", err)
 		os.Exit(2)
 	}
 	run := strconv.FormatInt(time.Now().UnixNano(), 36)
@@ -58,7 +56,7 @@ func main() {
 }
 
 func token(tenant string) string {
-	t, err := auth.MintHS256(*secret, *issuer, *audience, tenant, "bench", []string{"catalog:read", "catalog:write"}, time.Hour)
+	t, err := tokens.Mint(tenant, "bench", []string{"catalog:read", "catalog:write"}, time.Hour)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hardening:", err)
 		os.Exit(1)

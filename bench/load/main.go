@@ -37,7 +37,6 @@ import (
 	"github.com/catalogd/catalogd/bench/measure"
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/gen/db"
-	"github.com/catalogd/catalogd/server/auth"
 	"github.com/catalogd/catalogd/server/catalog"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/store"
@@ -47,9 +46,7 @@ var (
 	base      = flag.String("base", "http://127.0.0.1:8080", "REST base URL of catalogd")
 	grpcAddr  = flag.String("grpc", "127.0.0.1:9090", "gRPC address of catalogd")
 	dbURL     = flag.String("db", "", "URL of catalogd's database (COPY, reference SQL, EXPLAIN)")
-	secret    = flag.String("secret", "", "CATALOG_JWT_HS256_SECRET of the server")
-	issuer    = flag.String("issuer", "catalogd-bench", "CATALOG_JWT_ISSUER of the server")
-	audience  = flag.String("audience", "catalog", "CATALOG_JWT_AUDIENCE of the server")
+	tokens    = measure.TokenFlags("catalogd-bench")
 	tenant    = flag.String("tenant", "bench", "tenant seeded and read")
 	items     = flag.Int("items", 100_000, "attributes to seed (multiple of 100)")
 	seedConc  = flag.Int("seed-clients", 4, "concurrent bulk requests while seeding")
@@ -231,7 +228,7 @@ type rest struct {
 }
 
 func newREST(tenant string) *rest {
-	tok, err := auth.MintHS256(*secret, *issuer, *audience, tenant, "bench", []string{"catalog:read", "catalog:write"}, 2*time.Hour)
+	tok, err := tokens.Mint(tenant, "bench", []string{"catalog:read", "catalog:write"}, 2*time.Hour)
 	if err != nil {
 		log.Fatal(err)
 	}
