@@ -5,18 +5,18 @@
 SELECT * FROM asset_files WHERE tenant_id = $1 AND asset_uuid = $2 AND uuid = $3;
 
 -- name: InsertAssetFiles :many
--- Initiate: one statement for a whole bulk of pending files. has_checksums[i] false stores a null
--- checksum for item i.
+-- Initiate: one statement for a whole bulk of pending files, each with the expiry of its own
+-- upload URL. has_checksums[i] false stores a null checksum for item i.
 INSERT INTO asset_files (tenant_id, uuid, asset_uuid, kind, status, file_name, content_type, size_bytes,
                          checksum_sha256, storage_key, upload_expires_at, created_at, updated_at)
 SELECT @tenant_id, u.uuid, u.asset_uuid, u.kind, 'pending', u.file_name, u.content_type, u.size_bytes,
-       CASE WHEN u.has_checksum THEN u.checksum END, u.storage_key, @expires_at::timestamptz,
+       CASE WHEN u.has_checksum THEN u.checksum END, u.storage_key, u.expires_at,
        @now::timestamptz, @now::timestamptz
 FROM (SELECT unnest(@uuids::uuid[]) AS uuid, unnest(@asset_uuids::uuid[]) AS asset_uuid,
              unnest(@kinds::text[]) AS kind, unnest(@file_names::text[]) AS file_name,
              unnest(@content_types::text[]) AS content_type, unnest(@sizes::bigint[]) AS size_bytes,
              unnest(@checksums::text[]) AS checksum, unnest(@has_checksums::boolean[]) AS has_checksum,
-             unnest(@storage_keys::text[]) AS storage_key) AS u
+             unnest(@storage_keys::text[]) AS storage_key, unnest(@expires_ats::timestamptz[]) AS expires_at) AS u
 RETURNING *;
 
 -- name: LockAssetFiles :many

@@ -136,19 +136,18 @@ const insertAssetFiles = `-- name: InsertAssetFiles :many
 INSERT INTO asset_files (tenant_id, uuid, asset_uuid, kind, status, file_name, content_type, size_bytes,
                          checksum_sha256, storage_key, upload_expires_at, created_at, updated_at)
 SELECT $1, u.uuid, u.asset_uuid, u.kind, 'pending', u.file_name, u.content_type, u.size_bytes,
-       CASE WHEN u.has_checksum THEN u.checksum END, u.storage_key, $2::timestamptz,
-       $3::timestamptz, $3::timestamptz
-FROM (SELECT unnest($4::uuid[]) AS uuid, unnest($5::uuid[]) AS asset_uuid,
-             unnest($6::text[]) AS kind, unnest($7::text[]) AS file_name,
-             unnest($8::text[]) AS content_type, unnest($9::bigint[]) AS size_bytes,
-             unnest($10::text[]) AS checksum, unnest($11::boolean[]) AS has_checksum,
-             unnest($12::text[]) AS storage_key) AS u
+       CASE WHEN u.has_checksum THEN u.checksum END, u.storage_key, u.expires_at,
+       $2::timestamptz, $2::timestamptz
+FROM (SELECT unnest($3::uuid[]) AS uuid, unnest($4::uuid[]) AS asset_uuid,
+             unnest($5::text[]) AS kind, unnest($6::text[]) AS file_name,
+             unnest($7::text[]) AS content_type, unnest($8::bigint[]) AS size_bytes,
+             unnest($9::text[]) AS checksum, unnest($10::boolean[]) AS has_checksum,
+             unnest($11::text[]) AS storage_key, unnest($12::timestamptz[]) AS expires_at) AS u
 RETURNING tenant_id, uuid, asset_uuid, kind, status, file_name, content_type, size_bytes, checksum_sha256, width, height, storage_key, upload_expires_at, source_file_uuid, failure_reason, created_at, updated_at
 `
 
 type InsertAssetFilesParams struct {
 	TenantID     string      `db:"tenant_id"`
-	ExpiresAt    time.Time   `db:"expires_at"`
 	Now          time.Time   `db:"now"`
 	Uuids        []uuid.UUID `db:"uuids"`
 	AssetUuids   []uuid.UUID `db:"asset_uuids"`
@@ -159,14 +158,14 @@ type InsertAssetFilesParams struct {
 	Checksums    []string    `db:"checksums"`
 	HasChecksums []bool      `db:"has_checksums"`
 	StorageKeys  []string    `db:"storage_keys"`
+	ExpiresAts   []time.Time `db:"expires_ats"`
 }
 
-// Initiate: one statement for a whole bulk of pending files. has_checksums[i] false stores a null
-// checksum for item i.
+// Initiate: one statement for a whole bulk of pending files, each with the expiry of its own
+// upload URL. has_checksums[i] false stores a null checksum for item i.
 func (q *Queries) InsertAssetFiles(ctx context.Context, arg InsertAssetFilesParams) ([]AssetFile, error) {
 	rows, err := q.db.Query(ctx, insertAssetFiles,
 		arg.TenantID,
-		arg.ExpiresAt,
 		arg.Now,
 		arg.Uuids,
 		arg.AssetUuids,
@@ -177,6 +176,7 @@ func (q *Queries) InsertAssetFiles(ctx context.Context, arg InsertAssetFilesPara
 		arg.Checksums,
 		arg.HasChecksums,
 		arg.StorageKeys,
+		arg.ExpiresAts,
 	)
 	if err != nil {
 		return nil, err

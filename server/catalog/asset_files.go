@@ -300,7 +300,7 @@ func (s *AssetFileServer) initiate(ctx context.Context, items []*pb.AssetFileUpl
 	ids := make([]uuid.UUID, n)
 	p := db.InsertAssetFilesParams{TenantID: tenant, Uuids: ids, AssetUuids: assets,
 		Kinds: make([]string, n), FileNames: make([]string, n), ContentTypes: make([]string, n), Sizes: make([]int64, n),
-		Checksums: make([]string, n), HasChecksums: make([]bool, n), StorageKeys: make([]string, n)}
+		Checksums: make([]string, n), HasChecksums: make([]bool, n), StorageKeys: make([]string, n), ExpiresAts: make([]time.Time, n)}
 	uploads := make([]blobstore.Upload, n)
 	for i, it := range items {
 		ids[i] = uuid.Must(uuid.NewV7())
@@ -315,15 +315,7 @@ func (s *AssetFileServer) initiate(ctx context.Context, items []*pb.AssetFileUpl
 		if uploads[i], err = fs.Store.SignedUpload(StagingKey(p.StorageKeys[i]), p.ContentTypes[i], p.Sizes[i], p.Checksums[i], fs.UploadTTL); err != nil {
 			return nil, err
 		}
-	}
-	// Every URL of a bulk expires at the same instant (signed above within the same second or two);
-	// the file records the earliest, so a file is never failed while its URL still works... and
-	// never kept pending after it stopped working for more than that second.
-	p.ExpiresAt = uploads[0].ExpiresAt
-	for _, u := range uploads {
-		if u.ExpiresAt.Before(p.ExpiresAt) {
-			p.ExpiresAt = u.ExpiresAt
-		}
+		p.ExpiresAts[i] = uploads[i].ExpiresAt // the instant its URL stops working
 	}
 	var rows []db.AssetFile
 	err = crud.Write(ctx, s.DB, crud.Scope{}, func(t *crud.Tx) error {
