@@ -21,11 +21,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/reflection"
-	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/catalogd/catalogd/db"
 	"github.com/catalogd/catalogd/server/assetfiles"
@@ -99,10 +97,8 @@ type Server struct {
 	DB       *store.DB
 	httpSrv  *http.Server
 	grpcSrv  *grpc.Server
-	hopSrv   *grpc.Server
 	httpLis  net.Listener
 	grpcLis  net.Listener
-	gwConn   *grpc.ClientConn
 	embedded *pgembed.Cluster
 	// dispatchDB is the webhook dispatcher's own pool (nil without a dispatcher).
 	dispatchDB *store.DB
@@ -197,9 +193,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), s.Pools)
 	ic := &interceptors{log: log, verifier: verifier, scopes: scopes, rules: rules, metrics: newMetrics(reg),
 		limits: newLimiter(cfg, s.DB, reg)}
-	// grpcSrv serves gRPC clients, hopSrv the REST gateway's in-process connection (newServers).
-	s.grpcSrv, s.hopSrv = ic.newServers(services,
-		fields.ServerCodec{}) // undecodable requests: 400 MALFORMED_REQUEST, not INTERNAL
+	s.grpcSrv = ic.newServer(services, fields.ServerCodec{}) // undecodable requests: 400 MALFORMED_REQUEST, not INTERNAL
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(s.grpcSrv, hs)
 	reflection.Register(s.grpcSrv)
@@ -207,19 +201,10 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if s.grpcLis, err = net.Listen("tcp", cfg.GRPCAddr); err != nil {
 		return nil, fmt.Errorf("listen gRPC: %w", err)
 	}
-	// The gateway is a gRPC client of this same server (so every interceptor runs for REST calls),
-	// over an in-memory connection rather than loopback TCP.
-	mem := bufconn.Listen(1 << 20)
 	go func() { _ = s.grpcSrv.Serve(s.grpcLis) }()
-	go func() { _ = s.hopSrv.Serve(mem) }()
-	s.gwConn, err = grpc.NewClient("passthrough:///catalogd-inprocess",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return mem.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)))
-	if err != nil {
-		return nil, err
-	}
-	gw, err := newRESTGateway(ctx, services, s.gwConn, ic) // with the front door (front.go)
+	// The gateway calls the services in process, through the gRPC server's own chain (localConn):
+	// every interceptor runs for REST calls, without encoding the messages.
+	gw, err := newRESTGateway(ctx, services, newLocalConn(services, ic.chain), ic) // with the front door (front.go)
 	if err != nil {
 		return nil, err
 	}
@@ -283,12 +268,6 @@ func (s *Server) Stop(ctx context.Context) {
 		case <-ctx.Done():
 			s.grpcSrv.Stop()
 		}
-	}
-	if s.gwConn != nil {
-		_ = s.gwConn.Close()
-	}
-	if s.hopSrv != nil {
-		s.hopSrv.Stop() // the HTTP server has finished its requests: the gateway's hop is idle
 	}
 	for _, w := range s.workers {
 		w.stop()

@@ -56,12 +56,6 @@ const requestTimeout = 30 * time.Second
 // concurrencyWait is how long a request waits for one of its tenant's slots before 429.
 const concurrencyWait = 500 * time.Millisecond
 
-// hopMaxMsgBytes bounds the messages of the gateway's in-process hop. The gateway has already
-// bounded the JSON (MaxBodyBytes); the protobuf form of that JSON can be several times larger (a JSON
-// array of one-digit numbers in a google.protobuf.Value grows ~5.5×), so the hop accepts well over
-// that rather than refusing a body the gateway accepted.
-const hopMaxMsgBytes = 64 << 20
-
 // newLimiter is the per-tenant limiter of the configuration: CATALOG_RATE_LIMIT_RPS/BURST, and a
 // concurrency cap of half the database pool; RPS 0 turns both off.
 func newLimiter(cfg Config, d *store.DB, reg prometheus.Registerer) *limits.Limiter {
@@ -147,7 +141,7 @@ type frontDoor struct {
 // newRESTGateway builds the gateway with the front door, registers every service on it over conn,
 // and checks that every route the gateway serves is one the front door knows (so that no route
 // would reach the body unchecked).
-func newRESTGateway(ctx context.Context, services []Service, conn *grpc.ClientConn, ic *interceptors) (*runtime.ServeMux, error) {
+func newRESTGateway(ctx context.Context, services []Service, conn grpc.ClientConnInterface, ic *interceptors) (*runtime.ServeMux, error) {
 	routes, err := restRoutes(services)
 	if err != nil {
 		return nil, err
@@ -218,7 +212,9 @@ func (f *frontDoor) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 			return // the client has gone
 		}
 		defer release()
-		r = r.WithContext(context.WithValue(r.Context(), pathKey{}, r.URL.Path)) // the Location of a create
+		// The call carries the admission (the chain neither verifies the token nor counts the tenant
+		// again) and the path (the Location of a create).
+		r = r.WithContext(context.WithValue(admit(ctx, admission{rest: true}), pathKey{}, r.URL.Path))
 		if rt.body {
 			if err := readBody(w, r); err != nil {
 				WriteProblem(w, r, err)

@@ -535,7 +535,7 @@ func TestRequestDeadline(t *testing.T) {
 		return nil, nil
 	}
 	info := &grpc.UnaryServerInfo{FullMethod: "/grpc.health.v1.Health/Check"}
-	if _, err := ic.unary(ctx, nil, info, handler); err != nil {
+	if _, err := ic.chain(ctx, nil, info, handler); err != nil {
 		t.Fatal(err)
 	}
 	if got <= requestTimeout-5*time.Second || got > requestTimeout {
@@ -543,13 +543,13 @@ func TestRequestDeadline(t *testing.T) {
 	}
 	short, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	_, _ = ic.unaryHop(short, nil, info, handler)
+	_, _ = ic.chain(short, nil, info, handler)
 	if got > 2*time.Second {
 		t.Errorf("caller's 2 s deadline became %v", got)
 	}
 	long, cancel2 := context.WithTimeout(ctx, time.Hour)
 	defer cancel2()
-	_, _ = ic.unary(long, nil, info, handler)
+	_, _ = ic.chain(long, nil, info, handler)
 	if got > requestTimeout {
 		t.Errorf("caller's 1 h deadline kept: %v", got)
 	}

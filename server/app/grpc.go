@@ -37,7 +37,7 @@ const RequestIDHeader = "x-request-id"
 
 type interceptors struct {
 	log      *slog.Logger
-	verifier *auth.Verifier
+	verifier tokenVerifier
 	scopes   map[string]string
 	// rules is the request rule check of every API method (fields.Request), keyed like scopes.
 	rules   map[string]*fields.Request
@@ -46,24 +46,42 @@ type interceptors struct {
 	limits *limits.Limiter
 }
 
-// newServers makes the two gRPC servers of the services, with the same chain and codec: direct
-// serves gRPC clients (the TCP listener, with health and reflection added by the caller); hop serves
-// only the REST gateway's in-process connection. They differ in what the transport already did: a
-// REST request was authorized, counted against its tenant's limits and bounded to MaxBodyBytes of
-// JSON by the front door, so the hop does not count it again and accepts the larger protobuf form
-// of that JSON (hopMaxMsgBytes); a direct call is counted here, and a request message over
-// MaxBodyBytes is the API's PAYLOAD_TOO_LARGE (sizeCodec; grpc itself refuses, with its own text,
-// messages over grpc's default 4 MiB, which are never read). Which server a call reached cannot be
-// spoofed by anything the client sends.
-func (ic *interceptors) newServers(services []Service, codec encoding.CodecV2) (direct, hop *grpc.Server) {
-	direct = grpc.NewServer(grpc.ChainUnaryInterceptor(ic.unary), grpc.ForceServerCodecV2(sizeCodec{inner: codec, max: MaxBodyBytes}),
+// tokenVerifier checks a bearer token (auth.Verifier).
+type tokenVerifier interface {
+	Verify(ctx context.Context, token string) (*auth.Principal, error)
+}
+
+// newServer makes the gRPC server of the services (health and reflection are added by the caller).
+// Its chain is the one the REST gateway's in-process connection runs too (ic.chain, localConn). A
+// request message over MaxBodyBytes is the API's PAYLOAD_TOO_LARGE (sizeCodec; grpc itself refuses,
+// with its own text, messages over grpc's default 4 MiB, which are never read).
+func (ic *interceptors) newServer(services []Service, codec encoding.CodecV2) *grpc.Server {
+	srv := grpc.NewServer(grpc.UnaryInterceptor(ic.chain), grpc.ForceServerCodecV2(sizeCodec{inner: codec, max: MaxBodyBytes}),
 		grpc.InTapHandle(ic.tap), grpc.MaxConcurrentStreams(maxStreams))
-	hop = grpc.NewServer(grpc.ChainUnaryInterceptor(ic.unaryHop), grpc.ForceServerCodecV2(codec), grpc.MaxRecvMsgSize(hopMaxMsgBytes))
 	for _, svc := range services {
-		direct.RegisterService(svc.Desc, svc.Impl)
-		hop.RegisterService(svc.Desc, svc.Impl)
+		srv.RegisterService(svc.Desc, svc.Impl)
 	}
-	return direct, hop
+	return srv
+}
+
+// admission is what a transport's door established before the request message was read, once per
+// call: the caller is authenticated and holds the method's scope (the principal is in the context,
+// reqctx). The REST front door also applied the tenant's limits and logs the request itself; the
+// gRPC tap (direct calls) did not: the chain does both for them. Only the doors put an admission in
+// a context, so nothing a client sends can make the chain skip a check.
+type admission struct {
+	rest bool // admitted by the REST front door: limits applied, its own log line
+}
+
+type admissionKey struct{}
+
+func admit(ctx context.Context, a admission) context.Context {
+	return context.WithValue(ctx, admissionKey{}, a)
+}
+
+func admissionOf(ctx context.Context) (admission, bool) {
+	a, ok := ctx.Value(admissionKey{}).(admission)
+	return a, ok
 }
 
 // maxStreams bounds the calls one gRPC connection has open at once.
@@ -73,10 +91,14 @@ const maxStreams = 100
 // call without a valid token or scope is refused at once and its message is never buffered (else an
 // anonymous client could make grpc hold up to 4 MiB per stream, with no deadline, on as many
 // streams as it likes — the gRPC counterpart of the REST front door's auth before the body). The
-// interceptor checks again (and logs); a refusal here is not logged.
+// call's context carries the admission: the chain does not verify the token again. A refusal here
+// is not logged.
 func (ic *interceptors) tap(ctx context.Context, info *tap.Info) (context.Context, error) {
-	_, err := ic.authorize(ctx, info.FullMethodName, info.Header)
-	return ctx, err
+	ctx, err := ic.authorize(ctx, info.FullMethodName, info.Header)
+	if err != nil {
+		return ctx, err
+	}
+	return admit(ctx, admission{}), nil
 }
 
 // tooLargeField is the unknown field sizeCodec marks an over-size request with (the largest field
@@ -117,21 +139,16 @@ func tooLarge(req any) bool {
 	return n > 0 && num == tooLargeField && typ == protowire.VarintType
 }
 
-func (ic *interceptors) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-	return ic.intercept(ctx, req, info, handler, true)
-}
-
-func (ic *interceptors) unaryHop(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-	return ic.intercept(ctx, req, info, handler, false)
-}
-
-// intercept is the one chain every RPC passes, REST calls included (the gateway dials the gRPC server):
-// request id and logging, metrics, panic recovery, error normalisation, a deadline (requestTimeout
-// at most), then authentication and scope, the tenant's limits (direct calls: REST calls were
-// counted by the front door), then the request rules declared in proto ((catalog.v1.rules), the
-// ones the OpenAPI document publishes): a request that breaks one never reaches its handler.
-func (ic *interceptors) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler, direct bool) (resp any, err error) {
+// chain is the one interceptor chain every RPC passes, gRPC and REST calls alike (the gateway's
+// localConn runs it in process): a deadline (requestTimeout at most), request id and logging,
+// metrics, panic recovery, error normalisation, then authentication and scope (done by the
+// transport's door when the context holds its admission: never twice), the tenant's limits (direct
+// calls: the REST front door applied them to REST calls), then the request rules declared in proto
+// ((catalog.v1.rules), the ones the OpenAPI document publishes): a request that breaks one never
+// reaches its handler.
+func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
 	start := time.Now()
+	adm, admitted := admissionOf(ctx)
 	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > requestTimeout {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, requestTimeout)
@@ -152,25 +169,27 @@ func (ic *interceptors) intercept(ctx context.Context, req any, info *grpc.Unary
 		code := status.Code(err)
 		ic.metrics.observe(info.FullMethod, code, time.Since(start))
 		lvl := slog.LevelInfo
-		if !direct { // the REST request has its own log line
+		if adm.rest { // the REST request has its own log line
 			lvl = slog.LevelDebug
 		}
 		if code == codes.Internal || code == codes.Unknown {
 			lvl = slog.LevelError
 		}
 		attrs := []any{"method", info.FullMethod, "code", code.String(), "duration_ms", float64(time.Since(start).Microseconds()) / 1000}
-		if p := reqctx.PrincipalFrom(ctx); p != nil {
+		if p := reqctx.PrincipalFrom(ctx); !adm.rest && p != nil {
 			attrs = append(attrs, "tenant", p.Tenant)
 		}
 		ic.log.Log(ctx, lvl, "rpc", attrs...)
 	}()
-	if ctx, err = ic.authorize(ctx, info.FullMethod, md); err != nil {
-		return nil, err
+	if !admitted {
+		if ctx, err = ic.authorize(ctx, info.FullMethod, md); err != nil {
+			return nil, err
+		}
 	}
-	if direct && tooLarge(req) {
+	if tooLarge(req) {
 		return nil, payloadTooLarge()
 	}
-	if p := reqctx.PrincipalFrom(ctx); direct && p != nil && ic.limits.Enabled() {
+	if p := reqctx.PrincipalFrom(ctx); !adm.rest && p != nil && ic.limits.Enabled() {
 		release, err := ic.limit(ctx, p.Tenant)
 		if err != nil {
 			return nil, err

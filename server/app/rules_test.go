@@ -95,7 +95,7 @@ func TestEveryRPCChecksItsRequestRules(t *testing.T) {
 			req := breakRule(t, full, ic.rules[full], md)
 			called := false
 			handler := func(context.Context, any) (any, error) { called = true; return nil, nil }
-			_, err := ic.unary(ctx, req, &grpc.UnaryServerInfo{FullMethod: full}, handler)
+			_, err := ic.chain(ctx, req, &grpc.UnaryServerInfo{FullMethod: full}, handler)
 			var e *apierr.Error
 			switch {
 			case called:
@@ -111,14 +111,14 @@ func TestEveryRPCChecksItsRequestRules(t *testing.T) {
 	}
 	// A request within its rules reaches the handler.
 	called := false
-	_, err := ic.unary(ctx, &pb.CreateAttributeRequest{Attribute: &pb.AttributeCreate{Code: strings.Repeat("é", 100)}},
+	_, err := ic.chain(ctx, &pb.CreateAttributeRequest{Attribute: &pb.AttributeCreate{Code: strings.Repeat("é", 100)}},
 		&grpc.UnaryServerInfo{FullMethod: "/catalog.v1.AttributeService/CreateAttribute"},
 		func(context.Context, any) (any, error) { called = true; return nil, nil })
 	if err != nil || !called {
 		t.Errorf("a valid create: err %v, handler ran %v", err, called)
 	}
 	// Authentication comes first: a request without a token is 401 whatever its body.
-	_, err = ic.unary(context.Background(), &pb.CreateAttributeRequest{},
+	_, err = ic.chain(context.Background(), &pb.CreateAttributeRequest{},
 		&grpc.UnaryServerInfo{FullMethod: "/catalog.v1.AttributeService/CreateAttribute"},
 		func(context.Context, any) (any, error) { t.Error("handler ran"); return nil, nil })
 	if e := apierr.From(err); e.Code != apierr.Unauthenticated {

@@ -24,7 +24,15 @@ import (
 type Service struct {
 	Desc    *grpc.ServiceDesc
 	Impl    any
-	Gateway func(context.Context, *runtime.ServeMux, *grpc.ClientConn) error
+	Gateway func(context.Context, *runtime.ServeMux, grpc.ClientConnInterface) error
+}
+
+// gateway is a service's REST registration on a connection: the generated client of the service
+// (newClient) on conn, its routes on the mux (register).
+func gateway[C any](register func(context.Context, *runtime.ServeMux, C) error, newClient func(grpc.ClientConnInterface) C) func(context.Context, *runtime.ServeMux, grpc.ClientConnInterface) error {
+	return func(ctx context.Context, mux *runtime.ServeMux, conn grpc.ClientConnInterface) error {
+		return register(ctx, mux, newClient(conn))
+	}
 }
 
 // Deps are what the services are built on.
@@ -71,13 +79,13 @@ var groups = []group{
 
 func coreServices(d Deps, c *catalog.Service) []Service {
 	return []Service{
-		{&pb.WebhookEventTypeService_ServiceDesc, &webhooks.EventTypeService{DB: d.DB}, pb.RegisterWebhookEventTypeServiceHandler},
-		{&pb.WebhookSubscriptionService_ServiceDesc, &webhooks.Service{DB: d.DB, Box: d.Box, Guard: d.Guard}, pb.RegisterWebhookSubscriptionServiceHandler},
-		{&pb.LocaleService_ServiceDesc, &catalog.LocaleServer{Service: c}, pb.RegisterLocaleServiceHandler},
-		{&pb.AttributeService_ServiceDesc, &catalog.AttributeServer{Service: c}, pb.RegisterAttributeServiceHandler},
-		{&pb.AttributeContentService_ServiceDesc, &catalog.AttributeContentServer{Service: c}, pb.RegisterAttributeContentServiceHandler},
-		{&pb.AttributeTermService_ServiceDesc, &catalog.AttributeTermServer{Service: c}, pb.RegisterAttributeTermServiceHandler},
-		{&pb.AttributeTermContentService_ServiceDesc, &catalog.AttributeTermContentServer{Service: c}, pb.RegisterAttributeTermContentServiceHandler},
+		{&pb.WebhookEventTypeService_ServiceDesc, &webhooks.EventTypeService{DB: d.DB}, gateway(pb.RegisterWebhookEventTypeServiceHandlerClient, pb.NewWebhookEventTypeServiceClient)},
+		{&pb.WebhookSubscriptionService_ServiceDesc, &webhooks.Service{DB: d.DB, Box: d.Box, Guard: d.Guard}, gateway(pb.RegisterWebhookSubscriptionServiceHandlerClient, pb.NewWebhookSubscriptionServiceClient)},
+		{&pb.LocaleService_ServiceDesc, &catalog.LocaleServer{Service: c}, gateway(pb.RegisterLocaleServiceHandlerClient, pb.NewLocaleServiceClient)},
+		{&pb.AttributeService_ServiceDesc, &catalog.AttributeServer{Service: c}, gateway(pb.RegisterAttributeServiceHandlerClient, pb.NewAttributeServiceClient)},
+		{&pb.AttributeContentService_ServiceDesc, &catalog.AttributeContentServer{Service: c}, gateway(pb.RegisterAttributeContentServiceHandlerClient, pb.NewAttributeContentServiceClient)},
+		{&pb.AttributeTermService_ServiceDesc, &catalog.AttributeTermServer{Service: c}, gateway(pb.RegisterAttributeTermServiceHandlerClient, pb.NewAttributeTermServiceClient)},
+		{&pb.AttributeTermContentService_ServiceDesc, &catalog.AttributeTermContentServer{Service: c}, gateway(pb.RegisterAttributeTermContentServiceHandlerClient, pb.NewAttributeTermContentServiceClient)},
 	}
 }
 

@@ -11,10 +11,10 @@ import (
 // assetServices registers assets, asset files, asset collections and product assets.
 func assetServices(c *catalog.Service) []Service {
 	return []Service{
-		{&pb.AssetService_ServiceDesc, &catalog.AssetServer{Service: c}, pb.RegisterAssetServiceHandler},
-		{&pb.AssetFileService_ServiceDesc, &catalog.AssetFileServer{Service: c}, pb.RegisterAssetFileServiceHandler},
-		{&pb.AssetCollectionService_ServiceDesc, &catalog.AssetCollectionServer{Service: c}, pb.RegisterAssetCollectionServiceHandler},
-		{&pb.ProductAssetService_ServiceDesc, &catalog.ProductAssetServer{Service: c}, pb.RegisterProductAssetServiceHandler},
+		{&pb.AssetService_ServiceDesc, &catalog.AssetServer{Service: c}, gateway(pb.RegisterAssetServiceHandlerClient, pb.NewAssetServiceClient)},
+		{&pb.AssetFileService_ServiceDesc, &catalog.AssetFileServer{Service: c}, gateway(pb.RegisterAssetFileServiceHandlerClient, pb.NewAssetFileServiceClient)},
+		{&pb.AssetCollectionService_ServiceDesc, &catalog.AssetCollectionServer{Service: c}, gateway(pb.RegisterAssetCollectionServiceHandlerClient, pb.NewAssetCollectionServiceClient)},
+		{&pb.ProductAssetService_ServiceDesc, &catalog.ProductAssetServer{Service: c}, gateway(pb.RegisterProductAssetServiceHandlerClient, pb.NewProductAssetServiceClient)},
 	}
 }
 

@@ -11,12 +11,12 @@ import (
 // familyServices registers families and their five associations.
 func familyServices(c *catalog.Service) []Service {
 	return []Service{
-		{&pb.FamilyService_ServiceDesc, &catalog.FamilyServer{Service: c}, pb.RegisterFamilyServiceHandler},
-		{&pb.FamilyAttributeService_ServiceDesc, &catalog.FamilyAttributeServer{Service: c}, pb.RegisterFamilyAttributeServiceHandler},
-		{&pb.FamilyInputTypeService_ServiceDesc, &catalog.FamilyInputTypeServer{Service: c}, pb.RegisterFamilyInputTypeServiceHandler},
-		{&pb.FamilyCategoryService_ServiceDesc, &catalog.FamilyCategoryServer{Service: c}, pb.RegisterFamilyCategoryServiceHandler},
-		{&pb.FamilyAssetTypeService_ServiceDesc, &catalog.FamilyAssetTypeServer{Service: c}, pb.RegisterFamilyAssetTypeServiceHandler},
-		{&pb.FamilyRelationTypeService_ServiceDesc, &catalog.FamilyRelationTypeServer{Service: c}, pb.RegisterFamilyRelationTypeServiceHandler},
+		{&pb.FamilyService_ServiceDesc, &catalog.FamilyServer{Service: c}, gateway(pb.RegisterFamilyServiceHandlerClient, pb.NewFamilyServiceClient)},
+		{&pb.FamilyAttributeService_ServiceDesc, &catalog.FamilyAttributeServer{Service: c}, gateway(pb.RegisterFamilyAttributeServiceHandlerClient, pb.NewFamilyAttributeServiceClient)},
+		{&pb.FamilyInputTypeService_ServiceDesc, &catalog.FamilyInputTypeServer{Service: c}, gateway(pb.RegisterFamilyInputTypeServiceHandlerClient, pb.NewFamilyInputTypeServiceClient)},
+		{&pb.FamilyCategoryService_ServiceDesc, &catalog.FamilyCategoryServer{Service: c}, gateway(pb.RegisterFamilyCategoryServiceHandlerClient, pb.NewFamilyCategoryServiceClient)},
+		{&pb.FamilyAssetTypeService_ServiceDesc, &catalog.FamilyAssetTypeServer{Service: c}, gateway(pb.RegisterFamilyAssetTypeServiceHandlerClient, pb.NewFamilyAssetTypeServiceClient)},
+		{&pb.FamilyRelationTypeService_ServiceDesc, &catalog.FamilyRelationTypeServer{Service: c}, gateway(pb.RegisterFamilyRelationTypeServiceHandlerClient, pb.NewFamilyRelationTypeServiceClient)},
 	}
 }
 

@@ -11,9 +11,9 @@ import (
 // hierarchyServices registers categories (with contents) and collections.
 func hierarchyServices(c *catalog.Service) []Service {
 	return []Service{
-		{&pb.CategoryService_ServiceDesc, &catalog.CategoryServer{Service: c}, pb.RegisterCategoryServiceHandler},
-		{&pb.CategoryContentService_ServiceDesc, &catalog.CategoryContentServer{Service: c}, pb.RegisterCategoryContentServiceHandler},
-		{&pb.CollectionService_ServiceDesc, &catalog.CollectionServer{Service: c}, pb.RegisterCollectionServiceHandler},
+		{&pb.CategoryService_ServiceDesc, &catalog.CategoryServer{Service: c}, gateway(pb.RegisterCategoryServiceHandlerClient, pb.NewCategoryServiceClient)},
+		{&pb.CategoryContentService_ServiceDesc, &catalog.CategoryContentServer{Service: c}, gateway(pb.RegisterCategoryContentServiceHandlerClient, pb.NewCategoryContentServiceClient)},
+		{&pb.CollectionService_ServiceDesc, &catalog.CollectionServer{Service: c}, gateway(pb.RegisterCollectionServiceHandlerClient, pb.NewCollectionServiceClient)},
 	}
 }
 

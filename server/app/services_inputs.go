@@ -11,10 +11,10 @@ import (
 // inputServices registers type groups, input types, channels and channel input types.
 func inputServices(c *catalog.Service) []Service {
 	return []Service{
-		{&pb.TypeGroupService_ServiceDesc, &catalog.TypeGroupServer{Service: c}, pb.RegisterTypeGroupServiceHandler},
-		{&pb.InputTypeService_ServiceDesc, &catalog.InputTypeServer{Service: c}, pb.RegisterInputTypeServiceHandler},
-		{&pb.ChannelService_ServiceDesc, &catalog.ChannelServer{Service: c}, pb.RegisterChannelServiceHandler},
-		{&pb.ChannelInputTypeService_ServiceDesc, &catalog.ChannelInputTypeServer{Service: c}, pb.RegisterChannelInputTypeServiceHandler},
+		{&pb.TypeGroupService_ServiceDesc, &catalog.TypeGroupServer{Service: c}, gateway(pb.RegisterTypeGroupServiceHandlerClient, pb.NewTypeGroupServiceClient)},
+		{&pb.InputTypeService_ServiceDesc, &catalog.InputTypeServer{Service: c}, gateway(pb.RegisterInputTypeServiceHandlerClient, pb.NewInputTypeServiceClient)},
+		{&pb.ChannelService_ServiceDesc, &catalog.ChannelServer{Service: c}, gateway(pb.RegisterChannelServiceHandlerClient, pb.NewChannelServiceClient)},
+		{&pb.ChannelInputTypeService_ServiceDesc, &catalog.ChannelInputTypeServer{Service: c}, gateway(pb.RegisterChannelInputTypeServiceHandlerClient, pb.NewChannelInputTypeServiceClient)},
 	}
 }
 

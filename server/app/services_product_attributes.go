@@ -11,8 +11,8 @@ import (
 // productAttributeServices registers product attributes and product terms.
 func productAttributeServices(c *catalog.Service) []Service {
 	return []Service{
-		{&pb.ProductAttributeService_ServiceDesc, &catalog.ProductAttributeServer{Service: c}, pb.RegisterProductAttributeServiceHandler},
-		{&pb.ProductTermService_ServiceDesc, &catalog.ProductTermServer{Service: c}, pb.RegisterProductTermServiceHandler},
+		{&pb.ProductAttributeService_ServiceDesc, &catalog.ProductAttributeServer{Service: c}, gateway(pb.RegisterProductAttributeServiceHandlerClient, pb.NewProductAttributeServiceClient)},
+		{&pb.ProductTermService_ServiceDesc, &catalog.ProductTermServer{Service: c}, gateway(pb.RegisterProductTermServiceHandlerClient, pb.NewProductTermServiceClient)},
 	}
 }
 

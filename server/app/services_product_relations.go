@@ -11,7 +11,7 @@ import (
 // productRelationServices registers this group's services.
 func productRelationServices(c *catalog.Service) []Service {
 	return []Service{
-		{&pb.ProductRelationService_ServiceDesc, &catalog.ProductRelationServer{Service: c}, pb.RegisterProductRelationServiceHandler},
+		{&pb.ProductRelationService_ServiceDesc, &catalog.ProductRelationServer{Service: c}, gateway(pb.RegisterProductRelationServiceHandlerClient, pb.NewProductRelationServiceClient)},
 	}
 }
 

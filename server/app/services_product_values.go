@@ -11,7 +11,7 @@ import (
 // productValueServices registers this group's services.
 func productValueServices(c *catalog.Service) []Service {
 	return []Service{
-		{&pb.ProductInputValueService_ServiceDesc, &catalog.ProductInputValueServer{Service: c}, pb.RegisterProductInputValueServiceHandler},
+		{&pb.ProductInputValueService_ServiceDesc, &catalog.ProductInputValueServer{Service: c}, gateway(pb.RegisterProductInputValueServiceHandlerClient, pb.NewProductInputValueServiceClient)},
 	}
 }
 

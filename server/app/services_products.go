@@ -11,9 +11,9 @@ import (
 // productServices registers products and their associations.
 func productServices(c *catalog.Service) []Service {
 	return []Service{
-		{&pb.ProductService_ServiceDesc, &catalog.ProductServer{Service: c}, pb.RegisterProductServiceHandler},
-		{&pb.ProductCategoryService_ServiceDesc, &catalog.ProductCategoryServer{Service: c}, pb.RegisterProductCategoryServiceHandler},
-		{&pb.ProductTagService_ServiceDesc, &catalog.ProductTagServer{Service: c}, pb.RegisterProductTagServiceHandler},
+		{&pb.ProductService_ServiceDesc, &catalog.ProductServer{Service: c}, gateway(pb.RegisterProductServiceHandlerClient, pb.NewProductServiceClient)},
+		{&pb.ProductCategoryService_ServiceDesc, &catalog.ProductCategoryServer{Service: c}, gateway(pb.RegisterProductCategoryServiceHandlerClient, pb.NewProductCategoryServiceClient)},
+		{&pb.ProductTagService_ServiceDesc, &catalog.ProductTagServer{Service: c}, gateway(pb.RegisterProductTagServiceHandlerClient, pb.NewProductTagServiceClient)},
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 // publicationServices registers product channel publications.
 func publicationServices(c *catalog.Service) []Service {
 	return []Service{
-		{&pb.ProductPublicationService_ServiceDesc, &catalog.ProductPublicationServer{Service: c}, pb.RegisterProductPublicationServiceHandler},
+		{&pb.ProductPublicationService_ServiceDesc, &catalog.ProductPublicationServer{Service: c}, gateway(pb.RegisterProductPublicationServiceHandlerClient, pb.NewProductPublicationServiceClient)},
 	}
 }
 

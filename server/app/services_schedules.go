@@ -11,7 +11,7 @@ import (
 // scheduleServices registers publication schedules (run by server/scheduler).
 func scheduleServices(c *catalog.Service) []Service {
 	return []Service{
-		{&pb.PublicationScheduleService_ServiceDesc, &catalog.PublicationScheduleServer{Service: c}, pb.RegisterPublicationScheduleServiceHandler},
+		{&pb.PublicationScheduleService_ServiceDesc, &catalog.PublicationScheduleServer{Service: c}, gateway(pb.RegisterPublicationScheduleServiceHandlerClient, pb.NewPublicationScheduleServiceClient)},
 	}
 }
 

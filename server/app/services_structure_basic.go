@@ -11,12 +11,12 @@ import (
 // structureBasicServices registers brands, tags (with contents), product asset types, product relation types.
 func structureBasicServices(c *catalog.Service) []Service {
 	return []Service{
-		{&pb.BrandService_ServiceDesc, &catalog.BrandServer{Service: c}, pb.RegisterBrandServiceHandler},
-		{&pb.BrandContentService_ServiceDesc, &catalog.BrandContentServer{Service: c}, pb.RegisterBrandContentServiceHandler},
-		{&pb.TagService_ServiceDesc, &catalog.TagServer{Service: c}, pb.RegisterTagServiceHandler},
-		{&pb.TagContentService_ServiceDesc, &catalog.TagContentServer{Service: c}, pb.RegisterTagContentServiceHandler},
-		{&pb.ProductAssetTypeService_ServiceDesc, &catalog.ProductAssetTypeServer{Service: c}, pb.RegisterProductAssetTypeServiceHandler},
-		{&pb.ProductRelationTypeService_ServiceDesc, &catalog.ProductRelationTypeServer{Service: c}, pb.RegisterProductRelationTypeServiceHandler},
+		{&pb.BrandService_ServiceDesc, &catalog.BrandServer{Service: c}, gateway(pb.RegisterBrandServiceHandlerClient, pb.NewBrandServiceClient)},
+		{&pb.BrandContentService_ServiceDesc, &catalog.BrandContentServer{Service: c}, gateway(pb.RegisterBrandContentServiceHandlerClient, pb.NewBrandContentServiceClient)},
+		{&pb.TagService_ServiceDesc, &catalog.TagServer{Service: c}, gateway(pb.RegisterTagServiceHandlerClient, pb.NewTagServiceClient)},
+		{&pb.TagContentService_ServiceDesc, &catalog.TagContentServer{Service: c}, gateway(pb.RegisterTagContentServiceHandlerClient, pb.NewTagContentServiceClient)},
+		{&pb.ProductAssetTypeService_ServiceDesc, &catalog.ProductAssetTypeServer{Service: c}, gateway(pb.RegisterProductAssetTypeServiceHandlerClient, pb.NewProductAssetTypeServiceClient)},
+		{&pb.ProductRelationTypeService_ServiceDesc, &catalog.ProductRelationTypeServer{Service: c}, gateway(pb.RegisterProductRelationTypeServiceHandlerClient, pb.NewProductRelationTypeServiceClient)},
 	}
 }
 
