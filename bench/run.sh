@@ -1,38 +1,68 @@
 #!/usr/bin/env bash
 # `make bench`: catalogd under load against pgbench on the same PostgreSQL (see bench/README.md).
 #
-#  1. A private PostgreSQL cluster (cmd/testpg -durable: PostgreSQL's own durability settings and
-#     shared_buffers, in a temporary directory, removed afterwards) unless TEST_DATABASE_URL names a
-#     server to use; catalogd built, a fresh database, `catalogd serve` on free ports, /readyz.
-#  2. bench/load: seed through REST, bulk create vs COPY, GET by uuid and two list pages under load
-#     (REST and gRPC); writes the list SQL the service runs as pgbench scripts.
+#  1. Set-up: a private PostgreSQL cluster (cmd/testpg -durable: PostgreSQL's own durability settings
+#     and shared_buffers, in a temporary directory, removed afterwards) unless TEST_DATABASE_URL names
+#     a server to use; catalogd built.
+#  2. load: `catalogd serve` on a fresh database; bench/load seeds through REST, times bulk create vs
+#     COPY, GET by uuid and two list pages under load (REST and gRPC), with the CPU catalogd spends
+#     per request; writes the list SQL the service runs as pgbench scripts.
 #  3. pgbench with the same clients and duration: -S on a `pgbench -i` database, the attributes
-#     primary-key SELECT, and the list scripts.
-#  4. The summary table (bench/results/latest.txt).
-#  5. The Go micro-benchmarks of server/auth, server/jsonpb and server/store.
-#  6. Webhooks: deliveries per second and commit-to-receipt latency (bench/webhooks).
-#  7. Products: the hydrated product GET (20 attributes, 10 assets, 5 categories, 30 input values,
-#     every association expanded) and the bulk publication lifecycle of 100 (bench/products).
-#  8. The front door: an anonymous 1 MiB body against an empty one, and one tenant flooding while
+#     primary-key SELECT, and the list scripts (those two need step 2's scripts).
+#  4. webhooks: deliveries per second to a loopback receiver, commit-to-receipt latency at 1 000
+#     deliveries/s, deliveries while the API is saturated, CPU per delivery (bench/webhooks).
+#  5. products: `catalogd serve` on a fresh database; the hydrated product GET (20 attributes, 10
+#     assets, 5 categories, 30 input values, every association expanded) and the bulk publication
+#     lifecycle of 100, with catalogd's CPU per request (bench/products).
+#  6. The summary (always): the goals of issue 13, every figure of steps 2-5 and the CPU per request
+#     on each path (bench/load -summary, bench/results/latest.txt); later steps append to it.
+#  7. micro: the Go micro-benchmarks of server/auth, server/jsonpb and server/store.
+#  8. frontdoor: an anonymous 1 MiB body against an empty one, and one tenant flooding while
 #     another makes steady GETs (bench/hardening, against `catalogd serve` with its default rate
-#     limit; steps 2-3 run with CATALOG_RATE_LIMIT_RPS=0: they measure one tenant's throughput).
+#     limit; the other steps run with CATALOG_RATE_LIMIT_RPS=0: they measure one tenant's throughput).
 #     Then the hostile input of the hardening issue replayed against it (bench/attack): 5xx counted.
-#  9. Retention: the size of events, deliveries and attempts under a steady write load for several
+#  9. retention: the size of events, deliveries and attempts under a steady write load for several
 #     retention windows (bench/retention, CATALOG_RETENTION=30s, about 4 minutes).
-# 10. Asset files: a BENCH_FILE_MB file uploaded and downloaded through the signed URLs of the local
+# 10. assetfiles: a BENCH_FILE_MB file uploaded and downloaded through the signed URLs of the local
 #     store next to a plain copy on the same disk, the renditions of 12-megapixel photos (time per
 #     megapixel, the server's peak memory), and the Go benchmarks of server/blobstore (both backends),
 #     server/assetfiles and server/renditions.
-# The databases are dropped and the server stopped on exit, also on failure.
+# The databases are dropped and the server stopped on exit, also on failure. A step that fails is
+# reported and the run goes on (its figures are "not measured" in the summary); the exit status is 1.
 #
-# Settings: BENCH_CLIENTS (4), BENCH_DURATION seconds per timed run (10), BENCH_ITEMS (100000),
-# BENCH_BULK_N batches per method in bulk vs COPY (200), BENCH_RETENTION_WINDOW (30s) and
-# BENCH_RETENTION_WINDOWS (8) of step 9, BENCH_FILE_MB (256) of step 10,
-# TEST_DATABASE_URL (a private cluster when unset; else the "postgres" database of a server to use).
+# Settings: BENCH_STEPS (all) the steps to run, by number, range or name ("2-5", "load,pgbench,7"),
+# BENCH_SKIP steps not to run ("9,10"); steps 1 and 6 always run. BENCH_CLIENTS (4), BENCH_DURATION
+# seconds per timed run (10), BENCH_ITEMS (100000), BENCH_BULK_N batches per method in bulk vs COPY
+# (200), BENCH_RETENTION_WINDOW (30s) and BENCH_RETENTION_WINDOWS (8) of step 9, BENCH_FILE_MB (256)
+# of step 10, TEST_DATABASE_URL (a private cluster when unset; else the "postgres" database of a
+# server to use).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH="$PATH:/usr/local/go/bin"
 export GOFLAGS="${GOFLAGS:--buildvcs=false}" GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
+
+# The steps to run (STEP[n]=1), from BENCH_STEPS and BENCH_SKIP; checked before anything starts.
+NAMES=(- setup load pgbench webhooks products summary micro frontdoor retention assetfiles)
+# steps LIST: the step numbers of a list such as "2-5,webhooks,9", one a line.
+steps() {
+	local item a b n items=()
+	IFS=', ' read -ra items <<<"$1"
+	for item in "${items[@]}"; do
+		for n in "${!NAMES[@]}"; do [ "${NAMES[$n]}" = "$item" ] && item=$n; done
+		if [[ $item =~ ^([0-9]+)(-([0-9]+))?$ ]]; then
+			a=${BASH_REMATCH[1]} b=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}}
+			if ((a >= 1 && b <= 10 && a <= b)); then seq "$a" "$b"; continue; fi
+		fi
+		echo "bench: '$item' is not a step: give numbers 1-10, ranges (2-5) or names (${NAMES[*]:1})" >&2
+		return 1
+	done
+}
+declare -A STEP=()
+selected="$(steps "${BENCH_STEPS:-1-10}")" && skipped="$(steps "${BENCH_SKIP:-}")" || exit 2
+for n in $selected; do STEP[$n]=1; done
+for n in $skipped; do unset "STEP[$n]"; done
+STEP[1]=1 STEP[6]=1 # the set-up and the summary
+want() { [ -n "${STEP[$1]:-}" ]; }
 
 # Without TEST_DATABASE_URL: run this script again under testpg, which sets it to a private cluster.
 if [ -z "${TEST_DATABASE_URL:-}" ]; then
@@ -67,13 +97,16 @@ free_port() { # a port nothing listens on, other than $1
 }
 
 START=$SECONDS
-log "PostgreSQL: $PGUSER@$PGHOST:$PGPORT"
+STEPS_RUN="$(for n in $(printf '%s\n' "${!STEP[@]}" | sort -n); do printf '%s, ' "$n ${NAMES[$n]}"; done | sed 's/, $//')"
+log "PostgreSQL: $PGUSER@$PGHOST:$PGPORT; steps: $STEPS_RUN"
 
 suffix="$(date +%s)_$$"
 DB="catalogd_bench_$suffix"
 PGB_DB="catalogd_pgbench_$suffix"
 TMP="$(mktemp -d)"
 SERVER_PID=""
+FAILED=()     # the steps that failed, for the exit status
+STEP_TIMES=() # "N name S s": the time of each step that ran
 
 stop_server() {
 	if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
@@ -84,27 +117,46 @@ stop_server() {
 	fi
 	SERVER_PID=""
 }
+drop_dbs() { psql_admin -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "DROP DATABASE IF EXISTS $PGB_DB WITH (FORCE)"; }
 cleanup() {
 	local rc=$?
 	stop_server
-	psql_admin -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "DROP DATABASE IF EXISTS $PGB_DB WITH (FORCE)" || true
+	drop_dbs || true
 	rm -rf "$TMP"
 	[ "$rc" = 0 ] || log "failed (exit $rc); databases dropped"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# The results of one run only: a figure of a step that did not run is "not measured", never an
+# earlier run's.
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
-# --- 1. the service on a fresh database --------------------------------------------------------
+# --- 1. set-up ---------------------------------------------------------------------------------------
 log "building catalogd"
 go build -o "$TMP/catalogd" ./cmd/catalogd
-psql_admin -c "CREATE DATABASE $DB" -c "CREATE DATABASE $PGB_DB"
 DB_URL="postgres://$PGUSER${PGPASSWORD:+:$PGPASSWORD}@$PGHOST:$PGPORT/$DB?sslmode=disable"
 SECRET="bench-$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
 HTTP_PORT="$(free_port)"
 GRPC_PORT="$(free_port "$HTTP_PORT")"
+# The cluster's postmaster: the CPU figures count its processes alone, not other clusters' on the
+# machine (0 when it cannot be found, e.g. a server elsewhere: then every local postgres process).
+PG_PID="$(head -n 1 "$(psql_admin -Atc 'SHOW data_directory')/postmaster.pid" 2>/dev/null)" || PG_PID=0
+[ "$(cat "/proc/$PG_PID/comm" 2>/dev/null)" = postgres ] || PG_PID=0
+{
+	echo "CLIENTS=$CLIENTS"
+	echo "DURATION_S=$DURATION"
+	echo "ITEMS=$ITEMS"
+	echo "STEPS=$STEPS_RUN"
+	echo "PG_VERSION=$(psql_admin -Atc 'SHOW server_version')"
+	echo "PG_PID=$PG_PID"
+} >"$OUT/run.env"
+# fresh_db: $DB dropped (with catalogd's data directory) and created again, for the next server.
+fresh_db() {
+	psql_admin -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
+	rm -rf "$TMP/data"
+}
 # start_server [VAR=value ...]: `catalogd serve` on $DB and the ports above, with the extra settings
 # given, in the background (SERVER_PID); returns when /readyz answers.
 start_server() {
@@ -120,107 +172,161 @@ start_server() {
 		fi
 		sleep 0.2
 	done
+	log "catalogd ready: http 127.0.0.1:$HTTP_PORT, grpc 127.0.0.1:$GRPC_PORT, database $DB"
 }
-start_server CATALOG_RATE_LIMIT_RPS=0
-log "catalogd ready: http 127.0.0.1:$HTTP_PORT, grpc 127.0.0.1:$GRPC_PORT, database $DB"
+TOKEN_FLAGS=(-secret "$SECRET" -issuer "$ISSUER" -audience "$AUDIENCE")
+# step N TITLE: starts step N (false when it is not to run), with its title and its time.
+STEP_N="" STEP_T0=0
+step() {
+	step_done
+	want "$1" || return 1
+	STEP_N=$1 STEP_T0=$SECONDS
+	echo
+	echo "== $1. $2"
+}
+# step_done: the time of the step that ran last.
+step_done() {
+	if [ -n "$STEP_N" ]; then STEP_TIMES+=("$STEP_N ${NAMES[$STEP_N]} $((SECONDS - STEP_T0)) s"); fi
+	STEP_N=""
+}
+# failed MESSAGE: the current step failed; the run goes on and exits 1 at the end.
+failed() {
+	log "step $STEP_N (${NAMES[$STEP_N]}) failed: $*"
+	FAILED+=("$STEP_N ${NAMES[$STEP_N]}")
+}
 
 # --- 2. load through the API ---------------------------------------------------------------------
-go run ./bench/load -base "http://127.0.0.1:$HTTP_PORT" -grpc "127.0.0.1:$GRPC_PORT" -db "$DB_URL" \
-	-secret "$SECRET" -issuer "$ISSUER" -audience "$AUDIENCE" -tenant "$TENANT" -items "$ITEMS" -bulk-n "$BULK_N" \
-	-clients "$CLIENTS" -duration "${DURATION}s" -server-pid "$SERVER_PID" -out "$OUT" ||
-	{ log "load failed; server log:"; tail -n 30 "$TMP/server.log" >&2; exit 1; }
-stop_server # pgbench gets the machine to itself
+if step 2 "load (bench/load against catalogd serve, $CLIENTS clients, ${DURATION} s per timed run)"; then
+	fresh_db
+	start_server CATALOG_RATE_LIMIT_RPS=0
+	go run ./bench/load -base "http://127.0.0.1:$HTTP_PORT" -grpc "127.0.0.1:$GRPC_PORT" -db "$DB_URL" \
+		"${TOKEN_FLAGS[@]}" -tenant "$TENANT" -items "$ITEMS" -bulk-n "$BULK_N" \
+		-clients "$CLIENTS" -duration "${DURATION}s" -server-pid "$SERVER_PID" -pg-pid "$PG_PID" -out "$OUT" ||
+		{ failed "bench/load; server log:"; tail -n 30 "$TMP/server.log" >&2; }
+	stop_server # pgbench gets the machine to itself
+fi
 
 # --- 3. pgbench: the same clients, duration and SQL -------------------------------------------------
 # pgb NAME DB ARGS...: one run; output in $OUT/NAME.txt, per-transaction latencies in $OUT/NAME.log.*
 pgb() {
 	local name=$1 db=$2
 	shift 2
-	if ! pgbench -c "$CLIENTS" -j "$THREADS" -T "$DURATION" -l --log-prefix="$OUT/$name.log" "$@" "$db" >"$OUT/$name.txt" 2>&1; then
-		cat "$OUT/$name.txt" >&2; exit 1
+	if pgbench -c "$CLIENTS" -j "$THREADS" -T "$DURATION" -l --log-prefix="$OUT/$name.log" "$@" "$db" >"$OUT/$name.txt" 2>&1; then
+		printf '%-26s %s\n' "$name" "$(grep -E '^tps' "$OUT/$name.txt")"
+	else
+		cat "$OUT/$name.txt" >&2
+		failed "pgbench $name"
 	fi
-	printf '%-26s %s\n' "$name" "$(grep -E '^tps' "$OUT/$name.txt")"
 }
-echo
-echo "== pgbench, $CLIENTS clients, $THREADS threads, ${DURATION} s each"
-log "pgbench -i -s 10 $PGB_DB"
-pgbench -i -s 10 -q "$PGB_DB" >"$OUT/pgbench_init.txt" 2>&1 || { cat "$OUT/pgbench_init.txt" >&2; exit 1; }
-pgb pgbench_select "$PGB_DB" -S
-pgb pgbench_select_prepared "$PGB_DB" -S -M prepared
-pgb pgbench_get_pk "$DB" -n -M prepared -f "$OUT/get_pk.sql"
-for shape in list_a list_b; do
-	pgb "pgbench_$shape" "$DB" -n -M prepared -f "$OUT/$shape.sql"
-	mapfile -t vars <"$OUT/${shape}_param.vars"
-	pgb "pgbench_${shape}_param" "$DB" -n -M prepared "${vars[@]}" -f "$OUT/${shape}_param.sql"
-	# The same with PostgreSQL held to the generic plan (no re-planning per execution).
-	PGOPTIONS="-c plan_cache_mode=force_generic_plan" \
-		pgb "pgbench_${shape}_generic" "$DB" -n -M prepared "${vars[@]}" -f "$OUT/${shape}_param.sql"
-done
+if step 3 "pgbench, $CLIENTS clients, $THREADS threads, ${DURATION} s each"; then
+	psql_admin -c "DROP DATABASE IF EXISTS $PGB_DB" -c "CREATE DATABASE $PGB_DB"
+	log "pgbench -i -s 10 $PGB_DB"
+	if pgbench -i -s 10 -q "$PGB_DB" >"$OUT/pgbench_init.txt" 2>&1; then
+		pgb pgbench_select "$PGB_DB" -S
+		pgb pgbench_select_prepared "$PGB_DB" -S -M prepared
+	else
+		cat "$OUT/pgbench_init.txt" >&2
+		failed "pgbench -i"
+	fi
+	# The attributes scripts replay what step 2 seeded and wrote.
+	if [ -f "$OUT/get_pk.sql" ]; then
+		pgb pgbench_get_pk "$DB" -n -M prepared -f "$OUT/get_pk.sql"
+	else
+		log "no $OUT/get_pk.sql (step 2 did not run or failed): the attributes primary-key SELECT is not measured"
+	fi
+	for shape in list_a list_b; do
+		if [ ! -f "$OUT/$shape.sql" ]; then
+			log "no $OUT/$shape.sql (step 2 did not run or failed): $shape is not measured"
+			continue
+		fi
+		pgb "pgbench_$shape" "$DB" -n -M prepared -f "$OUT/$shape.sql"
+		mapfile -t vars <"$OUT/${shape}_param.vars"
+		pgb "pgbench_${shape}_param" "$DB" -n -M prepared "${vars[@]}" -f "$OUT/${shape}_param.sql"
+		# The same with PostgreSQL held to the generic plan (no re-planning per execution).
+		PGOPTIONS="-c plan_cache_mode=force_generic_plan" \
+			pgb "pgbench_${shape}_generic" "$DB" -n -M prepared "${vars[@]}" -f "$OUT/${shape}_param.sql"
+	done
+fi
+drop_dbs
 
-# --- 4. summary ------------------------------------------------------------------------------------
-echo
-go run ./bench/load -summary -out "$OUT"
-stop_server
-psql_admin -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "DROP DATABASE IF EXISTS $PGB_DB WITH (FORCE)"
+# --- 4. webhooks: deliveries per second, latency at 1 000/s, while the API is saturated --------------
+# (catalogd in process with a local receiver: its log goes to webhooks.err.)
+if step 4 "webhooks (bench/webhooks: in-process catalogd, local receiver)"; then
+	go run ./bench/webhooks -out "$OUT/webhooks.env" 2>"$OUT/webhooks.err" | tee "$OUT/webhooks.txt" ||
+		{ failed "bench/webhooks:"; tail -n 20 "$OUT/webhooks.err" >&2; }
+fi
 
-# --- 5. Go micro-benchmarks --------------------------------------------------------------------------
-pkgs=(./server/auth ./server/jsonpb ./server/store)
-echo
-echo "== Go micro-benchmarks: ${pkgs[*]}"
-go test -run '^$' -bench . -benchtime=2s -benchmem "${pkgs[@]}" 2>&1 | tee "$OUT/micro.txt"
-{ echo; echo "Go micro-benchmarks (go test -run '^\$' -bench . -benchtime=2s -benchmem ${pkgs[*]}):"; grep -E '^(Benchmark|ok|FAIL|---)' "$OUT/micro.txt" || true; } >>"$OUT/latest.txt"
+# --- 5. products: hydrated GET and bulk publication lifecycle -----------------------------------------
+if step 5 "products (bench/products against catalogd serve, $CLIENTS clients, ${DURATION} s per timed run)"; then
+	fresh_db
+	start_server CATALOG_RATE_LIMIT_RPS=0
+	go run ./bench/products -base "http://127.0.0.1:$HTTP_PORT" -grpc "127.0.0.1:$GRPC_PORT" "${TOKEN_FLAGS[@]}" \
+		-server-pid "$SERVER_PID" -pg-pid "$PG_PID" -clients "$CLIENTS" -duration "${DURATION}s" -out "$OUT/products.env" | tee "$OUT/products.txt" ||
+		{ failed "bench/products; server log:"; tail -n 30 "$TMP/server.log" >&2; }
+	stop_server
+fi
 
-# --- 6. webhooks: deliveries per second and commit-to-receipt latency ----------------------------------
-echo
-echo "== webhooks (bench/webhooks: in-process catalogd, local receiver)"
-go run ./bench/webhooks 2>/dev/null | tee "$OUT/webhooks.txt"
-{ echo; cat "$OUT/webhooks.txt"; } >>"$OUT/latest.txt"
+# --- 6. the summary ------------------------------------------------------------------------------------
+step 6 "summary (bench/results/latest.txt)"
+go run ./bench/load -summary -out "$OUT" || failed "the summary"
 
-# --- 7. products: hydrated GET and bulk publication lifecycle -----------------------------------------
-echo
-echo "== products (bench/products: in-process catalogd, $CLIENTS clients, ${DURATION} s per timed run)"
-go run ./bench/products -clients "$CLIENTS" -duration "${DURATION}s" 2>/dev/null | tee "$OUT/products.txt"
-{ echo; echo "Products (go run ./bench/products):"; cat "$OUT/products.txt"; } >>"$OUT/latest.txt"
+# --- 7. Go micro-benchmarks --------------------------------------------------------------------------
+if step 7 "Go micro-benchmarks: ./server/auth ./server/jsonpb ./server/store"; then
+	pkgs=(./server/auth ./server/jsonpb ./server/store)
+	go test -run '^$' -bench . -benchtime=2s -benchmem "${pkgs[@]}" 2>&1 | tee "$OUT/micro.txt" || failed "go test -bench"
+	{ echo; echo "Go micro-benchmarks (go test -run '^\$' -bench . -benchtime=2s -benchmem ${pkgs[*]}):"; grep -E '^(Benchmark|ok|FAIL|---)' "$OUT/micro.txt" || true; } >>"$OUT/latest.txt"
+fi
+
 # --- 8. the front door: anonymous bodies, a flooding tenant ------------------------------------------
-echo
-echo "== front door (bench/hardening: catalogd serve with the default rate limit)"
-psql_admin -c "CREATE DATABASE $DB"
-start_server CATALOG_LOG_LEVEL=warn
-go run ./bench/hardening -url "http://127.0.0.1:$HTTP_PORT" -secret "$SECRET" -issuer "$ISSUER" -audience "$AUDIENCE" \
-	-pid "$SERVER_PID" -duration "${DURATION}s" | tee "$OUT/hardening.txt"
-{ echo; cat "$OUT/hardening.txt"; } >>"$OUT/latest.txt"
-stop_server
-# The hostile input of the hardening issue replayed (bench/attack): every operation of /openapi.json
-# with U+0000, invalid UTF-8, bidi characters, over-long strings, deep nesting and broken JSON in each
-# parameter and body string, and the header tricks; rate limit off so that every probe is served.
-# Any 5xx is listed (and reported, not fatal here: `make test` holds the same property in test/badinput).
-echo
-echo "== hostile input replay (bench/attack)"
-start_server CATALOG_LOG_LEVEL=error CATALOG_RATE_LIMIT_RPS=0
-go run ./bench/attack -base "http://127.0.0.1:$HTTP_PORT" -secret "$SECRET" -issuer "$ISSUER" -audience "$AUDIENCE" |
-	tee "$OUT/attack.txt" || log "bench/attack found 5xx answers (see $OUT/attack.txt)"
-{ echo; echo "Hostile input replay (go run ./bench/attack):"; grep '^attack:' "$OUT/attack.txt"; } >>"$OUT/latest.txt"
-stop_server
+if step 8 "front door (bench/hardening: catalogd serve with the default rate limit)"; then
+	fresh_db
+	start_server CATALOG_LOG_LEVEL=warn
+	go run ./bench/hardening -url "http://127.0.0.1:$HTTP_PORT" "${TOKEN_FLAGS[@]}" \
+		-pid "$SERVER_PID" -duration "${DURATION}s" | tee "$OUT/hardening.txt" || failed "bench/hardening"
+	{ echo; cat "$OUT/hardening.txt"; } >>"$OUT/latest.txt"
+	stop_server
+	# The hostile input of the hardening issue replayed (bench/attack): every operation of /openapi.json
+	# with U+0000, invalid UTF-8, bidi characters, over-long strings, deep nesting and broken JSON in each
+	# parameter and body string, and the header tricks; rate limit off so that every probe is served.
+	# Any 5xx is listed (and reported, not a failure here: `make test` holds the same property in
+	# test/badinput).
+	echo
+	echo "== hostile input replay (bench/attack)"
+	start_server CATALOG_LOG_LEVEL=error CATALOG_RATE_LIMIT_RPS=0
+	go run ./bench/attack -base "http://127.0.0.1:$HTTP_PORT" "${TOKEN_FLAGS[@]}" |
+		tee "$OUT/attack.txt" || log "bench/attack found 5xx answers (see $OUT/attack.txt)"
+	{ echo; echo "Hostile input replay (go run ./bench/attack):"; grep '^attack:' "$OUT/attack.txt"; } >>"$OUT/latest.txt"
+	stop_server
+fi
 
 # --- 9. retention: database size under a steady write load past the window ----------------------------
-echo
-echo "== retention (bench/retention: in-process catalogd, CATALOG_RETENTION=${RETENTION_WINDOW}, ${RETENTION_WINDOWS} windows)"
-# A verdict of GROWING (exit 1) is reported, not fatal: the other figures are still worth having.
-go run ./bench/retention -window "$RETENTION_WINDOW" -windows "$RETENTION_WINDOWS" 2>/dev/null | tee "$OUT/retention.txt" ||
-	log "bench/retention failed or found the tables growing (see $OUT/retention.txt)"
-{ echo; echo "Retention (go run ./bench/retention -window $RETENTION_WINDOW -windows $RETENTION_WINDOWS):"; sed -n '/^3 tables:/,$p' "$OUT/retention.txt"; } >>"$OUT/latest.txt"
+if step 9 "retention (bench/retention: in-process catalogd, CATALOG_RETENTION=${RETENTION_WINDOW}, ${RETENTION_WINDOWS} windows)"; then
+	# A verdict of GROWING (exit 1) is reported, not a failure: the other figures are still worth having.
+	go run ./bench/retention -window "$RETENTION_WINDOW" -windows "$RETENTION_WINDOWS" 2>/dev/null | tee "$OUT/retention.txt" ||
+		log "bench/retention failed or found the tables growing (see $OUT/retention.txt)"
+	{ echo; echo "Retention (go run ./bench/retention -window $RETENTION_WINDOW -windows $RETENTION_WINDOWS):"; sed -n '/^3 tables:/,$p' "$OUT/retention.txt"; } >>"$OUT/latest.txt"
+fi
 
 # --- 10. asset files: transfer through the signed URLs, renditions --------------------------------------
-echo
-echo "== asset files (bench/assetfiles: catalogd serve with the local blob store in its data dir)"
-start_server CATALOG_LOG_LEVEL=warn CATALOG_RATE_LIMIT_RPS=0
-go run ./bench/assetfiles -url "http://127.0.0.1:$HTTP_PORT" -secret "$SECRET" -issuer "$ISSUER" -audience "$AUDIENCE" \
-	-pid "$SERVER_PID" -dir "$TMP" -size-mb "$FILE_MB" | tee "$OUT/assetfiles.txt"
-{ echo; cat "$OUT/assetfiles.txt"; } >>"$OUT/latest.txt"
-stop_server
-pkgs=(./server/blobstore ./server/assetfiles ./server/renditions)
-echo
-echo "== Go benchmarks of the blob store and the renditions: ${pkgs[*]}"
-go test -run '^$' -bench . -benchtime=5x -benchmem "${pkgs[@]}" 2>&1 | tee "$OUT/assetfiles_micro.txt"
-{ echo; echo "Asset files, Go benchmarks (go test -run '^\$' -bench . -benchtime=5x -benchmem ${pkgs[*]}):"; grep -E '^(Benchmark|ok|FAIL|---)' "$OUT/assetfiles_micro.txt" || true; } >>"$OUT/latest.txt"
+if step 10 "asset files (bench/assetfiles: catalogd serve with the local blob store in its data dir)"; then
+	fresh_db
+	start_server CATALOG_LOG_LEVEL=warn CATALOG_RATE_LIMIT_RPS=0
+	go run ./bench/assetfiles -url "http://127.0.0.1:$HTTP_PORT" "${TOKEN_FLAGS[@]}" \
+		-pid "$SERVER_PID" -dir "$TMP" -size-mb "$FILE_MB" | tee "$OUT/assetfiles.txt" || failed "bench/assetfiles"
+	{ echo; cat "$OUT/assetfiles.txt"; } >>"$OUT/latest.txt"
+	stop_server
+	pkgs=(./server/blobstore ./server/assetfiles ./server/renditions)
+	echo
+	echo "== Go benchmarks of the blob store and the renditions: ${pkgs[*]}"
+	go test -run '^$' -bench . -benchtime=5x -benchmem "${pkgs[@]}" 2>&1 | tee "$OUT/assetfiles_micro.txt" || failed "go test -bench (asset files)"
+	{ echo; echo "Asset files, Go benchmarks (go test -run '^\$' -bench . -benchtime=5x -benchmem ${pkgs[*]}):"; grep -E '^(Benchmark|ok|FAIL|---)' "$OUT/assetfiles_micro.txt" || true; } >>"$OUT/latest.txt"
+fi
+step_done
+
+{
+	echo
+	echo "run time: $((SECONDS - START)) s (steps: $(IFS=';'; echo "${STEP_TIMES[*]}" | sed 's/;/; /g'))"
+	[ ${#FAILED[@]} = 0 ] || echo "FAILED steps: ${FAILED[*]}"
+} | tee -a "$OUT/latest.txt"
 log "done in $((SECONDS - START)) s; summary in $OUT/latest.txt"
+[ ${#FAILED[@]} = 0 ]

@@ -23,7 +23,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -43,19 +42,19 @@ import (
 )
 
 var (
-	base      = flag.String("base", "http://127.0.0.1:8080", "REST base URL of catalogd")
-	grpcAddr  = flag.String("grpc", "127.0.0.1:9090", "gRPC address of catalogd")
-	dbURL     = flag.String("db", "", "URL of catalogd's database (COPY, reference SQL, EXPLAIN)")
-	tokens    = measure.TokenFlags("catalogd-bench")
-	tenant    = flag.String("tenant", "bench", "tenant seeded and read")
-	items     = flag.Int("items", 100_000, "attributes to seed (multiple of 100)")
-	seedConc  = flag.Int("seed-clients", 4, "concurrent bulk requests while seeding")
-	bulkN     = flag.Int("bulk-n", 200, "sequential 100-item batches per method in the bulk vs COPY run")
-	clients   = flag.Int("clients", 4, "concurrent clients of the timed runs")
-	duration  = flag.Duration("duration", 10*time.Second, "length of each timed run (plus 1 s warm-up)")
-	serverPID = flag.Int("server-pid", 0, "pid of catalogd, to report its CPU time per request")
-	outDir    = flag.String("out", "bench/results", "directory for load.env, the pgbench scripts and explain.txt")
-	summary   = flag.Bool("summary", false, "print the summary table of the results in -out and exit")
+	base     = flag.String("base", "http://127.0.0.1:8080", "REST base URL of catalogd")
+	grpcAddr = flag.String("grpc", "127.0.0.1:9090", "gRPC address of catalogd")
+	dbURL    = flag.String("db", "", "URL of catalogd's database (COPY, reference SQL, EXPLAIN)")
+	tokens   = measure.TokenFlags("catalogd-bench")
+	tenant   = flag.String("tenant", "bench", "tenant seeded and read")
+	items    = flag.Int("items", 100_000, "attributes to seed (multiple of 100)")
+	seedConc = flag.Int("seed-clients", 4, "concurrent bulk requests while seeding")
+	bulkN    = flag.Int("bulk-n", 200, "sequential 100-item batches per method in the bulk vs COPY run")
+	clients  = flag.Int("clients", 4, "concurrent clients of the timed runs")
+	duration = flag.Duration("duration", 10*time.Second, "length of each timed run (plus 1 s warm-up)")
+	procs    = measure.ProcFlags() // -server-pid, -pg-pid: whose CPU time per request to report
+	outDir   = flag.String("out", "bench/results", "directory for load.env, the pgbench scripts and explain.txt")
+	summary  = flag.Bool("summary", false, "print the summary table of the results in -out and exit")
 )
 
 // The term of the contains filter: exactly one word of the list holds it, so it matches ~1 % of codes.
@@ -85,14 +84,9 @@ func main() {
 }
 
 // env collects the figures written to load.env, in order.
-var env []string
+var env measure.Figures
 
-func put(k string, v any) {
-	if f, ok := v.(float64); ok {
-		v = strconv.FormatFloat(f, 'f', 3, 64)
-	}
-	env = append(env, fmt.Sprintf("%s=%v", k, v))
-}
+func put(k string, v any) { env.Put(k, v) }
 
 func run(ctx context.Context) error {
 	if *items%100 != 0 || *items < 100 {
@@ -217,7 +211,7 @@ func run(ctx context.Context) error {
 			})
 		}
 	}
-	return os.WriteFile(filepath.Join(*outDir, "load.env"), []byte(strings.Join(env, "\n")+"\n"), 0o644)
+	return env.Write(filepath.Join(*outDir, "load.env"))
 }
 
 // --- REST ----------------------------------------------------------------------------------------
@@ -505,7 +499,7 @@ func bulkVsCopy(ctx context.Context, pool *pgxpool.Pool) error {
 	}
 	const warm = 10
 	lat := make([][]time.Duration, len(methods))
-	cpu0 := sampleCPU() // only the REST method runs in catalogd
+	cpu0 := measure.SampleCPU(*procs) // only the REST method runs in catalogd
 	for r := range *bulkN + warm {
 		for m, meth := range methods {
 			t := time.Now()
@@ -517,7 +511,7 @@ func bulkVsCopy(ctx context.Context, pool *pgxpool.Pool) error {
 			}
 		}
 	}
-	cpu := sampleCPU().minus(cpu0)
+	cpu := measure.SampleCPU(*procs).Sub(cpu0)
 	fmt.Printf("\n== b. bulk create of 100 rows, %d sequential batches per method (interleaved, after %d warm-up rounds)\n", *bulkN, warm)
 	for m, meth := range methods {
 		p50, p99, mean := measure.Pct(lat[m])
@@ -526,7 +520,7 @@ func bulkVsCopy(ctx context.Context, pool *pgxpool.Pool) error {
 		put(meth.key+"_P50_MS", p50)
 		put(meth.key+"_P99_MS", p99)
 	}
-	perReq := float64(cpu.server.Microseconds()) / 1000 / float64(*bulkN+warm)
+	perReq := float64(cpu.Server.Microseconds()) / 1000 / float64(*bulkN+warm)
 	fmt.Printf("catalogd CPU per REST bulk request: %.2f ms\n", perReq)
 	put("BULK_API_CPU_SERVER_MS", perReq)
 	return nil
@@ -555,71 +549,18 @@ func pkScript(ctx context.Context, pool *pgxpool.Pool, n int) error {
 // timed runs op on -clients goroutines for a 1 s warm-up and then -duration, and reports
 // throughput, latency and the CPU each process spent per request.
 func timed(key, name string, op func(*rand.Rand) error) {
-	measure.Loop(*clients, time.Second, op)
-	cpu0 := sampleCPU()
-	lat, errs, firstErr, elapsed := measure.Loop(*clients, *duration, op)
-	cpu := sampleCPU().minus(cpu0)
-	rps := float64(len(lat)) / elapsed.Seconds()
-	p50, p99, _ := measure.Pct(lat)
-	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(max(1, len(lat))) }
+	r := measure.Timed(*clients, *duration, *procs, op)
 	fmt.Printf("%-10s %8.0f req/s  p50 %6.2f ms  p99 %6.2f ms  CPU/req: catalogd %4.0f µs, postgres %4.0f µs, load %4.0f µs  %s\n",
-		key, rps, p50, p99, per(cpu.server), per(cpu.postgres), per(cpu.self), name)
-	if errs > 0 {
-		fmt.Printf("  %d errors, first: %v\n", errs, firstErr)
+		key, r.RPS(), r.P50, r.P99, r.PerOp(r.CPU.Server), r.PerOp(r.CPU.Postgres), r.PerOp(r.CPU.Self), name)
+	if r.Errs > 0 {
+		fmt.Printf("  %d errors, first: %v\n", r.Errs, r.FirstErr)
 	}
-	put(key+"_RPS", rps)
-	put(key+"_P50_MS", p50)
-	put(key+"_P99_MS", p99)
-	put(key+"_ERRORS", errs)
-	put(key+"_CPU_SERVER_US", per(cpu.server))
-	put(key+"_CPU_PG_US", per(cpu.postgres))
-}
-
-// cpuUse is CPU time (user+system) of catalogd, of every postgres process, and of this program.
-type cpuUse struct{ server, postgres, self time.Duration }
-
-func (a cpuUse) minus(b cpuUse) cpuUse {
-	return cpuUse{a.server - b.server, a.postgres - b.postgres, a.self - b.self}
-}
-
-func sampleCPU() cpuUse {
-	var u cpuUse
-	if *serverPID > 0 {
-		u.server, _ = procCPU(strconv.Itoa(*serverPID))
-	}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		if e.Name()[0] < '0' || e.Name()[0] > '9' {
-			continue
-		}
-		if d, comm := procCPU(e.Name()); comm == "postgres" {
-			u.postgres += d
-		}
-	}
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	u.self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	return u
-}
-
-// procCPU reads utime+stime (clock ticks of 10 ms) and the command name of /proc/<pid>/stat.
-func procCPU(pid string) (time.Duration, string) {
-	b, err := os.ReadFile("/proc/" + pid + "/stat")
-	if err != nil {
-		return 0, ""
-	}
-	s := string(b)
-	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-	if open < 0 || end < open {
-		return 0, ""
-	}
-	f := strings.Fields(s[end+1:])
-	if len(f) < 13 {
-		return 0, ""
-	}
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(ut+st) * 10 * time.Millisecond, s[open+1 : end]
+	put(key+"_RPS", r.RPS())
+	put(key+"_P50_MS", r.P50)
+	put(key+"_P99_MS", r.P99)
+	put(key+"_ERRORS", r.Errs)
+	put(key+"_CPU_SERVER_US", r.PerOp(r.CPU.Server))
+	put(key+"_CPU_PG_US", r.PerOp(r.CPU.Postgres))
 }
 
 // --- e. the list SQL: literal text, pgbench scripts, plans -----------------------------------------

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/catalogd/catalogd/bench/measure"
 )
@@ -54,125 +56,281 @@ func readPgbench(dir, name string) pgbenchRun {
 	return r
 }
 
-func readEnv(path string) (map[string]string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	m := map[string]string{}
-	for _, l := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(l, "="); ok {
-			m[k] = v
-		}
-	}
-	return m, nil
+// results are the figures of one run.sh run: run.env (the settings), load.env (bench/load, upper
+// case keys), products.env (bench/products, product_*) and webhooks.env (bench/webhooks,
+// webhook_*), merged. A step that did not run, or a figure its program did not write, is
+// missing: the summary says "not measured" for it and never shows a number in its place.
+type results struct {
+	m    map[string]string
+	used map[string]bool // keys shown, so that the rest of webhooks.env can be listed as is
 }
 
-// printSummary prints the table of every figure and the target ratios, and writes it to latest.txt.
-func printSummary(dir string) error {
-	env, err := readEnv(filepath.Join(dir, "load.env"))
-	if err != nil {
-		return fmt.Errorf("no load results (run bench/run.sh): %w", err)
+func readResults(dir string) results {
+	r := results{m: map[string]string{}, used: map[string]bool{}}
+	for _, f := range []string{"load.env", "products.env", "webhooks.env", "run.env"} { // run.sh's settings win
+		m, _ := measure.ReadFigures(filepath.Join(dir, f)) // a missing file: nothing measured there
+		for k, v := range m {
+			r.m[k] = v
+		}
 	}
-	num := func(k string) float64 { f, _ := strconv.ParseFloat(env[k], 64); return f }
+	return r
+}
+
+// num returns the figure k and whether it was measured (present, a number, not NaN or infinite).
+func (r results) num(k string) (float64, bool) {
+	r.used[k] = true
+	f, err := strconv.ParseFloat(r.m[k], 64)
+	return f, err == nil && f == f && f-f == 0
+}
+
+func (r results) str(k string) string {
+	r.used[k] = true
+	if s, err := strconv.Unquote(r.m[k]); err == nil {
+		return s
+	}
+	return r.m[k]
+}
+
+// figure is a measured number (ok false: not measured).
+type figure struct {
+	v  float64
+	ok bool
+}
+
+func (r results) fig(k string) figure { v, ok := r.num(k); return figure{v, ok} }
+
+func (p pgbenchRun) fig() figure { return figure{p.tps, p.ok} }
+
+// ratio is a/b, measured when both are (and b is not 0).
+func ratio(a, b figure) figure { return figure{a.v / b.v, a.ok && b.ok && b.v != 0} }
+
+const notMeasured = "not measured"
+
+// printSummary prints the issue's goals, the table of every figure, the CPU catalogd spends per
+// request on each path and the ratios that explain the gaps, and writes it all to latest.txt. It
+// reads what the run left in dir: what a step did not measure shows as "not measured".
+func printSummary(dir string) error {
+	res := readResults(dir)
 	var b strings.Builder
 	pf := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	version, _ := strconv.Unquote(env["PG_VERSION"])
+	line := func() { pf("%s\n", strings.Repeat("-", 97)) }
 	host, _ := os.Hostname()
-	pf("catalogd bench, %s on %s: %d cores, PostgreSQL %s; %s clients, %s s per timed run, %s seeded attributes\n\n",
-		time.Now().Format("2006-01-02 15:04"), host, runtime.NumCPU(), version, env["CLIENTS"], strings.TrimSuffix(env["DURATION_S"], ".000"), env["ITEMS"])
-	row := func(name string, value float64, unit string, p50, p99 float64) {
-		pf("%-58s %10.2f %-9s %8.2f %8.2f\n", name, value, unit, p50, p99)
-	}
-	pf("%-58s %10s %-9s %8s %8s\n", "figure", "value", "", "p50 ms", "p99 ms")
-	pf("%s\n", strings.Repeat("-", 97))
-	row("seed: REST bulk create, 100 per request, concurrent", num("SEED_ITEMS_PER_S"), "items/s", num("SEED_P50_MS"), num("SEED_P99_MS"))
-	for _, m := range []struct{ k, n string }{
-		{"BULK_API", "bulk 100: REST POST /v1/attributes/bulk, sequential"},
-		{"BULK_COPY", "bulk 100: pgx CopyFrom into attributes"},
-		{"BULK_SQL", "bulk 100: the service's INSERT ... unnest, pgx"},
-		{"BULK_TX", "bulk 100: the service's whole transaction, pgx"},
-	} {
-		row(m.n, num(m.k+"_MS"), "ms/batch", num(m.k+"_P50_MS"), num(m.k+"_P99_MS"))
-	}
-	pg := func(name, label string) pgbenchRun {
-		r := readPgbench(dir, name)
-		if r.ok {
-			row(label, r.tps, "tps", r.p50, r.p99)
-		} else {
-			pf("%-58s %10s\n", label, "(no result)")
+	setting := func(k, unit string) string {
+		if v := res.str(k); v != "" {
+			return v + unit
 		}
-		return r
+		return "?" + unit
 	}
-	load := func(k, label string) {
-		if _, ok := env[k+"_RPS"]; ok {
-			row(label, num(k+"_RPS"), "req/s", num(k+"_P50_MS"), num(k+"_P99_MS"))
-		}
-	}
-	load("GET_REST", "GET by uuid: REST GET /v1/attributes/{uuid}")
-	load("GET_GRPC", "GET by uuid: gRPC GetAttribute")
-	selS := pg("pgbench_select", "pgbench -S (select-only, simple protocol)")
-	pg("pgbench_select_prepared", "pgbench -S -M prepared")
-	pk := pg("pgbench_get_pk", "pgbench attributes PK SELECT (-M prepared)")
-	lists := map[string][3]pgbenchRun{}
-	for _, l := range []struct{ k, n string }{{"LIST_A", "list A"}, {"LIST_B", "list B"}} {
-		load(l.k+"_REST", l.n+": REST")
-		load(l.k+"_GRPC", l.n+": gRPC")
-		name := "pgbench_" + strings.ToLower(l.k)
-		lists[l.k] = [3]pgbenchRun{pg(name, l.n+": pgbench, same SQL, literal values"), pg(name+"_param", l.n+": pgbench, same SQL, parameters"),
-			pg(name+"_generic", l.n+": pgbench, parameters, generic plan")}
-	}
-	for _, k := range []string{"LIST_A", "LIST_B"} {
-		p, _ := strconv.Unquote(env[k+"_PATH"])
-		pf("  list %s = GET %s\n", strings.ToLower(k[5:]), p)
+	pf("catalogd bench, %s on %s: %d cores, PostgreSQL %s; %s, %s per timed run, %s\n",
+		time.Now().Format("2006-01-02 15:04"), host, runtime.NumCPU(), setting("PG_VERSION", ""),
+		setting("CLIENTS", " clients"), setting("DURATION_S", " s"), setting("ITEMS", " seeded attributes"))
+	if s := res.str("STEPS"); s != "" {
+		pf("steps run: %s\n", s)
 	}
 
-	pf("\n%-58s %10s %10s\n", "target", "ratio", "goal")
-	pf("%s\n", strings.Repeat("-", 97))
-	target := func(name string, ratio, goal float64, ok bool) {
-		if !ok || ratio == 0 || ratio != ratio {
-			pf("%-58s %10s %10s\n", name, "n/a", fmt.Sprintf(">= %.2f", goal))
+	pg := map[string]pgbenchRun{}
+	for _, n := range []string{"pgbench_select", "pgbench_select_prepared", "pgbench_get_pk", "pgbench_list_a", "pgbench_list_a_param",
+		"pgbench_list_a_generic", "pgbench_list_b", "pgbench_list_b_param", "pgbench_list_b_generic"} {
+		pg[n] = readPgbench(dir, n)
+	}
+	cpu := func(k string) string { // catalogd CPU per request of a timed run of bench/load, µs
+		if v, ok := res.num(k + "_CPU_SERVER_US"); ok {
+			return fmt.Sprintf("%.0f µs", v)
+		}
+		return notMeasured
+	}
+
+	// --- the goals of issue 13 ---
+	pf("\n%-60s %12s %10s  %s\n", "goal (issue 13)", "value", "goal", "verdict")
+	line()
+	goal := func(name string, f figure, format string, atLeast bool, want float64) {
+		g := fmt.Sprintf("<= %g", want)
+		if atLeast {
+			g = fmt.Sprintf(">= %g", want)
+		}
+		if !f.ok {
+			pf("%-60s %12s %10s  %s\n", name, "-", g, notMeasured)
 			return
 		}
 		verdict := "met"
-		if ratio < goal {
+		if (atLeast && f.v < want) || (!atLeast && f.v > want) {
 			verdict = "MISSED"
 		}
-		pf("%-58s %10.3f %10s  %s\n", name, ratio, fmt.Sprintf(">= %.2f", goal), verdict)
+		pf("%-60s %12s %10s  %s\n", name, fmt.Sprintf(format, f.v), g, verdict)
 	}
-	target("GET by uuid REST req/s / pgbench -S tps", num("GET_REST_RPS")/selS.tps, 0.2, selS.ok)
-	for _, k := range []string{"LIST_A", "LIST_B"} {
-		target(strings.ToLower(k)+" REST req/s / pgbench same SQL tps", num(k+"_REST_RPS")/lists[k][0].tps, 0.9, lists[k][0].ok)
+	goal("GET by uuid: REST req/s / pgbench -S tps", ratio(res.fig("GET_REST_RPS"), pg["pgbench_select"].fig()), "%.3f", true, 0.25)
+	goal("GET by uuid: REST req/s / gRPC req/s", ratio(res.fig("GET_REST_RPS"), res.fig("GET_GRPC_RPS")), "%.3f", true, 0.9)
+	pf("    catalogd CPU per GET: REST %s, gRPC %s\n", cpu("GET_REST"), cpu("GET_GRPC"))
+	goal("list A: REST req/s / pgbench same SQL tps (literal values)", ratio(res.fig("LIST_A_REST_RPS"), pg["pgbench_list_a"].fig()), "%.3f", true, 0.9)
+	goal("bulk create of 100: COPY time / REST time (p50 per batch)", ratio(res.fig("BULK_COPY_P50_MS"), res.fig("BULK_API_P50_MS")), "%.3f", true, 0.8)
+	goal("webhook deliveries/s to a loopback receiver", res.fig("webhook_deliveries_per_s"), "%.0f", true, 2500)
+	recv, okR := res.num("webhook_received")
+	rec, okA := res.num("webhook_attempts_recorded")
+	switch {
+	case !okR || !okA:
+		pf("    every attempt recorded: %s\n", notMeasured)
+	case rec == recv:
+		pf("    every attempt recorded: met (%.0f attempts recorded, %.0f requests received)\n", rec, recv)
+	default:
+		pf("    every attempt recorded: MISSED (%.0f attempts recorded, %.0f requests received)\n", rec, recv)
 	}
-	target("bulk create: COPY time / REST bulk time (p50 per 100)", num("BULK_COPY_P50_MS")/num("BULK_API_P50_MS"), 0.8, num("BULK_API_P50_MS") > 0)
+	goal("webhook commit -> receipt p99 at 1 000 deliveries/s, ms", res.fig("webhook_p99_ms_at_1000"), "%.2f", false, 50)
 
-	pf("\n%-58s %10s\n", "other ratios (for reading the above)", "ratio")
-	pf("%s\n", strings.Repeat("-", 97))
-	info := func(name string, ratio float64, ok bool) {
-		if ok && ratio == ratio && ratio != 0 {
-			pf("%-58s %10.3f\n", name, ratio)
+	// --- every figure ---
+	pf("\n%-60s %12s %-9s %7s %7s\n", "figure", "value", "", "p50 ms", "p99 ms")
+	line()
+	row := func(name string, f figure, unit string, p50, p99 figure) {
+		if !f.ok {
+			pf("%-60s %12s\n", name, notMeasured)
+			return
+		}
+		pct := func(p figure) string {
+			if p.ok {
+				return fmt.Sprintf("%.2f", p.v)
+			}
+			return "-"
+		}
+		pf("%-60s %12.2f %-9s %7s %7s\n", name, f.v, unit, pct(p50), pct(p99))
+	}
+	errors := func(k string) { // a timed run's failed requests (its figures count the others)
+		if n, ok := res.num(k); ok && n > 0 {
+			pf("  ^ %.0f requests failed (see the step's output)\n", n)
 		}
 	}
-	info("GET by uuid REST / pgbench attributes PK SELECT", num("GET_REST_RPS")/pk.tps, pk.ok)
-	info("GET by uuid gRPC / pgbench -S", num("GET_GRPC_RPS")/selS.tps, selS.ok)
-	info("GET by uuid REST / gRPC", num("GET_REST_RPS")/num("GET_GRPC_RPS"), true)
-	for _, k := range []string{"LIST_A", "LIST_B"} {
-		info(strings.ToLower(k)+" REST / pgbench parameterised SQL", num(k+"_REST_RPS")/lists[k][1].tps, lists[k][1].ok)
-		info(strings.ToLower(k)+" pgbench parameterised / literal SQL", lists[k][1].tps/lists[k][0].tps, lists[k][0].ok && lists[k][1].ok)
-		info(strings.ToLower(k)+" pgbench parameters, generic plan / literal SQL", lists[k][2].tps/lists[k][0].tps, lists[k][0].ok && lists[k][2].ok)
+	run := func(k, label, unit, value string) { // value, <k>_P50_MS and <k>_P99_MS of bench/load
+		row(label, res.fig(k+value), unit, res.fig(k+"_P50_MS"), res.fig(k+"_P99_MS"))
+		errors(k + "_ERRORS")
 	}
-	info("list_a REST / gRPC", num("LIST_A_REST_RPS")/num("LIST_A_GRPC_RPS"), true)
-	info("bulk: COPY time / REST bulk time, means", num("BULK_COPY_MS")/num("BULK_API_MS"), true)
-	info("bulk: COPY time / the service's transaction on pgx (p50)", num("BULK_COPY_P50_MS")/num("BULK_TX_P50_MS"), true)
-	info("bulk: service transaction on pgx / REST bulk time (p50)", num("BULK_TX_P50_MS")/num("BULK_API_P50_MS"), true)
-
-	pf("\ncatalogd CPU per REST bulk create of 100: %.2f ms\n", num("BULK_API_CPU_SERVER_MS"))
-	pf("CPU per request (µs; catalogd process / all postgres processes):\n")
-	for _, k := range []string{"GET_REST", "GET_GRPC", "LIST_A_REST", "LIST_A_GRPC", "LIST_B_REST"} {
-		if _, ok := env[k+"_CPU_SERVER_US"]; ok {
-			pf("  %-14s %6.0f / %6.0f\n", k, num(k+"_CPU_SERVER_US"), num(k+"_CPU_PG_US"))
+	pgRow := func(name, label string) {
+		p := pg[name]
+		row(label, p.fig(), "tps", figure{p.p50, p.ok}, figure{p.p99, p.ok})
+	}
+	prod := func(k, label string) { // a timed run of bench/products
+		row(label, res.fig(k+"_rps"), "req/s", res.fig(k+"_p50_ms"), res.fig(k+"_p99_ms"))
+		errors(k + "_errors")
+	}
+	run("SEED", "seed: REST bulk create, 100 per request, concurrent", "items/s", "_ITEMS_PER_S")
+	run("BULK_API", "bulk 100: REST POST /v1/attributes/bulk, sequential", "ms/batch", "_MS")
+	run("BULK_COPY", "bulk 100: pgx CopyFrom into attributes", "ms/batch", "_MS")
+	run("BULK_SQL", "bulk 100: the service's INSERT ... unnest, pgx", "ms/batch", "_MS")
+	run("BULK_TX", "bulk 100: the service's whole transaction, pgx", "ms/batch", "_MS")
+	run("GET_REST", "GET by uuid: REST GET /v1/attributes/{uuid}", "req/s", "_RPS")
+	run("GET_GRPC", "GET by uuid: gRPC GetAttribute", "req/s", "_RPS")
+	pgRow("pgbench_select", "pgbench -S (select-only, simple protocol)")
+	pgRow("pgbench_select_prepared", "pgbench -S -M prepared")
+	pgRow("pgbench_get_pk", "pgbench attributes PK SELECT (-M prepared)")
+	for _, l := range []struct{ k, n string }{{"LIST_A", "list A"}, {"LIST_B", "list B"}} {
+		run(l.k+"_REST", l.n+": REST", "req/s", "_RPS")
+		if l.k == "LIST_A" {
+			run(l.k+"_GRPC", l.n+": gRPC", "req/s", "_RPS")
 		}
+		name := "pgbench_" + strings.ToLower(l.k)
+		pgRow(name, l.n+": pgbench, same SQL, literal values")
+		pgRow(name+"_param", l.n+": pgbench, same SQL, parameters")
+		pgRow(name+"_generic", l.n+": pgbench, parameters, generic plan")
+	}
+	for _, k := range []string{"LIST_A", "LIST_B"} {
+		if p := res.str(k + "_PATH"); p != "" {
+			pf("  list %s = GET %s\n", strings.ToLower(k[5:]), p)
+		}
+	}
+	prod("product_get_plain", "product GET, plain: REST")
+	prod("product_get_hydrated_rest", "product GET, hydrated (8 associations): REST")
+	prod("product_get_hydrated_grpc", "product GET, hydrated (8 associations): gRPC")
+	prod("product_list_hydrated_rest", "product list of 20 hydrated: REST")
+	if n, ok := res.num("product_hydrated_json_bytes"); ok {
+		pf("  a hydrated product is %.0f bytes of JSON\n", n)
+	}
+	for _, s := range []struct{ k, n string }{{"product_bulk_publish", "publish"}, {"product_bulk_unpublish", "unpublish"}} {
+		row("bulk publication lifecycle of 100, "+s.n+" (mean)", res.fig(s.k+"_mean_ms"), "ms/req", res.fig(s.k+"_p50_ms"), res.fig(s.k+"_p99_ms"))
+	}
+	row("webhook deliveries/s to a loopback receiver", res.fig("webhook_deliveries_per_s"), "/s", figure{}, figure{})
+	row("webhook commit -> receipt at 1 000 deliveries/s", figure{1000, res.fig("webhook_p50_ms_at_1000").ok || res.fig("webhook_p99_ms_at_1000").ok},
+		"/s", res.fig("webhook_p50_ms_at_1000"), res.fig("webhook_p99_ms_at_1000"))
+	row("webhook deliveries/s while the API is saturated", res.fig("webhook_saturated_deliveries_per_s"), "/s", figure{}, figure{})
+
+	// --- CPU per request ---
+	// PG_PID: run.sh found the cluster's postmaster (bench/load and bench/products count its
+	// processes alone); 0: every postgres process of the machine, other clusters included.
+	if pid, ok := res.num("PG_PID"); ok && pid == 0 {
+		pf("\n(postgres below: every postgres process of the machine; run.sh did not find the cluster's postmaster)")
+	}
+	pf("\n%-60s %14s %14s\n", "CPU per request (from /proc)", "catalogd", "postgres")
+	line()
+	na := figure{v: -1} // a figure the program cannot measure
+	cpuRow := func(name string, server, pgCPU figure, scale float64) {
+		f := func(x figure) string {
+			switch {
+			case x == na:
+				return "-"
+			case !x.ok:
+				return notMeasured
+			}
+			return fmt.Sprintf("%.0f µs", x.v*scale)
+		}
+		pf("%-60s %s %s\n", name, right(f(server), 14), right(f(pgCPU), 14))
+	}
+	for _, c := range []struct{ k, n string }{
+		{"GET_REST", "GET by uuid: REST"}, {"GET_GRPC", "GET by uuid: gRPC"},
+		{"LIST_A_REST", "list A: REST"}, {"LIST_A_GRPC", "list A: gRPC"}, {"LIST_B_REST", "list B: REST"},
+	} {
+		cpuRow(c.n, res.fig(c.k+"_CPU_SERVER_US"), res.fig(c.k+"_CPU_PG_US"), 1)
+	}
+	// bench/load interleaves the bulk methods, most of them straight on PostgreSQL: catalogd only.
+	cpuRow("bulk create of 100: REST", res.fig("BULK_API_CPU_SERVER_MS"), na, 1000)
+	for _, c := range []struct{ k, n string }{
+		{"product_get_plain", "product GET, plain: REST"},
+		{"product_get_hydrated_rest", "product GET, hydrated: REST"},
+		{"product_get_hydrated_grpc", "product GET, hydrated: gRPC"},
+		{"product_list_hydrated_rest", "product list of 20 hydrated: REST"},
+	} {
+		cpuRow(c.n, res.fig(c.k+"_cpu_us"), res.fig(c.k+"_pg_cpu_us"), 1)
+	}
+	cpuRow("bulk publication lifecycle of 100", res.fig("product_bulk_lifecycle_cpu_ms"), na, 1000)
+	cpuRow("webhook delivery", res.fig("webhook_cpu_us_per_delivery"), na, 1)
+
+	// --- ratios that split the gaps ---
+	pf("\n%-60s %12s\n", "other ratios (for reading the above)", "ratio")
+	line()
+	info := func(name string, f figure) {
+		if f.ok {
+			pf("%-60s %12.3f\n", name, f.v)
+		} else {
+			pf("%-60s %12s\n", name, notMeasured)
+		}
+	}
+	info("GET by uuid REST / pgbench attributes PK SELECT", ratio(res.fig("GET_REST_RPS"), pg["pgbench_get_pk"].fig()))
+	info("GET by uuid gRPC / pgbench -S", ratio(res.fig("GET_GRPC_RPS"), pg["pgbench_select"].fig()))
+	info("GET by uuid catalogd CPU: gRPC / REST", ratio(res.fig("GET_GRPC_CPU_SERVER_US"), res.fig("GET_REST_CPU_SERVER_US")))
+	info("list_b REST / pgbench same SQL, literal (was a target: 0.9)", ratio(res.fig("LIST_B_REST_RPS"), pg["pgbench_list_b"].fig()))
+	for _, k := range []string{"LIST_A", "LIST_B"} {
+		l := "pgbench_" + strings.ToLower(k)
+		info(strings.ToLower(k)+" REST / pgbench parameterised SQL", ratio(res.fig(k+"_REST_RPS"), pg[l+"_param"].fig()))
+		info(strings.ToLower(k)+" pgbench parameterised / literal SQL", ratio(pg[l+"_param"].fig(), pg[l].fig()))
+		info(strings.ToLower(k)+" pgbench parameters, generic plan / literal SQL", ratio(pg[l+"_generic"].fig(), pg[l].fig()))
+	}
+	info("list_a REST / gRPC", ratio(res.fig("LIST_A_REST_RPS"), res.fig("LIST_A_GRPC_RPS")))
+	info("bulk: COPY time / REST bulk time, means", ratio(res.fig("BULK_COPY_MS"), res.fig("BULK_API_MS")))
+	info("bulk: COPY time / the service's transaction on pgx (p50)", ratio(res.fig("BULK_COPY_P50_MS"), res.fig("BULK_TX_P50_MS")))
+	info("bulk: service transaction on pgx / REST bulk time (p50)", ratio(res.fig("BULK_TX_P50_MS"), res.fig("BULK_API_P50_MS")))
+	info("product GET hydrated: REST / gRPC", ratio(res.fig("product_get_hydrated_rest_rps"), res.fig("product_get_hydrated_grpc_rps")))
+
+	// Whatever else bench/webhooks reported, as it wrote it.
+	var more []string
+	for k, v := range res.m {
+		if strings.HasPrefix(k, "webhook_") && !res.used[k] {
+			more = append(more, k+"="+v)
+		}
+	}
+	if len(more) > 0 {
+		slices.Sort(more)
+		pf("\nother figures of bench/webhooks (webhooks.env):\n  %s\n", strings.Join(more, "\n  "))
 	}
 	fmt.Print(b.String())
 	return os.WriteFile(filepath.Join(dir, "latest.txt"), []byte(b.String()), 0o644)
+}
+
+// right pads s on the left to w columns (fmt counts bytes, and µs is two bytes for one column).
+func right(s string, w int) string {
+	return strings.Repeat(" ", max(0, w-utf8.RuneCountInString(s))) + s
 }

@@ -1,5 +1,7 @@
-// Command products measures the product read and publication paths on a real catalogd (in process,
-// on a fresh database of the local PostgreSQL):
+// Command products measures the product read and publication paths on a real catalogd: the one at
+// -base (`make bench` runs `catalogd serve` on a fresh database and gives its pid, so that the
+// figures include the CPU catalogd spends per request), or else one started in this process on a
+// fresh database of the local PostgreSQL (apptest; -cpuprofile then profiles the service):
 //
 //   - the hydrated product GET: GET /v1/products/{uuid} with expand of every association, on
 //     products that each have 20 attributes (a term each), 10 assets, 5 categories and 30 input
@@ -21,6 +23,8 @@ import (
 	"runtime/pprof"
 	"time"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 
 	"github.com/catalogd/catalogd/bench/measure"
@@ -34,9 +38,18 @@ var (
 	clients    = flag.Int("clients", 4, "concurrent clients of the timed GET runs")
 	duration   = flag.Duration("duration", 10*time.Second, "length of each timed GET run (plus 1 s warm-up)")
 	bulkRuns   = flag.Int("bulk-runs", 30, "publish + unpublish rounds of 100 publications")
-	cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of the hydrated REST GET run to this file")
+	cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of the hydrated REST GET run to this file (catalogd in process only)")
 	each       = flag.Bool("each", false, "also time the GET with each association expanded alone")
+	base       = flag.String("base", "", "REST base URL of a running catalogd (empty: start one in this process on a fresh database)")
+	grpcAddr   = flag.String("grpc", "", "gRPC address of the catalogd at -base")
+	procs      = measure.ProcFlags()                  // -server-pid (of the catalogd at -base), -pg-pid
+	tokens     = measure.TokenFlags("catalogd-bench") // of the catalogd at -base
+	tenant     = flag.String("tenant", "", "tenant seeded and read (empty: bench-products-<unix time>, so that a run never meets an earlier one's codes)")
+	out        = flag.String("out", "", "also write the figures as key=value lines to this file (for the summary of make bench)")
 )
+
+// figures go to -out.
+var figures measure.Figures
 
 func main() {
 	flag.Parse()
@@ -86,12 +99,15 @@ func run() error {
 	if *nProducts < 5 {
 		return fmt.Errorf("-products must be at least 5")
 	}
-	env, err := apptest.Start(func(c *app.Config) { c.DisableDispatcher = true })
+	if *tenant == "" {
+		*tenant = fmt.Sprintf("bench-products-%d", time.Now().Unix())
+	}
+	baseURL, token, conn, stop, err := service()
 	if err != nil {
 		return err
 	}
-	defer env.Stop()
-	a := &api{measure.API{Base: env.BaseURL, Token: apptest.Token("bench-products"),
+	defer stop()
+	a := &api{measure.API{Base: baseURL, Token: token,
 		HTTP: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true}, Timeout: 30 * time.Second}}}
 
 	// The shared structure: 20 attributes, 10 assets of one featured asset type, 5 categories,
@@ -189,19 +205,20 @@ func run() error {
 		return err
 	}
 	raw, _ := json.Marshal(sample)
+	figures.Put("product_hydrated_json_bytes", len(raw))
 	count := func(k string) int { l, _ := sample[k].([]any); return len(l) }
 	fmt.Printf("hydrated product: %d bytes of JSON; productAttributes %d, productAssets %d, productCategories %d, inputValues %d, productTags %d, productRelations %d, publications %d\n",
 		len(raw), count("productAttributes"), count("productAssets"), count("productCategories"), count("inputValues"),
 		count("productTags"), count("productRelations"), count("publications"))
 
 	fmt.Printf("\n== hydrated product GET, %d clients, %s each\n", *clients, *duration)
-	timed("GET plain      REST /v1/products/{uuid}", func(r *rand.Rand) error {
+	timed("product_get_plain", "GET plain      REST /v1/products/{uuid}", func(r *rand.Rand) error {
 		return a.do("GET", "/v1/products/"+products[r.IntN(len(products))], nil, nil)
 	})
 	if *each {
 		for _, x := range []string{"productAttributes", "productAssets", "productCategories", "productTags", "inputValues",
 			"productRelations", "publications", "variants"} {
-			timed("GET expand["+x+"] alone", func(r *rand.Rand) error {
+			timed("", "GET expand["+x+"] alone", func(r *rand.Rand) error {
 				return a.do("GET", "/v1/products/"+products[r.IntN(len(products))]+"?expand["+x+"]=true", nil, nil)
 			})
 		}
@@ -215,19 +232,19 @@ func run() error {
 			return err
 		}
 	}
-	timed("GET hydrated   REST /v1/products/{uuid}?expand[...]=true (8 associations)", func(r *rand.Rand) error {
+	timed("product_get_hydrated_rest", "GET hydrated   REST /v1/products/{uuid}?expand[...]=true (8 associations)", func(r *rand.Rand) error {
 		return a.do("GET", "/v1/products/"+products[r.IntN(len(products))]+all, nil, nil)
 	})
 	pprof.StopCPUProfile()
-	grpcc := pb.NewProductServiceClient(env.GRPC)
+	grpcc := pb.NewProductServiceClient(conn)
 	gctx := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+a.Token)
 	every := &pb.ProductInclude{ProductAttributes: true, ProductAssets: true, ProductCategories: true, ProductTags: true,
 		InputValues: true, ProductRelations: true, Publications: true, Variants: true}
-	timed("GET hydrated   gRPC GetProduct with expand of every association", func(r *rand.Rand) error {
+	timed("product_get_hydrated_grpc", "GET hydrated   gRPC GetProduct with expand of every association", func(r *rand.Rand) error {
 		_, err := grpcc.GetProduct(gctx, &pb.GetProductRequest{ProductUuid: products[r.IntN(len(products))], Expand: every})
 		return err
 	})
-	timed("LIST hydrated  REST /v1/products?size=20&expand[...]=true (20 products per page)", func(r *rand.Rand) error {
+	timed("product_list_hydrated_rest", "LIST hydrated  REST /v1/products?size=20&expand[...]=true (20 products per page)", func(r *rand.Rand) error {
 		return a.do("GET", fmt.Sprintf("/v1/products%s&size=20&page=%d", all, 1+r.IntN(max(1, len(products)/20))), nil, nil)
 	})
 
@@ -259,6 +276,7 @@ func run() error {
 		return err
 	}
 	var pubLat, unpubLat []time.Duration
+	cpu0 := measure.SampleCPU(*procs)
 	for i := 0; i < *bulkRuns; i++ {
 		for _, step := range []struct {
 			tr  string
@@ -275,24 +293,75 @@ func run() error {
 			}
 		}
 	}
+	cpu := measure.SampleCPU(*procs).Sub(cpu0)
 	fmt.Printf("\n== bulk publication lifecycle of 100 (readiness checked for each), %d rounds\n", *bulkRuns)
-	report := func(name string, lat []time.Duration) {
+	report := func(key, name string, lat []time.Duration) {
 		p50, p99, mean := measure.Pct(lat)
 		fmt.Printf("%-46s p50 %7.2f ms  p99 %7.2f ms  mean %7.2f ms  (%.0f publications/s)\n", name, p50, p99, mean, 100/(mean/1000))
+		figures.Put(key+"_p50_ms", p50)
+		figures.Put(key+"_p99_ms", p99)
+		figures.Put(key+"_mean_ms", mean)
 	}
-	report("PATCH …/publications/bulk/actions/lifecycle publish", pubLat)
-	report("PATCH …/publications/bulk/actions/lifecycle unpublish", unpubLat)
-	return nil
+	report("product_bulk_publish", "PATCH …/publications/bulk/actions/lifecycle publish", pubLat)
+	report("product_bulk_unpublish", "PATCH …/publications/bulk/actions/lifecycle unpublish", unpubLat)
+	if procs.Server > 0 {
+		perReq := float64(cpu.Server.Microseconds()) / 1000 / float64(2**bulkRuns)
+		fmt.Printf("catalogd CPU per bulk lifecycle request of 100: %.2f ms\n", perReq)
+		figures.Put("product_bulk_lifecycle_cpu_ms", perReq)
+	}
+	return figures.Write(*out)
 }
 
-// timed runs op on -clients goroutines for a 1 s warm-up and then -duration and prints the rate
-// and latency.
-func timed(name string, op func(*rand.Rand) error) {
-	measure.Loop(*clients, time.Second, op)
-	lat, errs, first, elapsed := measure.Loop(*clients, *duration, op)
-	p50, p99, _ := measure.Pct(lat)
-	fmt.Printf("%8.0f req/s  p50 %6.2f ms  p99 %6.2f ms  %s\n", float64(len(lat))/elapsed.Seconds(), p50, p99, name)
-	if errs > 0 {
-		fmt.Printf("  %d errors, first: %v\n", errs, first)
+// service returns the catalogd to measure: the one at -base, or one started in this process on a
+// fresh database (dispatcher off: nothing here subscribes), with a token of -tenant and a gRPC
+// connection; stop releases what it took.
+func service() (baseURL, token string, conn *grpc.ClientConn, stop func(), err error) {
+	if *base == "" {
+		env, err := apptest.Start(func(c *app.Config) { c.DisableDispatcher = true })
+		if err != nil {
+			return "", "", nil, nil, err
+		}
+		return env.BaseURL, apptest.Token(*tenant), env.GRPC, env.Stop, nil
+	}
+	if *cpuProfile != "" {
+		return "", "", nil, nil, fmt.Errorf("-cpuprofile profiles this process: it needs catalogd in process (no -base)")
+	}
+	if *grpcAddr == "" {
+		return "", "", nil, nil, fmt.Errorf("-grpc is required with -base")
+	}
+	token, err = tokens.Mint(*tenant, "bench", []string{"catalog:read", "catalog:write"}, 2*time.Hour)
+	if err != nil {
+		return "", "", nil, nil, err
+	}
+	conn, err = grpc.NewClient(*grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return "", "", nil, nil, err
+	}
+	return *base, token, conn, func() { _ = conn.Close() }, nil
+}
+
+// timed runs op on -clients goroutines for a 1 s warm-up and then -duration and prints the rate,
+// the latency and, with -server-pid, the CPU catalogd and PostgreSQL spent per request; key (when
+// not empty) names the figures in -out.
+func timed(key, name string, op func(*rand.Rand) error) {
+	r := measure.Timed(*clients, *duration, *procs, op)
+	cpu := ""
+	if procs.Server > 0 {
+		cpu = fmt.Sprintf("  CPU/req: catalogd %5.0f µs, postgres %5.0f µs", r.PerOp(r.CPU.Server), r.PerOp(r.CPU.Postgres))
+	}
+	fmt.Printf("%8.0f req/s  p50 %6.2f ms  p99 %6.2f ms%s  %s\n", r.RPS(), r.P50, r.P99, cpu, name)
+	if r.Errs > 0 {
+		fmt.Printf("  %d errors, first: %v\n", r.Errs, r.FirstErr)
+	}
+	if key == "" {
+		return
+	}
+	figures.Put(key+"_rps", r.RPS())
+	figures.Put(key+"_p50_ms", r.P50)
+	figures.Put(key+"_p99_ms", r.P99)
+	figures.Put(key+"_errors", r.Errs)
+	if procs.Server > 0 {
+		figures.Put(key+"_cpu_us", r.PerOp(r.CPU.Server))
+		figures.Put(key+"_pg_cpu_us", r.PerOp(r.CPU.Postgres))
 	}
 }
