@@ -119,15 +119,8 @@ func cpuTime() time.Duration {
 	if *pid <= 0 {
 		return 0
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", *pid))
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ 100
+	d, _ := measure.ProcCPU(strconv.Itoa(*pid))
+	return d
 }
 
 // steady makes GETs of tenant tok at rate until stop, returning their latencies and statuses.
