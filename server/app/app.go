@@ -258,7 +258,11 @@ func (s *Server) Stop(ctx context.Context) {
 		w.stop()
 	}
 	if s.httpSrv != nil {
-		_ = s.httpSrv.Shutdown(ctx)
+		// Requests still running when ctx ends are cancelled (closing their connections cancels
+		// their contexts), so that their database connections are back before the pool closes.
+		if err := s.httpSrv.Shutdown(ctx); err != nil {
+			_ = s.httpSrv.Close()
+		}
 	}
 	if s.grpcSrv != nil {
 		stopped := make(chan struct{})

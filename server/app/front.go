@@ -214,7 +214,7 @@ func (f *frontDoor) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 		defer release()
 		// The call carries the admission (the chain neither verifies the token nor counts the tenant
 		// again) and the path (the Location of a create).
-		r = r.WithContext(context.WithValue(admit(ctx, admission{rest: true}), pathKey{}, r.URL.Path))
+		r = r.WithContext(context.WithValue(admit(ctx, admission{method: rt.rpc, rest: true}), pathKey{}, r.URL.Path))
 		if rt.body {
 			if err := readBody(w, r); err != nil {
 				WriteProblem(w, r, err)

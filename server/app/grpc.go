@@ -70,7 +70,8 @@ func (ic *interceptors) newServer(services []Service, codec encoding.CodecV2) *g
 // gRPC tap (direct calls) did not: the chain does both for them. Only the doors put an admission in
 // a context, so nothing a client sends can make the chain skip a check.
 type admission struct {
-	rest bool // admitted by the REST front door: limits applied, its own log line
+	method string // the one RPC admitted (a call of another method in that context is not admitted)
+	rest   bool   // admitted by the REST front door: limits applied, its own log line
 }
 
 type admissionKey struct{}
@@ -79,9 +80,13 @@ func admit(ctx context.Context, a admission) context.Context {
 	return context.WithValue(ctx, admissionKey{}, a)
 }
 
-func admissionOf(ctx context.Context) (admission, bool) {
+// admissionOf is the admission of method in ctx, if a door made one for it.
+func admissionOf(ctx context.Context, method string) (admission, bool) {
 	a, ok := ctx.Value(admissionKey{}).(admission)
-	return a, ok
+	if !ok || a.method != method {
+		return admission{}, false
+	}
+	return a, true
 }
 
 // maxStreams bounds the calls one gRPC connection has open at once.
@@ -98,7 +103,7 @@ func (ic *interceptors) tap(ctx context.Context, info *tap.Info) (context.Contex
 	if err != nil {
 		return ctx, err
 	}
-	return admit(ctx, admission{}), nil
+	return admit(ctx, admission{method: info.FullMethodName}), nil
 }
 
 // tooLargeField is the unknown field sizeCodec marks an over-size request with (the largest field
@@ -148,7 +153,7 @@ func tooLarge(req any) bool {
 // reaches its handler.
 func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
 	start := time.Now()
-	adm, admitted := admissionOf(ctx)
+	adm, admitted := admissionOf(ctx, info.FullMethod)
 	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > requestTimeout {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, requestTimeout)
@@ -156,7 +161,7 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 	}
 	md, _ := metadata.FromIncomingContext(ctx)
 	rid := first(md, RequestIDHeader)
-	if rid == "" || len(rid) > 128 {
+	if !validRequestID(rid) {
 		rid = uuid.NewString()
 	}
 	ctx = reqctx.WithRequestID(ctx, rid)
@@ -176,7 +181,7 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 			lvl = slog.LevelError
 		}
 		attrs := []any{"method", info.FullMethod, "code", code.String(), "duration_ms", float64(time.Since(start).Microseconds()) / 1000}
-		if p := reqctx.PrincipalFrom(ctx); !adm.rest && p != nil {
+		if p := reqctx.PrincipalFrom(ctx); p != nil {
 			attrs = append(attrs, "tenant", p.Tenant)
 		}
 		ic.log.Log(ctx, lvl, "rpc", attrs...)

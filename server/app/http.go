@@ -80,7 +80,7 @@ func requestLog(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rid := r.Header.Get("X-Request-Id")
-		if rid == "" || len(rid) > 128 {
+		if !validRequestID(rid) {
 			rid = uuid.NewString()
 			r.Header.Set("X-Request-Id", rid)
 		}
@@ -94,4 +94,19 @@ func requestLog(log *slog.Logger, next http.Handler) http.Handler {
 		log.InfoContext(ctx, "http", "method", r.Method, "path", r.URL.Path, "status", sw.status,
 			"duration_ms", float64(time.Since(start).Microseconds())/1000)
 	})
+}
+
+// validRequestID tells whether a client's request id is kept: 1 to 128 printable ASCII characters
+// (what gRPC metadata can carry, so the id the client sees is the one every log line and handler
+// gets); any other is replaced by a fresh uuid.
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] < 0x20 || id[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }

@@ -48,7 +48,10 @@ func (c *localConn) Invoke(ctx context.Context, method string, args, reply any, 
 	}
 	md, _ := metadata.FromOutgoingContext(ctx)
 	st := &localStream{method: method}
-	ctx = grpc.NewContextWithServerTransportStream(metadata.NewIncomingContext(ctx, md), st)
+	// The caller's metadata becomes the handler's incoming metadata, and only that: a handler that
+	// called out would not forward it (the bearer token).
+	ctx = metadata.NewIncomingContext(metadata.NewOutgoingContext(ctx, nil), md)
+	ctx = grpc.NewContextWithServerTransportStream(ctx, st)
 	resp, err := m.handler(m.impl, ctx, func(v any) error { return copyMessage(v, args) }, c.chain)
 	st.deliver(opts)
 	if err != nil {

@@ -241,11 +241,12 @@ func TestLocalConnCopiesAndCarriesMetadata(t *testing.T) {
 	var seen *pb.GetLocaleRequest
 	var sent *pb.GetLocaleResponse
 	var method string
-	var md metadata.MD
+	var md, outgoing metadata.MD
 	impl := &localeFunc{get: func(ctx context.Context, req *pb.GetLocaleRequest) (*pb.GetLocaleResponse, error) {
 		seen = req
 		method, _ = grpc.Method(ctx)
 		md, _ = metadata.FromIncomingContext(ctx)
+		outgoing, _ = metadata.FromOutgoingContext(ctx)
 		_ = grpc.SetHeader(ctx, metadata.Pairs("x-set", "h"))
 		_ = grpc.SetTrailer(ctx, metadata.Pairs("x-trail", "t"))
 		sent = &pb.GetLocaleResponse{Locale: &pb.Locale{Uuid: req.LocaleUuid}}
@@ -264,8 +265,8 @@ func TestLocalConnCopiesAndCarriesMetadata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if interceptions != 1 || method != "/catalog.v1.LocaleService/GetLocale" || first(md, "x-in") != "v" {
-		t.Errorf("interceptions %d, method %q, incoming metadata %v", interceptions, method, md)
+	if interceptions != 1 || method != "/catalog.v1.LocaleService/GetLocale" || first(md, "x-in") != "v" || len(outgoing) != 0 {
+		t.Errorf("interceptions %d, method %q, incoming metadata %v, outgoing %v", interceptions, method, md, outgoing)
 	}
 	if seen == in || !proto.Equal(seen, in) || out == sent || !proto.Equal(out, sent) {
 		t.Errorf("request or response not copied: %p %p, %p %p", seen, in, out, sent)
@@ -275,6 +276,46 @@ func TestLocalConnCopiesAndCarriesMetadata(t *testing.T) {
 	}
 	if _, err := pb.NewAttributeServiceClient(conn).GetAttribute(ctx, &pb.GetAttributeRequest{}); status.Code(err) != codes.Unimplemented {
 		t.Errorf("a method not served: %v", err)
+	}
+}
+
+// An admission is for the one method its door admitted: in its context, a call of another method
+// is authenticated by the chain itself (here: no token, refused; the handler never runs).
+func TestAdmissionIsForItsMethod(t *testing.T) {
+	ic, _ := ruleInterceptors(t)
+	ctx := reqctx.WithPrincipal(context.Background(), &reqctx.Principal{Tenant: "t", Scopes: DevScopes})
+	ctx = admit(ctx, admission{method: "/catalog.v1.LocaleService/GetLocale", rest: true})
+	ran := false
+	handler := func(context.Context, any) (any, error) { ran = true; return &pb.ListLocalesResponse{}, nil }
+	info := &grpc.UnaryServerInfo{FullMethod: "/catalog.v1.LocaleService/DeleteLocale"}
+	if _, err := ic.chain(ctx, &pb.DeleteLocaleRequest{LocaleUuid: "0b8a7c1e-5d1f-4c36-9a57-2f4b0f3f1a10"}, info, handler); status.Code(err) != codes.Unauthenticated || ran {
+		t.Errorf("another method under the admission: %v (handler ran: %v)", err, ran)
+	}
+}
+
+// A client's X-Request-Id is kept only when gRPC metadata can carry it (printable ASCII, 1 to 128
+// bytes): else the response, the logs and the handler all get the same fresh id.
+func TestRequestIDTheHandlerSees(t *testing.T) {
+	r := newChainRig(t)
+	r.ic.limits = nil
+	gw, err := newRESTGateway(context.Background(), r.services, newLocalConn(r.services, r.ic.chain), r.ic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := requestLog(slog.New(r.log), queryparam.PreserveOrder(gw))
+	for _, id := range []string{"caf\xe9", "tab\there", strings.Repeat("x", 129), "", "ok-id_1.2"} {
+		req := httptest.NewRequest(http.MethodGet, "/v1/locales/l-1", nil)
+		req.Header.Set("Authorization", r.token)
+		req.Header.Set("X-Request-Id", id)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		got := w.Header().Get("X-Request-Id")
+		r.locales.mu.Lock()
+		seen := r.locales.rid
+		r.locales.mu.Unlock()
+		if w.Code != http.StatusOK || got == "" || seen != got || (id == "ok-id_1.2") != (got == id) {
+			t.Errorf("X-Request-Id %q: status %d, response id %q, handler's %q", id, w.Code, got, seen)
+		}
 	}
 }
 
