@@ -106,11 +106,15 @@ pending_subs AS (
         ORDER BY d.tenant_id, d.subscription_uuid LIMIT 1) n
 ),
 in_flight AS (
-    SELECT d.tenant_id, d.subscription_uuid, count(*)::integer AS n FROM webhook_deliveries d
-    WHERE d.status = 'pending' AND d.lease_id IS NOT NULL AND d.scheduled_at > now()
+    -- from webhook_deliveries_leased: the lease's expiry is an aggregate FILTER, not a condition
+    -- the planner could serve with webhook_deliveries_pending (a walk of the whole backlog)
+    SELECT d.tenant_id, d.subscription_uuid, (count(*) FILTER (WHERE d.scheduled_at > now()))::integer AS n FROM webhook_deliveries d
+    WHERE d.status = 'pending' AND d.lease_id IS NOT NULL
     GROUP BY d.tenant_id, d.subscription_uuid
 ),
 tenant_in_flight AS (
+    -- from webhook_deliveries_leased: the lease's expiry is an aggregate FILTER, not a condition
+    -- the planner could serve with webhook_deliveries_pending (a walk of the whole backlog)
     SELECT f.tenant_id, sum(f.n)::integer AS n FROM in_flight f GROUP BY f.tenant_id
 ),
 due_subs AS (
@@ -154,10 +158,17 @@ chosen AS (
     LIMIT (SELECT max_rows FROM params)
 ),
 due AS (
-    SELECT d.tenant_id, d.uuid FROM webhook_deliveries d
-    JOIN chosen c ON c.tenant_id = d.tenant_id AND c.uuid = d.uuid
-    WHERE d.status = 'pending' AND d.scheduled_at <= now()
-    FOR UPDATE OF d SKIP LOCKED
+    -- Each chosen row is locked by its primary key alone, then checked to be still pending and
+    -- due (the version locked: one finished meanwhile is locked but not claimed), and updated by
+    -- its primary key. No partial index can serve these lookups: with the check in them, a generic
+    -- plan made while the table was small looked each row up in webhook_deliveries_pending by
+    -- tenant, a walk of the tenant's whole backlog per row. (LIMIT 1, one row by its key anyway,
+    -- keeps the planner from moving the check into the lookup.)
+    SELECT l.tenant_id, l.uuid FROM chosen c CROSS JOIN LATERAL (
+        SELECT d.tenant_id, d.uuid, d.status, d.scheduled_at FROM webhook_deliveries d
+        WHERE d.tenant_id = c.tenant_id AND d.uuid = c.uuid
+        LIMIT 1 FOR UPDATE SKIP LOCKED) l
+    WHERE l.status = 'pending' AND l.scheduled_at <= now()
 )
 UPDATE webhook_deliveries d
 SET scheduled_at = now() + make_interval(secs => @lease_seconds::double precision), lease_id = @lease_id
@@ -200,31 +211,46 @@ SET status = CASE WHEN @status::text = 'delivered' OR status = 'pending' THEN @s
     attempts = attempts + 1, last_status_code = @last_status_code, lease_id = NULL, updated_at = @now
 WHERE tenant_id = @tenant_id AND uuid = @uuid AND lease_id = @lease_id;
 
--- name: RecordDeliverySuccess :one
--- Records a successful attempt of a delivery whose subscription has no failures to reset, in one
--- statement (one round trip, its own transaction), while the caller holds the lease. The
--- subscription is share-locked first: the lock order of every write on a subscription and its
--- deliveries, excluding its transitions but not the other successes' records, which run side by
--- side. healthy = 0: the subscription has failure counters to reset (or is gone) and nothing was
--- written — the caller records under the exclusive lock instead; finished = 0: the lease was lost.
-WITH sub AS (
-    SELECT s.uuid FROM webhook_subscriptions s
-    WHERE s.tenant_id = @tenant_id AND s.uuid = @subscription_uuid AND s.consecutive_failures = 0 AND s.failing_since IS NULL
+-- name: RecordDeliverySuccesses :many
+-- Records successful attempts of many deliveries at once (the dispatcher's recorder: the successes
+-- that finished while its previous record ran), in one statement and one commit, each only while
+-- its caller still holds that delivery's lease. The subscriptions are share-locked first: the lock
+-- order of every write on a subscription and its deliveries, excluding their transitions and
+-- failure records but not other successes' records. Only subscriptions without failures to reset
+-- are recorded here; per delivery, healthy = false: its subscription has failure counters to reset
+-- (or is gone) and nothing was written for it — the caller records it under the exclusive lock
+-- instead; finished = false: the lease was lost (another dispatcher took the delivery over).
+WITH input AS (
+    -- one row per attempt: the arrays side by side (set-returning functions in a select list zip)
+    SELECT unnest(@tenant_ids::text[]) AS tenant_id, unnest(@subscription_uuids::uuid[]) AS subscription_uuid,
+           unnest(@uuids::uuid[]) AS uuid, unnest(@lease_ids::uuid[]) AS lease_id, unnest(@status_codes::integer[]) AS status_code,
+           unnest(@attempt_uuids::uuid[]) AS attempt_uuid, unnest(@response_bodies::text[]) AS response_body,
+           unnest(@response_times_ms::integer[]) AS response_time_ms
+),
+sub AS (
+    SELECT s.tenant_id, s.uuid FROM webhook_subscriptions s
+    WHERE (s.tenant_id, s.uuid) IN (SELECT i.tenant_id, i.subscription_uuid FROM input i)
+      AND s.consecutive_failures = 0 AND s.failing_since IS NULL
     FOR SHARE
 ),
 fin AS (
     UPDATE webhook_deliveries d
-    SET status = 'delivered', scheduled_at = NULL, attempts = d.attempts + 1, last_status_code = @status_code::integer,
+    SET status = 'delivered', scheduled_at = NULL, attempts = d.attempts + 1, last_status_code = i.status_code,
         lease_id = NULL, updated_at = @now
-    WHERE d.tenant_id = @tenant_id AND d.uuid = @uuid AND d.lease_id = @lease_id AND EXISTS (SELECT 1 FROM sub)
+    FROM input i JOIN sub ON sub.tenant_id = i.tenant_id AND sub.uuid = i.subscription_uuid
+    WHERE d.tenant_id = i.tenant_id AND d.uuid = i.uuid AND d.lease_id = i.lease_id
     RETURNING d.tenant_id, d.uuid
 ),
 att AS (
     INSERT INTO webhook_delivery_attempts (tenant_id, uuid, delivery_uuid, status_code, response_body, response_time_ms, error, created_at)
-    SELECT fin.tenant_id, @attempt_uuid, fin.uuid, @status_code::integer, @response_body, @response_time_ms, NULL, @now FROM fin
-    RETURNING 1
+    SELECT i.tenant_id, i.attempt_uuid, i.uuid, i.status_code, i.response_body, i.response_time_ms, NULL, @now
+    FROM input i JOIN fin ON fin.tenant_id = i.tenant_id AND fin.uuid = i.uuid
+    RETURNING tenant_id, delivery_uuid
 )
-SELECT (SELECT count(*) FROM sub)::integer AS healthy, (SELECT count(*) FROM att)::integer AS finished;
+SELECT i.uuid::uuid AS uuid,
+       EXISTS (SELECT 1 FROM sub WHERE sub.tenant_id = i.tenant_id AND sub.uuid = i.subscription_uuid) AS healthy,
+       EXISTS (SELECT 1 FROM att WHERE att.tenant_id = i.tenant_id AND att.delivery_uuid = i.uuid) AS finished
+FROM input i;
 
 -- name: RecordSubscriptionSuccess :exec
 UPDATE webhook_subscriptions SET consecutive_failures = 0, failing_since = NULL

@@ -29,11 +29,15 @@ pending_subs AS (
         ORDER BY d.tenant_id, d.subscription_uuid LIMIT 1) n
 ),
 in_flight AS (
-    SELECT d.tenant_id, d.subscription_uuid, count(*)::integer AS n FROM webhook_deliveries d
-    WHERE d.status = 'pending' AND d.lease_id IS NOT NULL AND d.scheduled_at > now()
+    -- from webhook_deliveries_leased: the lease's expiry is an aggregate FILTER, not a condition
+    -- the planner could serve with webhook_deliveries_pending (a walk of the whole backlog)
+    SELECT d.tenant_id, d.subscription_uuid, (count(*) FILTER (WHERE d.scheduled_at > now()))::integer AS n FROM webhook_deliveries d
+    WHERE d.status = 'pending' AND d.lease_id IS NOT NULL
     GROUP BY d.tenant_id, d.subscription_uuid
 ),
 tenant_in_flight AS (
+    -- from webhook_deliveries_leased: the lease's expiry is an aggregate FILTER, not a condition
+    -- the planner could serve with webhook_deliveries_pending (a walk of the whole backlog)
     SELECT f.tenant_id, sum(f.n)::integer AS n FROM in_flight f GROUP BY f.tenant_id
 ),
 due_subs AS (
@@ -77,10 +81,17 @@ chosen AS (
     LIMIT (SELECT max_rows FROM params)
 ),
 due AS (
-    SELECT d.tenant_id, d.uuid FROM webhook_deliveries d
-    JOIN chosen c ON c.tenant_id = d.tenant_id AND c.uuid = d.uuid
-    WHERE d.status = 'pending' AND d.scheduled_at <= now()
-    FOR UPDATE OF d SKIP LOCKED
+    -- Each chosen row is locked by its primary key alone, then checked to be still pending and
+    -- due (the version locked: one finished meanwhile is locked but not claimed), and updated by
+    -- its primary key. No partial index can serve these lookups: with the check in them, a generic
+    -- plan made while the table was small looked each row up in webhook_deliveries_pending by
+    -- tenant, a walk of the tenant's whole backlog per row. (LIMIT 1, one row by its key anyway,
+    -- keeps the planner from moving the check into the lookup.)
+    SELECT l.tenant_id, l.uuid FROM chosen c CROSS JOIN LATERAL (
+        SELECT d.tenant_id, d.uuid, d.status, d.scheduled_at FROM webhook_deliveries d
+        WHERE d.tenant_id = c.tenant_id AND d.uuid = c.uuid
+        LIMIT 1 FOR UPDATE SKIP LOCKED) l
+    WHERE l.status = 'pending' AND l.scheduled_at <= now()
 )
 UPDATE webhook_deliveries d
 SET scheduled_at = now() + make_interval(secs => $1::double precision), lease_id = $2
@@ -571,65 +582,94 @@ func (q *Queries) LockWebhookSubscription(ctx context.Context, arg LockWebhookSu
 	return i, err
 }
 
-const recordDeliverySuccess = `-- name: RecordDeliverySuccess :one
-WITH sub AS (
-    SELECT s.uuid FROM webhook_subscriptions s
-    WHERE s.tenant_id = $1 AND s.uuid = $2 AND s.consecutive_failures = 0 AND s.failing_since IS NULL
+const recordDeliverySuccesses = `-- name: RecordDeliverySuccesses :many
+WITH input AS (
+    -- one row per attempt: the arrays side by side (set-returning functions in a select list zip)
+    SELECT unnest($1::text[]) AS tenant_id, unnest($2::uuid[]) AS subscription_uuid,
+           unnest($3::uuid[]) AS uuid, unnest($4::uuid[]) AS lease_id, unnest($5::integer[]) AS status_code,
+           unnest($6::uuid[]) AS attempt_uuid, unnest($7::text[]) AS response_body,
+           unnest($8::integer[]) AS response_time_ms
+),
+sub AS (
+    SELECT s.tenant_id, s.uuid FROM webhook_subscriptions s
+    WHERE (s.tenant_id, s.uuid) IN (SELECT i.tenant_id, i.subscription_uuid FROM input i)
+      AND s.consecutive_failures = 0 AND s.failing_since IS NULL
     FOR SHARE
 ),
 fin AS (
     UPDATE webhook_deliveries d
-    SET status = 'delivered', scheduled_at = NULL, attempts = d.attempts + 1, last_status_code = $3::integer,
-        lease_id = NULL, updated_at = $4
-    WHERE d.tenant_id = $1 AND d.uuid = $5 AND d.lease_id = $6 AND EXISTS (SELECT 1 FROM sub)
+    SET status = 'delivered', scheduled_at = NULL, attempts = d.attempts + 1, last_status_code = i.status_code,
+        lease_id = NULL, updated_at = $9
+    FROM input i JOIN sub ON sub.tenant_id = i.tenant_id AND sub.uuid = i.subscription_uuid
+    WHERE d.tenant_id = i.tenant_id AND d.uuid = i.uuid AND d.lease_id = i.lease_id
     RETURNING d.tenant_id, d.uuid
 ),
 att AS (
     INSERT INTO webhook_delivery_attempts (tenant_id, uuid, delivery_uuid, status_code, response_body, response_time_ms, error, created_at)
-    SELECT fin.tenant_id, $7, fin.uuid, $3::integer, $8, $9, NULL, $4 FROM fin
-    RETURNING 1
+    SELECT i.tenant_id, i.attempt_uuid, i.uuid, i.status_code, i.response_body, i.response_time_ms, NULL, $9
+    FROM input i JOIN fin ON fin.tenant_id = i.tenant_id AND fin.uuid = i.uuid
+    RETURNING tenant_id, delivery_uuid
 )
-SELECT (SELECT count(*) FROM sub)::integer AS healthy, (SELECT count(*) FROM att)::integer AS finished
+SELECT i.uuid::uuid AS uuid,
+       EXISTS (SELECT 1 FROM sub WHERE sub.tenant_id = i.tenant_id AND sub.uuid = i.subscription_uuid) AS healthy,
+       EXISTS (SELECT 1 FROM att WHERE att.tenant_id = i.tenant_id AND att.delivery_uuid = i.uuid) AS finished
+FROM input i
 `
 
-type RecordDeliverySuccessParams struct {
-	TenantID         string     `db:"tenant_id"`
-	SubscriptionUuid uuid.UUID  `db:"subscription_uuid"`
-	StatusCode       int32      `db:"status_code"`
-	Now              time.Time  `db:"now"`
-	Uuid             uuid.UUID  `db:"uuid"`
-	LeaseID          *uuid.UUID `db:"lease_id"`
-	AttemptUuid      uuid.UUID  `db:"attempt_uuid"`
-	ResponseBody     string     `db:"response_body"`
-	ResponseTimeMs   int32      `db:"response_time_ms"`
+type RecordDeliverySuccessesParams struct {
+	TenantIds         []string    `db:"tenant_ids"`
+	SubscriptionUuids []uuid.UUID `db:"subscription_uuids"`
+	Uuids             []uuid.UUID `db:"uuids"`
+	LeaseIds          []uuid.UUID `db:"lease_ids"`
+	StatusCodes       []int32     `db:"status_codes"`
+	AttemptUuids      []uuid.UUID `db:"attempt_uuids"`
+	ResponseBodies    []string    `db:"response_bodies"`
+	ResponseTimesMs   []int32     `db:"response_times_ms"`
+	Now               time.Time   `db:"now"`
 }
 
-type RecordDeliverySuccessRow struct {
-	Healthy  int32 `db:"healthy"`
-	Finished int32 `db:"finished"`
+type RecordDeliverySuccessesRow struct {
+	Uuid     uuid.UUID `db:"uuid"`
+	Healthy  bool      `db:"healthy"`
+	Finished bool      `db:"finished"`
 }
 
-// Records a successful attempt of a delivery whose subscription has no failures to reset, in one
-// statement (one round trip, its own transaction), while the caller holds the lease. The
-// subscription is share-locked first: the lock order of every write on a subscription and its
-// deliveries, excluding its transitions but not the other successes' records, which run side by
-// side. healthy = 0: the subscription has failure counters to reset (or is gone) and nothing was
-// written — the caller records under the exclusive lock instead; finished = 0: the lease was lost.
-func (q *Queries) RecordDeliverySuccess(ctx context.Context, arg RecordDeliverySuccessParams) (RecordDeliverySuccessRow, error) {
-	row := q.db.QueryRow(ctx, recordDeliverySuccess,
-		arg.TenantID,
-		arg.SubscriptionUuid,
-		arg.StatusCode,
+// Records successful attempts of many deliveries at once (the dispatcher's recorder: the successes
+// that finished while its previous record ran), in one statement and one commit, each only while
+// its caller still holds that delivery's lease. The subscriptions are share-locked first: the lock
+// order of every write on a subscription and its deliveries, excluding their transitions and
+// failure records but not other successes' records. Only subscriptions without failures to reset
+// are recorded here; per delivery, healthy = false: its subscription has failure counters to reset
+// (or is gone) and nothing was written for it — the caller records it under the exclusive lock
+// instead; finished = false: the lease was lost (another dispatcher took the delivery over).
+func (q *Queries) RecordDeliverySuccesses(ctx context.Context, arg RecordDeliverySuccessesParams) ([]RecordDeliverySuccessesRow, error) {
+	rows, err := q.db.Query(ctx, recordDeliverySuccesses,
+		arg.TenantIds,
+		arg.SubscriptionUuids,
+		arg.Uuids,
+		arg.LeaseIds,
+		arg.StatusCodes,
+		arg.AttemptUuids,
+		arg.ResponseBodies,
+		arg.ResponseTimesMs,
 		arg.Now,
-		arg.Uuid,
-		arg.LeaseID,
-		arg.AttemptUuid,
-		arg.ResponseBody,
-		arg.ResponseTimeMs,
 	)
-	var i RecordDeliverySuccessRow
-	err := row.Scan(&i.Healthy, &i.Finished)
-	return i, err
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []RecordDeliverySuccessesRow{}
+	for rows.Next() {
+		var i RecordDeliverySuccessesRow
+		if err := rows.Scan(&i.Uuid, &i.Healthy, &i.Finished); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const recordSubscriptionFailure = `-- name: RecordSubscriptionFailure :one

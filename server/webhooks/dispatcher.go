@@ -68,10 +68,17 @@ type Dispatcher struct {
 	Grace   time.Duration
 	Metrics *Metrics
 
-	wake  chan struct{}
-	mu    sync.Mutex
-	dep   map[string][2]*time.Time
-	depAt time.Time
+	wake chan struct{}
+	// successes: attempts waiting for the loop to record them (recordSuccess).
+	successes chan *recordItem
+	// busy counts the attempts of this process not recorded or released yet (its slots in use).
+	busy atomic.Int64
+	// sending counts the attempts on the wire (made, not answered yet): the loop waits for them
+	// a moment to write their successes in one batch.
+	sending atomic.Int64
+	mu      sync.Mutex
+	dep     map[string][2]*time.Time
+	depAt   time.Time
 }
 
 // DispatcherConns is the size of the dispatcher's own pool: the NOTIFY listener, the claims, the
@@ -116,65 +123,106 @@ func (d *Dispatcher) defaults() {
 func (d *Dispatcher) Run(ctx context.Context) {
 	d.defaults()
 	d.wake = make(chan struct{}, 1)
+	d.successes = make(chan *recordItem, d.Workers)
 	// Attempts run under their own context: the end of ctx stops the claims, not the attempts.
 	attempts, cut := context.WithCancel(context.WithoutCancel(ctx))
 	defer cut()
 	var listener sync.WaitGroup
 	listener.Add(1)
 	go func() { defer listener.Done(); d.listen(ctx) }()
-
-	var running sync.WaitGroup
-	var busy atomic.Int64
-	for ctx.Err() == nil {
-		free := d.Workers - int(busy.Load())
-		if free > 0 {
-			want := min(free, maxClaim)
-			rows, lease, err := d.claim(ctx, want)
-			if err != nil && ctx.Err() == nil {
-				d.Log.Error("webhook claim", "error", err.Error())
-			}
-			for _, r := range rows {
-				busy.Add(1)
-				d.Metrics.inFlightAdd(1)
-				running.Add(1)
-				go func() {
-					defer func() {
-						busy.Add(-1)
-						d.Metrics.inFlightAdd(-1)
-						running.Done()
-						d.signal() // a slot is free
-					}()
-					d.deliver(attempts, r, lease)
-				}()
-			}
-			if err == nil && len(rows) == want {
-				continue // there may be more due
-			}
-			if err != nil || len(rows) == 0 {
-				// Wake-ups (a NOTIFY per committed write, a freed slot) can come faster than
-				// claims find work: gather them for a moment, so that one claim serves many.
-				sleep(ctx, claimPause)
-			}
-		}
-		select {
-		case <-ctx.Done():
-		case <-d.wake:
-		case <-time.After(d.Poll):
-		}
-	}
-
 	done := make(chan struct{})
-	go func() { running.Wait(); close(done) }()
+	go func() { defer close(done); d.loop(ctx, attempts) }()
+
+	<-ctx.Done()
 	select {
 	case <-done:
 	case <-time.After(d.Grace):
-		if n := busy.Load(); n > 0 {
+		if n := d.busy.Load(); n > 0 {
 			d.Log.Warn("webhook attempts cut by shutdown after the grace period; their deliveries are due again", "attempts", n)
 		}
 		cut()
 		<-done
 	}
 	listener.Wait()
+}
+
+// loop makes the dispatcher's claims and writes the successes the attempts queue for it
+// (recorder.go), together: a batch of successes and the claim that refills the room they free are
+// one transaction. Failures, and the releases of cut attempts, are written by the attempts'
+// goroutines. Once ctx ends it claims nothing more and returns when every attempt of this process
+// is recorded or released (attempts is their context).
+func (d *Dispatcher) loop(ctx, attempts context.Context) {
+	var (
+		woken  = true      // something may be due: claim (a NOTIFY, a freed slot, the poll)
+		resume time.Time   // after a claim that found nothing, claims on wake-ups wait until then
+		held   *recordItem // a success that came while the loop waited: the first of the next batch
+	)
+	for {
+		stopping := ctx.Err() != nil
+		if stopping && d.busy.Load() == 0 && held == nil {
+			return
+		}
+		batch := d.gather(held)
+		held = nil
+		want := 0
+		// A batch's claim refills the room its successes free; a wake-up's waits out the pause.
+		if !stopping && (len(batch) > 0 || woken && !time.Now().Before(resume)) {
+			want = max(min(d.Workers-int(d.busy.Load())+len(batch), maxClaim), 0)
+		}
+		if len(batch) > 0 || want > 0 {
+			if want > 0 {
+				woken = false
+			}
+			rows, lease, err := d.recordAndClaim(batch, want)
+			for _, r := range rows {
+				d.start(attempts, r, lease)
+			}
+			switch {
+			case want == 0:
+			case err == nil && len(rows) == want:
+				woken = true // there may be more due
+			case len(batch) == 0 && (err != nil || len(rows) == 0):
+				// Wake-ups (a NOTIFY per committed write, a freed slot) can come faster than
+				// claims find work: gather them for a moment, so that one claim serves many.
+				// (A batch's claim finding nothing says nothing of the next write's rows.)
+				resume = time.Now().Add(claimPause)
+			}
+			continue
+		}
+		var pause <-chan time.Time
+		if woken && !stopping && time.Now().Before(resume) {
+			pause = time.After(time.Until(resume))
+		}
+		var end <-chan struct{}
+		if !stopping {
+			end = ctx.Done()
+		}
+		select {
+		case <-end:
+		case <-d.wake: // a NOTIFY, a freed slot; while stopping, the last attempt's end
+			woken = true
+		case held = <-d.successes:
+		case <-pause:
+		case <-time.After(d.Poll):
+			woken = true
+		}
+	}
+}
+
+// start makes a claimed delivery's attempt in a goroutine (a slot) of its own.
+func (d *Dispatcher) start(ctx context.Context, r db.ClaimDueDeliveriesRow, lease uuid.UUID) {
+	d.busy.Add(1)
+	d.sending.Add(1) // at once: the loop's next gather waits for this attempt
+	d.Metrics.inFlightAdd(1)
+	go func() {
+		batched := d.deliver(ctx, r, lease)
+		d.Metrics.inFlightAdd(-1)
+		// A slot is free: wake the loop to claim, unless the success went in a batch, whose
+		// transaction claimed for it already. The last one always does (shutdown waits for it).
+		if d.busy.Add(-1) == 0 || !batched {
+			d.signal()
+		}
+	}()
 }
 
 // listen turns NOTIFY catalogd_webhooks into wake-ups, reconnecting as needed.
@@ -207,30 +255,22 @@ func (d *Dispatcher) signal() {
 	}
 }
 
-// claim takes up to max due deliveries under one lease id, in a transaction holding the claim
-// lock (LockDeliveryClaims), so that the in-flight caps are exact across dispatchers.
-func (d *Dispatcher) claim(ctx context.Context, max int) ([]db.ClaimDueDeliveriesRow, uuid.UUID, error) {
-	lease := uuid.New()
-	var rows []db.ClaimDueDeliveriesRow
-	err := d.DB.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
-		if err := q.LockDeliveryClaims(ctx); err != nil {
-			return err
-		}
-		var err error
-		rows, err = q.ClaimDueDeliveries(ctx, db.ClaimDueDeliveriesParams{PerSubscription: int32(d.PerSubscription),
-			PerTenant: int32(d.PerTenant), Max: int32(max), LeaseSeconds: d.Lease.Seconds(), LeaseID: &lease})
-		return err
-	})
-	if err != nil {
-		return nil, lease, err
+// claim takes up to max due deliveries under lease, in q's transaction: it takes the claim lock
+// (LockDeliveryClaims) first, so that the in-flight caps are exact across dispatchers.
+func (d *Dispatcher) claim(ctx context.Context, q *db.Queries, max int, lease uuid.UUID) ([]db.ClaimDueDeliveriesRow, error) {
+	if err := q.LockDeliveryClaims(ctx); err != nil {
+		return nil, err
 	}
-	return rows, lease, nil
+	return q.ClaimDueDeliveries(ctx, db.ClaimDueDeliveriesParams{PerSubscription: int32(d.PerSubscription),
+		PerTenant: int32(d.PerTenant), Max: int32(max), LeaseSeconds: d.Lease.Seconds(), LeaseID: &lease})
 }
 
 // deliver makes one claimed delivery's attempt and records it; an attempt cut by shutdown (ctx
-// cancelled) is not recorded: the delivery is released, due again with the same webhook-id.
-func (d *Dispatcher) deliver(ctx context.Context, r db.ClaimDueDeliveriesRow, lease uuid.UUID) {
+// cancelled) is not recorded: the delivery is released, due again with the same webhook-id. It
+// reports whether the attempt was written in a batch of the loop (recordSuccess).
+func (d *Dispatcher) deliver(ctx context.Context, r db.ClaimDueDeliveriesRow, lease uuid.UUID) (batched bool) {
 	res := d.attempt(ctx, r)
+	d.sending.Add(-1)
 	received := time.Now()
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
@@ -240,17 +280,29 @@ func (d *Dispatcher) deliver(ctx context.Context, r db.ClaimDueDeliveriesRow, le
 			// The lease runs out by itself: the delivery is sent again then.
 			d.Log.Warn("webhook delivery release", "delivery", r.Uuid.String(), "error", err.Error())
 		}
-		return
+		return false
 	}
 	if r.SubscriptionStatus == "active" {
 		d.Metrics.attempt(res)
 	}
-	status, err := d.record(rctx, r, lease, res)
+	var status string
+	var err error
+	if res.Success && r.SubscriptionStatus == "active" {
+		// The common case: written by the loop with the other successes of the moment.
+		status, err = "delivered", d.recordSuccess(r, lease, res)
+		batched = err == nil || errors.Is(err, errLeaseLost)
+	}
+	if !batched && (err == nil || errors.Is(err, errNotHealthy)) {
+		status, err = d.record(rctx, r, lease, res)
+	}
 	if err != nil {
-		d.Log.Error("webhook dispatch", "delivery", r.Uuid.String(), "error", err.Error())
-		return
+		if !errors.Is(err, errLeaseLost) { // logged where it was found
+			d.Log.Error("webhook dispatch", "delivery", r.Uuid.String(), "error", err.Error())
+		}
+		return batched
 	}
 	d.Metrics.finished(status, received.Sub(r.CreatedAt))
+	return batched
 }
 
 func (d *Dispatcher) attempt(ctx context.Context, r db.ClaimDueDeliveriesRow) Result {
@@ -270,15 +322,12 @@ func (d *Dispatcher) attempt(ctx context.Context, r db.ClaimDueDeliveriesRow) Re
 	return d.Sender.Send(ctx, req)
 }
 
-// record stores an attempt and its consequences in one transaction: the delivery's next state, the
-// subscription's failure counters and, past the policy's threshold or on 410 Gone, its suspension.
-// It returns the status the delivery was left in ("" when it was not changed).
+// record stores an attempt and its consequences in one transaction under the subscription's
+// exclusive lock: the delivery's next state, the subscription's failure counters (reset by a
+// success) and, past the policy's threshold or on 410 Gone, its suspension. It is the path of
+// failures, of successes that reset a failing subscription, and of attempts of inactive
+// subscriptions; it returns the status the delivery was left in ("" when it was not changed).
 func (d *Dispatcher) record(ctx context.Context, r db.ClaimDueDeliveriesRow, lease uuid.UUID, res Result) (string, error) {
-	if res.Success && r.SubscriptionStatus == "active" {
-		if status, err := d.recordSuccess(ctx, r, lease, res); !errors.Is(err, errNotHealthy) {
-			return status, err
-		}
-	}
 	now := store.Now()
 	inactive := r.SubscriptionStatus != "active"
 	var final string
@@ -350,25 +399,14 @@ func (d *Dispatcher) record(ctx context.Context, r db.ClaimDueDeliveriesRow, lea
 	return final, err
 }
 
-// recordSuccess records a successful attempt on a subscription without failures to reset, in one
-// statement under a share lock of the subscription (RecordDeliverySuccess): the records of its
-// concurrent successes do not wait for one another (under the exclusive lock they ran one at a
-// time, and a busy subscription's deliveries queued behind their commits). A subscription with
-// failure counters to reset is errNotHealthy: the exclusive path of record does it.
-func (d *Dispatcher) recordSuccess(ctx context.Context, r db.ClaimDueDeliveriesRow, lease uuid.UUID, res Result) (string, error) {
-	row, err := d.DB.Q.RecordDeliverySuccess(ctx, db.RecordDeliverySuccessParams{TenantID: r.TenantID, SubscriptionUuid: r.SubscriptionUuid,
-		Uuid: r.Uuid, LeaseID: &lease, StatusCode: int32(res.StatusCode), AttemptUuid: uuid.Must(uuid.NewV7()),
-		ResponseBody: res.Body, ResponseTimeMs: int32(res.Duration.Milliseconds()), Now: store.Now()})
-	switch {
-	case err != nil:
-		return "", err
-	case row.Healthy == 0:
-		return "", errNotHealthy
-	case row.Finished == 0:
-		d.Log.Warn("webhook delivery lease lost", "delivery", r.Uuid.String())
-		return "", errLeaseLost
-	}
-	return "delivered", nil
+// recordSuccess queues a successful attempt on an active subscription for the loop, which writes
+// it in one statement with the other successes of the moment (recorder.go), and waits for it:
+// errNotHealthy when the subscription has failure counters to reset (nothing written: the
+// exclusive path of record does it), errLeaseLost, or the batch's error.
+func (d *Dispatcher) recordSuccess(r db.ClaimDueDeliveriesRow, lease uuid.UUID, res Result) error {
+	it := &recordItem{r: r, lease: lease, res: res, err: make(chan error, 1)}
+	d.successes <- it
+	return <-it.err
 }
 
 var errNotHealthy = errors.New("the subscription has failures to reset")

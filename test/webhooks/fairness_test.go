@@ -152,13 +152,7 @@ func stopOnce(t *testing.T, e *Env) func() {
 // returns its stop function.
 func replica(t *testing.T, s *site, grace time.Duration) func() {
 	t.Helper()
-	gate.Lock()
-	e, err := StartOn(s.env.DBURL, nil, mainOptions, func(c *app.Config) { c.ShutdownGrace = grace; c.WebhookLease = time.Minute })
-	gate.Unlock()
-	if err != nil {
-		t.Fatalf("start replica: %v", err)
-	}
-	return stopOnce(t, e)
+	return dispatcherFor(t, s, func(c *app.Config) { c.ShutdownGrace = grace })
 }
 
 // Shutdown lets an attempt in flight finish within the grace period, and records it.
