@@ -287,7 +287,7 @@ func printSummary(dir string) error {
 		cpuRow(c.n, res.fig(c.k+"_cpu_us"), res.fig(c.k+"_pg_cpu_us"), 1)
 	}
 	cpuRow("bulk publication lifecycle of 100", res.fig("product_bulk_lifecycle_cpu_ms"), na, 1000)
-	cpuRow("webhook delivery", res.fig("webhook_cpu_us_per_delivery"), na, 1)
+	cpuRow("webhook delivery", res.fig("webhook_cpu_us_per_delivery"), res.fig("webhook_pg_cpu_us_per_delivery"), 1)
 
 	// --- ratios that split the gaps ---
 	pf("\n%-60s %12s\n", "other ratios (for reading the above)", "ratio")
