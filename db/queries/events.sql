@@ -1,7 +1,9 @@
 -- name: InsertEvents :one
 -- Writes the events of one mutation and fans them out, in the same statement, into one pending
 -- delivery per active subscription subscribed to each event's type; returns how many deliveries it
--- made (the caller then NOTIFYs the dispatchers, delivered on commit).
+-- made and, when there are any, wakes the dispatchers (LISTEN catalogd_webhooks; delivered when the
+-- transaction commits) in the same round trip: CASE runs pg_notify only when its condition holds,
+-- and notified tells whether it ran.
 WITH ev AS (
     INSERT INTO events (tenant_id, uuid, type, payload, created_at)
     SELECT @tenant_id, unnest(@uuids::uuid[]), unnest(@types::text[]), unnest(@payloads::jsonb[]), @now::timestamptz
@@ -14,8 +16,10 @@ WITH ev AS (
     JOIN webhook_subscription_event_types st ON st.tenant_id = ev.tenant_id AND st.name = ev.type
     JOIN webhook_subscriptions s ON s.tenant_id = st.tenant_id AND s.uuid = st.subscription_uuid AND s.status = 'active'
     RETURNING 1
+), n AS (
+    SELECT count(*) AS deliveries FROM d
 )
-SELECT count(*) FROM d;
+SELECT deliveries, ((CASE WHEN deliveries > 0 THEN pg_notify('catalogd_webhooks', '')::text END) IS NOT NULL)::boolean AS notified FROM n;
 
 -- name: NotifyDeliveries :exec
 -- Wakes the dispatchers (LISTEN catalogd_webhooks); delivered when the transaction commits.

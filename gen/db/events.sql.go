@@ -25,8 +25,10 @@ WITH ev AS (
     JOIN webhook_subscription_event_types st ON st.tenant_id = ev.tenant_id AND st.name = ev.type
     JOIN webhook_subscriptions s ON s.tenant_id = st.tenant_id AND s.uuid = st.subscription_uuid AND s.status = 'active'
     RETURNING 1
+), n AS (
+    SELECT count(*) AS deliveries FROM d
 )
-SELECT count(*) FROM d
+SELECT deliveries, ((CASE WHEN deliveries > 0 THEN pg_notify('catalogd_webhooks', '')::text END) IS NOT NULL)::boolean AS notified FROM n
 `
 
 type InsertEventsParams struct {
@@ -37,10 +39,17 @@ type InsertEventsParams struct {
 	Now      time.Time   `db:"now"`
 }
 
+type InsertEventsRow struct {
+	Deliveries int64 `db:"deliveries"`
+	Notified   bool  `db:"notified"`
+}
+
 // Writes the events of one mutation and fans them out, in the same statement, into one pending
 // delivery per active subscription subscribed to each event's type; returns how many deliveries it
-// made (the caller then NOTIFYs the dispatchers, delivered on commit).
-func (q *Queries) InsertEvents(ctx context.Context, arg InsertEventsParams) (int64, error) {
+// made and, when there are any, wakes the dispatchers (LISTEN catalogd_webhooks; delivered when the
+// transaction commits) in the same round trip: CASE runs pg_notify only when its condition holds,
+// and notified tells whether it ran.
+func (q *Queries) InsertEvents(ctx context.Context, arg InsertEventsParams) (InsertEventsRow, error) {
 	row := q.db.QueryRow(ctx, insertEvents,
 		arg.TenantID,
 		arg.Uuids,
@@ -48,9 +57,9 @@ func (q *Queries) InsertEvents(ctx context.Context, arg InsertEventsParams) (int
 		arg.Payloads,
 		arg.Now,
 	)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
+	var i InsertEventsRow
+	err := row.Scan(&i.Deliveries, &i.Notified)
+	return i, err
 }
 
 const notifyDeliveries = `-- name: NotifyDeliveries :exec

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -235,30 +236,92 @@ func (f *Family[R, M, C, U]) Create(ctx context.Context, d *store.DB, s Scope, i
 		return nil, err
 	}
 	var rows []R
-	err := f.write(ctx, d, s, func(t *Tx) error {
-		t.Single = single
-		var err error
-		if rows, err = f.Insert(ctx, t, ids, items); err != nil {
-			return f.writeErr(err, 0, true)
-		}
-		if err := f.conflicts(ids, rows, uniq, single); err != nil {
-			return err
-		}
-		if f.AfterCreate != nil {
-			if rows, err = f.AfterCreate(ctx, t, rows, items); err != nil {
+	attempt := func(plain bool) error {
+		return f.write(ctx, d, s, func(t *Tx) error {
+			t.Single = single
+			var err error
+			if rows, err = f.insert(ctx, t, ids, items, plain); err != nil {
+				if plain && isConflict(err) {
+					return errConflict
+				}
+				return f.writeErr(err, 0, true)
+			}
+			if err := f.conflicts(ids, rows, uniq, single); err != nil {
 				return err
 			}
-		}
-		for _, id := range ids {
-			t.Emit(f.event(or(f.CreatedVerb, "created"), s, id))
-		}
-		rows, err = f.refresh(ctx, t, ids, rows)
-		return err
-	})
+			if f.AfterCreate != nil {
+				if rows, err = f.AfterCreate(ctx, t, rows, items); err != nil {
+					return err
+				}
+			}
+			for _, id := range ids {
+				t.Emit(f.event(or(f.CreatedVerb, "created"), s, id))
+			}
+			rows, err = f.refresh(ctx, t, ids, rows)
+			return err
+		})
+	}
+	err := attempt(true)
+	if errors.Is(err, errConflict) {
+		err = attempt(false) // as written: the conflicting items are skipped and named
+	}
 	if err != nil {
 		return nil, err
 	}
 	return f.inOrder(ids, rows), nil
+}
+
+// A create first runs the family's insert without its ON CONFLICT DO NOTHING. Every family's insert
+// statement ends in that clause (the shared pattern of db/queries: one statement for a whole bulk,
+// an item whose unique field exists inserts nothing and is reported by name, see conflicts), but
+// the speculative insertion behind it costs PostgreSQL a fifth of a bulk insert (100 attributes:
+// 3.6 ms with the clause, 2.8 without). With no conflict, the usual case, both forms insert the
+// same rows. A unique or exclusion violation rolls the attempt back (errConflict) and the create
+// runs again as written, which reports the conflicting items exactly as it always did; any other
+// error of the plain form is one the clause would not have skipped either (checks and NOT NULL
+// come before the conflict test, foreign keys are checked after the rows go in, when a conflict
+// would already have stopped the plain statement).
+const skipConflicts = "\nON CONFLICT DO NOTHING\n"
+
+// errConflict ends a plain attempt that met a conflict.
+var errConflict = errors.New("crud: conflict in a plain insert")
+
+// insert runs the family's Insert, with its statements in their plain form when plain is set.
+func (f *Family[R, M, C, U]) insert(ctx context.Context, t *Tx, ids []uuid.UUID, items []C, plain bool) ([]R, error) {
+	if !plain {
+		return f.Insert(ctx, t, ids, items)
+	}
+	q := t.Q
+	t.Q = db.New(Plain(t.Conn))
+	defer func() { t.Q = q }()
+	return f.Insert(ctx, t, ids, items)
+}
+
+// Plain runs statements on conn with their ON CONFLICT DO NOTHING taken out: the form of a
+// create's first attempt (bench/load times the service's statements through it).
+func Plain(conn db.DBTX) db.DBTX { return plainInserts{conn} }
+
+type plainInserts struct{ conn db.DBTX }
+
+func plainSQL(sql string) string { return strings.Replace(sql, skipConflicts, "\n", 1) }
+
+func (p plainInserts) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	return p.conn.Exec(ctx, plainSQL(sql), args...)
+}
+
+func (p plainInserts) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	return p.conn.Query(ctx, plainSQL(sql), args...)
+}
+
+func (p plainInserts) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	return p.conn.QueryRow(ctx, plainSQL(sql), args...)
+}
+
+// isConflict reports a unique or exclusion violation (SQLSTATE 23P01): what ON CONFLICT DO NOTHING
+// would have skipped.
+func isConflict(err error) bool {
+	code, _ := store.PgCode(err)
+	return code == store.UniqueViolation || code == "23P01"
 }
 
 // conflicts reports the items a bulk insert skipped as ALREADY_EXISTS.

@@ -3,6 +3,8 @@ package crud
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -98,5 +100,41 @@ func TestReferenceKinds(t *testing.T) {
 	}
 	if got := describeKinds([]string{"a", "b", "c"}); got != "a, b and c" {
 		t.Errorf("describeKinds: %s", got)
+	}
+}
+
+// Every generated statement with ON CONFLICT DO NOTHING has it on a line of its own, the form the
+// plain first attempt of a create takes out (skipConflicts): a family insert written otherwise would
+// silently keep paying for the clause.
+func TestPlainInsertsFindTheClause(t *testing.T) {
+	files, err := filepath.Glob("../../gen/db/*.sql.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no generated queries: %v", err)
+	}
+	n := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(b)
+		for i := strings.Index(src, "ON CONFLICT DO NOTHING"); i >= 0; {
+			n++
+			if !strings.HasPrefix(src[i-1:], skipConflicts) {
+				t.Errorf("%s: ON CONFLICT DO NOTHING not on a line of its own: %q", f, src[max(0, i-40):min(len(src), i+40)])
+			}
+			next := strings.Index(src[i+1:], "ON CONFLICT DO NOTHING")
+			if next < 0 {
+				break
+			}
+			i += 1 + next
+		}
+	}
+	if n < 20 {
+		t.Errorf("found the clause %d times: the family inserts are not where the test looks", n)
+	}
+	sql := "INSERT INTO t (a) SELECT unnest($1::text[])\nON CONFLICT DO NOTHING\nRETURNING *"
+	if got := plainSQL(sql); got != "INSERT INTO t (a) SELECT unnest($1::text[])\nRETURNING *" {
+		t.Errorf("plainSQL: %q", got)
 	}
 }

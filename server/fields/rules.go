@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -31,8 +33,43 @@ import (
 
 // RulesOf returns the (catalog.v1.rules) of a field (nil when it has none).
 func RulesOf(fd protoreflect.FieldDescriptor) *catalogv1.FieldRules {
+	if md := fd.ContainingMessage(); md != nil && !fd.IsExtension() {
+		return metaOf(md).fields[fd.Index()].rules
+	}
 	r, _ := proto.GetExtension(fd.Options(), catalogv1.E_Rules).(*catalogv1.FieldRules)
 	return r
+}
+
+// messageMeta is what the checks read of a message type on every request, worked out once per
+// type: a bulk create of 100 items reads it for each item.
+type messageMeta struct {
+	fields []fieldMeta // by field index
+	// strings: a string can be reached from the type (string fields, maps, Value/Struct/ListValue).
+	strings bool
+}
+
+// fieldMeta is what the checks read of a field.
+type fieldMeta struct {
+	rules *catalogv1.FieldRules
+	// uuidName and codeName: the field's JSON name puts it under the uuid or the code convention.
+	uuidName, codeName bool
+}
+
+var messageMetas sync.Map // protoreflect.MessageDescriptor → *messageMeta
+
+func metaOf(md protoreflect.MessageDescriptor) *messageMeta {
+	if m, ok := messageMetas.Load(md); ok {
+		return m.(*messageMeta)
+	}
+	fs := md.Fields()
+	m := &messageMeta{fields: make([]fieldMeta, fs.Len()), strings: computeHasStrings(md, map[protoreflect.FullName]bool{})}
+	for i := range m.fields {
+		fd := fs.Get(i)
+		r, _ := proto.GetExtension(fd.Options(), catalogv1.E_Rules).(*catalogv1.FieldRules)
+		m.fields[i] = fieldMeta{rules: r, uuidName: IsUUIDName(fd.JSONName()), codeName: IsCodeName(fd.JSONName())}
+	}
+	messageMetas.Store(md, m)
+	return m
 }
 
 // IsUUIDName reports whether a field's JSON name says it holds uuids: uuid, uuids, …Uuid, …Uuids.
@@ -120,6 +157,7 @@ func (rq *Request) Check(req proto.Message) error {
 	v := apierr.NewValidator()
 	bulkCount := -1
 	fs := r.Descriptor().Fields()
+	meta := metaOf(r.Descriptor())
 	for i := 0; i < fs.Len(); i++ {
 		fd := fs.Get(i)
 		switch {
@@ -132,7 +170,7 @@ func (rq *Request) Check(req proto.Message) error {
 			}
 			for j := 0; j < l.Len(); j++ {
 				if fd.Message() != nil {
-					checkMessage(v, l.Get(j).Message(), fmt.Sprintf("[%d].", j), true)
+					checkMessage(v, l.Get(j).Message(), itemPrefix(j), true)
 				}
 			}
 		case fd == rq.body:
@@ -141,9 +179,9 @@ func (rq *Request) Check(req proto.Message) error {
 		case rq.pathVars[fd.Name()]:
 			// Path parameters: their rules only; the services parse them in the order they resolve
 			// them (a parent's 404 before a child's bad uuid).
-			checkField(v, r, fd, fd.JSONName(), false)
+			checkField(v, r, fd, &meta.fields[i], "", false)
 		default:
-			checkField(v, r, fd, fd.JSONName(), true)
+			checkField(v, r, fd, &meta.fields[i], "", true)
 		}
 	}
 	if bulkCount < 0 {
@@ -160,10 +198,13 @@ func (rq *Request) Check(req proto.Message) error {
 	return rq.withOwnChecks(e, r)
 }
 
+// itemPrefix names bulk item j: `[j].`.
+func itemPrefix(j int) string { return "[" + strconv.Itoa(j) + "]." }
+
 // checkStrings applies the string check (strings.go) to every field of the request, naming each
-// as the REST client knows it.
+// as the REST client knows it. Names are only worked out for a request that holds a bad string.
 func (rq *Request) checkStrings(v apierr.Validator, r protoreflect.Message) {
-	if !hasStrings(r.Descriptor()) {
+	if !badStrings(r) {
 		return
 	}
 	r.Range(func(fd protoreflect.FieldDescriptor, val protoreflect.Value) bool {
@@ -171,7 +212,7 @@ func (rq *Request) checkStrings(v apierr.Validator, r protoreflect.Message) {
 		case fd == rq.body && fd.IsList():
 			l := val.List()
 			for j := 0; j < l.Len(); j++ {
-				stringNamer{v: v}.single(fd, l.Get(j), fmt.Sprintf("[%d]", j))
+				stringNamer{v: v}.single(fd, l.Get(j), "["+strconv.Itoa(j)+"]")
 			}
 		case fd == rq.body:
 			stringNamer{v: v}.message(val.Message(), "")
@@ -242,18 +283,18 @@ func itemIndex(field string) int {
 // (gRPC) changes only the fields it names (ApplyMask): the others are not judged.
 func checkMessage(v apierr.Validator, r protoreflect.Message, prefix string, bulkItem bool) {
 	fs := r.Descriptor().Fields()
+	meta := metaOf(r.Descriptor())
 	masked := maskedFields(r)
 	for i := 0; i < fs.Len(); i++ {
 		fd := fs.Get(i)
 		if masked != nil && !masked[fd.Name()] && fd.Name() != "uuid" {
 			continue
 		}
-		name := prefix + fd.JSONName()
 		if bulkItem && fd.Name() == "uuid" && fd.Kind() == protoreflect.StringKind && !fd.IsList() && r.Get(fd).String() == "" {
-			v.Add(name, "is required")
+			v.Add(prefix+fd.JSONName(), "is required")
 			continue
 		}
-		checkField(v, r, fd, name, true)
+		checkField(v, r, fd, &meta.fields[i], prefix, true)
 	}
 }
 
@@ -279,60 +320,64 @@ func maskedFields(r protoreflect.Message) map[protoreflect.Name]bool {
 	return out
 }
 
-// checkField checks field fd of r (named name); uuids applies the uuid naming convention.
-func checkField(v apierr.Validator, r protoreflect.Message, fd protoreflect.FieldDescriptor, name string, uuids bool) {
-	rules := RulesOf(fd)
+// checkField checks field fd of r (meta: its fieldMeta), named prefix + its JSON name (the name is
+// only built for a violation); uuids applies the uuid naming convention.
+func checkField(v apierr.Validator, r protoreflect.Message, fd protoreflect.FieldDescriptor, meta *fieldMeta, prefix string, uuids bool) {
+	rules := meta.rules
 	switch {
 	case fd.IsMap():
 		return
 	case fd.IsList():
-		checkList(v, r.Get(fd).List(), fd, rules, name, uuids && IsUUIDName(fd.JSONName()))
+		checkList(v, r.Get(fd).List(), fd, rules, prefix+fd.JSONName(), uuids && meta.uuidName)
 		return
 	case fd.Message() != nil:
 		if !r.Has(fd) {
 			if rules.GetRequired() {
-				v.Add(name, "is required")
+				v.Add(prefix+fd.JSONName(), "is required")
 			}
 			return
 		}
 		if inner := jsonArrayField(fd.Message()); inner != nil {
 			// A json_array message is its list in JSON: the field's rules are the list's.
-			checkList(v, r.Get(fd).Message().Get(inner).List(), inner, rules, name, uuids && IsUUIDName(fd.JSONName()))
+			checkList(v, r.Get(fd).Message().Get(inner).List(), inner, rules, prefix+fd.JSONName(), uuids && meta.uuidName)
 			return
 		}
 		if strings.HasPrefix(string(fd.Message().FullName()), "google.protobuf.") {
 			return
 		}
-		checkMessage(v, r.Get(fd).Message(), name+".", false)
+		checkMessage(v, r.Get(fd).Message(), prefix+fd.JSONName()+".", false)
 		return
 	}
 	has := r.Has(fd)
 	switch fd.Kind() {
 	case protoreflect.EnumKind:
 		if rules.GetRequired() && r.Get(fd).Enum() == 0 {
-			v.Add(name, "is required: one of %s", strings.Join(jsonpb.EnumValues(fd.Enum()), ", "))
+			v.Add(prefix+fd.JSONName(), "is required: one of %s", strings.Join(jsonpb.EnumValues(fd.Enum()), ", "))
 		}
 	case protoreflect.StringKind:
 		if !has { // unset, or empty without presence: not given
 			if rules.GetRequired() {
-				v.Add(name, "is required")
+				v.Add(prefix+fd.JSONName(), "is required")
 			}
 			return
 		}
-		checkString(v, r.Get(fd).String(), rules, name, uuids && IsUUIDName(fd.JSONName()))
-		if uuids && IsCodeName(fd.JSONName()) && lengthViolation(r.Get(fd).String(), int(rules.GetMinLen()), int(rules.GetMaxLen())) == "" {
-			if msg := codeViolation(r.Get(fd).String()); msg != "" {
-				v.Add(name, "%s", msg)
+		s := r.Get(fd).String()
+		if msg := stringViolation(s, rules, uuids && meta.uuidName); msg != "" {
+			v.Add(prefix+fd.JSONName(), "%s", msg)
+		}
+		if uuids && meta.codeName && lengthViolation(s, int(rules.GetMinLen()), int(rules.GetMaxLen())) == "" {
+			if msg := codeViolation(s); msg != "" {
+				v.Add(prefix+fd.JSONName(), "%s", msg)
 			}
 		}
 	case protoreflect.BoolKind, protoreflect.BytesKind, protoreflect.FloatKind, protoreflect.DoubleKind:
 		if rules.GetRequired() && !has {
-			v.Add(name, "is required")
+			v.Add(prefix+fd.JSONName(), "is required")
 		}
 	default: // integers
 		if !has && (fd.HasPresence() || rules.GetRequired()) {
 			if rules.GetRequired() {
-				v.Add(name, "is required")
+				v.Add(prefix+fd.JSONName(), "is required")
 			}
 			return
 		}
@@ -348,7 +393,7 @@ func checkField(v apierr.Validator, r protoreflect.Message, fd protoreflect.Fiel
 			n = r.Get(fd).Int()
 		}
 		if msg := rangeViolation(rules, n); msg != "" {
-			v.Add(name, "%s", msg)
+			v.Add(prefix+fd.JSONName(), "%s", msg)
 		}
 	}
 }
@@ -364,39 +409,37 @@ func checkList(v apierr.Validator, l protoreflect.List, fd protoreflect.FieldDes
 		return
 	}
 	for j := 0; j < l.Len(); j++ {
-		elem := fmt.Sprintf("%s[%d]", name, j)
+		elem := name + "[" + strconv.Itoa(j) + "]"
 		switch {
 		case fd.Message() != nil:
 			if !strings.HasPrefix(string(fd.Message().FullName()), "google.protobuf.") {
 				checkMessage(v, l.Get(j).Message(), elem+".", false)
 			}
 		case fd.Kind() == protoreflect.StringKind && uuids:
-			checkString(v, l.Get(j).String(), nil, elem, true)
+			if msg := stringViolation(l.Get(j).String(), nil, true); msg != "" {
+				v.Add(elem, "%s", msg)
+			}
 		}
 	}
 }
 
-// checkString checks a string that is given: its length, its format, and its form when the
-// uuid convention applies.
-func checkString(v apierr.Validator, s string, rules *catalogv1.FieldRules, name string, uuid bool) {
+// stringViolation is the message for a string that is given and breaks its rules, or "": its
+// length, its format, and its form when the uuid convention applies.
+func stringViolation(s string, rules *catalogv1.FieldRules, uuid bool) string {
 	if msg := lengthViolation(s, int(rules.GetMinLen()), int(rules.GetMaxLen())); msg != "" {
-		v.Add(name, "%s", msg)
-		return
+		return msg
 	}
 	format := rules.GetFormat()
 	if format == "" && uuid {
 		format = "uuid"
 	}
 	if format == "" {
-		return
+		return ""
 	}
 	if format == "uuid" && s == "" {
-		v.Add(name, "is required") // as a uuid given empty always was
-		return
+		return "is required" // as a uuid given empty always was
 	}
-	if msg := formats[format].check(s); msg != "" {
-		v.Add(name, "%s", msg)
-	}
+	return formats[format].check(s)
 }
 
 // lengthViolation is the message for a string outside min..max characters (max 0: no maximum).

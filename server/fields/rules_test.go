@@ -193,7 +193,7 @@ func TestNestingAndPrefix(t *testing.T) {
 		"typeGroupUuid: must be a uuid", "code: is required", "displayName: is required", "dataType: is required: one of text, rich_text, integer, decimal, boolean, date, date_time, url, money, json")
 }
 
-func method(t *testing.T, service, name string) *Request {
+func method(t testing.TB, service, name string) *Request {
 	t.Helper()
 	d, err := protoregistry.GlobalFiles.FindDescriptorByName(protoreflect.FullName("catalog.v1." + service))
 	if err != nil {

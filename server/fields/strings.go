@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -55,6 +54,16 @@ func PatternOf(fd protoreflect.FieldDescriptor) string {
 
 // codeViolation is the message for a code holding a refused character, or "".
 func codeViolation(s string) string {
+	ascii := true
+	for j := 0; j < len(s); j++ {
+		if c := s[j]; c < 0x20 || c >= 0x7f { // printable ASCII holds none of them: the usual code
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return ""
+	}
 	i := 0
 	for _, r := range s {
 		i++
@@ -81,18 +90,9 @@ func StringViolation(s string) string {
 	return ""
 }
 
-// holdsStrings tells, per message type, whether any string can be reached from it (string
-// fields, maps, Value/Struct/ListValue): messages without any cost nothing to check.
-var holdsStrings sync.Map // protoreflect.FullName → bool
-
-func hasStrings(md protoreflect.MessageDescriptor) bool {
-	if v, ok := holdsStrings.Load(md.FullName()); ok {
-		return v.(bool)
-	}
-	b := computeHasStrings(md, map[protoreflect.FullName]bool{})
-	holdsStrings.Store(md.FullName(), b)
-	return b
-}
+// hasStrings tells whether any string can be reached from a message type (string fields, maps,
+// Value/Struct/ListValue): messages without any cost nothing to check.
+func hasStrings(md protoreflect.MessageDescriptor) bool { return metaOf(md).strings }
 
 func computeHasStrings(md protoreflect.MessageDescriptor, seen map[protoreflect.FullName]bool) bool {
 	if seen[md.FullName()] {
@@ -117,6 +117,57 @@ func computeHasStrings(md protoreflect.MessageDescriptor, seen map[protoreflect.
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// badStrings reports whether any string in r (fields, list items, map keys and values, through
+// every nested message) breaks the rule of StringViolation: the quick test before stringNamer
+// works out where.
+func badStrings(r protoreflect.Message) bool {
+	if !hasStrings(r.Descriptor()) {
+		return false
+	}
+	fs := r.Descriptor().Fields()
+	for i := 0; i < fs.Len(); i++ {
+		fd := fs.Get(i)
+		if !r.Has(fd) {
+			continue
+		}
+		switch val := r.Get(fd); {
+		case fd.IsMap():
+			bad := false
+			val.Map().Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
+				bad = fd.MapKey().Kind() == protoreflect.StringKind && StringViolation(k.String()) != "" ||
+					badValue(fd.MapValue(), mv)
+				return !bad
+			})
+			if bad {
+				return true
+			}
+		case fd.IsList():
+			l := val.List()
+			for j := 0; j < l.Len(); j++ {
+				if badValue(fd, l.Get(j)) {
+					return true
+				}
+			}
+		default:
+			if badValue(fd, val) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// badValue is badStrings of one value of fd's type.
+func badValue(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+	switch {
+	case fd.Kind() == protoreflect.StringKind:
+		return StringViolation(v.String()) != ""
+	case fd.Message() != nil:
+		return badStrings(v.Message())
 	}
 	return false
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/proto"
@@ -24,7 +23,11 @@ const (
 
 // appendMessage writes m with every field present (see the package comment).
 func appendMessage(b []byte, m protoreflect.Message) ([]byte, error) {
-	info := messageInfo(m.Descriptor())
+	return appendMessageInfo(b, m, messageInfo(m.Descriptor()))
+}
+
+// appendMessageInfo is appendMessage with m's msgInfo at hand.
+func appendMessageInfo(b []byte, m protoreflect.Message, info *msgInfo) ([]byte, error) {
 	switch info.wkt {
 	case wktTimestamp:
 		return appendTimestampMessage(b, m)
@@ -49,8 +52,7 @@ func appendMessage(b []byte, m protoreflect.Message) ([]byte, error) {
 	}
 	b = append(b, '{')
 	var err error
-	for i := range info.fields {
-		f := &info.fields[i]
+	for i, f := range info.fields {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -60,10 +62,16 @@ func appendMessage(b []byte, m protoreflect.Message) ([]byte, error) {
 			continue
 		}
 		switch {
+		case f.fd.IsList() && f.fd.Message() != nil:
+			b, err = appendMessageList(b, m.Get(f.fd).List(), f.message())
 		case f.fd.IsList():
 			b, err = appendList(b, m.Get(f.fd).List(), f.fd)
 		case f.fd.IsMap():
 			b, err = appendMap(b, m.Get(f.fd).Map(), f.fd)
+		case f.fd.Message() != nil:
+			b, err = appendMessageInfo(b, m.Get(f.fd).Message(), f.message())
+		case f.enum != nil:
+			b, err = appendEnum(b, m.Get(f.fd).Enum(), f.fd, f.enum)
 		default:
 			b, err = appendSingular(b, m.Get(f.fd), f.fd)
 		}
@@ -72,6 +80,21 @@ func appendMessage(b []byte, m protoreflect.Message) ([]byte, error) {
 		}
 	}
 	return append(b, '}'), nil
+}
+
+// appendMessageList writes a list of messages of one type (info).
+func appendMessageList(b []byte, l protoreflect.List, info *msgInfo) ([]byte, error) {
+	b = append(b, '[')
+	var err error
+	for i, n := 0, l.Len(); i < n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if b, err = appendMessageInfo(b, l.Get(i).Message(), info); err != nil {
+			return b, err
+		}
+	}
+	return append(b, ']'), nil
 }
 
 func appendList(b []byte, l protoreflect.List, fd protoreflect.FieldDescriptor) ([]byte, error) {
@@ -151,18 +174,7 @@ func appendSingular(b []byte, v protoreflect.Value, fd protoreflect.FieldDescrip
 	case protoreflect.MessageKind, protoreflect.GroupKind:
 		return appendMessage(b, v.Message())
 	case protoreflect.EnumKind:
-		ed := fd.Enum()
-		if ed.FullName() == "google.protobuf.NullValue" {
-			return append(b, "null"...), nil
-		}
-		n := v.Enum()
-		if s, ok := enumInfoOf(ed).encoded[n]; ok {
-			return append(b, s...), nil
-		}
-		if n == 0 || ed.Values().ByNumber(n) != nil { // zero / UNSPECIFIED
-			return append(b, "null"...), nil
-		}
-		return b, fmt.Errorf("jsonpb: %d is not a value of enum %s (field %s)", n, ed.FullName(), fd.FullName())
+		return appendEnum(b, v.Enum(), fd, enumInfoOf(fd.Enum()))
 	case protoreflect.BoolKind:
 		if v.Bool() {
 			return append(b, "true"...), nil
@@ -183,6 +195,21 @@ func appendSingular(b []byte, v protoreflect.Value, fd protoreflect.FieldDescrip
 		return append(b, '"'), nil
 	}
 	return b, fmt.Errorf("jsonpb: unsupported field kind %v of %s", fd.Kind(), fd.FullName())
+}
+
+// appendEnum writes value n of fd's enum (ei: its names).
+func appendEnum(b []byte, n protoreflect.EnumNumber, fd protoreflect.FieldDescriptor, ei *enumInfo) ([]byte, error) {
+	ed := fd.Enum()
+	if ed.FullName() == "google.protobuf.NullValue" {
+		return append(b, "null"...), nil
+	}
+	if s, ok := ei.encoded[n]; ok {
+		return append(b, s...), nil
+	}
+	if n == 0 || ed.Values().ByNumber(n) != nil { // zero / UNSPECIFIED
+		return append(b, "null"...), nil
+	}
+	return b, fmt.Errorf("jsonpb: %d is not a value of enum %s (field %s)", n, ed.FullName(), fd.FullName())
 }
 
 // appendFloat writes a float the way encoding/json does; NaN and infinities, which JSON cannot
@@ -213,6 +240,10 @@ func appendFloat(b []byte, f float64, bits int) []byte {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// AppendString appends s as a JSON string, the way the codec writes every string: no HTML
+// escaping, invalid UTF-8 as U+FFFD, U+2028 and U+2029 escaped.
+func AppendString(b []byte, s string) []byte { return appendString(b, s) }
 
 // appendString writes s as a JSON string without HTML escaping. Invalid UTF-8 becomes U+FFFD.
 func appendString(b []byte, s string) []byte {
@@ -278,30 +309,55 @@ func appendTimestampMessage(b []byte, m protoreflect.Message) ([]byte, error) {
 }
 
 // appendTimestamp writes `"2026-01-02T03:04:05.123456Z"`: UTC, exactly six fractional digits
-// (truncated to microseconds).
+// (truncated to microseconds). A response of 100 items holds 200 or more of them: the date is
+// worked out from the day number directly, without time.Time.
 func appendTimestamp(b []byte, sec int64, nanos int32) ([]byte, error) {
 	if sec < minTimestampSeconds || sec > maxTimestampSeconds || nanos < 0 || nanos >= 1e9 {
 		return b, fmt.Errorf("jsonpb: timestamp out of range: seconds %d, nanos %d", sec, nanos)
 	}
-	t := time.Unix(sec, int64(nanos)).UTC()
-	year, month, day := t.Date()
-	hour, minute, second := t.Clock()
+	days, clock := sec/86400, sec%86400
+	if clock < 0 {
+		days, clock = days-1, clock+86400
+	}
+	year, month, day := civilDate(days)
 	b = append(b, '"')
-	b = appendDigits(b, year, 4)
-	b = append(b, '-')
-	b = appendDigits(b, int(month), 2)
-	b = append(b, '-')
-	b = appendDigits(b, day, 2)
-	b = append(b, 'T')
-	b = appendDigits(b, hour, 2)
-	b = append(b, ':')
-	b = appendDigits(b, minute, 2)
-	b = append(b, ':')
-	b = appendDigits(b, second, 2)
-	b = append(b, '.')
-	b = appendDigits(b, int(nanos/1000), 6)
+	b = append2(append2(b, year/100), year%100)
+	b = append2(append(b, '-'), month)
+	b = append2(append(b, '-'), day)
+	b = append2(append(b, 'T'), int(clock/3600))
+	b = append2(append(b, ':'), int(clock/60%60))
+	b = append2(append(b, ':'), int(clock%60))
+	us := int(nanos / 1000)
+	b = append2(append2(append2(append(b, '.'), us/10000), us/100%100), us%100)
 	return append(b, 'Z', '"'), nil
 }
+
+// civilDate is the proleptic Gregorian date of a day number (days since 1970-01-01), after
+// Howard Hinnant's days_from_civil inverse.
+func civilDate(days int64) (year, month, day int) {
+	z := days + 719468
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
+	}
+	doe := z - era*146097                                  // [0, 146096]
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // [0, 399]
+	doy := doe - (365*yoe + yoe/4 - yoe/100)               // [0, 365]
+	mp := (5*doy + 2) / 153                                // [0, 11], from March
+	day = int(doy - (153*mp+2)/5 + 1)
+	month = int(mp + 3)
+	if month > 12 {
+		month -= 12
+	}
+	year = int(yoe + era*400)
+	if month <= 2 {
+		year++
+	}
+	return year, month, day
+}
+
+// append2 writes 0 <= v < 100 as two digits.
+func append2(b []byte, v int) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
 
 // appendDigits writes a non-negative v zero-padded to width digits.
 func appendDigits(b []byte, v, width int) []byte {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -328,5 +329,27 @@ func TestDurationAndFieldMaskForms(t *testing.T) {
 	// A FieldMask marshalled on its own (never as a field) is protojson's string form.
 	if got := mustMarshal(t, &fieldmaskpb.FieldMask{Paths: []string{"display_name", "a.b_c"}}); got != `"displayName,a.bC"` {
 		t.Errorf("FieldMask: %s", got)
+	}
+}
+
+// The timestamp writer agrees with time.Time's formatting over the whole range of
+// google.protobuf.Timestamp, leap days and the ends of centuries included.
+func TestTimestampMatchesTimeFormat(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	secs := []int64{minTimestampSeconds, maxTimestampSeconds, 0, -1, 86399, 86400, -86400, -86401,
+		951782400, 951868799, 4107542400, -2203891200, 68256000000}
+	for range 100000 {
+		secs = append(secs, minTimestampSeconds+r.Int64N(maxTimestampSeconds-minTimestampSeconds+1))
+	}
+	for _, sec := range secs {
+		nanos := int32(r.IntN(1e9))
+		got, err := appendTimestamp(nil, sec, nanos)
+		if err != nil {
+			t.Fatalf("%d: %v", sec, err)
+		}
+		want := `"` + time.Unix(sec, int64(nanos)).UTC().Format("2006-01-02T15:04:05.000000") + `Z"`
+		if string(got) != want {
+			t.Fatalf("%d.%09d: got %s, want %s", sec, nanos, got, want)
+		}
 	}
 }

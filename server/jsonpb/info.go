@@ -54,13 +54,29 @@ type fieldInfo struct {
 	key []byte
 	// nullable: unset means null (messages, proto3 optional and oneof members).
 	nullable bool
+	// enum is the enum's names (nil for other kinds).
+	enum *enumInfo
+	// msg is the msgInfo of a message field's type, looked up on first use (types can nest
+	// themselves, so it cannot be built with the field's).
+	msg atomic.Pointer[msgInfo]
+}
+
+// message is the msgInfo of f's message type: one lookup per field rather than per value.
+func (f *fieldInfo) message() *msgInfo {
+	if mi := f.msg.Load(); mi != nil {
+		return mi
+	}
+	mi := messageInfo(f.fd.Message())
+	f.msg.Store(mi)
+	return mi
 }
 
 // msgInfo is the per-message-descriptor cache shared by the encoder and the decoder.
 type msgInfo struct {
-	wkt wktKind
+	desc protoreflect.MessageDescriptor
+	wkt  wktKind
 	// fields in field-number order, FieldMask fields left out.
-	fields []fieldInfo
+	fields []*fieldInfo
 	// jsonArray is the single repeated field of a message with (catalog.v1.json_array) = true.
 	jsonArray protoreflect.FieldDescriptor
 	// byName finds a field by JSON name or proto name (FieldMask fields are absent: never accepted).
@@ -89,7 +105,7 @@ func isFieldMask(fd protoreflect.FieldDescriptor) bool {
 }
 
 func buildMessageInfo(md protoreflect.MessageDescriptor) *msgInfo {
-	info := &msgInfo{wkt: wktByName[md.FullName()]}
+	info := &msgInfo{desc: md, wkt: wktByName[md.FullName()]}
 	fds := md.Fields()
 	info.byName = make(map[string]protoreflect.FieldDescriptor, 2*fds.Len())
 	var repeated []protoreflect.FieldDescriptor
@@ -105,11 +121,15 @@ func buildMessageInfo(md protoreflect.MessageDescriptor) *msgInfo {
 			continue
 		}
 		key := appendString(nil, fd.JSONName())
-		info.fields = append(info.fields, fieldInfo{
+		f := &fieldInfo{
 			fd:       fd,
 			key:      append(key, ':'),
 			nullable: fd.HasPresence() && !fd.IsList() && !fd.IsMap(),
-		})
+		}
+		if fd.Kind() == protoreflect.EnumKind {
+			f.enum = enumInfoOf(fd.Enum())
+		}
+		info.fields = append(info.fields, f)
 		info.byName[fd.JSONName()] = fd
 		info.byName[string(fd.Name())] = fd
 		if fd.Kind() == protoreflect.StringKind && hasJSONNumberRule(fd) {
@@ -119,7 +139,7 @@ func buildMessageInfo(md protoreflect.MessageDescriptor) *msgInfo {
 			info.jsonNumber[fd.Number()] = true
 		}
 	}
-	slices.SortFunc(info.fields, func(a, b fieldInfo) int { return int(a.fd.Number()) - int(b.fd.Number()) })
+	slices.SortFunc(info.fields, func(a, b *fieldInfo) int { return int(a.fd.Number()) - int(b.fd.Number()) })
 	if len(repeated) == 1 && fds.Len() == 1 && hasJSONArrayOption(md) {
 		info.jsonArray = repeated[0]
 	}

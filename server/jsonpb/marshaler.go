@@ -71,7 +71,7 @@ func marshalMessage(msg proto.Message) ([]byte, error) {
 	}
 	info := messageInfo(m.Descriptor())
 	b := make([]byte, 0, info.sizeHint.Load()+64)
-	b, err := appendMessage(b, m)
+	b, err := appendMessageInfo(b, m, info)
 	if err != nil {
 		return nil, err
 	}
@@ -81,11 +81,15 @@ func marshalMessage(msg proto.Message) ([]byte, error) {
 
 func marshalSlice(rv reflect.Value) ([]byte, error) {
 	n := rv.Len()
-	var hint int64
+	var info *msgInfo // of the elements' type: looked up again only when the type changes
 	if n > 0 {
-		if first, ok := rv.Index(0).Interface().(proto.Message); ok && first.ProtoReflect().IsValid() {
-			hint = messageInfo(first.ProtoReflect().Descriptor()).sizeHint.Load()
+		if first, ok := rv.Index(0).Interface().(proto.Message); ok {
+			info = messageInfo(first.ProtoReflect().Descriptor())
 		}
+	}
+	var hint int64
+	if info != nil {
+		hint = info.sizeHint.Load()
 	}
 	b := make([]byte, 0, int64(n)*(hint+1)+2)
 	b = append(b, '[')
@@ -99,12 +103,15 @@ func marshalSlice(rv reflect.Value) ([]byte, error) {
 			continue
 		}
 		m := el.ProtoReflect()
+		if info == nil || info.desc != m.Descriptor() { // a slice of an interface type
+			info = messageInfo(m.Descriptor())
+		}
 		start := len(b)
 		var err error
-		if b, err = appendMessage(b, m); err != nil {
+		if b, err = appendMessageInfo(b, m, info); err != nil {
 			return nil, err
 		}
-		messageInfo(m.Descriptor()).sizeHint.Store(int64(len(b) - start))
+		info.sizeHint.Store(int64(len(b) - start))
 	}
 	return append(b, ']'), nil
 }
