@@ -7,10 +7,8 @@ package list
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -336,7 +334,7 @@ func Run[T any](ctx context.Context, db Querier, s *Spec, tenant string, req pro
 	if err != nil {
 		return nil, nil, err
 	}
-	items, err := collect[T](rows)
+	items, err := pgx.CollectRows(rows, pgx.RowToStructByName[T])
 	if err != nil {
 		return nil, nil, err
 	}
@@ -346,60 +344,6 @@ func Run[T any](ctx context.Context, db Querier, s *Spec, tenant string, req pro
 	}
 	pages := (total + int64(q.Size) - 1) / int64(q.Size)
 	return items, &catalogv1.Pagination{Page: q.Page, Size: q.Size, TotalItems: int32(total), TotalPages: int32(pages)}, nil
-}
-
-// collect scans every row into a T, each column into the field whose db tag names it (what
-// pgx.RowToStructByName does, but matched once for the page rather than again for every row).
-// Every column needs a field and every field a column.
-func collect[T any](rows pgx.Rows) ([]T, error) {
-	defer rows.Close()
-	typ := reflect.TypeFor[T]()
-	if typ.Kind() != reflect.Struct {
-		return nil, fmt.Errorf("list: %s is not a struct", typ)
-	}
-	byTag := dbFields(typ)
-	fds := rows.FieldDescriptions()
-	fieldOf := make([]int, len(fds))
-	for i, fd := range fds {
-		f, ok := byTag[fd.Name]
-		if !ok {
-			return nil, fmt.Errorf("list: %s has no field for column %s", typ, fd.Name)
-		}
-		fieldOf[i] = f
-	}
-	if len(fds) != typ.NumField() {
-		return nil, fmt.Errorf("list: %s has %d fields for %d columns", typ, typ.NumField(), len(fds))
-	}
-	out := []T{}
-	targets := make([]any, len(fds))
-	for rows.Next() {
-		out = append(out, *new(T))
-		v := reflect.ValueOf(&out[len(out)-1]).Elem()
-		for i, f := range fieldOf {
-			targets[i] = v.Field(f).Addr().Interface()
-		}
-		if err := rows.Scan(targets...); err != nil {
-			return nil, err
-		}
-	}
-	return out, rows.Err()
-}
-
-var dbTags sync.Map // reflect.Type → map[string]int
-
-// dbFields maps the db tags of a struct type's fields onto their indexes.
-func dbFields(typ reflect.Type) map[string]int {
-	if m, ok := dbTags.Load(typ); ok {
-		return m.(map[string]int)
-	}
-	m := make(map[string]int, typ.NumField())
-	for f := range typ.NumField() {
-		if tag := typ.Field(f).Tag.Get("db"); tag != "" {
-			m[tag] = f
-		}
-	}
-	dbTags.Store(typ, m)
-	return m
 }
 
 func escapeLike(s string) string {
