@@ -110,7 +110,7 @@ func (ic *interceptors) tap(ctx context.Context, info *tap.Info) (context.Contex
 // number but one: fields.ServerCodec uses the largest).
 const tooLargeField protowire.Number = protowire.MaxValidNumber - 1
 
-// sizeCodec is the direct server's codec: an API request message over max bytes is not decoded;
+// sizeCodec is the gRPC server's codec: an API request message over max bytes is not decoded;
 // it is left empty with a marker (tooLargeField) that the interceptor, after authentication,
 // answers with PAYLOAD_TOO_LARGE. (A codec error would be grpc's own INTERNAL, and grpc's own
 // size limit answers with its own text before any interceptor runs.)

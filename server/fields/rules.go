@@ -324,60 +324,61 @@ func maskedFields(r protoreflect.Message) map[protoreflect.Name]bool {
 // only built for a violation); uuids applies the uuid naming convention.
 func checkField(v apierr.Validator, r protoreflect.Message, fd protoreflect.FieldDescriptor, meta *fieldMeta, prefix string, uuids bool) {
 	rules := meta.rules
+	name := func() string { return prefix + fd.JSONName() } // built for a violation only
 	switch {
 	case fd.IsMap():
 		return
 	case fd.IsList():
-		checkList(v, r.Get(fd).List(), fd, rules, prefix+fd.JSONName(), uuids && meta.uuidName)
+		checkList(v, r.Get(fd).List(), fd, rules, name(), uuids && meta.uuidName)
 		return
 	case fd.Message() != nil:
 		if !r.Has(fd) {
 			if rules.GetRequired() {
-				v.Add(prefix+fd.JSONName(), "is required")
+				v.Add(name(), "is required")
 			}
 			return
 		}
 		if inner := jsonArrayField(fd.Message()); inner != nil {
 			// A json_array message is its list in JSON: the field's rules are the list's.
-			checkList(v, r.Get(fd).Message().Get(inner).List(), inner, rules, prefix+fd.JSONName(), uuids && meta.uuidName)
+			checkList(v, r.Get(fd).Message().Get(inner).List(), inner, rules, name(), uuids && meta.uuidName)
 			return
 		}
 		if strings.HasPrefix(string(fd.Message().FullName()), "google.protobuf.") {
 			return
 		}
-		checkMessage(v, r.Get(fd).Message(), prefix+fd.JSONName()+".", false)
+		checkMessage(v, r.Get(fd).Message(), name()+".", false)
 		return
 	}
 	has := r.Has(fd)
 	switch fd.Kind() {
 	case protoreflect.EnumKind:
 		if rules.GetRequired() && r.Get(fd).Enum() == 0 {
-			v.Add(prefix+fd.JSONName(), "is required: one of %s", strings.Join(jsonpb.EnumValues(fd.Enum()), ", "))
+			v.Add(name(), "is required: one of %s", strings.Join(jsonpb.EnumValues(fd.Enum()), ", "))
 		}
 	case protoreflect.StringKind:
 		if !has { // unset, or empty without presence: not given
 			if rules.GetRequired() {
-				v.Add(prefix+fd.JSONName(), "is required")
+				v.Add(name(), "is required")
 			}
 			return
 		}
 		s := r.Get(fd).String()
 		if msg := stringViolation(s, rules, uuids && meta.uuidName); msg != "" {
-			v.Add(prefix+fd.JSONName(), "%s", msg)
+			v.Add(name(), "%s", msg)
 		}
 		if uuids && meta.codeName && lengthViolation(s, int(rules.GetMinLen()), int(rules.GetMaxLen())) == "" {
 			if msg := codeViolation(s); msg != "" {
-				v.Add(prefix+fd.JSONName(), "%s", msg)
+				v.Add(name(), "%s", msg)
 			}
 		}
 	case protoreflect.BoolKind, protoreflect.BytesKind, protoreflect.FloatKind, protoreflect.DoubleKind:
 		if rules.GetRequired() && !has {
-			v.Add(prefix+fd.JSONName(), "is required")
+			v.Add(name(), "is required")
 		}
 	default: // integers
 		if !has && (fd.HasPresence() || rules.GetRequired()) {
 			if rules.GetRequired() {
-				v.Add(prefix+fd.JSONName(), "is required")
+				v.Add(name(), "is required")
 			}
 			return
 		}
@@ -393,7 +394,7 @@ func checkField(v apierr.Validator, r protoreflect.Message, fd protoreflect.Fiel
 			n = r.Get(fd).Int()
 		}
 		if msg := rangeViolation(rules, n); msg != "" {
-			v.Add(prefix+fd.JSONName(), "%s", msg)
+			v.Add(name(), "%s", msg)
 		}
 	}
 }

@@ -87,13 +87,12 @@ func (d *Dispatcher) recordAndClaim(batch []*recordItem, want int) ([]db.ClaimDu
 	default:
 		err = d.DB.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
 			recorded, rows = nil, nil
+			var err error
 			if len(batch) > 0 {
-				var err error
 				if recorded, err = q.RecordDeliverySuccesses(ctx, p); err != nil {
 					return err
 				}
 			}
-			var err error
 			rows, err = d.claim(ctx, q, want, lease)
 			return err
 		})
