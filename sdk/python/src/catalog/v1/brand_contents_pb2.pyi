@@ -1,0 +1,175 @@
+from catalog.v1 import common_pb2 as _common_pb2
+from catalog.v1 import options_pb2 as _options_pb2
+from google.api import annotations_pb2 as _annotations_pb2
+from google.protobuf import field_mask_pb2 as _field_mask_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class BrandContent(_message.Message):
+    __slots__ = ["brand_uuid", "created_at", "description", "display_name", "locale_uuid", "updated_at", "uuid"]
+    BRAND_UUID_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    UUID_FIELD_NUMBER: _ClassVar[int]
+    brand_uuid: str
+    created_at: _timestamp_pb2.Timestamp
+    description: str
+    display_name: str
+    locale_uuid: str
+    updated_at: _timestamp_pb2.Timestamp
+    uuid: str
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., brand_uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
+
+class BrandContentCreate(_message.Message):
+    __slots__ = ["description", "display_name", "locale_uuid"]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
+    description: str
+    display_name: str
+    locale_uuid: str
+    def __init__(self, locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
+
+class BrandContentList(_message.Message):
+    __slots__ = ["items"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[BrandContent]
+    def __init__(self, items: _Optional[_Iterable[_Union[BrandContent, _Mapping]]] = ...) -> None: ...
+
+class BrandContentUpdate(_message.Message):
+    __slots__ = ["description", "display_name", "locale_uuid", "update_mask", "uuid"]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
+    UUID_FIELD_NUMBER: _ClassVar[int]
+    description: str
+    display_name: str
+    locale_uuid: str
+    update_mask: _field_mask_pb2.FieldMask
+    uuid: str
+    def __init__(self, uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+
+class BulkCreateBrandContentsRequest(_message.Message):
+    __slots__ = ["brand_uuid", "items"]
+    BRAND_UUID_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    brand_uuid: str
+    items: _containers.RepeatedCompositeFieldContainer[BrandContentCreate]
+    def __init__(self, brand_uuid: _Optional[str] = ..., items: _Optional[_Iterable[_Union[BrandContentCreate, _Mapping]]] = ...) -> None: ...
+
+class BulkCreateBrandContentsResponse(_message.Message):
+    __slots__ = ["items"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[BrandContent]
+    def __init__(self, items: _Optional[_Iterable[_Union[BrandContent, _Mapping]]] = ...) -> None: ...
+
+class BulkUpdateBrandContentsRequest(_message.Message):
+    __slots__ = ["brand_uuid", "items"]
+    BRAND_UUID_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    brand_uuid: str
+    items: _containers.RepeatedCompositeFieldContainer[BrandContentUpdate]
+    def __init__(self, brand_uuid: _Optional[str] = ..., items: _Optional[_Iterable[_Union[BrandContentUpdate, _Mapping]]] = ...) -> None: ...
+
+class BulkUpdateBrandContentsResponse(_message.Message):
+    __slots__ = ["items"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[BrandContent]
+    def __init__(self, items: _Optional[_Iterable[_Union[BrandContent, _Mapping]]] = ...) -> None: ...
+
+class CreateBrandContentRequest(_message.Message):
+    __slots__ = ["brand_content", "brand_uuid"]
+    BRAND_CONTENT_FIELD_NUMBER: _ClassVar[int]
+    BRAND_UUID_FIELD_NUMBER: _ClassVar[int]
+    brand_content: BrandContentCreate
+    brand_uuid: str
+    def __init__(self, brand_uuid: _Optional[str] = ..., brand_content: _Optional[_Union[BrandContentCreate, _Mapping]] = ...) -> None: ...
+
+class CreateBrandContentResponse(_message.Message):
+    __slots__ = ["brand_content"]
+    BRAND_CONTENT_FIELD_NUMBER: _ClassVar[int]
+    brand_content: BrandContent
+    def __init__(self, brand_content: _Optional[_Union[BrandContent, _Mapping]] = ...) -> None: ...
+
+class DeleteBrandContentRequest(_message.Message):
+    __slots__ = ["brand_content_uuid", "brand_uuid"]
+    BRAND_CONTENT_UUID_FIELD_NUMBER: _ClassVar[int]
+    BRAND_UUID_FIELD_NUMBER: _ClassVar[int]
+    brand_content_uuid: str
+    brand_uuid: str
+    def __init__(self, brand_uuid: _Optional[str] = ..., brand_content_uuid: _Optional[str] = ...) -> None: ...
+
+class DeleteBrandContentResponse(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class GetBrandContentRequest(_message.Message):
+    __slots__ = ["brand_content_uuid", "brand_uuid"]
+    BRAND_CONTENT_UUID_FIELD_NUMBER: _ClassVar[int]
+    BRAND_UUID_FIELD_NUMBER: _ClassVar[int]
+    brand_content_uuid: str
+    brand_uuid: str
+    def __init__(self, brand_uuid: _Optional[str] = ..., brand_content_uuid: _Optional[str] = ...) -> None: ...
+
+class GetBrandContentResponse(_message.Message):
+    __slots__ = ["brand_content"]
+    BRAND_CONTENT_FIELD_NUMBER: _ClassVar[int]
+    brand_content: BrandContent
+    def __init__(self, brand_content: _Optional[_Union[BrandContent, _Mapping]] = ...) -> None: ...
+
+class ListBrandContentsRequest(_message.Message):
+    __slots__ = ["brand_uuid", "created_at", "display_name", "display_names", "locale_uuids", "order_by", "page", "size", "updated_at", "uuids"]
+    BRAND_UUID_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAMES_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_UUIDS_FIELD_NUMBER: _ClassVar[int]
+    ORDER_BY_FIELD_NUMBER: _ClassVar[int]
+    PAGE_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    UUIDS_FIELD_NUMBER: _ClassVar[int]
+    brand_uuid: str
+    created_at: _common_pb2.TimeFilter
+    display_name: _common_pb2.StringFilter
+    display_names: _common_pb2.StringsFilter
+    locale_uuids: _common_pb2.StringsFilter
+    order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
+    page: int
+    size: int
+    updated_at: _common_pb2.TimeFilter
+    uuids: _common_pb2.StringsFilter
+    def __init__(self, brand_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., locale_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+
+class ListBrandContentsResponse(_message.Message):
+    __slots__ = ["items", "pagination"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    PAGINATION_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[BrandContent]
+    pagination: _common_pb2.Pagination
+    def __init__(self, items: _Optional[_Iterable[_Union[BrandContent, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
+
+class UpdateBrandContentRequest(_message.Message):
+    __slots__ = ["brand_content", "brand_content_uuid", "brand_uuid"]
+    BRAND_CONTENT_FIELD_NUMBER: _ClassVar[int]
+    BRAND_CONTENT_UUID_FIELD_NUMBER: _ClassVar[int]
+    BRAND_UUID_FIELD_NUMBER: _ClassVar[int]
+    brand_content: BrandContentUpdate
+    brand_content_uuid: str
+    brand_uuid: str
+    def __init__(self, brand_uuid: _Optional[str] = ..., brand_content_uuid: _Optional[str] = ..., brand_content: _Optional[_Union[BrandContentUpdate, _Mapping]] = ...) -> None: ...
+
+class UpdateBrandContentResponse(_message.Message):
+    __slots__ = ["brand_content"]
+    BRAND_CONTENT_FIELD_NUMBER: _ClassVar[int]
+    brand_content: BrandContent
+    def __init__(self, brand_content: _Optional[_Union[BrandContent, _Mapping]] = ...) -> None: ...

@@ -1,0 +1,178 @@
+from catalog.v1 import common_pb2 as _common_pb2
+from catalog.v1 import families_pb2 as _families_pb2
+from catalog.v1 import options_pb2 as _options_pb2
+from google.api import annotations_pb2 as _annotations_pb2
+from google.protobuf import field_mask_pb2 as _field_mask_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class BulkCreateFamilyRelationTypesRequest(_message.Message):
+    __slots__ = ["family_uuid", "items"]
+    FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    family_uuid: str
+    items: _containers.RepeatedCompositeFieldContainer[FamilyRelationTypeCreate]
+    def __init__(self, family_uuid: _Optional[str] = ..., items: _Optional[_Iterable[_Union[FamilyRelationTypeCreate, _Mapping]]] = ...) -> None: ...
+
+class BulkCreateFamilyRelationTypesResponse(_message.Message):
+    __slots__ = ["items"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[FamilyRelationType]
+    def __init__(self, items: _Optional[_Iterable[_Union[FamilyRelationType, _Mapping]]] = ...) -> None: ...
+
+class BulkUpdateFamilyRelationTypesRequest(_message.Message):
+    __slots__ = ["family_uuid", "items"]
+    FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    family_uuid: str
+    items: _containers.RepeatedCompositeFieldContainer[FamilyRelationTypeUpdate]
+    def __init__(self, family_uuid: _Optional[str] = ..., items: _Optional[_Iterable[_Union[FamilyRelationTypeUpdate, _Mapping]]] = ...) -> None: ...
+
+class BulkUpdateFamilyRelationTypesResponse(_message.Message):
+    __slots__ = ["items"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[FamilyRelationType]
+    def __init__(self, items: _Optional[_Iterable[_Union[FamilyRelationType, _Mapping]]] = ...) -> None: ...
+
+class CreateFamilyRelationTypeRequest(_message.Message):
+    __slots__ = ["family_relation_type", "family_uuid"]
+    FAMILY_RELATION_TYPE_FIELD_NUMBER: _ClassVar[int]
+    FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
+    family_relation_type: FamilyRelationTypeCreate
+    family_uuid: str
+    def __init__(self, family_uuid: _Optional[str] = ..., family_relation_type: _Optional[_Union[FamilyRelationTypeCreate, _Mapping]] = ...) -> None: ...
+
+class CreateFamilyRelationTypeResponse(_message.Message):
+    __slots__ = ["family_relation_type"]
+    FAMILY_RELATION_TYPE_FIELD_NUMBER: _ClassVar[int]
+    family_relation_type: FamilyRelationType
+    def __init__(self, family_relation_type: _Optional[_Union[FamilyRelationType, _Mapping]] = ...) -> None: ...
+
+class DeleteFamilyRelationTypeRequest(_message.Message):
+    __slots__ = ["family_relation_type_uuid", "family_uuid"]
+    FAMILY_RELATION_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
+    FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
+    family_relation_type_uuid: str
+    family_uuid: str
+    def __init__(self, family_uuid: _Optional[str] = ..., family_relation_type_uuid: _Optional[str] = ...) -> None: ...
+
+class DeleteFamilyRelationTypeResponse(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class FamilyRelationType(_message.Message):
+    __slots__ = ["created_at", "family_uuid", "max_count", "min_count", "product_relation_type_uuid", "requirement_level", "updated_at", "uuid"]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
+    MAX_COUNT_FIELD_NUMBER: _ClassVar[int]
+    MIN_COUNT_FIELD_NUMBER: _ClassVar[int]
+    PRODUCT_RELATION_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
+    REQUIREMENT_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    UUID_FIELD_NUMBER: _ClassVar[int]
+    created_at: _timestamp_pb2.Timestamp
+    family_uuid: str
+    max_count: int
+    min_count: int
+    product_relation_type_uuid: str
+    requirement_level: _families_pb2.FamilyRequirementLevel
+    updated_at: _timestamp_pb2.Timestamp
+    uuid: str
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., family_uuid: _Optional[str] = ..., product_relation_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., min_count: _Optional[int] = ..., max_count: _Optional[int] = ...) -> None: ...
+
+class FamilyRelationTypeCreate(_message.Message):
+    __slots__ = ["max_count", "min_count", "product_relation_type_uuid", "requirement_level"]
+    MAX_COUNT_FIELD_NUMBER: _ClassVar[int]
+    MIN_COUNT_FIELD_NUMBER: _ClassVar[int]
+    PRODUCT_RELATION_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
+    REQUIREMENT_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    max_count: int
+    min_count: int
+    product_relation_type_uuid: str
+    requirement_level: _families_pb2.FamilyRequirementLevel
+    def __init__(self, product_relation_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., min_count: _Optional[int] = ..., max_count: _Optional[int] = ...) -> None: ...
+
+class FamilyRelationTypeUpdate(_message.Message):
+    __slots__ = ["max_count", "min_count", "product_relation_type_uuid", "requirement_level", "update_mask", "uuid"]
+    MAX_COUNT_FIELD_NUMBER: _ClassVar[int]
+    MIN_COUNT_FIELD_NUMBER: _ClassVar[int]
+    PRODUCT_RELATION_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
+    REQUIREMENT_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
+    UUID_FIELD_NUMBER: _ClassVar[int]
+    max_count: int
+    min_count: int
+    product_relation_type_uuid: str
+    requirement_level: _families_pb2.FamilyRequirementLevel
+    update_mask: _field_mask_pb2.FieldMask
+    uuid: str
+    def __init__(self, uuid: _Optional[str] = ..., product_relation_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., min_count: _Optional[int] = ..., max_count: _Optional[int] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+
+class GetFamilyRelationTypeRequest(_message.Message):
+    __slots__ = ["family_relation_type_uuid", "family_uuid"]
+    FAMILY_RELATION_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
+    FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
+    family_relation_type_uuid: str
+    family_uuid: str
+    def __init__(self, family_uuid: _Optional[str] = ..., family_relation_type_uuid: _Optional[str] = ...) -> None: ...
+
+class GetFamilyRelationTypeResponse(_message.Message):
+    __slots__ = ["family_relation_type"]
+    FAMILY_RELATION_TYPE_FIELD_NUMBER: _ClassVar[int]
+    family_relation_type: FamilyRelationType
+    def __init__(self, family_relation_type: _Optional[_Union[FamilyRelationType, _Mapping]] = ...) -> None: ...
+
+class ListFamilyRelationTypesRequest(_message.Message):
+    __slots__ = ["created_at", "family_uuid", "max_count", "min_count", "order_by", "page", "product_relation_type_uuids", "requirement_levels", "size", "updated_at", "uuids"]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
+    MAX_COUNT_FIELD_NUMBER: _ClassVar[int]
+    MIN_COUNT_FIELD_NUMBER: _ClassVar[int]
+    ORDER_BY_FIELD_NUMBER: _ClassVar[int]
+    PAGE_FIELD_NUMBER: _ClassVar[int]
+    PRODUCT_RELATION_TYPE_UUIDS_FIELD_NUMBER: _ClassVar[int]
+    REQUIREMENT_LEVELS_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    UUIDS_FIELD_NUMBER: _ClassVar[int]
+    created_at: _common_pb2.TimeFilter
+    family_uuid: str
+    max_count: _common_pb2.IntFilter
+    min_count: _common_pb2.IntFilter
+    order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
+    page: int
+    product_relation_type_uuids: _common_pb2.StringsFilter
+    requirement_levels: _common_pb2.StringsFilter
+    size: int
+    updated_at: _common_pb2.TimeFilter
+    uuids: _common_pb2.StringsFilter
+    def __init__(self, family_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., product_relation_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., requirement_levels: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., min_count: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ..., max_count: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+
+class ListFamilyRelationTypesResponse(_message.Message):
+    __slots__ = ["items", "pagination"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    PAGINATION_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[FamilyRelationType]
+    pagination: _common_pb2.Pagination
+    def __init__(self, items: _Optional[_Iterable[_Union[FamilyRelationType, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
+
+class UpdateFamilyRelationTypeRequest(_message.Message):
+    __slots__ = ["family_relation_type", "family_relation_type_uuid", "family_uuid"]
+    FAMILY_RELATION_TYPE_FIELD_NUMBER: _ClassVar[int]
+    FAMILY_RELATION_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
+    FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
+    family_relation_type: FamilyRelationTypeUpdate
+    family_relation_type_uuid: str
+    family_uuid: str
+    def __init__(self, family_uuid: _Optional[str] = ..., family_relation_type_uuid: _Optional[str] = ..., family_relation_type: _Optional[_Union[FamilyRelationTypeUpdate, _Mapping]] = ...) -> None: ...
+
+class UpdateFamilyRelationTypeResponse(_message.Message):
+    __slots__ = ["family_relation_type"]
+    FAMILY_RELATION_TYPE_FIELD_NUMBER: _ClassVar[int]
+    family_relation_type: FamilyRelationType
+    def __init__(self, family_relation_type: _Optional[_Union[FamilyRelationType, _Mapping]] = ...) -> None: ...

@@ -1,0 +1,168 @@
+from catalog.v1 import common_pb2 as _common_pb2
+from catalog.v1 import options_pb2 as _options_pb2
+from catalog.v1 import tag_contents_pb2 as _tag_contents_pb2
+from google.api import annotations_pb2 as _annotations_pb2
+from google.protobuf import field_mask_pb2 as _field_mask_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class BulkCreateTagsRequest(_message.Message):
+    __slots__ = ["items"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[TagCreate]
+    def __init__(self, items: _Optional[_Iterable[_Union[TagCreate, _Mapping]]] = ...) -> None: ...
+
+class BulkCreateTagsResponse(_message.Message):
+    __slots__ = ["items"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[Tag]
+    def __init__(self, items: _Optional[_Iterable[_Union[Tag, _Mapping]]] = ...) -> None: ...
+
+class BulkUpdateTagsRequest(_message.Message):
+    __slots__ = ["items"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[TagUpdate]
+    def __init__(self, items: _Optional[_Iterable[_Union[TagUpdate, _Mapping]]] = ...) -> None: ...
+
+class BulkUpdateTagsResponse(_message.Message):
+    __slots__ = ["items"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[Tag]
+    def __init__(self, items: _Optional[_Iterable[_Union[Tag, _Mapping]]] = ...) -> None: ...
+
+class CreateTagRequest(_message.Message):
+    __slots__ = ["tag"]
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    tag: TagCreate
+    def __init__(self, tag: _Optional[_Union[TagCreate, _Mapping]] = ...) -> None: ...
+
+class CreateTagResponse(_message.Message):
+    __slots__ = ["tag"]
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    tag: Tag
+    def __init__(self, tag: _Optional[_Union[Tag, _Mapping]] = ...) -> None: ...
+
+class DeleteTagRequest(_message.Message):
+    __slots__ = ["tag_uuid"]
+    TAG_UUID_FIELD_NUMBER: _ClassVar[int]
+    tag_uuid: str
+    def __init__(self, tag_uuid: _Optional[str] = ...) -> None: ...
+
+class DeleteTagResponse(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class GetTagRequest(_message.Message):
+    __slots__ = ["expand", "include", "tag_uuid"]
+    EXPAND_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_FIELD_NUMBER: _ClassVar[int]
+    TAG_UUID_FIELD_NUMBER: _ClassVar[int]
+    expand: TagInclude
+    include: TagInclude
+    tag_uuid: str
+    def __init__(self, tag_uuid: _Optional[str] = ..., include: _Optional[_Union[TagInclude, _Mapping]] = ..., expand: _Optional[_Union[TagInclude, _Mapping]] = ...) -> None: ...
+
+class GetTagResponse(_message.Message):
+    __slots__ = ["tag"]
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    tag: Tag
+    def __init__(self, tag: _Optional[_Union[Tag, _Mapping]] = ...) -> None: ...
+
+class ListTagsRequest(_message.Message):
+    __slots__ = ["code", "codes", "created_at", "display_name", "display_names", "expand", "include", "order_by", "page", "size", "updated_at", "uuids"]
+    CODES_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAMES_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    EXPAND_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_FIELD_NUMBER: _ClassVar[int]
+    ORDER_BY_FIELD_NUMBER: _ClassVar[int]
+    PAGE_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    UUIDS_FIELD_NUMBER: _ClassVar[int]
+    code: _common_pb2.StringFilter
+    codes: _common_pb2.StringsFilter
+    created_at: _common_pb2.TimeFilter
+    display_name: _common_pb2.StringFilter
+    display_names: _common_pb2.StringsFilter
+    expand: TagInclude
+    include: TagInclude
+    order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
+    page: int
+    size: int
+    updated_at: _common_pb2.TimeFilter
+    uuids: _common_pb2.StringsFilter
+    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., include: _Optional[_Union[TagInclude, _Mapping]] = ..., expand: _Optional[_Union[TagInclude, _Mapping]] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+
+class ListTagsResponse(_message.Message):
+    __slots__ = ["items", "pagination"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    PAGINATION_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[Tag]
+    pagination: _common_pb2.Pagination
+    def __init__(self, items: _Optional[_Iterable[_Union[Tag, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
+
+class Tag(_message.Message):
+    __slots__ = ["code", "content_uuids", "contents", "created_at", "display_name", "updated_at", "uuid"]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    CONTENTS_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_UUIDS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    UUID_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    content_uuids: _common_pb2.UuidList
+    contents: _tag_contents_pb2.TagContentList
+    created_at: _timestamp_pb2.Timestamp
+    display_name: str
+    updated_at: _timestamp_pb2.Timestamp
+    uuid: str
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., content_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., contents: _Optional[_Union[_tag_contents_pb2.TagContentList, _Mapping]] = ...) -> None: ...
+
+class TagCreate(_message.Message):
+    __slots__ = ["code", "display_name"]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    display_name: str
+    def __init__(self, code: _Optional[str] = ..., display_name: _Optional[str] = ...) -> None: ...
+
+class TagInclude(_message.Message):
+    __slots__ = ["contents"]
+    CONTENTS_FIELD_NUMBER: _ClassVar[int]
+    contents: bool
+    def __init__(self, contents: bool = ...) -> None: ...
+
+class TagUpdate(_message.Message):
+    __slots__ = ["code", "display_name", "update_mask", "uuid"]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
+    UUID_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    display_name: str
+    update_mask: _field_mask_pb2.FieldMask
+    uuid: str
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+
+class UpdateTagRequest(_message.Message):
+    __slots__ = ["tag", "tag_uuid"]
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    TAG_UUID_FIELD_NUMBER: _ClassVar[int]
+    tag: TagUpdate
+    tag_uuid: str
+    def __init__(self, tag_uuid: _Optional[str] = ..., tag: _Optional[_Union[TagUpdate, _Mapping]] = ...) -> None: ...
+
+class UpdateTagResponse(_message.Message):
+    __slots__ = ["tag"]
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    tag: Tag
+    def __init__(self, tag: _Optional[_Union[Tag, _Mapping]] = ...) -> None: ...
