@@ -9,6 +9,7 @@ import (
 	"math"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -176,6 +177,10 @@ var variables = []variable{
 			}
 			return err
 		}},
+	{env: "CATALOG_CORS_ALLOWED_ORIGINS", flag: "cors-allowed-origins", def: "",
+		accepts: "empty, * (any origin), or origins separated by commas: scheme://host[:port] (e.g. https://admin.example.com)",
+		help:    "web pages of these origins may call the API from a browser (REST, Connect, gRPC-Web); empty: none", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) { s.app.CORSAllowedOrigins, err = parseOrigins(v); return err }},
 	{env: "CATALOG_LOG_LEVEL", flag: "log-level", def: "info", accepts: "debug, info, warn or error",
 		help: "least severe log level written", cmds: cmdServe | cmdMigrate,
 		set: func(s *settings, v string) (err error) { s.logLevel, err = parseLogLevel(v); return err }},
@@ -342,6 +347,31 @@ func parseHTTPURL(v string) error {
 		return errInvalid
 	}
 	return nil
+}
+
+// parseOrigins reads a list of browser origins: "*" alone, or origins (scheme://host[:port], no
+// path) separated by commas.
+func parseOrigins(v string) ([]string, error) {
+	if strings.TrimSpace(v) == "" {
+		return nil, nil
+	}
+	var out []string
+	for _, o := range strings.Split(v, ",") {
+		o = strings.TrimSuffix(strings.TrimSpace(o), "/")
+		if o == "*" {
+			out = append(out, o)
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.RawQuery != "" || u.User != nil {
+			return nil, fmt.Errorf("%q is not an origin", o)
+		}
+		out = append(out, o)
+	}
+	if len(out) > 1 && slices.Contains(out, "*") {
+		return nil, errors.New("* allows every origin: give it alone")
+	}
+	return out, nil
 }
 
 func parseHS256Secret(v string) error {

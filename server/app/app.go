@@ -86,6 +86,10 @@ type Config struct {
 	// (renditions, upload expiry, blob collection) in this process (tests).
 	RenditionLease    time.Duration
 	DisableFileWorker bool
+	// CORSAllowedOrigins are the origins browsers may call the API from (REST, Connect and gRPC-Web;
+	// CATALOG_CORS_ALLOWED_ORIGINS): exact origins such as https://admin.example.com, or "*" for any.
+	// Empty: no cross-origin calls (same-origin pages and non-browser clients are unaffected).
+	CORSAllowedOrigins []string
 }
 
 // DevScopes are the scopes of the development token.
@@ -216,7 +220,13 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if err != nil {
 		return nil, fmt.Errorf("docs: %w", err)
 	}
-	s.httpSrv = &http.Server{Handler: httpHandler(log, gw, s.ops, reg, spec, docsPage, s.blobs.Handler()), ReadHeaderTimeout: 10 * time.Second,
+	rpcWeb, rpcPaths, err := newRPCWeb(s.grpcSrv, services, ic)
+	if err != nil {
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	parts := httpParts{gw: gw, rpcWeb: rpcWeb, rpcPath: rpcPaths, ops: s.ops, reg: reg, openapi: spec, docs: docsPage,
+		blobs: s.blobs.Handler(), cors: newCORS(cfg.CORSAllowedOrigins)}
+	s.httpSrv = &http.Server{Handler: httpHandler(log, parts), ReadHeaderTimeout: 10 * time.Second,
 		MaxHeaderBytes: MaxHeaderBytes, IdleTimeout: 2 * time.Minute}
 	go func() { _ = s.httpSrv.Serve(s.httpLis) }()
 	if !cfg.DisableDispatcher {

@@ -185,36 +185,16 @@ func (f *frontDoor) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 			next(w, r, params)
 			return
 		}
-		ctx, err := f.ic.authorize(r.Context(), rt.rpc, metadataOf(r.Header.Values("Authorization")))
+		ctx, release, err := f.ic.door(w, r, rt.rpc, func() *apierr.Error { return checkParams(rt, params, r.URL.RawQuery) })
 		if err != nil {
-			WriteProblem(w, r, apierr.From(err))
-			return
-		}
-		tenant := reqctx.PrincipalFrom(ctx).Tenant
-		if f.ic.limits.Enabled() {
-			if refused, _ := f.ic.takeToken(tenant, setHeader(w)); refused != nil {
-				WriteProblem(w, r, refused)
-				return
+			if err != errClientGone {
+				WriteProblem(w, r, apierr.From(err))
 			}
-		}
-		if err := checkParams(rt, params, r.URL.RawQuery); err != nil {
-			WriteProblem(w, r, err)
 			return
-		}
-		// The slot is taken before the body is read: the bodies one tenant has in memory (or
-		// trickling in) are bounded by its slots, not only by its token bucket.
-		release, busy, err := f.ic.takeSlot(r.Context(), tenant, setHeader(w))
-		if busy != nil {
-			WriteProblem(w, r, busy)
-			return
-		}
-		if err != nil {
-			return // the client has gone
 		}
 		defer release()
-		// The call carries the admission (the chain neither verifies the token nor counts the tenant
-		// again) and the path (the Location of a create).
-		r = r.WithContext(context.WithValue(admit(ctx, admission{method: rt.rpc, rest: true}), pathKey{}, r.URL.Path))
+		// The call carries the path too (the Location of a create).
+		r = r.WithContext(context.WithValue(ctx, pathKey{}, r.URL.Path))
 		if rt.body {
 			if err := readBody(w, r); err != nil {
 				WriteProblem(w, r, err)
@@ -226,6 +206,43 @@ func (f *frontDoor) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 		}
 		next(w, r, params)
 	}
+}
+
+// errClientGone is door's error when the client went away while waiting: nothing is answered.
+var errClientGone = errors.New("the client has gone")
+
+// door is what each door of the HTTP port (REST's front door, the Connect/gRPC-Web door) does for
+// a call of method before its body is read: the token and the method's scope (exactly one
+// Authorization header), the tenant's token bucket, then check (the route's own checks; may be
+// nil), then one of the tenant's concurrency slots, held until release. The headers of the limits
+// (RateLimit, RateLimit-Policy, Retry-After) go on w. The context it returns carries the call's
+// admission: the chain neither verifies the token nor counts the tenant again.
+func (ic *interceptors) door(w http.ResponseWriter, r *http.Request, method string, check func() *apierr.Error) (context.Context, func(), error) {
+	ctx, err := ic.authorize(r.Context(), method, metadataOf(r.Header.Values("Authorization")))
+	if err != nil {
+		return nil, nil, err
+	}
+	tenant := reqctx.PrincipalFrom(ctx).Tenant
+	if ic.limits.Enabled() {
+		if refused, _ := ic.takeToken(tenant, setHeader(w)); refused != nil {
+			return nil, nil, refused
+		}
+	}
+	if check != nil {
+		if bad := check(); bad != nil {
+			return nil, nil, bad
+		}
+	}
+	// The slot is taken before the body is read: the bodies one tenant has in memory (or
+	// trickling in) are bounded by its slots, not only by its token bucket.
+	release, busy, err := ic.takeSlot(r.Context(), tenant, setHeader(w))
+	if busy != nil {
+		return nil, nil, busy
+	}
+	if err != nil {
+		return nil, nil, errClientGone
+	}
+	return admit(ctx, admission{method: method, http: true}), release, nil
 }
 
 // setHeader sets the fields takeToken and takeSlot give on w's header.
@@ -310,9 +327,8 @@ func jsonMediaType(ct string) bool {
 	return !ok || strings.EqualFold(cs, "utf-8")
 }
 
-// readBody reads the whole body of r (at most MaxBodyBytes, within bodyReadTimeout) into memory
-// and puts it back as r.Body: a slow client cannot hold the request, and the gateway decodes from
-// memory.
+// readBody checks a REST body's media type and coding, then reads it (readAll, at most
+// MaxBodyBytes).
 func readBody(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	if r.ContentLength == 0 {
 		r.Body = http.NoBody
@@ -329,7 +345,13 @@ func readBody(w http.ResponseWriter, r *http.Request) *apierr.Error {
 		return apierr.New(apierr.UnsupportedMedia, "request bodies are not accepted with a Content-Encoding (%s); send plain JSON",
 			strconv.Quote(printable(strings.Join(ce, ", "))))
 	}
-	if r.ContentLength > MaxBodyBytes {
+	return readAll(w, r, MaxBodyBytes)
+}
+
+// readAll reads the whole body of r (at most max bytes, within bodyReadTimeout) into memory and
+// puts it back as r.Body: a slow client cannot hold the request, and the decoder reads from memory.
+func readAll(w http.ResponseWriter, r *http.Request, max int64) *apierr.Error {
+	if r.ContentLength > max {
 		return payloadTooLarge()
 	}
 	rc := http.NewResponseController(w)
@@ -340,13 +362,13 @@ func readBody(w http.ResponseWriter, r *http.Request) *apierr.Error {
 		size = 512
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, size+1))
-	_, err := buf.ReadFrom(io.LimitReader(r.Body, MaxBodyBytes+1))
+	_, err := buf.ReadFrom(io.LimitReader(r.Body, max+1))
 	_ = rc.SetReadDeadline(time.Time{})
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		w.Header().Set("Connection", "close")
 		return apierr.New(apierr.RequestTimeout, "the request body was not received within %s", bodyReadTimeout)
-	case buf.Len() > MaxBodyBytes:
+	case int64(buf.Len()) > max:
 		w.Header().Set("Connection", "close")
 		return payloadTooLarge()
 	case err != nil:

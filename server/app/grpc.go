@@ -66,12 +66,13 @@ func (ic *interceptors) newServer(services []Service, codec encoding.CodecV2) *g
 
 // admission is what a transport's door established before the request message was read, once per
 // call: the caller is authenticated and holds the method's scope (the principal is in the context,
-// reqctx). The REST front door also applied the tenant's limits and logs the request itself; the
-// gRPC tap (direct calls) did not: the chain does both for them. Only the doors put an admission in
+// reqctx). The HTTP port's doors (REST's front door, the Connect/gRPC-Web door) also applied the
+// tenant's limits and log the request themselves; the gRPC tap (direct calls) did not: the chain
+// does both for them. Only the doors put an admission in
 // a context, so nothing a client sends can make the chain skip a check.
 type admission struct {
 	method string // the one RPC admitted (a call of another method in that context is not admitted)
-	rest   bool   // admitted by the REST front door: limits applied, its own log line
+	http   bool   // admitted by a door of the HTTP port (ic.door): limits applied, its own log line
 }
 
 type admissionKey struct{}
@@ -174,7 +175,7 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 		code := status.Code(err)
 		ic.metrics.observe(info.FullMethod, code, time.Since(start))
 		lvl := slog.LevelInfo
-		if adm.rest { // the REST request has its own log line
+		if adm.http { // the HTTP request has its own log line
 			lvl = slog.LevelDebug
 		}
 		if code == codes.Internal || code == codes.Unknown {
@@ -194,7 +195,7 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 	if tooLarge(req) {
 		return nil, payloadTooLarge()
 	}
-	if p := reqctx.PrincipalFrom(ctx); !adm.rest && p != nil && ic.limits.Enabled() {
+	if p := reqctx.PrincipalFrom(ctx); !adm.http && p != nil && ic.limits.Enabled() {
 		release, err := ic.limit(ctx, p.Tenant)
 		if err != nil {
 			return nil, err

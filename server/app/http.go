@@ -15,21 +15,32 @@ import (
 	"github.com/catalogd/catalogd/server/store"
 )
 
-// httpHandler routes the HTTP port: the /v1 REST facade, the operational endpoints, and the API
-// reference page (docsPage, rendered from the OpenAPI document at start-up), and the blob store's
-// signed URLs under /blobs/ (blobs: authorized by their signature, never by a token).
-func httpHandler(log *slog.Logger, gw http.Handler, d *store.DB, reg *prometheus.Registry, openapi []byte,
-	docsPage http.Handler, blobs http.Handler) http.Handler {
+// httpParts are the handlers the HTTP port routes to.
+type httpParts struct {
+	gw      http.Handler // the /v1 REST facade (grpc-gateway with the front door)
+	rpcWeb  http.Handler // Connect and gRPC-Web calls of the services (rpcweb.go)
+	rpcPath []string     // the path prefixes of rpcWeb: /catalog.v1.<Service>/
+	ops     *store.DB    // the readiness pool
+	reg     *prometheus.Registry
+	openapi []byte
+	docs    http.Handler // the API reference page, rendered from the OpenAPI document at start-up
+	blobs   http.Handler // the blob store's signed URLs: authorized by their signature, never by a token
+	cors    *cors        // nil: no cross-origin requests are allowed
+}
+
+// httpHandler routes the HTTP port: the /v1 REST facade, Connect and gRPC-Web calls of the services,
+// the operational endpoints, the API reference page, and the blob store's signed URLs under /blobs/.
+func httpHandler(log *slog.Logger, p httpParts) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"status":"ok"}`))
 	})
-	// d is the "ops" pool, not the API's: readiness is false only when the database does not
+	// p.ops is the "ops" pool, not the API's: readiness is false only when the database does not
 	// answer a ping (cannot connect, the connection breaks, no answer within store.ReadyTimeout),
 	// never because API requests hold every connection of their own pool.
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		if err := d.Ready(r.Context()); err != nil {
+		if err := p.ops.Ready(r.Context()); err != nil {
 			log.WarnContext(r.Context(), "not ready", "error", err.Error())
 			WriteProblem(w, r, apierr.New(apierr.Unavailable, "database unreachable"))
 			return
@@ -39,13 +50,16 @@ func httpHandler(log *slog.Logger, gw http.Handler, d *store.DB, reg *prometheus
 	})
 	mux.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(openapi)
+		_, _ = w.Write(p.openapi)
 	})
-	mux.Handle("GET /docs", docsPage)
+	mux.Handle("GET /docs", p.docs)
 	mux.Handle("GET /docs/{$}", http.RedirectHandler("/docs", http.StatusMovedPermanently))
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	mux.Handle("/v1/", queryparam.PreserveOrder(gw))
-	mux.Handle(blobPath+"/", blobs)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(p.reg, promhttp.HandlerOpts{}))
+	mux.Handle("/v1/", p.cors.wrap(queryparam.PreserveOrder(p.gw)))
+	for _, path := range p.rpcPath {
+		mux.Handle(path, p.cors.wrap(p.rpcWeb))
+	}
+	mux.Handle(blobPath+"/", p.blobs)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		WriteProblem(w, r, apierr.New(apierr.NotFound, "no resource at %s", r.URL.Path))
 	})

@@ -284,7 +284,7 @@ func TestLocalConnCopiesAndCarriesMetadata(t *testing.T) {
 func TestAdmissionIsForItsMethod(t *testing.T) {
 	ic, _ := ruleInterceptors(t)
 	ctx := reqctx.WithPrincipal(context.Background(), &reqctx.Principal{Tenant: "t", Scopes: DevScopes})
-	ctx = admit(ctx, admission{method: "/catalog.v1.LocaleService/GetLocale", rest: true})
+	ctx = admit(ctx, admission{method: "/catalog.v1.LocaleService/GetLocale", http: true})
 	ran := false
 	handler := func(context.Context, any) (any, error) { ran = true; return &pb.ListLocalesResponse{}, nil }
 	info := &grpc.UnaryServerInfo{FullMethod: "/catalog.v1.LocaleService/DeleteLocale"}

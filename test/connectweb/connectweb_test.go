@@ -1,0 +1,325 @@
+// Package connectweb tests the Connect and gRPC-Web protocols of the HTTP port (docs/design.md
+// "Connect and gRPC-Web") with connect-go's own client, which knows nothing of how the server
+// serves them: the same methods, errors and details as gRPC, the door's authentication and limits
+// before the body, one pass of the interceptor chain per call, and the CORS policy browsers see.
+package connectweb
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"connectrpc.com/connect"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/server/app"
+	"github.com/catalogd/catalogd/server/apptest"
+)
+
+var env *apptest.Env
+
+const origin = "http://admin.example.test"
+
+func TestMain(m *testing.M) {
+	apptest.Main(m, &env, nil, func(c *app.Config) {
+		c.CORSAllowedOrigins = []string{origin}
+		c.RateLimitRPS, c.RateLimitBurst = 0.5, 8 // a burst of 8 per tenant: TestRateLimitIsTheTenants spends it
+	})
+}
+
+// protocols are the ways connect-go's client can reach the HTTP port.
+var protocols = []struct {
+	name string
+	opts []connect.ClientOption
+}{
+	{"connect+proto", nil},
+	{"connect+json", []connect.ClientOption{connect.WithProtoJSON()}},
+	{"grpc-web", []connect.ClientOption{connect.WithGRPCWeb()}},
+}
+
+func method(name string) string { return "/catalog.v1.LocaleService/" + name }
+
+func client[Req, Res any](name string, opts ...connect.ClientOption) *connect.Client[Req, Res] {
+	return connect.NewClient[Req, Res](http.DefaultClient, env.BaseURL+method(name), opts...)
+}
+
+func call[Req, Res any](c *connect.Client[Req, Res], token string, msg *Req) (*connect.Response[Res], error) {
+	req := connect.NewRequest(msg)
+	if token != "" {
+		req.Header().Set("Authorization", "Bearer "+token)
+	}
+	return c.CallUnary(context.Background(), req)
+}
+
+// errorInfo is the google.rpc.ErrorInfo detail of a Connect error.
+func errorInfo(t *testing.T, err error) (*connect.Error, *errdetails.ErrorInfo, *errdetails.BadRequest) {
+	t.Helper()
+	var ce *connect.Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("want a connect error, got %v", err)
+	}
+	var info *errdetails.ErrorInfo
+	var br *errdetails.BadRequest
+	for _, d := range ce.Details() {
+		v, derr := d.Value()
+		if derr != nil {
+			t.Fatalf("detail %s: %v", d.Type(), derr)
+		}
+		switch m := v.(type) {
+		case *errdetails.ErrorInfo:
+			info = m
+		case *errdetails.BadRequest:
+			br = m
+		}
+	}
+	if info == nil || info.Domain != "catalogd" {
+		t.Fatalf("error %v has no ErrorInfo of domain catalogd (details %v)", ce, ce.Details())
+	}
+	return ce, info, br
+}
+
+func TestCreateGetAndErrorsInEveryProtocol(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.name, func(t *testing.T) {
+			tenant := "t-" + apptest.RandomHex(6)
+			token := apptest.Token(tenant)
+			create := client[pb.CreateLocaleRequest, pb.CreateLocaleResponse]("CreateLocale", p.opts...)
+			res, err := call(create, token, &pb.CreateLocaleRequest{Locale: &pb.LocaleCreate{Code: "de-DE"}})
+			if err != nil {
+				t.Fatalf("create: %v", err)
+			}
+			loc := res.Msg.GetLocale()
+			if loc.GetCode() != "de-DE" || loc.GetUuid() == "" || !loc.GetIsDefault() {
+				t.Fatalf("created %v", loc)
+			}
+			if ids := res.Header().Values("X-Request-Id"); len(ids) != 1 {
+				t.Errorf("X-Request-Id %q: want exactly one", ids)
+			}
+
+			// The same tenant sees it over REST: one service behind both facades.
+			got := apptest.Want(t, env.ClientFor(t, tenant).Get("/v1/locales/"+loc.GetUuid()), 200).Obj()
+			if got["code"] != "de-DE" {
+				t.Fatalf("REST sees %v", got)
+			}
+			get := client[pb.GetLocaleRequest, pb.GetLocaleResponse]("GetLocale", p.opts...)
+			if g, err := call(get, token, &pb.GetLocaleRequest{LocaleUuid: loc.GetUuid()}); err != nil || !proto.Equal(g.Msg.GetLocale(), loc) {
+				t.Fatalf("get: %v %v", g, err)
+			}
+
+			// A rule violation: INVALID_ARGUMENT with the API's code and the field.
+			_, err = call(create, token, &pb.CreateLocaleRequest{Locale: &pb.LocaleCreate{Code: "not a locale!"}})
+			ce, info, br := errorInfo(t, err)
+			if ce.Code() != connect.CodeInvalidArgument || info.Reason != "VALIDATION_FAILED" || br == nil ||
+				len(br.FieldViolations) == 0 || br.FieldViolations[0].Field != "code" {
+				t.Fatalf("bad code: %v %v %v", ce, info, br)
+			}
+			// A conflict: the code is taken.
+			_, err = call(create, token, &pb.CreateLocaleRequest{Locale: &pb.LocaleCreate{Code: "de-DE"}})
+			if ce, info, _ := errorInfo(t, err); ce.Code() != connect.CodeAlreadyExists || info.Reason != "ALREADY_EXISTS" {
+				t.Fatalf("duplicate: %v %v", ce, info)
+			}
+			// Not found.
+			_, err = call(get, token, &pb.GetLocaleRequest{LocaleUuid: apptest.RandomUUID()})
+			if ce, info, _ := errorInfo(t, err); ce.Code() != connect.CodeNotFound || info.Reason != "NOT_FOUND" {
+				t.Fatalf("not found: %v %v", ce, info)
+			}
+		})
+	}
+}
+
+func TestTheDoorAuthenticatesBeforeTheBody(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.name, func(t *testing.T) {
+			list := client[pb.ListLocalesRequest, pb.ListLocalesResponse]("ListLocales", p.opts...)
+			_, err := call(list, "", &pb.ListLocalesRequest{})
+			if ce, info, _ := errorInfo(t, err); ce.Code() != connect.CodeUnauthenticated || info.Reason != "UNAUTHENTICATED" {
+				t.Fatalf("no token: %v %v", ce, info)
+			}
+			_, err = call(list, "not-a-jwt", &pb.ListLocalesRequest{})
+			if ce, _, _ := errorInfo(t, err); ce.Code() != connect.CodeUnauthenticated {
+				t.Fatalf("bad token: %v", ce)
+			}
+			create := client[pb.CreateLocaleRequest, pb.CreateLocaleResponse]("CreateLocale", p.opts...)
+			_, err = call(create, apptest.Token("t-"+apptest.RandomHex(6), "catalog:read"), &pb.CreateLocaleRequest{Locale: &pb.LocaleCreate{Code: "fr-FR"}})
+			if ce, info, _ := errorInfo(t, err); ce.Code() != connect.CodePermissionDenied || info.Reason != "FORBIDDEN" {
+				t.Fatalf("read-only token on a create: %v %v", ce, info)
+			}
+		})
+	}
+
+	// An anonymous body is never read: a 1 MiB body without a token is refused, and so is one that
+	// never ends (the answer comes while the client is still sending).
+	body := io.MultiReader(bytes.NewReader([]byte{0, 0, 0x10, 0, 0}), neverEnding{})
+	req, _ := http.NewRequest(http.MethodPost, env.BaseURL+method("CreateLocale"), body)
+	req.Header.Set("Content-Type", "application/grpc-web+proto")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if st := resp.Header.Get("Grpc-Status"); st != strconv.Itoa(int(connect.CodeUnauthenticated)) {
+		t.Fatalf("anonymous endless body: grpc-status %q, want 16", st)
+	}
+}
+
+type neverEnding struct{}
+
+func (neverEnding) Read(p []byte) (int, error) { return len(p), nil }
+
+func TestOversizeMessageIsPayloadTooLarge(t *testing.T) {
+	token := apptest.Token("t-" + apptest.RandomHex(6))
+	for _, p := range protocols {
+		t.Run(p.name, func(t *testing.T) {
+			create := client[pb.CreateLocaleRequest, pb.CreateLocaleResponse]("CreateLocale", p.opts...)
+			big := &pb.CreateLocaleRequest{Locale: &pb.LocaleCreate{Code: strings.Repeat("a", app.MaxBodyBytes+10)}}
+			_, err := call(create, token, big)
+			if ce, info, _ := errorInfo(t, err); ce.Code() != connect.CodeResourceExhausted || info.Reason != "PAYLOAD_TOO_LARGE" {
+				t.Fatalf("oversize: %v %v", ce, info)
+			}
+		})
+	}
+}
+
+// The chain runs once per call: the method's metric counts exactly the calls made.
+func TestOnePassOfTheChainPerCall(t *testing.T) {
+	token := apptest.Token("t-" + apptest.RandomHex(6))
+	before := rpcCount(t, method("ListLocales"), "OK")
+	for _, p := range protocols {
+		list := client[pb.ListLocalesRequest, pb.ListLocalesResponse]("ListLocales", p.opts...)
+		if _, err := call(list, token, &pb.ListLocalesRequest{}); err != nil {
+			t.Fatalf("%s: %v", p.name, err)
+		}
+	}
+	if got := rpcCount(t, method("ListLocales"), "OK") - before; got != len(protocols) {
+		t.Fatalf("%d calls counted %d times", len(protocols), got)
+	}
+}
+
+func rpcCount(t *testing.T, method, code string) int {
+	t.Helper()
+	resp, err := http.Get(env.BaseURL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	re := regexp.MustCompile(fmt.Sprintf(`catalogd_rpc_requests_total\{code="%s",method="%s"\} (\d+)`, code, regexp.QuoteMeta(method)))
+	m := re.FindSubmatch(b)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	return n
+}
+
+// The tenant's token bucket is the one REST and gRPC spend: 8 calls, then RESOURCE_EXHAUSTED
+// with RATE_LIMITED and Retry-After, whatever the protocol.
+func TestRateLimitIsTheTenants(t *testing.T) {
+	tenant := "t-" + apptest.RandomHex(6)
+	token := apptest.Token(tenant)
+	c := env.ClientFor(t, tenant)
+	for i := 0; i < 6; i++ {
+		apptest.Want(t, c.Get("/v1/locales"), 200)
+	}
+	list := client[pb.ListLocalesRequest, pb.ListLocalesResponse]("ListLocales")
+	if _, err := call(list, token, &pb.ListLocalesRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	web := client[pb.ListLocalesRequest, pb.ListLocalesResponse]("ListLocales", connect.WithGRPCWeb())
+	if _, err := call(web, token, &pb.ListLocalesRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := call(list, token, &pb.ListLocalesRequest{})
+	ce, info, _ := errorInfo(t, err)
+	if ce.Code() != connect.CodeResourceExhausted || info.Reason != "RATE_LIMITED" || ce.Meta().Get("Retry-After") == "" {
+		t.Fatalf("9th call of the tenant: %v %v %v", ce, info, ce.Meta())
+	}
+}
+
+func TestWhatIsNotAConnectOrGRPCWebCall(t *testing.T) {
+	token := apptest.Token("t-" + apptest.RandomHex(6))
+	post := func(path, ct string, hdr ...string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, env.BaseURL+path, strings.NewReader("{}"))
+		req.Header.Set("Content-Type", ct)
+		req.Header.Set("Authorization", "Bearer "+token)
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	// gRPC itself belongs on the gRPC port (it needs HTTP/2).
+	if r := post(method("ListLocales"), "application/grpc"); r.StatusCode != 415 || r.Header.Get("Content-Type") != "application/problem+json" {
+		t.Errorf("application/grpc: %d %s", r.StatusCode, r.Header.Get("Content-Type"))
+	}
+	// Neither Connect (no Connect-Protocol-Version) nor gRPC-Web.
+	if r := post(method("ListLocales"), "text/plain"); r.StatusCode != 415 {
+		t.Errorf("text/plain: %d", r.StatusCode)
+	}
+	// A method the service does not have: Connect's unimplemented (404), nothing called.
+	if r := post("/catalog.v1.LocaleService/DropEverything", "application/json", "Connect-Protocol-Version", "1"); r.StatusCode != 404 {
+		t.Errorf("unknown method: %d", r.StatusCode)
+	}
+	// Health and reflection stay on the gRPC port.
+	if r := post("/grpc.health.v1.Health/Check", "application/json", "Connect-Protocol-Version", "1"); r.StatusCode != 404 {
+		t.Errorf("health over Connect: %d", r.StatusCode)
+	}
+}
+
+func TestCORS(t *testing.T) {
+	do := func(m, path, from string, hdr ...string) *http.Response {
+		req, _ := http.NewRequest(m, env.BaseURL+path, nil)
+		if from != "" {
+			req.Header.Set("Origin", from)
+		}
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	for _, path := range []string{method("CreateLocale"), "/v1/locales"} {
+		r := do(http.MethodOptions, path, origin, "Access-Control-Request-Method", "POST",
+			"Access-Control-Request-Headers", "authorization,content-type,connect-protocol-version,x-grpc-web,x-user-agent")
+		if r.StatusCode != 204 || r.Header.Get("Access-Control-Allow-Origin") != origin ||
+			!strings.Contains(r.Header.Get("Access-Control-Allow-Headers"), "Connect-Protocol-Version") ||
+			!strings.Contains(r.Header.Get("Access-Control-Allow-Methods"), "POST") {
+			t.Errorf("preflight of %s from %s: %d %v", path, origin, r.StatusCode, r.Header)
+		}
+		r = do(http.MethodOptions, path, "http://evil.example.test", "Access-Control-Request-Method", "POST")
+		if r.StatusCode != 403 || r.Header.Get("Access-Control-Allow-Origin") != "" {
+			t.Errorf("preflight of %s from another origin: %d %v", path, r.StatusCode, r.Header)
+		}
+	}
+	// The answer itself: the origin may read it and the headers it needs.
+	r := do(http.MethodGet, "/v1/locales", origin, "Authorization", "Bearer "+apptest.Token("t-"+apptest.RandomHex(6)))
+	if r.StatusCode != 200 || r.Header.Get("Access-Control-Allow-Origin") != origin ||
+		!strings.Contains(r.Header.Get("Access-Control-Expose-Headers"), "Grpc-Status-Details-Bin") || r.Header.Get("Vary") != "Origin" {
+		t.Errorf("GET from %s: %d %v", origin, r.StatusCode, r.Header)
+	}
+	r = do(http.MethodGet, "/v1/locales", "http://evil.example.test", "Authorization", "Bearer "+apptest.Token("t-"+apptest.RandomHex(6)))
+	if r.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("GET from another origin may be read: %v", r.Header)
+	}
+	// The operational endpoints are not the API: no CORS.
+	if r := do(http.MethodGet, "/metrics", origin); r.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("/metrics answers cross-origin: %v", r.Header)
+	}
+}
