@@ -55,6 +55,17 @@ VALUES (@tenant_id, @subscription_uuid, @uuid, @name, @now)
 ON CONFLICT DO NOTHING
 RETURNING *;
 
+-- name: GetEventTypes :many
+SELECT * FROM webhook_event_types WHERE uuid = ANY(@uuids::uuid[]);
+
+-- name: InsertSubscriptionEventTypes :many
+-- Subscribes to several event types (bulk); the rows already there are not returned.
+INSERT INTO webhook_subscription_event_types (tenant_id, subscription_uuid, uuid, name, created_at)
+SELECT @tenant_id, @subscription_uuid, t.uuid, t.name, @now
+FROM webhook_event_types t WHERE t.uuid = ANY(@uuids::uuid[])
+ON CONFLICT DO NOTHING
+RETURNING *;
+
 -- name: DeleteSubscriptionEventType :execrows
 DELETE FROM webhook_subscription_event_types WHERE tenant_id = $1 AND subscription_uuid = $2 AND uuid = $3;
 

@@ -318,6 +318,38 @@ func (q *Queries) GetEventType(ctx context.Context, argUuid uuid.UUID) (WebhookE
 	return i, err
 }
 
+const getEventTypes = `-- name: GetEventTypes :many
+SELECT uuid, name, description, deprecated_at, sunset_at, created_at, updated_at FROM webhook_event_types WHERE uuid = ANY($1::uuid[])
+`
+
+func (q *Queries) GetEventTypes(ctx context.Context, uuids []uuid.UUID) ([]WebhookEventType, error) {
+	rows, err := q.db.Query(ctx, getEventTypes, uuids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []WebhookEventType{}
+	for rows.Next() {
+		var i WebhookEventType
+		if err := rows.Scan(
+			&i.Uuid,
+			&i.Name,
+			&i.Description,
+			&i.DeprecatedAt,
+			&i.SunsetAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getWebhookDelivery = `-- name: GetWebhookDelivery :one
 SELECT tenant_id, uuid, subscription_uuid, event_uuid, event_type, payload, status, attempts, cycle_start, last_status_code, scheduled_at, lease_id, created_at, updated_at FROM webhook_deliveries WHERE tenant_id = $1 AND subscription_uuid = $2 AND uuid = $3
 `
@@ -431,6 +463,53 @@ func (q *Queries) InsertSubscriptionEventType(ctx context.Context, arg InsertSub
 		arg.Uuid,
 		arg.Name,
 		arg.Now,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []WebhookSubscriptionEventType{}
+	for rows.Next() {
+		var i WebhookSubscriptionEventType
+		if err := rows.Scan(
+			&i.TenantID,
+			&i.SubscriptionUuid,
+			&i.Uuid,
+			&i.Name,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const insertSubscriptionEventTypes = `-- name: InsertSubscriptionEventTypes :many
+INSERT INTO webhook_subscription_event_types (tenant_id, subscription_uuid, uuid, name, created_at)
+SELECT $1, $2, t.uuid, t.name, $3
+FROM webhook_event_types t WHERE t.uuid = ANY($4::uuid[])
+ON CONFLICT DO NOTHING
+RETURNING tenant_id, subscription_uuid, uuid, name, created_at
+`
+
+type InsertSubscriptionEventTypesParams struct {
+	TenantID         string      `db:"tenant_id"`
+	SubscriptionUuid uuid.UUID   `db:"subscription_uuid"`
+	Now              time.Time   `db:"now"`
+	Uuids            []uuid.UUID `db:"uuids"`
+}
+
+// Subscribes to several event types (bulk); the rows already there are not returned.
+func (q *Queries) InsertSubscriptionEventTypes(ctx context.Context, arg InsertSubscriptionEventTypesParams) ([]WebhookSubscriptionEventType, error) {
+	rows, err := q.db.Query(ctx, insertSubscriptionEventTypes,
+		arg.TenantID,
+		arg.SubscriptionUuid,
+		arg.Now,
+		arg.Uuids,
 	)
 	if err != nil {
 		return nil, err

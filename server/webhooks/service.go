@@ -2,6 +2,7 @@ package webhooks
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/google/uuid"
@@ -397,6 +398,78 @@ func (s *Service) CreateWebhookSubscriptionEventType(ctx context.Context, req *p
 		return nil, apierr.New(apierr.AlreadyExists, "the subscription already receives %s", t.Name).WithField("webhookEventTypeUuid", "already subscribed")
 	}
 	return &pb.CreateWebhookSubscriptionEventTypeResponse{SubscriptionEventType: subscriptionEventTypeToPB(rows[0])}, nil
+}
+
+// BulkCreateWebhookSubscriptionEventTypes subscribes to every event type of the request or to none:
+// an item naming the same event type as an earlier one is 400, an unknown event type 404, one the
+// subscription already receives 409, each naming its item (`[i].webhookEventTypeUuid`).
+func (s *Service) BulkCreateWebhookSubscriptionEventTypes(ctx context.Context, req *pb.BulkCreateWebhookSubscriptionEventTypesRequest) (*pb.BulkCreateWebhookSubscriptionEventTypesResponse, error) {
+	sub, err := s.subscription(ctx, req.Uuid)
+	if err != nil {
+		return nil, err
+	}
+	const field = "webhookEventTypeUuid"
+	ids := make([]uuid.UUID, len(req.Items))
+	first := map[uuid.UUID]int{}
+	dup := apierr.NewValidator()
+	for i, it := range req.Items {
+		ids[i], _ = fields.ParseUUID(it.GetWebhookEventTypeUuid()) // required and a uuid: request rules
+		if j, seen := first[ids[i]]; seen {
+			dup.Item(i).Add(field, "the same event type as [%d]", j)
+		} else {
+			first[ids[i]] = i
+		}
+	}
+	if err := dup.Err(); err != nil {
+		return nil, err
+	}
+	var out []*pb.WebhookSubscriptionEventType
+	err = s.DB.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
+		types, err := q.GetEventTypes(ctx, ids)
+		if err != nil {
+			return err
+		}
+		name := make(map[uuid.UUID]string, len(types))
+		for _, t := range types {
+			name[t.Uuid] = t.Name
+		}
+		names := make([]string, len(ids))
+		var missing []apierr.FieldViolation
+		for i, id := range ids {
+			if names[i] = name[id]; names[i] == "" {
+				missing = append(missing, apierr.FieldViolation{Field: fmt.Sprintf("[%d].%s", i, field), Message: "not found"})
+			}
+		}
+		if len(missing) > 0 {
+			return &apierr.Error{Code: apierr.NotFound, Detail: fmt.Sprintf("%d of the event types do not exist", len(missing)), Fields: missing}
+		}
+		rows, err := q.InsertSubscriptionEventTypes(ctx, db.InsertSubscriptionEventTypesParams{TenantID: sub.TenantID,
+			SubscriptionUuid: sub.Uuid, Uuids: ids, Now: store.Now()})
+		if err != nil {
+			return err
+		}
+		made := make(map[uuid.UUID]db.WebhookSubscriptionEventType, len(rows))
+		for _, r := range rows {
+			made[r.Uuid] = r
+		}
+		var taken []apierr.FieldViolation
+		for i, id := range ids {
+			r, ok := made[id]
+			if !ok {
+				taken = append(taken, apierr.FieldViolation{Field: fmt.Sprintf("[%d].%s", i, field), Message: "already subscribed (" + names[i] + ")"})
+				continue
+			}
+			out = append(out, subscriptionEventTypeToPB(r))
+		}
+		if len(taken) > 0 { // all or nothing: the transaction rolls back
+			return &apierr.Error{Code: apierr.AlreadyExists, Detail: fmt.Sprintf("the subscription already receives %d of the event types", len(taken)), Fields: taken}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &pb.BulkCreateWebhookSubscriptionEventTypesResponse{Items: out}, nil
 }
 
 func (s *Service) DeleteWebhookSubscriptionEventType(ctx context.Context, req *pb.DeleteWebhookSubscriptionEventTypeRequest) (*pb.DeleteWebhookSubscriptionEventTypeResponse, error) {

@@ -1953,6 +1953,103 @@ func (x *CreateWebhookSubscriptionEventTypeResponse) GetSubscriptionEventType() 
 	return nil
 }
 
+type BulkCreateWebhookSubscriptionEventTypesRequest struct {
+	state         protoimpl.MessageState                `protogen:"open.v1"`
+	Uuid          string                                `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	Items         []*WebhookSubscriptionEventTypeCreate `protobuf:"bytes,2,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BulkCreateWebhookSubscriptionEventTypesRequest) Reset() {
+	*x = BulkCreateWebhookSubscriptionEventTypesRequest{}
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BulkCreateWebhookSubscriptionEventTypesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BulkCreateWebhookSubscriptionEventTypesRequest) ProtoMessage() {}
+
+func (x *BulkCreateWebhookSubscriptionEventTypesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BulkCreateWebhookSubscriptionEventTypesRequest.ProtoReflect.Descriptor instead.
+func (*BulkCreateWebhookSubscriptionEventTypesRequest) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *BulkCreateWebhookSubscriptionEventTypesRequest) GetUuid() string {
+	if x != nil {
+		return x.Uuid
+	}
+	return ""
+}
+
+func (x *BulkCreateWebhookSubscriptionEventTypesRequest) GetItems() []*WebhookSubscriptionEventTypeCreate {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+type BulkCreateWebhookSubscriptionEventTypesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The new subscriptions to event types, in the order of the request.
+	Items         []*WebhookSubscriptionEventType `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BulkCreateWebhookSubscriptionEventTypesResponse) Reset() {
+	*x = BulkCreateWebhookSubscriptionEventTypesResponse{}
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BulkCreateWebhookSubscriptionEventTypesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BulkCreateWebhookSubscriptionEventTypesResponse) ProtoMessage() {}
+
+func (x *BulkCreateWebhookSubscriptionEventTypesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BulkCreateWebhookSubscriptionEventTypesResponse.ProtoReflect.Descriptor instead.
+func (*BulkCreateWebhookSubscriptionEventTypesResponse) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *BulkCreateWebhookSubscriptionEventTypesResponse) GetItems() []*WebhookSubscriptionEventType {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
 type DeleteWebhookSubscriptionEventTypeRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
@@ -1963,7 +2060,7 @@ type DeleteWebhookSubscriptionEventTypeRequest struct {
 
 func (x *DeleteWebhookSubscriptionEventTypeRequest) Reset() {
 	*x = DeleteWebhookSubscriptionEventTypeRequest{}
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[28]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1975,7 +2072,7 @@ func (x *DeleteWebhookSubscriptionEventTypeRequest) String() string {
 func (*DeleteWebhookSubscriptionEventTypeRequest) ProtoMessage() {}
 
 func (x *DeleteWebhookSubscriptionEventTypeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[28]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1988,7 +2085,7 @@ func (x *DeleteWebhookSubscriptionEventTypeRequest) ProtoReflect() protoreflect.
 
 // Deprecated: Use DeleteWebhookSubscriptionEventTypeRequest.ProtoReflect.Descriptor instead.
 func (*DeleteWebhookSubscriptionEventTypeRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{28}
+	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *DeleteWebhookSubscriptionEventTypeRequest) GetUuid() string {
@@ -2013,7 +2110,7 @@ type DeleteWebhookSubscriptionEventTypeResponse struct {
 
 func (x *DeleteWebhookSubscriptionEventTypeResponse) Reset() {
 	*x = DeleteWebhookSubscriptionEventTypeResponse{}
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[29]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2025,7 +2122,7 @@ func (x *DeleteWebhookSubscriptionEventTypeResponse) String() string {
 func (*DeleteWebhookSubscriptionEventTypeResponse) ProtoMessage() {}
 
 func (x *DeleteWebhookSubscriptionEventTypeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[29]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2038,7 +2135,7 @@ func (x *DeleteWebhookSubscriptionEventTypeResponse) ProtoReflect() protoreflect
 
 // Deprecated: Use DeleteWebhookSubscriptionEventTypeResponse.ProtoReflect.Descriptor instead.
 func (*DeleteWebhookSubscriptionEventTypeResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{29}
+	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{31}
 }
 
 type ListWebhookDeliveriesRequest struct {
@@ -2058,7 +2155,7 @@ type ListWebhookDeliveriesRequest struct {
 
 func (x *ListWebhookDeliveriesRequest) Reset() {
 	*x = ListWebhookDeliveriesRequest{}
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[30]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2070,7 +2167,7 @@ func (x *ListWebhookDeliveriesRequest) String() string {
 func (*ListWebhookDeliveriesRequest) ProtoMessage() {}
 
 func (x *ListWebhookDeliveriesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[30]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2083,7 +2180,7 @@ func (x *ListWebhookDeliveriesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListWebhookDeliveriesRequest.ProtoReflect.Descriptor instead.
 func (*ListWebhookDeliveriesRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{30}
+	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ListWebhookDeliveriesRequest) GetUuid() string {
@@ -2159,7 +2256,7 @@ type ListWebhookDeliveriesResponse struct {
 
 func (x *ListWebhookDeliveriesResponse) Reset() {
 	*x = ListWebhookDeliveriesResponse{}
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[31]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2171,7 +2268,7 @@ func (x *ListWebhookDeliveriesResponse) String() string {
 func (*ListWebhookDeliveriesResponse) ProtoMessage() {}
 
 func (x *ListWebhookDeliveriesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[31]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2184,7 +2281,7 @@ func (x *ListWebhookDeliveriesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListWebhookDeliveriesResponse.ProtoReflect.Descriptor instead.
 func (*ListWebhookDeliveriesResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{31}
+	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ListWebhookDeliveriesResponse) GetItems() []*WebhookDelivery {
@@ -2211,7 +2308,7 @@ type GetWebhookDeliveryRequest struct {
 
 func (x *GetWebhookDeliveryRequest) Reset() {
 	*x = GetWebhookDeliveryRequest{}
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[32]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2223,7 +2320,7 @@ func (x *GetWebhookDeliveryRequest) String() string {
 func (*GetWebhookDeliveryRequest) ProtoMessage() {}
 
 func (x *GetWebhookDeliveryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[32]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2236,7 +2333,7 @@ func (x *GetWebhookDeliveryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWebhookDeliveryRequest.ProtoReflect.Descriptor instead.
 func (*GetWebhookDeliveryRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{32}
+	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *GetWebhookDeliveryRequest) GetUuid() string {
@@ -2262,7 +2359,7 @@ type GetWebhookDeliveryResponse struct {
 
 func (x *GetWebhookDeliveryResponse) Reset() {
 	*x = GetWebhookDeliveryResponse{}
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[33]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2274,7 +2371,7 @@ func (x *GetWebhookDeliveryResponse) String() string {
 func (*GetWebhookDeliveryResponse) ProtoMessage() {}
 
 func (x *GetWebhookDeliveryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[33]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2287,7 +2384,7 @@ func (x *GetWebhookDeliveryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWebhookDeliveryResponse.ProtoReflect.Descriptor instead.
 func (*GetWebhookDeliveryResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{33}
+	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetWebhookDeliveryResponse) GetWebhookDelivery() *WebhookDelivery {
@@ -2310,7 +2407,7 @@ type ListWebhookDeliveryAttemptsRequest struct {
 
 func (x *ListWebhookDeliveryAttemptsRequest) Reset() {
 	*x = ListWebhookDeliveryAttemptsRequest{}
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[34]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2322,7 +2419,7 @@ func (x *ListWebhookDeliveryAttemptsRequest) String() string {
 func (*ListWebhookDeliveryAttemptsRequest) ProtoMessage() {}
 
 func (x *ListWebhookDeliveryAttemptsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[34]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2335,7 +2432,7 @@ func (x *ListWebhookDeliveryAttemptsRequest) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use ListWebhookDeliveryAttemptsRequest.ProtoReflect.Descriptor instead.
 func (*ListWebhookDeliveryAttemptsRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{34}
+	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ListWebhookDeliveryAttemptsRequest) GetUuid() string {
@@ -2383,7 +2480,7 @@ type ListWebhookDeliveryAttemptsResponse struct {
 
 func (x *ListWebhookDeliveryAttemptsResponse) Reset() {
 	*x = ListWebhookDeliveryAttemptsResponse{}
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[35]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2395,7 +2492,7 @@ func (x *ListWebhookDeliveryAttemptsResponse) String() string {
 func (*ListWebhookDeliveryAttemptsResponse) ProtoMessage() {}
 
 func (x *ListWebhookDeliveryAttemptsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[35]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2408,7 +2505,7 @@ func (x *ListWebhookDeliveryAttemptsResponse) ProtoReflect() protoreflect.Messag
 
 // Deprecated: Use ListWebhookDeliveryAttemptsResponse.ProtoReflect.Descriptor instead.
 func (*ListWebhookDeliveryAttemptsResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{35}
+	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ListWebhookDeliveryAttemptsResponse) GetItems() []*WebhookDeliveryAttempt {
@@ -2435,7 +2532,7 @@ type RedeliverWebhookDeliveryRequest struct {
 
 func (x *RedeliverWebhookDeliveryRequest) Reset() {
 	*x = RedeliverWebhookDeliveryRequest{}
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[36]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2447,7 +2544,7 @@ func (x *RedeliverWebhookDeliveryRequest) String() string {
 func (*RedeliverWebhookDeliveryRequest) ProtoMessage() {}
 
 func (x *RedeliverWebhookDeliveryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[36]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2460,7 +2557,7 @@ func (x *RedeliverWebhookDeliveryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeliverWebhookDeliveryRequest.ProtoReflect.Descriptor instead.
 func (*RedeliverWebhookDeliveryRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{36}
+	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *RedeliverWebhookDeliveryRequest) GetUuid() string {
@@ -2486,7 +2583,7 @@ type RedeliverWebhookDeliveryResponse struct {
 
 func (x *RedeliverWebhookDeliveryResponse) Reset() {
 	*x = RedeliverWebhookDeliveryResponse{}
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[37]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2498,7 +2595,7 @@ func (x *RedeliverWebhookDeliveryResponse) String() string {
 func (*RedeliverWebhookDeliveryResponse) ProtoMessage() {}
 
 func (x *RedeliverWebhookDeliveryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_webhooks_proto_msgTypes[37]
+	mi := &file_catalog_v1_webhooks_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2511,7 +2608,7 @@ func (x *RedeliverWebhookDeliveryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeliverWebhookDeliveryResponse.ProtoReflect.Descriptor instead.
 func (*RedeliverWebhookDeliveryResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{37}
+	return file_catalog_v1_webhooks_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *RedeliverWebhookDeliveryResponse) GetWebhookDelivery() *WebhookDelivery {
@@ -2700,7 +2797,12 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12f\n" +
 	"\x17subscription_event_type\x18\x02 \x01(\v2..catalog.v1.WebhookSubscriptionEventTypeCreateR\x15subscriptionEventType\"\x8e\x01\n" +
 	"*CreateWebhookSubscriptionEventTypeResponse\x12`\n" +
-	"\x17subscription_event_type\x18\x01 \x01(\v2(.catalog.v1.WebhookSubscriptionEventTypeR\x15subscriptionEventType\"w\n" +
+	"\x17subscription_event_type\x18\x01 \x01(\v2(.catalog.v1.WebhookSubscriptionEventTypeR\x15subscriptionEventType\"\x9d\x01\n" +
+	".BulkCreateWebhookSubscriptionEventTypesRequest\x12\x1a\n" +
+	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12O\n" +
+	"\x05items\x18\x02 \x03(\v2..catalog.v1.WebhookSubscriptionEventTypeCreateB\t\xe2\xf3\x18\x05(\x010\xc8\x01R\x05items\"q\n" +
+	"/BulkCreateWebhookSubscriptionEventTypesResponse\x12>\n" +
+	"\x05items\x18\x01 \x03(\v2(.catalog.v1.WebhookSubscriptionEventTypeR\x05items\"w\n" +
 	")DeleteWebhookSubscriptionEventTypeRequest\x12\x1a\n" +
 	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12.\n" +
 	"\x0fevent_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\reventTypeUuid\",\n" +
@@ -2770,7 +2872,7 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"!WEBHOOK_DELIVERY_STATUS_DELIVERED\x10\x02\x12\"\n" +
 	"\x1eWEBHOOK_DELIVERY_STATUS_FAILED\x10\x032\xba\x01\n" +
 	"\x17WebhookEventTypeService\x12\x9e\x01\n" +
-	"\x15ListWebhookEventTypes\x12(.catalog.v1.ListWebhookEventTypesRequest\x1a).catalog.v1.ListWebhookEventTypesResponse\"0\xca\xf3\x18\rauthenticated\x82\xd3\xe4\x93\x02\x19\x12\x17/v1/webhook-event-types2\x94\x18\n" +
+	"\x15ListWebhookEventTypes\x12(.catalog.v1.ListWebhookEventTypesRequest\x1a).catalog.v1.ListWebhookEventTypesResponse\"0\xca\xf3\x18\rauthenticated\x82\xd3\xe4\x93\x02\x19\x12\x17/v1/webhook-event-types2\x94\x1a\n" +
 	"\x1aWebhookSubscriptionService\x12\xa9\x01\n" +
 	"\x18ListWebhookSubscriptions\x12+.catalog.v1.ListWebhookSubscriptionsRequest\x1a,.catalog.v1.ListWebhookSubscriptionsResponse\"2\xca\xf3\x18\rwebhooks:read\x82\xd3\xe4\x93\x02\x1b\x12\x19/v1/webhook-subscriptions\x12\xd9\x01\n" +
 	"\x19CreateWebhookSubscription\x12,.catalog.v1.CreateWebhookSubscriptionRequest\x1a-.catalog.v1.CreateWebhookSubscriptionResponse\"_\xca\xf3\x18\x0ewebhooks:write\x82\xd3\xe4\x93\x02G:\x14webhook_subscriptionb\x14webhook_subscription\"\x19/v1/webhook-subscriptions\x12\xc0\x01\n" +
@@ -2780,7 +2882,8 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x1dTransitionWebhookSubscription\x120.catalog.v1.TransitionWebhookSubscriptionRequest\x1a1.catalog.v1.TransitionWebhookSubscriptionResponse\"e\xca\xf3\x18\x0ewebhooks:write\x82\xd3\xe4\x93\x02M:\x01*b\x14webhook_subscription22/v1/webhook-subscriptions/{uuid}/actions/lifecycle\x12\xf2\x01\n" +
 	"\x1fRotateWebhookSubscriptionSecret\x122.catalog.v1.RotateWebhookSubscriptionSecretRequest\x1a3.catalog.v1.RotateWebhookSubscriptionSecretResponse\"f\xca\xf3\x18\x0ewebhooks:write\x82\xd3\xe4\x93\x02Nb\x14webhook_subscription26/v1/webhook-subscriptions/{uuid}/actions/rotate-secret\x12\xd7\x01\n" +
 	"!ListWebhookSubscriptionEventTypes\x124.catalog.v1.ListWebhookSubscriptionEventTypesRequest\x1a5.catalog.v1.ListWebhookSubscriptionEventTypesResponse\"E\xca\xf3\x18\rwebhooks:read\x82\xd3\xe4\x93\x02.\x12,/v1/webhook-subscriptions/{uuid}/event-types\x12\x8d\x02\n" +
-	"\"CreateWebhookSubscriptionEventType\x125.catalog.v1.CreateWebhookSubscriptionEventTypeRequest\x1a6.catalog.v1.CreateWebhookSubscriptionEventTypeResponse\"x\xca\xf3\x18\x0ewebhooks:write\x82\xd3\xe4\x93\x02`:\x17subscription_event_typeb\x17subscription_event_type\",/v1/webhook-subscriptions/{uuid}/event-types\x12\xed\x01\n" +
+	"\"CreateWebhookSubscriptionEventType\x125.catalog.v1.CreateWebhookSubscriptionEventTypeRequest\x1a6.catalog.v1.CreateWebhookSubscriptionEventTypeResponse\"x\xca\xf3\x18\x0ewebhooks:write\x82\xd3\xe4\x93\x02`:\x17subscription_event_typeb\x17subscription_event_type\",/v1/webhook-subscriptions/{uuid}/event-types\x12\xfd\x01\n" +
+	"'BulkCreateWebhookSubscriptionEventTypes\x12:.catalog.v1.BulkCreateWebhookSubscriptionEventTypesRequest\x1a;.catalog.v1.BulkCreateWebhookSubscriptionEventTypesResponse\"Y\xca\xf3\x18\x0ewebhooks:write\x82\xd3\xe4\x93\x02A:\x05itemsb\x05items\"1/v1/webhook-subscriptions/{uuid}/event-types/bulk\x12\xed\x01\n" +
 	"\"DeleteWebhookSubscriptionEventType\x125.catalog.v1.DeleteWebhookSubscriptionEventTypeRequest\x1a6.catalog.v1.DeleteWebhookSubscriptionEventTypeResponse\"X\xca\xf3\x18\x0ewebhooks:write\x82\xd3\xe4\x93\x02@*>/v1/webhook-subscriptions/{uuid}/event-types/{event_type_uuid}\x12\xb2\x01\n" +
 	"\x15ListWebhookDeliveries\x12(.catalog.v1.ListWebhookDeliveriesRequest\x1a).catalog.v1.ListWebhookDeliveriesResponse\"D\xca\xf3\x18\rwebhooks:read\x82\xd3\xe4\x93\x02-\x12+/v1/webhook-subscriptions/{uuid}/deliveries\x12\xcb\x01\n" +
 	"\x12GetWebhookDelivery\x12%.catalog.v1.GetWebhookDeliveryRequest\x1a&.catalog.v1.GetWebhookDeliveryResponse\"f\xca\xf3\x18\rwebhooks:read\x82\xd3\xe4\x93\x02Ob\x10webhook_delivery\x12;/v1/webhook-subscriptions/{uuid}/deliveries/{delivery_uuid}\x12\xdd\x01\n" +
@@ -2800,92 +2903,94 @@ func file_catalog_v1_webhooks_proto_rawDescGZIP() []byte {
 }
 
 var file_catalog_v1_webhooks_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_catalog_v1_webhooks_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_catalog_v1_webhooks_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_catalog_v1_webhooks_proto_goTypes = []any{
-	(WebhookSubscriptionStatus)(0),                     // 0: catalog.v1.WebhookSubscriptionStatus
-	(WebhookSubscriptionTransition)(0),                 // 1: catalog.v1.WebhookSubscriptionTransition
-	(WebhookDeliveryStatus)(0),                         // 2: catalog.v1.WebhookDeliveryStatus
-	(*WebhookEventType)(nil),                           // 3: catalog.v1.WebhookEventType
-	(*WebhookSubscription)(nil),                        // 4: catalog.v1.WebhookSubscription
-	(*WebhookSubscriptionCreate)(nil),                  // 5: catalog.v1.WebhookSubscriptionCreate
-	(*WebhookSubscriptionUpdate)(nil),                  // 6: catalog.v1.WebhookSubscriptionUpdate
-	(*WebhookSubscriptionEventType)(nil),               // 7: catalog.v1.WebhookSubscriptionEventType
-	(*WebhookSubscriptionEventTypeCreate)(nil),         // 8: catalog.v1.WebhookSubscriptionEventTypeCreate
-	(*WebhookDelivery)(nil),                            // 9: catalog.v1.WebhookDelivery
-	(*WebhookDeliveryAttempt)(nil),                     // 10: catalog.v1.WebhookDeliveryAttempt
-	(*ListWebhookEventTypesRequest)(nil),               // 11: catalog.v1.ListWebhookEventTypesRequest
-	(*ListWebhookEventTypesResponse)(nil),              // 12: catalog.v1.ListWebhookEventTypesResponse
-	(*ListWebhookSubscriptionsRequest)(nil),            // 13: catalog.v1.ListWebhookSubscriptionsRequest
-	(*ListWebhookSubscriptionsResponse)(nil),           // 14: catalog.v1.ListWebhookSubscriptionsResponse
-	(*CreateWebhookSubscriptionRequest)(nil),           // 15: catalog.v1.CreateWebhookSubscriptionRequest
-	(*CreateWebhookSubscriptionResponse)(nil),          // 16: catalog.v1.CreateWebhookSubscriptionResponse
-	(*GetWebhookSubscriptionRequest)(nil),              // 17: catalog.v1.GetWebhookSubscriptionRequest
-	(*GetWebhookSubscriptionResponse)(nil),             // 18: catalog.v1.GetWebhookSubscriptionResponse
-	(*UpdateWebhookSubscriptionRequest)(nil),           // 19: catalog.v1.UpdateWebhookSubscriptionRequest
-	(*UpdateWebhookSubscriptionResponse)(nil),          // 20: catalog.v1.UpdateWebhookSubscriptionResponse
-	(*DeleteWebhookSubscriptionRequest)(nil),           // 21: catalog.v1.DeleteWebhookSubscriptionRequest
-	(*DeleteWebhookSubscriptionResponse)(nil),          // 22: catalog.v1.DeleteWebhookSubscriptionResponse
-	(*TransitionWebhookSubscriptionRequest)(nil),       // 23: catalog.v1.TransitionWebhookSubscriptionRequest
-	(*TransitionWebhookSubscriptionResponse)(nil),      // 24: catalog.v1.TransitionWebhookSubscriptionResponse
-	(*RotateWebhookSubscriptionSecretRequest)(nil),     // 25: catalog.v1.RotateWebhookSubscriptionSecretRequest
-	(*RotateWebhookSubscriptionSecretResponse)(nil),    // 26: catalog.v1.RotateWebhookSubscriptionSecretResponse
-	(*ListWebhookSubscriptionEventTypesRequest)(nil),   // 27: catalog.v1.ListWebhookSubscriptionEventTypesRequest
-	(*ListWebhookSubscriptionEventTypesResponse)(nil),  // 28: catalog.v1.ListWebhookSubscriptionEventTypesResponse
-	(*CreateWebhookSubscriptionEventTypeRequest)(nil),  // 29: catalog.v1.CreateWebhookSubscriptionEventTypeRequest
-	(*CreateWebhookSubscriptionEventTypeResponse)(nil), // 30: catalog.v1.CreateWebhookSubscriptionEventTypeResponse
-	(*DeleteWebhookSubscriptionEventTypeRequest)(nil),  // 31: catalog.v1.DeleteWebhookSubscriptionEventTypeRequest
-	(*DeleteWebhookSubscriptionEventTypeResponse)(nil), // 32: catalog.v1.DeleteWebhookSubscriptionEventTypeResponse
-	(*ListWebhookDeliveriesRequest)(nil),               // 33: catalog.v1.ListWebhookDeliveriesRequest
-	(*ListWebhookDeliveriesResponse)(nil),              // 34: catalog.v1.ListWebhookDeliveriesResponse
-	(*GetWebhookDeliveryRequest)(nil),                  // 35: catalog.v1.GetWebhookDeliveryRequest
-	(*GetWebhookDeliveryResponse)(nil),                 // 36: catalog.v1.GetWebhookDeliveryResponse
-	(*ListWebhookDeliveryAttemptsRequest)(nil),         // 37: catalog.v1.ListWebhookDeliveryAttemptsRequest
-	(*ListWebhookDeliveryAttemptsResponse)(nil),        // 38: catalog.v1.ListWebhookDeliveryAttemptsResponse
-	(*RedeliverWebhookDeliveryRequest)(nil),            // 39: catalog.v1.RedeliverWebhookDeliveryRequest
-	(*RedeliverWebhookDeliveryResponse)(nil),           // 40: catalog.v1.RedeliverWebhookDeliveryResponse
-	(*timestamppb.Timestamp)(nil),                      // 41: google.protobuf.Timestamp
-	(*fieldmaskpb.FieldMask)(nil),                      // 42: google.protobuf.FieldMask
-	(*structpb.Struct)(nil),                            // 43: google.protobuf.Struct
-	(*StringsFilter)(nil),                              // 44: catalog.v1.StringsFilter
-	(*StringFilter)(nil),                               // 45: catalog.v1.StringFilter
-	(*BoolFilter)(nil),                                 // 46: catalog.v1.BoolFilter
-	(*OrderBy)(nil),                                    // 47: catalog.v1.OrderBy
-	(*Pagination)(nil),                                 // 48: catalog.v1.Pagination
-	(*TimeFilter)(nil),                                 // 49: catalog.v1.TimeFilter
+	(WebhookSubscriptionStatus)(0),                          // 0: catalog.v1.WebhookSubscriptionStatus
+	(WebhookSubscriptionTransition)(0),                      // 1: catalog.v1.WebhookSubscriptionTransition
+	(WebhookDeliveryStatus)(0),                              // 2: catalog.v1.WebhookDeliveryStatus
+	(*WebhookEventType)(nil),                                // 3: catalog.v1.WebhookEventType
+	(*WebhookSubscription)(nil),                             // 4: catalog.v1.WebhookSubscription
+	(*WebhookSubscriptionCreate)(nil),                       // 5: catalog.v1.WebhookSubscriptionCreate
+	(*WebhookSubscriptionUpdate)(nil),                       // 6: catalog.v1.WebhookSubscriptionUpdate
+	(*WebhookSubscriptionEventType)(nil),                    // 7: catalog.v1.WebhookSubscriptionEventType
+	(*WebhookSubscriptionEventTypeCreate)(nil),              // 8: catalog.v1.WebhookSubscriptionEventTypeCreate
+	(*WebhookDelivery)(nil),                                 // 9: catalog.v1.WebhookDelivery
+	(*WebhookDeliveryAttempt)(nil),                          // 10: catalog.v1.WebhookDeliveryAttempt
+	(*ListWebhookEventTypesRequest)(nil),                    // 11: catalog.v1.ListWebhookEventTypesRequest
+	(*ListWebhookEventTypesResponse)(nil),                   // 12: catalog.v1.ListWebhookEventTypesResponse
+	(*ListWebhookSubscriptionsRequest)(nil),                 // 13: catalog.v1.ListWebhookSubscriptionsRequest
+	(*ListWebhookSubscriptionsResponse)(nil),                // 14: catalog.v1.ListWebhookSubscriptionsResponse
+	(*CreateWebhookSubscriptionRequest)(nil),                // 15: catalog.v1.CreateWebhookSubscriptionRequest
+	(*CreateWebhookSubscriptionResponse)(nil),               // 16: catalog.v1.CreateWebhookSubscriptionResponse
+	(*GetWebhookSubscriptionRequest)(nil),                   // 17: catalog.v1.GetWebhookSubscriptionRequest
+	(*GetWebhookSubscriptionResponse)(nil),                  // 18: catalog.v1.GetWebhookSubscriptionResponse
+	(*UpdateWebhookSubscriptionRequest)(nil),                // 19: catalog.v1.UpdateWebhookSubscriptionRequest
+	(*UpdateWebhookSubscriptionResponse)(nil),               // 20: catalog.v1.UpdateWebhookSubscriptionResponse
+	(*DeleteWebhookSubscriptionRequest)(nil),                // 21: catalog.v1.DeleteWebhookSubscriptionRequest
+	(*DeleteWebhookSubscriptionResponse)(nil),               // 22: catalog.v1.DeleteWebhookSubscriptionResponse
+	(*TransitionWebhookSubscriptionRequest)(nil),            // 23: catalog.v1.TransitionWebhookSubscriptionRequest
+	(*TransitionWebhookSubscriptionResponse)(nil),           // 24: catalog.v1.TransitionWebhookSubscriptionResponse
+	(*RotateWebhookSubscriptionSecretRequest)(nil),          // 25: catalog.v1.RotateWebhookSubscriptionSecretRequest
+	(*RotateWebhookSubscriptionSecretResponse)(nil),         // 26: catalog.v1.RotateWebhookSubscriptionSecretResponse
+	(*ListWebhookSubscriptionEventTypesRequest)(nil),        // 27: catalog.v1.ListWebhookSubscriptionEventTypesRequest
+	(*ListWebhookSubscriptionEventTypesResponse)(nil),       // 28: catalog.v1.ListWebhookSubscriptionEventTypesResponse
+	(*CreateWebhookSubscriptionEventTypeRequest)(nil),       // 29: catalog.v1.CreateWebhookSubscriptionEventTypeRequest
+	(*CreateWebhookSubscriptionEventTypeResponse)(nil),      // 30: catalog.v1.CreateWebhookSubscriptionEventTypeResponse
+	(*BulkCreateWebhookSubscriptionEventTypesRequest)(nil),  // 31: catalog.v1.BulkCreateWebhookSubscriptionEventTypesRequest
+	(*BulkCreateWebhookSubscriptionEventTypesResponse)(nil), // 32: catalog.v1.BulkCreateWebhookSubscriptionEventTypesResponse
+	(*DeleteWebhookSubscriptionEventTypeRequest)(nil),       // 33: catalog.v1.DeleteWebhookSubscriptionEventTypeRequest
+	(*DeleteWebhookSubscriptionEventTypeResponse)(nil),      // 34: catalog.v1.DeleteWebhookSubscriptionEventTypeResponse
+	(*ListWebhookDeliveriesRequest)(nil),                    // 35: catalog.v1.ListWebhookDeliveriesRequest
+	(*ListWebhookDeliveriesResponse)(nil),                   // 36: catalog.v1.ListWebhookDeliveriesResponse
+	(*GetWebhookDeliveryRequest)(nil),                       // 37: catalog.v1.GetWebhookDeliveryRequest
+	(*GetWebhookDeliveryResponse)(nil),                      // 38: catalog.v1.GetWebhookDeliveryResponse
+	(*ListWebhookDeliveryAttemptsRequest)(nil),              // 39: catalog.v1.ListWebhookDeliveryAttemptsRequest
+	(*ListWebhookDeliveryAttemptsResponse)(nil),             // 40: catalog.v1.ListWebhookDeliveryAttemptsResponse
+	(*RedeliverWebhookDeliveryRequest)(nil),                 // 41: catalog.v1.RedeliverWebhookDeliveryRequest
+	(*RedeliverWebhookDeliveryResponse)(nil),                // 42: catalog.v1.RedeliverWebhookDeliveryResponse
+	(*timestamppb.Timestamp)(nil),                           // 43: google.protobuf.Timestamp
+	(*fieldmaskpb.FieldMask)(nil),                           // 44: google.protobuf.FieldMask
+	(*structpb.Struct)(nil),                                 // 45: google.protobuf.Struct
+	(*StringsFilter)(nil),                                   // 46: catalog.v1.StringsFilter
+	(*StringFilter)(nil),                                    // 47: catalog.v1.StringFilter
+	(*BoolFilter)(nil),                                      // 48: catalog.v1.BoolFilter
+	(*OrderBy)(nil),                                         // 49: catalog.v1.OrderBy
+	(*Pagination)(nil),                                      // 50: catalog.v1.Pagination
+	(*TimeFilter)(nil),                                      // 51: catalog.v1.TimeFilter
 }
 var file_catalog_v1_webhooks_proto_depIdxs = []int32{
-	41, // 0: catalog.v1.WebhookEventType.created_at:type_name -> google.protobuf.Timestamp
-	41, // 1: catalog.v1.WebhookEventType.updated_at:type_name -> google.protobuf.Timestamp
-	41, // 2: catalog.v1.WebhookEventType.deprecated_at:type_name -> google.protobuf.Timestamp
-	41, // 3: catalog.v1.WebhookEventType.sunset_at:type_name -> google.protobuf.Timestamp
-	41, // 4: catalog.v1.WebhookSubscription.created_at:type_name -> google.protobuf.Timestamp
-	41, // 5: catalog.v1.WebhookSubscription.updated_at:type_name -> google.protobuf.Timestamp
+	43, // 0: catalog.v1.WebhookEventType.created_at:type_name -> google.protobuf.Timestamp
+	43, // 1: catalog.v1.WebhookEventType.updated_at:type_name -> google.protobuf.Timestamp
+	43, // 2: catalog.v1.WebhookEventType.deprecated_at:type_name -> google.protobuf.Timestamp
+	43, // 3: catalog.v1.WebhookEventType.sunset_at:type_name -> google.protobuf.Timestamp
+	43, // 4: catalog.v1.WebhookSubscription.created_at:type_name -> google.protobuf.Timestamp
+	43, // 5: catalog.v1.WebhookSubscription.updated_at:type_name -> google.protobuf.Timestamp
 	0,  // 6: catalog.v1.WebhookSubscription.status:type_name -> catalog.v1.WebhookSubscriptionStatus
-	41, // 7: catalog.v1.WebhookSubscription.suspended_at:type_name -> google.protobuf.Timestamp
-	42, // 8: catalog.v1.WebhookSubscriptionUpdate.update_mask:type_name -> google.protobuf.FieldMask
-	41, // 9: catalog.v1.WebhookSubscriptionEventType.created_at:type_name -> google.protobuf.Timestamp
-	41, // 10: catalog.v1.WebhookDelivery.created_at:type_name -> google.protobuf.Timestamp
-	41, // 11: catalog.v1.WebhookDelivery.updated_at:type_name -> google.protobuf.Timestamp
-	43, // 12: catalog.v1.WebhookDelivery.payload:type_name -> google.protobuf.Struct
+	43, // 7: catalog.v1.WebhookSubscription.suspended_at:type_name -> google.protobuf.Timestamp
+	44, // 8: catalog.v1.WebhookSubscriptionUpdate.update_mask:type_name -> google.protobuf.FieldMask
+	43, // 9: catalog.v1.WebhookSubscriptionEventType.created_at:type_name -> google.protobuf.Timestamp
+	43, // 10: catalog.v1.WebhookDelivery.created_at:type_name -> google.protobuf.Timestamp
+	43, // 11: catalog.v1.WebhookDelivery.updated_at:type_name -> google.protobuf.Timestamp
+	45, // 12: catalog.v1.WebhookDelivery.payload:type_name -> google.protobuf.Struct
 	2,  // 13: catalog.v1.WebhookDelivery.status:type_name -> catalog.v1.WebhookDeliveryStatus
-	41, // 14: catalog.v1.WebhookDelivery.scheduled_at:type_name -> google.protobuf.Timestamp
-	41, // 15: catalog.v1.WebhookDeliveryAttempt.created_at:type_name -> google.protobuf.Timestamp
-	44, // 16: catalog.v1.ListWebhookEventTypesRequest.uuids:type_name -> catalog.v1.StringsFilter
-	44, // 17: catalog.v1.ListWebhookEventTypesRequest.names:type_name -> catalog.v1.StringsFilter
-	45, // 18: catalog.v1.ListWebhookEventTypesRequest.name:type_name -> catalog.v1.StringFilter
-	46, // 19: catalog.v1.ListWebhookEventTypesRequest.is_deprecated:type_name -> catalog.v1.BoolFilter
-	47, // 20: catalog.v1.ListWebhookEventTypesRequest.order_by:type_name -> catalog.v1.OrderBy
+	43, // 14: catalog.v1.WebhookDelivery.scheduled_at:type_name -> google.protobuf.Timestamp
+	43, // 15: catalog.v1.WebhookDeliveryAttempt.created_at:type_name -> google.protobuf.Timestamp
+	46, // 16: catalog.v1.ListWebhookEventTypesRequest.uuids:type_name -> catalog.v1.StringsFilter
+	46, // 17: catalog.v1.ListWebhookEventTypesRequest.names:type_name -> catalog.v1.StringsFilter
+	47, // 18: catalog.v1.ListWebhookEventTypesRequest.name:type_name -> catalog.v1.StringFilter
+	48, // 19: catalog.v1.ListWebhookEventTypesRequest.is_deprecated:type_name -> catalog.v1.BoolFilter
+	49, // 20: catalog.v1.ListWebhookEventTypesRequest.order_by:type_name -> catalog.v1.OrderBy
 	3,  // 21: catalog.v1.ListWebhookEventTypesResponse.items:type_name -> catalog.v1.WebhookEventType
-	48, // 22: catalog.v1.ListWebhookEventTypesResponse.pagination:type_name -> catalog.v1.Pagination
-	44, // 23: catalog.v1.ListWebhookSubscriptionsRequest.uuids:type_name -> catalog.v1.StringsFilter
-	44, // 24: catalog.v1.ListWebhookSubscriptionsRequest.statuses:type_name -> catalog.v1.StringsFilter
-	45, // 25: catalog.v1.ListWebhookSubscriptionsRequest.display_name:type_name -> catalog.v1.StringFilter
-	45, // 26: catalog.v1.ListWebhookSubscriptionsRequest.target_url:type_name -> catalog.v1.StringFilter
-	49, // 27: catalog.v1.ListWebhookSubscriptionsRequest.created_at:type_name -> catalog.v1.TimeFilter
-	49, // 28: catalog.v1.ListWebhookSubscriptionsRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	47, // 29: catalog.v1.ListWebhookSubscriptionsRequest.order_by:type_name -> catalog.v1.OrderBy
+	50, // 22: catalog.v1.ListWebhookEventTypesResponse.pagination:type_name -> catalog.v1.Pagination
+	46, // 23: catalog.v1.ListWebhookSubscriptionsRequest.uuids:type_name -> catalog.v1.StringsFilter
+	46, // 24: catalog.v1.ListWebhookSubscriptionsRequest.statuses:type_name -> catalog.v1.StringsFilter
+	47, // 25: catalog.v1.ListWebhookSubscriptionsRequest.display_name:type_name -> catalog.v1.StringFilter
+	47, // 26: catalog.v1.ListWebhookSubscriptionsRequest.target_url:type_name -> catalog.v1.StringFilter
+	51, // 27: catalog.v1.ListWebhookSubscriptionsRequest.created_at:type_name -> catalog.v1.TimeFilter
+	51, // 28: catalog.v1.ListWebhookSubscriptionsRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	49, // 29: catalog.v1.ListWebhookSubscriptionsRequest.order_by:type_name -> catalog.v1.OrderBy
 	4,  // 30: catalog.v1.ListWebhookSubscriptionsResponse.items:type_name -> catalog.v1.WebhookSubscription
-	48, // 31: catalog.v1.ListWebhookSubscriptionsResponse.pagination:type_name -> catalog.v1.Pagination
+	50, // 31: catalog.v1.ListWebhookSubscriptionsResponse.pagination:type_name -> catalog.v1.Pagination
 	5,  // 32: catalog.v1.CreateWebhookSubscriptionRequest.webhook_subscription:type_name -> catalog.v1.WebhookSubscriptionCreate
 	4,  // 33: catalog.v1.CreateWebhookSubscriptionResponse.webhook_subscription:type_name -> catalog.v1.WebhookSubscription
 	4,  // 34: catalog.v1.GetWebhookSubscriptionResponse.webhook_subscription:type_name -> catalog.v1.WebhookSubscription
@@ -2894,60 +2999,64 @@ var file_catalog_v1_webhooks_proto_depIdxs = []int32{
 	1,  // 37: catalog.v1.TransitionWebhookSubscriptionRequest.transition:type_name -> catalog.v1.WebhookSubscriptionTransition
 	4,  // 38: catalog.v1.TransitionWebhookSubscriptionResponse.webhook_subscription:type_name -> catalog.v1.WebhookSubscription
 	4,  // 39: catalog.v1.RotateWebhookSubscriptionSecretResponse.webhook_subscription:type_name -> catalog.v1.WebhookSubscription
-	44, // 40: catalog.v1.ListWebhookSubscriptionEventTypesRequest.names:type_name -> catalog.v1.StringsFilter
-	47, // 41: catalog.v1.ListWebhookSubscriptionEventTypesRequest.order_by:type_name -> catalog.v1.OrderBy
+	46, // 40: catalog.v1.ListWebhookSubscriptionEventTypesRequest.names:type_name -> catalog.v1.StringsFilter
+	49, // 41: catalog.v1.ListWebhookSubscriptionEventTypesRequest.order_by:type_name -> catalog.v1.OrderBy
 	7,  // 42: catalog.v1.ListWebhookSubscriptionEventTypesResponse.items:type_name -> catalog.v1.WebhookSubscriptionEventType
-	48, // 43: catalog.v1.ListWebhookSubscriptionEventTypesResponse.pagination:type_name -> catalog.v1.Pagination
+	50, // 43: catalog.v1.ListWebhookSubscriptionEventTypesResponse.pagination:type_name -> catalog.v1.Pagination
 	8,  // 44: catalog.v1.CreateWebhookSubscriptionEventTypeRequest.subscription_event_type:type_name -> catalog.v1.WebhookSubscriptionEventTypeCreate
 	7,  // 45: catalog.v1.CreateWebhookSubscriptionEventTypeResponse.subscription_event_type:type_name -> catalog.v1.WebhookSubscriptionEventType
-	44, // 46: catalog.v1.ListWebhookDeliveriesRequest.uuids:type_name -> catalog.v1.StringsFilter
-	44, // 47: catalog.v1.ListWebhookDeliveriesRequest.statuses:type_name -> catalog.v1.StringsFilter
-	44, // 48: catalog.v1.ListWebhookDeliveriesRequest.event_types:type_name -> catalog.v1.StringsFilter
-	49, // 49: catalog.v1.ListWebhookDeliveriesRequest.created_at:type_name -> catalog.v1.TimeFilter
-	49, // 50: catalog.v1.ListWebhookDeliveriesRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	47, // 51: catalog.v1.ListWebhookDeliveriesRequest.order_by:type_name -> catalog.v1.OrderBy
-	9,  // 52: catalog.v1.ListWebhookDeliveriesResponse.items:type_name -> catalog.v1.WebhookDelivery
-	48, // 53: catalog.v1.ListWebhookDeliveriesResponse.pagination:type_name -> catalog.v1.Pagination
-	9,  // 54: catalog.v1.GetWebhookDeliveryResponse.webhook_delivery:type_name -> catalog.v1.WebhookDelivery
-	47, // 55: catalog.v1.ListWebhookDeliveryAttemptsRequest.order_by:type_name -> catalog.v1.OrderBy
-	10, // 56: catalog.v1.ListWebhookDeliveryAttemptsResponse.items:type_name -> catalog.v1.WebhookDeliveryAttempt
-	48, // 57: catalog.v1.ListWebhookDeliveryAttemptsResponse.pagination:type_name -> catalog.v1.Pagination
-	9,  // 58: catalog.v1.RedeliverWebhookDeliveryResponse.webhook_delivery:type_name -> catalog.v1.WebhookDelivery
-	11, // 59: catalog.v1.WebhookEventTypeService.ListWebhookEventTypes:input_type -> catalog.v1.ListWebhookEventTypesRequest
-	13, // 60: catalog.v1.WebhookSubscriptionService.ListWebhookSubscriptions:input_type -> catalog.v1.ListWebhookSubscriptionsRequest
-	15, // 61: catalog.v1.WebhookSubscriptionService.CreateWebhookSubscription:input_type -> catalog.v1.CreateWebhookSubscriptionRequest
-	17, // 62: catalog.v1.WebhookSubscriptionService.GetWebhookSubscription:input_type -> catalog.v1.GetWebhookSubscriptionRequest
-	19, // 63: catalog.v1.WebhookSubscriptionService.UpdateWebhookSubscription:input_type -> catalog.v1.UpdateWebhookSubscriptionRequest
-	21, // 64: catalog.v1.WebhookSubscriptionService.DeleteWebhookSubscription:input_type -> catalog.v1.DeleteWebhookSubscriptionRequest
-	23, // 65: catalog.v1.WebhookSubscriptionService.TransitionWebhookSubscription:input_type -> catalog.v1.TransitionWebhookSubscriptionRequest
-	25, // 66: catalog.v1.WebhookSubscriptionService.RotateWebhookSubscriptionSecret:input_type -> catalog.v1.RotateWebhookSubscriptionSecretRequest
-	27, // 67: catalog.v1.WebhookSubscriptionService.ListWebhookSubscriptionEventTypes:input_type -> catalog.v1.ListWebhookSubscriptionEventTypesRequest
-	29, // 68: catalog.v1.WebhookSubscriptionService.CreateWebhookSubscriptionEventType:input_type -> catalog.v1.CreateWebhookSubscriptionEventTypeRequest
-	31, // 69: catalog.v1.WebhookSubscriptionService.DeleteWebhookSubscriptionEventType:input_type -> catalog.v1.DeleteWebhookSubscriptionEventTypeRequest
-	33, // 70: catalog.v1.WebhookSubscriptionService.ListWebhookDeliveries:input_type -> catalog.v1.ListWebhookDeliveriesRequest
-	35, // 71: catalog.v1.WebhookSubscriptionService.GetWebhookDelivery:input_type -> catalog.v1.GetWebhookDeliveryRequest
-	37, // 72: catalog.v1.WebhookSubscriptionService.ListWebhookDeliveryAttempts:input_type -> catalog.v1.ListWebhookDeliveryAttemptsRequest
-	39, // 73: catalog.v1.WebhookSubscriptionService.RedeliverWebhookDelivery:input_type -> catalog.v1.RedeliverWebhookDeliveryRequest
-	12, // 74: catalog.v1.WebhookEventTypeService.ListWebhookEventTypes:output_type -> catalog.v1.ListWebhookEventTypesResponse
-	14, // 75: catalog.v1.WebhookSubscriptionService.ListWebhookSubscriptions:output_type -> catalog.v1.ListWebhookSubscriptionsResponse
-	16, // 76: catalog.v1.WebhookSubscriptionService.CreateWebhookSubscription:output_type -> catalog.v1.CreateWebhookSubscriptionResponse
-	18, // 77: catalog.v1.WebhookSubscriptionService.GetWebhookSubscription:output_type -> catalog.v1.GetWebhookSubscriptionResponse
-	20, // 78: catalog.v1.WebhookSubscriptionService.UpdateWebhookSubscription:output_type -> catalog.v1.UpdateWebhookSubscriptionResponse
-	22, // 79: catalog.v1.WebhookSubscriptionService.DeleteWebhookSubscription:output_type -> catalog.v1.DeleteWebhookSubscriptionResponse
-	24, // 80: catalog.v1.WebhookSubscriptionService.TransitionWebhookSubscription:output_type -> catalog.v1.TransitionWebhookSubscriptionResponse
-	26, // 81: catalog.v1.WebhookSubscriptionService.RotateWebhookSubscriptionSecret:output_type -> catalog.v1.RotateWebhookSubscriptionSecretResponse
-	28, // 82: catalog.v1.WebhookSubscriptionService.ListWebhookSubscriptionEventTypes:output_type -> catalog.v1.ListWebhookSubscriptionEventTypesResponse
-	30, // 83: catalog.v1.WebhookSubscriptionService.CreateWebhookSubscriptionEventType:output_type -> catalog.v1.CreateWebhookSubscriptionEventTypeResponse
-	32, // 84: catalog.v1.WebhookSubscriptionService.DeleteWebhookSubscriptionEventType:output_type -> catalog.v1.DeleteWebhookSubscriptionEventTypeResponse
-	34, // 85: catalog.v1.WebhookSubscriptionService.ListWebhookDeliveries:output_type -> catalog.v1.ListWebhookDeliveriesResponse
-	36, // 86: catalog.v1.WebhookSubscriptionService.GetWebhookDelivery:output_type -> catalog.v1.GetWebhookDeliveryResponse
-	38, // 87: catalog.v1.WebhookSubscriptionService.ListWebhookDeliveryAttempts:output_type -> catalog.v1.ListWebhookDeliveryAttemptsResponse
-	40, // 88: catalog.v1.WebhookSubscriptionService.RedeliverWebhookDelivery:output_type -> catalog.v1.RedeliverWebhookDeliveryResponse
-	74, // [74:89] is the sub-list for method output_type
-	59, // [59:74] is the sub-list for method input_type
-	59, // [59:59] is the sub-list for extension type_name
-	59, // [59:59] is the sub-list for extension extendee
-	0,  // [0:59] is the sub-list for field type_name
+	8,  // 46: catalog.v1.BulkCreateWebhookSubscriptionEventTypesRequest.items:type_name -> catalog.v1.WebhookSubscriptionEventTypeCreate
+	7,  // 47: catalog.v1.BulkCreateWebhookSubscriptionEventTypesResponse.items:type_name -> catalog.v1.WebhookSubscriptionEventType
+	46, // 48: catalog.v1.ListWebhookDeliveriesRequest.uuids:type_name -> catalog.v1.StringsFilter
+	46, // 49: catalog.v1.ListWebhookDeliveriesRequest.statuses:type_name -> catalog.v1.StringsFilter
+	46, // 50: catalog.v1.ListWebhookDeliveriesRequest.event_types:type_name -> catalog.v1.StringsFilter
+	51, // 51: catalog.v1.ListWebhookDeliveriesRequest.created_at:type_name -> catalog.v1.TimeFilter
+	51, // 52: catalog.v1.ListWebhookDeliveriesRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	49, // 53: catalog.v1.ListWebhookDeliveriesRequest.order_by:type_name -> catalog.v1.OrderBy
+	9,  // 54: catalog.v1.ListWebhookDeliveriesResponse.items:type_name -> catalog.v1.WebhookDelivery
+	50, // 55: catalog.v1.ListWebhookDeliveriesResponse.pagination:type_name -> catalog.v1.Pagination
+	9,  // 56: catalog.v1.GetWebhookDeliveryResponse.webhook_delivery:type_name -> catalog.v1.WebhookDelivery
+	49, // 57: catalog.v1.ListWebhookDeliveryAttemptsRequest.order_by:type_name -> catalog.v1.OrderBy
+	10, // 58: catalog.v1.ListWebhookDeliveryAttemptsResponse.items:type_name -> catalog.v1.WebhookDeliveryAttempt
+	50, // 59: catalog.v1.ListWebhookDeliveryAttemptsResponse.pagination:type_name -> catalog.v1.Pagination
+	9,  // 60: catalog.v1.RedeliverWebhookDeliveryResponse.webhook_delivery:type_name -> catalog.v1.WebhookDelivery
+	11, // 61: catalog.v1.WebhookEventTypeService.ListWebhookEventTypes:input_type -> catalog.v1.ListWebhookEventTypesRequest
+	13, // 62: catalog.v1.WebhookSubscriptionService.ListWebhookSubscriptions:input_type -> catalog.v1.ListWebhookSubscriptionsRequest
+	15, // 63: catalog.v1.WebhookSubscriptionService.CreateWebhookSubscription:input_type -> catalog.v1.CreateWebhookSubscriptionRequest
+	17, // 64: catalog.v1.WebhookSubscriptionService.GetWebhookSubscription:input_type -> catalog.v1.GetWebhookSubscriptionRequest
+	19, // 65: catalog.v1.WebhookSubscriptionService.UpdateWebhookSubscription:input_type -> catalog.v1.UpdateWebhookSubscriptionRequest
+	21, // 66: catalog.v1.WebhookSubscriptionService.DeleteWebhookSubscription:input_type -> catalog.v1.DeleteWebhookSubscriptionRequest
+	23, // 67: catalog.v1.WebhookSubscriptionService.TransitionWebhookSubscription:input_type -> catalog.v1.TransitionWebhookSubscriptionRequest
+	25, // 68: catalog.v1.WebhookSubscriptionService.RotateWebhookSubscriptionSecret:input_type -> catalog.v1.RotateWebhookSubscriptionSecretRequest
+	27, // 69: catalog.v1.WebhookSubscriptionService.ListWebhookSubscriptionEventTypes:input_type -> catalog.v1.ListWebhookSubscriptionEventTypesRequest
+	29, // 70: catalog.v1.WebhookSubscriptionService.CreateWebhookSubscriptionEventType:input_type -> catalog.v1.CreateWebhookSubscriptionEventTypeRequest
+	31, // 71: catalog.v1.WebhookSubscriptionService.BulkCreateWebhookSubscriptionEventTypes:input_type -> catalog.v1.BulkCreateWebhookSubscriptionEventTypesRequest
+	33, // 72: catalog.v1.WebhookSubscriptionService.DeleteWebhookSubscriptionEventType:input_type -> catalog.v1.DeleteWebhookSubscriptionEventTypeRequest
+	35, // 73: catalog.v1.WebhookSubscriptionService.ListWebhookDeliveries:input_type -> catalog.v1.ListWebhookDeliveriesRequest
+	37, // 74: catalog.v1.WebhookSubscriptionService.GetWebhookDelivery:input_type -> catalog.v1.GetWebhookDeliveryRequest
+	39, // 75: catalog.v1.WebhookSubscriptionService.ListWebhookDeliveryAttempts:input_type -> catalog.v1.ListWebhookDeliveryAttemptsRequest
+	41, // 76: catalog.v1.WebhookSubscriptionService.RedeliverWebhookDelivery:input_type -> catalog.v1.RedeliverWebhookDeliveryRequest
+	12, // 77: catalog.v1.WebhookEventTypeService.ListWebhookEventTypes:output_type -> catalog.v1.ListWebhookEventTypesResponse
+	14, // 78: catalog.v1.WebhookSubscriptionService.ListWebhookSubscriptions:output_type -> catalog.v1.ListWebhookSubscriptionsResponse
+	16, // 79: catalog.v1.WebhookSubscriptionService.CreateWebhookSubscription:output_type -> catalog.v1.CreateWebhookSubscriptionResponse
+	18, // 80: catalog.v1.WebhookSubscriptionService.GetWebhookSubscription:output_type -> catalog.v1.GetWebhookSubscriptionResponse
+	20, // 81: catalog.v1.WebhookSubscriptionService.UpdateWebhookSubscription:output_type -> catalog.v1.UpdateWebhookSubscriptionResponse
+	22, // 82: catalog.v1.WebhookSubscriptionService.DeleteWebhookSubscription:output_type -> catalog.v1.DeleteWebhookSubscriptionResponse
+	24, // 83: catalog.v1.WebhookSubscriptionService.TransitionWebhookSubscription:output_type -> catalog.v1.TransitionWebhookSubscriptionResponse
+	26, // 84: catalog.v1.WebhookSubscriptionService.RotateWebhookSubscriptionSecret:output_type -> catalog.v1.RotateWebhookSubscriptionSecretResponse
+	28, // 85: catalog.v1.WebhookSubscriptionService.ListWebhookSubscriptionEventTypes:output_type -> catalog.v1.ListWebhookSubscriptionEventTypesResponse
+	30, // 86: catalog.v1.WebhookSubscriptionService.CreateWebhookSubscriptionEventType:output_type -> catalog.v1.CreateWebhookSubscriptionEventTypeResponse
+	32, // 87: catalog.v1.WebhookSubscriptionService.BulkCreateWebhookSubscriptionEventTypes:output_type -> catalog.v1.BulkCreateWebhookSubscriptionEventTypesResponse
+	34, // 88: catalog.v1.WebhookSubscriptionService.DeleteWebhookSubscriptionEventType:output_type -> catalog.v1.DeleteWebhookSubscriptionEventTypeResponse
+	36, // 89: catalog.v1.WebhookSubscriptionService.ListWebhookDeliveries:output_type -> catalog.v1.ListWebhookDeliveriesResponse
+	38, // 90: catalog.v1.WebhookSubscriptionService.GetWebhookDelivery:output_type -> catalog.v1.GetWebhookDeliveryResponse
+	40, // 91: catalog.v1.WebhookSubscriptionService.ListWebhookDeliveryAttempts:output_type -> catalog.v1.ListWebhookDeliveryAttemptsResponse
+	42, // 92: catalog.v1.WebhookSubscriptionService.RedeliverWebhookDelivery:output_type -> catalog.v1.RedeliverWebhookDeliveryResponse
+	77, // [77:93] is the sub-list for method output_type
+	61, // [61:77] is the sub-list for method input_type
+	61, // [61:61] is the sub-list for extension type_name
+	61, // [61:61] is the sub-list for extension extendee
+	0,  // [0:61] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_webhooks_proto_init() }
@@ -2965,15 +3074,15 @@ func file_catalog_v1_webhooks_proto_init() {
 	file_catalog_v1_webhooks_proto_msgTypes[8].OneofWrappers = []any{}
 	file_catalog_v1_webhooks_proto_msgTypes[10].OneofWrappers = []any{}
 	file_catalog_v1_webhooks_proto_msgTypes[24].OneofWrappers = []any{}
-	file_catalog_v1_webhooks_proto_msgTypes[30].OneofWrappers = []any{}
-	file_catalog_v1_webhooks_proto_msgTypes[34].OneofWrappers = []any{}
+	file_catalog_v1_webhooks_proto_msgTypes[32].OneofWrappers = []any{}
+	file_catalog_v1_webhooks_proto_msgTypes[36].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_webhooks_proto_rawDesc), len(file_catalog_v1_webhooks_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   38,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -437,6 +437,51 @@ func local_request_WebhookSubscriptionService_CreateWebhookSubscriptionEventType
 	return msg, metadata, err
 }
 
+func request_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_0(ctx context.Context, marshaler runtime.Marshaler, client WebhookSubscriptionServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq BulkCreateWebhookSubscriptionEventTypesRequest
+		metadata runtime.ServerMetadata
+		err      error
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	val, ok := pathParams["uuid"]
+	if !ok {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "uuid")
+	}
+	protoReq.Uuid, err = runtime.String(val)
+	if err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "uuid", err)
+	}
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+	}
+	msg, err := client.BulkCreateWebhookSubscriptionEventTypes(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
+	return msg, metadata, err
+}
+
+func local_request_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_0(ctx context.Context, marshaler runtime.Marshaler, server WebhookSubscriptionServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq BulkCreateWebhookSubscriptionEventTypesRequest
+		metadata runtime.ServerMetadata
+		err      error
+	)
+	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Items); err != nil && !errors.Is(err, io.EOF) {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	val, ok := pathParams["uuid"]
+	if !ok {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "uuid")
+	}
+	protoReq.Uuid, err = runtime.String(val)
+	if err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "uuid", err)
+	}
+	msg, err := server.BulkCreateWebhookSubscriptionEventTypes(ctx, &protoReq)
+	return msg, metadata, err
+}
+
 func request_WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_0(ctx context.Context, marshaler runtime.Marshaler, client WebhookSubscriptionServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteWebhookSubscriptionEventTypeRequest
@@ -940,6 +985,26 @@ func RegisterWebhookSubscriptionServiceHandlerServer(ctx context.Context, mux *r
 		}
 		forward_WebhookSubscriptionService_CreateWebhookSubscriptionEventType_0(annotatedContext, mux, outboundMarshaler, w, req, response_WebhookSubscriptionService_CreateWebhookSubscriptionEventType_0{resp.(*CreateWebhookSubscriptionEventTypeResponse)}, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodPost, pattern_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		var stream runtime.ServerTransportStream
+		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/catalog.v1.WebhookSubscriptionService/BulkCreateWebhookSubscriptionEventTypes", runtime.WithHTTPPathPattern("/v1/webhook-subscriptions/{uuid}/event-types/bulk"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := local_request_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_0(annotatedContext, inboundMarshaler, server, req, pathParams)
+		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_0(annotatedContext, mux, outboundMarshaler, w, req, response_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_0{resp.(*BulkCreateWebhookSubscriptionEventTypesResponse)}, mux.GetForwardResponseOptions()...)
+	})
 	mux.Handle(http.MethodDelete, pattern_WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -1297,6 +1362,23 @@ func RegisterWebhookSubscriptionServiceHandlerClient(ctx context.Context, mux *r
 		}
 		forward_WebhookSubscriptionService_CreateWebhookSubscriptionEventType_0(annotatedContext, mux, outboundMarshaler, w, req, response_WebhookSubscriptionService_CreateWebhookSubscriptionEventType_0{resp.(*CreateWebhookSubscriptionEventTypeResponse)}, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodPost, pattern_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/catalog.v1.WebhookSubscriptionService/BulkCreateWebhookSubscriptionEventTypes", runtime.WithHTTPPathPattern("/v1/webhook-subscriptions/{uuid}/event-types/bulk"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := request_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_0(annotatedContext, inboundMarshaler, client, req, pathParams)
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_0(annotatedContext, mux, outboundMarshaler, w, req, response_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_0{resp.(*BulkCreateWebhookSubscriptionEventTypesResponse)}, mux.GetForwardResponseOptions()...)
+	})
 	mux.Handle(http.MethodDelete, pattern_WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -1439,6 +1521,15 @@ func (m response_WebhookSubscriptionService_CreateWebhookSubscriptionEventType_0
 	return response.SubscriptionEventType
 }
 
+type response_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_0 struct {
+	*BulkCreateWebhookSubscriptionEventTypesResponse
+}
+
+func (m response_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_0) XXX_ResponseBody() interface{} {
+	response := m.BulkCreateWebhookSubscriptionEventTypesResponse
+	return response.Items
+}
+
 type response_WebhookSubscriptionService_GetWebhookDelivery_0 struct {
 	*GetWebhookDeliveryResponse
 }
@@ -1458,35 +1549,37 @@ func (m response_WebhookSubscriptionService_RedeliverWebhookDelivery_0) XXX_Resp
 }
 
 var (
-	pattern_WebhookSubscriptionService_ListWebhookSubscriptions_0           = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1}, []string{"v1", "webhook-subscriptions"}, ""))
-	pattern_WebhookSubscriptionService_CreateWebhookSubscription_0          = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1}, []string{"v1", "webhook-subscriptions"}, ""))
-	pattern_WebhookSubscriptionService_GetWebhookSubscription_0             = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2}, []string{"v1", "webhook-subscriptions", "uuid"}, ""))
-	pattern_WebhookSubscriptionService_UpdateWebhookSubscription_0          = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2}, []string{"v1", "webhook-subscriptions", "uuid"}, ""))
-	pattern_WebhookSubscriptionService_DeleteWebhookSubscription_0          = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2}, []string{"v1", "webhook-subscriptions", "uuid"}, ""))
-	pattern_WebhookSubscriptionService_TransitionWebhookSubscription_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4}, []string{"v1", "webhook-subscriptions", "uuid", "actions", "lifecycle"}, ""))
-	pattern_WebhookSubscriptionService_RotateWebhookSubscriptionSecret_0    = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4}, []string{"v1", "webhook-subscriptions", "uuid", "actions", "rotate-secret"}, ""))
-	pattern_WebhookSubscriptionService_ListWebhookSubscriptionEventTypes_0  = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3}, []string{"v1", "webhook-subscriptions", "uuid", "event-types"}, ""))
-	pattern_WebhookSubscriptionService_CreateWebhookSubscriptionEventType_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3}, []string{"v1", "webhook-subscriptions", "uuid", "event-types"}, ""))
-	pattern_WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4}, []string{"v1", "webhook-subscriptions", "uuid", "event-types", "event_type_uuid"}, ""))
-	pattern_WebhookSubscriptionService_ListWebhookDeliveries_0              = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3}, []string{"v1", "webhook-subscriptions", "uuid", "deliveries"}, ""))
-	pattern_WebhookSubscriptionService_GetWebhookDelivery_0                 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4}, []string{"v1", "webhook-subscriptions", "uuid", "deliveries", "delivery_uuid"}, ""))
-	pattern_WebhookSubscriptionService_ListWebhookDeliveryAttempts_0        = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5}, []string{"v1", "webhook-subscriptions", "uuid", "deliveries", "delivery_uuid", "attempts"}, ""))
-	pattern_WebhookSubscriptionService_RedeliverWebhookDelivery_0           = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5, 2, 6}, []string{"v1", "webhook-subscriptions", "uuid", "deliveries", "delivery_uuid", "actions", "redeliver"}, ""))
+	pattern_WebhookSubscriptionService_ListWebhookSubscriptions_0                = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1}, []string{"v1", "webhook-subscriptions"}, ""))
+	pattern_WebhookSubscriptionService_CreateWebhookSubscription_0               = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1}, []string{"v1", "webhook-subscriptions"}, ""))
+	pattern_WebhookSubscriptionService_GetWebhookSubscription_0                  = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2}, []string{"v1", "webhook-subscriptions", "uuid"}, ""))
+	pattern_WebhookSubscriptionService_UpdateWebhookSubscription_0               = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2}, []string{"v1", "webhook-subscriptions", "uuid"}, ""))
+	pattern_WebhookSubscriptionService_DeleteWebhookSubscription_0               = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2}, []string{"v1", "webhook-subscriptions", "uuid"}, ""))
+	pattern_WebhookSubscriptionService_TransitionWebhookSubscription_0           = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4}, []string{"v1", "webhook-subscriptions", "uuid", "actions", "lifecycle"}, ""))
+	pattern_WebhookSubscriptionService_RotateWebhookSubscriptionSecret_0         = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4}, []string{"v1", "webhook-subscriptions", "uuid", "actions", "rotate-secret"}, ""))
+	pattern_WebhookSubscriptionService_ListWebhookSubscriptionEventTypes_0       = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3}, []string{"v1", "webhook-subscriptions", "uuid", "event-types"}, ""))
+	pattern_WebhookSubscriptionService_CreateWebhookSubscriptionEventType_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3}, []string{"v1", "webhook-subscriptions", "uuid", "event-types"}, ""))
+	pattern_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4}, []string{"v1", "webhook-subscriptions", "uuid", "event-types", "bulk"}, ""))
+	pattern_WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_0      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4}, []string{"v1", "webhook-subscriptions", "uuid", "event-types", "event_type_uuid"}, ""))
+	pattern_WebhookSubscriptionService_ListWebhookDeliveries_0                   = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3}, []string{"v1", "webhook-subscriptions", "uuid", "deliveries"}, ""))
+	pattern_WebhookSubscriptionService_GetWebhookDelivery_0                      = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4}, []string{"v1", "webhook-subscriptions", "uuid", "deliveries", "delivery_uuid"}, ""))
+	pattern_WebhookSubscriptionService_ListWebhookDeliveryAttempts_0             = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5}, []string{"v1", "webhook-subscriptions", "uuid", "deliveries", "delivery_uuid", "attempts"}, ""))
+	pattern_WebhookSubscriptionService_RedeliverWebhookDelivery_0                = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5, 2, 6}, []string{"v1", "webhook-subscriptions", "uuid", "deliveries", "delivery_uuid", "actions", "redeliver"}, ""))
 )
 
 var (
-	forward_WebhookSubscriptionService_ListWebhookSubscriptions_0           = runtime.ForwardResponseMessage
-	forward_WebhookSubscriptionService_CreateWebhookSubscription_0          = runtime.ForwardResponseMessage
-	forward_WebhookSubscriptionService_GetWebhookSubscription_0             = runtime.ForwardResponseMessage
-	forward_WebhookSubscriptionService_UpdateWebhookSubscription_0          = runtime.ForwardResponseMessage
-	forward_WebhookSubscriptionService_DeleteWebhookSubscription_0          = runtime.ForwardResponseMessage
-	forward_WebhookSubscriptionService_TransitionWebhookSubscription_0      = runtime.ForwardResponseMessage
-	forward_WebhookSubscriptionService_RotateWebhookSubscriptionSecret_0    = runtime.ForwardResponseMessage
-	forward_WebhookSubscriptionService_ListWebhookSubscriptionEventTypes_0  = runtime.ForwardResponseMessage
-	forward_WebhookSubscriptionService_CreateWebhookSubscriptionEventType_0 = runtime.ForwardResponseMessage
-	forward_WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_0 = runtime.ForwardResponseMessage
-	forward_WebhookSubscriptionService_ListWebhookDeliveries_0              = runtime.ForwardResponseMessage
-	forward_WebhookSubscriptionService_GetWebhookDelivery_0                 = runtime.ForwardResponseMessage
-	forward_WebhookSubscriptionService_ListWebhookDeliveryAttempts_0        = runtime.ForwardResponseMessage
-	forward_WebhookSubscriptionService_RedeliverWebhookDelivery_0           = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_ListWebhookSubscriptions_0                = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_CreateWebhookSubscription_0               = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_GetWebhookSubscription_0                  = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_UpdateWebhookSubscription_0               = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_DeleteWebhookSubscription_0               = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_TransitionWebhookSubscription_0           = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_RotateWebhookSubscriptionSecret_0         = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_ListWebhookSubscriptionEventTypes_0       = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_CreateWebhookSubscriptionEventType_0      = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_0 = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_0      = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_ListWebhookDeliveries_0                   = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_GetWebhookDelivery_0                      = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_ListWebhookDeliveryAttempts_0             = runtime.ForwardResponseMessage
+	forward_WebhookSubscriptionService_RedeliverWebhookDelivery_0                = runtime.ForwardResponseMessage
 )

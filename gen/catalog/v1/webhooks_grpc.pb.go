@@ -128,20 +128,21 @@ var WebhookEventTypeService_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	WebhookSubscriptionService_ListWebhookSubscriptions_FullMethodName           = "/catalog.v1.WebhookSubscriptionService/ListWebhookSubscriptions"
-	WebhookSubscriptionService_CreateWebhookSubscription_FullMethodName          = "/catalog.v1.WebhookSubscriptionService/CreateWebhookSubscription"
-	WebhookSubscriptionService_GetWebhookSubscription_FullMethodName             = "/catalog.v1.WebhookSubscriptionService/GetWebhookSubscription"
-	WebhookSubscriptionService_UpdateWebhookSubscription_FullMethodName          = "/catalog.v1.WebhookSubscriptionService/UpdateWebhookSubscription"
-	WebhookSubscriptionService_DeleteWebhookSubscription_FullMethodName          = "/catalog.v1.WebhookSubscriptionService/DeleteWebhookSubscription"
-	WebhookSubscriptionService_TransitionWebhookSubscription_FullMethodName      = "/catalog.v1.WebhookSubscriptionService/TransitionWebhookSubscription"
-	WebhookSubscriptionService_RotateWebhookSubscriptionSecret_FullMethodName    = "/catalog.v1.WebhookSubscriptionService/RotateWebhookSubscriptionSecret"
-	WebhookSubscriptionService_ListWebhookSubscriptionEventTypes_FullMethodName  = "/catalog.v1.WebhookSubscriptionService/ListWebhookSubscriptionEventTypes"
-	WebhookSubscriptionService_CreateWebhookSubscriptionEventType_FullMethodName = "/catalog.v1.WebhookSubscriptionService/CreateWebhookSubscriptionEventType"
-	WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_FullMethodName = "/catalog.v1.WebhookSubscriptionService/DeleteWebhookSubscriptionEventType"
-	WebhookSubscriptionService_ListWebhookDeliveries_FullMethodName              = "/catalog.v1.WebhookSubscriptionService/ListWebhookDeliveries"
-	WebhookSubscriptionService_GetWebhookDelivery_FullMethodName                 = "/catalog.v1.WebhookSubscriptionService/GetWebhookDelivery"
-	WebhookSubscriptionService_ListWebhookDeliveryAttempts_FullMethodName        = "/catalog.v1.WebhookSubscriptionService/ListWebhookDeliveryAttempts"
-	WebhookSubscriptionService_RedeliverWebhookDelivery_FullMethodName           = "/catalog.v1.WebhookSubscriptionService/RedeliverWebhookDelivery"
+	WebhookSubscriptionService_ListWebhookSubscriptions_FullMethodName                = "/catalog.v1.WebhookSubscriptionService/ListWebhookSubscriptions"
+	WebhookSubscriptionService_CreateWebhookSubscription_FullMethodName               = "/catalog.v1.WebhookSubscriptionService/CreateWebhookSubscription"
+	WebhookSubscriptionService_GetWebhookSubscription_FullMethodName                  = "/catalog.v1.WebhookSubscriptionService/GetWebhookSubscription"
+	WebhookSubscriptionService_UpdateWebhookSubscription_FullMethodName               = "/catalog.v1.WebhookSubscriptionService/UpdateWebhookSubscription"
+	WebhookSubscriptionService_DeleteWebhookSubscription_FullMethodName               = "/catalog.v1.WebhookSubscriptionService/DeleteWebhookSubscription"
+	WebhookSubscriptionService_TransitionWebhookSubscription_FullMethodName           = "/catalog.v1.WebhookSubscriptionService/TransitionWebhookSubscription"
+	WebhookSubscriptionService_RotateWebhookSubscriptionSecret_FullMethodName         = "/catalog.v1.WebhookSubscriptionService/RotateWebhookSubscriptionSecret"
+	WebhookSubscriptionService_ListWebhookSubscriptionEventTypes_FullMethodName       = "/catalog.v1.WebhookSubscriptionService/ListWebhookSubscriptionEventTypes"
+	WebhookSubscriptionService_CreateWebhookSubscriptionEventType_FullMethodName      = "/catalog.v1.WebhookSubscriptionService/CreateWebhookSubscriptionEventType"
+	WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_FullMethodName = "/catalog.v1.WebhookSubscriptionService/BulkCreateWebhookSubscriptionEventTypes"
+	WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_FullMethodName      = "/catalog.v1.WebhookSubscriptionService/DeleteWebhookSubscriptionEventType"
+	WebhookSubscriptionService_ListWebhookDeliveries_FullMethodName                   = "/catalog.v1.WebhookSubscriptionService/ListWebhookDeliveries"
+	WebhookSubscriptionService_GetWebhookDelivery_FullMethodName                      = "/catalog.v1.WebhookSubscriptionService/GetWebhookDelivery"
+	WebhookSubscriptionService_ListWebhookDeliveryAttempts_FullMethodName             = "/catalog.v1.WebhookSubscriptionService/ListWebhookDeliveryAttempts"
+	WebhookSubscriptionService_RedeliverWebhookDelivery_FullMethodName                = "/catalog.v1.WebhookSubscriptionService/RedeliverWebhookDelivery"
 )
 
 // WebhookSubscriptionServiceClient is the client API for WebhookSubscriptionService service.
@@ -168,6 +169,8 @@ type WebhookSubscriptionServiceClient interface {
 	ListWebhookSubscriptionEventTypes(ctx context.Context, in *ListWebhookSubscriptionEventTypesRequest, opts ...grpc.CallOption) (*ListWebhookSubscriptionEventTypesResponse, error)
 	// Subscribe to an event type.
 	CreateWebhookSubscriptionEventType(ctx context.Context, in *CreateWebhookSubscriptionEventTypeRequest, opts ...grpc.CallOption) (*CreateWebhookSubscriptionEventTypeResponse, error)
+	// Subscribe to 1 to 200 event types at once, all or nothing (every event type is one request).
+	BulkCreateWebhookSubscriptionEventTypes(ctx context.Context, in *BulkCreateWebhookSubscriptionEventTypesRequest, opts ...grpc.CallOption) (*BulkCreateWebhookSubscriptionEventTypesResponse, error)
 	// Unsubscribe from an event type.
 	DeleteWebhookSubscriptionEventType(ctx context.Context, in *DeleteWebhookSubscriptionEventTypeRequest, opts ...grpc.CallOption) (*DeleteWebhookSubscriptionEventTypeResponse, error)
 	// List the deliveries of a subscription.
@@ -278,6 +281,16 @@ func (c *webhookSubscriptionServiceClient) CreateWebhookSubscriptionEventType(ct
 	return out, nil
 }
 
+func (c *webhookSubscriptionServiceClient) BulkCreateWebhookSubscriptionEventTypes(ctx context.Context, in *BulkCreateWebhookSubscriptionEventTypesRequest, opts ...grpc.CallOption) (*BulkCreateWebhookSubscriptionEventTypesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(BulkCreateWebhookSubscriptionEventTypesResponse)
+	err := c.cc.Invoke(ctx, WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *webhookSubscriptionServiceClient) DeleteWebhookSubscriptionEventType(ctx context.Context, in *DeleteWebhookSubscriptionEventTypeRequest, opts ...grpc.CallOption) (*DeleteWebhookSubscriptionEventTypeResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(DeleteWebhookSubscriptionEventTypeResponse)
@@ -352,6 +365,8 @@ type WebhookSubscriptionServiceServer interface {
 	ListWebhookSubscriptionEventTypes(context.Context, *ListWebhookSubscriptionEventTypesRequest) (*ListWebhookSubscriptionEventTypesResponse, error)
 	// Subscribe to an event type.
 	CreateWebhookSubscriptionEventType(context.Context, *CreateWebhookSubscriptionEventTypeRequest) (*CreateWebhookSubscriptionEventTypeResponse, error)
+	// Subscribe to 1 to 200 event types at once, all or nothing (every event type is one request).
+	BulkCreateWebhookSubscriptionEventTypes(context.Context, *BulkCreateWebhookSubscriptionEventTypesRequest) (*BulkCreateWebhookSubscriptionEventTypesResponse, error)
 	// Unsubscribe from an event type.
 	DeleteWebhookSubscriptionEventType(context.Context, *DeleteWebhookSubscriptionEventTypeRequest) (*DeleteWebhookSubscriptionEventTypeResponse, error)
 	// List the deliveries of a subscription.
@@ -398,6 +413,9 @@ func (UnimplementedWebhookSubscriptionServiceServer) ListWebhookSubscriptionEven
 }
 func (UnimplementedWebhookSubscriptionServiceServer) CreateWebhookSubscriptionEventType(context.Context, *CreateWebhookSubscriptionEventTypeRequest) (*CreateWebhookSubscriptionEventTypeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method CreateWebhookSubscriptionEventType not implemented")
+}
+func (UnimplementedWebhookSubscriptionServiceServer) BulkCreateWebhookSubscriptionEventTypes(context.Context, *BulkCreateWebhookSubscriptionEventTypesRequest) (*BulkCreateWebhookSubscriptionEventTypesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method BulkCreateWebhookSubscriptionEventTypes not implemented")
 }
 func (UnimplementedWebhookSubscriptionServiceServer) DeleteWebhookSubscriptionEventType(context.Context, *DeleteWebhookSubscriptionEventTypeRequest) (*DeleteWebhookSubscriptionEventTypeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method DeleteWebhookSubscriptionEventType not implemented")
@@ -598,6 +616,24 @@ func _WebhookSubscriptionService_CreateWebhookSubscriptionEventType_Handler(srv 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BulkCreateWebhookSubscriptionEventTypesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(WebhookSubscriptionServiceServer).BulkCreateWebhookSubscriptionEventTypes(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(WebhookSubscriptionServiceServer).BulkCreateWebhookSubscriptionEventTypes(ctx, req.(*BulkCreateWebhookSubscriptionEventTypesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(DeleteWebhookSubscriptionEventTypeRequest)
 	if err := dec(in); err != nil {
@@ -730,6 +766,10 @@ var WebhookSubscriptionService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CreateWebhookSubscriptionEventType",
 			Handler:    _WebhookSubscriptionService_CreateWebhookSubscriptionEventType_Handler,
+		},
+		{
+			MethodName: "BulkCreateWebhookSubscriptionEventTypes",
+			Handler:    _WebhookSubscriptionService_BulkCreateWebhookSubscriptionEventTypes_Handler,
 		},
 		{
 			MethodName: "DeleteWebhookSubscriptionEventType",

@@ -23,6 +23,20 @@ WEBHOOK_SUBSCRIPTION_TRANSITION_ACTIVATE: WebhookSubscriptionTransition
 WEBHOOK_SUBSCRIPTION_TRANSITION_DEACTIVATE: WebhookSubscriptionTransition
 WEBHOOK_SUBSCRIPTION_TRANSITION_UNSPECIFIED: WebhookSubscriptionTransition
 
+class BulkCreateWebhookSubscriptionEventTypesRequest(_message.Message):
+    __slots__ = ["items", "uuid"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    UUID_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[WebhookSubscriptionEventTypeCreate]
+    uuid: str
+    def __init__(self, uuid: _Optional[str] = ..., items: _Optional[_Iterable[_Union[WebhookSubscriptionEventTypeCreate, _Mapping]]] = ...) -> None: ...
+
+class BulkCreateWebhookSubscriptionEventTypesResponse(_message.Message):
+    __slots__ = ["items"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[WebhookSubscriptionEventType]
+    def __init__(self, items: _Optional[_Iterable[_Union[WebhookSubscriptionEventType, _Mapping]]] = ...) -> None: ...
+
 class CreateWebhookSubscriptionEventTypeRequest(_message.Message):
     __slots__ = ["subscription_event_type", "uuid"]
     SUBSCRIPTION_EVENT_TYPE_FIELD_NUMBER: _ClassVar[int]

@@ -125,6 +125,11 @@ class WebhookSubscriptionServiceStub(object):
                 request_serializer=catalog_dot_v1_dot_webhooks__pb2.CreateWebhookSubscriptionEventTypeRequest.SerializeToString,
                 response_deserializer=catalog_dot_v1_dot_webhooks__pb2.CreateWebhookSubscriptionEventTypeResponse.FromString,
                 )
+        self.BulkCreateWebhookSubscriptionEventTypes = channel.unary_unary(
+                '/catalog.v1.WebhookSubscriptionService/BulkCreateWebhookSubscriptionEventTypes',
+                request_serializer=catalog_dot_v1_dot_webhooks__pb2.BulkCreateWebhookSubscriptionEventTypesRequest.SerializeToString,
+                response_deserializer=catalog_dot_v1_dot_webhooks__pb2.BulkCreateWebhookSubscriptionEventTypesResponse.FromString,
+                )
         self.DeleteWebhookSubscriptionEventType = channel.unary_unary(
                 '/catalog.v1.WebhookSubscriptionService/DeleteWebhookSubscriptionEventType',
                 request_serializer=catalog_dot_v1_dot_webhooks__pb2.DeleteWebhookSubscriptionEventTypeRequest.SerializeToString,
@@ -219,6 +224,13 @@ class WebhookSubscriptionServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def BulkCreateWebhookSubscriptionEventTypes(self, request, context):
+        """Subscribe to 1 to 200 event types at once, all or nothing (every event type is one request).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def DeleteWebhookSubscriptionEventType(self, request, context):
         """Unsubscribe from an event type.
         """
@@ -301,6 +313,11 @@ def add_WebhookSubscriptionServiceServicer_to_server(servicer, server):
                     servicer.CreateWebhookSubscriptionEventType,
                     request_deserializer=catalog_dot_v1_dot_webhooks__pb2.CreateWebhookSubscriptionEventTypeRequest.FromString,
                     response_serializer=catalog_dot_v1_dot_webhooks__pb2.CreateWebhookSubscriptionEventTypeResponse.SerializeToString,
+            ),
+            'BulkCreateWebhookSubscriptionEventTypes': grpc.unary_unary_rpc_method_handler(
+                    servicer.BulkCreateWebhookSubscriptionEventTypes,
+                    request_deserializer=catalog_dot_v1_dot_webhooks__pb2.BulkCreateWebhookSubscriptionEventTypesRequest.FromString,
+                    response_serializer=catalog_dot_v1_dot_webhooks__pb2.BulkCreateWebhookSubscriptionEventTypesResponse.SerializeToString,
             ),
             'DeleteWebhookSubscriptionEventType': grpc.unary_unary_rpc_method_handler(
                     servicer.DeleteWebhookSubscriptionEventType,
@@ -488,6 +505,23 @@ class WebhookSubscriptionService(object):
         return grpc.experimental.unary_unary(request, target, '/catalog.v1.WebhookSubscriptionService/CreateWebhookSubscriptionEventType',
             catalog_dot_v1_dot_webhooks__pb2.CreateWebhookSubscriptionEventTypeRequest.SerializeToString,
             catalog_dot_v1_dot_webhooks__pb2.CreateWebhookSubscriptionEventTypeResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def BulkCreateWebhookSubscriptionEventTypes(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/catalog.v1.WebhookSubscriptionService/BulkCreateWebhookSubscriptionEventTypes',
+            catalog_dot_v1_dot_webhooks__pb2.BulkCreateWebhookSubscriptionEventTypesRequest.SerializeToString,
+            catalog_dot_v1_dot_webhooks__pb2.BulkCreateWebhookSubscriptionEventTypesResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
 
