@@ -3,6 +3,9 @@ SHELL := /bin/bash
 GO ?= go
 TOOL := $(GO) tool -modfile=tools/go.mod
 GATEWAY_V1 := github.com/grpc-ecosystem/grpc-gateway@v1.16.0
+# google/rpc's status and error details for the SDKs: grpc-gateway v1's googleapis snapshot predates
+# google.rpc.ErrorInfo, which every error of the API carries; this module's copy has it.
+GOOGLEAPIS_RPC := github.com/gogo/googleapis@v1.4.1
 export GOFLAGS := -buildvcs=false
 export GOTOOLCHAIN := local
 # The shared black-box contract suite (run.sh): shared/ beside the checkout or beside a parent directory
@@ -15,7 +18,7 @@ TEST_GOFLAGS := $(GOFLAGS) -ldflags=-w
 # The slowest test packages, named first so that `go test -p 2` starts them first: last in the usual
 # order, test/webhooks (~45 s, mostly waiting for retries) ran alone at the end with a core idle.
 # Listed only while they exist; ./... adds every other package once.
-SLOW_TESTS := $(foreach d,test/webhooks test/e2e test/fault server/pgembed test/docs test/openapi_ts,$(if $(wildcard $(d)/*_test.go),./$(d)))
+SLOW_TESTS := $(foreach d,test/webhooks test/e2e test/fault test/sdk_typescript server/pgembed test/docs test/openapi_ts,$(if $(wildcard $(d)/*_test.go),./$(d)))
 
 .PHONY: run build generate sdk-tools third_party check-generated lint test test-go bench contract clean
 
@@ -26,14 +29,16 @@ run:
 build:
 	$(GO) build -o bin/catalogd ./cmd/catalogd
 
-## third_party: the google/api HTTP annotations (and google/rpc's status and error details, for the SDKs), taken from a Go module (no Buf Schema Registry here)
+## third_party: the google/api HTTP annotations, and google/rpc's status and error details (for the
+## SDKs), taken from Go modules (no Buf Schema Registry here)
 third_party:
 	@dir=$$($(GO) mod download -json $(GATEWAY_V1) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p'); \
 	test -n "$$dir" || { echo "cannot download $(GATEWAY_V1)"; exit 1; }; \
-	mkdir -p third_party/googleapis/google/api; \
+	mkdir -p third_party/googleapis/google/api third_party/googleapis/google/rpc; \
 	install -m 644 $$dir/third_party/googleapis/google/api/annotations.proto $$dir/third_party/googleapis/google/api/http.proto third_party/googleapis/google/api/; \
-	mkdir -p third_party/googleapis/google/rpc; \
-	install -m 644 $$dir/third_party/googleapis/google/rpc/status.proto $$dir/third_party/googleapis/google/rpc/error_details.proto third_party/googleapis/google/rpc/
+	dir=$$($(GO) mod download -json $(GOOGLEAPIS_RPC) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p'); \
+	test -n "$$dir" || { echo "cannot download $(GOOGLEAPIS_RPC)"; exit 1; }; \
+	install -m 644 $$dir/google/rpc/status.proto $$dir/google/rpc/error_details.proto third_party/googleapis/google/rpc/
 
 ## generate: protobuf, gRPC, gateway (buf), the descriptor image the OpenAPI document is built from
 ## (with the proto comments), and queries (sqlc) into gen/; then the TypeScript and Python SDKs
@@ -45,6 +50,8 @@ generate: third_party sdk-tools
 	CGO_ENABLED=0 $(TOOL) sqlc generate -f db/sqlc.yaml
 	rm -rf $(SDK_GENERATED)
 	$(TOOL) buf generate --template buf.gen.sdk.yaml
+	node sdk/typescript/scripts/barrel.mjs
+	for d in catalog/v1 google/api google/rpc; do : > sdk/python/src/$$d/py.typed; done
 
 # What buf.gen.sdk.yaml writes (removed first, so that a deleted proto leaves no file behind).
 SDK_GENERATED := sdk/typescript/src/gen sdk/python/src/catalog sdk/python/src/google
@@ -65,9 +72,9 @@ sdk-tools:
 ## generate. Compiles buf, the protoc plugins and sqlc (minutes on a cold Go cache), so it is not part of
 ## `make test`; CI (.ci/run) runs it before `make test`.
 check-generated:
-	@before=$$(find $(GENERATED) -type f | LC_ALL=C sort | xargs sha256sum); \
+	@before=$$(find $(GENERATED) -type f -not -path '*/__pycache__/*' | LC_ALL=C sort | xargs sha256sum); \
 	$(MAKE) --no-print-directory generate >/dev/null || exit 1; \
-	after=$$(find $(GENERATED) -type f | LC_ALL=C sort | xargs sha256sum); \
+	after=$$(find $(GENERATED) -type f -not -path '*/__pycache__/*' | LC_ALL=C sort | xargs sha256sum); \
 	if [ "$$before" != "$$after" ]; then \
 		diff <(echo "$$before") <(echo "$$after"); git --no-pager diff --stat -- $(GENERATED); \
 		echo "gen/ or sdk/ was out of date with proto/ and db/: it is regenerated now; commit it"; exit 1; fi; \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs, from Debian's packages, what the Python SDK needs to be generated and tested: protoc and
-# its gRPC Python plugin (`make generate`, buf.gen.sdk.yaml), and the gRPC and protobuf runtimes of
-# Debian's python3 (the SDK's tests, sdk/python/README.md). Runs apt-get only for what is missing;
+# its gRPC Python plugin (`make generate`, buf.gen.sdk.yaml), the gRPC and protobuf runtimes of
+# Debian's python3, venv and wheel (the SDK's tests install it into a venv, sdk/python/README.md). Runs apt-get only for what is missing;
 # `make generate` and the SDK tests call it. Debian/Ubuntu only; APT_UPDATED=1 skips apt-get update.
 #
 # The generated Python code depends on protoc's version: the committed sdk/python was made by
@@ -15,6 +15,9 @@ need=()
 [ -x /usr/bin/grpc_python_plugin ] || need+=(protobuf-compiler-grpc)
 /usr/bin/python3 -c 'import grpc' 2>/dev/null || need+=(python3-grpcio)
 /usr/bin/python3 -c 'import google.protobuf' 2>/dev/null || need+=(python3-protobuf)
+# The SDK's tests install it as a user would: into a venv (ensurepip) with setuptools' wheel build.
+/usr/bin/python3 -c 'import ensurepip' 2>/dev/null || need+=(python3-venv)
+/usr/bin/python3 -c 'import wheel' 2>/dev/null || need+=(python3-wheel)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 SUDO=()

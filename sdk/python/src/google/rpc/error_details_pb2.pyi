@@ -27,6 +27,23 @@ class DebugInfo(_message.Message):
     stack_entries: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, stack_entries: _Optional[_Iterable[str]] = ..., detail: _Optional[str] = ...) -> None: ...
 
+class ErrorInfo(_message.Message):
+    __slots__ = ["domain", "metadata", "reason"]
+    class MetadataEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    DOMAIN_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    domain: str
+    metadata: _containers.ScalarMap[str, str]
+    reason: str
+    def __init__(self, reason: _Optional[str] = ..., domain: _Optional[str] = ..., metadata: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
 class Help(_message.Message):
     __slots__ = ["links"]
     class Link(_message.Message):

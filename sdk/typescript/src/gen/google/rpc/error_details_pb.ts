@@ -1,4 +1,4 @@
-// Copyright 2017 Google Inc.
+// Copyright 2020 Google LLC
 //
 // Licensed under the Apache License, Version 2.0 (the "License");
 // you may not use this file except in compliance with the License.
@@ -26,7 +26,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file google/rpc/error_details.proto.
  */
 export const file_google_rpc_error_details: GenFile = /*@__PURE__*/
-  fileDesc("Ch5nb29nbGUvcnBjL2Vycm9yX2RldGFpbHMucHJvdG8SCmdvb2dsZS5ycGMiOwoJUmV0cnlJbmZvEi4KC3JldHJ5X2RlbGF5GAEgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uIjIKCURlYnVnSW5mbxIVCg1zdGFja19lbnRyaWVzGAEgAygJEg4KBmRldGFpbBgCIAEoCSJ5CgxRdW90YUZhaWx1cmUSNgoKdmlvbGF0aW9ucxgBIAMoCzIiLmdvb2dsZS5ycGMuUXVvdGFGYWlsdXJlLlZpb2xhdGlvbhoxCglWaW9sYXRpb24SDwoHc3ViamVjdBgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCSKVAQoTUHJlY29uZGl0aW9uRmFpbHVyZRI9Cgp2aW9sYXRpb25zGAEgAygLMikuZ29vZ2xlLnJwYy5QcmVjb25kaXRpb25GYWlsdXJlLlZpb2xhdGlvbho/CglWaW9sYXRpb24SDAoEdHlwZRgBIAEoCRIPCgdzdWJqZWN0GAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJIoMBCgpCYWRSZXF1ZXN0Ej8KEGZpZWxkX3Zpb2xhdGlvbnMYASADKAsyJS5nb29nbGUucnBjLkJhZFJlcXVlc3QuRmllbGRWaW9sYXRpb24aNAoORmllbGRWaW9sYXRpb24SDQoFZmllbGQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkiNwoLUmVxdWVzdEluZm8SEgoKcmVxdWVzdF9pZBgBIAEoCRIUCgxzZXJ2aW5nX2RhdGEYAiABKAkiYAoMUmVzb3VyY2VJbmZvEhUKDXJlc291cmNlX3R5cGUYASABKAkSFQoNcmVzb3VyY2VfbmFtZRgCIAEoCRINCgVvd25lchgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCSJWCgRIZWxwEiQKBWxpbmtzGAEgAygLMhUuZ29vZ2xlLnJwYy5IZWxwLkxpbmsaKAoETGluaxITCgtkZXNjcmlwdGlvbhgBIAEoCRILCgN1cmwYAiABKAkiMwoQTG9jYWxpemVkTWVzc2FnZRIOCgZsb2NhbGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCUJsCg5jb20uZ29vZ2xlLnJwY0IRRXJyb3JEZXRhaWxzUHJvdG9QAVo/Z29vZ2xlLmdvbGFuZy5vcmcvZ2VucHJvdG8vZ29vZ2xlYXBpcy9ycGMvZXJyZGV0YWlscztlcnJkZXRhaWxzogIDUlBDYgZwcm90bzM", [file_google_protobuf_duration]);
+  fileDesc("Ch5nb29nbGUvcnBjL2Vycm9yX2RldGFpbHMucHJvdG8SCmdvb2dsZS5ycGMiOwoJUmV0cnlJbmZvEi4KC3JldHJ5X2RlbGF5GAEgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uIjIKCURlYnVnSW5mbxIVCg1zdGFja19lbnRyaWVzGAEgAygJEg4KBmRldGFpbBgCIAEoCSJ5CgxRdW90YUZhaWx1cmUSNgoKdmlvbGF0aW9ucxgBIAMoCzIiLmdvb2dsZS5ycGMuUXVvdGFGYWlsdXJlLlZpb2xhdGlvbhoxCglWaW9sYXRpb24SDwoHc3ViamVjdBgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCSKTAQoJRXJyb3JJbmZvEg4KBnJlYXNvbhgBIAEoCRIOCgZkb21haW4YAiABKAkSNQoIbWV0YWRhdGEYAyADKAsyIy5nb29nbGUucnBjLkVycm9ySW5mby5NZXRhZGF0YUVudHJ5Gi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASKVAQoTUHJlY29uZGl0aW9uRmFpbHVyZRI9Cgp2aW9sYXRpb25zGAEgAygLMikuZ29vZ2xlLnJwYy5QcmVjb25kaXRpb25GYWlsdXJlLlZpb2xhdGlvbho/CglWaW9sYXRpb24SDAoEdHlwZRgBIAEoCRIPCgdzdWJqZWN0GAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJIoMBCgpCYWRSZXF1ZXN0Ej8KEGZpZWxkX3Zpb2xhdGlvbnMYASADKAsyJS5nb29nbGUucnBjLkJhZFJlcXVlc3QuRmllbGRWaW9sYXRpb24aNAoORmllbGRWaW9sYXRpb24SDQoFZmllbGQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkiNwoLUmVxdWVzdEluZm8SEgoKcmVxdWVzdF9pZBgBIAEoCRIUCgxzZXJ2aW5nX2RhdGEYAiABKAkiYAoMUmVzb3VyY2VJbmZvEhUKDXJlc291cmNlX3R5cGUYASABKAkSFQoNcmVzb3VyY2VfbmFtZRgCIAEoCRINCgVvd25lchgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCSJWCgRIZWxwEiQKBWxpbmtzGAEgAygLMhUuZ29vZ2xlLnJwYy5IZWxwLkxpbmsaKAoETGluaxITCgtkZXNjcmlwdGlvbhgBIAEoCRILCgN1cmwYAiABKAkiMwoQTG9jYWxpemVkTWVzc2FnZRIOCgZsb2NhbGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCUIwCg5jb20uZ29vZ2xlLnJwY0IRRXJyb3JEZXRhaWxzUHJvdG9QAVoDcnBjogIDUlBDYgZwcm90bzM", [file_google_protobuf_duration]);
 
 /**
  * Describes when the clients can retry a failed request. Clients could ignore
@@ -40,7 +40,7 @@ export const file_google_rpc_error_details: GenFile = /*@__PURE__*/
  * receiving the error response before retrying.  If retrying requests also
  * fail, clients should use an exponential backoff scheme to gradually increase
  * the delay between retries based on `retry_delay`, until either a maximum
- * number of retires have been reached or a maximum retry delay cap has been
+ * number of retries have been reached or a maximum retry delay cap has been
  * reached.
  *
  * @generated from message google.rpc.RetryInfo
@@ -99,7 +99,7 @@ export const DebugInfoSchema: GenMessage<DebugInfo> = /*@__PURE__*/
  * a service could respond with the project id and set `service_disabled`
  * to true.
  *
- * Also see RetryDetail and Help types for other details about handling a
+ * Also see RetryInfo and Help types for other details about handling a
  * quota failure.
  *
  * @generated from message google.rpc.QuotaFailure
@@ -158,6 +158,79 @@ export const QuotaFailure_ViolationSchema: GenMessage<QuotaFailure_Violation> = 
   messageDesc(file_google_rpc_error_details, 2, 0);
 
 /**
+ * Describes the cause of the error with structured details.
+ *
+ * Example of an error when contacting the "pubsub.googleapis.com" API when it
+ * is not enabled:
+ *
+ *     { "reason": "API_DISABLED"
+ *       "domain": "googleapis.com"
+ *       "metadata": {
+ *         "resource": "projects/123",
+ *         "service": "pubsub.googleapis.com"
+ *       }
+ *     }
+ *
+ * This response indicates that the pubsub.googleapis.com API is not enabled.
+ *
+ * Example of an error that is returned when attempting to create a Spanner
+ * instance in a region that is out of stock:
+ *
+ *     { "reason": "STOCKOUT"
+ *       "domain": "spanner.googleapis.com",
+ *       "metadata": {
+ *         "availableRegions": "us-central1,us-east2"
+ *       }
+ *     }
+ *
+ * @generated from message google.rpc.ErrorInfo
+ */
+export type ErrorInfo = Message<"google.rpc.ErrorInfo"> & {
+  /**
+   * The reason of the error. This is a constant value that identifies the
+   * proximate cause of the error. Error reasons are unique within a particular
+   * domain of errors. This should be at most 63 characters and match
+   * /[A-Z0-9_]+/.
+   *
+   * @generated from field: string reason = 1;
+   */
+  reason: string;
+
+  /**
+   * The logical grouping to which the "reason" belongs. The error domain
+   * is typically the registered service name of the tool or product that
+   * generates the error. Example: "pubsub.googleapis.com". If the error is
+   * generated by some common infrastructure, the error domain must be a
+   * globally unique value that identifies the infrastructure. For Google API
+   * infrastructure, the error domain is "googleapis.com".
+   *
+   * @generated from field: string domain = 2;
+   */
+  domain: string;
+
+  /**
+   * Additional structured details about this error.
+   *
+   * Keys should match /[a-zA-Z0-9-_]/ and be limited to 64 characters in
+   * length. When identifying the current value of an exceeded limit, the units
+   * should be contained in the key, not the value.  For example, rather than
+   * {"instanceLimit": "100/request"}, should be returned as,
+   * {"instanceLimitPerRequest": "100"}, if the client exceeds the number of
+   * instances that can be created in a single (batch) request.
+   *
+   * @generated from field: map<string, string> metadata = 3;
+   */
+  metadata: { [key: string]: string };
+};
+
+/**
+ * Describes the message google.rpc.ErrorInfo.
+ * Use `create(ErrorInfoSchema)` to create a new message.
+ */
+export const ErrorInfoSchema: GenMessage<ErrorInfo> = /*@__PURE__*/
+  messageDesc(file_google_rpc_error_details, 3);
+
+/**
  * Describes what preconditions have failed.
  *
  * For example, if an RPC failed because it required the Terms of Service to be
@@ -180,7 +253,7 @@ export type PreconditionFailure = Message<"google.rpc.PreconditionFailure"> & {
  * Use `create(PreconditionFailureSchema)` to create a new message.
  */
 export const PreconditionFailureSchema: GenMessage<PreconditionFailure> = /*@__PURE__*/
-  messageDesc(file_google_rpc_error_details, 3);
+  messageDesc(file_google_rpc_error_details, 4);
 
 /**
  * A message type used to describe a single precondition failure.
@@ -190,7 +263,7 @@ export const PreconditionFailureSchema: GenMessage<PreconditionFailure> = /*@__P
 export type PreconditionFailure_Violation = Message<"google.rpc.PreconditionFailure.Violation"> & {
   /**
    * The type of PreconditionFailure. We recommend using a service-specific
-   * enum type to define the supported precondition violation types. For
+   * enum type to define the supported precondition violation subjects. For
    * example, "TOS" for "Terms of Service violation".
    *
    * @generated from field: string type = 1;
@@ -199,8 +272,8 @@ export type PreconditionFailure_Violation = Message<"google.rpc.PreconditionFail
 
   /**
    * The subject, relative to the type, that failed.
-   * For example, "google.com/cloud" relative to the "TOS" type would
-   * indicate which terms of service is being referenced.
+   * For example, "google.com/cloud" relative to the "TOS" type would indicate
+   * which terms of service is being referenced.
    *
    * @generated from field: string subject = 2;
    */
@@ -222,7 +295,7 @@ export type PreconditionFailure_Violation = Message<"google.rpc.PreconditionFail
  * Use `create(PreconditionFailure_ViolationSchema)` to create a new message.
  */
 export const PreconditionFailure_ViolationSchema: GenMessage<PreconditionFailure_Violation> = /*@__PURE__*/
-  messageDesc(file_google_rpc_error_details, 3, 0);
+  messageDesc(file_google_rpc_error_details, 4, 0);
 
 /**
  * Describes violations in a client request. This error type focuses on the
@@ -244,7 +317,7 @@ export type BadRequest = Message<"google.rpc.BadRequest"> & {
  * Use `create(BadRequestSchema)` to create a new message.
  */
 export const BadRequestSchema: GenMessage<BadRequest> = /*@__PURE__*/
-  messageDesc(file_google_rpc_error_details, 4);
+  messageDesc(file_google_rpc_error_details, 5);
 
 /**
  * A message type used to describe a single bad request field.
@@ -274,7 +347,7 @@ export type BadRequest_FieldViolation = Message<"google.rpc.BadRequest.FieldViol
  * Use `create(BadRequest_FieldViolationSchema)` to create a new message.
  */
 export const BadRequest_FieldViolationSchema: GenMessage<BadRequest_FieldViolation> = /*@__PURE__*/
-  messageDesc(file_google_rpc_error_details, 4, 0);
+  messageDesc(file_google_rpc_error_details, 5, 0);
 
 /**
  * Contains metadata about the request that clients can attach when filing a bug
@@ -305,7 +378,7 @@ export type RequestInfo = Message<"google.rpc.RequestInfo"> & {
  * Use `create(RequestInfoSchema)` to create a new message.
  */
 export const RequestInfoSchema: GenMessage<RequestInfo> = /*@__PURE__*/
-  messageDesc(file_google_rpc_error_details, 5);
+  messageDesc(file_google_rpc_error_details, 6);
 
 /**
  * Describes the resource that is being accessed.
@@ -355,7 +428,7 @@ export type ResourceInfo = Message<"google.rpc.ResourceInfo"> & {
  * Use `create(ResourceInfoSchema)` to create a new message.
  */
 export const ResourceInfoSchema: GenMessage<ResourceInfo> = /*@__PURE__*/
-  messageDesc(file_google_rpc_error_details, 6);
+  messageDesc(file_google_rpc_error_details, 7);
 
 /**
  * Provides links to documentation or for performing an out of band action.
@@ -380,7 +453,7 @@ export type Help = Message<"google.rpc.Help"> & {
  * Use `create(HelpSchema)` to create a new message.
  */
 export const HelpSchema: GenMessage<Help> = /*@__PURE__*/
-  messageDesc(file_google_rpc_error_details, 7);
+  messageDesc(file_google_rpc_error_details, 8);
 
 /**
  * Describes a URL link.
@@ -408,7 +481,7 @@ export type Help_Link = Message<"google.rpc.Help.Link"> & {
  * Use `create(Help_LinkSchema)` to create a new message.
  */
 export const Help_LinkSchema: GenMessage<Help_Link> = /*@__PURE__*/
-  messageDesc(file_google_rpc_error_details, 7, 0);
+  messageDesc(file_google_rpc_error_details, 8, 0);
 
 /**
  * Provides a localized error message that is safe to return to the user
@@ -439,5 +512,5 @@ export type LocalizedMessage = Message<"google.rpc.LocalizedMessage"> & {
  * Use `create(LocalizedMessageSchema)` to create a new message.
  */
 export const LocalizedMessageSchema: GenMessage<LocalizedMessage> = /*@__PURE__*/
-  messageDesc(file_google_rpc_error_details, 8);
+  messageDesc(file_google_rpc_error_details, 9);
 
