@@ -2,29 +2,22 @@
 // of how it was made: a TypeScript client generated from it by openapi-typescript must type-check
 // with `tsc --strict` and run a client flow (openapi-fetch) against a live catalogd, and
 // `@redocly/cli lint` must find no error in it. The npm project is ../openapi-ts (exact versions in
-// its package.json and package-lock.json); `npm ci` runs here when its node_modules is missing or
-// was installed from another lockfile. Node.js and npm are required: a missing tool is a failure,
+// its package.json and package-lock.json); `npm ci` runs (apptest.NpmCI) when its node_modules is
+// missing or was installed from another lockfile. Node.js and npm are required: a missing tool is a failure,
 // never a skip.
 package openapits
 
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -34,10 +27,6 @@ import (
 var env *apptest.Env
 
 func TestMain(m *testing.M) { apptest.Main(m, &env, nil) }
-
-// minNode is the oldest Node.js the pinned packages run on (@redocly/cli and openapi-fetch declare
-// ">=20.19.0 <21 || >=22.12.0").
-var minNode = [3]int{20, 19, 0}
 
 // projectDir is the npm project: package.json, package-lock.json, tsconfig.json, redocly.yaml, src/.
 func projectDir(t *testing.T) string {
@@ -54,117 +43,14 @@ func projectDir(t *testing.T) string {
 	return dir
 }
 
-var (
-	setupOnce sync.Once
-	setupErr  error
-)
-
-// setup makes sure node and npm are there and node_modules matches the lockfile (once per run).
+// setup makes sure node and npm are there and node_modules matches the lockfile (apptest.NpmCI:
+// once per run; the Node.js version is package.json's engines.node, which the pinned @redocly/cli and
+// openapi-fetch need: ">=20.19.0 <21 || >=22.12.0").
 func setup(t *testing.T) string {
 	t.Helper()
 	dir := projectDir(t)
-	setupOnce.Do(func() { setupErr = ensureNodeModules(dir, t) })
-	if setupErr != nil {
-		t.Fatal(setupErr)
-	}
+	apptest.NpmCI(t, dir)
 	return dir
-}
-
-func ensureNodeModules(dir string, t *testing.T) error {
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			return fmt.Errorf("%s is not on PATH: this test needs Node.js >= %d.%d.%d with npm (e.g. Debian's nodejs and npm "+
-				"packages, or nodejs.org) to install the pinned npm packages of test/openapi-ts", tool, minNode[0], minNode[1], minNode[2])
-		}
-	}
-	out, err := exec.Command("node", "--version").Output()
-	if err != nil {
-		return fmt.Errorf("node --version: %v", err)
-	}
-	if v, ok := parseVersion(string(out)); !ok || !atLeast(v, minNode) {
-		return fmt.Errorf("node %s is too old: the pinned packages need Node.js >= %d.%d.%d", strings.TrimSpace(string(out)),
-			minNode[0], minNode[1], minNode[2])
-	}
-
-	// One `npm ci` at a time in this directory, also across concurrent `go test` runs.
-	unlock, err := lockFile(filepath.Join(dir, "node_modules.lock"))
-	if err != nil {
-		return err
-	}
-	defer unlock()
-
-	want, err := lockDigest(dir)
-	if err != nil {
-		return err
-	}
-	stamp := filepath.Join(dir, "node_modules", ".catalogd-lock-digest")
-	if got, err := os.ReadFile(stamp); err == nil && string(got) == want {
-		t.Logf("node_modules is up to date with package-lock.json")
-		return nil
-	}
-	start := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("npm ci in %s: %v\n%s", dir, err, out)
-	}
-	if err := os.WriteFile(stamp, []byte(want), 0o644); err != nil {
-		return err
-	}
-	t.Logf("npm ci: %s", time.Since(start).Round(time.Millisecond))
-	return nil
-}
-
-// lockDigest identifies what node_modules must hold: package.json and package-lock.json.
-func lockDigest(dir string) (string, error) {
-	h := sha256.New()
-	for _, f := range []string{"package.json", "package-lock.json"} {
-		b, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "%s %d\n", f, len(b))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func lockFile(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
-}
-
-var versionRE = regexp.MustCompile(`v?(\d+)\.(\d+)\.(\d+)`)
-
-func parseVersion(s string) ([3]int, bool) {
-	m := versionRE.FindStringSubmatch(s)
-	if m == nil {
-		return [3]int{}, false
-	}
-	var v [3]int
-	for i := range v {
-		v[i], _ = strconv.Atoi(m[i+1])
-	}
-	return v, true
-}
-
-func atLeast(v, min [3]int) bool {
-	for i := range v {
-		if v[i] != min[i] {
-			return v[i] > min[i]
-		}
-	}
-	return true
 }
 
 // fetchDocument saves the served /openapi.json to a file and returns its path.

@@ -1,0 +1,238 @@
+// Package sdkts checks the TypeScript SDK (sdk/typescript) as its users get it: it builds the package
+// (npm ci, then `npm run build`, which is tsc --strict), packs it with `npm pack`, installs the tarball
+// into a separate npm project (../sdk-typescript, pinned typescript, esbuild and @types/node) and,
+// against a live catalogd, runs there
+//   - the README's examples: every ```ts example=<file> block is compiled with tsc --strict; each Node
+//     example runs and must print exactly the ```text output=<file> block after it (readme_test.go);
+//   - a Node flow over gRPC (the gRPC port) and over Connect (the HTTP port) (node_test.go);
+//   - a page bundled by esbuild from the SDK's browser entry, in headless Chromium, from another origin
+//     than catalogd's, over Connect and gRPC-Web (browser_test.go).
+//
+// Node.js, npm and Chromium are required (apptest.NpmCI, apptest.Chromium): a missing tool is a
+// failure with what to install, never a skip.
+package sdkts
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/catalogd/catalogd/server/app"
+	"github.com/catalogd/catalogd/server/apptest"
+)
+
+var (
+	env *apptest.Env
+	// pageListener is where browser_test.go serves its page: opened before catalogd starts, so that
+	// catalogd's CORS configuration can name its origin (pageOrigin) and no other.
+	pageListener net.Listener
+	pageOrigin   string
+)
+
+func TestMain(m *testing.M) {
+	var err error
+	if pageListener, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+		fmt.Fprintln(os.Stderr, "listen for the test page:", err)
+		os.Exit(1)
+	}
+	pageOrigin = "http://" + pageListener.Addr().String()
+	apptest.Main(m, &env, nil, func(c *app.Config) { c.CORSAllowedOrigins = []string{pageOrigin} })
+}
+
+// sdkDir and consumerDir are the SDK's npm project and the one that installs it.
+func sdkDir(t testing.TB) string {
+	return projectDir(t, "../../sdk/typescript", "src/index.ts", "README.md")
+}
+func consumerDir(t testing.TB) string {
+	return projectDir(t, "../sdk-typescript", "src/flow.ts", "src/page.ts")
+}
+
+func projectDir(t testing.TB, rel string, files ...string) string {
+	t.Helper()
+	dir, err := filepath.Abs(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append([]string{"package.json", "package-lock.json", "tsconfig.json"}, files...) {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Fatalf("the npm project %s is incomplete: %v", dir, err)
+		}
+	}
+	return dir
+}
+
+var (
+	setupOnce sync.Once
+	setupErr  error
+	readme    *readmeDoc
+)
+
+// setup builds, packs and installs the SDK, writes the README's examples into the consumer project and
+// compiles and bundles it (once per test process). It returns the consumer project's directory.
+func setup(t *testing.T) string {
+	t.Helper()
+	sdk, consumer := sdkDir(t), consumerDir(t)
+	setupOnce.Do(func() { setupErr = build(t, sdk, consumer) })
+	if setupErr != nil {
+		t.Fatal(setupErr)
+	}
+	return consumer
+}
+
+func build(t *testing.T, sdk, consumer string) error {
+	// The SDK's own prepare script (tsc) runs below, where its failure has a message of its own.
+	apptest.NpmCI(t, sdk, "--ignore-scripts")
+	apptest.NpmCI(t, consumer)
+
+	// Stale output must never stand in for a failed step: dist/ of both projects is rebuilt.
+	for _, d := range []string{filepath.Join(sdk, "dist"), filepath.Join(consumer, "dist"), filepath.Join(consumer, "src", "readme")} {
+		if err := os.RemoveAll(d); err != nil {
+			return err
+		}
+	}
+	r := command(sdk, nil, 5*time.Minute, "npm", "run", "build", "--silent")
+	if r.err != nil {
+		return fmt.Errorf("the SDK does not build with tsc --strict (npm run build in %s): %v\n%s%s", sdk, r.err, r.stdout, r.stderr)
+	}
+	t.Logf("SDK: npm run build (tsc --strict): %s", r.took.Round(time.Millisecond))
+	// The tarball is needed only until it is installed.
+	packDir, err := os.MkdirTemp("", "catalogd-sdk-pack-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(packDir)
+	tarball, err := pack(t, sdk, packDir)
+	if err != nil {
+		return err
+	}
+
+	doc, err := parseReadme(filepath.Join(sdk, "README.md"))
+	if err != nil {
+		return err
+	}
+	if want := filepath.Base(tarball); !strings.Contains(doc.text, want) {
+		return fmt.Errorf("README.md does not name the tarball npm pack writes, %s", want)
+	}
+	readme = doc
+
+	// The consumer project's node_modules and src/readme change below: one test process at a time.
+	unlock, err := apptest.LockFile(filepath.Join(consumer, "node_modules.lock"))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	r = command(consumer, nil, 5*time.Minute, "npm", "install", "--no-save", "--prefer-offline", "--no-audit", "--no-fund",
+		"--loglevel=error", tarball)
+	if r.err != nil {
+		return fmt.Errorf("npm install %s in %s: %v\n%s%s", tarball, consumer, r.err, r.stdout, r.stderr)
+	}
+	t.Logf("consumer: npm install <tarball>: %s", r.took.Round(time.Millisecond))
+	if err := doc.writeExamples(filepath.Join(consumer, "src", "readme")); err != nil {
+		return err
+	}
+	r = command(consumer, nil, 5*time.Minute, filepath.Join(consumer, "node_modules", ".bin", "tsc"), "-p", "tsconfig.json", "--pretty", "false")
+	if r.err != nil {
+		return fmt.Errorf("tsc --strict rejects the code that uses the SDK (src/*.ts, and src/readme/*.ts from README.md's "+
+			"examples): %v\n%s%s", r.err, r.stdout, r.stderr)
+	}
+	t.Logf("consumer: tsc --strict: %s", r.took.Round(time.Millisecond))
+	// The page script for the browser. --platform=browser: a Node module anywhere in what the SDK's web
+	// entry imports is a bundling error.
+	r = command(consumer, nil, 2*time.Minute, filepath.Join(consumer, "node_modules", ".bin", "esbuild"),
+		filepath.Join("dist", "page.js"), "--bundle", "--platform=browser", "--format=esm", "--target=es2022",
+		"--outfile="+filepath.Join("dist", "page.bundle.js"), "--log-level=warning")
+	if r.err != nil {
+		return fmt.Errorf("esbuild cannot bundle the page that imports @catalogd/sdk/web for a browser: %v\n%s%s", r.err, r.stdout, r.stderr)
+	}
+	t.Logf("consumer: esbuild page bundle: %s", r.took.Round(time.Millisecond))
+	return nil
+}
+
+// pack runs `npm pack` in the SDK (its prepare script is the build that just ran) and returns the
+// tarball's path.
+func pack(t *testing.T, sdk, packDir string) (string, error) {
+	r := command(sdk, nil, 2*time.Minute, "npm", "pack", "--ignore-scripts", "--json", "--loglevel=error", "--pack-destination", packDir)
+	if r.err != nil {
+		return "", fmt.Errorf("npm pack in %s: %v\n%s%s", sdk, r.err, r.stdout, r.stderr)
+	}
+	var packed []struct {
+		Filename string `json:"filename"`
+		Files    []struct {
+			Path string `json:"path"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &packed); err != nil || len(packed) != 1 {
+		return "", fmt.Errorf("npm pack --json printed no package (%v):\n%s", err, r.stdout)
+	}
+	// What the package's exports point at must be in it, and nothing of the build's inputs besides src.
+	have := map[string]bool{}
+	for _, f := range packed[0].Files {
+		have[f.Path] = true
+	}
+	for _, want := range []string{"package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts",
+		"dist/web.js", "dist/web.d.ts", "dist/gen/index.js", "dist/gen/google/rpc/error_details_pb.js"} {
+		if !have[want] {
+			return "", fmt.Errorf("the packed SDK has no %s", want)
+		}
+	}
+	for p := range have {
+		if strings.HasPrefix(p, "node_modules/") || strings.HasPrefix(p, "scripts/") || strings.HasSuffix(p, ".tgz") {
+			return "", fmt.Errorf("the packed SDK contains %s", p)
+		}
+	}
+	path := filepath.Join(packDir, packed[0].Filename)
+	t.Logf("SDK: npm pack: %s, %d files", packed[0].Filename, len(packed[0].Files))
+	return path, nil
+}
+
+// result is a finished command; err is set when it did not exit 0 (or could not run, or ran out of
+// time).
+type result struct {
+	stdout, stderr string
+	took           time.Duration
+	err            error
+}
+
+func command(dir string, extraEnv []string, limit time.Duration, name string, args ...string) result {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), append([]string{"npm_config_update_notifier=false"}, extraEnv...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	r := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start), err: err}
+	if ctx.Err() != nil {
+		r.err = fmt.Errorf("%s %s: no answer within %s", name, strings.Join(args, " "), limit)
+	} else if err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			r.err = fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
+		}
+	}
+	return r
+}
+
+// nodeEnv is the environment of a Node program against this catalogd: both ports, and tokens of a
+// fresh tenant (every scope, and read-only).
+func nodeEnv() []string {
+	tenant := "sdkts-" + apptest.RandomHex(6)
+	return []string{
+		"CATALOGD_GRPC_URL=http://" + env.Server.GRPCAddr(),
+		"CATALOGD_URL=" + env.BaseURL,
+		"CATALOGD_TOKEN=" + apptest.Token(tenant),
+		"CATALOGD_READONLY_TOKEN=" + apptest.Token(tenant, "catalog:read"),
+	}
+}

@@ -1,0 +1,159 @@
+package sdkts
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// readmeDoc is what the tests take from sdk/typescript/README.md: its text, its TypeScript examples
+// (```ts example=<file>) and what each Node example prints (```text output=<file>).
+type readmeDoc struct {
+	text     string
+	examples map[string]string // file name -> source
+	outputs  map[string]string // file name -> expected stdout
+}
+
+var (
+	fenceRE   = regexp.MustCompile("^```([A-Za-z0-9_+-]*)(?:\\s+(.*))?$")
+	exampleRE = regexp.MustCompile(`^example=([a-z0-9-]+\.ts)$`)
+	outputRE  = regexp.MustCompile(`^output=([a-z0-9-]+\.ts)$`)
+)
+
+// browserExample is the README's browser example: a module the test page (src/page.ts) imports and
+// calls in Chromium. Every other example is a Node program and must have an output block.
+const browserExample = "browser.ts"
+
+// parseReadme reads the fenced blocks. Every TypeScript block must name its file, so that none escapes
+// the compiler; every named file appears once.
+func parseReadme(path string) (*readmeDoc, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	doc := &readmeDoc{text: string(b), examples: map[string]string{}, outputs: map[string]string{}}
+	var (
+		open    bool
+		lang    string
+		info    string
+		start   int
+		body    []string
+		lineNum int
+	)
+	sc := bufio.NewScanner(strings.NewReader(doc.text))
+	for sc.Scan() {
+		lineNum++
+		line := sc.Text()
+		m := fenceRE.FindStringSubmatch(line)
+		if !open {
+			if m != nil {
+				open, lang, info, start, body = true, m[1], strings.TrimSpace(m[2]), lineNum, nil
+			}
+			continue
+		}
+		if line != "```" {
+			body = append(body, line)
+			continue
+		}
+		open = false
+		text := strings.Join(body, "\n") + "\n"
+		switch {
+		case lang == "ts" || lang == "typescript" || lang == "tsx" || lang == "js" || lang == "javascript":
+			e := exampleRE.FindStringSubmatch(info)
+			if e == nil || lang != "ts" {
+				return nil, fmt.Errorf("README.md:%d: a %s block without \"ts example=<file>.ts\": every code block is compiled and run "+
+					"by the tests, so it must name its file", start, lang)
+			}
+			if _, dup := doc.examples[e[1]]; dup {
+				return nil, fmt.Errorf("README.md:%d: a second example named %s", start, e[1])
+			}
+			doc.examples[e[1]] = text
+		case outputRE.MatchString(info):
+			name := outputRE.FindStringSubmatch(info)[1]
+			if _, dup := doc.outputs[name]; dup {
+				return nil, fmt.Errorf("README.md:%d: a second output of %s", start, name)
+			}
+			doc.outputs[name] = text
+		}
+	}
+	if open {
+		return nil, fmt.Errorf("README.md:%d: the code block is never closed", start)
+	}
+	if len(doc.examples) == 0 {
+		return nil, fmt.Errorf("README.md has no ```ts example=<file> block")
+	}
+	if _, ok := doc.examples[browserExample]; !ok {
+		return nil, fmt.Errorf("README.md has no %s example (the browser test page imports it)", browserExample)
+	}
+	for name := range doc.outputs {
+		if _, ok := doc.examples[name]; !ok {
+			return nil, fmt.Errorf("README.md has the output of %s but no example of that name", name)
+		}
+	}
+	for name := range doc.examples {
+		if _, ok := doc.outputs[name]; !ok && name != browserExample {
+			return nil, fmt.Errorf("README.md's example %s has no ```text output=%s block: a Node example must say what it prints", name, name)
+		}
+	}
+	return doc, nil
+}
+
+// writeExamples writes the examples into dir (replacing what was there).
+func (d *readmeDoc) writeExamples(dir string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for name, src := range d.examples {
+		head := "// Written by go test ./test/sdk_typescript from sdk/typescript/README.md; edit the README.\n"
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(head+src), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nodeExamples are the README's Node programs, sorted.
+func (d *readmeDoc) nodeExamples() []string {
+	var names []string
+	for name := range d.outputs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Each Node example of the README, compiled by setup with tsc --strict, runs against this catalogd as
+// a fresh tenant and prints exactly what the README says it prints.
+func TestReadmeExamples(t *testing.T) {
+	t.Parallel()
+	dir := setup(t)
+	names := readme.nodeExamples()
+	if len(names) < 3 {
+		t.Fatalf("README.md has %d Node examples (%v); it shows gRPC, Connect and error handling", len(names), names)
+	}
+	for _, name := range names {
+		t.Run(strings.TrimSuffix(name, ".ts"), func(t *testing.T) {
+			t.Parallel()
+			js := filepath.Join("dist", "readme", strings.TrimSuffix(name, ".ts")+".js")
+			r := command(dir, nodeEnv(), 2*time.Minute, "node", js)
+			if r.err != nil {
+				t.Fatalf("node %s (README.md's %s): %v\nstdout:\n%s\nstderr:\n%s", js, name, r.err, r.stdout, r.stderr)
+			}
+			if r.stdout != readme.outputs[name] {
+				t.Errorf("README.md's %s prints\n%s\nbut its output block says\n%s", name, r.stdout, readme.outputs[name])
+			}
+			if s := strings.TrimSpace(r.stderr); s != "" {
+				t.Errorf("README.md's %s wrote to stderr:\n%s", name, s)
+			}
+		})
+	}
+}
