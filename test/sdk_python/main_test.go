@@ -1,0 +1,251 @@
+// Package sdkpython tests the Python SDK (sdk/python) against a live catalogd: the package installs
+// with pip from the repository without a package index, then flow.py (every step checked by the
+// program itself) and the examples of sdk/python/README.md run with Debian's /usr/bin/python3.
+//
+// What it needs, from Debian's packages: python3-grpcio and python3-protobuf (the SDK's runtime;
+// scripts/install-sdk-tools.sh installs them when missing), and python3-venv (a virtual environment
+// with pip and setuptools) and python3-wheel (setuptools 66 builds wheels with it) for the install. A
+// missing one fails the test with the command that installs it; nothing is skipped.
+package sdkpython
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/catalogd/catalogd/server/apptest"
+)
+
+var env *apptest.Env
+
+func TestMain(m *testing.M) { apptest.Main(m, &env, nil) }
+
+// python is Debian's interpreter: a pyenv or conda python3 earlier on PATH does not see Debian's
+// python3-grpcio and python3-protobuf.
+const python = "/usr/bin/python3"
+
+// repoRoot is the repository's root directory.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "sdk", "python", "pyproject.toml")); err != nil {
+		t.Fatalf("no Python SDK at %s: %v", root, err)
+	}
+	return root
+}
+
+// requireTools installs what scripts/install-sdk-tools.sh installs when it is missing, then checks
+// for what the install needs besides.
+func requireTools(t *testing.T, root string) {
+	t.Helper()
+	res := run(t, root, nil, 10*time.Minute, "bash", filepath.Join(root, "scripts", "install-sdk-tools.sh"))
+	if res.code != 0 {
+		t.Fatalf("scripts/install-sdk-tools.sh failed (exit %d): install protoc, grpc_python_plugin and Debian's "+
+			"python3-grpcio and python3-protobuf (apt-get install protobuf-compiler protobuf-compiler-grpc python3-grpcio "+
+			"python3-protobuf):\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if _, err := os.Stat(python); err != nil {
+		t.Fatalf("%s is missing: install Debian's python3 (apt-get install python3)", python)
+	}
+	for _, c := range []struct{ module, pkg string }{
+		{"grpc", "python3-grpcio"},
+		{"google.protobuf", "python3-protobuf"},
+		{"ensurepip", "python3-venv"},
+		{"wheel", "python3-wheel"},
+	} {
+		if r := run(t, root, nil, time.Minute, python, "-c", "import "+c.module); r.code != 0 {
+			t.Fatalf("%s cannot import %s: install it with `apt-get install %s`\n%s", python, c.module, c.pkg, r.stderr)
+		}
+	}
+}
+
+// install puts the SDK into a new virtual environment, the way sdk/python/README.md says, and returns
+// its interpreter. The environment sees Debian's packages (--system-site-packages), so pip must find
+// the dependencies there: --no-index lets it download nothing. pip builds in the source tree (build/,
+// *.egg-info), so it builds a copy: the repository stays clean.
+func install(t *testing.T, root string) string {
+	t.Helper()
+	tmp := t.TempDir()
+	src := filepath.Join(tmp, "sdk-python")
+	copyTree(t, filepath.Join(root, "sdk", "python"), src)
+	venv := filepath.Join(tmp, "venv")
+	if r := run(t, tmp, nil, 5*time.Minute, python, "-m", "venv", "--system-site-packages", venv); r.code != 0 {
+		t.Fatalf("python3 -m venv failed (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	py := filepath.Join(venv, "bin", "python")
+	start := time.Now()
+	r := run(t, tmp, nil, 5*time.Minute, py, "-m", "pip", "install", "--no-build-isolation", "--no-index",
+		"--disable-pip-version-check", "--no-input", src)
+	if r.code != 0 {
+		t.Fatalf("pip install --no-build-isolation --no-index sdk/python failed (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "Successfully installed catalogd-sdk-1.0.0") {
+		t.Fatalf("pip did not install catalogd-sdk 1.0.0:\n%s", r.stdout)
+	}
+	t.Logf("pip install: %s", time.Since(start).Round(time.Millisecond))
+
+	// The modules come from the environment (not the source tree), with their type information;
+	// grpcio and protobuf are Debian's, accepted by pip as the declared dependencies.
+	r = run(t, tmp, nil, time.Minute, py, "-c", `
+import importlib.util, os, sys
+import catalogd, catalog.v1.attributes_pb2 as a, catalog.v1.attributes_pb2_grpc as g, google.rpc.status_pb2 as s
+import google.api.annotations_pb2, grpc, google.protobuf
+for m in (catalogd, a, g, s):
+    print("module", os.path.relpath(m.__file__, sys.prefix))
+for f in ("catalogd/py.typed", "catalog/v1/attributes_pb2.pyi", "google/rpc/error_details_pb2.pyi"):
+    print("file", f, os.path.exists(os.path.join(os.path.dirname(os.path.dirname(catalogd.__file__)), f)))
+print("runtime", grpc.__file__.startswith("/usr/lib/python3/"), google.protobuf.__file__.startswith("/usr/lib/python3/"))
+`)
+	if r.code != 0 {
+		t.Fatalf("the installed SDK does not import (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"module lib/python3", "site-packages/catalogd/__init__.py", "site-packages/catalog/v1/attributes_pb2_grpc.py",
+		"file catalogd/py.typed True", "file catalog/v1/attributes_pb2.pyi True", "file google/rpc/error_details_pb2.pyi True",
+		"runtime True True",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the installed SDK: %q missing from\n%s", want, r.stdout)
+		}
+	}
+	if r := run(t, tmp, nil, time.Minute, py, "-m", "pip", "check", "--disable-pip-version-check"); r.code != 0 {
+		t.Errorf("pip check: the SDK's dependencies are not satisfied:\n%s%s", r.stdout, r.stderr)
+	}
+	return py
+}
+
+// copyTree copies the SDK's sources, without what builds and runs leave in them.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		name := d.Name()
+		if d.IsDir() && (name == "build" || name == ".venv" || name == "__pycache__" || strings.HasSuffix(name, ".egg-info")) {
+			return filepath.SkipDir
+		}
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		t.Fatalf("copy %s: %v", from, err)
+	}
+}
+
+// pythonEnv is the environment of every Python process: none of the caller's PYTHON* variables (a
+// PYTHONPATH or PYTHONHOME of the developer's must not change what is imported) nor pip settings (a
+// find-links directory or a configured index must not supply what the install is to find installed),
+// no user site directory, no bytecode written (the source tree is imported by the PYTHONPATH run).
+func pythonEnv(extra ...string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PYTHON") && !strings.HasPrefix(kv, "PIP_") {
+			out = append(out, kv)
+		}
+	}
+	out = append(out, "PYTHONNOUSERSITE=1", "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PIP_CONFIG_FILE="+os.DevNull)
+	return append(out, extra...)
+}
+
+// result is a finished command.
+type result struct {
+	stdout, stderr string
+	code           int
+	took           time.Duration
+}
+
+// run runs a command in dir with the Python environment plus extra variables and a time limit; a
+// command that cannot start or is killed by the limit fails the test, a non-zero exit is returned.
+func run(t *testing.T, dir string, extraEnv []string, limit time.Duration, name string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = pythonEnv(extraEnv...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	r := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		t.Fatalf("%s %s: no answer within %s\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), limit, r.stdout, r.stderr)
+	case errors.As(err, &exit):
+		r.code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
+	}
+	return r
+}
+
+// readmeExamples returns the README's ```python blocks joined into one program, and the block after
+// the `<!-- sdk_python:output` marker: what the program prints.
+func readmeExamples(readme string) (program, output string, blocks int, err error) {
+	lines := strings.Split(readme, "\n")
+	var prog []string
+	haveOutput := false
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimRight(lines[i], " \t\r")
+		switch {
+		case line == "```python":
+			end := fence(lines, i+1)
+			if end < 0 {
+				return "", "", 0, fmt.Errorf("line %d: the python block is not closed", i+1)
+			}
+			prog = append(prog, lines[i+1:end]...)
+			prog = append(prog, "")
+			blocks++
+			i = end
+		case strings.HasPrefix(line, "<!-- sdk_python:output"):
+			if haveOutput {
+				return "", "", 0, fmt.Errorf("line %d: a second output marker", i+1)
+			}
+			if i+1 >= len(lines) || strings.TrimSpace(lines[i+1]) != "```text" {
+				return "", "", 0, fmt.Errorf("line %d: the output marker is not followed by a ```text block", i+1)
+			}
+			end := fence(lines, i+2)
+			if end < 0 {
+				return "", "", 0, fmt.Errorf("line %d: the output block is not closed", i+2)
+			}
+			output = strings.Join(lines[i+2:end], "\n") + "\n"
+			haveOutput = true
+			i = end
+		}
+	}
+	if blocks == 0 || !haveOutput {
+		return "", "", 0, fmt.Errorf("no python blocks (%d) or no output block (%v)", blocks, haveOutput)
+	}
+	return strings.Join(prog, "\n"), output, blocks, nil
+}
+
+// fence is the index of the closing ``` at or after line from, or -1.
+func fence(lines []string, from int) int {
+	for j := from; j < len(lines); j++ {
+		if strings.TrimRight(lines[j], " \t\r") == "```" {
+			return j
+		}
+	}
+	return -1
+}
