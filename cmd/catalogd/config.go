@@ -38,6 +38,7 @@ const (
 	cmdServe cmdSet = 1 << iota
 	cmdMigrate
 	cmdToken
+	cmdMock
 )
 
 // variable is one setting: an environment variable (empty for a flag of one command only) and the
@@ -58,10 +59,10 @@ type variable struct {
 // variables is the configuration of DESIGN.md "Running it", in the order help prints it.
 var variables = []variable{
 	{env: "CATALOG_HTTP_ADDR", flag: "http-addr", def: "127.0.0.1:8080", accepts: "host:port (port 0-65535; 0 picks a free one)",
-		help: "REST gateway and /healthz, /readyz, /openapi.json, /docs, /metrics", cmds: cmdServe,
+		help: "REST gateway and /healthz, /readyz, /openapi.json, /docs, /metrics", cmds: cmdServe | cmdMock,
 		set: func(s *settings, v string) error { s.app.HTTPAddr = v; return parseAddr(v) }},
 	{env: "CATALOG_GRPC_ADDR", flag: "grpc-addr", def: "127.0.0.1:9090", accepts: "host:port (port 0-65535; 0 picks a free one)",
-		help: "gRPC server (with health and reflection)", cmds: cmdServe,
+		help: "gRPC server (with health and reflection)", cmds: cmdServe | cmdMock,
 		set: func(s *settings, v string) error { s.app.GRPCAddr = v; return parseAddr(v) }},
 	{env: "DATABASE_URL", flag: "database-url", def: "", accepts: "empty, or a PostgreSQL URL (postgres://…) or key=value connection string",
 		help: "PostgreSQL; empty runs an embedded PostgreSQL in CATALOG_DATA_DIR/pg", secret: true, cmds: cmdServe | cmdMigrate,
@@ -147,7 +148,7 @@ var variables = []variable{
 		help: "events, finished webhook deliveries and their attempts older than this are deleted (pending deliveries never)", cmds: cmdServe,
 		set: func(s *settings, v string) (err error) { s.app.Retention, err = parseRetention(v); return err }},
 	{env: "CATALOG_PUBLIC_URL", flag: "public-url", def: "", accepts: "empty, or an http(s) origin: scheme, host and port only (e.g. https://catalog.example.com)",
-		help: "the URL clients reach the HTTP port at; catalogd's own signed upload and download URLs start with it (empty: http://<CATALOG_HTTP_ADDR>)", cmds: cmdServe,
+		help: "the URL clients reach the HTTP port at; catalogd's own signed upload and download URLs start with it (empty: http://<CATALOG_HTTP_ADDR>)", cmds: cmdServe | cmdMock,
 		set: func(s *settings, v string) error { s.app.PublicURL = v; return parsePublicURL(v) }},
 	{env: "CATALOG_BLOB_URL", flag: "blob-url", def: "",
 		accepts: "empty, file:///absolute/dir, or s3://bucket?region=…[&endpoint=…&use_path_style=true] (credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)",
@@ -179,10 +180,10 @@ var variables = []variable{
 		}},
 	{env: "CATALOG_CORS_ALLOWED_ORIGINS", flag: "cors-allowed-origins", def: "",
 		accepts: "empty, * (any origin), or origins separated by commas: scheme://host[:port] (e.g. https://admin.example.com)",
-		help:    "web pages of these origins may call the API from a browser (REST, Connect, gRPC-Web); empty: none", cmds: cmdServe,
+		help:    "web pages of these origins may call the API from a browser (REST, Connect, gRPC-Web); empty: none", cmds: cmdServe | cmdMock,
 		set: func(s *settings, v string) (err error) { s.app.CORSAllowedOrigins, err = parseOrigins(v); return err }},
 	{env: "CATALOG_LOG_LEVEL", flag: "log-level", def: "info", accepts: "debug, info, warn or error",
-		help: "least severe log level written", cmds: cmdServe | cmdMigrate,
+		help: "least severe log level written", cmds: cmdServe | cmdMigrate | cmdMock,
 		set: func(s *settings, v string) (err error) { s.logLevel, err = parseLogLevel(v); return err }},
 
 	// token's own flags (no environment variable).

@@ -1,6 +1,7 @@
 // Command catalogd is the product catalog service.
 //
 //	catalogd [serve]   run the service (default)
+//	catalogd mock      run the spec's mock server (demo catalog, any well-formed token)
 //	catalogd migrate   apply the database migrations and exit
 //	catalogd token     print a development token that serve accepts
 //	catalogd version   print the version
@@ -54,6 +55,12 @@ var commands = []command{
 		about: "Runs the service: gRPC and the REST gateway, the webhook dispatcher and the publication\n" +
 			"scheduler. Migrations run at start-up. With DATABASE_URL empty it runs an embedded PostgreSQL in\n" +
 			"the data directory; with no JWT setting it makes a development secret there and prints a token."},
+	{name: "mock", summary: "run the spec's mock server: a demo catalog, any well-formed token", vars: cmdMock, run: mockServer,
+		about: "Runs the spec's mock server: the same paths and ports as serve, on an embedded PostgreSQL of its\n" +
+			"own that starts empty at each start and is deleted at exit. Every tenant starts with the demo\n" +
+			"catalog (docs/mock-catalog.md). Any well-formed bearer token is accepted, signed or not: the\n" +
+			"tenant is its tenant_id claim (else \"mock\"), its scopes its scope claim (else every scope).\n" +
+			"Webhook targets on private addresses are allowed; CATALOG_CORS_ALLOWED_ORIGINS empty means any origin."},
 	{name: "migrate", summary: "apply the database migrations and exit", vars: cmdMigrate, run: migrate,
 		about: "Applies the database migrations (serve does too at start-up) and exits."},
 	{name: "token", summary: "print a development token (HS256) that serve accepts", vars: cmdToken, run: token,
@@ -299,18 +306,71 @@ func serve(std stdio, s *settings) error {
 	return nil
 }
 
+// mockServer is `catalogd mock`.
+func mockServer(std stdio, s *settings) error {
+	buffered := app.NewBufferedWriter(std.err, 100*time.Millisecond)
+	defer buffered.Close()
+	log := app.NewLogger(buffered, s.logLevel)
+	dir, err := os.MkdirTemp("", "catalogd-mock-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	// Run as root, the embedded PostgreSQL runs as another user, who must be able to enter it.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return err
+	}
+	cfg := s.app
+	cfg.Mock, cfg.DataDir, cfg.DatabaseURL = true, dir, ""
+	if len(cfg.CORSAllowedOrigins) == 0 {
+		cfg.CORSAllowedOrigins = []string{"*"}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv, err := app.Start(ctx, cfg, log)
+	if err != nil {
+		buffered.Flush()
+		return err
+	}
+	writeMockBanner(buffered, srv.HTTPAddr(), srv.GRPCAddr())
+	buffered.Flush()
+	<-ctx.Done()
+	log.Info("shutting down: the mock's database is deleted")
+	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	srv.Stop(sctx)
+	return nil
+}
+
+// mockBannerTitle starts the mock's banner.
+const mockBannerTitle = "catalogd mock"
+
+// writeMockBanner tells a person where the mock is and gives a token to copy.
+func writeMockBanner(w io.Writer, httpAddr, grpcAddr string) {
+	fmt.Fprintf(w, "\n%s: the spec's mock server, with the demo catalog (docs/mock-catalog.md)\n", mockBannerTitle)
+	fmt.Fprintf(w, "  REST, Connect, gRPC-Web: http://%s   gRPC: %s\n", reachable(httpAddr), reachable(grpcAddr))
+	fmt.Fprintf(w, "  any well-formed bearer token works (tenant: its tenant_id claim, else %q), e.g.\n%s\n\n", app.MockTenant, app.MockToken(app.MockTenant))
+	fmt.Fprintf(w, "  curl -H \"Authorization: Bearer %s\" http://%s/v1/products\n\n", app.MockToken(app.MockTenant), reachable(httpAddr))
+}
+
+// reachable is a listen address as a client on this machine dials it.
+func reachable(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}
+
 // devBannerTitle starts the banner; the token is the line after it.
 const devBannerTitle = "Development token"
 
 // writeDevBanner prints the development token on a line of its own, for a person to copy.
 func writeDevBanner(w io.Writer, tok, httpAddr string) {
-	host, port, err := net.SplitHostPort(httpAddr)
-	if err == nil {
-		if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
-			host = "127.0.0.1"
-		}
-		httpAddr = net.JoinHostPort(host, port)
-	}
+	httpAddr = reachable(httpAddr)
 	fmt.Fprintf(w, "\n%s (tenant dev, every scope; valid %g h):\n%s\n\n", devBannerTitle, devTokenTTL.Hours(), tok)
 	fmt.Fprintf(w, "  curl -H \"Authorization: Bearer %s\" http://%s/v1/locales\n\n", tok, httpAddr)
 	fmt.Fprint(w, "Another one at any time: TOKEN=$(catalogd token)   (same directory, or the same CATALOG_DATA_DIR)\n\n")

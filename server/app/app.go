@@ -90,6 +90,9 @@ type Config struct {
 	// CATALOG_CORS_ALLOWED_ORIGINS): exact origins such as https://admin.example.com, or "*" for any.
 	// Empty: no cross-origin calls (same-origin pages and non-browser clients are unaffected).
 	CORSAllowedOrigins []string
+	// Mock makes this the spec's mock server (`catalogd mock`, mock.go): any well-formed bearer token
+	// is accepted, every tenant starts with the demo catalog, private webhook targets are allowed.
+	Mock bool
 }
 
 // DevScopes are the scopes of the development token.
@@ -160,8 +163,10 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if err := Migrate(ctx, s.DB, log); err != nil {
 		return nil, err
 	}
-	verifier, err := newVerifier(ctx, &cfg, log)
-	if err != nil {
+	var verifier tokenVerifier = mockVerifier{}
+	if cfg.Mock {
+		cfg.WebhookAllowPrivate = true
+	} else if verifier, err = newVerifier(ctx, &cfg, log); err != nil {
 		return nil, err
 	}
 	key, err := webhooks.LoadKey(cfg.SecretKey, cfg.DataDir)
@@ -208,9 +213,15 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	go func() { _ = s.grpcSrv.Serve(s.grpcLis) }()
 	// The gateway calls the services in process, through the gRPC server's own chain (localConn):
 	// every interceptor runs for REST calls, without encoding the messages.
-	gw, err := newRESTGateway(ctx, services, newLocalConn(services, ic.chain), ic) // with the front door (front.go)
+	local := newLocalConn(services, ic.chain)
+	gw, err := newRESTGateway(ctx, services, local, ic) // with the front door (front.go)
 	if err != nil {
 		return nil, err
+	}
+	var demo *demoSeeder
+	if cfg.Mock {
+		demo = &demoSeeder{conn: local, log: log, seed: map[string]*tenantSeed{}}
+		ic.onTenant = demo.ensure
 	}
 	spec, err := BuildOpenAPI(services)
 	if err != nil {
@@ -253,6 +264,11 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	}
 	if cfg.Retention > 0 { // every replica runs a pruner; one at a time prunes (server/retention)
 		s.startWorker(ctx, (&retention.Pruner{DB: s.DB, Retention: cfg.Retention, Log: log, Metrics: retention.NewMetrics(reg)}).Run)
+	}
+	if demo != nil { // the default tenant's catalog is there before catalogd says it serves
+		if err := demo.ensure(ctx, MockTenant); err != nil {
+			return nil, err
+		}
 	}
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	log.Info("catalogd serving", "http", s.HTTPAddr(), "grpc", s.GRPCAddr())

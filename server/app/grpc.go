@@ -44,6 +44,9 @@ type interceptors struct {
 	metrics *metrics
 	// limits are the per-tenant rate and concurrency limits (nil or disabled: none).
 	limits *limits.Limiter
+	// onTenant, when set (catalogd mock: demoSeeder.ensure), runs for every authenticated call
+	// before its scope is checked; an error refuses the call.
+	onTenant func(ctx context.Context, tenant string) error
 }
 
 // tokenVerifier checks a bearer token (auth.Verifier).
@@ -175,7 +178,7 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 		code := status.Code(err)
 		ic.metrics.observe(info.FullMethod, code, time.Since(start))
 		lvl := slog.LevelInfo
-		if adm.http { // the HTTP request has its own log line
+		if adm.http || ctx.Value(seedingKey{}) != nil { // the HTTP request has its own log line; the mock's seed one for all
 			lvl = slog.LevelDebug
 		}
 		if code == codes.Internal || code == codes.Unknown {
@@ -275,6 +278,11 @@ func (ic *interceptors) authorize(ctx context.Context, method string, md metadat
 		return ctx, apierr.New(apierr.Unauthenticated, "%s", err.Error())
 	}
 	ctx = reqctx.WithPrincipal(ctx, &reqctx.Principal{Tenant: p.Tenant, Subject: p.Subject, Scopes: p.Scopes})
+	if ic.onTenant != nil {
+		if err := ic.onTenant(ctx, p.Tenant); err != nil {
+			return ctx, err
+		}
+	}
 	if scope != ScopeAuthenticated && !p.HasScope(scope) {
 		return ctx, apierr.New(apierr.Forbidden, "this operation needs the scope %s", scope).WithMeta("requiredScope", scope)
 	}
