@@ -20,11 +20,15 @@ TEST_GOFLAGS := $(GOFLAGS) -ldflags=-w
 # Listed only while they exist; ./... adds every other package once.
 SLOW_TESTS := $(foreach d,test/webhooks test/e2e test/fault test/sdk_typescript server/pgembed test/docs test/openapi_ts,$(if $(wildcard $(d)/*_test.go),./$(d)))
 
-.PHONY: run build generate sdk-tools third_party check-generated lint test test-go bench contract clean
+.PHONY: run mock build generate sdk-tools third_party check-generated lint test test-go bench contract clean
 
 ## run: start the service (embedded PostgreSQL in ./.data unless DATABASE_URL is set)
 run:
 	$(GO) run ./cmd/catalogd serve
+
+## mock: start the spec's mock server (catalogd mock: a fresh demo catalog, any well-formed token)
+mock:
+	$(GO) run ./cmd/catalogd mock
 
 build:
 	$(GO) build -o bin/catalogd ./cmd/catalogd

@@ -134,6 +134,9 @@ func TestMockCommandStartsCleanEachTime(t *testing.T) {
 		if status, body := m.do(t, "POST", "/v1/locales", `{"code":"it-IT"}`); status != 201 {
 			t.Fatalf("run %d: create a locale: %d %v", run, status, body)
 		}
+		if run == 1 {
+			readmeMockExample(t, m)
+		}
 		m.stop(t)
 		if _, err := os.Stat(m.dataDir); !os.IsNotExist(err) {
 			t.Errorf("run %d: the mock's database directory %s is still there after exit (%v)", run, m.dataDir, err)
@@ -141,5 +144,42 @@ func TestMockCommandStartsCleanEachTime(t *testing.T) {
 	}
 	if dirs[0] == dirs[1] {
 		t.Errorf("both runs used %s", dirs[0])
+	}
+}
+
+// readmeMockExample runs the README's mock example (the sh block of "## The mock server" that makes
+// a token) against m: it must answer the demo catalog's jacket to a token that names a new tenant.
+func readmeMockExample(t *testing.T, m *mockRun) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(b), "\n## The mock server")
+	if !ok {
+		t.Fatal(`README.md has no "## The mock server" section`)
+	}
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	var script string
+	for _, block := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(sec, -1) {
+		if strings.Contains(block[1], "TOKEN=") {
+			script = block[1]
+		}
+	}
+	if script == "" {
+		t.Fatal("the mock section of README.md has no sh example that makes a token")
+	}
+	script = strings.ReplaceAll(script, "http://127.0.0.1:8080", m.httpURL)
+	out, err := exec.Command("bash", "-euo", "pipefail", "-c", script).CombinedOutput()
+	if err != nil {
+		t.Fatalf("README's mock example: %v\n%s", err, out)
+	}
+	var page struct {
+		Items []struct {
+			Code string `json:"code"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(out, &page); err != nil || len(page.Items) != 1 || page.Items[0].Code != "alpine-shell-jacket" {
+		t.Fatalf("README's mock example printed %s (%v), want the page with alpine-shell-jacket", out, err)
 	}
 }
