@@ -267,14 +267,14 @@ func TestHelp(t *testing.T) {
 	for _, m := range regexp.MustCompile(`(?m)^  ([a-z]+) +\S`).FindAllStringSubmatch(cmds, -1) {
 		listed = append(listed, m[1])
 	}
-	if want := []string{"serve", "migrate", "token", "version", "help"}; !slices.Equal(listed, want) {
+	if want := []string{"serve", "mock", "migrate", "token", "version", "help"}; !slices.Equal(listed, want) {
 		t.Errorf("commands listed: %v, want %v", listed, want)
 	}
 	if !strings.Contains(first, "  serve     run the service (the default command)\n") {
 		t.Errorf("serve is not shown as the default:\n%s", first)
 	}
-	if strings.Contains(first, "mock") {
-		t.Errorf("help lists mock, which is not built")
+	if !strings.Contains(first, "  mock      run the spec's mock server") {
+		t.Errorf("help does not list mock:\n%s", first)
 	}
 	if !strings.Contains(first, "Run 'catalogd <command> -h' for its flags.") {
 		t.Errorf("help does not point at the commands' flags")
@@ -389,14 +389,14 @@ func TestVersion(t *testing.T) {
 }
 
 func TestUnknownCommandOrArgument(t *testing.T) {
-	code, stdout, stderr := cli(t, nil, "mock")
-	if code != 2 || stdout != "" || !strings.HasPrefix(stderr, "catalogd: unknown command \"mock\"\n\ncatalogd is a product catalog service") ||
+	code, stdout, stderr := cli(t, nil, "frobnicate")
+	if code != 2 || stdout != "" || !strings.HasPrefix(stderr, "catalogd: unknown command \"frobnicate\"\n\ncatalogd is a product catalog service") ||
 		!strings.Contains(stderr, "Commands:") {
 		t.Errorf("unknown command: %d %q\n%s", code, stdout, stderr)
 	}
-	code, _, stderr = cli(t, nil, "help", "mock")
-	if code != 2 || !strings.HasPrefix(stderr, "catalogd: help mock: no such command\n") {
-		t.Errorf("help mock: %d\n%s", code, stderr)
+	code, _, stderr = cli(t, nil, "help", "frobnicate")
+	if code != 2 || !strings.HasPrefix(stderr, "catalogd: help frobnicate: no such command\n") {
+		t.Errorf("help frobnicate: %d\n%s", code, stderr)
 	}
 	code, _, stderr = cli(t, nil, "serve", "-no-such-flag")
 	if code != 2 || stderr != "catalogd serve: flag provided but not defined: -no-such-flag\nRun 'catalogd serve -h' for its flags.\n" {
