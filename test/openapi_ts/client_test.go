@@ -37,8 +37,8 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 
 	gen := run(t, dir, nil, 3*time.Minute, filepath.Join(dir, "node_modules", ".bin", "openapi-typescript"), doc, "-o", schema)
-	if gen.code != 0 {
-		t.Fatalf("openapi-typescript failed (exit %d):\n%s%s", gen.code, gen.stdout, gen.stderr)
+	if gen.Code != 0 {
+		t.Fatalf("openapi-typescript failed (exit %d):\n%s%s", gen.Code, gen.Stdout, gen.Stderr)
 	}
 	types, err := os.ReadFile(schema)
 	if err != nil {
@@ -47,30 +47,30 @@ func TestTypeScriptClient(t *testing.T) {
 	if !strings.Contains(string(types), `"/v1/attributes/{attributeUuid}/actions/lifecycle"`) {
 		t.Fatalf("the generated %s has no attribute lifecycle path", schema)
 	}
-	t.Logf("openapi-typescript: %d bytes of types in %s", len(types), gen.took.Round(time.Millisecond))
+	t.Logf("openapi-typescript: %d bytes of types in %s", len(types), gen.Took.Round(time.Millisecond))
 
 	tsc := run(t, dir, nil, 5*time.Minute, filepath.Join(dir, "node_modules", ".bin", "tsc"), "-p", "tsconfig.json", "--pretty", "false")
-	if tsc.code != 0 {
+	if tsc.Code != 0 {
 		t.Fatalf("tsc --strict rejects the client written against the generated types (exit %d); "+
 			"an error in src/client-flow.ts's TypeChecks names a field the document types differently from the wire:\n%s%s",
-			tsc.code, tsc.stdout, tsc.stderr)
+			tsc.Code, tsc.Stdout, tsc.Stderr)
 	}
-	t.Logf("tsc --strict: %s", tsc.took.Round(time.Millisecond))
+	t.Logf("tsc --strict: %s", tsc.Took.Round(time.Millisecond))
 
 	token := apptest.Token("ts-" + apptest.RandomHex(6))
 	flow := run(t, dir, []string{"CATALOGD_BASE_URL=" + env.BaseURL, "CATALOGD_TOKEN=" + token}, 2*time.Minute,
 		"node", filepath.Join("dist", "client-flow.js"))
-	t.Logf("client flow (%s):\n%s", flow.took.Round(time.Millisecond), flow.stdout)
-	if flow.code != 0 {
-		t.Fatalf("the client flow failed (exit %d):\n%s", flow.code, flow.stderr)
+	t.Logf("client flow (%s):\n%s", flow.Took.Round(time.Millisecond), flow.Stdout)
+	if flow.Code != 0 {
+		t.Fatalf("the client flow failed (exit %d):\n%s", flow.Code, flow.Stderr)
 	}
-	if strings.TrimSpace(flow.stderr) != "" {
-		t.Errorf("the client flow wrote to stderr:\n%s", flow.stderr)
+	if strings.TrimSpace(flow.Stderr) != "" {
+		t.Errorf("the client flow wrote to stderr:\n%s", flow.Stderr)
 	}
 
 	// Every step, in order, once; then the summary line.
 	var seen []string
-	for _, line := range strings.Split(strings.TrimSpace(flow.stdout), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(flow.Stdout), "\n") {
 		if name, _, ok := strings.Cut(strings.TrimPrefix(line, "ok "), ":"); ok && strings.HasPrefix(line, "ok ") {
 			seen = append(seen, name)
 		}
@@ -78,7 +78,7 @@ func TestTypeScriptClient(t *testing.T) {
 	if strings.Join(seen, ",") != strings.Join(flowSteps, ",") {
 		t.Errorf("steps reported: %v\nwant: %v", seen, flowSteps)
 	}
-	lines := strings.Split(strings.TrimSpace(flow.stdout), "\n")
+	lines := strings.Split(strings.TrimSpace(flow.Stdout), "\n")
 	if last, want := lines[len(lines)-1], fmt.Sprintf("client-flow: %d steps passed", len(flowSteps)); last != want {
 		t.Errorf("last line %q, want %q", last, want)
 	}
@@ -93,7 +93,7 @@ func TestTypeScriptClient(t *testing.T) {
 		"ok delete: ",
 		"204, then GET 404 NOT_FOUND",
 	} {
-		if !strings.Contains(flow.stdout, want) {
+		if !strings.Contains(flow.Stdout, want) {
 			t.Errorf("the flow's output lacks %q", want)
 		}
 	}

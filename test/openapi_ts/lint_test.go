@@ -47,11 +47,11 @@ func TestRedoclyLint(t *testing.T) {
 	res := run(t, dir, redoclyEnv, 5*time.Minute, filepath.Join(dir, "node_modules", ".bin", "redocly"),
 		"lint", "--config", filepath.Join(dir, "redocly.yaml"), "--format", "json", "--max-problems", "100000", doc)
 	var rep lintReport
-	if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil {
-		t.Fatalf("redocly lint (exit %d) printed no JSON report: %v\nstdout:\n%s\nstderr:\n%s", res.code, err, res.stdout, res.stderr)
+	if err := json.Unmarshal([]byte(res.Stdout), &rep); err != nil {
+		t.Fatalf("redocly lint (exit %d) printed no JSON report: %v\nstdout:\n%s\nstderr:\n%s", res.Code, err, res.Stdout, res.Stderr)
 	}
 	t.Logf("@redocly/cli %s lint: %d errors, %d warnings, %d ignored in %s",
-		rep.Version, rep.Totals.Errors, rep.Totals.Warnings, rep.Totals.Ignored, res.took.Round(time.Millisecond))
+		rep.Version, rep.Totals.Errors, rep.Totals.Warnings, rep.Totals.Ignored, res.Took.Round(time.Millisecond))
 
 	// Grouped by severity and rule; each group prints at most maxShown locations.
 	const maxShown = 50
@@ -86,7 +86,7 @@ func TestRedoclyLint(t *testing.T) {
 		t.Errorf("the report counts %d errors and %d warnings but lists %d problems",
 			rep.Totals.Errors, rep.Totals.Warnings, len(rep.Problems))
 	}
-	if res.code != 0 && rep.Totals.Errors == 0 {
-		t.Errorf("redocly lint exited %d with no error in its report:\n%s", res.code, res.stderr)
+	if res.Code != 0 && rep.Totals.Errors == 0 {
+		t.Errorf("redocly lint exited %d with no error in its report:\n%s", res.Code, res.Stderr)
 	}
 }

@@ -8,14 +8,10 @@
 package openapits
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,34 +78,9 @@ func fetchDocument(t *testing.T) string {
 }
 
 // result is a finished command.
-type result struct {
-	stdout, stderr string
-	code           int
-	took           time.Duration
-}
-
-// run runs a command in dir with extra environment and a time limit; a command that cannot start or
-// is killed by the limit fails the test, a non-zero exit is returned.
-func run(t *testing.T, dir string, extraEnv []string, limit time.Duration, name string, args ...string) result {
+// run runs a command in dir (apptest.RunCommand) with extra environment and a time limit; a command
+// that cannot start or is killed by the limit fails the test, a non-zero exit is returned.
+func run(t *testing.T, dir string, extraEnv []string, limit time.Duration, name string, args ...string) apptest.Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), extraEnv...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	r := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
-	var exit *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		t.Fatalf("%s %s: no answer within %s\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), limit, r.stdout, r.stderr)
-	case errors.As(err, &exit):
-		r.code = exit.ExitCode()
-	case err != nil:
-		t.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
-	}
-	return r
+	return apptest.RunCommand(t, dir, append(os.Environ(), extraEnv...), limit, name, args...)
 }

@@ -9,13 +9,9 @@
 package sdkpython
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,10 +46,10 @@ func repoRoot(t *testing.T) string {
 func requireTools(t *testing.T, root string) {
 	t.Helper()
 	res := run(t, root, nil, 10*time.Minute, "bash", filepath.Join(root, "scripts", "install-sdk-tools.sh"))
-	if res.code != 0 {
+	if res.Code != 0 {
 		t.Fatalf("scripts/install-sdk-tools.sh failed (exit %d): install protoc, grpc_python_plugin and Debian's "+
 			"python3-grpcio and python3-protobuf (apt-get install protobuf-compiler protobuf-compiler-grpc python3-grpcio "+
-			"python3-protobuf):\n%s%s", res.code, res.stdout, res.stderr)
+			"python3-protobuf):\n%s%s", res.Code, res.Stdout, res.Stderr)
 	}
 	if _, err := os.Stat(python); err != nil {
 		t.Fatalf("%s is missing: install Debian's python3 (apt-get install python3)", python)
@@ -64,8 +60,8 @@ func requireTools(t *testing.T, root string) {
 		{"ensurepip", "python3-venv"},
 		{"wheel", "python3-wheel"},
 	} {
-		if r := run(t, root, nil, time.Minute, python, "-c", "import "+c.module); r.code != 0 {
-			t.Fatalf("%s cannot import %s: install it with `apt-get install %s`\n%s", python, c.module, c.pkg, r.stderr)
+		if r := run(t, root, nil, time.Minute, python, "-c", "import "+c.module); r.Code != 0 {
+			t.Fatalf("%s cannot import %s: install it with `apt-get install %s`\n%s", python, c.module, c.pkg, r.Stderr)
 		}
 	}
 }
@@ -80,18 +76,18 @@ func install(t *testing.T, root string) string {
 	src := filepath.Join(tmp, "sdk-python")
 	copyTree(t, filepath.Join(root, "sdk", "python"), src)
 	venv := filepath.Join(tmp, "venv")
-	if r := run(t, tmp, nil, 5*time.Minute, python, "-m", "venv", "--system-site-packages", venv); r.code != 0 {
-		t.Fatalf("python3 -m venv failed (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	if r := run(t, tmp, nil, 5*time.Minute, python, "-m", "venv", "--system-site-packages", venv); r.Code != 0 {
+		t.Fatalf("python3 -m venv failed (exit %d):\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	py := filepath.Join(venv, "bin", "python")
 	start := time.Now()
 	r := run(t, tmp, nil, 5*time.Minute, py, "-m", "pip", "install", "--no-build-isolation", "--no-index",
 		"--disable-pip-version-check", "--no-input", src)
-	if r.code != 0 {
-		t.Fatalf("pip install --no-build-isolation --no-index sdk/python failed (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("pip install --no-build-isolation --no-index sdk/python failed (exit %d):\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
-	if !strings.Contains(r.stdout, "Successfully installed catalogd-sdk-1.0.0") {
-		t.Fatalf("pip did not install catalogd-sdk 1.0.0:\n%s", r.stdout)
+	if !strings.Contains(r.Stdout, "Successfully installed catalogd-sdk-1.0.0") {
+		t.Fatalf("pip did not install catalogd-sdk 1.0.0:\n%s", r.Stdout)
 	}
 	t.Logf("pip install: %s", time.Since(start).Round(time.Millisecond))
 
@@ -107,20 +103,20 @@ for f in ("catalogd/py.typed", "catalog/v1/attributes_pb2.pyi", "google/rpc/erro
     print("file", f, os.path.exists(os.path.join(os.path.dirname(os.path.dirname(catalogd.__file__)), f)))
 print("runtime", grpc.__file__.startswith("/usr/lib/python3/"), google.protobuf.__file__.startswith("/usr/lib/python3/"))
 `)
-	if r.code != 0 {
-		t.Fatalf("the installed SDK does not import (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("the installed SDK does not import (exit %d):\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	for _, want := range []string{
 		"module lib/python3", "site-packages/catalogd/__init__.py", "site-packages/catalog/v1/attributes_pb2_grpc.py",
 		"file catalogd/py.typed True", "file catalog/v1/attributes_pb2.pyi True", "file google/rpc/error_details_pb2.pyi True",
 		"runtime True True",
 	} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("the installed SDK: %q missing from\n%s", want, r.stdout)
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("the installed SDK: %q missing from\n%s", want, r.Stdout)
 		}
 	}
-	if r := run(t, tmp, nil, time.Minute, py, "-m", "pip", "check", "--disable-pip-version-check"); r.code != 0 {
-		t.Errorf("pip check: the SDK's dependencies are not satisfied:\n%s%s", r.stdout, r.stderr)
+	if r := run(t, tmp, nil, time.Minute, py, "-m", "pip", "check", "--disable-pip-version-check"); r.Code != 0 {
+		t.Errorf("pip check: the SDK's dependencies are not satisfied:\n%s%s", r.Stdout, r.Stderr)
 	}
 	return py
 }
@@ -168,36 +164,11 @@ func pythonEnv(extra ...string) []string {
 }
 
 // result is a finished command.
-type result struct {
-	stdout, stderr string
-	code           int
-	took           time.Duration
-}
-
-// run runs a command in dir with the Python environment plus extra variables and a time limit; a
-// command that cannot start or is killed by the limit fails the test, a non-zero exit is returned.
-func run(t *testing.T, dir string, extraEnv []string, limit time.Duration, name string, args ...string) result {
+// run runs a command in dir (apptest.RunCommand) with extra environment and a time limit; a command
+// that cannot start or is killed by the limit fails the test, a non-zero exit is returned.
+func run(t *testing.T, dir string, extraEnv []string, limit time.Duration, name string, args ...string) apptest.Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	cmd.Env = pythonEnv(extraEnv...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	r := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
-	var exit *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		t.Fatalf("%s %s: no answer within %s\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), limit, r.stdout, r.stderr)
-	case errors.As(err, &exit):
-		r.code = exit.ExitCode()
-	case err != nil:
-		t.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
-	}
-	return r
+	return apptest.RunCommand(t, dir, pythonEnv(extraEnv...), limit, name, args...)
 }
 
 // readmeExamples returns the README's ```python blocks joined into one program, and the block after

@@ -55,16 +55,16 @@ func testFlow(t *testing.T, root, py string) {
 		"CATALOGD_TOKEN=" + apptest.Token(tenant),
 		"CATALOGD_READONLY_TOKEN=" + apptest.Token(tenant, "catalog:read"),
 	}, 3*time.Minute, py, "flow.py")
-	t.Logf("flow.py (%s):\n%s", res.took.Round(time.Millisecond), res.stdout)
-	if res.code != 0 {
-		t.Fatalf("flow.py failed (exit %d):\n%s", res.code, res.stderr)
+	t.Logf("flow.py (%s):\n%s", res.Took.Round(time.Millisecond), res.Stdout)
+	if res.Code != 0 {
+		t.Fatalf("flow.py failed (exit %d):\n%s", res.Code, res.Stderr)
 	}
-	if strings.TrimSpace(res.stderr) != "" {
-		t.Errorf("flow.py wrote to stderr:\n%s", res.stderr)
+	if strings.TrimSpace(res.Stderr) != "" {
+		t.Errorf("flow.py wrote to stderr:\n%s", res.Stderr)
 	}
 
 	var seen []string
-	lines := strings.Split(strings.TrimSpace(res.stdout), "\n")
+	lines := strings.Split(strings.TrimSpace(res.Stdout), "\n")
 	for _, line := range lines {
 		if name, _, ok := strings.Cut(strings.TrimPrefix(line, "ok "), ":"); ok && strings.HasPrefix(line, "ok ") {
 			seen = append(seen, name)
@@ -85,17 +85,17 @@ func testFlow(t *testing.T, root, py string) {
 		"read-only write FORBIDDEN",
 		"ok transport-error: UNAVAILABLE reason='' status=503",
 	} {
-		if !strings.Contains(res.stdout, want) {
+		if !strings.Contains(res.Stdout, want) {
 			t.Errorf("flow.py's output lacks %q", want)
 		}
 	}
 
 	// The effects, over REST: the transitioned attribute is published with its content, the deleted
 	// one is gone, and the tenant holds exactly what the flow left.
-	m := transitionRE.FindStringSubmatch(res.stdout)
-	d := deleteRE.FindStringSubmatch(res.stdout)
+	m := transitionRE.FindStringSubmatch(res.Stdout)
+	d := deleteRE.FindStringSubmatch(res.Stdout)
 	if m == nil || d == nil {
-		t.Fatalf("flow.py did not report the transitioned and the deleted attribute:\n%s", res.stdout)
+		t.Fatalf("flow.py did not report the transitioned and the deleted attribute:\n%s", res.Stdout)
 	}
 	c := env.ClientFor(t, tenant)
 	a := apptest.Want(t, c.Get("/v1/attributes/"+m[1]+"?expand[contents]=true"), 200).Obj()
@@ -137,15 +137,15 @@ func testReadme(t *testing.T, root, py string, extraEnv []string) {
 		"CATALOGD_GRPC_TARGET=" + env.Server.GRPCAddr(),
 		"CATALOGD_TOKEN=" + apptest.Token(tenant),
 	}, extraEnv...), 2*time.Minute, py, file)
-	t.Logf("%d python blocks of sdk/python/README.md (%s):\n%s", blocks, res.took.Round(time.Millisecond), res.stdout)
-	if res.code != 0 {
-		t.Fatalf("the README's examples failed (exit %d):\n%s", res.code, res.stderr)
+	t.Logf("%d python blocks of sdk/python/README.md (%s):\n%s", blocks, res.Took.Round(time.Millisecond), res.Stdout)
+	if res.Code != 0 {
+		t.Fatalf("the README's examples failed (exit %d):\n%s", res.Code, res.Stderr)
 	}
-	if strings.TrimSpace(res.stderr) != "" {
-		t.Errorf("the README's examples wrote to stderr:\n%s", res.stderr)
+	if strings.TrimSpace(res.Stderr) != "" {
+		t.Errorf("the README's examples wrote to stderr:\n%s", res.Stderr)
 	}
-	if res.stdout != want {
-		t.Errorf("the README's examples printed\n%s\nbut the README says they print\n%s", res.stdout, want)
+	if res.Stdout != want {
+		t.Errorf("the README's examples printed\n%s\nbut the README says they print\n%s", res.Stdout, want)
 	}
 
 	// They left a locale and no attribute behind (the example deletes what it made).

@@ -13,14 +13,10 @@
 package sdkts
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -100,11 +96,11 @@ func build(t *testing.T, sdk, consumer string) error {
 			return err
 		}
 	}
-	r := command(sdk, nil, 5*time.Minute, "npm", "run", "build", "--silent")
-	if r.err != nil {
-		return fmt.Errorf("the SDK does not build with tsc --strict (npm run build in %s): %v\n%s%s", sdk, r.err, r.stdout, r.stderr)
+	r, err := command(sdk, nil, 5*time.Minute, "npm", "run", "build", "--silent")
+	if err != nil {
+		return fmt.Errorf("the SDK does not build with tsc --strict (npm run build in %s): %v\n%s%s", sdk, err, r.Stdout, r.Stderr)
 	}
-	t.Logf("SDK: npm run build (tsc --strict): %s", r.took.Round(time.Millisecond))
+	t.Logf("SDK: npm run build (tsc --strict): %s", r.Took.Round(time.Millisecond))
 	// The tarball is needed only until it is installed.
 	packDir, err := os.MkdirTemp("", "catalogd-sdk-pack-")
 	if err != nil {
@@ -131,39 +127,39 @@ func build(t *testing.T, sdk, consumer string) error {
 		return err
 	}
 	defer unlock()
-	r = command(consumer, nil, 5*time.Minute, "npm", "install", "--no-save", "--prefer-offline", "--no-audit", "--no-fund",
+	r, err = command(consumer, nil, 5*time.Minute, "npm", "install", "--no-save", "--prefer-offline", "--no-audit", "--no-fund",
 		"--loglevel=error", tarball)
-	if r.err != nil {
-		return fmt.Errorf("npm install %s in %s: %v\n%s%s", tarball, consumer, r.err, r.stdout, r.stderr)
+	if err != nil {
+		return fmt.Errorf("npm install %s in %s: %v\n%s%s", tarball, consumer, err, r.Stdout, r.Stderr)
 	}
-	t.Logf("consumer: npm install <tarball>: %s", r.took.Round(time.Millisecond))
+	t.Logf("consumer: npm install <tarball>: %s", r.Took.Round(time.Millisecond))
 	if err := doc.writeExamples(filepath.Join(consumer, "src", "readme")); err != nil {
 		return err
 	}
-	r = command(consumer, nil, 5*time.Minute, filepath.Join(consumer, "node_modules", ".bin", "tsc"), "-p", "tsconfig.json", "--pretty", "false")
-	if r.err != nil {
+	r, err = command(consumer, nil, 5*time.Minute, filepath.Join(consumer, "node_modules", ".bin", "tsc"), "-p", "tsconfig.json", "--pretty", "false")
+	if err != nil {
 		return fmt.Errorf("tsc --strict rejects the code that uses the SDK (src/*.ts, and src/readme/*.ts from README.md's "+
-			"examples): %v\n%s%s", r.err, r.stdout, r.stderr)
+			"examples): %v\n%s%s", err, r.Stdout, r.Stderr)
 	}
-	t.Logf("consumer: tsc --strict: %s", r.took.Round(time.Millisecond))
+	t.Logf("consumer: tsc --strict: %s", r.Took.Round(time.Millisecond))
 	// The page script for the browser. --platform=browser: a Node module anywhere in what the SDK's web
 	// entry imports is a bundling error.
-	r = command(consumer, nil, 2*time.Minute, filepath.Join(consumer, "node_modules", ".bin", "esbuild"),
+	r, err = command(consumer, nil, 2*time.Minute, filepath.Join(consumer, "node_modules", ".bin", "esbuild"),
 		filepath.Join("dist", "page.js"), "--bundle", "--platform=browser", "--format=esm", "--target=es2022",
 		"--outfile="+filepath.Join("dist", "page.bundle.js"), "--log-level=warning")
-	if r.err != nil {
-		return fmt.Errorf("esbuild cannot bundle the page that imports @catalogd/sdk/web for a browser: %v\n%s%s", r.err, r.stdout, r.stderr)
+	if err != nil {
+		return fmt.Errorf("esbuild cannot bundle the page that imports @catalogd/sdk/web for a browser: %v\n%s%s", err, r.Stdout, r.Stderr)
 	}
-	t.Logf("consumer: esbuild page bundle: %s", r.took.Round(time.Millisecond))
+	t.Logf("consumer: esbuild page bundle: %s", r.Took.Round(time.Millisecond))
 	return nil
 }
 
 // pack runs `npm pack` in the SDK (its prepare script is the build that just ran) and returns the
 // tarball's path.
 func pack(t *testing.T, sdk, packDir string) (string, error) {
-	r := command(sdk, nil, 2*time.Minute, "npm", "pack", "--ignore-scripts", "--json", "--loglevel=error", "--pack-destination", packDir)
-	if r.err != nil {
-		return "", fmt.Errorf("npm pack in %s: %v\n%s%s", sdk, r.err, r.stdout, r.stderr)
+	r, err := command(sdk, nil, 2*time.Minute, "npm", "pack", "--ignore-scripts", "--json", "--loglevel=error", "--pack-destination", packDir)
+	if err != nil {
+		return "", fmt.Errorf("npm pack in %s: %v\n%s%s", sdk, err, r.Stdout, r.Stderr)
 	}
 	var packed []struct {
 		Filename string `json:"filename"`
@@ -171,8 +167,8 @@ func pack(t *testing.T, sdk, packDir string) (string, error) {
 			Path string `json:"path"`
 		} `json:"files"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &packed); err != nil || len(packed) != 1 {
-		return "", fmt.Errorf("npm pack --json printed no package (%v):\n%s", err, r.stdout)
+	if err := json.Unmarshal([]byte(r.Stdout), &packed); err != nil || len(packed) != 1 {
+		return "", fmt.Errorf("npm pack --json printed no package (%v):\n%s", err, r.Stdout)
 	}
 	// What the package's exports point at must be in it, and nothing of the build's inputs besides src.
 	have := map[string]bool{}
@@ -195,34 +191,10 @@ func pack(t *testing.T, sdk, packDir string) (string, error) {
 	return path, nil
 }
 
-// result is a finished command; err is set when it did not exit 0 (or could not run, or ran out of
-// time).
-type result struct {
-	stdout, stderr string
-	took           time.Duration
-	err            error
-}
-
-func command(dir string, extraEnv []string, limit time.Duration, name string, args ...string) result {
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), append([]string{"npm_config_update_notifier=false"}, extraEnv...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	r := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start), err: err}
-	if ctx.Err() != nil {
-		r.err = fmt.Errorf("%s %s: no answer within %s", name, strings.Join(args, " "), limit)
-	} else if err != nil {
-		var exit *exec.ExitError
-		if !errors.As(err, &exit) {
-			r.err = fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
-		}
-	}
-	return r
+// command runs an npm, tsc, esbuild or node command (apptest.Command) with the machine's environment
+// plus extraEnv.
+func command(dir string, extraEnv []string, limit time.Duration, name string, args ...string) (apptest.Result, error) {
+	return apptest.Command(dir, append(os.Environ(), append([]string{"npm_config_update_notifier=false"}, extraEnv...)...), limit, name, args...)
 }
 
 // nodeEnv is the environment of a Node program against this catalogd: both ports, and tokens of a

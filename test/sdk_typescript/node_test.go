@@ -22,16 +22,16 @@ func TestNodeFlow(t *testing.T) {
 	for _, protocol := range []string{"grpc", "connect"} {
 		t.Run(protocol, func(t *testing.T) {
 			t.Parallel()
-			r := command(dir, nodeEnv(), 2*time.Minute, "node", filepath.Join("dist", "flow.js"), protocol)
-			t.Logf("node dist/flow.js %s (%s):\n%s", protocol, r.took.Round(time.Millisecond), r.stdout)
-			if r.err != nil {
-				t.Fatalf("the flow over %s failed: %v\nstderr:\n%s", protocol, r.err, r.stderr)
+			r, err := command(dir, nodeEnv(), 2*time.Minute, "node", filepath.Join("dist", "flow.js"), protocol)
+			t.Logf("node dist/flow.js %s (%s):\n%s", protocol, r.Took.Round(time.Millisecond), r.Stdout)
+			if err != nil {
+				t.Fatalf("the flow over %s failed: %v\nstderr:\n%s", protocol, err, r.Stderr)
 			}
-			if s := strings.TrimSpace(r.stderr); s != "" {
+			if s := strings.TrimSpace(r.Stderr); s != "" {
 				t.Errorf("the flow wrote to stderr:\n%s", s)
 			}
 			var seen []string
-			lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+			lines := strings.Split(strings.TrimSpace(r.Stdout), "\n")
 			for _, line := range lines {
 				if name, _, ok := strings.Cut(strings.TrimPrefix(line, "ok "), ":"); ok && strings.HasPrefix(line, "ok ") {
 					seen = append(seen, name)

@@ -144,14 +144,14 @@ func TestReadmeExamples(t *testing.T) {
 		t.Run(strings.TrimSuffix(name, ".ts"), func(t *testing.T) {
 			t.Parallel()
 			js := filepath.Join("dist", "readme", strings.TrimSuffix(name, ".ts")+".js")
-			r := command(dir, nodeEnv(), 2*time.Minute, "node", js)
-			if r.err != nil {
-				t.Fatalf("node %s (README.md's %s): %v\nstdout:\n%s\nstderr:\n%s", js, name, r.err, r.stdout, r.stderr)
+			r, err := command(dir, nodeEnv(), 2*time.Minute, "node", js)
+			if err != nil {
+				t.Fatalf("node %s (README.md's %s): %v\nstdout:\n%s\nstderr:\n%s", js, name, err, r.Stdout, r.Stderr)
 			}
-			if r.stdout != readme.outputs[name] {
-				t.Errorf("README.md's %s prints\n%s\nbut its output block says\n%s", name, r.stdout, readme.outputs[name])
+			if r.Stdout != readme.outputs[name] {
+				t.Errorf("README.md's %s prints\n%s\nbut its output block says\n%s", name, r.Stdout, readme.outputs[name])
 			}
-			if s := strings.TrimSpace(r.stderr); s != "" {
+			if s := strings.TrimSpace(r.Stderr); s != "" {
 				t.Errorf("README.md's %s wrote to stderr:\n%s", name, s)
 			}
 		})
