@@ -200,6 +200,69 @@ func TestRESTRunsEachInterceptorOnce(t *testing.T) {
 	}
 }
 
+// A Connect call on the HTTP port passes the door once (token, bucket, slot) and the chain once, with
+// the same handler context as REST and gRPC.
+func TestConnectRunsEachInterceptorOnce(t *testing.T) {
+	r := newChainRig(t)
+	srv := r.ic.newServer(r.services, fields.ServerCodec{})
+	t.Cleanup(srv.Stop)
+	web, _, err := newRPCWeb(srv, r.services, r.ic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := requestLog(slog.New(r.log), web)
+	get := func(id string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodPost, "/catalog.v1.LocaleService/GetLocale", strings.NewReader(`{"localeUuid":"`+id+`"}`))
+		req.Header.Set("Authorization", r.token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Connect-Protocol-Version", "1")
+		req.Header.Set("X-Request-Id", "rid-"+id)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		return w
+	}
+	w := get("c-1")
+	var body struct{ Locale struct{ UUID, Code string } }
+	if err := json.Unmarshal(w.Body.Bytes(), &body); w.Code != http.StatusOK || err != nil || body.Locale.UUID != "c-1" {
+		t.Fatalf("Connect GetLocale: %d %s (%v)", w.Code, w.Body, err)
+	}
+	if ids := w.Header().Values("X-Request-Id"); len(ids) != 1 || ids[0] != "rid-c-1" {
+		t.Errorf("X-Request-Id %q", ids)
+	}
+	for _, c := range []struct {
+		what      string
+		got, want float64
+	}{
+		{"handler calls", float64(r.locales.calls.Load()), 1},
+		{"token verifications", float64(r.verifier.n.Load()), 1},
+		{"rpc log lines", float64(r.log.count("rpc")), 1},
+		{"http log lines", float64(r.log.count("http")), 1},
+		{"rpcs counted OK", r.rpcs(codes.OK), 1},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %v, want %v", c.what, c.got, c.want)
+		}
+	}
+	r.locales.mu.Lock()
+	if r.locales.tenant != "tenant-a" || r.locales.rid != "rid-c-1" {
+		t.Errorf("the handler saw tenant %q, request id %q", r.locales.tenant, r.locales.rid)
+	}
+	r.locales.mu.Unlock()
+	// The bucket of 3 is charged once per call: the fourth call is refused in Connect's own form.
+	get("c-2")
+	get("c-3")
+	if w = get("c-4"); w.Code != http.StatusTooManyRequests || !strings.Contains(w.Body.String(), `"resource_exhausted"`) ||
+		!strings.Contains(w.Body.String(), "RATE_LIMITED") {
+		t.Fatalf("fourth call: %d %s", w.Code, w.Body)
+	}
+	if n := r.locales.calls.Load(); n != 3 {
+		t.Errorf("handler calls %d, want 3", n)
+	}
+	if n := r.ic.limits.InFlight(); n != 0 {
+		t.Errorf("%d tenants hold slots", n)
+	}
+}
+
 // A direct gRPC call is verified once too: by the tap, before its message is read; the chain takes
 // the tap's admission.
 func TestGRPCVerifiesTokenOnce(t *testing.T) {
@@ -346,6 +409,28 @@ func BenchmarkGet(b *testing.B) {
 		for b.Loop() {
 			req := httptest.NewRequest(http.MethodGet, "/v1/locales/0b8a7c1e-5d1f-4c36-9a57-2f4b0f3f1a10", nil)
 			req.Header.Set("Authorization", r.token)
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != http.StatusOK {
+				b.Fatalf("%d %s", w.Code, w.Body)
+			}
+		}
+	})
+	b.Run("connect", func(b *testing.B) {
+		srv := r.ic.newServer(r.services, fields.ServerCodec{})
+		defer srv.Stop()
+		web, _, err := newRPCWeb(srv, r.services, r.ic)
+		if err != nil {
+			b.Fatal(err)
+		}
+		h := requestLog(r.ic.log, web)
+		b.ReportAllocs()
+		for b.Loop() {
+			req := httptest.NewRequest(http.MethodPost, "/catalog.v1.LocaleService/GetLocale",
+				strings.NewReader(`{"localeUuid":"0b8a7c1e-5d1f-4c36-9a57-2f4b0f3f1a10"}`))
+			req.Header.Set("Authorization", r.token)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Connect-Protocol-Version", "1")
 			w := httptest.NewRecorder()
 			h.ServeHTTP(w, req)
 			if w.Code != http.StatusOK {
