@@ -1,14 +1,22 @@
 package app
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"io"
+	"mime"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"connectrpc.com/connect"
 	"connectrpc.com/vanguard"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/catalogd/catalogd/server/apierr"
 )
@@ -23,10 +31,10 @@ import (
 // token and scope, the tenant's token bucket and a concurrency slot; its refusals are written in
 // the request's own protocol (connect.ErrorWriter), with the API's error details.
 
-// maxRPCWebBody bounds the body of a Connect or gRPC-Web request, and the message vanguard
-// decompresses or decodes from it: the message itself is held to MaxBodyBytes by the gRPC server's
-// codec (PAYLOAD_TOO_LARGE), and the envelope, JSON or base64 around it (gRPC-Web text) may be
-// larger than the message.
+// maxRPCWebBody bounds the body of a Connect or gRPC-Web request: the message itself is held to
+// MaxBodyBytes by the gRPC server's codec (PAYLOAD_TOO_LARGE), and the envelope or JSON around it
+// may be larger than the message. Request bodies are never compressed (see acceptedBody): vanguard
+// would inflate a compressed body whole before it applies any limit.
 const maxRPCWebBody = 2 * MaxBodyBytes
 
 // rpcWeb is the HTTP handler of Connect and gRPC-Web calls of the services.
@@ -44,32 +52,60 @@ func newRPCWeb(srv *grpc.Server, services []Service, ic *interceptors) (h http.H
 		vs = append(vs, vanguard.NewService(svc.Desc.ServiceName, srv))
 		paths = append(paths, "/"+svc.Desc.ServiceName+"/")
 	}
-	tc, err := vanguard.NewTranscoder(vs, vanguard.WithDefaultServiceOptions(
-		vanguard.WithTargetProtocols(vanguard.ProtocolGRPC),
-		vanguard.WithTargetCodecs(vanguard.CodecProto),
-		vanguard.WithNoTargetCompression(),
-		vanguard.WithMaxMessageBufferBytes(maxRPCWebBody),
-	))
+	tc, err := vanguard.NewTranscoder(vs,
+		vanguard.WithCodec(func(res vanguard.TypeResolver) vanguard.Codec { return jsonCodec{vanguard.NewJSONCodec(res)} }),
+		vanguard.WithDefaultServiceOptions(
+			vanguard.WithTargetProtocols(vanguard.ProtocolGRPC),
+			vanguard.WithTargetCodecs(vanguard.CodecProto),
+			vanguard.WithNoTargetCompression(),
+			vanguard.WithMaxMessageBufferBytes(maxRPCWebBody),
+		))
 	if err != nil {
 		return nil, nil, err
 	}
 	return &rpcWeb{ic: ic, next: tc, errs: connect.NewErrorWriter()}, paths, nil
 }
 
+// rpcWebProtocol names the protocol of a request the HTTP port serves at an RPC path ("" for none):
+// Connect's unary protocol (application/proto or application/json, with Connect-Protocol-Version: 1)
+// or gRPC-Web in binary (application/grpc-web[+proto|+json]). Connect's streaming protocol, gRPC-Web
+// text and plain gRPC are not served here (every method is unary; plain gRPC is the gRPC port's).
+func rpcWebProtocol(r *http.Request) string {
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil {
+		return ""
+	}
+	switch mt {
+	case "application/grpc-web", "application/grpc-web+proto", "application/grpc-web+json":
+		return "grpc-web"
+	case "application/proto", "application/json":
+		if cs, ok := params["charset"]; (ok && !strings.EqualFold(cs, "utf-8")) || r.Header.Get("Connect-Protocol-Version") != "1" {
+			return ""
+		}
+		return "connect"
+	}
+	return ""
+}
+
 func (h *rpcWeb) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !h.errs.IsSupported(r) || plainGRPC(r.Header.Get("Content-Type")) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		WriteProblem(w, r, apierr.New(apierr.MethodNotAllowed, "%s is called with POST (Connect or gRPC-Web)", printable(r.URL.Path)))
+		return
+	}
+	protocol := rpcWebProtocol(r)
+	if protocol == "" {
 		WriteProblem(w, r, apierr.New(apierr.UnsupportedMedia, "%s is served in Connect (application/proto or application/json, "+
-			"with Connect-Protocol-Version: 1) and gRPC-Web (application/grpc-web); gRPC itself is served on the gRPC port", r.URL.Path))
+			"with Connect-Protocol-Version: 1) and gRPC-Web (application/grpc-web, binary); gRPC itself is served on the gRPC port",
+			printable(r.URL.Path)))
 		return
 	}
 	method := r.URL.Path
-	if _, known := h.ic.scopes[method]; !known || r.Method != http.MethodPost {
-		// Not a call of an API method: vanguard refuses it in the request's protocol (unknown
-		// method, or an HTTP method other than POST) without calling anything.
-		h.next.ServeHTTP(w, r)
+	if _, known := h.ic.scopes[method]; !known {
+		_ = h.errs.Write(w, r, connect.NewError(connect.CodeUnimplemented, fmt.Errorf("no method %s", printable(method))))
 		return
 	}
-	ctx, release, err := h.ic.door(w, r, method, nil)
+	ctx, release, err := h.ic.door(w, r, method, func() *apierr.Error { return acceptedBody(w, r, protocol) })
 	if err != nil {
 		if err != errClientGone {
 			h.writeError(w, r, err)
@@ -82,7 +118,92 @@ func (h *rpcWeb) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, bad)
 		return
 	}
+	if protocol == "grpc-web" {
+		if bad := checkGRPCWebFrames(r); bad != nil {
+			h.writeError(w, r, bad)
+			return
+		}
+	}
 	h.next.ServeHTTP(&oneRequestID{ResponseWriter: w}, r)
+}
+
+// acceptedBody refuses what the door does not take before a body is read: a compressed body (like
+// REST's, request bodies are sent as they are: an inflated body could be far larger than the limit)
+// and a time-out that is not a number.
+func acceptedBody(w http.ResponseWriter, r *http.Request, protocol string) *apierr.Error {
+	coding, accept := "Content-Encoding", "Accept-Encoding"
+	if protocol == "grpc-web" {
+		coding, accept = "Grpc-Encoding", "Grpc-Accept-Encoding"
+	}
+	for _, h := range []string{coding, "Connect-Content-Encoding"} {
+		if v := strings.TrimSpace(r.Header.Get(h)); v != "" && !strings.EqualFold(v, "identity") {
+			w.Header().Set(accept, "identity")
+			return apierr.New(apierr.UnsupportedMedia, "request bodies are not accepted compressed (%s: %s); send them uncompressed",
+				h, strconv.Quote(printable(v)))
+		}
+	}
+	if v := r.Header.Get("Connect-Timeout-Ms"); v != "" && !connectTimeout.MatchString(v) {
+		return apierr.New(apierr.MalformedRequest, "Connect-Timeout-Ms must be a whole number of milliseconds (1 to 10 digits)")
+	}
+	if v := r.Header.Get("Grpc-Timeout"); v != "" && !grpcTimeout.MatchString(v) {
+		return apierr.New(apierr.MalformedRequest, "Grpc-Timeout must be 1 to 8 digits and a unit (H, M, S, m, u or n)")
+	}
+	return nil
+}
+
+var (
+	connectTimeout = regexp.MustCompile(`^[0-9]{1,10}$`)
+	grpcTimeout    = regexp.MustCompile(`^[0-9]{1,8}[HMSmun]$`)
+)
+
+// checkGRPCWebFrames refuses a gRPC-Web body whose frames are not plain messages: a frame flagged
+// compressed (no Grpc-Encoding is accepted), or a trailer frame from a client.
+func checkGRPCWebFrames(r *http.Request) *apierr.Error {
+	b, err := io.ReadAll(r.Body) // in memory already (readAll)
+	if err != nil {
+		return apierr.New(apierr.MalformedRequest, "the request body could not be read")
+	}
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	for len(b) >= 5 {
+		if b[0] != 0 {
+			return apierr.New(apierr.MalformedRequest, "a gRPC-Web request frame must be an uncompressed message (flags 0), not flags %#x", b[0])
+		}
+		n := uint64(binary.BigEndian.Uint32(b[1:5]))
+		if n > uint64(len(b)-5) {
+			break // a short frame: vanguard reports it
+		}
+		b = b[5+n:]
+	}
+	return nil
+}
+
+// writeError writes err (an API error) in the request's protocol, with the same status and details
+// a gRPC client gets.
+func (h *rpcWeb) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	_ = h.errs.Write(w, r, connectError(err))
+}
+
+// connectError is an API error as Connect's error, with the details a gRPC client gets.
+func connectError(err error) *connect.Error {
+	st := status.Convert(apierr.From(err))
+	ce := connect.NewError(connect.Code(st.Code()), errors.New(st.Message()))
+	for _, d := range st.Proto().GetDetails() {
+		if detail, derr := connect.NewErrorDetail(d); derr == nil {
+			ce.AddDetail(detail)
+		}
+	}
+	return ce
+}
+
+// jsonCodec is vanguard's JSON codec whose refusal of a request is the API's MALFORMED_REQUEST (400,
+// with its details) instead of vanguard's UNKNOWN: the decoder's own message is not shown.
+type jsonCodec struct{ *vanguard.JSONCodec }
+
+func (c jsonCodec) Unmarshal(data []byte, msg proto.Message) error {
+	if err := c.JSONCodec.Unmarshal(data, msg); err != nil {
+		return connectError(apierr.New(apierr.MalformedRequest, "the request body is not a JSON %s", msg.ProtoReflect().Descriptor().FullName()))
+	}
+	return nil
 }
 
 // oneRequestID writes the X-Request-Id header once: requestLog set it, and the chain's gRPC header
@@ -122,17 +243,4 @@ func (w *oneRequestID) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // served on the gRPC port.
 func plainGRPC(ct string) bool {
 	return ct == "application/grpc" || strings.HasPrefix(ct, "application/grpc+") || strings.HasPrefix(ct, "application/grpc;")
-}
-
-// writeError writes err (an API error) in the request's protocol, with the same status and details
-// a gRPC client gets.
-func (h *rpcWeb) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	st := status.Convert(apierr.From(err))
-	ce := connect.NewError(connect.Code(st.Code()), errors.New(st.Message()))
-	for _, d := range st.Proto().GetDetails() {
-		if detail, derr := connect.NewErrorDetail(d); derr == nil {
-			ce.AddDetail(detail)
-		}
-	}
-	_ = h.errs.Write(w, r, ce)
 }

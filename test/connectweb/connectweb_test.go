@@ -6,7 +6,9 @@ package connectweb
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -247,8 +249,67 @@ func TestRateLimitIsTheTenants(t *testing.T) {
 
 func TestWhatIsNotAConnectOrGRPCWebCall(t *testing.T) {
 	token := apptest.Token("t-" + apptest.RandomHex(6))
-	post := func(path, ct string, hdr ...string) *http.Response {
-		req, _ := http.NewRequest(http.MethodPost, env.BaseURL+path, strings.NewReader("{}"))
+	send := func(m, path, ct string, body []byte, hdr ...string) (*http.Response, string) {
+		req, _ := http.NewRequest(m, env.BaseURL+path, bytes.NewReader(body))
+		if ct != "" {
+			req.Header.Set("Content-Type", ct)
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	problem := func(what string, resp *http.Response, body string, status int, code string) {
+		t.Helper()
+		if resp.StatusCode != status || resp.Header.Get("Content-Type") != "application/problem+json" || !strings.Contains(body, `"code":"`+code+`"`) {
+			t.Errorf("%s: %d %s %s, want %d %s problem", what, resp.StatusCode, resp.Header.Get("Content-Type"), body, status, code)
+		}
+	}
+	list := method("ListLocales")
+	// gRPC itself belongs on the gRPC port (it needs HTTP/2); gRPC-Web text, Connect streaming,
+	// Connect without its version header and other media types are not served.
+	for _, c := range []struct{ ct, version string }{
+		{"application/grpc", ""}, {"application/grpc+proto", ""}, {"application/grpc-web-text", ""},
+		{"application/connect+json", "1"}, {"application/json", ""}, {"application/proto", "2"},
+		{"application/json; charset=latin1", "1"}, {"text/plain", "1"}, {"", "1"},
+	} {
+		resp, body := send(http.MethodPost, list, c.ct, []byte("{}"), "Connect-Protocol-Version", c.version)
+		problem(c.ct+" version "+c.version, resp, body, 415, "UNSUPPORTED_MEDIA_TYPE")
+	}
+	// Only POST (no Connect GET: no method is marked free of side effects).
+	resp, body := send(http.MethodGet, list+"?connect=v1&encoding=json&message=%7B%7D", "", nil)
+	problem("GET", resp, body, 405, "METHOD_NOT_ALLOWED")
+	if resp.Header.Get("Allow") != "POST" {
+		t.Errorf("GET: Allow %q", resp.Header.Get("Allow"))
+	}
+	// A method the service does not have: Connect's unimplemented, nothing called.
+	for _, path := range []string{"/catalog.v1.LocaleService/DropEverything", "/catalog.v1.LocaleService/", list + "/"} {
+		resp, body := send(http.MethodPost, path, "application/json", []byte("{}"), "Connect-Protocol-Version", "1")
+		if resp.StatusCode != 501 || !strings.Contains(body, `"code":"unimplemented"`) {
+			t.Errorf("unknown method %s: %d %s", path, resp.StatusCode, body)
+		}
+	}
+	// Health and reflection stay on the gRPC port.
+	resp, _ = send(http.MethodPost, "/grpc.health.v1.Health/Check", "application/json", []byte("{}"), "Connect-Protocol-Version", "1")
+	if resp.StatusCode != 404 {
+		t.Errorf("health over Connect: %d", resp.StatusCode)
+	}
+}
+
+// Bad input in a Connect or gRPC-Web call is the API's 4xx with its details, never a 500 or
+// vanguard's own UNKNOWN.
+func TestBadBodiesAre4xx(t *testing.T) {
+	token := apptest.Token("t-" + apptest.RandomHex(6))
+	create := method("CreateLocale")
+	send := func(ct string, body []byte, hdr ...string) (int, http.Header, string) {
+		req, _ := http.NewRequest(http.MethodPost, env.BaseURL+create, bytes.NewReader(body))
 		req.Header.Set("Content-Type", ct)
 		req.Header.Set("Authorization", "Bearer "+token)
 		for i := 0; i+1 < len(hdr); i += 2 {
@@ -258,24 +319,49 @@ func TestWhatIsNotAConnectOrGRPCWebCall(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
-		return resp
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header, string(b)
 	}
-	// gRPC itself belongs on the gRPC port (it needs HTTP/2).
-	if r := post(method("ListLocales"), "application/grpc"); r.StatusCode != 415 || r.Header.Get("Content-Type") != "application/problem+json" {
-		t.Errorf("application/grpc: %d %s", r.StatusCode, r.Header.Get("Content-Type"))
+	connectJSON := func(what string, body []byte, status int, code, reason string, hdr ...string) {
+		t.Helper()
+		got, h, b := send("application/json", body, append([]string{"Connect-Protocol-Version", "1"}, hdr...)...)
+		if got != status || !strings.Contains(b, `"code":"`+code+`"`) || !strings.Contains(b, `"reason":"`+reason+`"`) {
+			t.Errorf("%s: %d %v %s, want %d %s %s", what, got, h, b, status, code, reason)
+		}
 	}
-	// Neither Connect (no Connect-Protocol-Version) nor gRPC-Web.
-	if r := post(method("ListLocales"), "text/plain"); r.StatusCode != 415 {
-		t.Errorf("text/plain: %d", r.StatusCode)
+	connectJSON("not JSON", []byte("not json"), 400, "invalid_argument", "MALFORMED_REQUEST")
+	connectJSON("a field of the wrong type", []byte(`{"locale":{"code":7}}`), 400, "invalid_argument", "MALFORMED_REQUEST")
+	// (An unknown field is ignored, as Connect's JSON does for forward compatibility; REST refuses it.)
+	connectJSON("an unknown field, then the rules", []byte(`{"nope":1}`), 400, "invalid_argument", "VALIDATION_FAILED")
+	connectJSON("a bad time-out", []byte(`{}`), 400, "invalid_argument", "MALFORMED_REQUEST", "Connect-Timeout-Ms", "soon")
+
+	// A compressed body is refused before it is read: a 300 KB gzip bomb of 300 MiB never inflates.
+	var bomb bytes.Buffer
+	zw := gzip.NewWriter(&bomb)
+	zeros := make([]byte, 1<<20)
+	for i := 0; i < 300; i++ {
+		_, _ = zw.Write(zeros)
 	}
-	// A method the service does not have: Connect's unimplemented (404), nothing called.
-	if r := post("/catalog.v1.LocaleService/DropEverything", "application/json", "Connect-Protocol-Version", "1"); r.StatusCode != 404 {
-		t.Errorf("unknown method: %d", r.StatusCode)
+	_ = zw.Close()
+	got, h, b := send("application/json", bomb.Bytes(), "Connect-Protocol-Version", "1", "Content-Encoding", "gzip")
+	if got != 400 || !strings.Contains(b, "UNSUPPORTED_MEDIA_TYPE") || h.Get("Accept-Encoding") != "identity" {
+		t.Errorf("gzip Connect body: %d %v %s", got, h, b)
 	}
-	// Health and reflection stay on the gRPC port.
-	if r := post("/grpc.health.v1.Health/Check", "application/json", "Connect-Protocol-Version", "1"); r.StatusCode != 404 {
-		t.Errorf("health over Connect: %d", r.StatusCode)
+	frame := append([]byte{0, 0, 0, 0, 0}, bomb.Bytes()...)
+	binary.BigEndian.PutUint32(frame[1:5], uint32(bomb.Len()))
+	got, h, _ = send("application/grpc-web+proto", frame, "Grpc-Encoding", "gzip")
+	if got != 200 || h.Get("Grpc-Status") != strconv.Itoa(int(connect.CodeInvalidArgument)) || h.Get("Grpc-Accept-Encoding") != "identity" {
+		t.Errorf("gzip gRPC-Web body: %d %v", got, h)
+	}
+	// A frame flagged compressed without an encoding, and a gRPC-Web JSON body that is not JSON.
+	frame[0] = 1
+	if got, h, _ = send("application/grpc-web+proto", frame); got != 200 || h.Get("Grpc-Status") != strconv.Itoa(int(connect.CodeInvalidArgument)) {
+		t.Errorf("compressed gRPC-Web frame: %d %v", got, h)
+	}
+	notJSON := append([]byte{0, 0, 0, 0, 8}, []byte("not json")...)
+	if got, h, _ = send("application/grpc-web+json", notJSON); got != 200 || h.Get("Grpc-Status") != strconv.Itoa(int(connect.CodeInvalidArgument)) {
+		t.Errorf("gRPC-Web JSON that is not JSON: %d %v", got, h)
 	}
 }
 
