@@ -180,7 +180,7 @@ var variables = []variable{
 		}},
 	{env: "CATALOG_CORS_ALLOWED_ORIGINS", flag: "cors-allowed-origins", def: "",
 		accepts: "empty, * (any origin), or origins separated by commas: scheme://host[:port] (e.g. https://admin.example.com)",
-		help:    "web pages of these origins may call the API from a browser (REST, Connect, gRPC-Web); empty: none", cmds: cmdServe | cmdMock,
+		help:    "web pages of these origins may call the API from a browser (REST, Connect, gRPC-Web); empty: none (mock: any)", cmds: cmdServe | cmdMock,
 		set: func(s *settings, v string) (err error) { s.app.CORSAllowedOrigins, err = parseOrigins(v); return err }},
 	{env: "CATALOG_LOG_LEVEL", flag: "log-level", def: "info", accepts: "debug, info, warn or error",
 		help: "least severe log level written", cmds: cmdServe | cmdMigrate | cmdMock,

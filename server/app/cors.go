@@ -39,12 +39,14 @@ func newCORS(origins []string) *cors {
 		if o == "*" {
 			c.any = true
 		}
-		c.origins[strings.TrimSuffix(o, "/")] = true
+		c.origins[strings.ToLower(strings.TrimSuffix(o, "/"))] = true
 	}
 	return c
 }
 
-func (c *cors) allowed(origin string) bool { return c.any || c.origins[origin] }
+// allowed compares origins without regard to case: scheme and host are case-insensitive, and browsers
+// send them in lower case.
+func (c *cors) allowed(origin string) bool { return c.any || c.origins[strings.ToLower(origin)] }
 
 // wrap applies the policy around next (a nil policy: next as it is).
 func (c *cors) wrap(next http.Handler) http.Handler {

@@ -429,7 +429,7 @@ func (c *claims) Validate(context.Context) error {
 			return ErrMissingTenant
 		}
 		if len(t) > maxTenantLen || !utf8.ValidString(t) ||
-			strings.IndexFunc(t, func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) }) >= 0 {
+			strings.IndexFunc(t, func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }) >= 0 {
 			return ErrInvalidTenant
 		}
 		c.tenant = t

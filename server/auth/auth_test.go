@@ -436,6 +436,8 @@ func TestVerifyClaims(t *testing.T) {
 		{"blank tenant_id", with(baseClaims(), "tenant_id", "  "), ErrMissingTenant},
 		{"numeric tenant_id", with(baseClaims(), "tenant_id", 42), ErrInvalidTenant},
 		{"tenant_id with newline", with(baseClaims(), "tenant_id", "acme\nadmin"), ErrInvalidTenant},
+		{"tenant_id with a zero-width space", with(baseClaims(), "tenant_id", "acme\u200badmin"), ErrInvalidTenant},
+		{"tenant_id with a right-to-left override", with(baseClaims(), "tenant_id", "acme\u202enimda"), ErrInvalidTenant},
 		{"numeric scope", with(baseClaims(), "scope", 7), ErrInvalidScope},
 		{"string exp", with(baseClaims(), "exp", "tomorrow"), ErrMalformedClaims},
 	}

@@ -34,6 +34,7 @@ func TestUnverified(t *testing.T) {
 		{name: "header without alg", token: seg(`{"typ":"JWT"}`) + "." + seg(`{}`) + ".eA", err: ErrMalformed},
 		{name: "bad signature segment", token: hdr + "." + seg(`{}`) + ".a+b", err: ErrMalformed},
 		{name: "tenant not a string", token: hdr + "." + seg(`{"tenant_id":7}`) + ".eA", err: ErrInvalidTenant},
+		{name: "tenant with a bidi override", token: hdr + "." + seg(`{"tenant_id":"a\u202eb"}`) + ".eA", err: ErrInvalidTenant},
 		{name: "tenant with a space", token: hdr + "." + seg(`{"tenant_id":"a b"}`) + ".eA", err: ErrInvalidTenant},
 		{name: "scope not a string", token: hdr + "." + seg(`{"scope":["x"]}`) + ".eA", err: ErrInvalidScope},
 	} {
