@@ -311,17 +311,8 @@ func mockServer(std stdio, s *settings) error {
 	buffered := app.NewBufferedWriter(std.err, 100*time.Millisecond)
 	defer buffered.Close()
 	log := app.NewLogger(buffered, s.logLevel)
-	dir, err := os.MkdirTemp("", "catalogd-mock-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	// Run as root, the embedded PostgreSQL runs as another user, who must be able to enter it.
-	if err := os.Chmod(dir, 0o755); err != nil {
-		return err
-	}
 	cfg := s.app
-	cfg.Mock, cfg.DataDir, cfg.DatabaseURL = true, dir, ""
+	cfg.Mock, cfg.DatabaseURL = true, "" // a throwaway database and data directory (app.Config.Mock)
 	if len(cfg.CORSAllowedOrigins) == 0 {
 		cfg.CORSAllowedOrigins = []string{"*"}
 	}

@@ -27,7 +27,7 @@ type mockRun struct {
 
 var (
 	mockListen  = regexp.MustCompile(`REST, Connect, gRPC-Web: (http://\S+)\s+gRPC: (\S+)`)
-	mockDataDir = regexp.MustCompile(`"dir":"([^"]*catalogd-mock-[^"/]*)/pg"`)
+	mockDataDir = regexp.MustCompile(`"msg":"catalogd mock: a throwaway database and data directory","dir":"([^"]+)"`)
 )
 
 // startMock runs the binary and reads its output until the banner (URLs and token) is out.
@@ -115,7 +115,7 @@ func (m *mockRun) stop(t *testing.T) {
 }
 
 // `catalogd mock` starts on a fresh database with the demo catalog every time, serves the printed
-// token, and deletes its database at exit.
+// token, and deletes its database at exit: on SIGTERM, and on SIGKILL too (pgembed's watchdog).
 func TestMockCommandStartsCleanEachTime(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "catalogd")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
@@ -144,6 +144,20 @@ func TestMockCommandStartsCleanEachTime(t *testing.T) {
 	}
 	if dirs[0] == dirs[1] {
 		t.Errorf("both runs used %s", dirs[0])
+	}
+
+	m := startMock(t, bin)
+	_ = m.cmd.Process.Kill()
+	<-m.finished
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := os.Stat(m.dataDir); os.IsNotExist(err) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is still there a minute after SIGKILL", m.dataDir)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 

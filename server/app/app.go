@@ -92,6 +92,7 @@ type Config struct {
 	CORSAllowedOrigins []string
 	// Mock makes this the spec's mock server (`catalogd mock`, mock.go): any well-formed bearer token
 	// is accepted, every tenant starts with the demo catalog, private webhook targets are allowed.
+	// With no DatabaseURL its database and DataDir are a throwaway temporary directory.
 	Mock bool
 }
 
@@ -136,7 +137,17 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 		}
 	}()
 	url := cfg.DatabaseURL
-	if url == "" {
+	switch {
+	case url == "" && cfg.Mock:
+		// The mock's database and files are throwaway: a temporary directory that a watchdog process
+		// deletes, with its server, however catalogd ends (SIGKILL included).
+		if s.embedded, err = pgembed.StartTemp(ctx, log, pgembed.Options{Throwaway: true}); err != nil {
+			return nil, err
+		}
+		cfg.DataDir = filepath.Join(s.embedded.TempRoot(), "data")
+		log.Info("catalogd mock: a throwaway database and data directory", "dir", s.embedded.TempRoot())
+		url = s.embedded.URL()
+	case url == "":
 		log.Info("DATABASE_URL is empty: starting an embedded PostgreSQL", "dir", filepath.Join(cfg.DataDir, "pg"))
 		if s.embedded, err = pgembed.Start(ctx, filepath.Join(cfg.DataDir, "pg"), log); err != nil {
 			return nil, err
@@ -220,7 +231,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	}
 	var demo *demoSeeder
 	if cfg.Mock {
-		demo = &demoSeeder{conn: local, log: log, seed: map[string]*tenantSeed{}}
+		demo = newDemoSeeder(local, log)
 		ic.onTenant = demo.ensure
 	}
 	spec, err := BuildOpenAPI(services)
@@ -319,7 +330,11 @@ func (s *Server) Stop(ctx context.Context) {
 		_ = s.blobs.Close()
 	}
 	if s.embedded != nil {
-		if err := s.embedded.Stop(); err != nil {
+		stop := s.embedded.Stop
+		if s.embedded.TempRoot() != "" { // the mock's: stopped and deleted
+			stop = s.embedded.Remove
+		}
+		if err := stop(); err != nil {
 			s.Log.Error("stop embedded PostgreSQL", "error", err.Error())
 		}
 	}

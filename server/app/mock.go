@@ -45,13 +45,29 @@ func MockToken(tenant string) string {
 		seg(map[string]string{"tenant_id": tenant, "sub": "mock", "scope": strings.Join(DevScopes, " ")}) + "."
 }
 
+// The mock's bounds: it is meant for one developer or a CI job, not as a public service, but a loop
+// of new tenants must not take it down. Seeds run a few at a time (each takes 0.2–0.4 s and holds a
+// few connections); a tenant's call waits for its seed at most mockSeedWait, then is 503 while the
+// seed goes on; past mockMaxTenants tenants, a new one is refused.
+const mockSeedsAtOnce = 2
+
+var ( // variables for the tests
+	mockSeedWait   = 15 * time.Second
+	mockMaxTenants = 1000
+)
+
 // demoSeeder gives each tenant the demo catalog once, before its first call is served: a tenant's
-// first calls wait for the seed (which takes well under a second), later ones pass at once.
+// first calls wait for the seed, later ones pass at once.
 type demoSeeder struct {
-	conn grpc.ClientConnInterface // the services in process (localConn): the seed goes through the API
-	log  *slog.Logger
-	mu   sync.Mutex
-	seed map[string]*tenantSeed
+	conn  grpc.ClientConnInterface // the services in process (localConn): the seed goes through the API
+	log   *slog.Logger
+	slots chan struct{} // mockSeedsAtOnce
+	mu    sync.Mutex
+	seed  map[string]*tenantSeed
+}
+
+func newDemoSeeder(conn grpc.ClientConnInterface, log *slog.Logger) *demoSeeder {
+	return &demoSeeder{conn: conn, log: log, slots: make(chan struct{}, mockSeedsAtOnce), seed: map[string]*tenantSeed{}}
 }
 
 type tenantSeed struct {
@@ -62,8 +78,7 @@ type tenantSeed struct {
 // seedingKey marks the context of the seed's own calls, which must not wait for the seed.
 type seedingKey struct{}
 
-// ensure seeds tenant unless it is seeded (or being seeded: then it waits). A failed seed is tried
-// again by the tenant's next call.
+// ensure seeds tenant unless it is seeded (or being seeded: then it waits, at most mockSeedWait).
 func (d *demoSeeder) ensure(ctx context.Context, tenant string) error {
 	if ctx.Value(seedingKey{}) != nil {
 		return nil
@@ -71,27 +86,37 @@ func (d *demoSeeder) ensure(ctx context.Context, tenant string) error {
 	d.mu.Lock()
 	s := d.seed[tenant]
 	if s == nil {
+		if len(d.seed) >= mockMaxTenants {
+			d.mu.Unlock()
+			return apierr.New(apierr.LimitExceeded, "this mock holds the demo catalogs of %d tenants, its most; restart catalogd mock for a clean state",
+				mockMaxTenants).WithMeta("limit", mockMaxTenants)
+		}
 		s = &tenantSeed{done: make(chan struct{})}
 		d.seed[tenant] = s
-		d.mu.Unlock()
 		go d.run(tenant, s) // not tied to this call: a client that goes away does not cut the seed
-	} else {
-		d.mu.Unlock()
 	}
+	d.mu.Unlock()
+	wait := time.NewTimer(mockSeedWait)
+	defer wait.Stop()
 	select {
 	case <-s.done:
+	case <-wait.C:
+		return apierr.New(apierr.Unavailable, "the demo catalog of tenant %s is being made; try again in a few seconds", tenant)
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 	if s.err != nil {
-		return apierr.New(apierr.Unavailable, "the demo catalog of tenant %s could not be made; try again", tenant)
+		// Not tried again: the seed's writes are many calls, and what a failed one made stays.
+		return apierr.New(apierr.Unavailable, "the demo catalog of tenant %s could not be made (see the mock's log); use another tenant or restart catalogd mock", tenant)
 	}
 	return nil
 }
 
 func (d *demoSeeder) run(tenant string, s *tenantSeed) {
 	defer close(s.done)
-	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), seedingKey{}, true), time.Minute)
+	d.slots <- struct{}{}
+	defer func() { <-d.slots }()
+	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), seedingKey{}, true), 5*time.Minute)
 	defer cancel()
 	ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+MockToken(tenant))
 	start := time.Now()
@@ -102,9 +127,6 @@ func (d *demoSeeder) run(tenant string, s *tenantSeed) {
 	case err != nil:
 		s.err = err
 		d.log.Error("seed the demo catalog", "tenant", tenant, "error", err.Error())
-		d.mu.Lock()
-		delete(d.seed, tenant)
-		d.mu.Unlock()
 	default:
 		d.log.Info("seeded the demo catalog", "tenant", tenant, "catalog", sum.String(),
 			"duration_ms", time.Since(start).Milliseconds())
