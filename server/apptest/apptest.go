@@ -348,26 +348,46 @@ func WantProblem(t testing.TB, r Resp, status int, code string, field ...string)
 // sets *env and *pool (a pool on that database, for reading what the API does not show), runs
 // the tests, stops everything and exits with the tests' code. pool may be nil.
 func Main(m *testing.M, env **Env, pool **pgxpool.Pool, opts ...func(*app.Config)) {
-	e, err := Start(opts...)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start catalogd:", err)
-		os.Exit(1)
-	}
-	var p *pgxpool.Pool
-	if pool != nil {
-		if p, err = pgxpool.New(context.Background(), e.DBURL); err != nil {
-			fmt.Fprintln(os.Stderr, "connect to the test database:", err)
+	os.Exit(run(m, pool, Server{Env: env, Options: opts}))
+}
+
+// Server is one catalogd of MainServers: where its Env goes and its configuration.
+type Server struct {
+	Env     **Env
+	Options []func(*app.Config)
+}
+
+// MainServers is Main for a package whose tests need several catalogd (e.g. a real one and a mock),
+// each on a fresh database of its own.
+func MainServers(m *testing.M, servers ...Server) { os.Exit(run(m, nil, servers...)) }
+
+// run starts the servers (pool: a pool on the first one's database), runs the tests, reports each
+// server's OpenAPI contract check and stops everything; it returns the exit code.
+func run(m *testing.M, pool **pgxpool.Pool, servers ...Server) int {
+	var started []*Env
+	defer func() {
+		for _, e := range started {
+			e.contract.Report()
 			e.Stop()
-			os.Exit(1)
 		}
+	}()
+	for _, s := range servers {
+		e, err := Start(s.Options...)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "start catalogd:", err)
+			return 1
+		}
+		started = append(started, e)
+		*s.Env = e
+	}
+	if pool != nil {
+		p, err := pgxpool.New(context.Background(), started[0].DBURL)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "connect to the test database:", err)
+			return 1
+		}
+		defer p.Close()
 		*pool = p
 	}
-	*env = e
-	code := m.Run()
-	e.contract.Report()
-	if p != nil {
-		p.Close()
-	}
-	e.Stop()
-	os.Exit(code)
+	return m.Run()
 }

@@ -34,7 +34,7 @@ const origin = "http://admin.example.test"
 func TestMain(m *testing.M) {
 	apptest.Main(m, &env, nil, func(c *app.Config) {
 		c.CORSAllowedOrigins = []string{"HTTP://Admin.Example.TEST"} // origins compare without regard to case
-		c.RateLimitRPS, c.RateLimitBurst = 0.5, 8 // a burst of 8 per tenant: TestRateLimitIsTheTenants spends it
+		c.RateLimitRPS, c.RateLimitBurst = 0.5, 8                    // a burst of 8 per tenant: TestRateLimitIsTheTenants spends it
 	})
 }
 
