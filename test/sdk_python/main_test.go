@@ -1,6 +1,8 @@
-// Package sdkpython tests the Python SDK (sdk/python) against a live catalogd: the package installs
-// with pip from the repository without a package index, then flow.py (every step checked by the
-// program itself) and the examples of sdk/python/README.md run with Debian's /usr/bin/python3.
+// Package sdkpython tests the Python SDK (sdk/python) against a live catalogd and `catalogd mock`: the
+// package installs with pip from the repository without a package index, then flow.py (every step
+// checked by the program itself; the real catalogd only) and the examples of sdk/python/README.md (both
+// servers, each as a fresh tenant; a block marked only=mock on the mock only) run with Debian's
+// /usr/bin/python3.
 //
 // What it needs, from Debian's packages: python3-grpcio and python3-protobuf (the SDK's runtime;
 // scripts/install-sdk-tools.sh installs them when missing), and python3-venv (a virtual environment
@@ -17,12 +19,29 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogd/catalogd/server/app"
 	"github.com/catalogd/catalogd/server/apptest"
 )
 
-var env *apptest.Env
+// env is a real catalogd (tokens signed with apptest's secret), mockEnv a `catalogd mock`, whose
+// tenants start with the demo catalog.
+var env, mockEnv *apptest.Env
 
-func TestMain(m *testing.M) { apptest.Main(m, &env, nil) }
+// TestMain starts two catalogd: a real one and a mock (the README's examples run against both).
+func TestMain(m *testing.M) {
+	apptest.MainServers(m, apptest.Server{Env: &env}, apptest.Server{Env: &mockEnv, Options: []func(*app.Config){func(c *app.Config) { c.Mock = true }}})
+}
+
+// server is one of the two catalogd the README's examples run against.
+type server struct {
+	name string // the subtest: "real" or "mock"
+	env  *apptest.Env
+	mock bool
+}
+
+func servers() []server {
+	return []server{{"real", env, false}, {"mock", mockEnv, true}}
+}
 
 // python is Debian's interpreter: a pyenv or conda python3 earlier on PATH does not see Debian's
 // python3-grpcio and python3-protobuf.
@@ -171,44 +190,84 @@ func run(t *testing.T, dir string, extraEnv []string, limit time.Duration, name 
 	return apptest.RunCommand(t, dir, pythonEnv(extraEnv...), limit, name, args...)
 }
 
-// readmeExamples returns the README's ```python blocks joined into one program, and the block after
-// the `<!-- sdk_python:output` marker: what the program prints.
-func readmeExamples(readme string) (program, output string, blocks int, err error) {
+// readmeDoc is what the tests take from sdk/python/README.md.
+type readmeDoc struct {
+	// program is the ```python blocks joined, in order: one program for any server; output is the
+	// block after the `<!-- sdk_python:output` marker, what it prints.
+	program, output string
+	blocks          int
+	// mockProgram and mockOutput are the same for the ```python only=mock blocks (the demo catalog of
+	// `catalogd mock`) and the `<!-- sdk_python:output only=mock` marker.
+	mockProgram, mockOutput string
+	mockBlocks              int
+	// mockToken is the ```sh mock-token block: a script that exports CATALOGD_TOKEN for the mock.
+	mockToken string
+}
+
+// parseReadme reads the README's blocks. A ```python block with anything else after "python" is an
+// error: no example escapes the tests by a typo.
+func parseReadme(readme string) (*readmeDoc, error) {
 	lines := strings.Split(readme, "\n")
-	var prog []string
-	haveOutput := false
+	doc := &readmeDoc{}
+	var prog, mockProg []string
+	haveOutput, haveMockOutput := false, false
 	for i := 0; i < len(lines); i++ {
 		line := strings.TrimRight(lines[i], " \t\r")
 		switch {
-		case line == "```python":
+		case line == "```python" || line == "```python only=mock" || line == "```sh mock-token":
 			end := fence(lines, i+1)
 			if end < 0 {
-				return "", "", 0, fmt.Errorf("line %d: the python block is not closed", i+1)
+				return nil, fmt.Errorf("line %d: the %s block is not closed", i+1, strings.TrimPrefix(line, "```"))
 			}
-			prog = append(prog, lines[i+1:end]...)
-			prog = append(prog, "")
-			blocks++
+			body := lines[i+1 : end]
+			switch line {
+			case "```python":
+				prog = append(append(prog, body...), "")
+				doc.blocks++
+			case "```python only=mock":
+				mockProg = append(append(mockProg, body...), "")
+				doc.mockBlocks++
+			default:
+				if doc.mockToken != "" {
+					return nil, fmt.Errorf("line %d: a second sh mock-token block", i+1)
+				}
+				doc.mockToken = strings.Join(body, "\n") + "\n"
+			}
 			i = end
+		case strings.HasPrefix(line, "```python"):
+			return nil, fmt.Errorf("line %d: %q: a python block is ```python (any server) or ```python only=mock", i+1, line)
 		case strings.HasPrefix(line, "<!-- sdk_python:output"):
-			if haveOutput {
-				return "", "", 0, fmt.Errorf("line %d: a second output marker", i+1)
+			mock := strings.HasPrefix(line, "<!-- sdk_python:output only=mock")
+			if (mock && haveMockOutput) || (!mock && haveOutput) {
+				return nil, fmt.Errorf("line %d: a second output marker", i+1)
 			}
 			if i+1 >= len(lines) || strings.TrimSpace(lines[i+1]) != "```text" {
-				return "", "", 0, fmt.Errorf("line %d: the output marker is not followed by a ```text block", i+1)
+				return nil, fmt.Errorf("line %d: the output marker is not followed by a ```text block", i+1)
 			}
 			end := fence(lines, i+2)
 			if end < 0 {
-				return "", "", 0, fmt.Errorf("line %d: the output block is not closed", i+2)
+				return nil, fmt.Errorf("line %d: the output block is not closed", i+2)
 			}
-			output = strings.Join(lines[i+2:end], "\n") + "\n"
-			haveOutput = true
+			out := strings.Join(lines[i+2:end], "\n") + "\n"
+			if mock {
+				doc.mockOutput, haveMockOutput = out, true
+			} else {
+				doc.output, haveOutput = out, true
+			}
 			i = end
 		}
 	}
-	if blocks == 0 || !haveOutput {
-		return "", "", 0, fmt.Errorf("no python blocks (%d) or no output block (%v)", blocks, haveOutput)
+	if doc.blocks == 0 || !haveOutput {
+		return nil, fmt.Errorf("no python blocks (%d) or no output block (%v)", doc.blocks, haveOutput)
 	}
-	return strings.Join(prog, "\n"), output, blocks, nil
+	if (doc.mockBlocks > 0) != haveMockOutput {
+		return nil, fmt.Errorf("%d python only=mock blocks, and an output block for them: %v", doc.mockBlocks, haveMockOutput)
+	}
+	if doc.mockToken == "" {
+		return nil, fmt.Errorf("no ```sh mock-token block (how to make a token for catalogd mock)")
+	}
+	doc.program, doc.mockProgram = strings.Join(prog, "\n"), strings.Join(mockProg, "\n")
+	return doc, nil
 }
 
 // fence is the index of the closing ``` at or after line from, or -1.

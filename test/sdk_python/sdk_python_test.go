@@ -18,8 +18,9 @@ var flowSteps = []string{
 	"validation-error", "unauthenticated", "token-source", "delete", "transport-error",
 }
 
-// The SDK installs with pip from the repository; flow.py and the README's examples then run on it
-// against this catalogd, and what they did is read back over REST.
+// The SDK installs with pip from the repository; flow.py then runs on it against the real catalogd,
+// the README's examples against the real catalogd and the mock, and what they did is read back over
+// REST.
 func TestPythonSDK(t *testing.T) {
 	root := repoRoot(t)
 	requireTools(t, root)
@@ -29,15 +30,47 @@ func TestPythonSDK(t *testing.T) {
 		t.Parallel()
 		testFlow(t, root, py)
 	})
-	t.Run("readme", func(t *testing.T) {
-		t.Parallel()
-		testReadme(t, root, py, nil)
-	})
-	// The same examples with the sources on PYTHONPATH instead of installed: the README's other way.
-	t.Run("readme-pythonpath", func(t *testing.T) {
-		t.Parallel()
-		testReadme(t, root, python, []string{"PYTHONPATH=" + filepath.Join(root, "sdk", "python", "src")})
-	})
+	for _, s := range servers() {
+		t.Run("readme/"+s.name, func(t *testing.T) {
+			t.Parallel()
+			testReadme(t, root, py, nil, s)
+		})
+		// The same examples with the sources on PYTHONPATH instead of installed: the README's other way.
+		t.Run("readme-pythonpath/"+s.name, func(t *testing.T) {
+			t.Parallel()
+			testReadme(t, root, python, []string{"PYTHONPATH=" + filepath.Join(root, "sdk", "python", "src")}, s)
+		})
+	}
+}
+
+// The README's recipe of a mock token (```sh mock-token), run by bash, exports a CATALOGD_TOKEN that
+// the mock takes (its tenant holds the demo catalog) and a real catalogd refuses (it is unsigned).
+func TestReadmeMockToken(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile(filepath.Join(repoRoot(t), "sdk", "python", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := parseReadme(string(readme))
+	if err != nil {
+		t.Fatalf("sdk/python/README.md: %v", err)
+	}
+	r := run(t, t.TempDir(), nil, time.Minute, "bash", "-euo", "pipefail", "-c", doc.mockToken+`printf '%s' "$CATALOGD_TOKEN"`)
+	if r.Code != 0 {
+		t.Fatalf("sdk/python/README.md's mock-token recipe failed (exit %d):\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	tok := r.Stdout
+	if strings.Count(tok, ".") != 2 || strings.ContainsAny(tok, " \n") {
+		t.Fatalf("sdk/python/README.md's mock-token recipe exports CATALOGD_TOKEN=%q, not a JWT", tok)
+	}
+	c := mockEnv.ClientFor(t, "unused")
+	c.Token = tok
+	if locales := apptest.Want(t, c.Get("/v1/locales?codes[eq]=de-DE"), 200).Items(); len(locales) != 1 {
+		t.Errorf("the mock's tenant of the README's token has no demo locale de-DE: %v", locales)
+	}
+	onReal := env.ClientFor(t, "unused")
+	onReal.Token = tok
+	apptest.WantProblem(t, onReal.Get("/v1/locales"), 401, "UNAUTHENTICATED")
 }
 
 var (
@@ -117,44 +150,74 @@ func testFlow(t *testing.T, root, py string) {
 	}
 }
 
-// The README's examples run, in order, as one program against this catalogd (the same variables
-// the README tells its readers to set), and print exactly what the README says they print.
-func testReadme(t *testing.T, root, py string, extraEnv []string) {
+// The README's examples run, in order, as one program against s (the same variables the README tells
+// its readers to set), as a fresh tenant, and print exactly what the README says they print; on the
+// mock, its only=mock program too.
+func testReadme(t *testing.T, root, py string, extraEnv []string, s server) {
 	readme, err := os.ReadFile(filepath.Join(root, "sdk", "python", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	program, want, blocks, err := readmeExamples(string(readme))
+	doc, err := parseReadme(string(readme))
 	if err != nil {
 		t.Fatalf("sdk/python/README.md: %v", err)
 	}
+	tenant := "pyreadme-" + apptest.RandomHex(6)
+	runExample(t, py, extraEnv, s, tenant, doc.program, doc.output, fmt.Sprintf("%d python blocks", doc.blocks))
+
+	// They left the tenant as they found it but for an en-US locale, made when it had none (the
+	// example deletes the attribute it made): on the real catalogd that locale alone, on the mock the
+	// demo catalog's locales and attributes.
+	wantLocales, wantAttributes := "en-US", ""
+	if s.mock {
+		wantLocales, wantAttributes = "de-DE,en-US,fr-FR", "color,gender,material,shoe_size,size"
+	}
+	c := s.env.ClientFor(t, tenant)
+	if got := codesOf(t, c, "/v1/locales?code[order]=asc&size=100"); got != wantLocales {
+		t.Errorf("the tenant's locales after the examples: %s, want %s", got, wantLocales)
+	}
+	if got := codesOf(t, c, "/v1/attributes?code[order]=asc&size=100"); got != wantAttributes {
+		t.Errorf("the tenant's attributes after the examples: %q, want %q", got, wantAttributes)
+	}
+
+	if s.mock {
+		if doc.mockBlocks == 0 {
+			t.Fatal("sdk/python/README.md has no python only=mock block: it shows the demo catalog of catalogd mock")
+		}
+		runExample(t, py, extraEnv, s, "pydemo-"+apptest.RandomHex(6), doc.mockProgram, doc.mockOutput,
+			fmt.Sprintf("%d python only=mock blocks", doc.mockBlocks))
+	}
+}
+
+// runExample runs program against s as tenant and compares what it prints with want.
+func runExample(t *testing.T, py string, extraEnv []string, s server, tenant, program, want, what string) {
+	t.Helper()
 	file := filepath.Join(t.TempDir(), "readme_examples.py")
 	if err := os.WriteFile(file, []byte(program), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tenant := "pyreadme-" + apptest.RandomHex(6)
 	res := run(t, t.TempDir(), append([]string{
-		"CATALOGD_GRPC_TARGET=" + env.Server.GRPCAddr(),
+		"CATALOGD_GRPC_TARGET=" + s.env.Server.GRPCAddr(),
 		"CATALOGD_TOKEN=" + apptest.Token(tenant),
 	}, extraEnv...), 2*time.Minute, py, file)
-	t.Logf("%d python blocks of sdk/python/README.md (%s):\n%s", blocks, res.Took.Round(time.Millisecond), res.Stdout)
+	t.Logf("%s of sdk/python/README.md against %s (%s):\n%s", what, s.name, res.Took.Round(time.Millisecond), res.Stdout)
 	if res.Code != 0 {
-		t.Fatalf("the README's examples failed (exit %d):\n%s", res.Code, res.Stderr)
+		t.Fatalf("the README's %s failed against %s (exit %d):\n%s", what, s.name, res.Code, res.Stderr)
 	}
 	if strings.TrimSpace(res.Stderr) != "" {
-		t.Errorf("the README's examples wrote to stderr:\n%s", res.Stderr)
+		t.Errorf("the README's %s wrote to stderr:\n%s", what, res.Stderr)
 	}
 	if res.Stdout != want {
-		t.Errorf("the README's examples printed\n%s\nbut the README says they print\n%s", res.Stdout, want)
+		t.Errorf("the README's %s printed, against %s,\n%s\nbut the README says they print\n%s", what, s.name, res.Stdout, want)
 	}
+}
 
-	// They left a locale and no attribute behind (the example deletes what it made).
-	c := env.ClientFor(t, tenant)
-	locales := apptest.Want(t, c.Get("/v1/locales"), 200).Items()
-	if len(locales) != 1 || locales[0]["code"] != "en-US" {
-		t.Errorf("the tenant's locales after the examples: %v", locales)
+// codesOf is the codes of a list's items, comma-separated.
+func codesOf(t *testing.T, c *apptest.Client, path string) string {
+	t.Helper()
+	var codes []string
+	for _, it := range apptest.Want(t, c.Get(path), 200).Items() {
+		codes = append(codes, fmt.Sprint(it["code"]))
 	}
-	if items := apptest.Want(t, c.Get("/v1/attributes"), 200).Items(); len(items) != 0 {
-		t.Errorf("the examples left attributes behind: %v", items)
-	}
+	return strings.Join(codes, ",")
 }

@@ -1,10 +1,14 @@
 // Package sdkts checks the TypeScript SDK (sdk/typescript) as its users get it: it builds the package
 // (npm ci, then `npm run build`, which is tsc --strict), packs it with `npm pack`, installs the tarball
-// into a separate npm project (../sdk-typescript, pinned typescript, esbuild and @types/node) and,
-// against a live catalogd, runs there
+// into a separate npm project (../sdk-typescript, pinned typescript, esbuild and @types/node) and runs
+// there
 //   - the README's examples: every ```ts example=<file> block is compiled with tsc --strict; each Node
-//     example runs and must print exactly the ```text output=<file> block after it (readme_test.go);
-//   - a Node flow over gRPC (the gRPC port) and over Connect (the HTTP port) (node_test.go);
+//     example runs against a live catalogd and against `catalogd mock` (app.Config.Mock, whose tenants
+//     start with the demo catalog), each as a fresh tenant, and must print exactly the
+//     ```text output=<file> block after it (one marked only=mock runs against the mock only); the
+//     README's mock token recipe works on the mock (readme_test.go);
+//   - against the live catalogd, a Node flow over gRPC (the gRPC port) and over Connect (the HTTP
+//     port) (node_test.go);
 //   - a page bundled by esbuild from the SDK's browser entry, in headless Chromium, from another origin
 //     than catalogd's, over Connect and gRPC-Web (browser_test.go).
 //
@@ -28,7 +32,8 @@ import (
 )
 
 var (
-	env *apptest.Env
+	// env is a real catalogd (tokens signed with apptest's secret), mockEnv a `catalogd mock`.
+	env, mockEnv *apptest.Env
 	// pageListener is where browser_test.go serves its page: opened before catalogd starts, so that
 	// catalogd's CORS configuration can name its origin (pageOrigin) and no other.
 	pageListener net.Listener
@@ -42,7 +47,21 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	pageOrigin = "http://" + pageListener.Addr().String()
-	apptest.Main(m, &env, nil, func(c *app.Config) { c.CORSAllowedOrigins = []string{pageOrigin} })
+	// A real catalogd (its CORS lets the test page in) and a mock: the README's examples run against both.
+	apptest.MainServers(m,
+		apptest.Server{Env: &env, Options: []func(*app.Config){func(c *app.Config) { c.CORSAllowedOrigins = []string{pageOrigin} }}},
+		apptest.Server{Env: &mockEnv, Options: []func(*app.Config){func(c *app.Config) { c.Mock = true }}})
+}
+
+// server is one of the two catalogd the README's examples run against.
+type server struct {
+	name string // the subtest: "real" or "mock"
+	env  *apptest.Env
+	mock bool
+}
+
+func servers() []server {
+	return []server{{"real", env, false}, {"mock", mockEnv, true}}
 }
 
 // sdkDir and consumerDir are the SDK's npm project and the one that installs it.
@@ -86,7 +105,7 @@ func setup(t *testing.T) string {
 }
 
 func build(t *testing.T, sdk, consumer string) error {
-	// The SDK's own prepare script (tsc) runs below, where its failure has a message of its own.
+	// The SDK's own build runs below (npm run build), where its failure has a message of its own.
 	apptest.NpmCI(t, sdk, "--ignore-scripts")
 	apptest.NpmCI(t, consumer)
 
@@ -133,6 +152,9 @@ func build(t *testing.T, sdk, consumer string) error {
 		return fmt.Errorf("npm install %s in %s: %v\n%s%s", tarball, consumer, err, r.Stdout, r.Stderr)
 	}
 	t.Logf("consumer: npm install <tarball>: %s", r.Took.Round(time.Millisecond))
+	if err := installedScripts(filepath.Join(consumer, "node_modules", "@catalogd", "sdk", "package.json")); err != nil {
+		return err
+	}
 	if err := doc.writeExamples(filepath.Join(consumer, "src", "readme")); err != nil {
 		return err
 	}
@@ -154,7 +176,7 @@ func build(t *testing.T, sdk, consumer string) error {
 	return nil
 }
 
-// pack runs `npm pack` in the SDK (its prepare script is the build that just ran) and returns the
+// pack runs `npm pack` in the SDK (its prepack script is the build that just ran) and returns the
 // tarball's path.
 func pack(t *testing.T, sdk, packDir string) (string, error) {
 	r, err := command(sdk, nil, 2*time.Minute, "npm", "pack", "--ignore-scripts", "--json", "--loglevel=error", "--pack-destination", packDir)
@@ -191,19 +213,41 @@ func pack(t *testing.T, sdk, packDir string) (string, error) {
 	return path, nil
 }
 
+// installedScripts checks the installed SDK's manifest for scripts npm runs (or, from npm 11 on, asks
+// to approve) when a project installs the tarball: the package is built before it is packed, and an
+// installed SDK has neither its sources' tsconfig nor the compiler to build with.
+func installedScripts(manifest string) error {
+	b, err := os.ReadFile(manifest)
+	if err != nil {
+		return err
+	}
+	var pkg struct {
+		Scripts map[string]string `json:"scripts"`
+	}
+	if err := json.Unmarshal(b, &pkg); err != nil {
+		return fmt.Errorf("%s: %v", manifest, err)
+	}
+	for _, name := range []string{"preinstall", "install", "postinstall", "prepare"} {
+		if s, ok := pkg.Scripts[name]; ok {
+			return fmt.Errorf("the packed SDK has an install script, %q: %q (build in prepack instead)", name, s)
+		}
+	}
+	return nil
+}
+
 // command runs an npm, tsc, esbuild or node command (apptest.Command) with the machine's environment
 // plus extraEnv.
 func command(dir string, extraEnv []string, limit time.Duration, name string, args ...string) (apptest.Result, error) {
 	return apptest.Command(dir, append(os.Environ(), append([]string{"npm_config_update_notifier=false"}, extraEnv...)...), limit, name, args...)
 }
 
-// nodeEnv is the environment of a Node program against this catalogd: both ports, and tokens of a
-// fresh tenant (every scope, and read-only).
-func nodeEnv() []string {
+// nodeEnv is the environment of a Node program against e: both ports, and tokens of a fresh tenant
+// (every scope, and read-only; the mock takes apptest's tokens as it takes any well-formed one).
+func nodeEnv(e *apptest.Env) []string {
 	tenant := "sdkts-" + apptest.RandomHex(6)
 	return []string{
-		"CATALOGD_GRPC_URL=http://" + env.Server.GRPCAddr(),
-		"CATALOGD_URL=" + env.BaseURL,
+		"CATALOGD_GRPC_URL=http://" + e.Server.GRPCAddr(),
+		"CATALOGD_URL=" + e.BaseURL,
 		"CATALOGD_TOKEN=" + apptest.Token(tenant),
 		"CATALOGD_READONLY_TOKEN=" + apptest.Token(tenant, "catalog:read"),
 	}

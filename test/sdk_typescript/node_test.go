@@ -22,7 +22,7 @@ func TestNodeFlow(t *testing.T) {
 	for _, protocol := range []string{"grpc", "connect"} {
 		t.Run(protocol, func(t *testing.T) {
 			t.Parallel()
-			r, err := command(dir, nodeEnv(), 2*time.Minute, "node", filepath.Join("dist", "flow.js"), protocol)
+			r, err := command(dir, nodeEnv(env), 2*time.Minute, "node", filepath.Join("dist", "flow.js"), protocol)
 			t.Logf("node dist/flow.js %s (%s):\n%s", protocol, r.Took.Round(time.Millisecond), r.Stdout)
 			if err != nil {
 				t.Fatalf("the flow over %s failed: %v\nstderr:\n%s", protocol, err, r.Stderr)

@@ -4,25 +4,31 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/catalogd/catalogd/server/apptest"
 )
 
 // readmeDoc is what the tests take from sdk/typescript/README.md: its text, its TypeScript examples
-// (```ts example=<file>) and what each Node example prints (```text output=<file>).
+// (```ts example=<file>, with only=mock when it shows the demo catalog of `catalogd mock`), what each
+// Node example prints (```text output=<file>) and the recipe of a mock token (```sh mock-token).
 type readmeDoc struct {
-	text     string
-	examples map[string]string // file name -> source
-	outputs  map[string]string // file name -> expected stdout
+	text      string
+	examples  map[string]string // file name -> source
+	outputs   map[string]string // file name -> expected stdout
+	mockOnly  map[string]bool   // file names of the examples that run against the mock only
+	mockToken string            // the shell script that exports CATALOGD_TOKEN for the mock
 }
 
 var (
 	fenceRE   = regexp.MustCompile("^```([A-Za-z0-9_+-]*)(?:\\s+(.*))?$")
-	exampleRE = regexp.MustCompile(`^example=([a-z0-9-]+\.ts)$`)
+	exampleRE = regexp.MustCompile(`^example=([a-z0-9-]+\.ts)(\s+only=mock)?$`)
 	outputRE  = regexp.MustCompile(`^output=([a-z0-9-]+\.ts)$`)
 )
 
@@ -37,7 +43,7 @@ func parseReadme(path string) (*readmeDoc, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc := &readmeDoc{text: string(b), examples: map[string]string{}, outputs: map[string]string{}}
+	doc := &readmeDoc{text: string(b), examples: map[string]string{}, outputs: map[string]string{}, mockOnly: map[string]bool{}}
 	var (
 		open    bool
 		lang    string
@@ -67,13 +73,19 @@ func parseReadme(path string) (*readmeDoc, error) {
 		case lang == "ts" || lang == "typescript" || lang == "tsx" || lang == "js" || lang == "javascript":
 			e := exampleRE.FindStringSubmatch(info)
 			if e == nil || lang != "ts" {
-				return nil, fmt.Errorf("README.md:%d: a %s block without \"ts example=<file>.ts\": every code block is compiled and run "+
-					"by the tests, so it must name its file", start, lang)
+				return nil, fmt.Errorf("README.md:%d: a %s block without \"ts example=<file>.ts\" (and optionally \" only=mock\"): "+
+					"every code block is compiled and run by the tests, so it must name its file", start, lang)
 			}
 			if _, dup := doc.examples[e[1]]; dup {
 				return nil, fmt.Errorf("README.md:%d: a second example named %s", start, e[1])
 			}
 			doc.examples[e[1]] = text
+			doc.mockOnly[e[1]] = e[2] != ""
+		case lang == "sh" && info == "mock-token":
+			if doc.mockToken != "" {
+				return nil, fmt.Errorf("README.md:%d: a second sh mock-token block", start)
+			}
+			doc.mockToken = text
 		case outputRE.MatchString(info):
 			name := outputRE.FindStringSubmatch(info)[1]
 			if _, dup := doc.outputs[name]; dup {
@@ -88,8 +100,11 @@ func parseReadme(path string) (*readmeDoc, error) {
 	if len(doc.examples) == 0 {
 		return nil, fmt.Errorf("README.md has no ```ts example=<file> block")
 	}
-	if _, ok := doc.examples[browserExample]; !ok {
-		return nil, fmt.Errorf("README.md has no %s example (the browser test page imports it)", browserExample)
+	if _, ok := doc.examples[browserExample]; !ok || doc.mockOnly[browserExample] {
+		return nil, fmt.Errorf("README.md has no %s example for any server (the browser test page imports it)", browserExample)
+	}
+	if doc.mockToken == "" {
+		return nil, fmt.Errorf("README.md has no ```sh mock-token block (how to make a token for catalogd mock)")
 	}
 	for name := range doc.outputs {
 		if _, ok := doc.examples[name]; !ok {
@@ -131,29 +146,71 @@ func (d *readmeDoc) nodeExamples() []string {
 	return names
 }
 
-// Each Node example of the README, compiled by setup with tsc --strict, runs against this catalogd as
-// a fresh tenant and prints exactly what the README says it prints.
+// Each Node example of the README, compiled by setup with tsc --strict, runs as a fresh tenant against
+// a real catalogd and against `catalogd mock` (where the tenant holds the demo catalog), and prints
+// exactly what the README says it prints on both; an example marked only=mock runs on the mock only.
 func TestReadmeExamples(t *testing.T) {
 	t.Parallel()
 	dir := setup(t)
 	names := readme.nodeExamples()
-	if len(names) < 3 {
-		t.Fatalf("README.md has %d Node examples (%v); it shows gRPC, Connect and error handling", len(names), names)
-	}
+	var everywhere []string
 	for _, name := range names {
-		t.Run(strings.TrimSuffix(name, ".ts"), func(t *testing.T) {
+		if !readme.mockOnly[name] {
+			everywhere = append(everywhere, name)
+		}
+	}
+	if len(everywhere) < 3 {
+		t.Fatalf("README.md has %d Node examples for any server (%v); it shows gRPC, Connect and error handling", len(everywhere), everywhere)
+	}
+	for _, s := range servers() {
+		t.Run(s.name, func(t *testing.T) {
 			t.Parallel()
-			js := filepath.Join("dist", "readme", strings.TrimSuffix(name, ".ts")+".js")
-			r, err := command(dir, nodeEnv(), 2*time.Minute, "node", js)
-			if err != nil {
-				t.Fatalf("node %s (README.md's %s): %v\nstdout:\n%s\nstderr:\n%s", js, name, err, r.Stdout, r.Stderr)
-			}
-			if r.Stdout != readme.outputs[name] {
-				t.Errorf("README.md's %s prints\n%s\nbut its output block says\n%s", name, r.Stdout, readme.outputs[name])
-			}
-			if s := strings.TrimSpace(r.Stderr); s != "" {
-				t.Errorf("README.md's %s wrote to stderr:\n%s", name, s)
+			for _, name := range names {
+				if readme.mockOnly[name] && !s.mock {
+					continue
+				}
+				t.Run(strings.TrimSuffix(name, ".ts"), func(t *testing.T) {
+					t.Parallel()
+					js := filepath.Join("dist", "readme", strings.TrimSuffix(name, ".ts")+".js")
+					r, err := command(dir, nodeEnv(s.env), 2*time.Minute, "node", js)
+					if err != nil {
+						t.Fatalf("node %s (README.md's %s) against %s: %v\nstdout:\n%s\nstderr:\n%s", js, name, s.name, err, r.Stdout, r.Stderr)
+					}
+					if r.Stdout != readme.outputs[name] {
+						t.Errorf("README.md's %s prints, against %s,\n%s\nbut its output block says\n%s", name, s.name, r.Stdout, readme.outputs[name])
+					}
+					if e := strings.TrimSpace(r.Stderr); e != "" {
+						t.Errorf("README.md's %s wrote to stderr against %s:\n%s", name, s.name, e)
+					}
+				})
 			}
 		})
 	}
+}
+
+// The README's recipe of a mock token (```sh mock-token), run by bash, exports a CATALOGD_TOKEN that
+// the mock takes (its tenant holds the demo catalog) and a real catalogd refuses (it is unsigned).
+func TestReadmeMockToken(t *testing.T) {
+	t.Parallel()
+	doc, err := parseReadme(filepath.Join(sdkDir(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("bash", "-euo", "pipefail", "-c", doc.mockToken+`printf '%s' "$CATALOGD_TOKEN"`).CombinedOutput()
+	if err != nil {
+		t.Fatalf("README.md's mock-token recipe: %v\n%s", err, out)
+	}
+	tok := string(out)
+	if strings.Count(tok, ".") != 2 || strings.ContainsAny(tok, " \n") {
+		t.Fatalf("README.md's mock-token recipe exports CATALOGD_TOKEN=%q, not a JWT", tok)
+	}
+	c := mockEnv.ClientFor(t, "unused")
+	c.Token = tok
+	locales := apptest.Want(t, c.Get("/v1/locales?codes[eq]=de-DE"), 200).Items()
+	if len(locales) != 1 {
+		t.Errorf("the mock's tenant of the README's token has no demo locale de-DE: %v", locales)
+	}
+	onReal := env.ClientFor(t, "unused")
+	onReal.Token = tok
+	apptest.WantProblem(t, onReal.Get("/v1/locales"), 401, "UNAUTHENTICATED")
 }
