@@ -333,7 +333,7 @@ func (f *Family[R, M, C, U]) conflicts(ids []uuid.UUID, rows []R, uniq []string,
 	v := apierr.NewValidator()
 	for i, id := range ids {
 		if !got[id] {
-			v.Item(index(i, single)).Add(f.Unique, "a %s with %s %q already exists", f.Kind, f.Unique, uniq[i])
+			v.Item(index(i, single)).Add(f.Unique, "%s with %s %q already exists", article(f.Kind), f.Unique, uniq[i])
 		}
 	}
 	if err := v.Err(); err != nil {
@@ -424,7 +424,7 @@ func (f *Family[R, M, C, U]) writeErr(err error, i int, single bool) error {
 	switch code {
 	case store.UniqueViolation:
 		name := FieldName(f.Unique, i, single)
-		return apierr.New(apierr.AlreadyExists, "a %s with this %s already exists", f.Kind, f.Unique).WithField(name, "already exists")
+		return apierr.New(apierr.AlreadyExists, "%s with this %s already exists", article(f.Kind), f.Unique).WithField(name, "already exists")
 	case store.ForeignKeyViolation:
 		e := apierr.New(apierr.NotFound, "a referenced resource does not exist")
 		if field, ok := f.References[constraint]; ok {
@@ -725,4 +725,12 @@ func RequireExisting(ctx context.Context, t *Tx, table, field string, ids []*uui
 		}
 	}
 	return nil
+}
+
+// article is kind with its indefinite article: "an attribute", "a locale".
+func article(kind string) string {
+	if kind != "" && strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an " + kind
+	}
+	return "a " + kind
 }

@@ -529,8 +529,8 @@ func TestAlreadyExists(t *testing.T) {
 
 	// Single create.
 	p := WantProblem(t, c.Post("/v1/attributes", map[string]any{"code": "color", "displayName": "Other"}), 409, "ALREADY_EXISTS", "code")
-	if !strings.Contains(Str(p, "detail"), "color") {
-		t.Errorf("detail %q does not name the code", p["detail"])
+	if !strings.Contains(Str(p, "detail"), `an attribute with code "color" already exists`) {
+		t.Errorf("detail %q does not name the code in plain English", p["detail"])
 	}
 	// Bulk create: an existing code at index 1; nothing created.
 	WantProblem(t, c.Post("/v1/attributes/bulk", []map[string]any{{"code": "new-1"}, {"code": "color"}, {"code": "new-2"}}), 409, "ALREADY_EXISTS", "[1].code")
