@@ -249,23 +249,6 @@ func TestRateLimitIsTheTenants(t *testing.T) {
 
 func TestWhatIsNotAConnectOrGRPCWebCall(t *testing.T) {
 	token := apptest.Token("t-" + apptest.RandomHex(6))
-	send := func(m, path, ct string, body []byte, hdr ...string) (*http.Response, string) {
-		req, _ := http.NewRequest(m, env.BaseURL+path, bytes.NewReader(body))
-		if ct != "" {
-			req.Header.Set("Content-Type", ct)
-		}
-		req.Header.Set("Authorization", "Bearer "+token)
-		for i := 0; i+1 < len(hdr); i += 2 {
-			req.Header.Set(hdr[i], hdr[i+1])
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp, string(b)
-	}
 	problem := func(what string, resp *http.Response, body string, status int, code string) {
 		t.Helper()
 		if resp.StatusCode != status || resp.Header.Get("Content-Type") != "application/problem+json" || !strings.Contains(body, `"code":"`+code+`"`) {
@@ -280,24 +263,27 @@ func TestWhatIsNotAConnectOrGRPCWebCall(t *testing.T) {
 		{"application/connect+json", "1"}, {"application/json", ""}, {"application/proto", "2"},
 		{"application/json; charset=latin1", "1"}, {"text/plain", "1"}, {"", "1"},
 	} {
-		resp, body := send(http.MethodPost, list, c.ct, []byte("{}"), "Connect-Protocol-Version", c.version)
+		resp, body := send(t, http.MethodPost, list, []byte("{}"), "Content-Type", c.ct, "Authorization", "Bearer "+token,
+			"Connect-Protocol-Version", c.version)
 		problem(c.ct+" version "+c.version, resp, body, 415, "UNSUPPORTED_MEDIA_TYPE")
 	}
 	// Only POST (no Connect GET: no method is marked free of side effects).
-	resp, body := send(http.MethodGet, list+"?connect=v1&encoding=json&message=%7B%7D", "", nil)
+	resp, body := send(t, http.MethodGet, list+"?connect=v1&encoding=json&message=%7B%7D", nil, "Authorization", "Bearer "+token)
 	problem("GET", resp, body, 405, "METHOD_NOT_ALLOWED")
 	if resp.Header.Get("Allow") != "POST" {
 		t.Errorf("GET: Allow %q", resp.Header.Get("Allow"))
 	}
 	// A method the service does not have: Connect's unimplemented, nothing called.
 	for _, path := range []string{"/catalog.v1.LocaleService/DropEverything", "/catalog.v1.LocaleService/", list + "/"} {
-		resp, body := send(http.MethodPost, path, "application/json", []byte("{}"), "Connect-Protocol-Version", "1")
+		resp, body := send(t, http.MethodPost, path, []byte("{}"), "Content-Type", "application/json", "Authorization", "Bearer "+token,
+			"Connect-Protocol-Version", "1")
 		if resp.StatusCode != 501 || !strings.Contains(body, `"code":"unimplemented"`) {
 			t.Errorf("unknown method %s: %d %s", path, resp.StatusCode, body)
 		}
 	}
 	// Health and reflection stay on the gRPC port.
-	resp, _ = send(http.MethodPost, "/grpc.health.v1.Health/Check", "application/json", []byte("{}"), "Connect-Protocol-Version", "1")
+	resp, _ = send(t, http.MethodPost, "/grpc.health.v1.Health/Check", []byte("{}"), "Content-Type", "application/json",
+		"Authorization", "Bearer "+token, "Connect-Protocol-Version", "1")
 	if resp.StatusCode != 404 {
 		t.Errorf("health over Connect: %d", resp.StatusCode)
 	}
@@ -308,24 +294,13 @@ func TestWhatIsNotAConnectOrGRPCWebCall(t *testing.T) {
 func TestBadBodiesAre4xx(t *testing.T) {
 	token := apptest.Token("t-" + apptest.RandomHex(6))
 	create := method("CreateLocale")
-	send := func(ct string, body []byte, hdr ...string) (int, http.Header, string) {
-		req, _ := http.NewRequest(http.MethodPost, env.BaseURL+create, bytes.NewReader(body))
-		req.Header.Set("Content-Type", ct)
-		req.Header.Set("Authorization", "Bearer "+token)
-		for i := 0; i+1 < len(hdr); i += 2 {
-			req.Header.Set(hdr[i], hdr[i+1])
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, resp.Header, string(b)
+	post := func(ct string, body []byte, hdr ...string) (int, http.Header, string) {
+		resp, b := send(t, http.MethodPost, create, body, append([]string{"Content-Type", ct, "Authorization", "Bearer " + token}, hdr...)...)
+		return resp.StatusCode, resp.Header, b
 	}
 	connectJSON := func(what string, body []byte, status int, code, reason string, hdr ...string) {
 		t.Helper()
-		got, h, b := send("application/json", body, append([]string{"Connect-Protocol-Version", "1"}, hdr...)...)
+		got, h, b := post("application/json", body, append([]string{"Connect-Protocol-Version", "1"}, hdr...)...)
 		if got != status || !strings.Contains(b, `"code":"`+code+`"`) || !strings.Contains(b, `"reason":"`+reason+`"`) {
 			t.Errorf("%s: %d %v %s, want %d %s %s", what, got, h, b, status, code, reason)
 		}
@@ -344,41 +319,30 @@ func TestBadBodiesAre4xx(t *testing.T) {
 		_, _ = zw.Write(zeros)
 	}
 	_ = zw.Close()
-	got, h, b := send("application/json", bomb.Bytes(), "Connect-Protocol-Version", "1", "Content-Encoding", "gzip")
+	got, h, b := post("application/json", bomb.Bytes(), "Connect-Protocol-Version", "1", "Content-Encoding", "gzip")
 	if got != 400 || !strings.Contains(b, "UNSUPPORTED_MEDIA_TYPE") || h.Get("Accept-Encoding") != "identity" {
 		t.Errorf("gzip Connect body: %d %v %s", got, h, b)
 	}
 	frame := append([]byte{0, 0, 0, 0, 0}, bomb.Bytes()...)
 	binary.BigEndian.PutUint32(frame[1:5], uint32(bomb.Len()))
-	got, h, _ = send("application/grpc-web+proto", frame, "Grpc-Encoding", "gzip")
+	got, h, _ = post("application/grpc-web+proto", frame, "Grpc-Encoding", "gzip")
 	if got != 200 || h.Get("Grpc-Status") != strconv.Itoa(int(connect.CodeInvalidArgument)) || h.Get("Grpc-Accept-Encoding") != "identity" {
 		t.Errorf("gzip gRPC-Web body: %d %v", got, h)
 	}
 	// A frame flagged compressed without an encoding, and a gRPC-Web JSON body that is not JSON.
 	frame[0] = 1
-	if got, h, _ = send("application/grpc-web+proto", frame); got != 200 || h.Get("Grpc-Status") != strconv.Itoa(int(connect.CodeInvalidArgument)) {
+	if got, h, _ = post("application/grpc-web+proto", frame); got != 200 || h.Get("Grpc-Status") != strconv.Itoa(int(connect.CodeInvalidArgument)) {
 		t.Errorf("compressed gRPC-Web frame: %d %v", got, h)
 	}
 	notJSON := append([]byte{0, 0, 0, 0, 8}, []byte("not json")...)
-	if got, h, _ = send("application/grpc-web+json", notJSON); got != 200 || h.Get("Grpc-Status") != strconv.Itoa(int(connect.CodeInvalidArgument)) {
+	if got, h, _ = post("application/grpc-web+json", notJSON); got != 200 || h.Get("Grpc-Status") != strconv.Itoa(int(connect.CodeInvalidArgument)) {
 		t.Errorf("gRPC-Web JSON that is not JSON: %d %v", got, h)
 	}
 }
 
 func TestCORS(t *testing.T) {
 	do := func(m, path, from string, hdr ...string) *http.Response {
-		req, _ := http.NewRequest(m, env.BaseURL+path, nil)
-		if from != "" {
-			req.Header.Set("Origin", from)
-		}
-		for i := 0; i+1 < len(hdr); i += 2 {
-			req.Header.Set(hdr[i], hdr[i+1])
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp, _ := send(t, m, path, nil, append([]string{"Origin", from}, hdr...)...)
 		return resp
 	}
 	for _, path := range []string{method("CreateLocale"), "/v1/locales"} {
@@ -408,4 +372,23 @@ func TestCORS(t *testing.T) {
 	if r := do(http.MethodGet, "/metrics", origin); r.Header.Get("Access-Control-Allow-Origin") != "" {
 		t.Errorf("/metrics answers cross-origin: %v", r.Header)
 	}
+}
+
+// send makes one raw HTTP request (hdr: name, value, …; an empty value is not sent) and returns the
+// answer and its body.
+func send(t *testing.T, m, path string, body []byte, hdr ...string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(m, env.BaseURL+path, bytes.NewReader(body))
+	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i+1] != "" {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
 }
