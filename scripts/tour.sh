@@ -87,6 +87,9 @@ curl -s -H "$H" -X POST $BASE/v1/attributes/$ATTR/contents \
 
 # lists: field[operator] filters, ordering, pages, include/expand
 curl -s -g -H "$H" "$BASE/v1/attributes?code[contains]=col&statuses[eq]=draft&code[order]=asc&page=1&size=20"
+# keyset pages: a page's pagination.nextCursor (null on the last page) is the next page's cursor
+NEXT=$(curl -s -g -H "$H" "$BASE/v1/attributes?code[order]=asc&size=2" | { j=$(cat); j=${j#*'"nextCursor":"'}; echo "${j%%\"*}"; })
+curl -s -g -H "$H" "$BASE/v1/attributes?code[order]=asc&size=2&cursor=$NEXT"
 curl -s -g -H "$H" "$BASE/v1/attributes/$ATTR?include[contents]=true&expand[contents]=true"
 
 # lifecycle: one at a time, or in bulk

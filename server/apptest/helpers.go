@@ -187,16 +187,33 @@ func WantTotal(t testing.TB, c *Client, path string, n int) {
 	}
 }
 
+// PaginationKeys are the keys of every pagination object.
+var PaginationKeys = []string{"page", "size", "totalItems", "totalPages", "nextCursor"}
+
 // WantPagination fails unless the pagination of a page body is exactly page, size, totalItems
-// and totalPages.
+// and totalPages, with a nextCursor exactly when a page follows (page × size < totalItems).
 func WantPagination(t testing.TB, what string, r Resp, page, size, total, pages int) {
 	t.Helper()
 	p, _ := r.Obj()["pagination"].(map[string]any)
-	WantKeys(t, what+": pagination", p, "page", "size", "totalItems", "totalPages")
+	WantKeys(t, what+": pagination", p, PaginationKeys...)
 	got := []any{p["page"], p["size"], p["totalItems"], p["totalPages"]}
 	want := []any{float64(page), float64(size), float64(total), float64(pages)}
 	if !slices.Equal(got, want) {
 		t.Errorf("%s: pagination page/size/totalItems/totalPages %v, want %v", what, got, want)
+	}
+	WantNextCursor(t, what, p, page*size < total)
+}
+
+// WantNextCursor fails unless the pagination object p has a nextCursor (a non-empty string) when
+// more is true and null otherwise.
+func WantNextCursor(t testing.TB, what string, p map[string]any, more bool) {
+	t.Helper()
+	c, isString := p["nextCursor"].(string)
+	switch {
+	case more && (!isString || c == ""):
+		t.Errorf("%s: pagination.nextCursor %#v, want a cursor (a page follows)", what, p["nextCursor"])
+	case !more && p["nextCursor"] != nil:
+		t.Errorf("%s: pagination.nextCursor %#v, want null (last page)", what, p["nextCursor"])
 	}
 }
 

@@ -71,7 +71,7 @@ func TestMarshalZeroValues(t *testing.T) {
 	if got, want := mustMarshal(t, &catalogv1.ListAttributesResponse{}), `{"items":[],"pagination":null}`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	if got, want := mustMarshal(t, &catalogv1.Pagination{}), `{"page":0,"size":0,"totalItems":0,"totalPages":0}`; got != want {
+	if got, want := mustMarshal(t, &catalogv1.Pagination{}), `{"page":0,"size":0,"totalItems":0,"totalPages":0,"nextCursor":null}`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 	if got, want := mustMarshal(t, &catalogv1.Locale{}), `{"uuid":"","createdAt":null,"updatedAt":null,"code":"","displayName":"","isDefault":false}`; got != want {

@@ -2,16 +2,22 @@
 // request message (by reflection, so each family only declares a Spec), builds one parameterised
 // SQL query with just the predicates given (so PostgreSQL plans each shape with its indexes),
 // and returns a page with its pagination object.
+//
+// A page is read either by offset (page) or by keyset (cursor, see cursor.go): every page carries
+// the cursor of the page after it, so a walk costs the same per page however deep it goes.
 package list
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -83,10 +89,22 @@ const (
 
 // Query is a built list query.
 type Query struct {
+	// SQL reads the page and one row more (whether there is a next page); each row ends with the
+	// column KeyColumn, its position in the order (for the next page's cursor). CountSQL counts
+	// the matches; it is empty on a cursor page, whose count came with the cursor.
 	SQL, CountSQL string
 	Args          []any
 	Page, Size    int32
+	// Total is the count a cursor page carries (from the page the walk started on).
+	Total int64
+	// hash identifies the filters and order the query was built for (queryHash).
+	hash []byte
+	// cursored: the page starts after a cursor's position.
+	cursored bool
 }
+
+// KeyColumn is the column SQL adds after the table's: the page's order columns and uuid as text.
+const KeyColumn = "catalogd_list_key"
 
 var (
 	stringsFilter = (&catalogv1.StringsFilter{}).ProtoReflect().Descriptor().FullName()
@@ -97,11 +115,24 @@ var (
 	orderByName   = (&catalogv1.OrderBy{}).ProtoReflect().Descriptor().FullName()
 )
 
-// Check verifies at start-up that spec covers every filter and order field of the request type:
-// a filter the API offers but the SQL ignores would silently return everything.
+// pageFields are the fields every list request has, as Build reads them.
+var pageFields = []struct {
+	name string
+	kind protoreflect.Kind
+}{{"page", protoreflect.Int32Kind}, {"size", protoreflect.Int32Kind}, {"cursor", protoreflect.StringKind}}
+
+// Check verifies at start-up that spec covers every filter and order field of the request type
+// (a filter the API offers but the SQL ignores would silently return everything) and that the
+// request has the page fields of every list (optional page, size and cursor).
 func (s *Spec) Check(req proto.Message) error {
 	md := req.ProtoReflect().Descriptor()
 	fs := md.Fields()
+	for _, pf := range pageFields {
+		f := fs.ByJSONName(pf.name)
+		if f == nil || f.Kind() != pf.kind || f.IsList() || !f.HasPresence() {
+			return fmt.Errorf("%s: a list request needs the field optional %s %s", md.FullName(), pf.kind, pf.name)
+		}
+	}
 	for i := 0; i < fs.Len(); i++ {
 		f := fs.Get(i)
 		if f.Kind() != protoreflect.MessageKind || f.IsList() {
@@ -152,6 +183,8 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 	v := apierr.NewValidator()
 	q := &Query{Page: 1, Size: DefaultSize}
 	var order []*catalogv1.OrderBy
+	var cursor *string
+	pageSet := false
 	var isRemoved *bool
 	statusesNameRemoved := false
 	for i := 0; i < fs.Len(); i++ {
@@ -166,9 +199,15 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 			// checked before the RPC runs.
 			n := int32(m.Get(f).Int())
 			if name == "page" {
-				q.Page = n
+				q.Page, pageSet = n, true
 			} else {
 				q.Size = n
+			}
+			continue
+		case name == "cursor":
+			if m.Has(f) {
+				c := m.Get(f).String()
+				cursor = &c
 			}
 			continue
 		case f.IsList() && f.Kind() == protoreflect.MessageKind && f.Message().FullName() == orderByName:
@@ -278,39 +317,67 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 			b.where = append(b.where, sd.StatusColumn+" <> '"+sd.Removed+"'")
 		}
 	}
-	var ob []string
-	last := "ASC"
+	var keys []orderKey
+	last := false
 	for _, o := range order {
 		col, ok := s.Order[o.Field]
 		if !ok {
 			v.Add(o.Field+"[order]", "cannot be ordered")
 			continue
 		}
-		last = "ASC"
-		if o.Direction == catalogv1.SortDirection_SORT_DIRECTION_DESC {
-			last = "DESC"
-		}
-		ob = append(ob, col+" "+last)
+		last = o.Direction == catalogv1.SortDirection_SORT_DIRECTION_DESC
+		keys = append(keys, orderKey{col, last})
 	}
-	if len(ob) == 0 {
+	if len(keys) == 0 {
 		def := s.DefaultOrder
 		if len(def) == 0 {
 			def = []string{"created_at"}
 		}
 		for _, col := range def {
-			ob = append(ob, col+" ASC")
+			keys = append(keys, orderKey{col, false})
 		}
 	}
 	// Ties break on uuid, in the direction of the last key so an index can serve the whole order.
-	ob = append(ob, "uuid "+last)
+	keys = append(keys, orderKey{"uuid", last})
+	q.hash = queryHash(m)
+	var after *position
+	if cursor != nil {
+		if pageSet {
+			v.Add("page", "must be absent with cursor: a cursor page follows the page the cursor came from")
+		}
+		p, msg := decodeCursor(*cursor, q.hash, len(keys))
+		if msg != "" {
+			v.Add("cursor", "%s", msg)
+		} else {
+			after = p
+		}
+	}
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	where := strings.Join(b.where, " AND ")
-	q.Args = b.args
 	q.CountSQL = "SELECT count(*) FROM " + s.Table + " WHERE " + where
-	q.SQL = "SELECT * FROM " + s.Table + " WHERE " + where + " ORDER BY " + strings.Join(ob, ", ") +
-		" LIMIT " + strconv.Itoa(int(q.Size)) + " OFFSET " + strconv.FormatInt(int64(q.Page-1)*int64(q.Size), 10)
+	offset := " OFFSET " + strconv.FormatInt(int64(q.Page-1)*int64(q.Size), 10)
+	if after != nil {
+		// A cursor page starts after the cursor's row, by an index range rather than an offset,
+		// and reports the count of the walk's first page rather than counting again: the count is
+		// the part of a page whose cost grows with the table.
+		where += " AND " + s.after(b, keys, after.Key)
+		q.Page, q.Total, q.CountSQL, offset = after.Page, after.Total, "", ""
+		q.cursored = true
+	}
+	q.Args = b.args
+	ob := make([]string, len(keys))
+	kc := make([]string, len(keys))
+	for i, k := range keys {
+		ob[i] = k.col + " ASC"
+		if k.desc {
+			ob[i] = k.col + " DESC"
+		}
+		kc[i] = "(" + k.col + ")::text"
+	}
+	q.SQL = "SELECT *, ARRAY[" + strings.Join(kc, ", ") + "] AS " + KeyColumn + " FROM " + s.Table + " WHERE " + where +
+		" ORDER BY " + strings.Join(ob, ", ") + " LIMIT " + strconv.Itoa(int(q.Size)+1) + offset
 	return q, nil
 }
 
@@ -321,29 +388,87 @@ type Querier interface {
 
 // Run builds and runs a list, scanning rows into T (an sqlc model: columns by db tag).
 func Run[T any](ctx context.Context, db Querier, s *Spec, tenant string, req proto.Message, scope ...Cond) ([]T, *catalogv1.Pagination, error) {
+	if err := s.loadNotNull(ctx, db); err != nil {
+		return nil, nil, err
+	}
 	q, err := s.Build(tenant, req, scope...)
 	if err != nil {
 		return nil, nil, err
 	}
 	batch := &pgx.Batch{}
 	batch.Queue(q.SQL, q.Args...)
-	batch.Queue(q.CountSQL, q.Args...)
+	if q.CountSQL != "" {
+		batch.Queue(q.CountSQL, q.Args...)
+	}
 	br := db.SendBatch(ctx, batch)
 	defer br.Close()
 	rows, err := br.Query()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, q.refused(err)
 	}
-	items, err := pgx.CollectRows(rows, pgx.RowToStructByName[T])
+	var keys [][]pgtype.Text
+	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (T, error) {
+		var key []pgtype.Text
+		t, err := pgx.RowToStructByName[T](keyedRow{row, &key})
+		keys = append(keys, key)
+		return t, err
+	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, q.refused(err)
 	}
-	var total int64
-	if err := br.QueryRow().Scan(&total); err != nil {
-		return nil, nil, err
+	total := q.Total
+	if q.CountSQL != "" {
+		if err := br.QueryRow().Scan(&total); err != nil {
+			return nil, nil, err
+		}
 	}
 	pages := (total + int64(q.Size) - 1) / int64(q.Size)
-	return items, &catalogv1.Pagination{Page: q.Page, Size: q.Size, TotalItems: int32(total), TotalPages: int32(pages)}, nil
+	p := &catalogv1.Pagination{Page: q.Page, Size: q.Size, TotalItems: int32(total), TotalPages: int32(pages)}
+	if len(items) > int(q.Size) {
+		// The extra row says there is a next page; it starts after this page's last row.
+		items = items[:q.Size]
+		next := encodeCursor(q.hash, &position{Page: q.Page + 1, Total: total, Key: keyText(keys[q.Size-1])})
+		p.NextCursor = &next
+	}
+	return items, p, nil
+}
+
+// refused is err, or the 400 of a cursor whose position PostgreSQL cannot read as the order columns'
+// values (a data exception, SQLSTATE class 22): the tag only detects edits by a client that does not
+// know catalogd's cursor key, which is no secret, so a position is checked by the database itself.
+func (q *Query) refused(err error) error {
+	var pe *pgconn.PgError
+	if q.cursored && errors.As(err, &pe) && strings.HasPrefix(pe.Code, "22") {
+		return (&apierr.Error{Code: apierr.ValidationFailed, Detail: "cursor: is not a cursor catalogd made"}).
+			WithField("cursor", "is not a cursor catalogd made: pass pagination.nextCursor of the previous page unchanged")
+	}
+	return err
+}
+
+// keyedRow is a result row without its last column (KeyColumn), which Scan puts into key: the
+// row then scans into the family's model by name like a plain SELECT *.
+type keyedRow struct {
+	pgx.CollectableRow
+	key *[]pgtype.Text
+}
+
+func (r keyedRow) FieldDescriptions() []pgconn.FieldDescription {
+	fd := r.CollectableRow.FieldDescriptions()
+	return fd[:len(fd)-1]
+}
+
+func (r keyedRow) Scan(dest ...any) error {
+	return r.CollectableRow.Scan(append(dest, r.key)...)
+}
+
+func keyText(key []pgtype.Text) []*string {
+	out := make([]*string, len(key))
+	for i, k := range key {
+		if k.Valid {
+			out[i] = &k.String
+		}
+	}
+	return out
 }
 
 func escapeLike(s string) string {

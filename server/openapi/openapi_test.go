@@ -239,7 +239,7 @@ func TestListParameters(t *testing.T) {
 	ps := params(d, "/v1/attributes", "get")
 	for _, want := range []string{"uuids[eq]", "codes[eq]", "code[contains]", "code[starts]", "code[ends]", "code[order]",
 		"displayNames[eq]", "displayName[order]", "statuses[eq]", "status[order]", "createdAt[eq]", "createdAt[min]",
-		"createdAt[max]", "createdAt[order]", "updatedAt[order]", "isRemoved[eq]", "page", "size", "include[contents]", "expand[contents]"} {
+		"createdAt[max]", "createdAt[order]", "updatedAt[order]", "isRemoved[eq]", "page", "size", "cursor", "include[contents]", "expand[contents]"} {
 		if ps[want] == nil {
 			t.Errorf("GET /v1/attributes lacks %s", want)
 		}
@@ -263,6 +263,36 @@ func TestListParameters(t *testing.T) {
 	pub := params(d, "/v1/products/{productUuid}/publications", "get")
 	if s := get(pub["status[eq]"], "schema"); get(s, "type") != "string" || get(s, "enum") == nil {
 		t.Errorf("publications status[eq] %v, want one enum value", s)
+	}
+}
+
+// Every list takes a cursor besides page and size, and every page object has a nextCursor that is
+// null on the last page.
+func TestEveryListTakesACursor(t *testing.T) {
+	d := build(t)
+	lists := 0
+	for path := range get(d, "paths").(map[string]any) {
+		ps := params(d, path, "get")
+		if ps["page"] == nil {
+			continue
+		}
+		lists++
+		if ps["size"] == nil || ps["cursor"] == nil || get(ps["cursor"], "schema", "type") != "string" {
+			t.Errorf("GET %s: page %v, size %v, cursor %v", path, ps["page"], ps["size"], ps["cursor"])
+		}
+		if desc, _ := get(ps["cursor"], "description").(string); !strings.Contains(desc, "nextCursor") {
+			t.Errorf("GET %s: cursor description %q does not say where a cursor comes from", path, desc)
+		}
+	}
+	if lists < 40 {
+		t.Errorf("%d list operations", lists)
+	}
+	p := schema(d, "Pagination")
+	if typ, _ := get(p, "properties", "nextCursor", "type").([]any); !slices.Equal(typ, []any{"string", "null"}) {
+		t.Errorf("Pagination.nextCursor type %v, want a string or null", get(p, "properties", "nextCursor", "type"))
+	}
+	if req, _ := p["required"].([]any); !slices.Contains(req, any("nextCursor")) {
+		t.Errorf("Pagination.nextCursor is not required (it is always present): %v", req)
 	}
 }
 

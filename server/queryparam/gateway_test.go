@@ -120,7 +120,7 @@ func TestGatewayList(t *testing.T) {
 	if code != http.StatusOK {
 		t.Fatalf("%d %s", code, body)
 	}
-	if want := `{"items":[` + attrJSON + `],"pagination":{"page":2,"size":20,"totalItems":1,"totalPages":1}}`; body != want {
+	if want := `{"items":[` + attrJSON + `],"pagination":{"page":2,"size":20,"totalItems":1,"totalPages":1,"nextCursor":null}}`; body != want {
 		t.Errorf("body:\ngot  %s\nwant %s", body, want)
 	}
 	want := &catalogv1.ListAttributesRequest{

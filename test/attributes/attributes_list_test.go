@@ -24,12 +24,13 @@ func pagination(t *testing.T, r Resp) map[string]any {
 func wantPagination(t *testing.T, what string, r Resp, page, size, total, pages int) {
 	t.Helper()
 	p := pagination(t, r)
-	WantKeys(t, what+": pagination", p, "page", "size", "totalItems", "totalPages")
+	WantKeys(t, what+": pagination", p, PaginationKeys...)
 	got := []any{p["page"], p["size"], p["totalItems"], p["totalPages"]}
 	want := []any{float64(page), float64(size), float64(total), float64(pages)}
 	if !slices.Equal(got, want) {
 		t.Errorf("%s: pagination page/size/totalItems/totalPages %v, want %v", what, got, want)
 	}
+	WantNextCursor(t, what, p, page*size < total)
 }
 
 func TestListEmptyTenant(t *testing.T) {

@@ -56,7 +56,7 @@ func TestLocaleResponseShape(t *testing.T) {
 	}
 	page := Want(t, c.Get("/v1/locales"), 200).Obj()
 	WantKeys(t, "page", page, "items", "pagination")
-	WantKeys(t, "pagination", page["pagination"].(map[string]any), "page", "size", "totalItems", "totalPages")
+	WantKeys(t, "pagination", page["pagination"].(map[string]any), PaginationKeys...)
 
 	// Unknown body fields and bad uuids.
 	WantProblem(t, c.Post("/v1/locales", map[string]any{"code": "fr-FR", "colour": "x"}), 400, "MALFORMED_REQUEST")

@@ -27,7 +27,7 @@ func allEventTypes(t *testing.T, c *Client) []map[string]any {
 	for page := 1; ; page++ {
 		r := Want(t, c.Get("/v1/webhook-event-types"+Q("page", strconv.Itoa(page), "size", "100")), 200)
 		p := r.Obj()["pagination"].(map[string]any)
-		WantKeys(t, "pagination", p, "page", "size", "totalItems", "totalPages")
+		WantKeys(t, "pagination", p, PaginationKeys...)
 		out = append(out, r.Items()...)
 		if page >= num(p, "totalPages") {
 			if num(p, "totalItems") != len(out) {

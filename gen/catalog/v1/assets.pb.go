@@ -389,7 +389,10 @@ type ListAssetsRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size          *int32     `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Size *int32 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -493,6 +496,13 @@ func (x *ListAssetsRequest) GetSize() int32 {
 		return *x.Size
 	}
 	return 0
+}
+
+func (x *ListAssetsRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
 }
 
 func (x *ListAssetsRequest) GetOrderBy() []*OrderBy {
@@ -1131,7 +1141,7 @@ const file_catalog_v1_assets_proto_rawDesc = "" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
 	"\f_descriptionB\v\n" +
-	"\t_category\"\x88\x05\n" +
+	"\t_category\"\xb9\x05\n" +
 	"\x11ListAssetsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1147,7 +1157,8 @@ const file_catalog_v1_assets_proto_rawDesc = "" +
 	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:7\xd2\xf3\x183\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +
@@ -1155,7 +1166,8 @@ const file_catalog_v1_assets_proto_rawDesc = "" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size\"u\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor\"u\n" +
 	"\x12ListAssetsResponse\x12'\n" +
 	"\x05items\x18\x01 \x03(\v2\x11.catalog.v1.AssetR\x05items\x126\n" +
 	"\n" +

@@ -940,7 +940,10 @@ type ListAttributeContentsRequest struct {
 	UpdatedAt     *TimeFilter            `protobuf:"bytes,8,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
 	Page          *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	Size          *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
-	OrderBy       []*OrderBy             `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
+	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1038,6 +1041,13 @@ func (x *ListAttributeContentsRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListAttributeContentsRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 func (x *ListAttributeContentsRequest) GetOrderBy() []*OrderBy {
 	if x != nil {
 		return x.OrderBy
@@ -1117,7 +1127,7 @@ const file_catalog_v1_attribute_contents_proto_rawDesc = "" +
 	"updateMaskB\x0e\n" +
 	"\f_locale_uuidB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_description\"\xd6\x04\n" +
+	"\f_description\"\x87\x05\n" +
 	"\x1cListAttributeContentsRequest\x12-\n" +
 	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12<\n" +
@@ -1130,13 +1140,15 @@ const file_catalog_v1_attribute_contents_proto_rawDesc = "" +
 	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:'\xd2\xf3\x18#\n" +
 	"\vdisplayName\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size2\xed\v\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor2\xed\v\n" +
 	"\x17AttributeContentService\x12\xae\x01\n" +
 	"\x15ListAttributeContents\x12(.catalog.v1.ListAttributeContentsRequest\x1a).catalog.v1.ListAttributeContentsResponse\"@\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02*\x12(/v1/attributes/{attribute_uuid}/contents\x12\xd8\x01\n" +
 	"\x16CreateAttributeContent\x12).catalog.v1.CreateAttributeContentRequest\x1a*.catalog.v1.CreateAttributeContentResponse\"g\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02P:\x11attribute_contentb\x11attribute_content\"(/v1/attributes/{attribute_uuid}/contents\x12\xd4\x01\n" +

@@ -997,7 +997,10 @@ type ListAttributeTermContentsRequest struct {
 	UpdatedAt     *TimeFilter            `protobuf:"bytes,8,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
 	Page          *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	Size          *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
-	OrderBy       []*OrderBy             `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
+	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1102,6 +1105,13 @@ func (x *ListAttributeTermContentsRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListAttributeTermContentsRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 func (x *ListAttributeTermContentsRequest) GetOrderBy() []*OrderBy {
 	if x != nil {
 		return x.OrderBy
@@ -1188,7 +1198,7 @@ const file_catalog_v1_attribute_term_contents_proto_rawDesc = "" +
 	"updateMaskB\x0e\n" +
 	"\f_locale_uuidB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_description\"\xff\x04\n" +
+	"\f_description\"\xb0\x05\n" +
 	" ListAttributeTermContentsRequest\x12-\n" +
 	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12#\n" +
 	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\x12/\n" +
@@ -1202,13 +1212,15 @@ const file_catalog_v1_attribute_term_contents_proto_rawDesc = "" +
 	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:'\xd2\xf3\x18#\n" +
 	"\vdisplayName\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size2\xcf\r\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor2\xcf\r\n" +
 	"\x1bAttributeTermContentService\x12\xcc\x01\n" +
 	"\x19ListAttributeTermContents\x12,.catalog.v1.ListAttributeTermContentsRequest\x1a-.catalog.v1.ListAttributeTermContentsResponse\"R\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02<\x12:/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents\x12\x81\x02\n" +
 	"\x1aCreateAttributeTermContent\x12-.catalog.v1.CreateAttributeTermContentRequest\x1a..catalog.v1.CreateAttributeTermContentResponse\"\x83\x01\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02l:\x16attribute_term_contentb\x16attribute_term_content\":/v1/attributes/{attribute_uuid}/terms/{term_uuid}/contents\x12\xf2\x01\n" +

@@ -979,9 +979,12 @@ type ListAttributeTermsRequest struct {
 	UpdatedAt     *TimeFilter            `protobuf:"bytes,9,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
 	Page          *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	Size          *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
-	Include       *AttributeTermInclude  `protobuf:"bytes,12,opt,name=include,proto3" json:"include,omitempty"`
-	Expand        *AttributeTermInclude  `protobuf:"bytes,13,opt,name=expand,proto3" json:"expand,omitempty"`
-	OrderBy       []*OrderBy             `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string               `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
+	Include       *AttributeTermInclude `protobuf:"bytes,12,opt,name=include,proto3" json:"include,omitempty"`
+	Expand        *AttributeTermInclude `protobuf:"bytes,13,opt,name=expand,proto3" json:"expand,omitempty"`
+	OrderBy       []*OrderBy            `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1093,6 +1096,13 @@ func (x *ListAttributeTermsRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListAttributeTermsRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 func (x *ListAttributeTermsRequest) GetInclude() *AttributeTermInclude {
 	if x != nil {
 		return x.Include
@@ -1187,7 +1197,7 @@ const file_catalog_v1_attribute_terms_proto_rawDesc = "" +
 	"\r_display_nameB\v\n" +
 	"\t_position\"2\n" +
 	"\x14AttributeTermInclude\x12\x1a\n" +
-	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xad\x06\n" +
+	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xde\x06\n" +
 	"\x19ListAttributeTermsRequest\x12-\n" +
 	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
@@ -1202,7 +1212,8 @@ const file_catalog_v1_attribute_terms_proto_rawDesc = "" +
 	"updated_at\x18\t \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12:\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12:\n" +
 	"\ainclude\x18\f \x01(\v2 .catalog.v1.AttributeTermIncludeR\ainclude\x128\n" +
 	"\x06expand\x18\r \x01(\v2 .catalog.v1.AttributeTermIncludeR\x06expand\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:7\xd2\xf3\x183\n" +
@@ -1212,7 +1223,8 @@ const file_catalog_v1_attribute_terms_proto_rawDesc = "" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size2\xdf\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor2\xdf\n" +
 	"\n" +
 	"\x14AttributeTermService\x12\xa2\x01\n" +
 	"\x12ListAttributeTerms\x12%.catalog.v1.ListAttributeTermsRequest\x1a&.catalog.v1.ListAttributeTermsResponse\"=\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02'\x12%/v1/attributes/{attribute_uuid}/terms\x12\xc6\x01\n" +

@@ -899,7 +899,10 @@ type ListBrandsRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size          *int32        `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Size *int32 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string       `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	Include       *BrandInclude `protobuf:"bytes,12,opt,name=include,proto3" json:"include,omitempty"`
 	Expand        *BrandInclude `protobuf:"bytes,13,opt,name=expand,proto3" json:"expand,omitempty"`
 	OrderBy       []*OrderBy    `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
@@ -1000,6 +1003,13 @@ func (x *ListBrandsRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListBrandsRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 func (x *ListBrandsRequest) GetInclude() *BrandInclude {
 	if x != nil {
 		return x.Include
@@ -1085,7 +1095,7 @@ const file_catalog_v1_brands_proto_rawDesc = "" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_name\"*\n" +
 	"\fBrandInclude\x12\x1a\n" +
-	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xa9\x05\n" +
+	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xda\x05\n" +
 	"\x11ListBrandsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1098,7 +1108,8 @@ const file_catalog_v1_brands_proto_rawDesc = "" +
 	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x122\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x122\n" +
 	"\ainclude\x18\f \x01(\v2\x18.catalog.v1.BrandIncludeR\ainclude\x120\n" +
 	"\x06expand\x18\r \x01(\v2\x18.catalog.v1.BrandIncludeR\x06expand\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:-\xd2\xf3\x18)\n" +
@@ -1107,7 +1118,8 @@ const file_catalog_v1_brands_proto_rawDesc = "" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size2\xc6\a\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor2\xc6\a\n" +
 	"\fBrandService\x12o\n" +
 	"\n" +
 	"ListBrands\x12\x1d.catalog.v1.ListBrandsRequest\x1a\x1e.catalog.v1.ListBrandsResponse\"\"\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02\f\x12\n" +

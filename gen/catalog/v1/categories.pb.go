@@ -497,7 +497,10 @@ type ListCategoriesRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size    *int32           `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Size *int32 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor  *string          `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	Include *CategoryInclude `protobuf:"bytes,12,opt,name=include,proto3" json:"include,omitempty"`
 	Expand  *CategoryInclude `protobuf:"bytes,13,opt,name=expand,proto3" json:"expand,omitempty"`
 	OrderBy []*OrderBy       `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
@@ -615,6 +618,13 @@ func (x *ListCategoriesRequest) GetSize() int32 {
 		return *x.Size
 	}
 	return 0
+}
+
+func (x *ListCategoriesRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
 }
 
 func (x *ListCategoriesRequest) GetInclude() *CategoryInclude {
@@ -1495,7 +1505,7 @@ const file_catalog_v1_categories_proto_rawDesc = "" +
 	"\f_parent_uuidB\v\n" +
 	"\t_position\"-\n" +
 	"\x0fCategoryInclude\x12\x1a\n" +
-	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xd5\a\n" +
+	"\bcontents\x18\x01 \x01(\bR\bcontents\"\x86\b\n" +
 	"\x15ListCategoriesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1511,7 +1521,8 @@ const file_catalog_v1_categories_proto_rawDesc = "" +
 	"is_removed\x18\t \x01(\v2\x16.catalog.v1.BoolFilterR\tisRemoved\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x125\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x125\n" +
 	"\ainclude\x18\f \x01(\v2\x1b.catalog.v1.CategoryIncludeR\ainclude\x123\n" +
 	"\x06expand\x18\r \x01(\v2\x1b.catalog.v1.CategoryIncludeR\x06expand\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy\x12<\n" +
@@ -1525,7 +1536,8 @@ const file_catalog_v1_categories_proto_rawDesc = "" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size\"|\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor\"|\n" +
 	"\x16ListCategoriesResponse\x12*\n" +
 	"\x05items\x18\x01 \x03(\v2\x14.catalog.v1.CategoryR\x05items\x126\n" +
 	"\n" +

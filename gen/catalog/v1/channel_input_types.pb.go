@@ -1012,7 +1012,10 @@ type ListChannelInputTypesRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size          *int32     `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Size *int32 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1111,6 +1114,13 @@ func (x *ListChannelInputTypesRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListChannelInputTypesRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 func (x *ListChannelInputTypesRequest) GetOrderBy() []*OrderBy {
 	if x != nil {
 		return x.OrderBy
@@ -1185,7 +1195,7 @@ const file_catalog_v1_channel_input_types_proto_rawDesc = "" +
 	"\x10_input_type_uuidB\x14\n" +
 	"\x12_requirement_levelB\n" +
 	"\n" +
-	"\b_scoping\"\xeb\x04\n" +
+	"\b_scoping\"\x9c\x05\n" +
 	"\x1cListChannelInputTypesRequest\x12)\n" +
 	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12C\n" +
@@ -1198,14 +1208,16 @@ const file_catalog_v1_channel_input_types_proto_rawDesc = "" +
 	"updated_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:5\xd2\xf3\x181\n" +
 	"\x10requirementLevel\n" +
 	"\ascoping\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size*\xf4\x01\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor*\xf4\x01\n" +
 	" ChannelInputTypeRequirementLevel\x124\n" +
 	"0CHANNEL_INPUT_TYPE_REQUIREMENT_LEVEL_UNSPECIFIED\x10\x00\x121\n" +
 	"-CHANNEL_INPUT_TYPE_REQUIREMENT_LEVEL_REQUIRED\x10\x01\x124\n" +

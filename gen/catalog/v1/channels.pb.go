@@ -851,7 +851,10 @@ type ListChannelsRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size          *int32     `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Size *int32 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -957,6 +960,13 @@ func (x *ListChannelsRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListChannelsRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 func (x *ListChannelsRequest) GetOrderBy() []*OrderBy {
 	if x != nil {
 		return x.OrderBy
@@ -1022,7 +1032,7 @@ const file_catalog_v1_channels_proto_rawDesc = "" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\a\n" +
 	"\x05_codeB\x0f\n" +
-	"\r_display_name\"\x83\x05\n" +
+	"\r_display_name\"\xb4\x05\n" +
 	"\x13ListChannelsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1036,14 +1046,16 @@ const file_catalog_v1_channels_proto_rawDesc = "" +
 	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:-\xd2\xf3\x18)\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size2\x91\b\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor2\x91\b\n" +
 	"\x0eChannelService\x12w\n" +
 	"\fListChannels\x12\x1f.catalog.v1.ListChannelsRequest\x1a .catalog.v1.ListChannelsResponse\"$\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02\x0e\x12\f/v1/channels\x12\x8d\x01\n" +
 	"\rCreateChannel\x12 .catalog.v1.CreateChannelRequest\x1a!.catalog.v1.CreateChannelResponse\"7\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02 :\achannelb\achannel\"\f/v1/channels\x12\x9d\x01\n" +

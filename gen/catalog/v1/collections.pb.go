@@ -434,7 +434,10 @@ type ListCollectionsRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size    *int32     `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Size *int32 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor  *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	OrderBy []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	// Collections whose parent is one of these.
 	ParentUuids *StringsFilter `protobuf:"bytes,15,opt,name=parent_uuids,json=parentUuids,proto3" json:"parent_uuids,omitempty"`
@@ -550,6 +553,13 @@ func (x *ListCollectionsRequest) GetSize() int32 {
 		return *x.Size
 	}
 	return 0
+}
+
+func (x *ListCollectionsRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
 }
 
 func (x *ListCollectionsRequest) GetOrderBy() []*OrderBy {
@@ -1396,7 +1406,7 @@ const file_catalog_v1_collections_proto_rawDesc = "" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
 	"\f_parent_uuidB\v\n" +
-	"\t_position\"\xea\x06\n" +
+	"\t_position\"\x9b\a\n" +
 	"\x16ListCollectionsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1412,7 +1422,8 @@ const file_catalog_v1_collections_proto_rawDesc = "" +
 	"is_removed\x18\t \x01(\v2\x16.catalog.v1.BoolFilterR\tisRemoved\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy\x12<\n" +
 	"\fparent_uuids\x18\x0f \x01(\v2\x19.catalog.v1.StringsFilterR\vparentUuids\x12/\n" +
 	"\ais_root\x18\x10 \x01(\v2\x16.catalog.v1.BoolFilterR\x06isRoot\x121\n" +
@@ -1424,7 +1435,8 @@ const file_catalog_v1_collections_proto_rawDesc = "" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size\"\x7f\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor\"\x7f\n" +
 	"\x17ListCollectionsResponse\x12,\n" +
 	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.CollectionR\x05items\x126\n" +
 	"\n" +

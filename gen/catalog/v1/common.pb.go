@@ -75,14 +75,18 @@ func (SortDirection) EnumDescriptor() ([]byte, []int) {
 // Pagination is the page object of every list response.
 type Pagination struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// 1-based page number.
+	// 1-based page number; on a cursor page, the pages walked (the cursor's page plus one).
 	Page int32 `protobuf:"varint,1,opt,name=page,proto3" json:"page,omitempty"`
 	// Items per page (1 to 100).
 	Size int32 `protobuf:"varint,2,opt,name=size,proto3" json:"size,omitempty"`
-	// Items matching the filters across all pages.
+	// Items matching the filters across all pages. A cursor page is not counted again: it reports
+	// the count of the page the walk started on (counting is what grows with the table).
 	TotalItems int32 `protobuf:"varint,3,opt,name=total_items,json=totalItems,proto3" json:"total_items,omitempty"`
 	// ceil(total_items / size).
-	TotalPages    int32 `protobuf:"varint,4,opt,name=total_pages,json=totalPages,proto3" json:"total_pages,omitempty"`
+	TotalPages int32 `protobuf:"varint,4,opt,name=total_pages,json=totalPages,proto3" json:"total_pages,omitempty"`
+	// The position after this page's last item: pass it as `cursor` for the next page (same filters
+	// and order), read by keyset at the same cost however deep; null on the last page.
+	NextCursor    *string `protobuf:"bytes,5,opt,name=next_cursor,json=nextCursor,proto3,oneof" json:"next_cursor,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -143,6 +147,13 @@ func (x *Pagination) GetTotalPages() int32 {
 		return x.TotalPages
 	}
 	return 0
+}
+
+func (x *Pagination) GetNextCursor() string {
+	if x != nil && x.NextCursor != nil {
+		return *x.NextCursor
+	}
+	return ""
 }
 
 // StringsFilter is `<fields>[eq]`: matches any of the values (repeat the query parameter).
@@ -523,7 +534,7 @@ var File_catalog_v1_common_proto protoreflect.FileDescriptor
 const file_catalog_v1_common_proto_rawDesc = "" +
 	"\n" +
 	"\x17catalog/v1/common.proto\x12\n" +
-	"catalog.v1\x1a\x18catalog/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"v\n" +
+	"catalog.v1\x1a\x18catalog/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xac\x01\n" +
 	"\n" +
 	"Pagination\x12\x12\n" +
 	"\x04page\x18\x01 \x01(\x05R\x04page\x12\x12\n" +
@@ -531,7 +542,10 @@ const file_catalog_v1_common_proto_rawDesc = "" +
 	"\vtotal_items\x18\x03 \x01(\x05R\n" +
 	"totalItems\x12\x1f\n" +
 	"\vtotal_pages\x18\x04 \x01(\x05R\n" +
-	"totalPages\"\x1f\n" +
+	"totalPages\x12$\n" +
+	"\vnext_cursor\x18\x05 \x01(\tH\x00R\n" +
+	"nextCursor\x88\x01\x01B\x0e\n" +
+	"\f_next_cursor\"\x1f\n" +
 	"\rStringsFilter\x12\x0e\n" +
 	"\x02eq\x18\x01 \x03(\tR\x02eq\"\x86\x01\n" +
 	"\fStringFilter\x12\x1f\n" +
@@ -611,6 +625,7 @@ func file_catalog_v1_common_proto_init() {
 		return
 	}
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_common_proto_msgTypes[0].OneofWrappers = []any{}
 	file_catalog_v1_common_proto_msgTypes[2].OneofWrappers = []any{}
 	file_catalog_v1_common_proto_msgTypes[4].OneofWrappers = []any{}
 	file_catalog_v1_common_proto_msgTypes[5].OneofWrappers = []any{}

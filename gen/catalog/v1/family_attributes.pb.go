@@ -936,7 +936,10 @@ type ListFamilyAttributesRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size          *int32     `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Size *int32 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1042,6 +1045,13 @@ func (x *ListFamilyAttributesRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListFamilyAttributesRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 func (x *ListFamilyAttributesRequest) GetOrderBy() []*OrderBy {
 	if x != nil {
 		return x.OrderBy
@@ -1130,7 +1140,7 @@ const file_catalog_v1_family_attributes_proto_rawDesc = "" +
 	"\x0f_attribute_uuidB\x14\n" +
 	"\x12_requirement_levelB\r\n" +
 	"\v_applies_toB\x12\n" +
-	"\x10_is_variant_axis\"\xa1\x05\n" +
+	"\x10_is_variant_axis\"\xd2\x05\n" +
 	"\x1bListFamilyAttributesRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12/\n" +
@@ -1146,13 +1156,15 @@ const file_catalog_v1_family_attributes_proto_rawDesc = "" +
 	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:,\xd2\xf3\x18(\n" +
 	"\x10requirementLevel\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size2\xb9\v\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor2\xb9\v\n" +
 	"\x16FamilyAttributeService\x12\xa8\x01\n" +
 	"\x14ListFamilyAttributes\x12'.catalog.v1.ListFamilyAttributesRequest\x1a(.catalog.v1.ListFamilyAttributesResponse\"=\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02'\x12%/v1/families/{family_uuid}/attributes\x12\xd0\x01\n" +
 	"\x15CreateFamilyAttribute\x12(.catalog.v1.CreateFamilyAttributeRequest\x1a).catalog.v1.CreateFamilyAttributeResponse\"b\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02K:\x10family_attributeb\x10family_attribute\"%/v1/families/{family_uuid}/attributes\x12\xce\x01\n" +

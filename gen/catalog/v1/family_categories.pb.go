@@ -880,7 +880,10 @@ type ListFamilyCategoriesRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size          *int32     `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Size *int32 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -972,6 +975,13 @@ func (x *ListFamilyCategoriesRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListFamilyCategoriesRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 func (x *ListFamilyCategoriesRequest) GetOrderBy() []*OrderBy {
 	if x != nil {
 		return x.OrderBy
@@ -1047,7 +1057,7 @@ const file_catalog_v1_family_categories_proto_rawDesc = "" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\x10\n" +
 	"\x0e_category_uuidB\x10\n" +
-	"\x0e_auto_populate\"\x86\x04\n" +
+	"\x0e_auto_populate\"\xb7\x04\n" +
 	"\x1bListFamilyCategoriesRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12/\n" +
@@ -1060,12 +1070,14 @@ const file_catalog_v1_family_categories_proto_rawDesc = "" +
 	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x1a\xd2\xf3\x18\x16\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size2\xa4\v\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor2\xa4\v\n" +
 	"\x15FamilyCategoryService\x12\xa8\x01\n" +
 	"\x14ListFamilyCategories\x12'.catalog.v1.ListFamilyCategoriesRequest\x1a(.catalog.v1.ListFamilyCategoriesResponse\"=\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02'\x12%/v1/families/{family_uuid}/categories\x12\xcb\x01\n" +
 	"\x14CreateFamilyCategory\x12'.catalog.v1.CreateFamilyCategoryRequest\x1a(.catalog.v1.CreateFamilyCategoryResponse\"`\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02I:\x0ffamily_categoryb\x0ffamily_category\"%/v1/families/{family_uuid}/categories\x12\xce\x01\n" +

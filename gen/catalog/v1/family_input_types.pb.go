@@ -909,7 +909,10 @@ type ListFamilyInputTypesRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size          *int32     `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Size *int32 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1008,6 +1011,13 @@ func (x *ListFamilyInputTypesRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListFamilyInputTypesRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 func (x *ListFamilyInputTypesRequest) GetOrderBy() []*OrderBy {
 	if x != nil {
 		return x.OrderBy
@@ -1091,7 +1101,7 @@ const file_catalog_v1_family_input_types_proto_rawDesc = "" +
 	"updateMaskB\x12\n" +
 	"\x10_input_type_uuidB\x14\n" +
 	"\x12_requirement_levelB\r\n" +
-	"\v_applies_to\"\xe2\x04\n" +
+	"\v_applies_to\"\x93\x05\n" +
 	"\x1bListFamilyInputTypesRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12/\n" +
@@ -1106,13 +1116,15 @@ const file_catalog_v1_family_input_types_proto_rawDesc = "" +
 	"updated_at\x18\a \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:,\xd2\xf3\x18(\n" +
 	"\x10requirementLevel\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size2\xc8\v\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor2\xc8\v\n" +
 	"\x16FamilyInputTypeService\x12\xa9\x01\n" +
 	"\x14ListFamilyInputTypes\x12'.catalog.v1.ListFamilyInputTypesRequest\x1a(.catalog.v1.ListFamilyInputTypesResponse\">\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02(\x12&/v1/families/{family_uuid}/input-types\x12\xd3\x01\n" +
 	"\x15CreateFamilyInputType\x12(.catalog.v1.CreateFamilyInputTypeRequest\x1a).catalog.v1.CreateFamilyInputTypeResponse\"e\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02N:\x11family_input_typeb\x11family_input_type\"&/v1/families/{family_uuid}/input-types\x12\xcf\x01\n" +

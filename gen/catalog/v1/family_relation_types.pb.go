@@ -943,7 +943,10 @@ type ListFamilyRelationTypesRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size          *int32     `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Size *int32 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1049,6 +1052,13 @@ func (x *ListFamilyRelationTypesRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListFamilyRelationTypesRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 func (x *ListFamilyRelationTypesRequest) GetOrderBy() []*OrderBy {
 	if x != nil {
 		return x.OrderBy
@@ -1140,7 +1150,7 @@ const file_catalog_v1_family_relation_types_proto_rawDesc = "" +
 	"\n" +
 	"_min_countB\f\n" +
 	"\n" +
-	"_max_count\"\xbc\x05\n" +
+	"_max_count\"\xed\x05\n" +
 	"\x1eListFamilyRelationTypesRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12/\n" +
@@ -1155,7 +1165,8 @@ const file_catalog_v1_family_relation_types_proto_rawDesc = "" +
 	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:@\xd2\xf3\x18<\n" +
 	"\x10requirementLevel\n" +
 	"\bminCount\n" +
@@ -1163,7 +1174,8 @@ const file_catalog_v1_family_relation_types_proto_rawDesc = "" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size2\xb8\f\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor2\xb8\f\n" +
 	"\x19FamilyRelationTypeService\x12\xb5\x01\n" +
 	"\x17ListFamilyRelationTypes\x12*.catalog.v1.ListFamilyRelationTypesRequest\x1a+.catalog.v1.ListFamilyRelationTypesResponse\"A\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02+\x12)/v1/families/{family_uuid}/relation-types\x12\xe5\x01\n" +
 	"\x18CreateFamilyRelationType\x12+.catalog.v1.CreateFamilyRelationTypeRequest\x1a,.catalog.v1.CreateFamilyRelationTypeResponse\"n\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02W:\x14family_relation_typeb\x14family_relation_type\")/v1/families/{family_uuid}/relation-types\x12\xdb\x01\n" +

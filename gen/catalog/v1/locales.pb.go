@@ -836,18 +836,21 @@ func (x *LocaleUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 
 // ListLocalesRequest: filters of GET /v1/locales.
 type ListLocalesRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuids         *StringsFilter         `protobuf:"bytes,1,opt,name=uuids,proto3" json:"uuids,omitempty"`
-	Codes         *StringsFilter         `protobuf:"bytes,2,opt,name=codes,proto3" json:"codes,omitempty"`
-	Code          *StringFilter          `protobuf:"bytes,3,opt,name=code,proto3" json:"code,omitempty"`
-	DisplayNames  *StringsFilter         `protobuf:"bytes,4,opt,name=display_names,json=displayNames,proto3" json:"display_names,omitempty"`
-	DisplayName   *StringFilter          `protobuf:"bytes,5,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
-	IsDefault     *BoolFilter            `protobuf:"bytes,6,opt,name=is_default,json=isDefault,proto3" json:"is_default,omitempty"`
-	CreatedAt     *TimeFilter            `protobuf:"bytes,7,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	UpdatedAt     *TimeFilter            `protobuf:"bytes,8,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	Page          *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	Size          *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
-	OrderBy       []*OrderBy             `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	Uuids        *StringsFilter         `protobuf:"bytes,1,opt,name=uuids,proto3" json:"uuids,omitempty"`
+	Codes        *StringsFilter         `protobuf:"bytes,2,opt,name=codes,proto3" json:"codes,omitempty"`
+	Code         *StringFilter          `protobuf:"bytes,3,opt,name=code,proto3" json:"code,omitempty"`
+	DisplayNames *StringsFilter         `protobuf:"bytes,4,opt,name=display_names,json=displayNames,proto3" json:"display_names,omitempty"`
+	DisplayName  *StringFilter          `protobuf:"bytes,5,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
+	IsDefault    *BoolFilter            `protobuf:"bytes,6,opt,name=is_default,json=isDefault,proto3" json:"is_default,omitempty"`
+	CreatedAt    *TimeFilter            `protobuf:"bytes,7,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	UpdatedAt    *TimeFilter            `protobuf:"bytes,8,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	Page         *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	Size         *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
+	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -952,6 +955,13 @@ func (x *ListLocalesRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListLocalesRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 func (x *ListLocalesRequest) GetOrderBy() []*OrderBy {
 	if x != nil {
 		return x.OrderBy
@@ -1025,7 +1035,7 @@ const file_catalog_v1_locales_proto_rawDesc = "" +
 	"updateMaskB\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\r\n" +
-	"\v_is_default\"\xfb\x04\n" +
+	"\v_is_default\"\xac\x05\n" +
 	"\x12ListLocalesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1040,14 +1050,16 @@ const file_catalog_v1_locales_proto_rawDesc = "" +
 	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:-\xd2\xf3\x18)\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size2\xec\a\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor2\xec\a\n" +
 	"\rLocaleService\x12s\n" +
 	"\vListLocales\x12\x1e.catalog.v1.ListLocalesRequest\x1a\x1f.catalog.v1.ListLocalesResponse\"#\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02\r\x12\v/v1/locales\x12\x87\x01\n" +
 	"\fCreateLocale\x12\x1f.catalog.v1.CreateLocaleRequest\x1a .catalog.v1.CreateLocaleResponse\"4\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x1d:\x06localeb\x06locale\"\v/v1/locales\x12\x99\x01\n" +

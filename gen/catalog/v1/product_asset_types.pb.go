@@ -847,7 +847,10 @@ type ListProductAssetTypesRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size          *int32     `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Size *int32 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -953,6 +956,13 @@ func (x *ListProductAssetTypesRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListProductAssetTypesRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 func (x *ListProductAssetTypesRequest) GetOrderBy() []*OrderBy {
 	if x != nil {
 		return x.OrderBy
@@ -1020,7 +1030,7 @@ const file_catalog_v1_product_asset_types_proto_rawDesc = "" +
 	"updateMaskB\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\x15\n" +
-	"\x13_is_featured_source\"\xa6\x05\n" +
+	"\x13_is_featured_source\"\xd7\x05\n" +
 	"\x1cListProductAssetTypesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1034,7 +1044,8 @@ const file_catalog_v1_product_asset_types_proto_rawDesc = "" +
 	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:?\xd2\xf3\x18;\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +
@@ -1042,7 +1053,8 @@ const file_catalog_v1_product_asset_types_proto_rawDesc = "" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size2\xfd\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor2\xfd\n" +
 	"\n" +
 	"\x17ProductAssetTypeService\x12\x9d\x01\n" +
 	"\x15ListProductAssetTypes\x12(.catalog.v1.ListProductAssetTypesRequest\x1a).catalog.v1.ListProductAssetTypesResponse\"/\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02\x19\x12\x17/v1/product-asset-types\x12\xc9\x01\n" +

@@ -372,7 +372,10 @@ type ListProductAttributesRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size          *int32                   `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Size *int32 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string                  `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	Include       *ProductAttributeInclude `protobuf:"bytes,12,opt,name=include,proto3" json:"include,omitempty"`
 	Expand        *ProductAttributeInclude `protobuf:"bytes,13,opt,name=expand,proto3" json:"expand,omitempty"`
 	OrderBy       []*OrderBy               `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
@@ -464,6 +467,13 @@ func (x *ListProductAttributesRequest) GetSize() int32 {
 		return *x.Size
 	}
 	return 0
+}
+
+func (x *ListProductAttributesRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
 }
 
 func (x *ListProductAttributesRequest) GetInclude() *ProductAttributeInclude {
@@ -1164,7 +1174,7 @@ const file_catalog_v1_product_attributes_proto_rawDesc = "" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
 	"updateMaskB\x11\n" +
 	"\x0f_attribute_uuidB\x12\n" +
-	"\x10_is_variant_axis\"\x8a\x05\n" +
+	"\x10_is_variant_axis\"\xbb\x05\n" +
 	"\x1cListProductAttributesRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12B\n" +
@@ -1176,14 +1186,16 @@ const file_catalog_v1_product_attributes_proto_rawDesc = "" +
 	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12=\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12=\n" +
 	"\ainclude\x18\f \x01(\v2#.catalog.v1.ProductAttributeIncludeR\ainclude\x12;\n" +
 	"\x06expand\x18\r \x01(\v2#.catalog.v1.ProductAttributeIncludeR\x06expand\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x1a\xd2\xf3\x18\x16\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size\"\x8b\x01\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor\"\x8b\x01\n" +
 	"\x1dListProductAttributesResponse\x122\n" +
 	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.ProductAttributeR\x05items\x126\n" +
 	"\n" +

@@ -212,7 +212,10 @@ type ListProductTermsRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size          *int32     `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Size *int32 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -302,6 +305,13 @@ func (x *ListProductTermsRequest) GetSize() int32 {
 		return *x.Size
 	}
 	return 0
+}
+
+func (x *ListProductTermsRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
 }
 
 func (x *ListProductTermsRequest) GetOrderBy() []*OrderBy {
@@ -789,7 +799,7 @@ const file_catalog_v1_product_terms_proto_rawDesc = "" +
 	"\x0fProductTermList\x12-\n" +
 	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.ProductTermR\x05items:\x04\xd8\xf3\x18\x01\"8\n" +
 	"\x11ProductTermCreate\x12#\n" +
-	"\tterm_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\"\xfd\x03\n" +
+	"\tterm_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\"\xae\x04\n" +
 	"\x17ListProductTermsRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12<\n" +
 	"\x16product_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAttributeUuid\x12/\n" +
@@ -802,12 +812,14 @@ const file_catalog_v1_product_terms_proto_rawDesc = "" +
 	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x1a\xd2\xf3\x18\x16\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size\"\x81\x01\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor\"\x81\x01\n" +
 	"\x18ListProductTermsResponse\x12-\n" +
 	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.ProductTermR\x05items\x126\n" +
 	"\n" +

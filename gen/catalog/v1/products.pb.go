@@ -850,7 +850,10 @@ type ListProductsRequest struct {
 	// 1-based page, default 1.
 	Page *int32 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Page size, default 20, at most 100.
-	Size    *int32          `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	Size *int32 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor  *string         `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
 	Include *ProductInclude `protobuf:"bytes,12,opt,name=include,proto3" json:"include,omitempty"`
 	Expand  *ProductInclude `protobuf:"bytes,13,opt,name=expand,proto3" json:"expand,omitempty"`
 	OrderBy []*OrderBy      `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
@@ -968,6 +971,13 @@ func (x *ListProductsRequest) GetSize() int32 {
 		return *x.Size
 	}
 	return 0
+}
+
+func (x *ListProductsRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
 }
 
 func (x *ListProductsRequest) GetInclude() *ProductInclude {
@@ -1897,7 +1907,7 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\x0eproduct_assets\x18\x05 \x01(\bR\rproductAssets\x12+\n" +
 	"\x11product_relations\x18\x06 \x01(\bR\x10productRelations\x12\"\n" +
 	"\fpublications\x18\a \x01(\bR\fpublications\x12\x1a\n" +
-	"\bvariants\x18\b \x01(\bR\bvariants\"\x94\b\n" +
+	"\bvariants\x18\b \x01(\bR\bvariants\"\xc5\b\n" +
 	"\x13ListProductsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1913,7 +1923,8 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"is_removed\x18\t \x01(\v2\x16.catalog.v1.BoolFilterR\tisRemoved\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x124\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x124\n" +
 	"\ainclude\x18\f \x01(\v2\x1a.catalog.v1.ProductIncludeR\ainclude\x122\n" +
 	"\x06expand\x18\r \x01(\v2\x1a.catalog.v1.ProductIncludeR\x06expand\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy\x12/\n" +
@@ -1929,7 +1940,8 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size\"y\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor\"y\n" +
 	"\x14ListProductsResponse\x12)\n" +
 	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ProductR\x05items\x126\n" +
 	"\n" +

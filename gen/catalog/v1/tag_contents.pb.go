@@ -931,17 +931,20 @@ func (x *TagContentUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 
 // ListTagContentsRequest: filters of GET /v1/tags/{tagUuid}/contents.
 type ListTagContentsRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	TagUuid       string                 `protobuf:"bytes,1,opt,name=tag_uuid,json=tagUuid,proto3" json:"tag_uuid,omitempty"`
-	Uuids         *StringsFilter         `protobuf:"bytes,2,opt,name=uuids,proto3" json:"uuids,omitempty"`
-	LocaleUuids   *StringsFilter         `protobuf:"bytes,3,opt,name=locale_uuids,json=localeUuids,proto3" json:"locale_uuids,omitempty"`
-	DisplayNames  *StringsFilter         `protobuf:"bytes,4,opt,name=display_names,json=displayNames,proto3" json:"display_names,omitempty"`
-	DisplayName   *StringFilter          `protobuf:"bytes,5,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
-	CreatedAt     *TimeFilter            `protobuf:"bytes,7,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	UpdatedAt     *TimeFilter            `protobuf:"bytes,8,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	Page          *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	Size          *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
-	OrderBy       []*OrderBy             `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	TagUuid      string                 `protobuf:"bytes,1,opt,name=tag_uuid,json=tagUuid,proto3" json:"tag_uuid,omitempty"`
+	Uuids        *StringsFilter         `protobuf:"bytes,2,opt,name=uuids,proto3" json:"uuids,omitempty"`
+	LocaleUuids  *StringsFilter         `protobuf:"bytes,3,opt,name=locale_uuids,json=localeUuids,proto3" json:"locale_uuids,omitempty"`
+	DisplayNames *StringsFilter         `protobuf:"bytes,4,opt,name=display_names,json=displayNames,proto3" json:"display_names,omitempty"`
+	DisplayName  *StringFilter          `protobuf:"bytes,5,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
+	CreatedAt    *TimeFilter            `protobuf:"bytes,7,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	UpdatedAt    *TimeFilter            `protobuf:"bytes,8,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	Page         *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	Size         *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
+	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1039,6 +1042,13 @@ func (x *ListTagContentsRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListTagContentsRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 func (x *ListTagContentsRequest) GetOrderBy() []*OrderBy {
 	if x != nil {
 		return x.OrderBy
@@ -1124,7 +1134,7 @@ const file_catalog_v1_tag_contents_proto_rawDesc = "" +
 	"updateMaskB\x0e\n" +
 	"\f_locale_uuidB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_description\"\xc4\x04\n" +
+	"\f_description\"\xf5\x04\n" +
 	"\x16ListTagContentsRequest\x12!\n" +
 	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12<\n" +
@@ -1137,13 +1147,15 @@ const file_catalog_v1_tag_contents_proto_rawDesc = "" +
 	"updated_at\x18\b \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:'\xd2\xf3\x18#\n" +
 	"\vdisplayName\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size2\xe4\t\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor2\xe4\t\n" +
 	"\x11TagContentService\x12\x90\x01\n" +
 	"\x0fListTagContents\x12\".catalog.v1.ListTagContentsRequest\x1a#.catalog.v1.ListTagContentsResponse\"4\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02\x1e\x12\x1c/v1/tags/{tag_uuid}/contents\x12\xae\x01\n" +
 	"\x10CreateTagContent\x12#.catalog.v1.CreateTagContentRequest\x1a$.catalog.v1.CreateTagContentResponse\"O\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x028:\vtag_contentb\vtag_content\"\x1c/v1/tags/{tag_uuid}/contents\x12\xb6\x01\n" +

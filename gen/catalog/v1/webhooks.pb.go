@@ -890,14 +890,17 @@ func (x *WebhookDeliveryAttempt) GetError() string {
 }
 
 type ListWebhookEventTypesRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuids         *StringsFilter         `protobuf:"bytes,1,opt,name=uuids,proto3" json:"uuids,omitempty"`
-	Names         *StringsFilter         `protobuf:"bytes,2,opt,name=names,proto3" json:"names,omitempty"`
-	Name          *StringFilter          `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
-	IsDeprecated  *BoolFilter            `protobuf:"bytes,4,opt,name=is_deprecated,json=isDeprecated,proto3" json:"is_deprecated,omitempty"`
-	Page          *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	Size          *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
-	OrderBy       []*OrderBy             `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	Uuids        *StringsFilter         `protobuf:"bytes,1,opt,name=uuids,proto3" json:"uuids,omitempty"`
+	Names        *StringsFilter         `protobuf:"bytes,2,opt,name=names,proto3" json:"names,omitempty"`
+	Name         *StringFilter          `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	IsDeprecated *BoolFilter            `protobuf:"bytes,4,opt,name=is_deprecated,json=isDeprecated,proto3" json:"is_deprecated,omitempty"`
+	Page         *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	Size         *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
+	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -974,6 +977,13 @@ func (x *ListWebhookEventTypesRequest) GetSize() int32 {
 	return 0
 }
 
+func (x *ListWebhookEventTypesRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
+}
+
 func (x *ListWebhookEventTypesRequest) GetOrderBy() []*OrderBy {
 	if x != nil {
 		return x.OrderBy
@@ -1034,16 +1044,19 @@ func (x *ListWebhookEventTypesResponse) GetPagination() *Pagination {
 }
 
 type ListWebhookSubscriptionsRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuids         *StringsFilter         `protobuf:"bytes,1,opt,name=uuids,proto3" json:"uuids,omitempty"`
-	Statuses      *StringsFilter         `protobuf:"bytes,2,opt,name=statuses,proto3" json:"statuses,omitempty"`
-	DisplayName   *StringFilter          `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
-	TargetUrl     *StringFilter          `protobuf:"bytes,4,opt,name=target_url,json=targetUrl,proto3" json:"target_url,omitempty"`
-	CreatedAt     *TimeFilter            `protobuf:"bytes,5,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	UpdatedAt     *TimeFilter            `protobuf:"bytes,6,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	Page          *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	Size          *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
-	OrderBy       []*OrderBy             `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Uuids       *StringsFilter         `protobuf:"bytes,1,opt,name=uuids,proto3" json:"uuids,omitempty"`
+	Statuses    *StringsFilter         `protobuf:"bytes,2,opt,name=statuses,proto3" json:"statuses,omitempty"`
+	DisplayName *StringFilter          `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
+	TargetUrl   *StringFilter          `protobuf:"bytes,4,opt,name=target_url,json=targetUrl,proto3" json:"target_url,omitempty"`
+	CreatedAt   *TimeFilter            `protobuf:"bytes,5,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	UpdatedAt   *TimeFilter            `protobuf:"bytes,6,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	Page        *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	Size        *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
+	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1132,6 +1145,13 @@ func (x *ListWebhookSubscriptionsRequest) GetSize() int32 {
 		return *x.Size
 	}
 	return 0
+}
+
+func (x *ListWebhookSubscriptionsRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
 }
 
 func (x *ListWebhookSubscriptionsRequest) GetOrderBy() []*OrderBy {
@@ -1730,12 +1750,15 @@ func (x *RotateWebhookSubscriptionSecretResponse) GetWebhookSubscription() *Webh
 }
 
 type ListWebhookSubscriptionEventTypesRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	Names         *StringsFilter         `protobuf:"bytes,2,opt,name=names,proto3" json:"names,omitempty"`
-	Page          *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	Size          *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
-	OrderBy       []*OrderBy             `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Uuid  string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	Names *StringsFilter         `protobuf:"bytes,2,opt,name=names,proto3" json:"names,omitempty"`
+	Page  *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	Size  *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
+	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1796,6 +1819,13 @@ func (x *ListWebhookSubscriptionEventTypesRequest) GetSize() int32 {
 		return *x.Size
 	}
 	return 0
+}
+
+func (x *ListWebhookSubscriptionEventTypesRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
 }
 
 func (x *ListWebhookSubscriptionEventTypesRequest) GetOrderBy() []*OrderBy {
@@ -2139,16 +2169,19 @@ func (*DeleteWebhookSubscriptionEventTypeResponse) Descriptor() ([]byte, []int) 
 }
 
 type ListWebhookDeliveriesRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	Uuids         *StringsFilter         `protobuf:"bytes,2,opt,name=uuids,proto3" json:"uuids,omitempty"`
-	Statuses      *StringsFilter         `protobuf:"bytes,3,opt,name=statuses,proto3" json:"statuses,omitempty"`
-	EventTypes    *StringsFilter         `protobuf:"bytes,4,opt,name=event_types,json=eventTypes,proto3" json:"event_types,omitempty"`
-	CreatedAt     *TimeFilter            `protobuf:"bytes,5,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	UpdatedAt     *TimeFilter            `protobuf:"bytes,6,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	Page          *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	Size          *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
-	OrderBy       []*OrderBy             `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Uuid       string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	Uuids      *StringsFilter         `protobuf:"bytes,2,opt,name=uuids,proto3" json:"uuids,omitempty"`
+	Statuses   *StringsFilter         `protobuf:"bytes,3,opt,name=statuses,proto3" json:"statuses,omitempty"`
+	EventTypes *StringsFilter         `protobuf:"bytes,4,opt,name=event_types,json=eventTypes,proto3" json:"event_types,omitempty"`
+	CreatedAt  *TimeFilter            `protobuf:"bytes,5,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	UpdatedAt  *TimeFilter            `protobuf:"bytes,6,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	Page       *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	Size       *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
+	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2237,6 +2270,13 @@ func (x *ListWebhookDeliveriesRequest) GetSize() int32 {
 		return *x.Size
 	}
 	return 0
+}
+
+func (x *ListWebhookDeliveriesRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
 }
 
 func (x *ListWebhookDeliveriesRequest) GetOrderBy() []*OrderBy {
@@ -2395,12 +2435,15 @@ func (x *GetWebhookDeliveryResponse) GetWebhookDelivery() *WebhookDelivery {
 }
 
 type ListWebhookDeliveryAttemptsRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	DeliveryUuid  string                 `protobuf:"bytes,2,opt,name=delivery_uuid,json=deliveryUuid,proto3" json:"delivery_uuid,omitempty"`
-	Page          *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	Size          *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
-	OrderBy       []*OrderBy             `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	Uuid         string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	DeliveryUuid string                 `protobuf:"bytes,2,opt,name=delivery_uuid,json=deliveryUuid,proto3" json:"delivery_uuid,omitempty"`
+	Page         *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	Size         *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor        *string    `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
+	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2461,6 +2504,13 @@ func (x *ListWebhookDeliveryAttemptsRequest) GetSize() int32 {
 		return *x.Size
 	}
 	return 0
+}
+
+func (x *ListWebhookDeliveryAttemptsRequest) GetCursor() string {
+	if x != nil && x.Cursor != nil {
+		return *x.Cursor
+	}
+	return ""
 }
 
 func (x *ListWebhookDeliveryAttemptsRequest) GetOrderBy() []*OrderBy {
@@ -2706,7 +2756,7 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x10response_time_ms\x18\x06 \x01(\x05R\x0eresponseTimeMs\x12\x19\n" +
 	"\x05error\x18\a \x01(\tH\x01R\x05error\x88\x01\x01B\x0e\n" +
 	"\f_status_codeB\b\n" +
-	"\x06_error\"\x88\x03\n" +
+	"\x06_error\"\xb9\x03\n" +
 	"\x1cListWebhookEventTypesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05names\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05names\x12,\n" +
@@ -2714,17 +2764,19 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\ris_deprecated\x18\x04 \x01(\v2\x16.catalog.v1.BoolFilterR\fisDeprecated\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x15\xd2\xf3\x18\x11\n" +
 	"\x04name\n" +
 	"\tcreatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size\"\x8b\x01\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor\"\x8b\x01\n" +
 	"\x1dListWebhookEventTypesResponse\x122\n" +
 	"\x05items\x18\x01 \x03(\v2\x1c.catalog.v1.WebhookEventTypeR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"\xa4\x04\n" +
+	"pagination\"\xd5\x04\n" +
 	"\x1fListWebhookSubscriptionsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x125\n" +
 	"\bstatuses\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\bstatuses\x12;\n" +
@@ -2737,14 +2789,16 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:/\xd2\xf3\x18+\n" +
 	"\vdisplayName\n" +
 	"\x06status\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size\"\x91\x01\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor\"\x91\x01\n" +
 	" ListWebhookSubscriptionsResponse\x125\n" +
 	"\x05items\x18\x01 \x03(\v2\x1f.catalog.v1.WebhookSubscriptionR\x05items\x126\n" +
 	"\n" +
@@ -2776,18 +2830,20 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"&RotateWebhookSubscriptionSecretRequest\x12\x1a\n" +
 	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\"}\n" +
 	"'RotateWebhookSubscriptionSecretResponse\x12R\n" +
-	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\"\x94\x02\n" +
+	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\"\xc5\x02\n" +
 	"(ListWebhookSubscriptionEventTypesRequest\x12\x1a\n" +
 	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12/\n" +
 	"\x05names\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05names\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x15\xd2\xf3\x18\x11\n" +
 	"\x04name\n" +
 	"\tcreatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size\"\xa3\x01\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor\"\xa3\x01\n" +
 	")ListWebhookSubscriptionEventTypesResponse\x12>\n" +
 	"\x05items\x18\x01 \x03(\v2(.catalog.v1.WebhookSubscriptionEventTypeR\x05items\x126\n" +
 	"\n" +
@@ -2806,7 +2862,7 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	")DeleteWebhookSubscriptionEventTypeRequest\x12\x1a\n" +
 	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12.\n" +
 	"\x0fevent_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\reventTypeUuid\",\n" +
-	"*DeleteWebhookSubscriptionEventTypeResponse\"\x83\x04\n" +
+	"*DeleteWebhookSubscriptionEventTypeResponse\"\xb4\x04\n" +
 	"\x1cListWebhookDeliveriesRequest\x12\x1a\n" +
 	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x125\n" +
@@ -2819,14 +2875,16 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"updated_at\x18\x06 \x01(\v2\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:/\xd2\xf3\x18+\n" +
 	"\tcreatedAt\n" +
 	"\tupdatedAt\n" +
 	"\vscheduledAt\n" +
 	"\x06statusB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size\"\x8a\x01\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor\"\x8a\x01\n" +
 	"\x1dListWebhookDeliveriesResponse\x121\n" +
 	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.WebhookDeliveryR\x05items\x126\n" +
 	"\n" +
@@ -2836,17 +2894,19 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12+\n" +
 	"\rdelivery_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fdeliveryUuid\"d\n" +
 	"\x1aGetWebhookDeliveryResponse\x12F\n" +
-	"\x10webhook_delivery\x18\x01 \x01(\v2\x1b.catalog.v1.WebhookDeliveryR\x0fwebhookDelivery\"\x84\x02\n" +
+	"\x10webhook_delivery\x18\x01 \x01(\v2\x1b.catalog.v1.WebhookDeliveryR\x0fwebhookDelivery\"\xb5\x02\n" +
 	"\"ListWebhookDeliveryAttemptsRequest\x12\x1a\n" +
 	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12+\n" +
 	"\rdelivery_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fdeliveryUuid\x12\x1f\n" +
 	"\x04page\x18\n" +
 	" \x01(\x05B\x06\xe2\xf3\x18\x028\x01H\x00R\x04page\x88\x01\x01\x12!\n" +
-	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12.\n" +
+	"\x04size\x18\v \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x01R\x04size\x88\x01\x01\x12$\n" +
+	"\x06cursor\x18d \x01(\tB\a\xe2\xf3\x18\x03\x18\x80 H\x02R\x06cursor\x88\x01\x01\x12.\n" +
 	"\border_by\x18\x0e \x03(\v2\x13.catalog.v1.OrderByR\aorderBy:\x0f\xd2\xf3\x18\v\n" +
 	"\tcreatedAtB\a\n" +
 	"\x05_pageB\a\n" +
-	"\x05_size\"\x97\x01\n" +
+	"\x05_sizeB\t\n" +
+	"\a_cursor\"\x97\x01\n" +
 	"#ListWebhookDeliveryAttemptsResponse\x128\n" +
 	"\x05items\x18\x01 \x03(\v2\".catalog.v1.WebhookDeliveryAttemptR\x05items\x126\n" +
 	"\n" +

@@ -288,7 +288,7 @@ async function main(): Promise<void> {
       expectEqual(a.contentUuids, null, "list item contentUuids without include");
       expectEqual(a.contents, null, "list item contents without expand");
     }
-    expectEqual(data.pagination, { page: 1, size: 10, totalItems: 2, totalPages: 1 }, "pagination");
+    expectEqual(data.pagination, { page: 1, size: 10, totalItems: 2, totalPages: 1, nextCursor: null }, "pagination");
     done(step, `${url.search} → ${data.items.length} of ${data.pagination.totalItems}`);
   }
 

@@ -90,10 +90,11 @@ class GetAssetCollectionResponse(_message.Message):
     def __init__(self, asset_collection: _Optional[_Union[AssetCollection, _Mapping]] = ...) -> None: ...
 
 class ListAssetCollectionsRequest(_message.Message):
-    __slots__ = ["asset_uuid", "collection_uuids", "created_at", "order_by", "page", "size", "updated_at", "uuids"]
+    __slots__ = ["asset_uuid", "collection_uuids", "created_at", "cursor", "order_by", "page", "size", "updated_at", "uuids"]
     ASSET_UUID_FIELD_NUMBER: _ClassVar[int]
     COLLECTION_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
@@ -102,12 +103,13 @@ class ListAssetCollectionsRequest(_message.Message):
     asset_uuid: str
     collection_uuids: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
+    cursor: str
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
     page: int
     size: int
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, asset_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., collection_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, asset_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., collection_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListAssetCollectionsResponse(_message.Message):
     __slots__ = ["items", "pagination"]

@@ -178,10 +178,11 @@ class InitiateAssetFileUploadResponse(_message.Message):
     def __init__(self, upload: _Optional[_Union[AssetFileUpload, _Mapping]] = ...) -> None: ...
 
 class ListAssetFilesRequest(_message.Message):
-    __slots__ = ["asset_uuid", "content_types", "created_at", "file_name", "kinds", "order_by", "page", "size", "source_file_uuids", "statuses", "updated_at", "uuids"]
+    __slots__ = ["asset_uuid", "content_types", "created_at", "cursor", "file_name", "kinds", "order_by", "page", "size", "source_file_uuids", "statuses", "updated_at", "uuids"]
     ASSET_UUID_FIELD_NUMBER: _ClassVar[int]
     CONTENT_TYPES_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     FILE_NAME_FIELD_NUMBER: _ClassVar[int]
     KINDS_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
@@ -194,6 +195,7 @@ class ListAssetFilesRequest(_message.Message):
     asset_uuid: str
     content_types: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
+    cursor: str
     file_name: _common_pb2.StringFilter
     kinds: _common_pb2.StringsFilter
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
@@ -203,7 +205,7 @@ class ListAssetFilesRequest(_message.Message):
     statuses: _common_pb2.StringsFilter
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, asset_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., kinds: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., statuses: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., file_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., content_types: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., source_file_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, asset_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., kinds: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., statuses: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., file_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., content_types: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., source_file_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListAssetFilesResponse(_message.Message):
     __slots__ = ["items", "pagination"]

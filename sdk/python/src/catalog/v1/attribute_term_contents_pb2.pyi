@@ -139,9 +139,10 @@ class GetAttributeTermContentResponse(_message.Message):
     def __init__(self, attribute_term_content: _Optional[_Union[AttributeTermContent, _Mapping]] = ...) -> None: ...
 
 class ListAttributeTermContentsRequest(_message.Message):
-    __slots__ = ["attribute_uuid", "created_at", "display_name", "display_names", "locale_uuids", "order_by", "page", "size", "term_uuid", "updated_at", "uuids"]
+    __slots__ = ["attribute_uuid", "created_at", "cursor", "display_name", "display_names", "locale_uuids", "order_by", "page", "size", "term_uuid", "updated_at", "uuids"]
     ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAMES_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUIDS_FIELD_NUMBER: _ClassVar[int]
@@ -153,6 +154,7 @@ class ListAttributeTermContentsRequest(_message.Message):
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     attribute_uuid: str
     created_at: _common_pb2.TimeFilter
+    cursor: str
     display_name: _common_pb2.StringFilter
     display_names: _common_pb2.StringsFilter
     locale_uuids: _common_pb2.StringsFilter
@@ -162,7 +164,7 @@ class ListAttributeTermContentsRequest(_message.Message):
     term_uuid: str
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, attribute_uuid: _Optional[str] = ..., term_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., locale_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, attribute_uuid: _Optional[str] = ..., term_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., locale_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListAttributeTermContentsResponse(_message.Message):
     __slots__ = ["items", "pagination"]

@@ -136,11 +136,12 @@ class GetAttributeTermResponse(_message.Message):
     def __init__(self, attribute_term: _Optional[_Union[AttributeTerm, _Mapping]] = ...) -> None: ...
 
 class ListAttributeTermsRequest(_message.Message):
-    __slots__ = ["attribute_uuid", "code", "codes", "created_at", "display_name", "display_names", "expand", "include", "order_by", "page", "position", "size", "updated_at", "uuids"]
+    __slots__ = ["attribute_uuid", "code", "codes", "created_at", "cursor", "display_name", "display_names", "expand", "include", "order_by", "page", "position", "size", "updated_at", "uuids"]
     ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
     CODES_FIELD_NUMBER: _ClassVar[int]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAMES_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     EXPAND_FIELD_NUMBER: _ClassVar[int]
@@ -155,6 +156,7 @@ class ListAttributeTermsRequest(_message.Message):
     code: _common_pb2.StringFilter
     codes: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
+    cursor: str
     display_name: _common_pb2.StringFilter
     display_names: _common_pb2.StringsFilter
     expand: AttributeTermInclude
@@ -165,7 +167,7 @@ class ListAttributeTermsRequest(_message.Message):
     size: int
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, attribute_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., position: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., include: _Optional[_Union[AttributeTermInclude, _Mapping]] = ..., expand: _Optional[_Union[AttributeTermInclude, _Mapping]] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, attribute_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., position: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., include: _Optional[_Union[AttributeTermInclude, _Mapping]] = ..., expand: _Optional[_Union[AttributeTermInclude, _Mapping]] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListAttributeTermsResponse(_message.Message):
     __slots__ = ["items", "pagination"]

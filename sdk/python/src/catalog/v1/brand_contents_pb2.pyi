@@ -127,9 +127,10 @@ class GetBrandContentResponse(_message.Message):
     def __init__(self, brand_content: _Optional[_Union[BrandContent, _Mapping]] = ...) -> None: ...
 
 class ListBrandContentsRequest(_message.Message):
-    __slots__ = ["brand_uuid", "created_at", "display_name", "display_names", "locale_uuids", "order_by", "page", "size", "updated_at", "uuids"]
+    __slots__ = ["brand_uuid", "created_at", "cursor", "display_name", "display_names", "locale_uuids", "order_by", "page", "size", "updated_at", "uuids"]
     BRAND_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAMES_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUIDS_FIELD_NUMBER: _ClassVar[int]
@@ -140,6 +141,7 @@ class ListBrandContentsRequest(_message.Message):
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     brand_uuid: str
     created_at: _common_pb2.TimeFilter
+    cursor: str
     display_name: _common_pb2.StringFilter
     display_names: _common_pb2.StringsFilter
     locale_uuids: _common_pb2.StringsFilter
@@ -148,7 +150,7 @@ class ListBrandContentsRequest(_message.Message):
     size: int
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, brand_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., locale_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, brand_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., locale_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListBrandContentsResponse(_message.Message):
     __slots__ = ["items", "pagination"]

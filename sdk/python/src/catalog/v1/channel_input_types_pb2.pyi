@@ -129,9 +129,10 @@ class GetChannelInputTypeResponse(_message.Message):
     def __init__(self, channel_input_type: _Optional[_Union[ChannelInputType, _Mapping]] = ...) -> None: ...
 
 class ListChannelInputTypesRequest(_message.Message):
-    __slots__ = ["channel_uuid", "created_at", "input_type_uuids", "order_by", "page", "requirement_levels", "scopings", "size", "updated_at", "uuids"]
+    __slots__ = ["channel_uuid", "created_at", "cursor", "input_type_uuids", "order_by", "page", "requirement_levels", "scopings", "size", "updated_at", "uuids"]
     CHANNEL_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     INPUT_TYPE_UUIDS_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
@@ -142,6 +143,7 @@ class ListChannelInputTypesRequest(_message.Message):
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     channel_uuid: str
     created_at: _common_pb2.TimeFilter
+    cursor: str
     input_type_uuids: _common_pb2.StringsFilter
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
     page: int
@@ -150,7 +152,7 @@ class ListChannelInputTypesRequest(_message.Message):
     size: int
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, channel_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., input_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., requirement_levels: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., scopings: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, channel_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., input_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., requirement_levels: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., scopings: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListChannelInputTypesResponse(_message.Message):
     __slots__ = ["items", "pagination"]

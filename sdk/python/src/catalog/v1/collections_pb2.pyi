@@ -144,10 +144,11 @@ class GetCollectionResponse(_message.Message):
     def __init__(self, collection: _Optional[_Union[Collection, _Mapping]] = ...) -> None: ...
 
 class ListCollectionsRequest(_message.Message):
-    __slots__ = ["code", "codes", "created_at", "display_name", "display_names", "is_removed", "is_root", "order_by", "page", "parent_uuids", "position", "size", "statuses", "updated_at", "uuids"]
+    __slots__ = ["code", "codes", "created_at", "cursor", "display_name", "display_names", "is_removed", "is_root", "order_by", "page", "parent_uuids", "position", "size", "statuses", "updated_at", "uuids"]
     CODES_FIELD_NUMBER: _ClassVar[int]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAMES_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     IS_REMOVED_FIELD_NUMBER: _ClassVar[int]
@@ -163,6 +164,7 @@ class ListCollectionsRequest(_message.Message):
     code: _common_pb2.StringFilter
     codes: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
+    cursor: str
     display_name: _common_pb2.StringFilter
     display_names: _common_pb2.StringsFilter
     is_removed: _common_pb2.BoolFilter
@@ -175,7 +177,7 @@ class ListCollectionsRequest(_message.Message):
     statuses: _common_pb2.StringsFilter
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., statuses: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., is_removed: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ..., parent_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., is_root: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., position: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., statuses: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., is_removed: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ..., parent_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., is_root: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., position: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ...) -> None: ...
 
 class ListCollectionsResponse(_message.Message):
     __slots__ = ["items", "pagination"]

@@ -15,7 +15,7 @@ from catalog.v1 import options_pb2 as catalog_dot_v1_dot_options__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63\x61talog/v1/common.proto\x12\ncatalog.v1\x1a\x18\x63\x61talog/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"v\n\nPagination\x12\x12\n\x04page\x18\x01 \x01(\x05R\x04page\x12\x12\n\x04size\x18\x02 \x01(\x05R\x04size\x12\x1f\n\x0btotal_items\x18\x03 \x01(\x05R\ntotalItems\x12\x1f\n\x0btotal_pages\x18\x04 \x01(\x05R\ntotalPages\"\x1f\n\rStringsFilter\x12\x0e\n\x02\x65q\x18\x01 \x03(\tR\x02\x65q\"\x86\x01\n\x0cStringFilter\x12\x1f\n\x08\x63ontains\x18\x01 \x01(\tH\x00R\x08\x63ontains\x88\x01\x01\x12\x1b\n\x06starts\x18\x02 \x01(\tH\x01R\x06starts\x88\x01\x01\x12\x17\n\x04\x65nds\x18\x03 \x01(\tH\x02R\x04\x65nds\x88\x01\x01\x42\x0b\n\t_containsB\t\n\x07_startsB\x07\n\x05_ends\"\x94\x01\n\nTimeFilter\x12*\n\x02\x65q\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x02\x65q\x12,\n\x03min\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x03min\x12,\n\x03max\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x03max\"(\n\nBoolFilter\x12\x13\n\x02\x65q\x18\x01 \x01(\x08H\x00R\x02\x65q\x88\x01\x01\x42\x05\n\x03_eq\"e\n\tIntFilter\x12\x13\n\x02\x65q\x18\x01 \x01(\x05H\x00R\x02\x65q\x88\x01\x01\x12\x15\n\x03min\x18\x02 \x01(\x05H\x01R\x03min\x88\x01\x01\x12\x15\n\x03max\x18\x03 \x01(\x05H\x02R\x03max\x88\x01\x01\x42\x05\n\x03_eqB\x06\n\x04_minB\x06\n\x04_max\"X\n\x07OrderBy\x12\x14\n\x05\x66ield\x18\x01 \x01(\tR\x05\x66ield\x12\x37\n\tdirection\x18\x02 \x01(\x0e\x32\x19.catalog.v1.SortDirectionR\tdirection\"(\n\x08UuidList\x12\x16\n\x06values\x18\x01 \x03(\tR\x06values:\x04\xd8\xf3\x18\x01*`\n\rSortDirection\x12\x1e\n\x1aSORT_DIRECTION_UNSPECIFIED\x10\x00\x12\x16\n\x12SORT_DIRECTION_ASC\x10\x01\x12\x17\n\x13SORT_DIRECTION_DESC\x10\x02\x42\x37Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63\x61talog/v1/common.proto\x12\ncatalog.v1\x1a\x18\x63\x61talog/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xac\x01\n\nPagination\x12\x12\n\x04page\x18\x01 \x01(\x05R\x04page\x12\x12\n\x04size\x18\x02 \x01(\x05R\x04size\x12\x1f\n\x0btotal_items\x18\x03 \x01(\x05R\ntotalItems\x12\x1f\n\x0btotal_pages\x18\x04 \x01(\x05R\ntotalPages\x12$\n\x0bnext_cursor\x18\x05 \x01(\tH\x00R\nnextCursor\x88\x01\x01\x42\x0e\n\x0c_next_cursor\"\x1f\n\rStringsFilter\x12\x0e\n\x02\x65q\x18\x01 \x03(\tR\x02\x65q\"\x86\x01\n\x0cStringFilter\x12\x1f\n\x08\x63ontains\x18\x01 \x01(\tH\x00R\x08\x63ontains\x88\x01\x01\x12\x1b\n\x06starts\x18\x02 \x01(\tH\x01R\x06starts\x88\x01\x01\x12\x17\n\x04\x65nds\x18\x03 \x01(\tH\x02R\x04\x65nds\x88\x01\x01\x42\x0b\n\t_containsB\t\n\x07_startsB\x07\n\x05_ends\"\x94\x01\n\nTimeFilter\x12*\n\x02\x65q\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x02\x65q\x12,\n\x03min\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x03min\x12,\n\x03max\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x03max\"(\n\nBoolFilter\x12\x13\n\x02\x65q\x18\x01 \x01(\x08H\x00R\x02\x65q\x88\x01\x01\x42\x05\n\x03_eq\"e\n\tIntFilter\x12\x13\n\x02\x65q\x18\x01 \x01(\x05H\x00R\x02\x65q\x88\x01\x01\x12\x15\n\x03min\x18\x02 \x01(\x05H\x01R\x03min\x88\x01\x01\x12\x15\n\x03max\x18\x03 \x01(\x05H\x02R\x03max\x88\x01\x01\x42\x05\n\x03_eqB\x06\n\x04_minB\x06\n\x04_max\"X\n\x07OrderBy\x12\x14\n\x05\x66ield\x18\x01 \x01(\tR\x05\x66ield\x12\x37\n\tdirection\x18\x02 \x01(\x0e\x32\x19.catalog.v1.SortDirectionR\tdirection\"(\n\x08UuidList\x12\x16\n\x06values\x18\x01 \x03(\tR\x06values:\x04\xd8\xf3\x18\x01*`\n\rSortDirection\x12\x1e\n\x1aSORT_DIRECTION_UNSPECIFIED\x10\x00\x12\x16\n\x12SORT_DIRECTION_ASC\x10\x01\x12\x17\n\x13SORT_DIRECTION_DESC\x10\x02\x42\x37Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'catalog.v1.common_pb2', globals())
@@ -25,22 +25,22 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   DESCRIPTOR._serialized_options = b'Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1'
   _UUIDLIST._options = None
   _UUIDLIST._serialized_options = b'\330\363\030\001'
-  _SORTDIRECTION._serialized_start=816
-  _SORTDIRECTION._serialized_end=912
-  _PAGINATION._serialized_start=98
-  _PAGINATION._serialized_end=216
-  _STRINGSFILTER._serialized_start=218
-  _STRINGSFILTER._serialized_end=249
-  _STRINGFILTER._serialized_start=252
-  _STRINGFILTER._serialized_end=386
-  _TIMEFILTER._serialized_start=389
-  _TIMEFILTER._serialized_end=537
-  _BOOLFILTER._serialized_start=539
-  _BOOLFILTER._serialized_end=579
-  _INTFILTER._serialized_start=581
-  _INTFILTER._serialized_end=682
-  _ORDERBY._serialized_start=684
-  _ORDERBY._serialized_end=772
-  _UUIDLIST._serialized_start=774
-  _UUIDLIST._serialized_end=814
+  _SORTDIRECTION._serialized_start=871
+  _SORTDIRECTION._serialized_end=967
+  _PAGINATION._serialized_start=99
+  _PAGINATION._serialized_end=271
+  _STRINGSFILTER._serialized_start=273
+  _STRINGSFILTER._serialized_end=304
+  _STRINGFILTER._serialized_start=307
+  _STRINGFILTER._serialized_end=441
+  _TIMEFILTER._serialized_start=444
+  _TIMEFILTER._serialized_end=592
+  _BOOLFILTER._serialized_start=594
+  _BOOLFILTER._serialized_end=634
+  _INTFILTER._serialized_start=636
+  _INTFILTER._serialized_end=737
+  _ORDERBY._serialized_start=739
+  _ORDERBY._serialized_end=827
+  _UUIDLIST._serialized_start=829
+  _UUIDLIST._serialized_end=869
 # @@protoc_insertion_point(module_scope)

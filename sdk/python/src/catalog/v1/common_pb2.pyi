@@ -36,16 +36,18 @@ class OrderBy(_message.Message):
     def __init__(self, field: _Optional[str] = ..., direction: _Optional[_Union[SortDirection, str]] = ...) -> None: ...
 
 class Pagination(_message.Message):
-    __slots__ = ["page", "size", "total_items", "total_pages"]
+    __slots__ = ["next_cursor", "page", "size", "total_items", "total_pages"]
+    NEXT_CURSOR_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
     TOTAL_ITEMS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_PAGES_FIELD_NUMBER: _ClassVar[int]
+    next_cursor: str
     page: int
     size: int
     total_items: int
     total_pages: int
-    def __init__(self, page: _Optional[int] = ..., size: _Optional[int] = ..., total_items: _Optional[int] = ..., total_pages: _Optional[int] = ...) -> None: ...
+    def __init__(self, page: _Optional[int] = ..., size: _Optional[int] = ..., total_items: _Optional[int] = ..., total_pages: _Optional[int] = ..., next_cursor: _Optional[str] = ...) -> None: ...
 
 class StringFilter(_message.Message):
     __slots__ = ["contains", "ends", "starts"]

@@ -134,9 +134,10 @@ class GetFamilyAssetTypeResponse(_message.Message):
     def __init__(self, family_asset_type: _Optional[_Union[FamilyAssetType, _Mapping]] = ...) -> None: ...
 
 class ListFamilyAssetTypesRequest(_message.Message):
-    __slots__ = ["applies_to", "created_at", "family_uuid", "max_count", "min_count", "order_by", "page", "product_asset_type_uuids", "requirement_levels", "size", "updated_at", "uuids"]
+    __slots__ = ["applies_to", "created_at", "cursor", "family_uuid", "max_count", "min_count", "order_by", "page", "product_asset_type_uuids", "requirement_levels", "size", "updated_at", "uuids"]
     APPLIES_TO_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
     MAX_COUNT_FIELD_NUMBER: _ClassVar[int]
     MIN_COUNT_FIELD_NUMBER: _ClassVar[int]
@@ -149,6 +150,7 @@ class ListFamilyAssetTypesRequest(_message.Message):
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     applies_to: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
+    cursor: str
     family_uuid: str
     max_count: _common_pb2.IntFilter
     min_count: _common_pb2.IntFilter
@@ -159,7 +161,7 @@ class ListFamilyAssetTypesRequest(_message.Message):
     size: int
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, family_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., product_asset_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., requirement_levels: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., min_count: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ..., max_count: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ..., applies_to: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, family_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., product_asset_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., requirement_levels: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., min_count: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ..., max_count: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ..., applies_to: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListFamilyAssetTypesResponse(_message.Message):
     __slots__ = ["items", "pagination"]

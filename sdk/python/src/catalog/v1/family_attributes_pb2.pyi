@@ -128,10 +128,11 @@ class GetFamilyAttributeResponse(_message.Message):
     def __init__(self, family_attribute: _Optional[_Union[FamilyAttribute, _Mapping]] = ...) -> None: ...
 
 class ListFamilyAttributesRequest(_message.Message):
-    __slots__ = ["applies_to", "attribute_uuids", "created_at", "family_uuid", "is_variant_axis", "order_by", "page", "requirement_levels", "size", "updated_at", "uuids"]
+    __slots__ = ["applies_to", "attribute_uuids", "created_at", "cursor", "family_uuid", "is_variant_axis", "order_by", "page", "requirement_levels", "size", "updated_at", "uuids"]
     APPLIES_TO_FIELD_NUMBER: _ClassVar[int]
     ATTRIBUTE_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
     IS_VARIANT_AXIS_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
@@ -143,6 +144,7 @@ class ListFamilyAttributesRequest(_message.Message):
     applies_to: _common_pb2.StringsFilter
     attribute_uuids: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
+    cursor: str
     family_uuid: str
     is_variant_axis: _common_pb2.BoolFilter
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
@@ -151,7 +153,7 @@ class ListFamilyAttributesRequest(_message.Message):
     size: int
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, family_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., attribute_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., requirement_levels: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., applies_to: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., is_variant_axis: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, family_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., attribute_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., requirement_levels: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., applies_to: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., is_variant_axis: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListFamilyAttributesResponse(_message.Message):
     __slots__ = ["items", "pagination"]

@@ -122,9 +122,10 @@ class GetFamilyInputTypeResponse(_message.Message):
     def __init__(self, family_input_type: _Optional[_Union[FamilyInputType, _Mapping]] = ...) -> None: ...
 
 class ListFamilyInputTypesRequest(_message.Message):
-    __slots__ = ["applies_to", "created_at", "family_uuid", "input_type_uuids", "order_by", "page", "requirement_levels", "size", "updated_at", "uuids"]
+    __slots__ = ["applies_to", "created_at", "cursor", "family_uuid", "input_type_uuids", "order_by", "page", "requirement_levels", "size", "updated_at", "uuids"]
     APPLIES_TO_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
     INPUT_TYPE_UUIDS_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
@@ -135,6 +136,7 @@ class ListFamilyInputTypesRequest(_message.Message):
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     applies_to: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
+    cursor: str
     family_uuid: str
     input_type_uuids: _common_pb2.StringsFilter
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
@@ -143,7 +145,7 @@ class ListFamilyInputTypesRequest(_message.Message):
     size: int
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, family_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., input_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., requirement_levels: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., applies_to: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, family_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., input_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., requirement_levels: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., applies_to: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListFamilyInputTypesResponse(_message.Message):
     __slots__ = ["items", "pagination"]

@@ -128,8 +128,9 @@ class GetFamilyRelationTypeResponse(_message.Message):
     def __init__(self, family_relation_type: _Optional[_Union[FamilyRelationType, _Mapping]] = ...) -> None: ...
 
 class ListFamilyRelationTypesRequest(_message.Message):
-    __slots__ = ["created_at", "family_uuid", "max_count", "min_count", "order_by", "page", "product_relation_type_uuids", "requirement_levels", "size", "updated_at", "uuids"]
+    __slots__ = ["created_at", "cursor", "family_uuid", "max_count", "min_count", "order_by", "page", "product_relation_type_uuids", "requirement_levels", "size", "updated_at", "uuids"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
     MAX_COUNT_FIELD_NUMBER: _ClassVar[int]
     MIN_COUNT_FIELD_NUMBER: _ClassVar[int]
@@ -141,6 +142,7 @@ class ListFamilyRelationTypesRequest(_message.Message):
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     created_at: _common_pb2.TimeFilter
+    cursor: str
     family_uuid: str
     max_count: _common_pb2.IntFilter
     min_count: _common_pb2.IntFilter
@@ -151,7 +153,7 @@ class ListFamilyRelationTypesRequest(_message.Message):
     size: int
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, family_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., product_relation_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., requirement_levels: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., min_count: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ..., max_count: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, family_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., product_relation_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., requirement_levels: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., min_count: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ..., max_count: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListFamilyRelationTypesResponse(_message.Message):
     __slots__ = ["items", "pagination"]

@@ -179,10 +179,11 @@ class InputTypeUpdate(_message.Message):
     def __init__(self, uuid: _Optional[str] = ..., type_group_uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., data_type: _Optional[_Union[InputTypeDataType, str]] = ..., is_localizable: bool = ..., constraints: _Optional[_Union[InputTypeConstraintsPatch, _Mapping]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
 
 class ListInputTypesRequest(_message.Message):
-    __slots__ = ["code", "codes", "created_at", "data_types", "display_name", "display_names", "is_localizable", "order_by", "page", "size", "type_group_uuids", "updated_at", "uuids"]
+    __slots__ = ["code", "codes", "created_at", "cursor", "data_types", "display_name", "display_names", "is_localizable", "order_by", "page", "size", "type_group_uuids", "updated_at", "uuids"]
     CODES_FIELD_NUMBER: _ClassVar[int]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     DATA_TYPES_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAMES_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
@@ -196,6 +197,7 @@ class ListInputTypesRequest(_message.Message):
     code: _common_pb2.StringFilter
     codes: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
+    cursor: str
     data_types: _common_pb2.StringsFilter
     display_name: _common_pb2.StringFilter
     display_names: _common_pb2.StringsFilter
@@ -206,7 +208,7 @@ class ListInputTypesRequest(_message.Message):
     type_group_uuids: _common_pb2.StringsFilter
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., type_group_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., data_types: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., is_localizable: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., type_group_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., data_types: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., is_localizable: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListInputTypesResponse(_message.Message):
     __slots__ = ["items", "pagination"]

@@ -69,10 +69,11 @@ class GetProductAssetTypeResponse(_message.Message):
     def __init__(self, product_asset_type: _Optional[_Union[ProductAssetType, _Mapping]] = ...) -> None: ...
 
 class ListProductAssetTypesRequest(_message.Message):
-    __slots__ = ["code", "codes", "created_at", "display_name", "display_names", "is_featured_source", "order_by", "page", "size", "updated_at", "uuids"]
+    __slots__ = ["code", "codes", "created_at", "cursor", "display_name", "display_names", "is_featured_source", "order_by", "page", "size", "updated_at", "uuids"]
     CODES_FIELD_NUMBER: _ClassVar[int]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAMES_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     IS_FEATURED_SOURCE_FIELD_NUMBER: _ClassVar[int]
@@ -84,6 +85,7 @@ class ListProductAssetTypesRequest(_message.Message):
     code: _common_pb2.StringFilter
     codes: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
+    cursor: str
     display_name: _common_pb2.StringFilter
     display_names: _common_pb2.StringsFilter
     is_featured_source: _common_pb2.BoolFilter
@@ -92,7 +94,7 @@ class ListProductAssetTypesRequest(_message.Message):
     size: int
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., is_featured_source: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., is_featured_source: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListProductAssetTypesResponse(_message.Message):
     __slots__ = ["items", "pagination"]

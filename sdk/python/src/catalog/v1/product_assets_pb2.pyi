@@ -79,9 +79,10 @@ class GetProductAssetResponse(_message.Message):
     def __init__(self, product_asset: _Optional[_Union[ProductAsset, _Mapping]] = ...) -> None: ...
 
 class ListProductAssetsRequest(_message.Message):
-    __slots__ = ["asset_uuids", "created_at", "display_priority", "is_featured", "order_by", "page", "product_asset_type_uuids", "product_uuid", "size", "updated_at", "uuids"]
+    __slots__ = ["asset_uuids", "created_at", "cursor", "display_priority", "is_featured", "order_by", "page", "product_asset_type_uuids", "product_uuid", "size", "updated_at", "uuids"]
     ASSET_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_PRIORITY_FIELD_NUMBER: _ClassVar[int]
     IS_FEATURED_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
@@ -93,6 +94,7 @@ class ListProductAssetsRequest(_message.Message):
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     asset_uuids: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
+    cursor: str
     display_priority: _common_pb2.IntFilter
     is_featured: _common_pb2.BoolFilter
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
@@ -102,7 +104,7 @@ class ListProductAssetsRequest(_message.Message):
     size: int
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, product_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., asset_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., product_asset_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_priority: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ..., is_featured: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., asset_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., product_asset_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_priority: _Optional[_Union[_common_pb2.IntFilter, _Mapping]] = ..., is_featured: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListProductAssetsResponse(_message.Message):
     __slots__ = ["items", "pagination"]

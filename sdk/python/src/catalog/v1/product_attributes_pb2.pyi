@@ -84,9 +84,10 @@ class GetProductAttributeResponse(_message.Message):
     def __init__(self, product_attribute: _Optional[_Union[ProductAttribute, _Mapping]] = ...) -> None: ...
 
 class ListProductAttributesRequest(_message.Message):
-    __slots__ = ["attribute_uuids", "created_at", "expand", "include", "is_variant_axis", "order_by", "page", "product_uuid", "size", "updated_at", "uuids"]
+    __slots__ = ["attribute_uuids", "created_at", "cursor", "expand", "include", "is_variant_axis", "order_by", "page", "product_uuid", "size", "updated_at", "uuids"]
     ATTRIBUTE_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     EXPAND_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_FIELD_NUMBER: _ClassVar[int]
     IS_VARIANT_AXIS_FIELD_NUMBER: _ClassVar[int]
@@ -98,6 +99,7 @@ class ListProductAttributesRequest(_message.Message):
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     attribute_uuids: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
+    cursor: str
     expand: ProductAttributeInclude
     include: ProductAttributeInclude
     is_variant_axis: _common_pb2.BoolFilter
@@ -107,7 +109,7 @@ class ListProductAttributesRequest(_message.Message):
     size: int
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, product_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., attribute_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., is_variant_axis: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., include: _Optional[_Union[ProductAttributeInclude, _Mapping]] = ..., expand: _Optional[_Union[ProductAttributeInclude, _Mapping]] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., attribute_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., is_variant_axis: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., include: _Optional[_Union[ProductAttributeInclude, _Mapping]] = ..., expand: _Optional[_Union[ProductAttributeInclude, _Mapping]] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListProductAttributesResponse(_message.Message):
     __slots__ = ["items", "pagination"]

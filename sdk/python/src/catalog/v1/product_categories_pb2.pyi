@@ -64,9 +64,10 @@ class GetProductCategoryResponse(_message.Message):
     def __init__(self, product_category: _Optional[_Union[ProductCategory, _Mapping]] = ...) -> None: ...
 
 class ListProductCategoriesRequest(_message.Message):
-    __slots__ = ["category_uuids", "created_at", "order_by", "page", "product_uuid", "size", "updated_at", "uuids"]
+    __slots__ = ["category_uuids", "created_at", "cursor", "order_by", "page", "product_uuid", "size", "updated_at", "uuids"]
     CATEGORY_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
@@ -75,13 +76,14 @@ class ListProductCategoriesRequest(_message.Message):
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     category_uuids: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
+    cursor: str
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
     page: int
     product_uuid: str
     size: int
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, product_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., category_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., category_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListProductCategoriesResponse(_message.Message):
     __slots__ = ["items", "pagination"]

@@ -80,9 +80,10 @@ class GetProductInputValueResponse(_message.Message):
     def __init__(self, product_input_value: _Optional[_Union[ProductInputValue, _Mapping]] = ...) -> None: ...
 
 class ListProductInputValuesRequest(_message.Message):
-    __slots__ = ["channel_uuids", "created_at", "include", "input_type_uuids", "locale_uuids", "order_by", "page", "product_uuid", "size", "updated_at", "uuids"]
+    __slots__ = ["channel_uuids", "created_at", "cursor", "include", "input_type_uuids", "locale_uuids", "order_by", "page", "product_uuid", "size", "updated_at", "uuids"]
     CHANNEL_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_FIELD_NUMBER: _ClassVar[int]
     INPUT_TYPE_UUIDS_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUIDS_FIELD_NUMBER: _ClassVar[int]
@@ -94,6 +95,7 @@ class ListProductInputValuesRequest(_message.Message):
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     channel_uuids: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
+    cursor: str
     include: ProductInputValueInclude
     input_type_uuids: _common_pb2.StringsFilter
     locale_uuids: _common_pb2.StringsFilter
@@ -103,7 +105,7 @@ class ListProductInputValuesRequest(_message.Message):
     size: int
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, product_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., input_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., locale_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., include: _Optional[_Union[ProductInputValueInclude, _Mapping]] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., input_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., locale_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., include: _Optional[_Union[ProductInputValueInclude, _Mapping]] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListProductInputValuesResponse(_message.Message):
     __slots__ = ["items", "pagination"]

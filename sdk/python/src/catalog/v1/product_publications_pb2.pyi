@@ -104,9 +104,10 @@ class GetProductPublicationResponse(_message.Message):
     def __init__(self, product_publication: _Optional[_Union[ProductPublication, _Mapping]] = ...) -> None: ...
 
 class ListProductPublicationsRequest(_message.Message):
-    __slots__ = ["channel_uuids", "created_at", "order_by", "page", "product_uuid", "size", "status", "updated_at", "uuids"]
+    __slots__ = ["channel_uuids", "created_at", "cursor", "order_by", "page", "product_uuid", "size", "status", "updated_at", "uuids"]
     CHANNEL_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
@@ -116,6 +117,7 @@ class ListProductPublicationsRequest(_message.Message):
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     channel_uuids: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
+    cursor: str
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
     page: int
     product_uuid: str
@@ -123,7 +125,7 @@ class ListProductPublicationsRequest(_message.Message):
     status: _common_pb2.StringsFilter
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, product_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., status: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., status: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListProductPublicationsResponse(_message.Message):
     __slots__ = ["items", "pagination"]

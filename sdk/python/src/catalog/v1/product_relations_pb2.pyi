@@ -64,8 +64,9 @@ class GetProductRelationResponse(_message.Message):
     def __init__(self, product_relation: _Optional[_Union[ProductRelation, _Mapping]] = ...) -> None: ...
 
 class ListProductRelationsRequest(_message.Message):
-    __slots__ = ["created_at", "order_by", "page", "product_relation_type_uuids", "product_uuid", "size", "target_product_uuids", "updated_at", "uuids"]
+    __slots__ = ["created_at", "cursor", "order_by", "page", "product_relation_type_uuids", "product_uuid", "size", "target_product_uuids", "updated_at", "uuids"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_RELATION_TYPE_UUIDS_FIELD_NUMBER: _ClassVar[int]
@@ -75,6 +76,7 @@ class ListProductRelationsRequest(_message.Message):
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     created_at: _common_pb2.TimeFilter
+    cursor: str
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
     page: int
     product_relation_type_uuids: _common_pb2.StringsFilter
@@ -83,7 +85,7 @@ class ListProductRelationsRequest(_message.Message):
     target_product_uuids: _common_pb2.StringsFilter
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, product_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., product_relation_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., target_product_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., product_relation_type_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., target_product_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListProductRelationsResponse(_message.Message):
     __slots__ = ["items", "pagination"]

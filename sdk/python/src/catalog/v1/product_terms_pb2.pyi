@@ -72,8 +72,9 @@ class GetProductTermResponse(_message.Message):
     def __init__(self, product_term: _Optional[_Union[ProductTerm, _Mapping]] = ...) -> None: ...
 
 class ListProductTermsRequest(_message.Message):
-    __slots__ = ["created_at", "order_by", "page", "product_attribute_uuid", "product_uuid", "size", "term_uuids", "updated_at", "uuids"]
+    __slots__ = ["created_at", "cursor", "order_by", "page", "product_attribute_uuid", "product_uuid", "size", "term_uuids", "updated_at", "uuids"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
@@ -83,6 +84,7 @@ class ListProductTermsRequest(_message.Message):
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     created_at: _common_pb2.TimeFilter
+    cursor: str
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
     page: int
     product_attribute_uuid: str
@@ -91,7 +93,7 @@ class ListProductTermsRequest(_message.Message):
     term_uuids: _common_pb2.StringsFilter
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, product_uuid: _Optional[str] = ..., product_attribute_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., term_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., product_attribute_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., term_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListProductTermsResponse(_message.Message):
     __slots__ = ["items", "pagination"]

@@ -116,8 +116,9 @@ class GetPublicationScheduleResponse(_message.Message):
     def __init__(self, publication_schedule: _Optional[_Union[PublicationSchedule, _Mapping]] = ...) -> None: ...
 
 class ListPublicationSchedulesRequest(_message.Message):
-    __slots__ = ["created_at", "order_by", "page", "product_uuid", "publication_uuid", "scheduled_at", "size", "status", "transitions", "updated_at", "uuids"]
+    __slots__ = ["created_at", "cursor", "order_by", "page", "product_uuid", "publication_uuid", "scheduled_at", "size", "status", "transitions", "updated_at", "uuids"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
@@ -129,6 +130,7 @@ class ListPublicationSchedulesRequest(_message.Message):
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     created_at: _common_pb2.TimeFilter
+    cursor: str
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
     page: int
     product_uuid: str
@@ -139,7 +141,7 @@ class ListPublicationSchedulesRequest(_message.Message):
     transitions: _common_pb2.StringsFilter
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, product_uuid: _Optional[str] = ..., publication_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., status: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., transitions: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., scheduled_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., publication_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., status: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., transitions: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., scheduled_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListPublicationSchedulesResponse(_message.Message):
     __slots__ = ["items", "pagination"]

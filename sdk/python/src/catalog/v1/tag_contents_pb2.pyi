@@ -79,8 +79,9 @@ class GetTagContentResponse(_message.Message):
     def __init__(self, tag_content: _Optional[_Union[TagContent, _Mapping]] = ...) -> None: ...
 
 class ListTagContentsRequest(_message.Message):
-    __slots__ = ["created_at", "display_name", "display_names", "locale_uuids", "order_by", "page", "size", "tag_uuid", "updated_at", "uuids"]
+    __slots__ = ["created_at", "cursor", "display_name", "display_names", "locale_uuids", "order_by", "page", "size", "tag_uuid", "updated_at", "uuids"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAMES_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUIDS_FIELD_NUMBER: _ClassVar[int]
@@ -91,6 +92,7 @@ class ListTagContentsRequest(_message.Message):
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     created_at: _common_pb2.TimeFilter
+    cursor: str
     display_name: _common_pb2.StringFilter
     display_names: _common_pb2.StringsFilter
     locale_uuids: _common_pb2.StringsFilter
@@ -100,7 +102,7 @@ class ListTagContentsRequest(_message.Message):
     tag_uuid: str
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, tag_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., locale_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, tag_uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., locale_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListTagContentsResponse(_message.Message):
     __slots__ = ["items", "pagination"]

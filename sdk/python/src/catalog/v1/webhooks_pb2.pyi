@@ -112,8 +112,9 @@ class GetWebhookSubscriptionResponse(_message.Message):
     def __init__(self, webhook_subscription: _Optional[_Union[WebhookSubscription, _Mapping]] = ...) -> None: ...
 
 class ListWebhookDeliveriesRequest(_message.Message):
-    __slots__ = ["created_at", "event_types", "order_by", "page", "size", "statuses", "updated_at", "uuid", "uuids"]
+    __slots__ = ["created_at", "cursor", "event_types", "order_by", "page", "size", "statuses", "updated_at", "uuid", "uuids"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     EVENT_TYPES_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
@@ -123,6 +124,7 @@ class ListWebhookDeliveriesRequest(_message.Message):
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     created_at: _common_pb2.TimeFilter
+    cursor: str
     event_types: _common_pb2.StringsFilter
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
     page: int
@@ -131,7 +133,7 @@ class ListWebhookDeliveriesRequest(_message.Message):
     updated_at: _common_pb2.TimeFilter
     uuid: str
     uuids: _common_pb2.StringsFilter
-    def __init__(self, uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., statuses: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., event_types: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., statuses: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., event_types: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListWebhookDeliveriesResponse(_message.Message):
     __slots__ = ["items", "pagination"]
@@ -142,18 +144,20 @@ class ListWebhookDeliveriesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[WebhookDelivery, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class ListWebhookDeliveryAttemptsRequest(_message.Message):
-    __slots__ = ["delivery_uuid", "order_by", "page", "size", "uuid"]
+    __slots__ = ["cursor", "delivery_uuid", "order_by", "page", "size", "uuid"]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     DELIVERY_UUID_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
+    cursor: str
     delivery_uuid: str
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
     page: int
     size: int
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., delivery_uuid: _Optional[str] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., delivery_uuid: _Optional[str] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListWebhookDeliveryAttemptsResponse(_message.Message):
     __slots__ = ["items", "pagination"]
@@ -164,7 +168,8 @@ class ListWebhookDeliveryAttemptsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[WebhookDeliveryAttempt, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class ListWebhookEventTypesRequest(_message.Message):
-    __slots__ = ["is_deprecated", "name", "names", "order_by", "page", "size", "uuids"]
+    __slots__ = ["cursor", "is_deprecated", "name", "names", "order_by", "page", "size", "uuids"]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     IS_DEPRECATED_FIELD_NUMBER: _ClassVar[int]
     NAMES_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -172,6 +177,7 @@ class ListWebhookEventTypesRequest(_message.Message):
     PAGE_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
     UUIDS_FIELD_NUMBER: _ClassVar[int]
+    cursor: str
     is_deprecated: _common_pb2.BoolFilter
     name: _common_pb2.StringFilter
     names: _common_pb2.StringsFilter
@@ -179,7 +185,7 @@ class ListWebhookEventTypesRequest(_message.Message):
     page: int
     size: int
     uuids: _common_pb2.StringsFilter
-    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., is_deprecated: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., is_deprecated: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListWebhookEventTypesResponse(_message.Message):
     __slots__ = ["items", "pagination"]
@@ -190,18 +196,20 @@ class ListWebhookEventTypesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[WebhookEventType, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class ListWebhookSubscriptionEventTypesRequest(_message.Message):
-    __slots__ = ["names", "order_by", "page", "size", "uuid"]
+    __slots__ = ["cursor", "names", "order_by", "page", "size", "uuid"]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     NAMES_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
+    cursor: str
     names: _common_pb2.StringsFilter
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
     page: int
     size: int
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListWebhookSubscriptionEventTypesResponse(_message.Message):
     __slots__ = ["items", "pagination"]
@@ -212,8 +220,9 @@ class ListWebhookSubscriptionEventTypesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[WebhookSubscriptionEventType, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class ListWebhookSubscriptionsRequest(_message.Message):
-    __slots__ = ["created_at", "display_name", "order_by", "page", "size", "statuses", "target_url", "updated_at", "uuids"]
+    __slots__ = ["created_at", "cursor", "display_name", "order_by", "page", "size", "statuses", "target_url", "updated_at", "uuids"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
@@ -223,6 +232,7 @@ class ListWebhookSubscriptionsRequest(_message.Message):
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUIDS_FIELD_NUMBER: _ClassVar[int]
     created_at: _common_pb2.TimeFilter
+    cursor: str
     display_name: _common_pb2.StringFilter
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
     page: int
@@ -231,7 +241,7 @@ class ListWebhookSubscriptionsRequest(_message.Message):
     target_url: _common_pb2.StringFilter
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., statuses: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., target_url: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
+    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., statuses: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., target_url: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ...) -> None: ...
 
 class ListWebhookSubscriptionsResponse(_message.Message):
     __slots__ = ["items", "pagination"]

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file catalog/v1/common.proto.
  */
 export const file_catalog_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("ChdjYXRhbG9nL3YxL2NvbW1vbi5wcm90bxIKY2F0YWxvZy52MSJSCgpQYWdpbmF0aW9uEgwKBHBhZ2UYASABKAUSDAoEc2l6ZRgCIAEoBRITCgt0b3RhbF9pdGVtcxgDIAEoBRITCgt0b3RhbF9wYWdlcxgEIAEoBSIbCg1TdHJpbmdzRmlsdGVyEgoKAmVxGAEgAygJIm4KDFN0cmluZ0ZpbHRlchIVCghjb250YWlucxgBIAEoCUgAiAEBEhMKBnN0YXJ0cxgCIAEoCUgBiAEBEhEKBGVuZHMYAyABKAlIAogBAUILCglfY29udGFpbnNCCQoHX3N0YXJ0c0IHCgVfZW5kcyKGAQoKVGltZUZpbHRlchImCgJlcRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJwoDbWluGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgNtYXgYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiQKCkJvb2xGaWx0ZXISDwoCZXEYASABKAhIAIgBAUIFCgNfZXEiVwoJSW50RmlsdGVyEg8KAmVxGAEgASgFSACIAQESEAoDbWluGAIgASgFSAGIAQESEAoDbWF4GAMgASgFSAKIAQFCBQoDX2VxQgYKBF9taW5CBgoEX21heCJGCgdPcmRlckJ5Eg0KBWZpZWxkGAEgASgJEiwKCWRpcmVjdGlvbhgCIAEoDjIZLmNhdGFsb2cudjEuU29ydERpcmVjdGlvbiIgCghVdWlkTGlzdBIOCgZ2YWx1ZXMYASADKAk6BNjzGAEqYAoNU29ydERpcmVjdGlvbhIeChpTT1JUX0RJUkVDVElPTl9VTlNQRUNJRklFRBAAEhYKElNPUlRfRElSRUNUSU9OX0FTQxABEhcKE1NPUlRfRElSRUNUSU9OX0RFU0MQAkI3WjVnaXRodWIuY29tL2NhdGFsb2dkL2NhdGFsb2dkL2dlbi9jYXRhbG9nL3YxO2NhdGFsb2d2MWIGcHJvdG8z", [file_catalog_v1_options, file_google_protobuf_timestamp]);
+  fileDesc("ChdjYXRhbG9nL3YxL2NvbW1vbi5wcm90bxIKY2F0YWxvZy52MSJ8CgpQYWdpbmF0aW9uEgwKBHBhZ2UYASABKAUSDAoEc2l6ZRgCIAEoBRITCgt0b3RhbF9pdGVtcxgDIAEoBRITCgt0b3RhbF9wYWdlcxgEIAEoBRIYCgtuZXh0X2N1cnNvchgFIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciIbCg1TdHJpbmdzRmlsdGVyEgoKAmVxGAEgAygJIm4KDFN0cmluZ0ZpbHRlchIVCghjb250YWlucxgBIAEoCUgAiAEBEhMKBnN0YXJ0cxgCIAEoCUgBiAEBEhEKBGVuZHMYAyABKAlIAogBAUILCglfY29udGFpbnNCCQoHX3N0YXJ0c0IHCgVfZW5kcyKGAQoKVGltZUZpbHRlchImCgJlcRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJwoDbWluGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgNtYXgYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiQKCkJvb2xGaWx0ZXISDwoCZXEYASABKAhIAIgBAUIFCgNfZXEiVwoJSW50RmlsdGVyEg8KAmVxGAEgASgFSACIAQESEAoDbWluGAIgASgFSAGIAQESEAoDbWF4GAMgASgFSAKIAQFCBQoDX2VxQgYKBF9taW5CBgoEX21heCJGCgdPcmRlckJ5Eg0KBWZpZWxkGAEgASgJEiwKCWRpcmVjdGlvbhgCIAEoDjIZLmNhdGFsb2cudjEuU29ydERpcmVjdGlvbiIgCghVdWlkTGlzdBIOCgZ2YWx1ZXMYASADKAk6BNjzGAEqYAoNU29ydERpcmVjdGlvbhIeChpTT1JUX0RJUkVDVElPTl9VTlNQRUNJRklFRBAAEhYKElNPUlRfRElSRUNUSU9OX0FTQxABEhcKE1NPUlRfRElSRUNUSU9OX0RFU0MQAkI3WjVnaXRodWIuY29tL2NhdGFsb2dkL2NhdGFsb2dkL2dlbi9jYXRhbG9nL3YxO2NhdGFsb2d2MWIGcHJvdG8z", [file_catalog_v1_options, file_google_protobuf_timestamp]);
 
 /**
  * Pagination is the page object of every list response.
@@ -22,7 +22,7 @@ export const file_catalog_v1_common: GenFile = /*@__PURE__*/
  */
 export type Pagination = Message<"catalog.v1.Pagination"> & {
   /**
-   * 1-based page number.
+   * 1-based page number; on a cursor page, the pages walked (the cursor's page plus one).
    *
    * @generated from field: int32 page = 1;
    */
@@ -36,7 +36,8 @@ export type Pagination = Message<"catalog.v1.Pagination"> & {
   size: number;
 
   /**
-   * Items matching the filters across all pages.
+   * Items matching the filters across all pages. A cursor page is not counted again: it reports
+   * the count of the page the walk started on (counting is what grows with the table).
    *
    * @generated from field: int32 total_items = 3;
    */
@@ -48,6 +49,14 @@ export type Pagination = Message<"catalog.v1.Pagination"> & {
    * @generated from field: int32 total_pages = 4;
    */
   totalPages: number;
+
+  /**
+   * The position after this page's last item: pass it as `cursor` for the next page (same filters
+   * and order), read by keyset at the same cost however deep; null on the last page.
+   *
+   * @generated from field: optional string next_cursor = 5;
+   */
+  nextCursor?: string | undefined;
 };
 
 /**
