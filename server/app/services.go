@@ -14,6 +14,7 @@ import (
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/catalog"
+	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/store"
@@ -80,6 +81,7 @@ var groups = []group{
 func coreServices(d Deps, c *catalog.Service) []Service {
 	return []Service{
 		{&pb.WebhookEventTypeService_ServiceDesc, &webhooks.EventTypeService{DB: d.DB}, gateway(pb.RegisterWebhookEventTypeServiceHandlerClient, pb.NewWebhookEventTypeServiceClient)},
+		{&pb.EventService_ServiceDesc, &events.Service{DB: d.DB}, gateway(pb.RegisterEventServiceHandlerClient, pb.NewEventServiceClient)},
 		{&pb.WebhookSubscriptionService_ServiceDesc, &webhooks.Service{DB: d.DB, Box: d.Box, Guard: d.Guard}, gateway(pb.RegisterWebhookSubscriptionServiceHandlerClient, pb.NewWebhookSubscriptionServiceClient)},
 		{&pb.LocaleService_ServiceDesc, &catalog.LocaleServer{Service: c}, gateway(pb.RegisterLocaleServiceHandlerClient, pb.NewLocaleServiceClient)},
 		{&pb.AttributeService_ServiceDesc, &catalog.AttributeServer{Service: c}, gateway(pb.RegisterAttributeServiceHandlerClient, pb.NewAttributeServiceClient)},
@@ -108,6 +110,7 @@ func coreListSpecs() map[proto.Message]*list.Spec {
 		&pb.ListAttributeTermsRequest{}:                catalog.AttributeTermList,
 		&pb.ListAttributeTermContentsRequest{}:         catalog.ContentList,
 		&pb.ListWebhookEventTypesRequest{}:             webhooks.EventTypeList,
+		&pb.ListEventsRequest{}:                        events.EventList,
 		&pb.ListWebhookSubscriptionsRequest{}:          webhooks.SubscriptionList,
 		&pb.ListWebhookSubscriptionEventTypesRequest{}: webhooks.SubscriptionEventTypeList,
 		&pb.ListWebhookDeliveriesRequest{}:             webhooks.DeliveryList,

@@ -16,6 +16,7 @@ export * from "./catalog/v1/channel_input_types_pb.js";
 export * from "./catalog/v1/channels_pb.js";
 export * from "./catalog/v1/collections_pb.js";
 export * from "./catalog/v1/common_pb.js";
+export * from "./catalog/v1/events_pb.js";
 export * from "./catalog/v1/families_pb.js";
 export * from "./catalog/v1/family_asset_types_pb.js";
 export * from "./catalog/v1/family_attributes_pb.js";
