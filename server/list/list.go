@@ -47,6 +47,13 @@ type Field struct {
 	Values []string
 	// Single: the filter takes one value (a singular name such as status[eq]); more is 400.
 	Single bool
+	// Match, when set, replaces "Column = ANY(values)" for a filter on the rows of other tables
+	// (links, publications): an SQL condition on the row, such as an IN or EXISTS subquery, that
+	// names the listed table's columns by the table (products.uuid) and holds @values, the
+	// filter's values as one array parameter (uuid[] for a UUID filter, text[] otherwise), and
+	// @tenant, the tenant's parameter. The family thus declares the join and the list machinery
+	// still validates, binds and hashes the values like any other filter.
+	Match string
 }
 
 // SoftDelete describes a family whose removed items are left out of lists unless asked for.
@@ -147,6 +154,17 @@ func (s *Spec) Check(req proto.Message) error {
 			}
 		}
 	}
+	for name, f := range s.Filters {
+		if f.Match == "" {
+			continue
+		}
+		if (f.Type != UUID && f.Type != Text) || !strings.Contains(f.Match, "@values") {
+			return fmt.Errorf("%s: filter %s: Match is for uuid or text values filters and must use @values", md.FullName(), name)
+		}
+		if s.Global && strings.Contains(f.Match, "@tenant") {
+			return fmt.Errorf("%s: filter %s: a global list has no @tenant", md.FullName(), name)
+		}
+	}
 	if lo, ok := proto.GetExtension(md.Options(), catalogv1.E_List).(*catalogv1.ListOptions); ok && lo != nil {
 		for _, o := range lo.OrderFields {
 			if _, ok := s.Order[o]; !ok {
@@ -160,6 +178,8 @@ func (s *Spec) Check(req proto.Message) error {
 type builder struct {
 	where []string
 	args  []any
+	// tenant is the tenant's parameter ($1), empty on a global table.
+	tenant string
 }
 
 func (b *builder) arg(v any) string {
@@ -167,11 +187,21 @@ func (b *builder) arg(v any) string {
 	return "$" + strconv.Itoa(len(b.args))
 }
 
+// match is the condition of a values filter whose array parameter is values: the field's Match
+// with its @values and @tenant set, or its column equal to one of the values.
+func (b *builder) match(f Field, values string) string {
+	if f.Match == "" {
+		return f.Column + " = ANY(" + values + ")"
+	}
+	return "(" + strings.NewReplacer("@values", values, "@tenant", b.tenant).Replace(f.Match) + ")"
+}
+
 // Build turns a list request into SQL. Errors name the query parameter (`codes[eq]`).
 func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, error) {
 	b := &builder{}
 	if !s.Global {
-		b.where = append(b.where, "tenant_id = "+b.arg(tenant))
+		b.tenant = b.arg(tenant)
+		b.where = append(b.where, "tenant_id = "+b.tenant)
 	} else {
 		b.where = append(b.where, "true")
 	}
@@ -252,7 +282,7 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 					}
 					ids = append(ids, id.String())
 				}
-				b.where = append(b.where, col.Column+" = ANY("+b.arg(ids)+"::uuid[])")
+				b.where = append(b.where, b.match(col, b.arg(ids)+"::uuid[]"))
 			case Enum:
 				// Whitelisted literals, not a parameter: the planner then sees the values and keeps
 				// the status index (a parameterised = ANY($1) lost it).
@@ -271,7 +301,7 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 					b.where = append(b.where, col.Column+" IN ("+strings.Join(lits, ", ")+")")
 				}
 			default:
-				b.where = append(b.where, col.Column+" = ANY("+b.arg(x.Eq)+"::text[])")
+				b.where = append(b.where, b.match(col, b.arg(x.Eq)+"::text[]"))
 			}
 		case *catalogv1.StringFilter:
 			if x.Contains != nil {

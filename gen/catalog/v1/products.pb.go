@@ -858,12 +858,25 @@ type ListProductsRequest struct {
 	Expand  *ProductInclude `protobuf:"bytes,13,opt,name=expand,proto3" json:"expand,omitempty"`
 	OrderBy []*OrderBy      `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	// Values of ProductKind: simple, variant_parent, variant.
-	Kinds         *StringsFilter `protobuf:"bytes,15,opt,name=kinds,proto3" json:"kinds,omitempty"`
-	FamilyUuids   *StringsFilter `protobuf:"bytes,16,opt,name=family_uuids,json=familyUuids,proto3" json:"family_uuids,omitempty"`
-	ParentUuids   *StringsFilter `protobuf:"bytes,17,opt,name=parent_uuids,json=parentUuids,proto3" json:"parent_uuids,omitempty"`
-	BrandUuids    *StringsFilter `protobuf:"bytes,18,opt,name=brand_uuids,json=brandUuids,proto3" json:"brand_uuids,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Kinds       *StringsFilter `protobuf:"bytes,15,opt,name=kinds,proto3" json:"kinds,omitempty"`
+	FamilyUuids *StringsFilter `protobuf:"bytes,16,opt,name=family_uuids,json=familyUuids,proto3" json:"family_uuids,omitempty"`
+	ParentUuids *StringsFilter `protobuf:"bytes,17,opt,name=parent_uuids,json=parentUuids,proto3" json:"parent_uuids,omitempty"`
+	BrandUuids  *StringsFilter `protobuf:"bytes,18,opt,name=brand_uuids,json=brandUuids,proto3" json:"brand_uuids,omitempty"`
+	// Products linked to one of these categories.
+	CategoryUuids *StringsFilter `protobuf:"bytes,40,opt,name=category_uuids,json=categoryUuids,proto3" json:"category_uuids,omitempty"`
+	// Products linked to one of these categories or to any of their descendants.
+	CategoryTreeUuids *StringsFilter `protobuf:"bytes,41,opt,name=category_tree_uuids,json=categoryTreeUuids,proto3" json:"category_tree_uuids,omitempty"`
+	// Products carrying one of these tags.
+	TagUuids *StringsFilter `protobuf:"bytes,42,opt,name=tag_uuids,json=tagUuids,proto3" json:"tag_uuids,omitempty"`
+	// Products with one of these attributes: their own or, for a variant, its parent's.
+	AttributeUuids *StringsFilter `protobuf:"bytes,43,opt,name=attribute_uuids,json=attributeUuids,proto3" json:"attribute_uuids,omitempty"`
+	// Products one of whose effective product terms is one of these (a variant inherits the
+	// terms of its parent's attributes it does not link itself).
+	TermUuids *StringsFilter `protobuf:"bytes,44,opt,name=term_uuids,json=termUuids,proto3" json:"term_uuids,omitempty"`
+	// Products with a publication in status published on one of these channels.
+	PublishedChannelUuids *StringsFilter `protobuf:"bytes,45,opt,name=published_channel_uuids,json=publishedChannelUuids,proto3" json:"published_channel_uuids,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
 }
 
 func (x *ListProductsRequest) Reset() {
@@ -1025,6 +1038,48 @@ func (x *ListProductsRequest) GetParentUuids() *StringsFilter {
 func (x *ListProductsRequest) GetBrandUuids() *StringsFilter {
 	if x != nil {
 		return x.BrandUuids
+	}
+	return nil
+}
+
+func (x *ListProductsRequest) GetCategoryUuids() *StringsFilter {
+	if x != nil {
+		return x.CategoryUuids
+	}
+	return nil
+}
+
+func (x *ListProductsRequest) GetCategoryTreeUuids() *StringsFilter {
+	if x != nil {
+		return x.CategoryTreeUuids
+	}
+	return nil
+}
+
+func (x *ListProductsRequest) GetTagUuids() *StringsFilter {
+	if x != nil {
+		return x.TagUuids
+	}
+	return nil
+}
+
+func (x *ListProductsRequest) GetAttributeUuids() *StringsFilter {
+	if x != nil {
+		return x.AttributeUuids
+	}
+	return nil
+}
+
+func (x *ListProductsRequest) GetTermUuids() *StringsFilter {
+	if x != nil {
+		return x.TermUuids
+	}
+	return nil
+}
+
+func (x *ListProductsRequest) GetPublishedChannelUuids() *StringsFilter {
+	if x != nil {
+		return x.PublishedChannelUuids
 	}
 	return nil
 }
@@ -1907,7 +1962,7 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\x0eproduct_assets\x18\x05 \x01(\bR\rproductAssets\x12+\n" +
 	"\x11product_relations\x18\x06 \x01(\bR\x10productRelations\x12\"\n" +
 	"\fpublications\x18\a \x01(\bR\fpublications\x12\x1a\n" +
-	"\bvariants\x18\b \x01(\bR\bvariants\"\xc5\b\n" +
+	"\bvariants\x18\b \x01(\bR\bvariants\"\xdb\v\n" +
 	"\x13ListProductsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1932,7 +1987,14 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\ffamily_uuids\x18\x10 \x01(\v2\x19.catalog.v1.StringsFilterR\vfamilyUuids\x12<\n" +
 	"\fparent_uuids\x18\x11 \x01(\v2\x19.catalog.v1.StringsFilterR\vparentUuids\x12:\n" +
 	"\vbrand_uuids\x18\x12 \x01(\v2\x19.catalog.v1.StringsFilterR\n" +
-	"brandUuids:;\xd2\xf3\x187\n" +
+	"brandUuids\x12@\n" +
+	"\x0ecategory_uuids\x18( \x01(\v2\x19.catalog.v1.StringsFilterR\rcategoryUuids\x12I\n" +
+	"\x13category_tree_uuids\x18) \x01(\v2\x19.catalog.v1.StringsFilterR\x11categoryTreeUuids\x126\n" +
+	"\ttag_uuids\x18* \x01(\v2\x19.catalog.v1.StringsFilterR\btagUuids\x12B\n" +
+	"\x0fattribute_uuids\x18+ \x01(\v2\x19.catalog.v1.StringsFilterR\x0eattributeUuids\x128\n" +
+	"\n" +
+	"term_uuids\x18, \x01(\v2\x19.catalog.v1.StringsFilterR\ttermUuids\x12Q\n" +
+	"\x17published_channel_uuids\x18- \x01(\v2\x19.catalog.v1.StringsFilterR\x15publishedChannelUuids:;\xd2\xf3\x187\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +
 	"\x06status\n" +
@@ -2116,46 +2178,52 @@ var file_catalog_v1_products_proto_depIdxs = []int32{
 	36, // 38: catalog.v1.ListProductsRequest.family_uuids:type_name -> catalog.v1.StringsFilter
 	36, // 39: catalog.v1.ListProductsRequest.parent_uuids:type_name -> catalog.v1.StringsFilter
 	36, // 40: catalog.v1.ListProductsRequest.brand_uuids:type_name -> catalog.v1.StringsFilter
-	3,  // 41: catalog.v1.ListProductsResponse.items:type_name -> catalog.v1.Product
-	41, // 42: catalog.v1.ListProductsResponse.pagination:type_name -> catalog.v1.Pagination
-	5,  // 43: catalog.v1.CreateProductRequest.product:type_name -> catalog.v1.ProductCreate
-	3,  // 44: catalog.v1.CreateProductResponse.product:type_name -> catalog.v1.Product
-	5,  // 45: catalog.v1.BulkCreateProductsRequest.items:type_name -> catalog.v1.ProductCreate
-	3,  // 46: catalog.v1.BulkCreateProductsResponse.items:type_name -> catalog.v1.Product
-	6,  // 47: catalog.v1.BulkUpdateProductsRequest.items:type_name -> catalog.v1.ProductUpdate
-	3,  // 48: catalog.v1.BulkUpdateProductsResponse.items:type_name -> catalog.v1.Product
-	7,  // 49: catalog.v1.GetProductRequest.include:type_name -> catalog.v1.ProductInclude
-	7,  // 50: catalog.v1.GetProductRequest.expand:type_name -> catalog.v1.ProductInclude
-	3,  // 51: catalog.v1.GetProductResponse.product:type_name -> catalog.v1.Product
-	6,  // 52: catalog.v1.UpdateProductRequest.product:type_name -> catalog.v1.ProductUpdate
-	3,  // 53: catalog.v1.UpdateProductResponse.product:type_name -> catalog.v1.Product
-	1,  // 54: catalog.v1.TransitionProductRequest.transition:type_name -> catalog.v1.ProductTransition
-	3,  // 55: catalog.v1.TransitionProductResponse.product:type_name -> catalog.v1.Product
-	1,  // 56: catalog.v1.BulkTransitionProductsRequest.transition:type_name -> catalog.v1.ProductTransition
-	3,  // 57: catalog.v1.BulkTransitionProductsResponse.items:type_name -> catalog.v1.Product
-	8,  // 58: catalog.v1.ProductService.ListProducts:input_type -> catalog.v1.ListProductsRequest
-	10, // 59: catalog.v1.ProductService.CreateProduct:input_type -> catalog.v1.CreateProductRequest
-	12, // 60: catalog.v1.ProductService.BulkCreateProducts:input_type -> catalog.v1.BulkCreateProductsRequest
-	16, // 61: catalog.v1.ProductService.GetProduct:input_type -> catalog.v1.GetProductRequest
-	18, // 62: catalog.v1.ProductService.UpdateProduct:input_type -> catalog.v1.UpdateProductRequest
-	20, // 63: catalog.v1.ProductService.DeleteProduct:input_type -> catalog.v1.DeleteProductRequest
-	14, // 64: catalog.v1.ProductService.BulkUpdateProducts:input_type -> catalog.v1.BulkUpdateProductsRequest
-	22, // 65: catalog.v1.ProductService.TransitionProduct:input_type -> catalog.v1.TransitionProductRequest
-	24, // 66: catalog.v1.ProductService.BulkTransitionProducts:input_type -> catalog.v1.BulkTransitionProductsRequest
-	9,  // 67: catalog.v1.ProductService.ListProducts:output_type -> catalog.v1.ListProductsResponse
-	11, // 68: catalog.v1.ProductService.CreateProduct:output_type -> catalog.v1.CreateProductResponse
-	13, // 69: catalog.v1.ProductService.BulkCreateProducts:output_type -> catalog.v1.BulkCreateProductsResponse
-	17, // 70: catalog.v1.ProductService.GetProduct:output_type -> catalog.v1.GetProductResponse
-	19, // 71: catalog.v1.ProductService.UpdateProduct:output_type -> catalog.v1.UpdateProductResponse
-	21, // 72: catalog.v1.ProductService.DeleteProduct:output_type -> catalog.v1.DeleteProductResponse
-	15, // 73: catalog.v1.ProductService.BulkUpdateProducts:output_type -> catalog.v1.BulkUpdateProductsResponse
-	23, // 74: catalog.v1.ProductService.TransitionProduct:output_type -> catalog.v1.TransitionProductResponse
-	25, // 75: catalog.v1.ProductService.BulkTransitionProducts:output_type -> catalog.v1.BulkTransitionProductsResponse
-	67, // [67:76] is the sub-list for method output_type
-	58, // [58:67] is the sub-list for method input_type
-	58, // [58:58] is the sub-list for extension type_name
-	58, // [58:58] is the sub-list for extension extendee
-	0,  // [0:58] is the sub-list for field type_name
+	36, // 41: catalog.v1.ListProductsRequest.category_uuids:type_name -> catalog.v1.StringsFilter
+	36, // 42: catalog.v1.ListProductsRequest.category_tree_uuids:type_name -> catalog.v1.StringsFilter
+	36, // 43: catalog.v1.ListProductsRequest.tag_uuids:type_name -> catalog.v1.StringsFilter
+	36, // 44: catalog.v1.ListProductsRequest.attribute_uuids:type_name -> catalog.v1.StringsFilter
+	36, // 45: catalog.v1.ListProductsRequest.term_uuids:type_name -> catalog.v1.StringsFilter
+	36, // 46: catalog.v1.ListProductsRequest.published_channel_uuids:type_name -> catalog.v1.StringsFilter
+	3,  // 47: catalog.v1.ListProductsResponse.items:type_name -> catalog.v1.Product
+	41, // 48: catalog.v1.ListProductsResponse.pagination:type_name -> catalog.v1.Pagination
+	5,  // 49: catalog.v1.CreateProductRequest.product:type_name -> catalog.v1.ProductCreate
+	3,  // 50: catalog.v1.CreateProductResponse.product:type_name -> catalog.v1.Product
+	5,  // 51: catalog.v1.BulkCreateProductsRequest.items:type_name -> catalog.v1.ProductCreate
+	3,  // 52: catalog.v1.BulkCreateProductsResponse.items:type_name -> catalog.v1.Product
+	6,  // 53: catalog.v1.BulkUpdateProductsRequest.items:type_name -> catalog.v1.ProductUpdate
+	3,  // 54: catalog.v1.BulkUpdateProductsResponse.items:type_name -> catalog.v1.Product
+	7,  // 55: catalog.v1.GetProductRequest.include:type_name -> catalog.v1.ProductInclude
+	7,  // 56: catalog.v1.GetProductRequest.expand:type_name -> catalog.v1.ProductInclude
+	3,  // 57: catalog.v1.GetProductResponse.product:type_name -> catalog.v1.Product
+	6,  // 58: catalog.v1.UpdateProductRequest.product:type_name -> catalog.v1.ProductUpdate
+	3,  // 59: catalog.v1.UpdateProductResponse.product:type_name -> catalog.v1.Product
+	1,  // 60: catalog.v1.TransitionProductRequest.transition:type_name -> catalog.v1.ProductTransition
+	3,  // 61: catalog.v1.TransitionProductResponse.product:type_name -> catalog.v1.Product
+	1,  // 62: catalog.v1.BulkTransitionProductsRequest.transition:type_name -> catalog.v1.ProductTransition
+	3,  // 63: catalog.v1.BulkTransitionProductsResponse.items:type_name -> catalog.v1.Product
+	8,  // 64: catalog.v1.ProductService.ListProducts:input_type -> catalog.v1.ListProductsRequest
+	10, // 65: catalog.v1.ProductService.CreateProduct:input_type -> catalog.v1.CreateProductRequest
+	12, // 66: catalog.v1.ProductService.BulkCreateProducts:input_type -> catalog.v1.BulkCreateProductsRequest
+	16, // 67: catalog.v1.ProductService.GetProduct:input_type -> catalog.v1.GetProductRequest
+	18, // 68: catalog.v1.ProductService.UpdateProduct:input_type -> catalog.v1.UpdateProductRequest
+	20, // 69: catalog.v1.ProductService.DeleteProduct:input_type -> catalog.v1.DeleteProductRequest
+	14, // 70: catalog.v1.ProductService.BulkUpdateProducts:input_type -> catalog.v1.BulkUpdateProductsRequest
+	22, // 71: catalog.v1.ProductService.TransitionProduct:input_type -> catalog.v1.TransitionProductRequest
+	24, // 72: catalog.v1.ProductService.BulkTransitionProducts:input_type -> catalog.v1.BulkTransitionProductsRequest
+	9,  // 73: catalog.v1.ProductService.ListProducts:output_type -> catalog.v1.ListProductsResponse
+	11, // 74: catalog.v1.ProductService.CreateProduct:output_type -> catalog.v1.CreateProductResponse
+	13, // 75: catalog.v1.ProductService.BulkCreateProducts:output_type -> catalog.v1.BulkCreateProductsResponse
+	17, // 76: catalog.v1.ProductService.GetProduct:output_type -> catalog.v1.GetProductResponse
+	19, // 77: catalog.v1.ProductService.UpdateProduct:output_type -> catalog.v1.UpdateProductResponse
+	21, // 78: catalog.v1.ProductService.DeleteProduct:output_type -> catalog.v1.DeleteProductResponse
+	15, // 79: catalog.v1.ProductService.BulkUpdateProducts:output_type -> catalog.v1.BulkUpdateProductsResponse
+	23, // 80: catalog.v1.ProductService.TransitionProduct:output_type -> catalog.v1.TransitionProductResponse
+	25, // 81: catalog.v1.ProductService.BulkTransitionProducts:output_type -> catalog.v1.BulkTransitionProductsResponse
+	73, // [73:82] is the sub-list for method output_type
+	64, // [64:73] is the sub-list for method input_type
+	64, // [64:64] is the sub-list for extension type_name
+	64, // [64:64] is the sub-list for extension extendee
+	0,  // [0:64] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_products_proto_init() }

@@ -109,8 +109,11 @@ class GetProductResponse(_message.Message):
     def __init__(self, product: _Optional[_Union[Product, _Mapping]] = ...) -> None: ...
 
 class ListProductsRequest(_message.Message):
-    __slots__ = ["brand_uuids", "code", "codes", "created_at", "cursor", "display_name", "display_names", "expand", "family_uuids", "include", "is_removed", "kinds", "order_by", "page", "parent_uuids", "size", "statuses", "updated_at", "uuids"]
+    __slots__ = ["attribute_uuids", "brand_uuids", "category_tree_uuids", "category_uuids", "code", "codes", "created_at", "cursor", "display_name", "display_names", "expand", "family_uuids", "include", "is_removed", "kinds", "order_by", "page", "parent_uuids", "published_channel_uuids", "size", "statuses", "tag_uuids", "term_uuids", "updated_at", "uuids"]
+    ATTRIBUTE_UUIDS_FIELD_NUMBER: _ClassVar[int]
     BRAND_UUIDS_FIELD_NUMBER: _ClassVar[int]
+    CATEGORY_TREE_UUIDS_FIELD_NUMBER: _ClassVar[int]
+    CATEGORY_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CODES_FIELD_NUMBER: _ClassVar[int]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
@@ -125,11 +128,17 @@ class ListProductsRequest(_message.Message):
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     PARENT_UUIDS_FIELD_NUMBER: _ClassVar[int]
+    PUBLISHED_CHANNEL_UUIDS_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
     STATUSES_FIELD_NUMBER: _ClassVar[int]
+    TAG_UUIDS_FIELD_NUMBER: _ClassVar[int]
+    TERM_UUIDS_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUIDS_FIELD_NUMBER: _ClassVar[int]
+    attribute_uuids: _common_pb2.StringsFilter
     brand_uuids: _common_pb2.StringsFilter
+    category_tree_uuids: _common_pb2.StringsFilter
+    category_uuids: _common_pb2.StringsFilter
     code: _common_pb2.StringFilter
     codes: _common_pb2.StringsFilter
     created_at: _common_pb2.TimeFilter
@@ -144,11 +153,14 @@ class ListProductsRequest(_message.Message):
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
     page: int
     parent_uuids: _common_pb2.StringsFilter
+    published_channel_uuids: _common_pb2.StringsFilter
     size: int
     statuses: _common_pb2.StringsFilter
+    tag_uuids: _common_pb2.StringsFilter
+    term_uuids: _common_pb2.StringsFilter
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., statuses: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., is_removed: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., include: _Optional[_Union[ProductInclude, _Mapping]] = ..., expand: _Optional[_Union[ProductInclude, _Mapping]] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ..., kinds: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., family_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., parent_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., brand_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., statuses: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., is_removed: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., include: _Optional[_Union[ProductInclude, _Mapping]] = ..., expand: _Optional[_Union[ProductInclude, _Mapping]] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ..., kinds: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., family_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., parent_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., brand_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., category_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., category_tree_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., tag_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., attribute_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., term_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., published_channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ...) -> None: ...
 
 class ListProductsResponse(_message.Message):
     __slots__ = ["items", "pagination"]
