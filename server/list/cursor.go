@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"math"
 	"regexp"
 	"strings"
 	"sync"
@@ -80,18 +81,20 @@ func decodeCursor(s string, hash []byte, keys int) (*position, string) {
 		return nil, invalid
 	}
 	var p position
-	if err := json.Unmarshal(js, &p); err != nil || p.Page < 2 || p.Total < 0 || len(p.Key) != keys {
+	// The page and count go back into 32-bit fields, and the next page's number is Page+1.
+	if err := json.Unmarshal(js, &p); err != nil || p.Page < 2 || p.Page == math.MaxInt32 || p.Total < 0 || p.Total > math.MaxInt32 ||
+		len(p.Key) != keys {
 		return nil, invalid
 	}
 	if !hmac.Equal(p.Query, hash) {
-		return nil, "was made for other filters, another order or another list: a cursor only continues the list it came from"
+		return nil, "was made for other filters, another order, another list or another tenant: a cursor only continues the list it came from"
 	}
 	return &p, ""
 }
 
-// queryHash identifies what a cursor continues: the request type and every field but those that
-// do not change which rows come in which order (page, size, cursor, include, expand).
-func queryHash(m protoreflect.Message) []byte {
+// queryHash identifies what a cursor continues: the tenant, the request type and every field but
+// those that do not change which rows come in which order (page, size, cursor, include, expand).
+func queryHash(m protoreflect.Message, tenant string) []byte {
 	c := proto.Clone(m.Interface()).ProtoReflect()
 	fs := c.Descriptor().Fields()
 	for _, name := range []string{"page", "size", "cursor", "include", "expand"} {
@@ -104,6 +107,8 @@ func queryHash(m protoreflect.Message) []byte {
 		panic(err) // a message read from a request always marshals
 	}
 	h := sha256.New()
+	h.Write([]byte(tenant))
+	h.Write([]byte{0})
 	h.Write([]byte(c.Descriptor().FullName()))
 	h.Write([]byte{0})
 	h.Write(b)

@@ -2,6 +2,7 @@ package list
 
 import (
 	"encoding/base64"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -29,7 +30,7 @@ func errFields(err error) []string {
 
 // nextCursor is the cursor Run would hand out for req after the row with key.
 func nextCursor(req *catalogv1.ListAttributesRequest, page int32, total int64, key ...*string) string {
-	return encodeCursor(queryHash(req.ProtoReflect()), &position{Page: page, Total: total, Key: key})
+	return encodeCursor(queryHash(req.ProtoReflect(), "t1"), &position{Page: page, Total: total, Key: key})
 }
 
 func TestCursorRoundTrip(t *testing.T) {
@@ -38,7 +39,7 @@ func TestCursorRoundTrip(t *testing.T) {
 	if strings.ContainsAny(c, "+/=") {
 		t.Errorf("cursor %q is not unpadded base64url", c)
 	}
-	p, msg := decodeCursor(c, queryHash(req.ProtoReflect()), 3)
+	p, msg := decodeCursor(c, queryHash(req.ProtoReflect(), "t1"), 3)
 	if msg != "" {
 		t.Fatalf("decode: %s", msg)
 	}
@@ -49,7 +50,7 @@ func TestCursorRoundTrip(t *testing.T) {
 
 func TestCursorRefused(t *testing.T) {
 	req := &catalogv1.ListAttributesRequest{}
-	hash := queryHash(req.ProtoReflect())
+	hash := queryHash(req.ProtoReflect(), "t1")
 	good := nextCursor(req, 2, 5, sp("x"), sp("0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13"))
 	raw, _ := base64.RawURLEncoding.DecodeString(good)
 	edit := func(f func(b []byte) []byte) string {
@@ -69,6 +70,9 @@ func TestCursorRefused(t *testing.T) {
 		"other filters":   nextCursor(&catalogv1.ListAttributesRequest{Codes: &catalogv1.StringsFilter{Eq: []string{"a"}}}, 2, 5, sp("x"), sp("y")),
 		"other order": nextCursor(&catalogv1.ListAttributesRequest{OrderBy: []*catalogv1.OrderBy{{Field: "code"}}}, 2, 5,
 			sp("x"), sp("y")),
+		"other tenant":     encodeCursor(queryHash(req.ProtoReflect(), "t2"), &position{Page: 2, Total: 5, Key: []*string{sp("x"), sp("y")}}),
+		"last int32 page":  encodeCursor(hash, &position{Page: math.MaxInt32, Total: 5, Key: []*string{sp("x"), sp("y")}}),
+		"count past int32": encodeCursor(hash, &position{Page: 2, Total: math.MaxInt32 + 1, Key: []*string{sp("x"), sp("y")}}),
 	} {
 		if p, msg := decodeCursor(c, hash, 2); msg == "" {
 			t.Errorf("%s: cursor accepted as %+v", what, p)
@@ -77,7 +81,7 @@ func TestCursorRefused(t *testing.T) {
 	// What does not change the rows or their order may change between pages.
 	same := &catalogv1.ListAttributesRequest{Page: new(int32(1)), Size: new(int32(7)), Cursor: sp("c"),
 		Include: &catalogv1.AttributeInclude{}, Expand: &catalogv1.AttributeInclude{}}
-	if _, msg := decodeCursor(good, queryHash(same.ProtoReflect()), 2); msg != "" {
+	if _, msg := decodeCursor(good, queryHash(same.ProtoReflect(), "t1"), 2); msg != "" {
 		t.Errorf("a cursor with another size, include or expand: %s", msg)
 	}
 }

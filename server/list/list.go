@@ -369,7 +369,7 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 	}
 	// Ties break on uuid, in the direction of the last key so an index can serve the whole order.
 	keys = append(keys, orderKey{"uuid", last})
-	q.hash = queryHash(m)
+	q.hash = queryHash(m, tenant)
 	var after *position
 	if cursor != nil {
 		if pageSet {
