@@ -3,6 +3,7 @@ package apptest
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
@@ -512,5 +513,21 @@ func WaitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
 			t.Fatalf("timed out after %s waiting for %s", d, what)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// OpenAPI decodes the served /openapi.json into doc (a struct of the parts a test reads).
+func (e *Env) OpenAPI(t testing.TB, doc any) {
+	t.Helper()
+	res, err := http.Get(e.BaseURL + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /openapi.json: %s", res.Status)
+	}
+	if err := json.NewDecoder(res.Body).Decode(doc); err != nil {
+		t.Fatalf("GET /openapi.json: %v", err)
 	}
 }

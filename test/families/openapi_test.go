@@ -1,8 +1,6 @@
 package families
 
 import (
-	"encoding/json"
-	"net/http"
 	"testing"
 )
 
@@ -10,20 +8,13 @@ import (
 // codes, and each link list with the filters of its kind.
 func TestOpenAPI(t *testing.T) {
 	t.Parallel()
-	res, err := http.Get(env.BaseURL + "/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
 	var doc struct {
 		Paths map[string]map[string]struct {
 			Parameters []struct{ Name, In string }
 			Responses  map[string]any
 		}
 	}
-	if err := json.NewDecoder(res.Body).Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
+	env.OpenAPI(t, &doc)
 	common := []string{"uuids[eq]", "createdAt[eq]", "createdAt[min]", "createdAt[max]", "createdAt[order]",
 		"updatedAt[eq]", "updatedAt[min]", "updatedAt[max]", "updatedAt[order]", "page", "size"}
 	lists := map[string][]string{

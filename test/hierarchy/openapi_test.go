@@ -1,8 +1,6 @@
 package hierarchy
 
 import (
-	"encoding/json"
-	"net/http"
 	"testing"
 )
 
@@ -10,20 +8,13 @@ import (
 // status codes.
 func TestOpenAPI(t *testing.T) {
 	t.Parallel()
-	res, err := http.Get(env.BaseURL + "/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
 	var doc struct {
 		Paths map[string]map[string]struct {
 			Parameters []struct{ Name, In string }
 			Responses  map[string]any
 		}
 	}
-	if err := json.NewDecoder(res.Body).Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
+	env.OpenAPI(t, &doc)
 	common := []string{"uuids[eq]", "codes[eq]", "code[contains]", "code[starts]", "code[ends]", "code[order]", "displayNames[eq]",
 		"displayName[contains]", "displayName[order]", "statuses[eq]", "status[order]", "parentUuids[eq]", "isRoot[eq]", "isRemoved[eq]",
 		"position[eq]", "position[min]", "position[max]", "position[order]", "createdAt[eq]", "createdAt[min]", "createdAt[max]",

@@ -1,8 +1,6 @@
 package products
 
 import (
-	"encoding/json"
-	"net/http"
 	"slices"
 	"testing"
 
@@ -186,11 +184,6 @@ func TestLinkFilters(t *testing.T) {
 // The OpenAPI document offers the filters as uuid arrays on GET /v1/products.
 func TestLinkFiltersInOpenAPI(t *testing.T) {
 	t.Parallel()
-	res, err := http.Get(env.BaseURL + "/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
 	var doc struct {
 		Paths map[string]map[string]struct {
 			Parameters []struct {
@@ -202,9 +195,7 @@ func TestLinkFiltersInOpenAPI(t *testing.T) {
 			}
 		}
 	}
-	if err := json.NewDecoder(res.Body).Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
+	env.OpenAPI(t, &doc)
 	found := map[string]bool{}
 	for _, p := range doc.Paths["/v1/products"]["get"].Parameters {
 		found[p.Name] = p.In == "query" && p.Schema.Type == "array" && p.Schema.Items.Format == "uuid"
