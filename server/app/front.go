@@ -340,19 +340,32 @@ func readBody(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	}
 	// No content coding is supported (RFC 9110 §15.5.16: 415 for an unsupported one): a gzip body
 	// would otherwise be read as JSON bytes, and a body labelled gzip but plain stored as is.
-	if ce := r.Header.Values("Content-Encoding"); len(ce) > 0 && !(len(ce) == 1 && strings.EqualFold(strings.TrimSpace(ce[0]), "identity")) {
+	if ce, coded := contentCoding(r.Header, "Content-Encoding"); coded {
 		w.Header().Set("Accept-Encoding", "identity")
 		return apierr.New(apierr.UnsupportedMedia, "request bodies are not accepted with a Content-Encoding (%s); send plain JSON",
-			strconv.Quote(printable(strings.Join(ce, ", "))))
+			strconv.Quote(printable(ce)))
 	}
-	return readAll(w, r, MaxBodyBytes)
+	_, err := readAll(w, r, MaxBodyBytes)
+	return err
 }
 
-// readAll reads the whole body of r (at most max bytes, within bodyReadTimeout) into memory and
-// puts it back as r.Body: a slow client cannot hold the request, and the decoder reads from memory.
-func readAll(w http.ResponseWriter, r *http.Request, max int64) *apierr.Error {
+// contentCoding reports whether the header name (Content-Encoding, Grpc-Encoding…) gives a request
+// body a coding, and which (its values joined, for the refusal to name). No coding is accepted:
+// only no header or exactly identity passes.
+func contentCoding(h http.Header, name string) (coding string, coded bool) {
+	vs := h.Values(name)
+	if len(vs) == 0 || (len(vs) == 1 && strings.EqualFold(strings.TrimSpace(vs[0]), "identity")) {
+		return "", false
+	}
+	return strings.Join(vs, ", "), true
+}
+
+// readAll reads the whole body of r (at most max bytes, within bodyReadTimeout) into memory, puts
+// it back as r.Body and returns it: a slow client cannot hold the request, and the decoder reads
+// from memory.
+func readAll(w http.ResponseWriter, r *http.Request, max int64) ([]byte, *apierr.Error) {
 	if r.ContentLength > max {
-		return payloadTooLarge()
+		return nil, payloadTooLarge()
 	}
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) // not supported by test recorders
@@ -367,14 +380,14 @@ func readAll(w http.ResponseWriter, r *http.Request, max int64) *apierr.Error {
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		w.Header().Set("Connection", "close")
-		return apierr.New(apierr.RequestTimeout, "the request body was not received within %s", bodyReadTimeout)
+		return nil, apierr.New(apierr.RequestTimeout, "the request body was not received within %s", bodyReadTimeout)
 	case int64(buf.Len()) > max:
 		w.Header().Set("Connection", "close")
-		return payloadTooLarge()
+		return nil, payloadTooLarge()
 	case err != nil:
 		w.Header().Set("Connection", "close")
-		return apierr.New(apierr.MalformedRequest, "the request body could not be read")
+		return nil, apierr.New(apierr.MalformedRequest, "the request body could not be read")
 	}
 	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(buf.Bytes())), int64(buf.Len())
-	return nil
+	return buf.Bytes(), nil
 }

@@ -1,11 +1,9 @@
 package app
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"regexp"
@@ -114,12 +112,13 @@ func (h *rpcWeb) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	r = r.WithContext(ctx)
-	if bad := readAll(w, r, maxRPCWebBody); bad != nil {
+	body, bad := readAll(w, r, maxRPCWebBody)
+	if bad != nil {
 		h.writeError(w, r, bad)
 		return
 	}
 	if protocol == "grpc-web" {
-		if bad := checkGRPCWebFrames(r); bad != nil {
+		if bad := checkGRPCWebFrames(body); bad != nil {
 			h.writeError(w, r, bad)
 			return
 		}
@@ -136,7 +135,7 @@ func acceptedBody(w http.ResponseWriter, r *http.Request, protocol string) *apie
 		coding, accept = "Grpc-Encoding", "Grpc-Accept-Encoding"
 	}
 	for _, h := range []string{coding, "Connect-Content-Encoding"} {
-		if v := strings.TrimSpace(r.Header.Get(h)); v != "" && !strings.EqualFold(v, "identity") {
+		if v, coded := contentCoding(r.Header, h); coded {
 			w.Header().Set(accept, "identity")
 			return apierr.New(apierr.UnsupportedMedia, "request bodies are not accepted compressed (%s: %s); send them uncompressed",
 				h, strconv.Quote(printable(v)))
@@ -158,12 +157,7 @@ var (
 
 // checkGRPCWebFrames refuses a gRPC-Web body whose frames are not plain messages: a frame flagged
 // compressed (no Grpc-Encoding is accepted), or a trailer frame from a client.
-func checkGRPCWebFrames(r *http.Request) *apierr.Error {
-	b, err := io.ReadAll(r.Body) // in memory already (readAll)
-	if err != nil {
-		return apierr.New(apierr.MalformedRequest, "the request body could not be read")
-	}
-	r.Body = io.NopCloser(bytes.NewReader(b))
+func checkGRPCWebFrames(b []byte) *apierr.Error {
 	for len(b) >= 5 {
 		if b[0] != 0 {
 			return apierr.New(apierr.MalformedRequest, "a gRPC-Web request frame must be an uncompressed message (flags 0), not flags %#x", b[0])
