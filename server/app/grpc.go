@@ -71,8 +71,8 @@ func (ic *interceptors) newServer(services []Service, codec encoding.CodecV2) *g
 // call: the caller is authenticated and holds the method's scope (the principal is in the context,
 // reqctx). The HTTP port's doors (REST's front door, the Connect/gRPC-Web door) also applied the
 // tenant's limits and log the request themselves; the gRPC tap (direct calls) did not: the chain
-// does both for them. Only the doors put an admission in
-// a context, so nothing a client sends can make the chain skip a check.
+// does both for them. Only the doors put an admission in a context, so nothing a client sends can
+// make the chain skip a check.
 type admission struct {
 	method string // the one RPC admitted (a call of another method in that context is not admitted)
 	http   bool   // admitted by a door of the HTTP port (ic.door): limits applied, its own log line

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -49,15 +48,11 @@ func ensureChromium(t testing.TB) error {
 	if usable(ChromiumPath) {
 		return nil
 	}
-	lock, err := os.OpenFile(filepath.Join(os.TempDir(), "catalogd-chromium-install.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	unlock, err := LockFile(filepath.Join(os.TempDir(), "catalogd-chromium-install.lock"))
 	if err != nil {
 		return err
 	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return fmt.Errorf("lock: %w", err)
-	}
-	defer func() { _ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) }()
+	defer unlock()
 	if usable(ChromiumPath) { // another test process installed it while we waited
 		return nil
 	}
