@@ -342,6 +342,8 @@ type ProductPublication struct {
 	PublishedAt *time.Time `db:"published_at"`
 	CreatedAt   time.Time  `db:"created_at"`
 	UpdatedAt   time.Time  `db:"updated_at"`
+	Missing     []byte     `db:"missing"`
+	Ready       *bool      `db:"ready"`
 }
 
 type ProductRelation struct {

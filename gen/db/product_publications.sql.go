@@ -31,7 +31,7 @@ func (q *Queries) DeleteProductPublication(ctx context.Context, arg DeleteProduc
 }
 
 const getProductPublication = `-- name: GetProductPublication :one
-SELECT tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at FROM product_publications WHERE tenant_id = $1 AND product_uuid = $2 AND uuid = $3
+SELECT tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at, missing, ready FROM product_publications WHERE tenant_id = $1 AND product_uuid = $2 AND uuid = $3
 `
 
 type GetProductPublicationParams struct {
@@ -52,6 +52,8 @@ func (q *Queries) GetProductPublication(ctx context.Context, arg GetProductPubli
 		&i.PublishedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Missing,
+		&i.Ready,
 	)
 	return i, err
 }
@@ -61,7 +63,7 @@ INSERT INTO product_publications (tenant_id, uuid, product_uuid, channel_uuid, s
 SELECT $1, unnest($2::uuid[]), $3, unnest($4::uuid[]), 'draft',
        $5::timestamptz, $5::timestamptz
 ON CONFLICT DO NOTHING
-RETURNING tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at
+RETURNING tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at, missing, ready
 `
 
 type InsertProductPublicationsParams struct {
@@ -98,6 +100,8 @@ func (q *Queries) InsertProductPublications(ctx context.Context, arg InsertProdu
 			&i.PublishedAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Missing,
+			&i.Ready,
 		); err != nil {
 			return nil, err
 		}
@@ -110,7 +114,7 @@ func (q *Queries) InsertProductPublications(ctx context.Context, arg InsertProdu
 }
 
 const listProductPublicationsOfProducts = `-- name: ListProductPublicationsOfProducts :many
-SELECT tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at FROM product_publications WHERE tenant_id = $1 AND product_uuid = ANY($2::uuid[])
+SELECT tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at, missing, ready FROM product_publications WHERE tenant_id = $1 AND product_uuid = ANY($2::uuid[])
 ORDER BY created_at, uuid
 `
 
@@ -138,6 +142,8 @@ func (q *Queries) ListProductPublicationsOfProducts(ctx context.Context, arg Lis
 			&i.PublishedAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Missing,
+			&i.Ready,
 		); err != nil {
 			return nil, err
 		}
@@ -149,109 +155,55 @@ func (q *Queries) ListProductPublicationsOfProducts(ctx context.Context, arg Lis
 	return items, nil
 }
 
-const listPublicationMissing = `-- name: ListPublicationMissing :many
-WITH p AS (
-    SELECT pr.uuid, pr.kind, pr.family_uuid, pr.parent_uuid FROM products pr WHERE pr.tenant_id = $1 AND pr.uuid = $2
-), chans AS (
-    SELECT DISTINCT unnest($3::uuid[]) AS channel_uuid
-), locs AS (
-    SELECT cl.channel_uuid, cl.locale_uuid, cl.position FROM channel_locales cl
-    WHERE cl.tenant_id = $1 AND cl.channel_uuid = ANY($3::uuid[])
-), req AS (
-    SELECT cit.channel_uuid AS channel_uuid, 1 AS src, 'input_type'::text AS kind, it.uuid AS uuid, it.code AS code,
-           l.locale_uuid AS locale_uuid, cit.scoping AS scoping, 0 AS need, NULL::integer AS max_count,
-           cit.created_at AS linked_at, coalesce(l.position, 0) AS position
-    FROM channel_input_types cit
-    JOIN input_types it ON it.tenant_id = cit.tenant_id AND it.uuid = cit.input_type_uuid
-    LEFT JOIN locs l ON it.is_localizable AND l.channel_uuid = cit.channel_uuid
-    WHERE cit.tenant_id = $1 AND cit.channel_uuid = ANY($3::uuid[]) AND cit.requirement_level = 'required'
-      AND (NOT it.is_localizable OR l.locale_uuid IS NOT NULL)
-    UNION ALL
-    SELECT ch.channel_uuid, 2, fl.kind, fl.target_uuid, coalesce(a.code, it.code, pat.code, prt.code, ''), l.locale_uuid,
-           'global', CASE WHEN fl.requirement_level = 'required' THEN greatest(fl.min_count, 1) ELSE fl.min_count END,
-           fl.max_count, fl.created_at, coalesce(l.position, 0)
-    FROM p
-    CROSS JOIN chans ch
-    JOIN family_links fl ON fl.tenant_id = $1 AND fl.family_uuid = p.family_uuid
-    LEFT JOIN attributes a ON fl.kind = 'attribute' AND a.tenant_id = fl.tenant_id AND a.uuid = fl.target_uuid
-    LEFT JOIN input_types it ON fl.kind = 'input_type' AND it.tenant_id = fl.tenant_id AND it.uuid = fl.target_uuid
-    LEFT JOIN product_asset_types pat ON fl.kind = 'asset_type' AND pat.tenant_id = fl.tenant_id AND pat.uuid = fl.target_uuid
-    LEFT JOIN product_relation_types prt ON fl.kind = 'relation_type' AND prt.tenant_id = fl.tenant_id AND prt.uuid = fl.target_uuid
-    LEFT JOIN locs l ON coalesce(it.is_localizable, false) AND l.channel_uuid = ch.channel_uuid
-    WHERE fl.kind <> 'category'
-      AND (fl.requirement_level = 'required'
-           OR (fl.kind IN ('asset_type', 'relation_type') AND (fl.min_count > 0 OR fl.max_count IS NOT NULL)))
-      AND (p.kind = 'simple' OR fl.applies_to = 'both' OR (p.kind = 'variant_parent' AND fl.applies_to = 'parent')
-           OR (p.kind = 'variant' AND fl.applies_to = 'variant'))
-      AND (NOT coalesce(it.is_localizable, false) OR l.locale_uuid IS NOT NULL)
-), counted AS (
-    SELECT r.channel_uuid, r.src, r.kind, r.uuid, r.code, r.locale_uuid, r.scoping, r.need, r.max_count, r.linked_at, r.position, CASE r.kind
-        WHEN 'asset_type' THEN coalesce(
-            nullif((SELECT count(*) FROM product_assets x WHERE x.tenant_id = $1 AND x.product_uuid = p.uuid
-                      AND x.product_asset_type_uuid = r.uuid), 0),
-            (SELECT count(*) FROM product_assets x WHERE x.tenant_id = $1 AND x.product_uuid = p.parent_uuid
-               AND x.product_asset_type_uuid = r.uuid))
-        WHEN 'relation_type' THEN coalesce(
-            nullif((SELECT count(*) FROM product_relations x WHERE x.tenant_id = $1 AND x.product_uuid = p.uuid
-                      AND x.product_relation_type_uuid = r.uuid), 0),
-            (SELECT count(*) FROM product_relations x WHERE x.tenant_id = $1 AND x.product_uuid = p.parent_uuid
-               AND x.product_relation_type_uuid = r.uuid))
-        ELSE 0 END AS have
-    FROM req r, p
-)
-SELECT c.channel_uuid::uuid AS channel_uuid, c.src::integer AS source, c.kind::text AS kind, c.uuid::uuid AS uuid,
-       c.code::text AS code, c.locale_uuid::uuid AS locale_uuid, c.scoping::text AS scoping, c.need::integer AS need,
-       coalesce(c.max_count, -1)::integer AS max_count, c.have::integer AS have
-FROM counted c, p
-WHERE CASE c.kind
-    WHEN 'attribute' THEN NOT EXISTS (
-        SELECT 1 FROM product_attributes pa WHERE pa.tenant_id = $1 AND pa.attribute_uuid = c.uuid
-          AND (pa.product_uuid = p.uuid OR pa.product_uuid = p.parent_uuid))
-    WHEN 'input_type' THEN NOT EXISTS (
-        SELECT 1 FROM product_effective_input_values v WHERE v.tenant_id = $1 AND v.owner_uuid = p.uuid
-          AND v.input_type_uuid = c.uuid AND v.locale_uuid IS NOT DISTINCT FROM c.locale_uuid
-          AND (v.channel_uuid = c.channel_uuid OR (c.scoping <> 'channel' AND v.channel_uuid IS NULL)))
-    ELSE c.have < c.need OR c.have > coalesce(c.max_count, c.have) END
-ORDER BY c.channel_uuid, c.src, c.linked_at, c.uuid, c.position
+const listPublicationReadiness = `-- name: ListPublicationReadiness :many
+SELECT pp.channel_uuid::uuid AS channel_uuid, (m.item->>'source')::integer AS source, (m.item->>'kind')::text AS kind,
+       (m.item->>'uuid')::uuid AS uuid, coalesce(a.code, it.code, pat.code, prt.code, pr.code, '')::text AS code,
+       (m.item->>'localeUuid')::uuid AS locale_uuid, (m.item->>'scoping')::text AS scoping,
+       (m.item->>'need')::integer AS need, coalesce((m.item->>'maxCount')::integer, -1)::integer AS max_count,
+       (m.item->>'have')::integer AS have, pr.status::text AS product_status
+FROM product_publications pp
+CROSS JOIN LATERAL jsonb_array_elements(pp.missing) WITH ORDINALITY AS m(item, ord)
+LEFT JOIN attributes a ON m.item->>'kind' = 'attribute' AND a.tenant_id = pp.tenant_id AND a.uuid = (m.item->>'uuid')::uuid
+LEFT JOIN input_types it ON m.item->>'kind' = 'input_type' AND it.tenant_id = pp.tenant_id AND it.uuid = (m.item->>'uuid')::uuid
+LEFT JOIN product_asset_types pat ON m.item->>'kind' = 'asset_type' AND pat.tenant_id = pp.tenant_id AND pat.uuid = (m.item->>'uuid')::uuid
+LEFT JOIN product_relation_types prt ON m.item->>'kind' = 'relation_type' AND prt.tenant_id = pp.tenant_id AND prt.uuid = (m.item->>'uuid')::uuid
+LEFT JOIN products pr ON pr.tenant_id = pp.tenant_id AND pr.uuid = pp.product_uuid
+WHERE pp.tenant_id = $1 AND pp.product_uuid = $2 AND pp.channel_uuid = ANY($3::uuid[])
+ORDER BY pp.channel_uuid, m.ord
 `
 
-type ListPublicationMissingParams struct {
+type ListPublicationReadinessParams struct {
 	TenantID     string      `db:"tenant_id"`
 	ProductUuid  uuid.UUID   `db:"product_uuid"`
 	ChannelUuids []uuid.UUID `db:"channel_uuids"`
 }
 
-type ListPublicationMissingRow struct {
-	ChannelUuid uuid.UUID `db:"channel_uuid"`
-	Source      int32     `db:"source"`
-	Kind        string    `db:"kind"`
-	Uuid        uuid.UUID `db:"uuid"`
-	Code        string    `db:"code"`
-	LocaleUuid  uuid.UUID `db:"locale_uuid"`
-	Scoping     string    `db:"scoping"`
-	Need        int32     `db:"need"`
-	MaxCount    int32     `db:"max_count"`
-	Have        int32     `db:"have"`
+type ListPublicationReadinessRow struct {
+	ChannelUuid   uuid.UUID `db:"channel_uuid"`
+	Source        int32     `db:"source"`
+	Kind          string    `db:"kind"`
+	Uuid          uuid.UUID `db:"uuid"`
+	Code          string    `db:"code"`
+	LocaleUuid    uuid.UUID `db:"locale_uuid"`
+	Scoping       string    `db:"scoping"`
+	Need          int32     `db:"need"`
+	MaxCount      int32     `db:"max_count"`
+	Have          int32     `db:"have"`
+	ProductStatus string    `db:"product_status"`
 }
 
-// What product_uuid lacks to be published on each of channel_uuids (one query for a bulk publish).
-// Requirements: the channel's required input types (for each channel locale when localizable;
-// scoping channel needs a value of this channel, global one of this channel or of all channels)
-// and the product family's links applying to the product's kind (simple: all; variant_parent:
-// parent, both; variant: variant, both): required attributes and input types, and asset and
-// relation types with their counts (need = minCount, at least 1 when required; at most maxCount).
-// A variant sees its parent's attributes, its effective input values (inherited included), and
-// its parent's assets / relations of a type it has none of. have is the count found for asset and
-// relation types (0 for the others); max_count is -1 when there is no maximum.
-func (q *Queries) ListPublicationMissing(ctx context.Context, arg ListPublicationMissingParams) ([]ListPublicationMissingRow, error) {
-	rows, err := q.db.Query(ctx, listPublicationMissing, arg.TenantID, arg.ProductUuid, arg.ChannelUuids)
+// The stored readiness (migration 0020) of the product's publications on channel_uuids: one row per
+// requirement not met, in the readiness's order; a ready publication has no row. code is the
+// current code of what is missing (the product's for kind product), status the product's.
+func (q *Queries) ListPublicationReadiness(ctx context.Context, arg ListPublicationReadinessParams) ([]ListPublicationReadinessRow, error) {
+	rows, err := q.db.Query(ctx, listPublicationReadiness, arg.TenantID, arg.ProductUuid, arg.ChannelUuids)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []ListPublicationMissingRow{}
+	items := []ListPublicationReadinessRow{}
 	for rows.Next() {
-		var i ListPublicationMissingRow
+		var i ListPublicationReadinessRow
 		if err := rows.Scan(
 			&i.ChannelUuid,
 			&i.Source,
@@ -263,6 +215,7 @@ func (q *Queries) ListPublicationMissing(ctx context.Context, arg ListPublicatio
 			&i.Need,
 			&i.MaxCount,
 			&i.Have,
+			&i.ProductStatus,
 		); err != nil {
 			return nil, err
 		}
@@ -275,7 +228,7 @@ func (q *Queries) ListPublicationMissing(ctx context.Context, arg ListPublicatio
 }
 
 const lockProductPublications = `-- name: LockProductPublications :many
-SELECT tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at FROM product_publications
+SELECT tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at, missing, ready FROM product_publications
 WHERE tenant_id = $1 AND product_uuid = $2 AND uuid = ANY($3::uuid[])
 FOR UPDATE
 `
@@ -304,6 +257,8 @@ func (q *Queries) LockProductPublications(ctx context.Context, arg LockProductPu
 			&i.PublishedAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Missing,
+			&i.Ready,
 		); err != nil {
 			return nil, err
 		}
@@ -321,7 +276,7 @@ SET status = $1,
     published_at = CASE WHEN $1 = 'published' THEN coalesce(published_at, $2::timestamptz) ELSE published_at END,
     updated_at = $2
 WHERE tenant_id = $3 AND product_uuid = $4 AND uuid = ANY($5::uuid[])
-RETURNING tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at
+RETURNING tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at, missing, ready
 `
 
 type SetProductPublicationStatusParams struct {
@@ -357,6 +312,8 @@ func (q *Queries) SetProductPublicationStatus(ctx context.Context, arg SetProduc
 			&i.PublishedAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Missing,
+			&i.Ready,
 		); err != nil {
 			return nil, err
 		}
@@ -372,9 +329,9 @@ const unpublishPublicationsOfProducts = `-- name: UnpublishPublicationsOfProduct
 WITH moved AS (
     UPDATE product_publications SET status = 'unpublished', updated_at = $1::timestamptz
     WHERE tenant_id = $2 AND product_uuid = ANY($3::uuid[]) AND status = 'published'
-    RETURNING tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at
+    RETURNING tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at, missing, ready
 )
-SELECT tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at FROM moved ORDER BY product_uuid, created_at, uuid
+SELECT tenant_id, uuid, product_uuid, channel_uuid, status, published_at, created_at, updated_at, missing, ready FROM moved ORDER BY product_uuid, created_at, uuid
 `
 
 type UnpublishPublicationsOfProductsParams struct {
@@ -392,6 +349,8 @@ type UnpublishPublicationsOfProductsRow struct {
 	PublishedAt *time.Time `db:"published_at"`
 	CreatedAt   time.Time  `db:"created_at"`
 	UpdatedAt   time.Time  `db:"updated_at"`
+	Missing     []byte     `db:"missing"`
+	Ready       *bool      `db:"ready"`
 }
 
 // A product that leaves active (deactivate, remove) is no longer sold: its published publications
@@ -414,6 +373,8 @@ func (q *Queries) UnpublishPublicationsOfProducts(ctx context.Context, arg Unpub
 			&i.PublishedAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Missing,
+			&i.Ready,
 		); err != nil {
 			return nil, err
 		}

@@ -113,17 +113,14 @@ type missingItem struct {
 }
 
 // readiness lists, for each of channels, what product lacks to be published there (an empty list
-// means ready); one query for all of them.
-func readiness(ctx context.Context, q *db.Queries, tenant string, product db.Product, channels []uuid.UUID) (map[uuid.UUID][]missingItem, error) {
+// means ready), as stored on its publications (migration 0020: every write that can change it
+// recomputes it in its own transaction); one query for all of them.
+func readiness(ctx context.Context, q *db.Queries, tenant string, product uuid.UUID, channels []uuid.UUID) (map[uuid.UUID][]missingItem, error) {
 	out := make(map[uuid.UUID][]missingItem, len(channels))
 	for _, ch := range channels {
 		out[ch] = []missingItem{}
-		if product.Status != "active" {
-			out[ch] = append(out[ch], missingItem{Kind: "product", UUID: product.Uuid.String(), Code: product.Code,
-				Detail: fmt.Sprintf("the product is %s; it must be active to be published", product.Status)})
-		}
 	}
-	rows, err := q.ListPublicationMissing(ctx, db.ListPublicationMissingParams{TenantID: tenant, ProductUuid: product.Uuid, ChannelUuids: channels})
+	rows, err := q.ListPublicationReadiness(ctx, db.ListPublicationReadinessParams{TenantID: tenant, ProductUuid: product, ChannelUuids: channels})
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +131,7 @@ func readiness(ctx context.Context, q *db.Queries, tenant string, product db.Pro
 }
 
 // missingOf describes one unmet requirement of ListPublicationMissing.
-func missingOf(r db.ListPublicationMissingRow) missingItem {
+func missingOf(r db.ListPublicationReadinessRow) missingItem {
 	m := missingItem{Kind: r.Kind, UUID: r.Uuid.String(), Code: r.Code}
 	if r.LocaleUuid != uuid.Nil {
 		s := r.LocaleUuid.String()
@@ -145,6 +142,8 @@ func missingOf(r db.ListPublicationMissingRow) missingItem {
 		by = "the product's family"
 	}
 	switch r.Kind {
+	case "product":
+		m.Detail = fmt.Sprintf("the product is %s; it must be active to be published", r.ProductStatus)
 	case "attribute":
 		m.Detail = fmt.Sprintf("attribute %s is required by %s and the product does not have it", r.Code, by)
 	case "input_type":
@@ -192,7 +191,7 @@ func checkPublishable(ctx context.Context, t *crud.Tx, ids []uuid.UUID) error {
 		by[p.Uuid] = p
 		channels = append(channels, p.ChannelUuid)
 	}
-	missing, err := readiness(ctx, t.Q, t.Tenant, ps[0], channels)
+	missing, err := readiness(ctx, t.Q, t.Tenant, ps[0].Uuid, channels)
 	if err != nil {
 		return err
 	}
@@ -250,12 +249,7 @@ func (s *ProductPublicationServer) GetProductPublicationReadiness(ctx context.Co
 	if err != nil {
 		return nil, err
 	}
-	tenant := reqctx.Tenant(ctx)
-	product, err := s.DB.Q.GetProduct(ctx, db.GetProductParams{TenantID: tenant, Uuid: sc.Parent})
-	if err != nil {
-		return nil, err
-	}
-	all, err := readiness(ctx, s.DB.Q, tenant, product, []uuid.UUID{pub.ChannelUuid})
+	all, err := readiness(ctx, s.DB.Q, reqctx.Tenant(ctx), sc.Parent, []uuid.UUID{pub.ChannelUuid})
 	if err != nil {
 		return nil, err
 	}

@@ -74,6 +74,14 @@ var ProductList = &list.Spec{
 			                  WHERE o.tenant_id = v.tenant_id AND o.product_uuid = v.uuid AND o.attribute_uuid = pa.attribute_uuid))`},
 		"publishedChannelUuids": {Type: list.UUID, Match: `products.uuid IN (SELECT pp.product_uuid FROM product_publications pp
 			WHERE pp.tenant_id = @tenant AND pp.channel_uuid = ANY(@values) AND pp.status = 'published')`},
+		// Readiness is stored on the publication (migration 0020, kept by every write that can
+		// change it), so both are index lookups. Not ready on a channel: no ready publication there
+		// (none at all counts as not ready).
+		"readyChannelUuids": {Type: list.UUID, Match: `products.uuid IN (SELECT pp.product_uuid FROM product_publications pp
+			WHERE pp.tenant_id = @tenant AND pp.channel_uuid = ANY(@values) AND pp.ready)`},
+		"notReadyChannelUuids": {Type: list.UUID, Match: `EXISTS (SELECT 1 FROM unnest(@values) ch(uuid)
+			WHERE NOT EXISTS (SELECT 1 FROM product_publications pp
+				WHERE pp.tenant_id = @tenant AND pp.product_uuid = products.uuid AND pp.channel_uuid = ch.uuid AND pp.ready))`},
 	}),
 	Order:      list.CodeNameOrder(map[string]string{"status": "status", "kind": "kind"}),
 	SoftDelete: &list.SoftDelete{StatusColumn: "status", Removed: "removed", IsRemovedField: "isRemoved", StatusesField: "statuses"},

@@ -158,7 +158,7 @@ func TestLinkFilters(t *testing.T) {
 	WantUUIDs(t, o, l("termUuids[eq]", red), false)
 
 	// Values must be uuids: 400 naming the filter.
-	for _, f := range []string{"categoryUuids", "categoryTreeUuids", "tagUuids", "attributeUuids", "termUuids", "publishedChannelUuids"} {
+	for _, f := range []string{"categoryUuids", "categoryTreeUuids", "tagUuids", "attributeUuids", "termUuids", "publishedChannelUuids", "readyChannelUuids", "notReadyChannelUuids"} {
 		Problem(t, f+" x", c.Get(l(f+"[eq]", root, f+"[eq]", "x")), 400, "VALIDATION_FAILED", f+"[eq]")
 	}
 
@@ -200,7 +200,7 @@ func TestLinkFiltersInOpenAPI(t *testing.T) {
 	for _, p := range doc.Paths["/v1/products"]["get"].Parameters {
 		found[p.Name] = p.In == "query" && p.Schema.Type == "array" && p.Schema.Items.Format == "uuid"
 	}
-	for _, f := range []string{"categoryUuids", "categoryTreeUuids", "tagUuids", "attributeUuids", "termUuids", "publishedChannelUuids"} {
+	for _, f := range []string{"categoryUuids", "categoryTreeUuids", "tagUuids", "attributeUuids", "termUuids", "publishedChannelUuids", "readyChannelUuids", "notReadyChannelUuids"} {
 		if !found[f+"[eq]"] {
 			t.Errorf("GET /v1/products lacks the query parameter %s[eq] as an array of uuids", f)
 		}

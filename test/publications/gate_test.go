@@ -33,6 +33,7 @@ func wantNotReady(t *testing.T, c *Client, p, pub string, want ...[3]any) {
 	if after := Want(t, c.Get(base(p)+"/"+pub), 200).Obj(); !reflect.DeepEqual(before, after) {
 		t.Errorf("refused publish changed the publication: %v → %v", before, after)
 	}
+	wantStoredFresh(t, p)
 }
 
 func wantReady(t *testing.T, c *Client, p, pub string) {
@@ -40,6 +41,7 @@ func wantReady(t *testing.T, c *Client, p, pub string) {
 	if ready, missing := readiness(t, c, p, pub); !ready || len(missing) != 0 {
 		t.Errorf("readiness: ready=%v missing %v, want ready", ready, missing)
 	}
+	wantStoredFresh(t, p)
 }
 
 func TestGateProductActive(t *testing.T) {

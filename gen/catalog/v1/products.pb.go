@@ -875,8 +875,14 @@ type ListProductsRequest struct {
 	TermUuids *StringsFilter `protobuf:"bytes,44,opt,name=term_uuids,json=termUuids,proto3" json:"term_uuids,omitempty"`
 	// Products with a publication in status published on one of these channels.
 	PublishedChannelUuids *StringsFilter `protobuf:"bytes,45,opt,name=published_channel_uuids,json=publishedChannelUuids,proto3" json:"published_channel_uuids,omitempty"`
-	unknownFields         protoimpl.UnknownFields
-	sizeCache             protoimpl.SizeCache
+	// Products whose publication on one of these channels is ready (every requirement met; kept up
+	// to date by every write that can change it, see GET .../readiness).
+	ReadyChannelUuids *StringsFilter `protobuf:"bytes,46,opt,name=ready_channel_uuids,json=readyChannelUuids,proto3" json:"ready_channel_uuids,omitempty"`
+	// Products not ready on one of these channels: their publication there misses a requirement,
+	// or they have no publication on it.
+	NotReadyChannelUuids *StringsFilter `protobuf:"bytes,47,opt,name=not_ready_channel_uuids,json=notReadyChannelUuids,proto3" json:"not_ready_channel_uuids,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *ListProductsRequest) Reset() {
@@ -1080,6 +1086,20 @@ func (x *ListProductsRequest) GetTermUuids() *StringsFilter {
 func (x *ListProductsRequest) GetPublishedChannelUuids() *StringsFilter {
 	if x != nil {
 		return x.PublishedChannelUuids
+	}
+	return nil
+}
+
+func (x *ListProductsRequest) GetReadyChannelUuids() *StringsFilter {
+	if x != nil {
+		return x.ReadyChannelUuids
+	}
+	return nil
+}
+
+func (x *ListProductsRequest) GetNotReadyChannelUuids() *StringsFilter {
+	if x != nil {
+		return x.NotReadyChannelUuids
 	}
 	return nil
 }
@@ -1962,7 +1982,7 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\x0eproduct_assets\x18\x05 \x01(\bR\rproductAssets\x12+\n" +
 	"\x11product_relations\x18\x06 \x01(\bR\x10productRelations\x12\"\n" +
 	"\fpublications\x18\a \x01(\bR\fpublications\x12\x1a\n" +
-	"\bvariants\x18\b \x01(\bR\bvariants\"\xdb\v\n" +
+	"\bvariants\x18\b \x01(\bR\bvariants\"\xf8\f\n" +
 	"\x13ListProductsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1994,7 +2014,9 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\x0fattribute_uuids\x18+ \x01(\v2\x19.catalog.v1.StringsFilterR\x0eattributeUuids\x128\n" +
 	"\n" +
 	"term_uuids\x18, \x01(\v2\x19.catalog.v1.StringsFilterR\ttermUuids\x12Q\n" +
-	"\x17published_channel_uuids\x18- \x01(\v2\x19.catalog.v1.StringsFilterR\x15publishedChannelUuids:;\xd2\xf3\x187\n" +
+	"\x17published_channel_uuids\x18- \x01(\v2\x19.catalog.v1.StringsFilterR\x15publishedChannelUuids\x12I\n" +
+	"\x13ready_channel_uuids\x18. \x01(\v2\x19.catalog.v1.StringsFilterR\x11readyChannelUuids\x12P\n" +
+	"\x17not_ready_channel_uuids\x18/ \x01(\v2\x19.catalog.v1.StringsFilterR\x14notReadyChannelUuids:;\xd2\xf3\x187\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +
 	"\x06status\n" +
@@ -2184,46 +2206,48 @@ var file_catalog_v1_products_proto_depIdxs = []int32{
 	36, // 44: catalog.v1.ListProductsRequest.attribute_uuids:type_name -> catalog.v1.StringsFilter
 	36, // 45: catalog.v1.ListProductsRequest.term_uuids:type_name -> catalog.v1.StringsFilter
 	36, // 46: catalog.v1.ListProductsRequest.published_channel_uuids:type_name -> catalog.v1.StringsFilter
-	3,  // 47: catalog.v1.ListProductsResponse.items:type_name -> catalog.v1.Product
-	41, // 48: catalog.v1.ListProductsResponse.pagination:type_name -> catalog.v1.Pagination
-	5,  // 49: catalog.v1.CreateProductRequest.product:type_name -> catalog.v1.ProductCreate
-	3,  // 50: catalog.v1.CreateProductResponse.product:type_name -> catalog.v1.Product
-	5,  // 51: catalog.v1.BulkCreateProductsRequest.items:type_name -> catalog.v1.ProductCreate
-	3,  // 52: catalog.v1.BulkCreateProductsResponse.items:type_name -> catalog.v1.Product
-	6,  // 53: catalog.v1.BulkUpdateProductsRequest.items:type_name -> catalog.v1.ProductUpdate
-	3,  // 54: catalog.v1.BulkUpdateProductsResponse.items:type_name -> catalog.v1.Product
-	7,  // 55: catalog.v1.GetProductRequest.include:type_name -> catalog.v1.ProductInclude
-	7,  // 56: catalog.v1.GetProductRequest.expand:type_name -> catalog.v1.ProductInclude
-	3,  // 57: catalog.v1.GetProductResponse.product:type_name -> catalog.v1.Product
-	6,  // 58: catalog.v1.UpdateProductRequest.product:type_name -> catalog.v1.ProductUpdate
-	3,  // 59: catalog.v1.UpdateProductResponse.product:type_name -> catalog.v1.Product
-	1,  // 60: catalog.v1.TransitionProductRequest.transition:type_name -> catalog.v1.ProductTransition
-	3,  // 61: catalog.v1.TransitionProductResponse.product:type_name -> catalog.v1.Product
-	1,  // 62: catalog.v1.BulkTransitionProductsRequest.transition:type_name -> catalog.v1.ProductTransition
-	3,  // 63: catalog.v1.BulkTransitionProductsResponse.items:type_name -> catalog.v1.Product
-	8,  // 64: catalog.v1.ProductService.ListProducts:input_type -> catalog.v1.ListProductsRequest
-	10, // 65: catalog.v1.ProductService.CreateProduct:input_type -> catalog.v1.CreateProductRequest
-	12, // 66: catalog.v1.ProductService.BulkCreateProducts:input_type -> catalog.v1.BulkCreateProductsRequest
-	16, // 67: catalog.v1.ProductService.GetProduct:input_type -> catalog.v1.GetProductRequest
-	18, // 68: catalog.v1.ProductService.UpdateProduct:input_type -> catalog.v1.UpdateProductRequest
-	20, // 69: catalog.v1.ProductService.DeleteProduct:input_type -> catalog.v1.DeleteProductRequest
-	14, // 70: catalog.v1.ProductService.BulkUpdateProducts:input_type -> catalog.v1.BulkUpdateProductsRequest
-	22, // 71: catalog.v1.ProductService.TransitionProduct:input_type -> catalog.v1.TransitionProductRequest
-	24, // 72: catalog.v1.ProductService.BulkTransitionProducts:input_type -> catalog.v1.BulkTransitionProductsRequest
-	9,  // 73: catalog.v1.ProductService.ListProducts:output_type -> catalog.v1.ListProductsResponse
-	11, // 74: catalog.v1.ProductService.CreateProduct:output_type -> catalog.v1.CreateProductResponse
-	13, // 75: catalog.v1.ProductService.BulkCreateProducts:output_type -> catalog.v1.BulkCreateProductsResponse
-	17, // 76: catalog.v1.ProductService.GetProduct:output_type -> catalog.v1.GetProductResponse
-	19, // 77: catalog.v1.ProductService.UpdateProduct:output_type -> catalog.v1.UpdateProductResponse
-	21, // 78: catalog.v1.ProductService.DeleteProduct:output_type -> catalog.v1.DeleteProductResponse
-	15, // 79: catalog.v1.ProductService.BulkUpdateProducts:output_type -> catalog.v1.BulkUpdateProductsResponse
-	23, // 80: catalog.v1.ProductService.TransitionProduct:output_type -> catalog.v1.TransitionProductResponse
-	25, // 81: catalog.v1.ProductService.BulkTransitionProducts:output_type -> catalog.v1.BulkTransitionProductsResponse
-	73, // [73:82] is the sub-list for method output_type
-	64, // [64:73] is the sub-list for method input_type
-	64, // [64:64] is the sub-list for extension type_name
-	64, // [64:64] is the sub-list for extension extendee
-	0,  // [0:64] is the sub-list for field type_name
+	36, // 47: catalog.v1.ListProductsRequest.ready_channel_uuids:type_name -> catalog.v1.StringsFilter
+	36, // 48: catalog.v1.ListProductsRequest.not_ready_channel_uuids:type_name -> catalog.v1.StringsFilter
+	3,  // 49: catalog.v1.ListProductsResponse.items:type_name -> catalog.v1.Product
+	41, // 50: catalog.v1.ListProductsResponse.pagination:type_name -> catalog.v1.Pagination
+	5,  // 51: catalog.v1.CreateProductRequest.product:type_name -> catalog.v1.ProductCreate
+	3,  // 52: catalog.v1.CreateProductResponse.product:type_name -> catalog.v1.Product
+	5,  // 53: catalog.v1.BulkCreateProductsRequest.items:type_name -> catalog.v1.ProductCreate
+	3,  // 54: catalog.v1.BulkCreateProductsResponse.items:type_name -> catalog.v1.Product
+	6,  // 55: catalog.v1.BulkUpdateProductsRequest.items:type_name -> catalog.v1.ProductUpdate
+	3,  // 56: catalog.v1.BulkUpdateProductsResponse.items:type_name -> catalog.v1.Product
+	7,  // 57: catalog.v1.GetProductRequest.include:type_name -> catalog.v1.ProductInclude
+	7,  // 58: catalog.v1.GetProductRequest.expand:type_name -> catalog.v1.ProductInclude
+	3,  // 59: catalog.v1.GetProductResponse.product:type_name -> catalog.v1.Product
+	6,  // 60: catalog.v1.UpdateProductRequest.product:type_name -> catalog.v1.ProductUpdate
+	3,  // 61: catalog.v1.UpdateProductResponse.product:type_name -> catalog.v1.Product
+	1,  // 62: catalog.v1.TransitionProductRequest.transition:type_name -> catalog.v1.ProductTransition
+	3,  // 63: catalog.v1.TransitionProductResponse.product:type_name -> catalog.v1.Product
+	1,  // 64: catalog.v1.BulkTransitionProductsRequest.transition:type_name -> catalog.v1.ProductTransition
+	3,  // 65: catalog.v1.BulkTransitionProductsResponse.items:type_name -> catalog.v1.Product
+	8,  // 66: catalog.v1.ProductService.ListProducts:input_type -> catalog.v1.ListProductsRequest
+	10, // 67: catalog.v1.ProductService.CreateProduct:input_type -> catalog.v1.CreateProductRequest
+	12, // 68: catalog.v1.ProductService.BulkCreateProducts:input_type -> catalog.v1.BulkCreateProductsRequest
+	16, // 69: catalog.v1.ProductService.GetProduct:input_type -> catalog.v1.GetProductRequest
+	18, // 70: catalog.v1.ProductService.UpdateProduct:input_type -> catalog.v1.UpdateProductRequest
+	20, // 71: catalog.v1.ProductService.DeleteProduct:input_type -> catalog.v1.DeleteProductRequest
+	14, // 72: catalog.v1.ProductService.BulkUpdateProducts:input_type -> catalog.v1.BulkUpdateProductsRequest
+	22, // 73: catalog.v1.ProductService.TransitionProduct:input_type -> catalog.v1.TransitionProductRequest
+	24, // 74: catalog.v1.ProductService.BulkTransitionProducts:input_type -> catalog.v1.BulkTransitionProductsRequest
+	9,  // 75: catalog.v1.ProductService.ListProducts:output_type -> catalog.v1.ListProductsResponse
+	11, // 76: catalog.v1.ProductService.CreateProduct:output_type -> catalog.v1.CreateProductResponse
+	13, // 77: catalog.v1.ProductService.BulkCreateProducts:output_type -> catalog.v1.BulkCreateProductsResponse
+	17, // 78: catalog.v1.ProductService.GetProduct:output_type -> catalog.v1.GetProductResponse
+	19, // 79: catalog.v1.ProductService.UpdateProduct:output_type -> catalog.v1.UpdateProductResponse
+	21, // 80: catalog.v1.ProductService.DeleteProduct:output_type -> catalog.v1.DeleteProductResponse
+	15, // 81: catalog.v1.ProductService.BulkUpdateProducts:output_type -> catalog.v1.BulkUpdateProductsResponse
+	23, // 82: catalog.v1.ProductService.TransitionProduct:output_type -> catalog.v1.TransitionProductResponse
+	25, // 83: catalog.v1.ProductService.BulkTransitionProducts:output_type -> catalog.v1.BulkTransitionProductsResponse
+	75, // [75:84] is the sub-list for method output_type
+	66, // [66:75] is the sub-list for method input_type
+	66, // [66:66] is the sub-list for extension type_name
+	66, // [66:66] is the sub-list for extension extendee
+	0,  // [0:66] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_products_proto_init() }

@@ -109,7 +109,7 @@ class GetProductResponse(_message.Message):
     def __init__(self, product: _Optional[_Union[Product, _Mapping]] = ...) -> None: ...
 
 class ListProductsRequest(_message.Message):
-    __slots__ = ["attribute_uuids", "brand_uuids", "category_tree_uuids", "category_uuids", "code", "codes", "created_at", "cursor", "display_name", "display_names", "expand", "family_uuids", "include", "is_removed", "kinds", "order_by", "page", "parent_uuids", "published_channel_uuids", "size", "statuses", "tag_uuids", "term_uuids", "updated_at", "uuids"]
+    __slots__ = ["attribute_uuids", "brand_uuids", "category_tree_uuids", "category_uuids", "code", "codes", "created_at", "cursor", "display_name", "display_names", "expand", "family_uuids", "include", "is_removed", "kinds", "not_ready_channel_uuids", "order_by", "page", "parent_uuids", "published_channel_uuids", "ready_channel_uuids", "size", "statuses", "tag_uuids", "term_uuids", "updated_at", "uuids"]
     ATTRIBUTE_UUIDS_FIELD_NUMBER: _ClassVar[int]
     BRAND_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CATEGORY_TREE_UUIDS_FIELD_NUMBER: _ClassVar[int]
@@ -125,10 +125,12 @@ class ListProductsRequest(_message.Message):
     INCLUDE_FIELD_NUMBER: _ClassVar[int]
     IS_REMOVED_FIELD_NUMBER: _ClassVar[int]
     KINDS_FIELD_NUMBER: _ClassVar[int]
+    NOT_READY_CHANNEL_UUIDS_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     PARENT_UUIDS_FIELD_NUMBER: _ClassVar[int]
     PUBLISHED_CHANNEL_UUIDS_FIELD_NUMBER: _ClassVar[int]
+    READY_CHANNEL_UUIDS_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
     STATUSES_FIELD_NUMBER: _ClassVar[int]
     TAG_UUIDS_FIELD_NUMBER: _ClassVar[int]
@@ -150,17 +152,19 @@ class ListProductsRequest(_message.Message):
     include: ProductInclude
     is_removed: _common_pb2.BoolFilter
     kinds: _common_pb2.StringsFilter
+    not_ready_channel_uuids: _common_pb2.StringsFilter
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
     page: int
     parent_uuids: _common_pb2.StringsFilter
     published_channel_uuids: _common_pb2.StringsFilter
+    ready_channel_uuids: _common_pb2.StringsFilter
     size: int
     statuses: _common_pb2.StringsFilter
     tag_uuids: _common_pb2.StringsFilter
     term_uuids: _common_pb2.StringsFilter
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., statuses: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., is_removed: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., include: _Optional[_Union[ProductInclude, _Mapping]] = ..., expand: _Optional[_Union[ProductInclude, _Mapping]] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ..., kinds: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., family_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., parent_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., brand_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., category_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., category_tree_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., tag_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., attribute_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., term_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., published_channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., statuses: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., is_removed: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., include: _Optional[_Union[ProductInclude, _Mapping]] = ..., expand: _Optional[_Union[ProductInclude, _Mapping]] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ..., kinds: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., family_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., parent_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., brand_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., category_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., category_tree_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., tag_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., attribute_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., term_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., published_channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., ready_channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., not_ready_channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ...) -> None: ...
 
 class ListProductsResponse(_message.Message):
     __slots__ = ["items", "pagination"]
