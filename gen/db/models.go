@@ -169,6 +169,7 @@ type Event struct {
 	Type      string    `db:"type"`
 	Payload   []byte    `db:"payload"`
 	CreatedAt time.Time `db:"created_at"`
+	Tx        int64     `db:"tx"`
 }
 
 type Family struct {

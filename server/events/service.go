@@ -14,17 +14,22 @@ import (
 	"github.com/catalogd/catalogd/server/store"
 )
 
-// EventList is GET /v1/events: the tenant's outbox, in the order of the events' uuids (version 7:
-// the order they were recorded in), which the primary key (tenant_id, uuid) serves, offset and
-// cursor pages alike; createdAt orders by the same key.
+// EventList is GET /v1/events: the tenant's outbox in commit order. Each event records the
+// transaction that wrote it (tx, migration 0021); the log is ordered by (tx, uuid) and shows only
+// events of transactions older than the reading snapshot's xmin, i.e. of transactions that have all
+// ended: no event can later appear before a position a reader has passed, so a cursor followed at
+// the tail misses nothing. An event shows once every transaction that began before its own has
+// ended (usually milliseconds; at most the request deadline of a write). createdAt orders by the
+// same key; the index (tenant_id, tx, uuid) serves offset and cursor pages alike.
 var EventList = &list.Spec{Table: "events",
 	Filters: map[string]list.Field{
 		"uuids":     {Column: "uuid", Type: list.UUID},
 		"types":     {Column: "type", Type: list.Text},
 		"createdAt": {Column: "created_at", Type: list.Time},
 	},
-	Order:        map[string]string{"createdAt": "uuid"},
-	DefaultOrder: []string{"uuid"},
+	Order:        map[string]string{"createdAt": "tx"},
+	DefaultOrder: []string{"tx"},
+	Where:        "tx < (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint)",
 }
 
 // Service serves the event log (API.md "Finding products and keeping in sync").

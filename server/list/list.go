@@ -77,6 +77,9 @@ type Spec struct {
 	// otherwise. Ties break on uuid either way.
 	DefaultOrder []string
 	SoftDelete   *SoftDelete
+	// Where (optional) is a fixed SQL condition on the listed table, part of every query of the
+	// list (page and count): what the list may show at all, whatever the request.
+	Where string
 }
 
 // Cond is a fixed condition of a scoped list (the parent of a sub-resource).
@@ -204,6 +207,9 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 		b.where = append(b.where, "tenant_id = "+b.tenant)
 	} else {
 		b.where = append(b.where, "true")
+	}
+	if s.Where != "" {
+		b.where = append(b.where, "("+s.Where+")")
 	}
 	for _, c := range scope {
 		b.where = append(b.where, c.Column+" = "+b.arg(c.Value))

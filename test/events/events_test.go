@@ -4,19 +4,25 @@
 package events
 
 import (
+	"context"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/server/app"
 	. "github.com/catalogd/catalogd/server/apptest"
 )
 
-var env *Env
+var (
+	env  *Env
+	pool *pgxpool.Pool
+)
 
 func TestMain(m *testing.M) {
-	Main(m, &env, nil, func(c *app.Config) { c.DisableDispatcher = true }) // deliveries stay pending: their records are read
+	Main(m, &env, &pool, func(c *app.Config) { c.DisableDispatcher = true }) // deliveries stay pending: their records are read
 }
 
 // events lists every event of the client's tenant with the query's parameters (name, value, …),
@@ -36,6 +42,21 @@ func events(t *testing.T, c *Client, kv ...string) []map[string]any {
 	}
 }
 
+// settled lists the events like events once at least n are visible. An event shows once every
+// transaction that began before its own has ended (the log's commit order), which in a test run
+// sharing its PostgreSQL with other packages can take a moment after the write answered.
+func settled(t *testing.T, c *Client, n int, kv ...string) []map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		got := events(t, c, kv...)
+		if len(got) >= n || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func typesOf(evs []map[string]any) []string {
 	out := make([]string, len(evs))
 	for i, e := range evs {
@@ -52,7 +73,7 @@ func TestEventLog(t *testing.T) {
 	loc := Str(Want(t, c.Post("/v1/locales", Body("code", "de-DE")), 201).Obj(), "uuid")
 	Want(t, c.Delete("/v1/attributes/"+attr), 204)
 
-	all := events(t, c)
+	all := settled(t, c, 4)
 	if got, want := typesOf(all), []string{"attribute.created", "attribute.updated", "locale.created", "attribute.deleted"}; !slices.Equal(got, want) {
 		t.Fatalf("events %v, want %v", got, want)
 	}
@@ -123,7 +144,7 @@ func TestDeliveryNamesItsEvent(t *testing.T) {
 	et := Str(Want(t, c.Get("/v1/webhook-event-types"+Q("names[eq]", "brand.created")), 200).Items()[0], "uuid")
 	Want(t, c.Post("/v1/webhook-subscriptions/"+sub+"/event-types", Body("webhookEventTypeUuid", et)), 201)
 	Want(t, c.Post("/v1/brands", Body("code", "acme")), 201)
-	ev := events(t, c, "types[eq]", "brand.created")
+	ev := settled(t, c, 1, "types[eq]", "brand.created")
 	deliveries := Want(t, c.Get("/v1/webhook-subscriptions/"+sub+"/deliveries"), 200).Items()
 	if len(ev) != 1 || len(deliveries) != 1 || deliveries[0]["eventUuid"] != ev[0]["uuid"] {
 		t.Fatalf("event %v, deliveries %v: the delivery must name the event's uuid", ev, deliveries)
@@ -133,6 +154,7 @@ func TestDeliveryNamesItsEvent(t *testing.T) {
 func TestEventLogOverGRPC(t *testing.T) {
 	c, tenant := env.TenantClient(t)
 	Want(t, c.Post("/v1/tags", Body("code", "sale")), 201)
+	settled(t, c, 1)
 	res, err := pb.NewEventServiceClient(env.GRPC).ListEvents(GRPCContext(t, tenant), &pb.ListEventsRequest{
 		Types: &pb.StringsFilter{Eq: []string{"tag.created"}}})
 	if err != nil {
@@ -140,5 +162,57 @@ func TestEventLogOverGRPC(t *testing.T) {
 	}
 	if len(res.GetItems()) != 1 || res.GetItems()[0].GetPayload()["tagUuid"] == "" || res.GetPagination().GetNextCursor() != "" {
 		t.Fatalf("gRPC: %v", res)
+	}
+}
+
+// TestEventLogCommitOrder: an event of a transaction still open holds back the events of later
+// transactions, so a poller following nextCursor at the tail never passes over an event that
+// commits after its page; once it commits, the poller's next page starts with it.
+func TestEventLogCommitOrder(t *testing.T) {
+	c, tenant := env.TenantClient(t)
+	Want(t, c.Post("/v1/tags", Body("code", "first")), 201)
+	page := settled(t, c, 1)
+	ctx := context.Background()
+	// A slow write: its transaction records an event and stays open.
+	slow, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Rollback(ctx) //nolint:errcheck
+	slowID := RandomUUID()
+	if _, err := slow.Exec(ctx, `INSERT INTO events (tenant_id, uuid, type, payload, created_at) VALUES ($1, $2, 'tag.created', '{"tagUuid":"x"}', now())`,
+		tenant, slowID); err != nil {
+		t.Fatal(err)
+	}
+	// A later write commits first; the poller reads the tail with the cursor of its last page.
+	Want(t, c.Post("/v1/tags", Body("code", "second")), 201)
+	r := Want(t, c.Get("/v1/events"+Q("size", "1")), 200)
+	cursor, _ := r.Obj()["pagination"].(map[string]any)["nextCursor"].(string)
+	if len(page) != 1 || cursor != "" {
+		t.Fatalf("while the slow transaction is open, the log shows %v (nextCursor %q), want only the first event", r.Items(), cursor)
+	}
+	for i := 0; i < 3; i++ { // as long as the slow transaction is open, the later event stays hidden
+		if got := events(t, c); len(got) != 1 {
+			t.Fatalf("an event committed after an open transaction's is shown before it: %v", typesOf(got))
+		}
+	}
+	if err := slow.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	all := settled(t, c, 3)
+	if len(all) != 3 || all[1]["uuid"] != slowID || Str(all[2], "type") != "tag.created" {
+		t.Fatalf("after the commit: %v, want first, the slow transaction's event, then the later one", all)
+	}
+	// The poller that had read the first event continues from there and gets both, in that order.
+	first := Want(t, c.Get("/v1/events"+Q("size", "1")), 200)
+	next := first.Obj()["pagination"].(map[string]any)["nextCursor"].(string)
+	var rest []map[string]any
+	for next != "" {
+		r := Want(t, c.Get("/v1/events"+Q("size", "1", "cursor", next)), 200)
+		rest = append(rest, r.Items()...)
+		next, _ = r.Obj()["pagination"].(map[string]any)["nextCursor"].(string)
+	}
+	if len(rest) != 2 || rest[0]["uuid"] != slowID {
+		t.Fatalf("the poller's next pages: %v", rest)
 	}
 }
