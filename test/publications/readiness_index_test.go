@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
-	"time"
 	"testing"
+	"time"
 
 	. "github.com/catalogd/catalogd/server/apptest"
 )
