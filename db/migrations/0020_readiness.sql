@@ -18,11 +18,15 @@
 -- fresh snapshot (each statement of a PL/pgSQL function takes its own), so the last writer always
 -- sees the writes that committed before it:
 --   * readiness_refresh locks the products (FOR NO KEY UPDATE, in uuid order);
---   * a family or channel recomputation locks the family / channel rows FOR UPDATE first: a
---     publication being created holds a key-share lock on its channel (its foreign key) and takes
---     one on its product's family, and a product moving into a family holds one on the family, so
---     those writers and the recomputation wait for each other instead of missing each other.
--- Deadlocks between such writers are retried by the application (store.Tx).
+--   * a family or channel recomputation first takes the family's / channel's readiness lock
+--     exclusively (a transaction-scoped advisory lock, readiness_lock), which a publication being
+--     created takes shared on its product's family and its channel, and a product moving into a
+--     family takes shared on that family: those writers and the recomputation wait for each other
+--     instead of missing each other, while writers of the same family's or channel's requirements
+--     queue on the exclusive lock (row locks on the family / channel would deadlock them: each
+--     already holds a key-share lock on it through its foreign key).
+-- Locks are taken families first, then channels, each in uuid order. Deadlocks left (writers
+-- meeting on products in opposite orders) are retried by the application (store.Tx).
 
 ALTER TABLE product_publications
     ADD COLUMN missing jsonb NOT NULL DEFAULT '[]'::jsonb,
@@ -144,14 +148,31 @@ BEGIN
 END
 $$;
 
--- readiness_refresh_families: the published products of the families, after locking the families.
+-- readiness_lock takes the readiness locks of kind ('family' or 'channel') of ids, in uuid order:
+-- exclusive for a recomputation of all their products, shared for a write that must not be missed
+-- by one (see the header).
+CREATE FUNCTION readiness_lock(p_tenant text, p_kind text, p_ids uuid[], p_exclusive boolean) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE id uuid;
+BEGIN
+    FOR id IN SELECT DISTINCT u FROM unnest(p_ids) u WHERE u IS NOT NULL ORDER BY 1 LOOP
+        IF p_exclusive THEN
+            PERFORM pg_advisory_xact_lock(hashtextextended('catalogd:readiness:' || p_kind || ':' || p_tenant || ':' || id::text, 0));
+        ELSE
+            PERFORM pg_advisory_xact_lock_shared(hashtextextended('catalogd:readiness:' || p_kind || ':' || p_tenant || ':' || id::text, 0));
+        END IF;
+    END LOOP;
+END
+$$;
+
+-- readiness_refresh_families: the published products of the families, after taking their readiness locks.
 CREATE FUNCTION readiness_refresh_families(p_tenant text, p_families uuid[]) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
     IF p_families IS NULL OR cardinality(p_families) = 0 THEN
         RETURN;
     END IF;
-    PERFORM 1 FROM families WHERE tenant_id = p_tenant AND uuid = ANY(p_families) ORDER BY uuid FOR UPDATE;
+    PERFORM readiness_lock(p_tenant, 'family', p_families, true);
     PERFORM readiness_refresh(p_tenant, ARRAY(
         SELECT DISTINCT pp.product_uuid FROM products p
         JOIN product_publications pp ON pp.tenant_id = p.tenant_id AND pp.product_uuid = p.uuid
@@ -159,14 +180,15 @@ BEGIN
 END
 $$;
 
--- readiness_refresh_channels: the products with a publication on the channels, after locking them.
+-- readiness_refresh_channels: the products with a publication on the channels, after taking their
+-- readiness locks.
 CREATE FUNCTION readiness_refresh_channels(p_tenant text, p_channels uuid[]) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
     IF p_channels IS NULL OR cardinality(p_channels) = 0 THEN
         RETURN;
     END IF;
-    PERFORM 1 FROM channels WHERE tenant_id = p_tenant AND uuid = ANY(p_channels) ORDER BY uuid FOR UPDATE;
+    PERFORM readiness_lock(p_tenant, 'channel', p_channels, true);
     PERFORM readiness_refresh(p_tenant, ARRAY(
         SELECT DISTINCT pp.product_uuid FROM product_publications pp
         WHERE pp.tenant_id = p_tenant AND pp.channel_uuid = ANY(p_channels)));
@@ -191,10 +213,13 @@ CREATE FUNCTION readiness_on_products() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE r record;
 BEGIN
-    FOR r IN SELECT n.tenant_id, array_agg(n.uuid) AS ids FROM changed n
+    FOR r IN SELECT n.tenant_id, array_agg(n.uuid) AS ids, array_agg(n.family_uuid) AS families FROM changed n
              JOIN before o ON o.tenant_id = n.tenant_id AND o.uuid = n.uuid
              WHERE (n.status, n.family_uuid, n.parent_uuid, n.kind) IS DISTINCT FROM (o.status, o.family_uuid, o.parent_uuid, o.kind)
              GROUP BY n.tenant_id LOOP
+        -- A product entering a family: a concurrent change of the family's requirements waits for
+        -- it or is waited for.
+        PERFORM readiness_lock(r.tenant_id, 'family', r.families, false);
         PERFORM readiness_refresh(r.tenant_id, r.ids);
     END LOOP;
     RETURN NULL;
@@ -205,13 +230,13 @@ CREATE FUNCTION readiness_on_publications() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE r record;
 BEGIN
-    FOR r IN SELECT tenant_id, array_agg(DISTINCT product_uuid) AS ids FROM changed GROUP BY tenant_id LOOP
-        -- Key-share on the products' families: a concurrent change of a family's requirements
-        -- (readiness_refresh_families) waits for this publication or is waited for.
-        PERFORM 1 FROM families f
-        WHERE f.tenant_id = r.tenant_id
-          AND f.uuid IN (SELECT p.family_uuid FROM products p WHERE p.tenant_id = r.tenant_id AND p.uuid = ANY(r.ids))
-        ORDER BY f.uuid FOR KEY SHARE;
+    FOR r IN SELECT tenant_id, array_agg(DISTINCT product_uuid) AS ids, array_agg(DISTINCT channel_uuid) AS channels
+             FROM changed GROUP BY tenant_id LOOP
+        -- A concurrent change of the requirements of the products' families or of the channels
+        -- (readiness_refresh_families / _channels) waits for these publications or is waited for.
+        PERFORM readiness_lock(r.tenant_id, 'family', ARRAY(
+            SELECT p.family_uuid FROM products p WHERE p.tenant_id = r.tenant_id AND p.uuid = ANY(r.ids)), false);
+        PERFORM readiness_lock(r.tenant_id, 'channel', r.channels, false);
         PERFORM readiness_refresh(r.tenant_id, r.ids);
     END LOOP;
     RETURN NULL;

@@ -405,3 +405,39 @@ func TestReadinessInterleavedTransactions(t *testing.T) {
 		})
 	}
 }
+
+// TestConcurrentRequirementWrites: writers of the same family's and the same channel's
+// requirements at once (the demo seeder links a family's attributes, input types and asset types
+// in parallel) all succeed: they queue on the family's / channel's readiness lock instead of
+// deadlocking on it, and the stored readiness ends equal to a fresh computation.
+func TestConcurrentRequirementWrites(t *testing.T) {
+	t.Parallel()
+	c, _ := env.TenantClient(t)
+	fam, ch := mkFamily(t, c), mkChannel(t, c)
+	g := mkGroup(t, c)
+	p := mkProduct(t, c, "simple", "familyUuid", fam)
+	activate(t, c, p)
+	mkPub(t, c, p, ch)
+	const n = 8
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		attr := Str(Want(t, c.Post("/v1/attributes", Body("code", "a_"+RandomHex(4))), 201).Obj(), "uuid")
+		famIT, chIT := mkInputType(t, c, g, false), mkInputType(t, c, g, false)
+		wg.Add(3)
+		go func() {
+			defer wg.Done()
+			Want(t, c.Post("/v1/families/"+fam+"/attributes", Body("attributeUuid", attr, "requirementLevel", "required")), 201)
+		}()
+		go func() {
+			defer wg.Done()
+			Want(t, c.Post("/v1/families/"+fam+"/input-types", Body("inputTypeUuid", famIT, "requirementLevel", "required")), 201)
+		}()
+		go func() {
+			defer wg.Done()
+			Want(t, c.Post("/v1/channels/"+ch+"/input-types", Body("inputTypeUuid", chIT, "requirementLevel", "required")), 201)
+		}()
+	}
+	wg.Wait()
+	wantStoredFresh(t, p)
+	WantUUIDs(t, c, "/v1/products?notReadyChannelUuids[eq]="+ch+"&uuids[eq]="+p, false, p)
+}
