@@ -26,6 +26,9 @@ import (
 //   - PostgreSQL errors of SQLSTATE class 08 (connection exception) and 53 (insufficient
 //     resources: too many connections, out of memory, disk full), 57P01 admin_shutdown, 57P02
 //     crash_shutdown, 57P03 cannot_connect_now, 57P04 database_dropped, 58030 io_error;
+//   - 40P01 deadlock_detected and 40001 serialization_failure that outlived DB.Tx's retries: the
+//     request met concurrent writes of the same rows three times; it is sound, and a retry a moment
+//     later succeeds (a 500 would tell the client its request is at fault, or the service broken);
 //   - a pool that is closed (the process is shutting down).
 //
 // Not unavailable: nil, a cancelled request (context.Canceled: the client left), a request whose
@@ -68,7 +71,7 @@ func unavailableCode(code string) bool {
 		return true
 	}
 	switch code {
-	case AdminShutdown, CrashShutdown, CannotConnectNow, DatabaseDropped, IOError:
+	case AdminShutdown, CrashShutdown, CannotConnectNow, DatabaseDropped, IOError, DeadlockDetected, SerializationFailure:
 		return true
 	}
 	return false

@@ -81,6 +81,8 @@ func TestIsUnavailableClassifiesRealErrors(t *testing.T) {
 		"53300 too many conns":  {fmt.Errorf("wrapped: %w", &pgconn.PgError{Code: "53300"}), true},
 		"08006 conn failure":    {&pgconn.PgError{Code: "08006"}, true},
 		"unexpected EOF":        {fmt.Errorf("read: %w", io.ErrUnexpectedEOF), true},
+		"40P01 deadlock":        {fmt.Errorf("insert: %w", &pgconn.PgError{Code: "40P01"}), true},
+		"40001 serialization":   {&pgconn.PgError{Code: "40001"}, true},
 		"unique violation":      {unique, false},
 		"cancelled request":     {cancelled, false},
 		"request deadline":      {timedOut, false},
