@@ -120,8 +120,10 @@ $$;
 
 -- readiness_refresh recomputes the readiness of every publication of the products (after locking
 -- the products), writing only the publications whose state changed.
+-- jit off: the planner's estimate for a large recomputation passes jit_above_cost, and compiling
+-- costs seconds where the work takes a fraction of one (10 000 products: 2.1 s of JIT, 0.2 s of work).
 CREATE FUNCTION readiness_refresh(p_tenant text, p_products uuid[]) RETURNS void
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
     IF p_products IS NULL OR cardinality(p_products) = 0 THEN
         RETURN;
