@@ -27,6 +27,12 @@
 #     store next to a plain copy on the same disk, the renditions of 12-megapixel photos (time per
 #     megapixel, the server's peak memory), and the Go benchmarks of server/blobstore (both backends),
 #     server/assetfiles and server/renditions.
+# 11. search (run before the summary, which holds its goals): `catalogd serve` on a fresh database;
+#     bench/search seeds BENCH_SEARCH_PRODUCTS products (500 categories, 5 channels, terms, families,
+#     publications with their readiness) with set-based SQL, times a page filtered by category tree,
+#     term and readiness (4 clients) and writes its SQL for pgbench (run here with the same clients
+#     and duration), walks every keyset page, and times a family requirement change over a tenth
+#     of the products.
 # The databases are dropped and the server stopped on exit, also on failure. A step that fails is
 # reported and the run goes on (its figures are "not measured" in the summary); the exit status is 1.
 #
@@ -34,7 +40,8 @@
 # BENCH_SKIP steps not to run ("9,10"); steps 1 and 6 always run. BENCH_CLIENTS (4), BENCH_DURATION
 # seconds per timed run (10), BENCH_ITEMS (100000), BENCH_BULK_N batches per method in bulk vs COPY
 # (200), BENCH_RETENTION_WINDOW (30s) and BENCH_RETENTION_WINDOWS (8) of step 9, BENCH_FILE_MB (256)
-# of step 10, TEST_DATABASE_URL (a private cluster when unset; else the "postgres" database of a
+# of step 10, BENCH_SEARCH_PRODUCTS (1000000) and BENCH_SEARCH_CHUNK (100000, products per seeding
+# statement) of step 11, TEST_DATABASE_URL (a private cluster when unset; else the "postgres" database of a
 # server to use).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -42,7 +49,7 @@ export PATH="$PATH:/usr/local/go/bin"
 export GOFLAGS="${GOFLAGS:--buildvcs=false}" GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
 
 # The steps to run (STEP[n]=1), from BENCH_STEPS and BENCH_SKIP; checked before anything starts.
-NAMES=(- setup load pgbench webhooks products summary micro frontdoor retention assetfiles)
+NAMES=(- setup load pgbench webhooks products summary micro frontdoor retention assetfiles search idempotency)
 # steps LIST: the step numbers of a list such as "2-5,webhooks,9", one a line.
 steps() {
 	local item a b n items=()
@@ -51,14 +58,14 @@ steps() {
 		for n in "${!NAMES[@]}"; do [ "${NAMES[$n]}" = "$item" ] && item=$n; done
 		if [[ $item =~ ^([0-9]+)(-([0-9]+))?$ ]]; then
 			a=${BASH_REMATCH[1]} b=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}}
-			if ((a >= 1 && b <= 10 && a <= b)); then seq "$a" "$b"; continue; fi
+			if ((a >= 1 && b <= 12 && a <= b)); then seq "$a" "$b"; continue; fi
 		fi
-		echo "bench: '$item' is not a step: give numbers 1-10, ranges (2-5) or names (${NAMES[*]:1})" >&2
+		echo "bench: '$item' is not a step: give numbers 1-12, ranges (2-5) or names (${NAMES[*]:1})" >&2
 		return 1
 	done
 }
 declare -A STEP=()
-selected="$(steps "${BENCH_STEPS:-1-10}")" && skipped="$(steps "${BENCH_SKIP:-}")" || exit 2
+selected="$(steps "${BENCH_STEPS:-1-12}")" && skipped="$(steps "${BENCH_SKIP:-}")" || exit 2
 for n in $selected; do STEP[$n]=1; done
 for n in $skipped; do unset "STEP[$n]"; done
 STEP[1]=1 STEP[6]=1 # the set-up and the summary
@@ -81,6 +88,8 @@ BULK_N="${BENCH_BULK_N:-200}"
 RETENTION_WINDOW="${BENCH_RETENTION_WINDOW:-30s}"
 RETENTION_WINDOWS="${BENCH_RETENTION_WINDOWS:-8}"
 FILE_MB="${BENCH_FILE_MB:-256}"
+SEARCH_PRODUCTS="${BENCH_SEARCH_PRODUCTS:-1000000}"
+SEARCH_CHUNK="${BENCH_SEARCH_CHUNK:-100000}"
 CORES="$(nproc)"
 THREADS=$((CLIENTS < CORES ? CLIENTS : CORES))
 OUT=bench/results
@@ -148,6 +157,7 @@ PG_PID="$(head -n 1 "$(psql_admin -Atc 'SHOW data_directory')/postmaster.pid" 2>
 	echo "CLIENTS=$CLIENTS"
 	echo "DURATION_S=$DURATION"
 	echo "ITEMS=$ITEMS"
+	echo "SEARCH_PRODUCTS=$SEARCH_PRODUCTS"
 	echo "STEPS=$STEPS_RUN"
 	echo "PG_VERSION=$(psql_admin -Atc 'SHOW server_version')"
 	echo "PG_PID=$PG_PID"
@@ -266,6 +276,27 @@ if step 5 "products (bench/products against catalogd serve, $CLIENTS clients, ${
 	stop_server
 fi
 
+# --- 11. search: a million products, filtered pages, keyset pages, a family requirement change ------
+# (run before the summary, whose goals include its figures)
+if step 11 "search (bench/search against catalogd serve, $SEARCH_PRODUCTS products, $CLIENTS clients, ${DURATION} s)"; then
+	fresh_db
+	start_server CATALOG_RATE_LIMIT_RPS=0
+	if go run ./bench/search -base "http://127.0.0.1:$HTTP_PORT" -db "$DB_URL" "${TOKEN_FLAGS[@]}" \
+		-products "$SEARCH_PRODUCTS" -chunk "$SEARCH_CHUNK" -server-pid "$SERVER_PID" -pg-pid "$PG_PID" \
+		-clients "$CLIENTS" -duration "${DURATION}s" -out "$OUT" | tee "$OUT/search.txt"; then
+		stop_server # pgbench gets the machine to itself
+		# The SQL of the four searches (page + count, pipelined), drawn at random per transaction.
+		scripts=()
+		for f in "$OUT"/search_[0-9].sql; do scripts+=(-f "$f"); done
+		pgb pgbench_search "$DB" -n -M prepared "${scripts[@]}"
+	else
+		failed "bench/search; server log:"
+		tail -n 30 "$TMP/server.log" >&2
+	fi
+	stop_server
+	drop_dbs
+fi
+
 # --- 6. the summary ------------------------------------------------------------------------------------
 step 6 "summary (bench/results/latest.txt)"
 go run ./bench/load -summary -out "$OUT" || failed "the summary"
@@ -320,6 +351,16 @@ if step 10 "asset files (bench/assetfiles: catalogd serve with the local blob st
 	echo "== Go benchmarks of the blob store and the renditions: ${pkgs[*]}"
 	go test -run '^$' -bench . -benchtime=5x -benchmem "${pkgs[@]}" 2>&1 | tee "$OUT/assetfiles_micro.txt" || failed "go test -bench (asset files)"
 	{ echo; echo "Asset files, Go benchmarks (go test -run '^\$' -bench . -benchtime=5x -benchmem ${pkgs[*]}):"; grep -E '^(Benchmark|ok|FAIL|---)' "$OUT/assetfiles_micro.txt" || true; } >>"$OUT/latest.txt"
+fi
+
+# --- 12. idempotency: what an Idempotency-Key costs a create ----------------------------------------
+if step 12 "idempotency (bench/idempotency against catalogd serve, $CLIENTS clients, ${DURATION} s per kind)"; then
+	fresh_db
+	start_server CATALOG_LOG_LEVEL=warn CATALOG_RATE_LIMIT_RPS=0
+	go run ./bench/idempotency -base "http://127.0.0.1:$HTTP_PORT" "${TOKEN_FLAGS[@]}" -clients "$CLIENTS" \
+		-duration "${DURATION}s" | tee "$OUT/idempotency.txt" || failed "bench/idempotency"
+	{ echo; cat "$OUT/idempotency.txt"; } >>"$OUT/latest.txt"
+	stop_server
 fi
 step_done
 

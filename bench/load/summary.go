@@ -57,8 +57,8 @@ func readPgbench(dir, name string) pgbenchRun {
 }
 
 // results are the figures of one run.sh run: run.env (the settings), load.env (bench/load, upper
-// case keys), products.env (bench/products, product_*) and webhooks.env (bench/webhooks,
-// webhook_*), merged. A step that did not run, or a figure its program did not write, is
+// case keys), products.env (bench/products, product_*), webhooks.env (bench/webhooks,
+// webhook_*) and search.env (bench/search, search_*), merged. A step that did not run, or a figure its program did not write, is
 // missing: the summary says "not measured" for it and never shows a number in its place.
 type results struct {
 	m    map[string]string
@@ -67,7 +67,7 @@ type results struct {
 
 func readResults(dir string) results {
 	r := results{m: map[string]string{}, used: map[string]bool{}}
-	for _, f := range []string{"load.env", "products.env", "webhooks.env", "run.env"} { // run.sh's settings win
+	for _, f := range []string{"load.env", "products.env", "webhooks.env", "search.env", "run.env"} { // run.sh's settings win
 		m, _ := measure.ReadFigures(filepath.Join(dir, f)) // a missing file: nothing measured there
 		for k, v := range m {
 			r.m[k] = v
@@ -130,7 +130,7 @@ func printSummary(dir string) error {
 
 	pg := map[string]pgbenchRun{}
 	for _, n := range []string{"pgbench_select", "pgbench_select_prepared", "pgbench_get_pk", "pgbench_list_a", "pgbench_list_a_param",
-		"pgbench_list_a_generic", "pgbench_list_b", "pgbench_list_b_param", "pgbench_list_b_generic"} {
+		"pgbench_list_a_generic", "pgbench_list_b", "pgbench_list_b_param", "pgbench_list_b_generic", "pgbench_search"} {
 		pg[n] = readPgbench(dir, n)
 	}
 	cpu := func(k string) string { // catalogd CPU per request of a timed run of bench/load, µs
@@ -175,6 +175,21 @@ func printSummary(dir string) error {
 		pf("    every attempt recorded: MISSED (%.0f attempts recorded, %.0f requests received)\n", rec, recv)
 	}
 	goal("webhook commit -> receipt p99 at 1 000 deliveries/s, ms", res.fig("webhook_p99_ms_at_1000"), "%.2f", false, 50)
+
+	// --- the goals of issue 15 (step 11, bench/search) ---
+	pf("\n%-60s %12s %10s  %s\n", fmt.Sprintf("goal (issue 15, %s products)", setting("SEARCH_PRODUCTS", "")), "value", "goal", "verdict")
+	line()
+	goal("search (tree + term + not ready on web), REST p99, ms", res.fig("search_rest_p99_ms"), "%.2f", false, 100)
+	goal("keyset: page "+res.str("search_deep_page")+" / first keyset page (p50 latency)",
+		ratio(res.fig("search_keyset_deep_p50_ms"), res.fig("search_page_2_p50_ms")), "%.3f", false, 1.5)
+	famMs, okMs := res.num("search_family_change_ms")
+	famN, okN := res.num("search_family_products")
+	switch verified, okV := res.num("search_family_verified"); {
+	case !okMs || !okN || !okV:
+		pf("    family requirement change: %s\n", notMeasured)
+	default:
+		pf("    family requirement change over %.0f products: finished in %.0f ms, readiness followed (%.0f publications sampled): met\n", famN, famMs, verified)
+	}
 
 	// --- every figure ---
 	pf("\n%-60s %12s %-9s %7s %7s\n", "figure", "value", "", "p50 ms", "p99 ms")
@@ -248,6 +263,27 @@ func printSummary(dir string) error {
 	row("webhook commit -> receipt at 1 000 deliveries/s", figure{1000, res.fig("webhook_p50_ms_at_1000").ok || res.fig("webhook_p99_ms_at_1000").ok},
 		"/s", res.fig("webhook_p50_ms_at_1000"), res.fig("webhook_p99_ms_at_1000"))
 	row("webhook deliveries/s while the API is saturated", res.fig("webhook_saturated_deliveries_per_s"), "/s", figure{}, figure{})
+	row("search seed: products and their rows, set-based SQL", res.fig("search_seed_s"), "s", figure{}, figure{})
+	row("  of which readiness_refresh of every publication", res.fig("search_seed_readiness_s"), "s", figure{}, figure{})
+	row("search: REST (p95 in the next line)", res.fig("search_rest_rps"), "req/s", res.fig("search_rest_p50_ms"), res.fig("search_rest_p99_ms"))
+	errors("search_rest_errors")
+	if v, ok := res.num("search_rest_p95_ms"); ok {
+		pf("  search REST p95 %.2f ms; %s matching products of %s\n", v, res.str("search_matches"), res.str("search_products"))
+	}
+	pgRow("pgbench_search", "search: pgbench, same SQL (page + count), literal")
+	for _, d := range []string{"1", "2", "100", "1000", "10000"} {
+		label := "keyset page " + d + " of 100 products, 1 client"
+		if d == "1" {
+			label = "page 1 of 100 products (with the count), 1 client"
+		}
+		row(label, res.fig("search_page_"+d+"_p50_ms"), "ms", res.fig("search_page_"+d+"_p50_ms"), res.fig("search_page_"+d+"_p99_ms"))
+	}
+	if deep := res.str("search_deep_page"); deep != "" && !slices.Contains([]string{"1", "2", "100", "1000", "10000"}, deep) {
+		row("keyset page "+deep+" (the last) of 100 products, 1 client", res.fig("search_keyset_deep_p50_ms"), "ms",
+			res.fig("search_keyset_deep_p50_ms"), res.fig("search_keyset_deep_p99_ms"))
+	}
+	row("offset page "+res.str("search_deep_page")+" (page=N) of 100 products", res.fig("search_offset_page_p50_ms"), "ms", res.fig("search_offset_page_p50_ms"), figure{})
+	row("family requirement change (PATCH), "+res.str("search_family_products")+" products", res.fig("search_family_change_ms"), "ms", figure{}, figure{})
 
 	// --- CPU per request ---
 	// PG_PID: run.sh found the cluster's postmaster (bench/load and bench/products count its
@@ -287,6 +323,7 @@ func printSummary(dir string) error {
 		cpuRow(c.n, res.fig(c.k+"_cpu_us"), res.fig(c.k+"_pg_cpu_us"), 1)
 	}
 	cpuRow("bulk publication lifecycle of 100", res.fig("product_bulk_lifecycle_cpu_ms"), na, 1000)
+	cpuRow("search page (tree + term + not ready): REST", res.fig("search_rest_cpu_us"), res.fig("search_rest_pg_cpu_us"), 1)
 	cpuRow("webhook delivery", res.fig("webhook_cpu_us_per_delivery"), res.fig("webhook_pg_cpu_us_per_delivery"), 1)
 
 	// --- ratios that split the gaps ---
@@ -314,6 +351,8 @@ func printSummary(dir string) error {
 	info("bulk: COPY time / the service's transaction on pgx (p50)", ratio(res.fig("BULK_COPY_P50_MS"), res.fig("BULK_TX_P50_MS")))
 	info("bulk: service transaction on pgx / REST bulk time (p50)", ratio(res.fig("BULK_TX_P50_MS"), res.fig("BULK_API_P50_MS")))
 	info("product GET hydrated: REST / gRPC", ratio(res.fig("product_get_hydrated_rest_rps"), res.fig("product_get_hydrated_grpc_rps")))
+	info("search REST req/s / pgbench same SQL tps", ratio(res.fig("search_rest_rps"), pg["pgbench_search"].fig()))
+	info("offset page / keyset page at the same depth (p50)", ratio(res.fig("search_offset_page_p50_ms"), res.fig("search_keyset_deep_p50_ms")))
 
 	// Whatever else bench/webhooks reported, as it wrote it.
 	var more []string

@@ -94,6 +94,7 @@ type Run struct {
 	FirstErr error         // the first of those failures
 	Elapsed  time.Duration // the timed part, without the warm-up
 	P50, P99 float64       // latency of the successful operations, ms
+	P95      float64       // the same, ms
 	CPU      CPU           // spent during the timed part
 }
 
@@ -113,5 +114,6 @@ func Timed(clients int, d time.Duration, p Procs, op func(*rand.Rand) error) Run
 	lat, errs, firstErr, elapsed := Loop(clients, d, op)
 	r := Run{Ops: len(lat), Errs: errs, FirstErr: firstErr, Elapsed: elapsed, CPU: SampleCPU(p).Sub(cpu0)}
 	r.P50, r.P99, _ = Pct(lat)
+	r.P95 = Percentile(lat, 95)
 	return r
 }

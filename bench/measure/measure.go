@@ -65,3 +65,14 @@ func Pct(d []time.Duration) (p50, p99, mean float64) {
 	ms := func(x time.Duration) float64 { return float64(x.Microseconds()) / 1000 }
 	return ms(s[len(s)*50/100]), ms(s[min(len(s)-1, len(s)*99/100)]), ms(sum / time.Duration(len(s)))
 }
+
+// Percentile returns the p-th percentile (0-100) of d in milliseconds, as Pct picks its own (d is
+// not modified; 0 when d is empty).
+func Percentile(d []time.Duration, p int) float64 {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return float64(s[min(len(s)-1, len(s)*p/100)].Microseconds()) / 1000
+}
