@@ -203,6 +203,16 @@ type FamilyLink struct {
 	ProductRelationTypeUuid *uuid.UUID `db:"product_relation_type_uuid"`
 }
 
+type IdempotencyKey struct {
+	TenantID    string    `db:"tenant_id"`
+	Key         string    `db:"key"`
+	Method      string    `db:"method"`
+	Fingerprint []byte    `db:"fingerprint"`
+	Code        int32     `db:"code"`
+	Response    []byte    `db:"response"`
+	CreatedAt   time.Time `db:"created_at"`
+}
+
 type InputType struct {
 	TenantID      string    `db:"tenant_id"`
 	Uuid          uuid.UUID `db:"uuid"`

@@ -41,6 +41,13 @@ const (
 	MethodNotAllowed         Code = "METHOD_NOT_ALLOWED"
 	Unavailable              Code = "UNAVAILABLE"
 	Internal                 Code = "INTERNAL"
+
+	// IdempotencyKeyReused: the Idempotency-Key was used, within 24 h, for another request (another
+	// body or another operation): 422.
+	IdempotencyKeyReused Code = "IDEMPOTENCY_KEY_REUSED"
+	// IdempotencyInProgress: the first request with this Idempotency-Key is still running: 409
+	// (gRPC ABORTED: retry later).
+	IdempotencyInProgress Code = "IDEMPOTENCY_IN_PROGRESS"
 )
 
 // Domain of google.rpc.ErrorInfo.
@@ -69,6 +76,8 @@ var table = map[Code]codeInfo{
 	UnsupportedMedia:         {codes.InvalidArgument, 415, "Unsupported media type"},
 	RequestTimeout:           {codes.DeadlineExceeded, 408, "Request timeout"},
 	PreconditionFailed:       {codes.FailedPrecondition, 412, "Precondition failed"},
+	IdempotencyKeyReused:     {codes.FailedPrecondition, 422, "Idempotency key reused"},
+	IdempotencyInProgress:    {codes.Aborted, 409, "Idempotency key in progress"},
 	MethodNotAllowed:         {codes.Unimplemented, 405, "Method not allowed"},
 	Unavailable:              {codes.Unavailable, 503, "Service unavailable"},
 	Internal:                 {codes.Internal, 500, "Internal error"},

@@ -211,8 +211,12 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), s.Pools)
+	idem, err := newIdempotency(s.DB, services)
+	if err != nil {
+		return nil, err
+	}
 	ic := &interceptors{log: log, verifier: verifier, scopes: scopes, rules: rules, metrics: newMetrics(reg),
-		limits: newLimiter(cfg, s.DB, reg)}
+		limits: newLimiter(cfg, s.DB, reg), idem: idem}
 	s.grpcSrv = ic.newServer(services, fields.ServerCodec{}) // undecodable requests: 400 MALFORMED_REQUEST, not INTERNAL
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(s.grpcSrv, hs)
@@ -273,9 +277,10 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 		s.startWorker(ctx, (&assetfiles.Worker{DB: s.DB, Store: s.blobs, Log: log, Lease: cfg.RenditionLease,
 			Metrics: assetfiles.NewMetrics(reg)}).Run)
 	}
-	if cfg.Retention > 0 { // every replica runs a pruner; one at a time prunes (server/retention)
-		s.startWorker(ctx, (&retention.Pruner{DB: s.DB, Retention: cfg.Retention, Log: log, Metrics: retention.NewMetrics(reg)}).Run)
-	}
+	// Every replica runs a pruner; one at a time prunes (server/retention). Idempotency keys are
+	// pruned after 24 h even when CATALOG_RETENTION keeps events forever.
+	s.startWorker(ctx, (&retention.Pruner{DB: s.DB, Retention: cfg.Retention, IdempotencyTTL: IdempotencyTTL, Log: log,
+		Metrics: retention.NewMetrics(reg)}).Run)
 	if demo != nil { // the default tenant's catalog is there before catalogd says it serves
 		if err := demo.ensure(ctx, MockTenant); err != nil {
 			return nil, err

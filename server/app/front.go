@@ -213,8 +213,9 @@ var errClientGone = errors.New("the client has gone")
 
 // door is what each door of the HTTP port (REST's front door, the Connect/gRPC-Web door) does for
 // a call of method before its body is read: the token and the method's scope (exactly one
-// Authorization header), the tenant's token bucket, then check (the route's own checks; may be
-// nil), then one of the tenant's concurrency slots, held until release. The headers of the limits
+// Authorization header), the tenant's token bucket, the Idempotency-Key's form (idempotency.go),
+// then check (the route's own checks; may be nil), then one of the tenant's concurrency slots,
+// held until release. The headers of the limits
 // (RateLimit, RateLimit-Policy, Retry-After) go on w. The context it returns carries the call's
 // admission: the chain neither verifies the token nor counts the tenant again.
 func (ic *interceptors) door(w http.ResponseWriter, r *http.Request, method string, check func() *apierr.Error) (context.Context, func(), error) {
@@ -227,6 +228,11 @@ func (ic *interceptors) door(w http.ResponseWriter, r *http.Request, method stri
 		if refused, _ := ic.takeToken(tenant, setHeader(w)); refused != nil {
 			return nil, nil, refused
 		}
+	}
+	// The Idempotency-Key as sent: the gateway would drop a value that is not valid gRPC metadata
+	// (non-ASCII, control characters) instead of refusing it.
+	if _, _, err := ic.idem.key(method, metadata.MD{IdempotencyHeader: r.Header.Values("Idempotency-Key")}); err != nil {
+		return nil, nil, err
 	}
 	if check != nil {
 		if bad := check(); bad != nil {

@@ -41,10 +41,13 @@ func newGateway(middlewares ...runtime.Middleware) *runtime.ServeMux {
 		queryParser(),
 		runtime.WithDisableHTTPMethodOverride(),
 		runtime.WithDisablePathLengthFallback(),
-		runtime.WithMiddlewares(append([]runtime.Middleware{routeProbe}, middlewares...)...),
-		runtime.WithErrorHandler(func(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
+		runtime.WithMiddlewares(append([]runtime.Middleware{routeProbe, notModified}, middlewares...)...),
+		runtime.WithErrorHandler(func(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
 			if probing(r) {
 				return
+			}
+			if md, ok := runtime.ServerMetadataFromContext(ctx); ok && len(md.HeaderMD.Get(IdempotencyReplayedHeader)) > 0 {
+				w.Header().Set("Idempotency-Replayed", "true") // a stored 4xx, replayed
 			}
 			WriteProblem(w, r, apierr.From(err))
 		}),
@@ -60,6 +63,7 @@ func newGateway(middlewares ...runtime.Middleware) *runtime.ServeMux {
 			}
 			WriteProblem(w, r, apierr.New(apierr.NotFound, "no resource at %s", r.URL.Path))
 		}),
+		runtime.WithForwardResponseOption(etagHeader), // before successStatus writes the status
 		runtime.WithForwardResponseOption(successStatus),
 		runtime.WithIncomingHeaderMatcher(func(k string) (string, bool) {
 			// The gateway passes Authorization on by itself (every value): matching it here too
@@ -67,10 +71,22 @@ func newGateway(middlewares ...runtime.Middleware) *runtime.ServeMux {
 			if strings.EqualFold(k, RequestIDHeader) {
 				return RequestIDHeader, true
 			}
+			if md, ok := etagMetadata(k); ok { // etag.go
+				return md, true
+			}
+			if strings.EqualFold(k, IdempotencyHeader) { // idempotency.go; only POST and PATCH use it
+				return IdempotencyHeader, true
+			}
 			return "", false
 		}),
-		// gRPC response metadata is not an HTTP API: nothing leaks as Grpc-Metadata-* headers.
-		runtime.WithOutgoingHeaderMatcher(func(string) (string, bool) { return "", false }),
+		// gRPC response metadata is not an HTTP API: nothing leaks as Grpc-Metadata-* headers, except
+		// the replay mark of an Idempotency-Key (idempotency.go).
+		runtime.WithOutgoingHeaderMatcher(func(k string) (string, bool) {
+			if k == IdempotencyReplayedHeader {
+				return "Idempotency-Replayed", true
+			}
+			return "", false
+		}),
 		runtime.WithOutgoingTrailerMatcher(func(string) (string, bool) { return "", false }),
 	)
 }

@@ -47,6 +47,8 @@ type interceptors struct {
 	// onTenant, when set (catalogd mock: demoSeeder.ensure), runs for every authenticated call
 	// before its scope is checked; an error refuses the call.
 	onTenant func(ctx context.Context, tenant string) error
+	// idem runs POST and PATCH calls with an Idempotency-Key (idempotency.go; nil: keys ignored).
+	idem *idempotency
 }
 
 // tokenVerifier checks a bearer token (auth.Verifier).
@@ -154,7 +156,8 @@ func tooLarge(req any) bool {
 // transport's door when the context holds its admission: never twice), the tenant's limits (direct
 // calls: the REST front door applied them to REST calls), then the request rules declared in proto
 // ((catalog.v1.rules), the ones the OpenAPI document publishes): a request that breaks one never
-// reaches its handler.
+// reaches its handler. A POST or PATCH with an Idempotency-Key then runs in the transaction that
+// stores its answer, or gets the stored answer (idempotency.go).
 func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
 	start := time.Now()
 	adm, admitted := admissionOf(ctx, info.FullMethod)
@@ -205,10 +208,19 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 		}
 		defer release()
 	}
+	key, keyed, err := ic.idem.key(info.FullMethod, md)
+	if err != nil {
+		return nil, err
+	}
 	if err = ic.checkRules(info.FullMethod, req); err != nil {
 		return nil, err
 	}
-	resp, err = handler(ctx, req)
+	handler = withETags(info.FullMethod, handler) // etag.go: If-Match and the answer's etags
+	if keyed {
+		resp, err = ic.idem.run(ctx, info.FullMethod, key, req, handler, ic.normalize)
+	} else {
+		resp, err = handler(ctx, req)
+	}
 	return resp, ic.normalize(ctx, info.FullMethod, err)
 }
 

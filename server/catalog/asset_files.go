@@ -19,6 +19,7 @@ import (
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/blobstore"
 	"github.com/catalogd/catalogd/server/crud"
+	"github.com/catalogd/catalogd/server/etag"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/renditions"
@@ -224,6 +225,7 @@ func (s *AssetFileServer) GetAssetFile(ctx context.Context, req *pb.GetAssetFile
 		return nil, err
 	}
 	m := assetFileToPB(f)
+	m.Etag = etag.Of(m) // the file's tag: the signed download URL, new at every read, is no part of it
 	if f.Status == "uploaded" {
 		u, _, err := fs.Store.SignedDownloadAs(f.StorageKey, f.FileName, fs.DownloadTTL)
 		if err != nil {

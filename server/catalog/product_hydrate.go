@@ -166,6 +166,12 @@ func (s *Service) hydrateProducts(ctx context.Context, tenant string, out []*pb.
 // fillFeatured sets featuredAssetUuid of the products out, which is derived from their assets and
 // so is not a column of the product row: every response that carries a product calls it.
 func (s *Service) fillFeatured(ctx context.Context, tenant string, out []*pb.Product) error {
+	return featuredInto(ctx, s.DB.Q, tenant, out)
+}
+
+// featuredInto is fillFeatured on q (also a write's transaction: the etag of a conditional write,
+// products.Present).
+func featuredInto(ctx context.Context, q *db.Queries, tenant string, out []*pb.Product) error {
 	if len(out) == 0 {
 		return nil
 	}
@@ -173,7 +179,7 @@ func (s *Service) fillFeatured(ctx context.Context, tenant string, out []*pb.Pro
 	for i, p := range out {
 		ids[i] = uuid.MustParse(p.Uuid)
 	}
-	featured, err := s.DB.Q.ListFeaturedAssetsOfProducts(ctx, db.ListFeaturedAssetsOfProductsParams{TenantID: tenant, ProductUuids: ids})
+	featured, err := q.ListFeaturedAssetsOfProducts(ctx, db.ListFeaturedAssetsOfProductsParams{TenantID: tenant, ProductUuids: ids})
 	if err != nil {
 		return err
 	}

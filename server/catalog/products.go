@@ -171,6 +171,11 @@ var products = &crud.Family[db.Product, *pb.Product, *pb.ProductCreate, *pb.Prod
 	References: map[string]string{"products_family_fkey": "familyUuid", "products_parent_fkey": "parentUuid", "products_brand_fkey": "brandUuid"},
 	ID:         func(p db.Product) uuid.UUID { return p.Uuid },
 	ToPB:       productToPB,
+	// The etag of a conditional write covers featuredAssetUuid, as GET answers it.
+	Present: func(ctx context.Context, t *crud.Tx, p db.Product) (*pb.Product, error) {
+		m := productToPB(p)
+		return m, featuredInto(ctx, t.Q, t.Tenant, []*pb.Product{m})
+	},
 	CheckCreate: func(v apierr.Validator, c *pb.ProductCreate) string {
 		kind := checkEnum(v, "kind", c.GetKind())
 		if (kind == "variant_parent" || kind == "variant") && c.FamilyUuid == nil {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/etag"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/jsonpb"
@@ -120,6 +121,11 @@ type Family[R any, M any, C any, U any] struct {
 
 	// Lifecycle, for families with a status.
 	Lifecycle *Lifecycle[R]
+
+	// Present (optional) is row r's message as the family's reads answer it, when that is more than
+	// ToPB (a field derived from other rows: a product's featuredAssetUuid). The etag a conditional
+	// write compares is computed on it (etag.go).
+	Present func(ctx context.Context, t *Tx, r R) (M, error)
 
 	// Prepare (optional) runs first in every write transaction (e.g. a lock that serialises a rule
 	// spanning rows, such as the tenant's one default locale).
@@ -368,8 +374,14 @@ func (f *Family[R, M, C, U]) Update(ctx context.Context, d *store.DB, s Scope, i
 	}
 	v := apierr.NewValidator()
 	ids := make([]uuid.UUID, len(items))
+	conds := make([]etag.Condition, len(items))
 	for i, u := range items {
 		iv := v.Item(index(i, single))
+		if single {
+			conds[i] = etag.FromContext(ctx) // If-Match or the body's etag (app/etag.go)
+		} else {
+			conds[i] = itemCondition(iv, u)
+		}
 		if m, ok := any(u).(proto.Message); ok {
 			fields.ApplyMask(iv, m)
 		}
@@ -386,6 +398,9 @@ func (f *Family[R, M, C, U]) Update(ctx context.Context, d *store.DB, s Scope, i
 	var out []M
 	err := f.write(ctx, d, s, func(t *Tx) error {
 		t.Single = single
+		if err := f.checkUpdates(ctx, t, ids, conds, items, single); err != nil {
+			return err
+		}
 		rows := make([]R, len(items))
 		for i, u := range items {
 			r, err := f.UpdateOne(ctx, t, ids[i], u)
@@ -471,16 +486,34 @@ func (f *Family[R, M, C, U]) Delete(ctx context.Context, d *store.DB, s Scope, r
 	if err != nil {
 		return err
 	}
+	cond := etag.FromContext(ctx)
 	err = f.write(ctx, d, s, func(t *Tx) error {
-		if f.CheckDelete != nil {
-			r, err := f.GetOne(ctx, t.Q, t.Tenant, s, id)
+		if f.CheckDelete != nil || cond.Given() {
+			var r R
+			var err error
+			if cond.Given() {
+				r, err = f.lockOne(ctx, t, id)
+			} else {
+				r, err = f.GetOne(ctx, t.Q, t.Tenant, s, id)
+			}
 			if store.IsNoRows(err) {
 				return apierr.NotFoundf(f.Kind, raw)
 			} else if err != nil {
 				return err
 			}
-			if err := f.CheckDelete(r); err != nil {
-				return err
+			if cond.Given() {
+				cur, err := f.tagOf(ctx, t, r)
+				if err != nil {
+					return err
+				}
+				if !cond.Match(cur) {
+					return etag.Failed(f.Kind, raw, cur)
+				}
+			}
+			if f.CheckDelete != nil {
+				if err := f.CheckDelete(r); err != nil {
+					return err
+				}
 			}
 		}
 		n, err := f.DeleteOne(ctx, t, id)
@@ -532,6 +565,9 @@ func (f *Family[R, M, C, U]) Transition(ctx context.Context, d *store.DB, s Scop
 		by := make(map[uuid.UUID]R, len(cur))
 		for _, r := range cur {
 			by[f.ID(r)] = r
+		}
+		if err := f.checkMoves(ctx, t, by, ids, raw, single); err != nil {
+			return err
 		}
 		var changed []uuid.UUID
 		seen := map[uuid.UUID]bool{}

@@ -203,10 +203,10 @@ func TestMarshalJSONArrayMessages(t *testing.T) {
 
 func TestMarshalFieldMaskNeverEmitted(t *testing.T) {
 	u := &catalogv1.AttributeUpdate{Uuid: "u", Code: proto.String("c"), UpdateMask: &fieldmaskpb.FieldMask{Paths: []string{"code"}}}
-	if got, want := mustMarshal(t, u), `{"uuid":"u","code":"c","displayName":null}`; got != want {
+	if got, want := mustMarshal(t, u), `{"uuid":"u","code":"c","displayName":null,"etag":null}`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	if got, want := mustMarshal(t, &catalogv1.AttributeUpdate{}), `{"uuid":"","code":null,"displayName":null}`; got != want {
+	if got, want := mustMarshal(t, &catalogv1.AttributeUpdate{}), `{"uuid":"","code":null,"displayName":null,"etag":null}`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }

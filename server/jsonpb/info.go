@@ -10,6 +10,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 
+	"github.com/catalogd/catalogd/server/etag"
+
 	catalogv1 "github.com/catalogd/catalogd/gen/catalog/v1"
 )
 
@@ -118,6 +120,9 @@ func buildMessageInfo(md protoreflect.MessageDescriptor) *msgInfo {
 			if fd.Name() == "update_mask" && !fd.IsList() {
 				info.updateMask = fd
 			}
+			continue
+		}
+		if etag.IsTagField(fd) { // a resource's etag: the ETag header over REST, never a body key
 			continue
 		}
 		key := appendString(nil, fd.JSONName())

@@ -14,6 +14,8 @@
 //   - a message with `option (catalog.v1.json_array) = true` is its single repeated field's bare
 //     array (null when the field holding it is unset);
 //   - Struct, Value and ListValue are their natural JSON; FieldMask fields are never written;
+//   - a resource's `string etag` field (server/etag) is never written: REST carries it as the ETag
+//     header of a single-resource answer;
 //   - no HTML escaping (invalid UTF-8 in a string becomes U+FFFD), no trailing newline.
 //
 // Marshal also takes what the gateway passes for a `response_body`: a message pointer (nil → null),

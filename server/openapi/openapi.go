@@ -29,6 +29,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/server/etag"
 	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/jsonpb"
 	"github.com/catalogd/catalogd/server/list"
@@ -172,10 +173,12 @@ func Document(in Input) (obj, error) {
 					"catalog operation, `webhooks:read` and `webhooks:write` for webhook subscriptions; event types are readable " +
 					"with any valid token. Each operation lists the scope it needs. Missing or invalid token: 401; valid token without " +
 					"the scope: 403."}},
-			"headers":   headers(),
-			"responses": problemResponses(in.MaxBodyBytes),
+			"headers":    headers(),
+			"parameters": obj{"Idempotency-Key": idempotencyKeyParameter()},
+			"responses":  problemResponses(in.MaxBodyBytes),
 		},
 	}
+	addETagComponents(doc["components"].(obj)) // etag.go
 	return doc, nil
 }
 
@@ -211,8 +214,8 @@ func (g *generator) markOutput(md protoreflect.MessageDescriptor) {
 
 var errStatus = map[string]string{
 	"400": "BadRequest", "401": "Unauthorized", "403": "Forbidden", "404": "NotFound", "408": "RequestTimeout",
-	"409": "Conflict", "413": "PayloadTooLarge", "415": "UnsupportedMediaType", "429": "TooManyRequests",
-	"500": "InternalError", "503": "Unavailable",
+	"409": "Conflict", "413": "PayloadTooLarge", "415": "UnsupportedMediaType", "422": "UnprocessableContent", "429": "TooManyRequests",
+	"500": "InternalError", "503": "Unavailable", "412": "PreconditionFailed",
 }
 
 func (g *generator) operation(md protoreflect.MethodDescriptor) (path, verb string, op obj, err error) {
@@ -285,6 +288,11 @@ func (g *generator) operation(md protoreflect.MethodDescriptor) (path, verb stri
 		}
 		params = append(params, qs...)
 	}
+	idempotent := verb == "post" || verb == "patch"
+	if idempotent { // the one Idempotency-Key rule (server/app/idempotency.go): every POST and PATCH
+		params = append(params, ref("parameters", "Idempotency-Key"))
+	}
+	params = append(params, etagParameters(md, verb)...) // etag.go
 	if len(params) > 0 {
 		op["parameters"] = params
 	}
@@ -313,6 +321,9 @@ func (g *generator) operation(md protoreflect.MethodDescriptor) (path, verb stri
 	if location {
 		resp["headers"].(obj)["Location"] = ref("headers", "Location")
 	}
+	if idempotent {
+		resp["headers"].(obj)["Idempotency-Replayed"] = ref("headers", "Idempotency-Replayed")
+	}
 	if success != "204" {
 		schema, err := g.responseSchema(md, rule.GetResponseBody())
 		if err != nil {
@@ -321,6 +332,7 @@ func (g *generator) operation(md protoreflect.MethodDescriptor) (path, verb stri
 		resp["content"] = obj{"application/json": obj{"schema": schema, "example": g.example(schema, 0)}}
 	}
 	responses[success] = resp
+	etagResponses(md, verb, resp, responses) // etag.go
 	for _, st := range errorStatuses(verb, len(pathFields) > 0, len(params) > 0, body != "") {
 		responses[st] = ref("responses", errStatus[st])
 	}
@@ -330,7 +342,7 @@ func (g *generator) operation(md protoreflect.MethodDescriptor) (path, verb stri
 
 // errorStatuses lists the error statuses an operation can answer with: every operation may be
 // refused by the tenant's rate limit (429); one with a body may get 408 (the body came too slowly),
-// 413 and 415 (a body that is not JSON).
+// 413 and 415 (a body that is not JSON); a POST or PATCH may reuse an Idempotency-Key (422).
 func errorStatuses(verb string, hasPath, hasParams, hasBody bool) []string {
 	out := []string{"401", "403", "429", "500", "503"}
 	if hasParams || hasBody {
@@ -344,6 +356,9 @@ func errorStatuses(verb string, hasPath, hasParams, hasBody bool) []string {
 	}
 	if hasBody {
 		out = append(out, "408", "413", "415")
+	}
+	if verb == "post" || verb == "patch" { // IDEMPOTENCY_KEY_REUSED
+		out = append(out, "422")
 	}
 	sort.Strings(out)
 	return out
@@ -448,7 +463,7 @@ func (g *generator) queryParams(in protoreflect.MessageDescriptor, isPath map[pr
 	fs := in.Fields()
 	for i := 0; i < fs.Len(); i++ {
 		f := fs.Get(i)
-		if isPath[f.Name()] || f.Name() == body || isFieldMask(f) {
+		if isPath[f.Name()] || f.Name() == body || isFieldMask(f) || f.Name() == etag.FieldName { // etag: If-Match
 			continue
 		}
 		name := f.JSONName()
@@ -614,7 +629,7 @@ func (g *generator) objectSchema(md protoreflect.MessageDescriptor, dir directio
 	fs := md.Fields()
 	for i := 0; i < fs.Len(); i++ {
 		f := fs.Get(i)
-		if isFieldMask(f) || (keep != nil && !keep(f)) {
+		if isFieldMask(f) || etag.IsTagField(f) || (keep != nil && !keep(f)) { // etag: the ETag header
 			continue
 		}
 		req := dir == response || fields.RulesOf(f).GetRequired() || (bulkUpdate && f.Name() == "uuid")

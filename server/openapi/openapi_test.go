@@ -228,6 +228,10 @@ func params(d doc, path, verb string) map[string]doc {
 	out := map[string]doc{}
 	ps, _ := get(d, "paths", path, verb, "parameters").([]any)
 	for _, p := range ps {
+		if r, ok := get(p, "$ref").(string); ok { // a shared parameter (If-Match, Idempotency-Key, …)
+			out[r[strings.LastIndex(r, "/")+1:]] = p.(map[string]any)
+			continue
+		}
 		out[get(p, "name").(string)] = p.(map[string]any)
 	}
 	return out

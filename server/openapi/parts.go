@@ -70,7 +70,9 @@ and the scopes; each operation names the scope it needs.
 **Writes.** Bulk operations take 1 to 100 items and are all or nothing. PATCH changes only the fields given;
 null on a nullable field clears it, null on any other field leaves it unchanged. Request bodies are JSON
 (` + "`Content-Type: application/json`" + `, else 415), at most 1 MiB (413), sent within 10 seconds (408), and
-unknown fields are refused.
+unknown fields are refused. Any POST or PATCH may carry an ` + "`Idempotency-Key`" + ` (1 to 255 printable ASCII
+characters): a retry with the same key and body within 24 hours gets the first answer again, with
+` + "`Idempotency-Replayed: true`" + `, and does nothing twice.
 
 **Rate limits.** Each tenant has a token bucket per replica: past it, 429 with ` + "`Retry-After`" + `; every answer
 carries ` + "`RateLimit-Policy`" + ` and ` + "`RateLimit`" + ` (IETF draft-ietf-httpapi-ratelimit-headers). A tenant also
@@ -100,7 +102,8 @@ func problemSchema() obj {
 			"code": obj{"type": "string", "description": "Stable machine-readable error code.", "enum": []any{
 				"VALIDATION_FAILED", "MALFORMED_REQUEST", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "ALREADY_EXISTS",
 				"INVALID_TRANSITION", "IN_USE", "REQUIREMENTS_NOT_MET", "LIMIT_EXCEEDED", "UPLOAD_VERIFICATION_FAILED", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "METHOD_NOT_ALLOWED",
-				"UNSUPPORTED_MEDIA_TYPE", "REQUEST_TIMEOUT", "PRECONDITION_FAILED", "UNAVAILABLE", "INTERNAL"}},
+				"UNSUPPORTED_MEDIA_TYPE", "REQUEST_TIMEOUT", "PRECONDITION_FAILED", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_IN_PROGRESS",
+				"UNAVAILABLE", "INTERNAL"}},
 			"errors":    obj{"type": "array", "description": "The invalid fields (empty when the problem is not about fields).", "items": ref("schemas", "ProblemFieldViolation")},
 			"instance":  str("The request path."),
 			"requestId": str("The request's X-Request-Id."),
@@ -131,7 +134,22 @@ func headers() obj {
 			"schema": obj{"type": "string"}, "example": `"default";r=399;t=1`},
 		"WWW-Authenticate": obj{"description": "The authentication scheme: `Bearer realm=\"catalogd\"`.",
 			"schema": obj{"type": "string"}},
+		"Idempotency-Replayed": obj{"description": "`true` when this answer is the stored answer of an earlier request with the same " +
+			"`Idempotency-Key` (and the same body): nothing was done again. Absent on a first answer.",
+			"schema": obj{"type": "string", "enum": []any{"true"}}},
 	}
+}
+
+// idempotencyKeyParameter is the Idempotency-Key of every POST and PATCH (server/app/idempotency.go).
+func idempotencyKeyParameter() obj {
+	return obj{"name": "Idempotency-Key", "in": "header", "required": false,
+		"description": "Makes the request safe to retry: the first answer (success or 4xx) to a key is stored for 24 hours per " +
+			"tenant, and a retry with the same key and the same body gets that answer again, with `Idempotency-Replayed: true`, " +
+			"without doing anything. The same key with another body (or operation) is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while " +
+			"the first request still runs is 409 `IDEMPOTENCY_IN_PROGRESS`. 5xx answers are not stored: a retry runs again. " +
+			"Use a new random key (a UUID) per operation.",
+		"schema":  obj{"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7E]+$"},
+		"example": "5f0c6f4e-3c1b-4a0e-9a61-2d5d0f1e8b7a"}
 }
 
 // commonHeaders are the headers of every answer of an operation.
@@ -142,6 +160,8 @@ func commonHeaders() obj {
 
 func problemResponses(maxBody int) obj {
 	out := obj{}
+	// A stored refusal of a POST or PATCH with an Idempotency-Key is replayed with this header.
+	replayable := obj{"Idempotency-Replayed": ref("headers", "Idempotency-Replayed")}
 	add := func(name, desc string, status int, code string, extra obj) {
 		h := commonHeaders()
 		for k, v := range extra {
@@ -153,12 +173,14 @@ func problemResponses(maxBody int) obj {
 				"title": problemTitles[code], "status": status, "detail": problemDetails[code], "code": code,
 				"errors": problemErrors(code), "instance": "/v1/attributes", "requestId": "9f0c1e52-5f4f-4c61-9b5e-4d1d3c2a7b10"}}}}
 	}
-	add("BadRequest", "The request is invalid: `VALIDATION_FAILED` (a field breaks a rule; `errors` names each) or `MALFORMED_REQUEST` (the JSON or a query parameter cannot be read).", 400, "VALIDATION_FAILED", nil)
+	add("BadRequest", "The request is invalid: `VALIDATION_FAILED` (a field breaks a rule; `errors` names each) or `MALFORMED_REQUEST` (the JSON or a query parameter cannot be read).", 400, "VALIDATION_FAILED", replayable)
 	add("Unauthorized", "`UNAUTHENTICATED`: the bearer token is missing, malformed, expired or not for this service.", 401, "UNAUTHENTICATED",
 		obj{"WWW-Authenticate": ref("headers", "WWW-Authenticate")})
 	add("Forbidden", "`FORBIDDEN`: the token is valid but lacks the operation's scope.", 403, "FORBIDDEN", nil)
-	add("NotFound", "`NOT_FOUND`: the resource (or one named by the request) does not exist in the token's tenant.", 404, "NOT_FOUND", nil)
-	add("Conflict", "`ALREADY_EXISTS` (a unique field is taken), `INVALID_TRANSITION` (the lifecycle move is not allowed from the current status), `IN_USE` (other resources still refer to it), `REQUIREMENTS_NOT_MET` (the product does not meet the channel's requirements) `LIMIT_EXCEEDED` (a per-tenant limit is reached, `meta.limit`: at most 50 webhook subscriptions) or `UPLOAD_VERIFICATION_FAILED` (complete-upload found no object, or one whose size or SHA-256 differs from the declared one; the file is now `failed`).", 409, "ALREADY_EXISTS", nil)
+	add("NotFound", "`NOT_FOUND`: the resource (or one named by the request) does not exist in the token's tenant.", 404, "NOT_FOUND", replayable)
+	add("Conflict", "`ALREADY_EXISTS` (a unique field is taken), `INVALID_TRANSITION` (the lifecycle move is not allowed from the current status), `IN_USE` (other resources still refer to it), `REQUIREMENTS_NOT_MET` (the product does not meet the channel's requirements), `IDEMPOTENCY_IN_PROGRESS` (a request with the same `Idempotency-Key` is still running; retry later), `LIMIT_EXCEEDED` (a per-tenant limit is reached, `meta.limit`: at most 50 webhook subscriptions) or `UPLOAD_VERIFICATION_FAILED` (complete-upload found no object, or one whose size or SHA-256 differs from the declared one; the file is now `failed`).", 409, "ALREADY_EXISTS", replayable)
+	add("UnprocessableContent", "`IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used in the last 24 hours for another request "+
+		"(another body or operation); use a new key.", 422, "IDEMPOTENCY_KEY_REUSED", nil)
 	add("RequestTimeout", "`REQUEST_TIMEOUT`: the body was not received in time (a body must arrive within 10 seconds); the connection is closed.", 408, "REQUEST_TIMEOUT", nil)
 	add("PayloadTooLarge", fmt.Sprintf("`PAYLOAD_TOO_LARGE`: the body exceeds %d bytes.", maxBody), 413, "PAYLOAD_TOO_LARGE", nil)
 	add("UnsupportedMediaType", "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON: its `Content-Type` must be `application/json` or `application/*+json` "+
@@ -178,6 +200,7 @@ var problemTitles = map[string]string{
 	"NOT_FOUND": "Not found", "ALREADY_EXISTS": "Already exists", "PAYLOAD_TOO_LARGE": "Payload too large",
 	"INTERNAL": "Internal error", "UNAVAILABLE": "Service unavailable", "REQUEST_TIMEOUT": "Request timeout",
 	"UNSUPPORTED_MEDIA_TYPE": "Unsupported media type", "RATE_LIMITED": "Too many requests",
+	"IDEMPOTENCY_KEY_REUSED": "Idempotency key reused",
 }
 
 var problemDetails = map[string]string{
@@ -188,6 +211,7 @@ var problemDetails = map[string]string{
 	"REQUEST_TIMEOUT":        "the request body was not received within 10s",
 	"UNSUPPORTED_MEDIA_TYPE": "the request body must be JSON (Content-Type: application/json), not \"text/plain\"",
 	"RATE_LIMITED":           "rate limit exceeded; retry after 1 seconds",
+	"IDEMPOTENCY_KEY_REUSED": "this Idempotency-Key was used for another request (another body or operation) within the last 24 hours; use a new key",
 }
 
 func problemErrors(code string) []any {

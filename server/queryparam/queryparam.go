@@ -127,7 +127,7 @@ func (Parser) Parse(msg proto.Message, values url.Values, filter *utilities.Doub
 		}
 
 		fd := fieldByName(m.Descriptor(), name)
-		if fd == nil {
+		if fd == nil || fd.Name() == "etag" { // a request's etag is the If-Match header over REST
 			return decodeErr(key, msgUnknown)
 		}
 		if filtered(filter, string(fd.Name())) {

@@ -1,7 +1,8 @@
 // Package retention deletes what the service no longer needs to keep (DESIGN.md "Retention"):
 // events, and finished (delivered or failed) webhook deliveries with their attempts, once they are
 // older than CATALOG_RETENTION. Pending deliveries and their attempts are never deleted, whatever
-// their age.
+// their age. It also deletes the stored answers of idempotency keys (server/app/idempotency.go)
+// once they are older than IdempotencyTTL (24 h), whatever CATALOG_RETENTION says.
 //
 // Every replica runs a Pruner; a run takes a PostgreSQL session advisory lock first, so one replica
 // prunes at a time and the others skip their turn. A run deletes in bounded batches (Batch rows per
@@ -49,8 +50,12 @@ const (
 // Pruner deletes expired rows, one run every Interval while Run runs.
 type Pruner struct {
 	DB *store.DB
-	// Retention is how long rows are kept; it must be positive.
+	// Retention is how long events and finished deliveries are kept; 0 keeps them (then
+	// IdempotencyTTL must be positive).
 	Retention time.Duration
+	// IdempotencyTTL is how long idempotency keys are kept; 0 keeps them. The API ignores keys
+	// older than its own TTL whether or not they are deleted yet.
+	IdempotencyTTL time.Duration
 	// Interval between runs; 0 is Retention/10 within [MinInterval, MaxInterval].
 	Interval time.Duration
 	// Batch is the limit of rows per statement; 0 is DefaultBatch.
@@ -73,8 +78,8 @@ type Pruner struct {
 type Result struct {
 	// Skipped: another replica holds the lock, nothing was done.
 	Skipped bool
-	// Events, Deliveries and Attempts deleted.
-	Events, Deliveries, Attempts int64
+	// Events, Deliveries, Attempts and IdempotencyKeys deleted.
+	Events, Deliveries, Attempts, IdempotencyKeys int64
 	// Statements is the number of delete statements the run sent (each one batch).
 	Statements int
 }
@@ -84,13 +89,17 @@ func (p *Pruner) interval() time.Duration {
 	if p.Interval > 0 {
 		return p.Interval
 	}
-	return min(max(p.Retention/10, MinInterval), MaxInterval)
+	base := p.Retention
+	if base <= 0 || (p.IdempotencyTTL > 0 && p.IdempotencyTTL < base) {
+		base = p.IdempotencyTTL
+	}
+	return min(max(base/10, MinInterval), MaxInterval)
 }
 
 // Run prunes every interval until ctx is done. The first run starts at once (a replica that was
 // down catches up); later runs are spread by ±10 % so replicas do not ask for the lock in step.
 func (p *Pruner) Run(ctx context.Context) {
-	if p.Retention <= 0 {
+	if p.Retention <= 0 && p.IdempotencyTTL <= 0 {
 		return
 	}
 	for {
@@ -106,7 +115,7 @@ func (p *Pruner) Run(ctx context.Context) {
 			p.logger().Debug("retention run skipped: another replica is pruning")
 		default:
 			p.logger().Info("retention run", "events", res.Events, "deliveries", res.Deliveries, "attempts", res.Attempts,
-				"statements", res.Statements, "retention", p.Retention.String(), "duration_ms", time.Since(start).Milliseconds())
+				"idempotency_keys", res.IdempotencyKeys, "statements", res.Statements, "retention", p.Retention.String(), "duration_ms", time.Since(start).Milliseconds())
 		}
 		d := p.interval()
 		d = time.Duration(float64(d) * (0.9 + 0.2*rand.Float64()))
@@ -122,8 +131,8 @@ func (p *Pruner) Run(ctx context.Context) {
 // by batch, and returns the counts; otherwise it returns Skipped. It stops early, with ctx's error,
 // when ctx ends; what it deleted until then stays deleted (each batch commits on its own).
 func (p *Pruner) RunOnce(ctx context.Context) (res Result, err error) {
-	if p.Retention <= 0 {
-		return res, errors.New("retention: Retention must be positive")
+	if p.Retention <= 0 && p.IdempotencyTTL <= 0 {
+		return res, errors.New("retention: Retention or IdempotencyTTL must be positive")
 	}
 	conn, err := p.DB.Pool.Acquire(ctx)
 	if err != nil {
@@ -152,7 +161,7 @@ func (p *Pruner) RunOnce(ctx context.Context) (res Result, err error) {
 	if p.Now != nil {
 		now = p.Now()
 	}
-	r := run{p: p, q: q, res: &res, cutoff: now.Add(-p.Retention), batch: p.Batch}
+	r := run{p: p, q: q, conn: conn.Conn(), res: &res, cutoff: now.Add(-p.Retention), batch: p.Batch}
 	if r.batch <= 0 {
 		r.batch = DefaultBatch
 	}
@@ -160,16 +169,56 @@ func (p *Pruner) RunOnce(ctx context.Context) (res Result, err error) {
 	if p.LeaseGrace <= 0 {
 		r.leaseCutoff = r.cutoff.Add(-DefaultLeaseGrace)
 	}
+	if p.IdempotencyTTL > 0 {
+		if err := r.idempotencyKeys(ctx, now.Add(-p.IdempotencyTTL)); err != nil {
+			return res, err
+		}
+	}
+	if p.Retention <= 0 {
+		return res, nil
+	}
 	if err := r.deliveries(ctx); err != nil {
 		return res, err
 	}
 	return res, r.events(ctx)
 }
 
+// pruneIdempotencyKeys deletes up to $2 idempotency keys created before $1, oldest first. The
+// delete checks the age again: a key a request has just taken over (its answer replaced, with a new
+// created_at) is kept.
+const pruneIdempotencyKeys = `WITH old AS (
+    SELECT tenant_id, key FROM idempotency_keys WHERE created_at < $1 ORDER BY created_at LIMIT $2
+)
+DELETE FROM idempotency_keys k USING old
+WHERE k.tenant_id = old.tenant_id AND k.key = old.key AND k.created_at < $1`
+
+// idempotencyKeys deletes the idempotency keys created before cutoff, in batches.
+func (r *run) idempotencyKeys(ctx context.Context, cutoff time.Time) error {
+	for {
+		var n int64
+		if err := r.statement(ctx, func(ctx context.Context) error {
+			tag, err := r.conn.Exec(ctx, pruneIdempotencyKeys, cutoff, r.batch)
+			n = tag.RowsAffected()
+			return err
+		}); err != nil {
+			return err
+		}
+		r.res.IdempotencyKeys += n
+		r.p.Metrics.add(kindIdempotencyKeys, n)
+		if n < int64(r.batch) {
+			return nil
+		}
+		if err := r.rest(ctx, n); err != nil {
+			return err
+		}
+	}
+}
+
 // run is the state of one RunOnce.
 type run struct {
 	p                   *Pruner
 	q                   *db.Queries
+	conn                *pgx.Conn // q's connection (statements sqlc does not generate)
 	res                 *Result
 	cutoff, leaseCutoff time.Time
 	batch               int
@@ -313,6 +362,8 @@ const (
 	kindEvents     = "events"
 	kindDeliveries = "deliveries"
 	kindAttempts   = "attempts"
+	// kindIdempotencyKeys are idempotency keys older than 24 h (server/app/idempotency.go).
+	kindIdempotencyKeys = "idempotency_keys"
 )
 
 // Metrics are the pruner's Prometheus counters.
@@ -326,12 +377,12 @@ type Metrics struct {
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		deleted: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_retention_deleted_total",
-			Help: "Rows deleted by retention (CATALOG_RETENTION), by kind: events, deliveries, attempts."}, []string{"kind"}),
+			Help: "Rows deleted by retention (CATALOG_RETENTION; idempotency keys after 24 h), by kind: events, deliveries, attempts, idempotency_keys."}, []string{"kind"}),
 		runs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_retention_runs_total",
 			Help: "Retention runs of this process, by outcome: done, skipped (another replica was pruning), error."}, []string{"outcome"}),
 	}
 	reg.MustRegister(m.deleted, m.runs)
-	for _, k := range []string{kindEvents, kindDeliveries, kindAttempts} {
+	for _, k := range []string{kindEvents, kindDeliveries, kindAttempts, kindIdempotencyKeys} {
 		m.deleted.WithLabelValues(k)
 	}
 	for _, o := range []string{"done", "skipped", "error"} {

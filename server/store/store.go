@@ -70,7 +70,33 @@ func OpenWith(ctx context.Context, url string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
-	return &DB{Pool: pool, Q: db.New(pool)}, nil
+	return &DB{Pool: pool, Q: db.New(ctxDB{pool})}, nil
+}
+
+// ctxDB is the pool as the queries' connection, except that a statement under a context from
+// WithTx runs in that transaction: a handler that reads with DB.Q outside DB.Tx (e.g. to fill a
+// response) sees what its own transaction wrote, and does not take a second connection.
+type ctxDB struct{ pool *pgxpool.Pool }
+
+func (c ctxDB) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
+		return tx.Exec(ctx, sql, args...)
+	}
+	return c.pool.Exec(ctx, sql, args...)
+}
+
+func (c ctxDB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
+		return tx.Query(ctx, sql, args...)
+	}
+	return c.pool.Query(ctx, sql, args...)
+}
+
+func (c ctxDB) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
+		return tx.QueryRow(ctx, sql, args...)
+	}
+	return c.pool.QueryRow(ctx, sql, args...)
 }
 
 // Close closes the pool.
@@ -131,8 +157,9 @@ func (d *DB) tx(ctx context.Context, begin func(context.Context) (pgx.Tx, error)
 
 type txKey struct{}
 
-// WithTx returns ctx under which DB.Tx runs in a savepoint of tx (the scheduler runs publication
-// moves inside the transaction that claims the schedule).
+// WithTx returns ctx under which DB.Tx runs in a savepoint of tx, and DB.Q's statements in tx (the
+// scheduler runs publication moves inside the transaction that claims the schedule; an
+// Idempotency-Key request runs its handler inside the transaction that stores its answer).
 func WithTx(ctx context.Context, tx pgx.Tx) context.Context {
 	return context.WithValue(ctx, txKey{}, tx)
 }

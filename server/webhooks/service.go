@@ -15,6 +15,7 @@ import (
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/etag"
 	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/lifecycle"
 	"github.com/catalogd/catalogd/server/list"
@@ -232,6 +233,7 @@ func (s *Service) CreateWebhookSubscription(ctx context.Context, req *pb.CreateW
 		return nil, err
 	}
 	out := subscriptionToPB(sub)
+	out.Etag = etag.Of(out) // the subscription's tag, as its reads give it: the one-time secret is no part of it
 	out.Secret = &secret
 	return &pb.CreateWebhookSubscriptionResponse{WebhookSubscription: out}, nil
 }
@@ -270,11 +272,20 @@ func (s *Service) UpdateWebhookSubscription(ctx context.Context, req *pb.UpdateW
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	sub, err := s.DB.Q.UpdateWebhookSubscription(ctx, db.UpdateWebhookSubscriptionParams{TenantID: reqctx.Tenant(ctx), Uuid: id,
-		DisplayName: in.DisplayName, TargetUrl: in.TargetUrl, RequestTimeoutMs: in.RequestTimeoutMs, Now: store.Now()})
-	if store.IsNoRows(err) {
-		return nil, apierr.NotFoundf("webhook subscription", req.Uuid)
-	} else if err != nil {
+	var sub db.WebhookSubscription
+	err = s.DB.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
+		if err := checkETag(ctx, q, id, req.Uuid); err != nil {
+			return err
+		}
+		var err error
+		sub, err = q.UpdateWebhookSubscription(ctx, db.UpdateWebhookSubscriptionParams{TenantID: reqctx.Tenant(ctx), Uuid: id,
+			DisplayName: in.DisplayName, TargetUrl: in.TargetUrl, RequestTimeoutMs: in.RequestTimeoutMs, Now: store.Now()})
+		if store.IsNoRows(err) {
+			return apierr.NotFoundf("webhook subscription", req.Uuid)
+		}
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &pb.UpdateWebhookSubscriptionResponse{WebhookSubscription: subscriptionToPB(sub)}, nil
@@ -285,12 +296,18 @@ func (s *Service) DeleteWebhookSubscription(ctx context.Context, req *pb.DeleteW
 	if err != nil {
 		return nil, err
 	}
-	n, err := s.DB.Q.DeleteWebhookSubscription(ctx, db.DeleteWebhookSubscriptionParams{TenantID: reqctx.Tenant(ctx), Uuid: id})
+	err = s.DB.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
+		if err := checkETag(ctx, q, id, req.Uuid); err != nil {
+			return err
+		}
+		n, err := q.DeleteWebhookSubscription(ctx, db.DeleteWebhookSubscriptionParams{TenantID: reqctx.Tenant(ctx), Uuid: id})
+		if err == nil && n == 0 {
+			return apierr.NotFoundf("webhook subscription", req.Uuid)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	if n == 0 {
-		return nil, apierr.NotFoundf("webhook subscription", req.Uuid)
 	}
 	return &pb.DeleteWebhookSubscriptionResponse{}, nil
 }
@@ -308,6 +325,9 @@ func (s *Service) TransitionWebhookSubscription(ctx context.Context, req *pb.Tra
 		if store.IsNoRows(err) {
 			return apierr.NotFoundf("webhook subscription", req.Uuid)
 		} else if err != nil {
+			return err
+		}
+		if err := etag.Check(ctx, "webhook subscription", req.Uuid, subscriptionToPB(sub)); err != nil {
 			return err
 		}
 		res, err := subscriptionLifecycle.Apply(sub.Status, t)
@@ -356,6 +376,7 @@ func (s *Service) RotateWebhookSubscriptionSecret(ctx context.Context, req *pb.R
 		return nil, err
 	}
 	out := subscriptionToPB(sub)
+	out.Etag = etag.Of(out) // the subscription's tag, as its reads give it: the one-time secret is no part of it
 	out.Secret = &secret
 	return &pb.RotateWebhookSubscriptionSecretResponse{WebhookSubscription: out}, nil
 }
@@ -481,12 +502,31 @@ func (s *Service) DeleteWebhookSubscriptionEventType(ctx context.Context, req *p
 	if err != nil {
 		return nil, err
 	}
-	n, err := s.DB.Q.DeleteSubscriptionEventType(ctx, db.DeleteSubscriptionEventTypeParams{TenantID: sub.TenantID, SubscriptionUuid: sub.Uuid, Uuid: et})
+	err = s.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		if etag.FromContext(ctx).Given() {
+			rows, err := tx.Query(ctx, "SELECT * FROM webhook_subscription_event_types WHERE tenant_id = $1 AND subscription_uuid = $2 AND uuid = $3 FOR UPDATE",
+				sub.TenantID, sub.Uuid, et)
+			if err != nil {
+				return err
+			}
+			link, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[db.WebhookSubscriptionEventType])
+			if store.IsNoRows(err) {
+				return apierr.New(apierr.NotFound, "the subscription is not subscribed to event type %s", req.EventTypeUuid)
+			} else if err != nil {
+				return err
+			}
+			if err := etag.Check(ctx, "webhook subscription event type", req.EventTypeUuid, subscriptionEventTypeToPB(link)); err != nil {
+				return err
+			}
+		}
+		n, err := q.DeleteSubscriptionEventType(ctx, db.DeleteSubscriptionEventTypeParams{TenantID: sub.TenantID, SubscriptionUuid: sub.Uuid, Uuid: et})
+		if err == nil && n == 0 {
+			return apierr.New(apierr.NotFound, "the subscription is not subscribed to event type %s", req.EventTypeUuid)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	if n == 0 {
-		return nil, apierr.New(apierr.NotFound, "the subscription is not subscribed to event type %s", req.EventTypeUuid)
 	}
 	return &pb.DeleteWebhookSubscriptionEventTypeResponse{}, nil
 }
@@ -563,4 +603,20 @@ func (s *Service) RedeliverWebhookDelivery(ctx context.Context, req *pb.Redelive
 		return nil, err
 	}
 	return &pb.RedeliverWebhookDeliveryResponse{WebhookDelivery: deliveryToPB(out)}, nil
+}
+
+// checkETag holds a conditional write of subscription id (If-Match or the request's etag, read
+// into ctx by the interceptor) to the subscription's current tag: it locks the row first, so that
+// nothing changes it between the comparison and the write.
+func checkETag(ctx context.Context, q *db.Queries, id uuid.UUID, raw string) error {
+	if !etag.FromContext(ctx).Given() {
+		return nil
+	}
+	sub, err := q.LockWebhookSubscription(ctx, db.LockWebhookSubscriptionParams{TenantID: reqctx.Tenant(ctx), Uuid: id})
+	if store.IsNoRows(err) {
+		return apierr.NotFoundf("webhook subscription", raw)
+	} else if err != nil {
+		return err
+	}
+	return etag.Check(ctx, "webhook subscription", raw, subscriptionToPB(sub))
 }

@@ -32,8 +32,12 @@ type AssetCollection struct {
 	AssetUuid string                 `protobuf:"bytes,4,opt,name=asset_uuid,json=assetUuid,proto3" json:"asset_uuid,omitempty"`
 	// The linked collection; fixed after creation.
 	CollectionUuid string `protobuf:"bytes,5,opt,name=collection_uuid,json=collectionUuid,proto3" json:"collection_uuid,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AssetCollection) Reset() {
@@ -97,6 +101,13 @@ func (x *AssetCollection) GetAssetUuid() string {
 func (x *AssetCollection) GetCollectionUuid() string {
 	if x != nil {
 		return x.CollectionUuid
+	}
+	return ""
+}
+
+func (x *AssetCollection) GetEtag() string {
+	if x != nil {
+		return x.Etag
 	}
 	return ""
 }
@@ -649,8 +660,11 @@ type DeleteAssetCollectionRequest struct {
 	state               protoimpl.MessageState `protogen:"open.v1"`
 	AssetUuid           string                 `protobuf:"bytes,1,opt,name=asset_uuid,json=assetUuid,proto3" json:"asset_uuid,omitempty"`
 	AssetCollectionUuid string                 `protobuf:"bytes,2,opt,name=asset_collection_uuid,json=assetCollectionUuid,proto3" json:"asset_collection_uuid,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteAssetCollectionRequest) Reset() {
@@ -697,6 +711,13 @@ func (x *DeleteAssetCollectionRequest) GetAssetCollectionUuid() string {
 	return ""
 }
 
+func (x *DeleteAssetCollectionRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type DeleteAssetCollectionResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -738,7 +759,7 @@ var File_catalog_v1_asset_collections_proto protoreflect.FileDescriptor
 const file_catalog_v1_asset_collections_proto_rawDesc = "" +
 	"\n" +
 	"\"catalog/v1/asset_collections.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe3\x01\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf7\x01\n" +
 	"\x0fAssetCollection\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -747,7 +768,8 @@ const file_catalog_v1_asset_collections_proto_rawDesc = "" +
 	"updated_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x1d\n" +
 	"\n" +
 	"asset_uuid\x18\x04 \x01(\tR\tassetUuid\x12'\n" +
-	"\x0fcollection_uuid\x18\x05 \x01(\tR\x0ecollectionUuid\"N\n" +
+	"\x0fcollection_uuid\x18\x05 \x01(\tR\x0ecollectionUuid\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"N\n" +
 	"\x13AssetCollectionList\x121\n" +
 	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.AssetCollectionR\x05items:\x04\xd8\xf3\x18\x01\"H\n" +
 	"\x15AssetCollectionCreate\x12/\n" +
@@ -793,11 +815,13 @@ const file_catalog_v1_asset_collections_proto_rawDesc = "" +
 	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\x12:\n" +
 	"\x15asset_collection_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13assetCollectionUuid\"d\n" +
 	"\x1aGetAssetCollectionResponse\x12F\n" +
-	"\x10asset_collection\x18\x01 \x01(\v2\x1b.catalog.v1.AssetCollectionR\x0fassetCollection\"\x81\x01\n" +
+	"\x10asset_collection\x18\x01 \x01(\v2\x1b.catalog.v1.AssetCollectionR\x0fassetCollection\"\xa3\x01\n" +
 	"\x1cDeleteAssetCollectionRequest\x12%\n" +
 	"\n" +
 	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\x12:\n" +
-	"\x15asset_collection_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13assetCollectionUuid\"\x1f\n" +
+	"\x15asset_collection_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13assetCollectionUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1f\n" +
 	"\x1dDeleteAssetCollectionResponse2\xf3\a\n" +
 	"\x16AssetCollectionService\x12\xa6\x01\n" +
 	"\x14ListAssetCollections\x12'.catalog.v1.ListAssetCollectionsRequest\x1a(.catalog.v1.ListAssetCollectionsResponse\";\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02%\x12#/v1/assets/{asset_uuid}/collections\x12\xce\x01\n" +
@@ -880,6 +904,7 @@ func file_catalog_v1_asset_collections_proto_init() {
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
 	file_catalog_v1_asset_collections_proto_msgTypes[3].OneofWrappers = []any{}
+	file_catalog_v1_asset_collections_proto_msgTypes[11].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

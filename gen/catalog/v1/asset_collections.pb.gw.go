@@ -233,6 +233,8 @@ func local_request_AssetCollectionService_GetAssetCollection_0(ctx context.Conte
 	return msg, metadata, err
 }
 
+var filter_AssetCollectionService_DeleteAssetCollection_0 = &utilities.DoubleArray{Encoding: map[string]int{"asset_uuid": 0, "asset_collection_uuid": 1}, Base: []int{1, 1, 2, 0, 0}, Check: []int{0, 1, 1, 2, 3}}
+
 func request_AssetCollectionService_DeleteAssetCollection_0(ctx context.Context, marshaler runtime.Marshaler, client AssetCollectionServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteAssetCollectionRequest
@@ -254,6 +256,12 @@ func request_AssetCollectionService_DeleteAssetCollection_0(ctx context.Context,
 	protoReq.AssetCollectionUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "asset_collection_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_AssetCollectionService_DeleteAssetCollection_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -283,6 +291,12 @@ func local_request_AssetCollectionService_DeleteAssetCollection_0(ctx context.Co
 	protoReq.AssetCollectionUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "asset_collection_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_AssetCollectionService_DeleteAssetCollection_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteAssetCollection(ctx, &protoReq)
 	return msg, metadata, err

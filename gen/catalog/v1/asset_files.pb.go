@@ -164,6 +164,10 @@ type AssetFile struct {
 	SourceFileUuid *string `protobuf:"bytes,15,opt,name=source_file_uuid,json=sourceFileUuid,proto3,oneof" json:"source_file_uuid,omitempty"`
 	// Why the file failed (checksum, size, missing object, expired); null otherwise.
 	FailureReason *string `protobuf:"bytes,16,opt,name=failure_reason,json=failureReason,proto3,oneof" json:"failure_reason,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -306,6 +310,13 @@ func (x *AssetFile) GetSourceFileUuid() string {
 func (x *AssetFile) GetFailureReason() string {
 	if x != nil && x.FailureReason != nil {
 		return *x.FailureReason
+	}
+	return ""
+}
+
+func (x *AssetFile) GetEtag() string {
+	if x != nil {
+		return x.Etag
 	}
 	return ""
 }
@@ -834,9 +845,12 @@ func (x *GetAssetFileResponse) GetFile() *AssetFile {
 }
 
 type DeleteAssetFileRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	AssetUuid     string                 `protobuf:"bytes,1,opt,name=asset_uuid,json=assetUuid,proto3" json:"asset_uuid,omitempty"`
-	FileUuid      string                 `protobuf:"bytes,2,opt,name=file_uuid,json=fileUuid,proto3" json:"file_uuid,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	AssetUuid string                 `protobuf:"bytes,1,opt,name=asset_uuid,json=assetUuid,proto3" json:"asset_uuid,omitempty"`
+	FileUuid  string                 `protobuf:"bytes,2,opt,name=file_uuid,json=fileUuid,proto3" json:"file_uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -881,6 +895,13 @@ func (x *DeleteAssetFileRequest) GetAssetUuid() string {
 func (x *DeleteAssetFileRequest) GetFileUuid() string {
 	if x != nil {
 		return x.FileUuid
+	}
+	return ""
+}
+
+func (x *DeleteAssetFileRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -1294,7 +1315,7 @@ var File_catalog_v1_asset_files_proto protoreflect.FileDescriptor
 const file_catalog_v1_asset_files_proto_rawDesc = "" +
 	"\n" +
 	"\x1ccatalog/v1/asset_files.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8a\x06\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9e\x06\n" +
 	"\tAssetFile\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1316,7 +1337,8 @@ const file_catalog_v1_asset_files_proto_rawDesc = "" +
 	"\fdownload_url\x18\r \x01(\tH\x03R\vdownloadUrl\x88\x01\x01\x12F\n" +
 	"\x11upload_expires_at\x18\x0e \x01(\v2\x1a.google.protobuf.TimestampR\x0fuploadExpiresAt\x12-\n" +
 	"\x10source_file_uuid\x18\x0f \x01(\tH\x04R\x0esourceFileUuid\x88\x01\x01\x12*\n" +
-	"\x0efailure_reason\x18\x10 \x01(\tH\x05R\rfailureReason\x88\x01\x01B\x12\n" +
+	"\x0efailure_reason\x18\x10 \x01(\tH\x05R\rfailureReason\x88\x01\x01\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\x12\n" +
 	"\x10_checksum_sha256B\b\n" +
 	"\x06_widthB\t\n" +
 	"\a_heightB\x0f\n" +
@@ -1386,11 +1408,13 @@ const file_catalog_v1_asset_files_proto_rawDesc = "" +
 	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\x12#\n" +
 	"\tfile_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\bfileUuid\"A\n" +
 	"\x14GetAssetFileResponse\x12)\n" +
-	"\x04file\x18\x01 \x01(\v2\x15.catalog.v1.AssetFileR\x04file\"d\n" +
+	"\x04file\x18\x01 \x01(\v2\x15.catalog.v1.AssetFileR\x04file\"\x86\x01\n" +
 	"\x16DeleteAssetFileRequest\x12%\n" +
 	"\n" +
 	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\x12#\n" +
-	"\tfile_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\bfileUuid\"\x19\n" +
+	"\tfile_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\bfileUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x19\n" +
 	"\x17DeleteAssetFileResponse\"\x84\x01\n" +
 	"\x1eInitiateAssetFileUploadRequest\x12%\n" +
 	"\n" +
@@ -1535,6 +1559,7 @@ func file_catalog_v1_asset_files_proto_init() {
 	file_catalog_v1_asset_files_proto_msgTypes[0].OneofWrappers = []any{}
 	file_catalog_v1_asset_files_proto_msgTypes[1].OneofWrappers = []any{}
 	file_catalog_v1_asset_files_proto_msgTypes[4].OneofWrappers = []any{}
+	file_catalog_v1_asset_files_proto_msgTypes[8].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

@@ -143,6 +143,8 @@ func local_request_AssetFileService_GetAssetFile_0(ctx context.Context, marshale
 	return msg, metadata, err
 }
 
+var filter_AssetFileService_DeleteAssetFile_0 = &utilities.DoubleArray{Encoding: map[string]int{"asset_uuid": 0, "file_uuid": 1}, Base: []int{1, 1, 2, 0, 0}, Check: []int{0, 1, 1, 2, 3}}
+
 func request_AssetFileService_DeleteAssetFile_0(ctx context.Context, marshaler runtime.Marshaler, client AssetFileServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteAssetFileRequest
@@ -164,6 +166,12 @@ func request_AssetFileService_DeleteAssetFile_0(ctx context.Context, marshaler r
 	protoReq.FileUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "file_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_AssetFileService_DeleteAssetFile_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -193,6 +201,12 @@ func local_request_AssetFileService_DeleteAssetFile_0(ctx context.Context, marsh
 	protoReq.FileUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "file_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_AssetFileService_DeleteAssetFile_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteAssetFile(ctx, &protoReq)
 	return msg, metadata, err

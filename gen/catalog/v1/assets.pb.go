@@ -97,7 +97,11 @@ type Asset struct {
 	StorageLocation string `protobuf:"bytes,8,opt,name=storage_location,json=storageLocation,proto3" json:"storage_location,omitempty"`
 	// At most 50 keys of 1 to 100 characters, each with a value of up to 1000 characters; {} when
 	// none.
-	Metadata      map[string]string `protobuf:"bytes,9,rep,name=metadata,proto3" json:"metadata,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Metadata map[string]string `protobuf:"bytes,9,rep,name=metadata,proto3" json:"metadata,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -195,6 +199,13 @@ func (x *Asset) GetMetadata() map[string]string {
 	return nil
 }
 
+func (x *Asset) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // AssetCreate is the body that creates an asset.
 type AssetCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -290,7 +301,11 @@ type AssetUpdate struct {
 	// Replaces the whole object when present ({} or null: no keys).
 	Metadata map[string]string `protobuf:"bytes,6,rep,name=metadata,proto3" json:"metadata,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -372,6 +387,13 @@ func (x *AssetUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *AssetUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListAssetsRequest: filters of GET /v1/assets.
@@ -1013,8 +1035,11 @@ func (x *UpdateAssetResponse) GetAsset() *Asset {
 }
 
 type DeleteAssetRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	AssetUuid     string                 `protobuf:"bytes,1,opt,name=asset_uuid,json=assetUuid,proto3" json:"asset_uuid,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	AssetUuid string                 `protobuf:"bytes,1,opt,name=asset_uuid,json=assetUuid,proto3" json:"asset_uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1052,6 +1077,13 @@ func (*DeleteAssetRequest) Descriptor() ([]byte, []int) {
 func (x *DeleteAssetRequest) GetAssetUuid() string {
 	if x != nil {
 		return x.AssetUuid
+	}
+	return ""
+}
+
+func (x *DeleteAssetRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -1097,7 +1129,7 @@ var File_catalog_v1_assets_proto protoreflect.FileDescriptor
 const file_catalog_v1_assets_proto_rawDesc = "" +
 	"\n" +
 	"\x17catalog/v1/assets.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdb\x03\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xef\x03\n" +
 	"\x05Asset\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1109,7 +1141,8 @@ const file_catalog_v1_assets_proto_rawDesc = "" +
 	"\vdescription\x18\x06 \x01(\tH\x00R\vdescription\x88\x01\x01\x125\n" +
 	"\bcategory\x18\a \x01(\x0e2\x19.catalog.v1.AssetCategoryR\bcategory\x12)\n" +
 	"\x10storage_location\x18\b \x01(\tR\x0fstorageLocation\x12;\n" +
-	"\bmetadata\x18\t \x03(\v2\x1f.catalog.v1.Asset.MetadataEntryR\bmetadata\x1a;\n" +
+	"\bmetadata\x18\t \x03(\v2\x1f.catalog.v1.Asset.MetadataEntryR\bmetadata\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\x1a;\n" +
 	"\rMetadataEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\x0e\n" +
@@ -1125,7 +1158,7 @@ const file_catalog_v1_assets_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_description\"\xd6\x03\n" +
+	"\f_description\"\xf8\x03\n" +
 	"\vAssetUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
 	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
@@ -1134,14 +1167,16 @@ const file_catalog_v1_assets_proto_rawDesc = "" +
 	"\bcategory\x18\x05 \x01(\x0e2\x19.catalog.v1.AssetCategoryH\x03R\bcategory\x88\x01\x01\x12A\n" +
 	"\bmetadata\x18\x06 \x03(\v2%.catalog.v1.AssetUpdate.MetadataEntryR\bmetadata\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMask\x1a;\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x04R\x04etag\x88\x01\x01\x1a;\n" +
 	"\rMetadataEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
 	"\f_descriptionB\v\n" +
-	"\t_category\"\xb9\x05\n" +
+	"\t_categoryB\a\n" +
+	"\x05_etag\"\xb9\x05\n" +
 	"\x11ListAssetsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1195,10 +1230,12 @@ const file_catalog_v1_assets_proto_rawDesc = "" +
 	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\x12-\n" +
 	"\x05asset\x18\x02 \x01(\v2\x17.catalog.v1.AssetUpdateR\x05asset\">\n" +
 	"\x13UpdateAssetResponse\x12'\n" +
-	"\x05asset\x18\x01 \x01(\v2\x11.catalog.v1.AssetR\x05asset\";\n" +
+	"\x05asset\x18\x01 \x01(\v2\x11.catalog.v1.AssetR\x05asset\"]\n" +
 	"\x12DeleteAssetRequest\x12%\n" +
 	"\n" +
-	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\"\x15\n" +
+	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x15\n" +
 	"\x13DeleteAssetResponse*\x9a\x01\n" +
 	"\rAssetCategory\x12\x1e\n" +
 	"\x1aASSET_CATEGORY_UNSPECIFIED\x10\x00\x12\x18\n" +
@@ -1324,6 +1361,7 @@ func file_catalog_v1_assets_proto_init() {
 	file_catalog_v1_assets_proto_msgTypes[1].OneofWrappers = []any{}
 	file_catalog_v1_assets_proto_msgTypes[2].OneofWrappers = []any{}
 	file_catalog_v1_assets_proto_msgTypes[3].OneofWrappers = []any{}
+	file_catalog_v1_assets_proto_msgTypes[15].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

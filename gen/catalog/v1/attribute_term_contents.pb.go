@@ -609,8 +609,11 @@ type DeleteAttributeTermContentRequest struct {
 	AttributeUuid   string                 `protobuf:"bytes,1,opt,name=attribute_uuid,json=attributeUuid,proto3" json:"attribute_uuid,omitempty"`
 	TermUuid        string                 `protobuf:"bytes,2,opt,name=term_uuid,json=termUuid,proto3" json:"term_uuid,omitempty"`
 	TermContentUuid string                 `protobuf:"bytes,3,opt,name=term_content_uuid,json=termContentUuid,proto3" json:"term_content_uuid,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteAttributeTermContentRequest) Reset() {
@@ -664,6 +667,13 @@ func (x *DeleteAttributeTermContentRequest) GetTermContentUuid() string {
 	return ""
 }
 
+func (x *DeleteAttributeTermContentRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type DeleteAttributeTermContentResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -711,6 +721,10 @@ type AttributeTermContent struct {
 	LocaleUuid    string                 `protobuf:"bytes,6,opt,name=locale_uuid,json=localeUuid,proto3" json:"locale_uuid,omitempty"`
 	DisplayName   string                 `protobuf:"bytes,7,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
 	Description   *string                `protobuf:"bytes,8,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -797,6 +811,13 @@ func (x *AttributeTermContent) GetDisplayName() string {
 func (x *AttributeTermContent) GetDescription() string {
 	if x != nil && x.Description != nil {
 		return *x.Description
+	}
+	return ""
+}
+
+func (x *AttributeTermContent) GetEtag() string {
+	if x != nil {
+		return x.Etag
 	}
 	return ""
 }
@@ -909,12 +930,16 @@ func (x *AttributeTermContentCreate) GetDescription() string {
 
 // AttributeTermContentUpdate changes a term content entry; null clears description.
 type AttributeTermContentUpdate struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	LocaleUuid    *string                `protobuf:"bytes,2,opt,name=locale_uuid,json=localeUuid,proto3,oneof" json:"locale_uuid,omitempty"`
-	DisplayName   *string                `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
-	Description   *string                `protobuf:"bytes,4,opt,name=description,proto3,oneof" json:"description,omitempty"`
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Uuid        string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	LocaleUuid  *string                `protobuf:"bytes,2,opt,name=locale_uuid,json=localeUuid,proto3,oneof" json:"locale_uuid,omitempty"`
+	DisplayName *string                `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
+	Description *string                `protobuf:"bytes,4,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	UpdateMask  *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -982,6 +1007,13 @@ func (x *AttributeTermContentUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *AttributeTermContentUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListAttributeTermContentsRequest: filters of GET .../terms/{termUuid}/contents.
@@ -1160,12 +1192,14 @@ const file_catalog_v1_attribute_term_contents_proto_rawDesc = "" +
 	"\x11term_content_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0ftermContentUuid\x12\\\n" +
 	"\x16attribute_term_content\x18\x04 \x01(\v2&.catalog.v1.AttributeTermContentUpdateR\x14attributeTermContent\"|\n" +
 	"\"UpdateAttributeTermContentResponse\x12V\n" +
-	"\x16attribute_term_content\x18\x01 \x01(\v2 .catalog.v1.AttributeTermContentR\x14attributeTermContent\"\xab\x01\n" +
+	"\x16attribute_term_content\x18\x01 \x01(\v2 .catalog.v1.AttributeTermContentR\x14attributeTermContent\"\xcd\x01\n" +
 	"!DeleteAttributeTermContentRequest\x12-\n" +
 	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12#\n" +
 	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\x122\n" +
-	"\x11term_content_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0ftermContentUuid\"$\n" +
-	"\"DeleteAttributeTermContentResponse\"\xdf\x02\n" +
+	"\x11term_content_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0ftermContentUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"$\n" +
+	"\"DeleteAttributeTermContentResponse\"\xf3\x02\n" +
 	"\x14AttributeTermContent\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1177,7 +1211,8 @@ const file_catalog_v1_attribute_term_contents_proto_rawDesc = "" +
 	"\vlocale_uuid\x18\x06 \x01(\tR\n" +
 	"localeUuid\x12!\n" +
 	"\fdisplay_name\x18\a \x01(\tR\vdisplayName\x12%\n" +
-	"\vdescription\x18\b \x01(\tH\x00R\vdescription\x88\x01\x01B\x0e\n" +
+	"\vdescription\x18\b \x01(\tH\x00R\vdescription\x88\x01\x01\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\x0e\n" +
 	"\f_description\"X\n" +
 	"\x18AttributeTermContentList\x126\n" +
 	"\x05items\x18\x01 \x03(\v2 .catalog.v1.AttributeTermContentR\x05items:\x04\xd8\xf3\x18\x01\"\xb4\x01\n" +
@@ -1187,7 +1222,7 @@ const file_catalog_v1_attribute_term_contents_proto_rawDesc = "" +
 	"\fdisplay_name\x18\x02 \x01(\tB\n" +
 	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\vdisplayName\x12.\n" +
 	"\vdescription\x18\x03 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x00R\vdescription\x88\x01\x01B\x0e\n" +
-	"\f_description\"\xa6\x02\n" +
+	"\f_description\"\xc8\x02\n" +
 	"\x1aAttributeTermContentUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12$\n" +
 	"\vlocale_uuid\x18\x02 \x01(\tH\x00R\n" +
@@ -1195,10 +1230,12 @@ const file_catalog_v1_attribute_term_contents_proto_rawDesc = "" +
 	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12.\n" +
 	"\vdescription\x18\x04 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x02R\vdescription\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\x0e\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x03R\x04etag\x88\x01\x01B\x0e\n" +
 	"\f_locale_uuidB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_description\"\xb0\x05\n" +
+	"\f_descriptionB\a\n" +
+	"\x05_etag\"\xb0\x05\n" +
 	" ListAttributeTermContentsRequest\x12-\n" +
 	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12#\n" +
 	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\x12/\n" +
@@ -1321,6 +1358,7 @@ func file_catalog_v1_attribute_term_contents_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_attribute_term_contents_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_attribute_term_contents_proto_msgTypes[13].OneofWrappers = []any{}
 	file_catalog_v1_attribute_term_contents_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_attribute_term_contents_proto_msgTypes[16].OneofWrappers = []any{}

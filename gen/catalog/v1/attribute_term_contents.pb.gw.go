@@ -374,6 +374,8 @@ func local_request_AttributeTermContentService_UpdateAttributeTermContent_0(ctx 
 	return msg, metadata, err
 }
 
+var filter_AttributeTermContentService_DeleteAttributeTermContent_0 = &utilities.DoubleArray{Encoding: map[string]int{"attribute_uuid": 0, "term_uuid": 1, "term_content_uuid": 2}, Base: []int{1, 1, 2, 3, 0, 0, 0}, Check: []int{0, 1, 1, 1, 2, 3, 4}}
+
 func request_AttributeTermContentService_DeleteAttributeTermContent_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeTermContentServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteAttributeTermContentRequest
@@ -403,6 +405,12 @@ func request_AttributeTermContentService_DeleteAttributeTermContent_0(ctx contex
 	protoReq.TermContentUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "term_content_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_AttributeTermContentService_DeleteAttributeTermContent_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -440,6 +448,12 @@ func local_request_AttributeTermContentService_DeleteAttributeTermContent_0(ctx 
 	protoReq.TermContentUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "term_content_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_AttributeTermContentService_DeleteAttributeTermContent_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteAttributeTermContent(ctx, &protoReq)
 	return msg, metadata, err

@@ -584,6 +584,9 @@ type DeleteAttributeTermRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	AttributeUuid string                 `protobuf:"bytes,1,opt,name=attribute_uuid,json=attributeUuid,proto3" json:"attribute_uuid,omitempty"`
 	TermUuid      string                 `protobuf:"bytes,2,opt,name=term_uuid,json=termUuid,proto3" json:"term_uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -628,6 +631,13 @@ func (x *DeleteAttributeTermRequest) GetAttributeUuid() string {
 func (x *DeleteAttributeTermRequest) GetTermUuid() string {
 	if x != nil {
 		return x.TermUuid
+	}
+	return ""
+}
+
+func (x *DeleteAttributeTermRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -683,7 +693,11 @@ type AttributeTerm struct {
 	// Filled only with include[contents]=true.
 	ContentUuids *UuidList `protobuf:"bytes,8,opt,name=content_uuids,json=contentUuids,proto3" json:"content_uuids,omitempty"`
 	// Filled only with expand[contents]=true.
-	Contents      *AttributeTermContentList `protobuf:"bytes,9,opt,name=contents,proto3" json:"contents,omitempty"`
+	Contents *AttributeTermContentList `protobuf:"bytes,9,opt,name=contents,proto3" json:"contents,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -781,6 +795,13 @@ func (x *AttributeTerm) GetContents() *AttributeTermContentList {
 	return nil
 }
 
+func (x *AttributeTerm) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // AttributeTermCreate is the body that creates a term.
 type AttributeTermCreate struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -845,12 +866,16 @@ func (x *AttributeTermCreate) GetPosition() int32 {
 
 // AttributeTermUpdate changes a term; only the fields present change.
 type AttributeTermUpdate struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	Code          *string                `protobuf:"bytes,2,opt,name=code,proto3,oneof" json:"code,omitempty"`
-	DisplayName   *string                `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
-	Position      *int32                 `protobuf:"varint,4,opt,name=position,proto3,oneof" json:"position,omitempty"`
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Uuid        string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	Code        *string                `protobuf:"bytes,2,opt,name=code,proto3,oneof" json:"code,omitempty"`
+	DisplayName *string                `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
+	Position    *int32                 `protobuf:"varint,4,opt,name=position,proto3,oneof" json:"position,omitempty"`
+	UpdateMask  *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -918,6 +943,13 @@ func (x *AttributeTermUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *AttributeTermUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // AttributeTermInclude selects include[x] / expand[x] of a term.
@@ -1162,11 +1194,13 @@ const file_catalog_v1_attribute_terms_proto_rawDesc = "" +
 	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\x12F\n" +
 	"\x0eattribute_term\x18\x03 \x01(\v2\x1f.catalog.v1.AttributeTermUpdateR\rattributeTerm\"_\n" +
 	"\x1bUpdateAttributeTermResponse\x12@\n" +
-	"\x0eattribute_term\x18\x01 \x01(\v2\x19.catalog.v1.AttributeTermR\rattributeTerm\"p\n" +
+	"\x0eattribute_term\x18\x01 \x01(\v2\x19.catalog.v1.AttributeTermR\rattributeTerm\"\x92\x01\n" +
 	"\x1aDeleteAttributeTermRequest\x12-\n" +
 	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12#\n" +
-	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\"\x1d\n" +
-	"\x1bDeleteAttributeTermResponse\"\x90\x03\n" +
+	"\tterm_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\btermUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1d\n" +
+	"\x1bDeleteAttributeTermResponse\"\xa4\x03\n" +
 	"\rAttributeTerm\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1178,24 +1212,27 @@ const file_catalog_v1_attribute_terms_proto_rawDesc = "" +
 	"\fdisplay_name\x18\x06 \x01(\tR\vdisplayName\x12\x1a\n" +
 	"\bposition\x18\a \x01(\x05R\bposition\x129\n" +
 	"\rcontent_uuids\x18\b \x01(\v2\x14.catalog.v1.UuidListR\fcontentUuids\x12@\n" +
-	"\bcontents\x18\t \x01(\v2$.catalog.v1.AttributeTermContentListR\bcontents\"\xa6\x01\n" +
+	"\bcontents\x18\t \x01(\v2$.catalog.v1.AttributeTermContentListR\bcontents\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"\xa6\x01\n" +
 	"\x13AttributeTermCreate\x12\x1e\n" +
 	"\x04code\x18\x01 \x01(\tB\n" +
 	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
 	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x12\x1f\n" +
 	"\bposition\x18\x03 \x01(\x05H\x01R\bposition\x88\x01\x01B\x0f\n" +
 	"\r_display_nameB\v\n" +
-	"\t_position\"\x83\x02\n" +
+	"\t_position\"\xa5\x02\n" +
 	"\x13AttributeTermUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
 	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
 	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12\x1f\n" +
 	"\bposition\x18\x04 \x01(\x05H\x02R\bposition\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\a\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x03R\x04etag\x88\x01\x01B\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\v\n" +
-	"\t_position\"2\n" +
+	"\t_positionB\a\n" +
+	"\x05_etag\"2\n" +
 	"\x14AttributeTermInclude\x12\x1a\n" +
 	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xde\x06\n" +
 	"\x19ListAttributeTermsRequest\x12-\n" +
@@ -1337,6 +1374,7 @@ func file_catalog_v1_attribute_terms_proto_init() {
 	file_catalog_v1_attribute_term_contents_proto_init()
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_attribute_terms_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_attribute_terms_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_attribute_terms_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_attribute_terms_proto_msgTypes[17].OneofWrappers = []any{}

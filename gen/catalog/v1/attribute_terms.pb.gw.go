@@ -308,6 +308,8 @@ func local_request_AttributeTermService_UpdateAttributeTerm_0(ctx context.Contex
 	return msg, metadata, err
 }
 
+var filter_AttributeTermService_DeleteAttributeTerm_0 = &utilities.DoubleArray{Encoding: map[string]int{"attribute_uuid": 0, "term_uuid": 1}, Base: []int{1, 1, 2, 0, 0}, Check: []int{0, 1, 1, 2, 3}}
+
 func request_AttributeTermService_DeleteAttributeTerm_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeTermServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteAttributeTermRequest
@@ -329,6 +331,12 @@ func request_AttributeTermService_DeleteAttributeTerm_0(ctx context.Context, mar
 	protoReq.TermUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "term_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_AttributeTermService_DeleteAttributeTerm_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -358,6 +366,12 @@ func local_request_AttributeTermService_DeleteAttributeTerm_0(ctx context.Contex
 	protoReq.TermUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "term_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_AttributeTermService_DeleteAttributeTerm_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteAttributeTerm(ctx, &protoReq)
 	return msg, metadata, err

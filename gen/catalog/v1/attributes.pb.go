@@ -158,7 +158,11 @@ type Attribute struct {
 	// Filled only with include[contents]=true.
 	ContentUuids *UuidList `protobuf:"bytes,8,opt,name=content_uuids,json=contentUuids,proto3" json:"content_uuids,omitempty"`
 	// Filled only with expand[contents]=true.
-	Contents      *AttributeContentList `protobuf:"bytes,9,opt,name=contents,proto3" json:"contents,omitempty"`
+	Contents *AttributeContentList `protobuf:"bytes,9,opt,name=contents,proto3" json:"contents,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -254,6 +258,13 @@ func (x *Attribute) GetContents() *AttributeContentList {
 		return x.Contents
 	}
 	return nil
+}
+
+func (x *Attribute) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
 }
 
 // AttributeList is a list of attributes.
@@ -364,7 +375,11 @@ type AttributeUpdate struct {
 	Code        *string `protobuf:"bytes,2,opt,name=code,proto3,oneof" json:"code,omitempty"`
 	DisplayName *string `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -425,6 +440,13 @@ func (x *AttributeUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *AttributeUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // AttributeInclude selects `include[x]=true` uuid lists.
@@ -1153,6 +1175,9 @@ func (x *UpdateAttributeResponse) GetAttribute() *Attribute {
 type DeleteAttributeRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	AttributeUuid string                 `protobuf:"bytes,1,opt,name=attribute_uuid,json=attributeUuid,proto3" json:"attribute_uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1190,6 +1215,13 @@ func (*DeleteAttributeRequest) Descriptor() ([]byte, []int) {
 func (x *DeleteAttributeRequest) GetAttributeUuid() string {
 	if x != nil {
 		return x.AttributeUuid
+	}
+	return ""
+}
+
+func (x *DeleteAttributeRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -1234,6 +1266,9 @@ type TransitionAttributeRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	AttributeUuid string                 `protobuf:"bytes,1,opt,name=attribute_uuid,json=attributeUuid,proto3" json:"attribute_uuid,omitempty"`
 	Transition    AttributeTransition    `protobuf:"varint,2,opt,name=transition,proto3,enum=catalog.v1.AttributeTransition" json:"transition,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1282,6 +1317,13 @@ func (x *TransitionAttributeRequest) GetTransition() AttributeTransition {
 	return AttributeTransition_ATTRIBUTE_TRANSITION_UNSPECIFIED
 }
 
+func (x *TransitionAttributeRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type TransitionAttributeResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Attribute     *Attribute             `protobuf:"bytes,1,opt,name=attribute,proto3" json:"attribute,omitempty"`
@@ -1327,9 +1369,13 @@ func (x *TransitionAttributeResponse) GetAttribute() *Attribute {
 }
 
 type BulkTransitionAttributesRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Transition    AttributeTransition    `protobuf:"varint,1,opt,name=transition,proto3,enum=catalog.v1.AttributeTransition" json:"transition,omitempty"`
-	Uuids         []string               `protobuf:"bytes,2,rep,name=uuids,proto3" json:"uuids,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Transition AttributeTransition    `protobuf:"varint,1,opt,name=transition,proto3,enum=catalog.v1.AttributeTransition" json:"transition,omitempty"`
+	Uuids      []string               `protobuf:"bytes,2,rep,name=uuids,proto3" json:"uuids,omitempty"`
+	// Per item (AIP-154): uuid → the etag the item must still have; an item that changed
+	// refuses the whole request with FAILED_PRECONDITION (REST 412 PRECONDITION_FAILED).
+	// Items without an entry are not checked.
+	Etags         map[string]string `protobuf:"bytes,90,rep,name=etags,proto3" json:"etags,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1374,6 +1420,13 @@ func (x *BulkTransitionAttributesRequest) GetTransition() AttributeTransition {
 func (x *BulkTransitionAttributesRequest) GetUuids() []string {
 	if x != nil {
 		return x.Uuids
+	}
+	return nil
+}
+
+func (x *BulkTransitionAttributesRequest) GetEtags() map[string]string {
+	if x != nil {
+		return x.Etags
 	}
 	return nil
 }
@@ -1427,7 +1480,7 @@ var File_catalog_v1_attributes_proto protoreflect.FileDescriptor
 const file_catalog_v1_attributes_proto_rawDesc = "" +
 	"\n" +
 	"\x1bcatalog/v1/attributes.proto\x12\n" +
-	"catalog.v1\x1a#catalog/v1/attribute_contents.proto\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb5\x03\n" +
+	"catalog.v1\x1a#catalog/v1/attribute_contents.proto\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc9\x03\n" +
 	"\tAttribute\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1440,22 +1493,25 @@ const file_catalog_v1_attributes_proto_rawDesc = "" +
 	"\x04code\x18\x06 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\a \x01(\tR\vdisplayName\x129\n" +
 	"\rcontent_uuids\x18\b \x01(\v2\x14.catalog.v1.UuidListR\fcontentUuids\x12<\n" +
-	"\bcontents\x18\t \x01(\v2 .catalog.v1.AttributeContentListR\bcontents\"B\n" +
+	"\bcontents\x18\t \x01(\v2 .catalog.v1.AttributeContentListR\bcontents\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"B\n" +
 	"\rAttributeList\x12+\n" +
 	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.AttributeR\x05items:\x04\xd8\xf3\x18\x01\"t\n" +
 	"\x0fAttributeCreate\x12\x1e\n" +
 	"\x04code\x18\x01 \x01(\tB\n" +
 	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
 	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01B\x0f\n" +
-	"\r_display_name\"\xd1\x01\n" +
+	"\r_display_name\"\xf3\x01\n" +
 	"\x0fAttributeUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
 	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
 	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\a\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x02R\x04etag\x88\x01\x01B\a\n" +
 	"\x05_codeB\x0f\n" +
-	"\r_display_name\".\n" +
+	"\r_display_nameB\a\n" +
+	"\x05_etag\".\n" +
 	"\x10AttributeInclude\x12\x1a\n" +
 	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xdc\x06\n" +
 	"\x15ListAttributesRequest\x12/\n" +
@@ -1513,22 +1569,31 @@ const file_catalog_v1_attributes_proto_rawDesc = "" +
 	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x129\n" +
 	"\tattribute\x18\x02 \x01(\v2\x1b.catalog.v1.AttributeUpdateR\tattribute\"N\n" +
 	"\x17UpdateAttributeResponse\x123\n" +
-	"\tattribute\x18\x01 \x01(\v2\x15.catalog.v1.AttributeR\tattribute\"G\n" +
+	"\tattribute\x18\x01 \x01(\v2\x15.catalog.v1.AttributeR\tattribute\"i\n" +
 	"\x16DeleteAttributeRequest\x12-\n" +
-	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\"\x19\n" +
-	"\x17DeleteAttributeResponse\"\x94\x01\n" +
+	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x19\n" +
+	"\x17DeleteAttributeResponse\"\xb6\x01\n" +
 	"\x1aTransitionAttributeRequest\x12-\n" +
 	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12G\n" +
 	"\n" +
 	"transition\x18\x02 \x01(\x0e2\x1f.catalog.v1.AttributeTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
-	"transition\"R\n" +
+	"transition\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"R\n" +
 	"\x1bTransitionAttributeResponse\x123\n" +
-	"\tattribute\x18\x01 \x01(\v2\x15.catalog.v1.AttributeR\tattribute\"\x8a\x01\n" +
+	"\tattribute\x18\x01 \x01(\v2\x15.catalog.v1.AttributeR\tattribute\"\x92\x02\n" +
 	"\x1fBulkTransitionAttributesRequest\x12G\n" +
 	"\n" +
 	"transition\x18\x01 \x01(\x0e2\x1f.catalog.v1.AttributeTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"transition\x12\x1e\n" +
-	"\x05uuids\x18\x02 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\"O\n" +
+	"\x05uuids\x18\x02 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\x12L\n" +
+	"\x05etags\x18Z \x03(\v26.catalog.v1.BulkTransitionAttributesRequest.EtagsEntryR\x05etags\x1a8\n" +
+	"\n" +
+	"EtagsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"O\n" +
 	" BulkTransitionAttributesResponse\x12+\n" +
 	"\x05items\x18\x01 \x03(\v2\x15.catalog.v1.AttributeR\x05items*\xaf\x01\n" +
 	"\x0fAttributeStatus\x12 \n" +
@@ -1567,7 +1632,7 @@ func file_catalog_v1_attributes_proto_rawDescGZIP() []byte {
 }
 
 var file_catalog_v1_attributes_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_catalog_v1_attributes_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_catalog_v1_attributes_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
 var file_catalog_v1_attributes_proto_goTypes = []any{
 	(AttributeStatus)(0),                     // 0: catalog.v1.AttributeStatus
 	(AttributeTransition)(0),                 // 1: catalog.v1.AttributeTransition
@@ -1594,40 +1659,41 @@ var file_catalog_v1_attributes_proto_goTypes = []any{
 	(*TransitionAttributeResponse)(nil),      // 22: catalog.v1.TransitionAttributeResponse
 	(*BulkTransitionAttributesRequest)(nil),  // 23: catalog.v1.BulkTransitionAttributesRequest
 	(*BulkTransitionAttributesResponse)(nil), // 24: catalog.v1.BulkTransitionAttributesResponse
-	(*timestamppb.Timestamp)(nil),            // 25: google.protobuf.Timestamp
-	(*UuidList)(nil),                         // 26: catalog.v1.UuidList
-	(*AttributeContentList)(nil),             // 27: catalog.v1.AttributeContentList
-	(*fieldmaskpb.FieldMask)(nil),            // 28: google.protobuf.FieldMask
-	(*StringsFilter)(nil),                    // 29: catalog.v1.StringsFilter
-	(*StringFilter)(nil),                     // 30: catalog.v1.StringFilter
-	(*TimeFilter)(nil),                       // 31: catalog.v1.TimeFilter
-	(*BoolFilter)(nil),                       // 32: catalog.v1.BoolFilter
-	(*OrderBy)(nil),                          // 33: catalog.v1.OrderBy
-	(*Pagination)(nil),                       // 34: catalog.v1.Pagination
+	nil,                                      // 25: catalog.v1.BulkTransitionAttributesRequest.EtagsEntry
+	(*timestamppb.Timestamp)(nil),            // 26: google.protobuf.Timestamp
+	(*UuidList)(nil),                         // 27: catalog.v1.UuidList
+	(*AttributeContentList)(nil),             // 28: catalog.v1.AttributeContentList
+	(*fieldmaskpb.FieldMask)(nil),            // 29: google.protobuf.FieldMask
+	(*StringsFilter)(nil),                    // 30: catalog.v1.StringsFilter
+	(*StringFilter)(nil),                     // 31: catalog.v1.StringFilter
+	(*TimeFilter)(nil),                       // 32: catalog.v1.TimeFilter
+	(*BoolFilter)(nil),                       // 33: catalog.v1.BoolFilter
+	(*OrderBy)(nil),                          // 34: catalog.v1.OrderBy
+	(*Pagination)(nil),                       // 35: catalog.v1.Pagination
 }
 var file_catalog_v1_attributes_proto_depIdxs = []int32{
-	25, // 0: catalog.v1.Attribute.created_at:type_name -> google.protobuf.Timestamp
-	25, // 1: catalog.v1.Attribute.updated_at:type_name -> google.protobuf.Timestamp
-	25, // 2: catalog.v1.Attribute.removed_at:type_name -> google.protobuf.Timestamp
+	26, // 0: catalog.v1.Attribute.created_at:type_name -> google.protobuf.Timestamp
+	26, // 1: catalog.v1.Attribute.updated_at:type_name -> google.protobuf.Timestamp
+	26, // 2: catalog.v1.Attribute.removed_at:type_name -> google.protobuf.Timestamp
 	0,  // 3: catalog.v1.Attribute.status:type_name -> catalog.v1.AttributeStatus
-	26, // 4: catalog.v1.Attribute.content_uuids:type_name -> catalog.v1.UuidList
-	27, // 5: catalog.v1.Attribute.contents:type_name -> catalog.v1.AttributeContentList
+	27, // 4: catalog.v1.Attribute.content_uuids:type_name -> catalog.v1.UuidList
+	28, // 5: catalog.v1.Attribute.contents:type_name -> catalog.v1.AttributeContentList
 	2,  // 6: catalog.v1.AttributeList.items:type_name -> catalog.v1.Attribute
-	28, // 7: catalog.v1.AttributeUpdate.update_mask:type_name -> google.protobuf.FieldMask
-	29, // 8: catalog.v1.ListAttributesRequest.uuids:type_name -> catalog.v1.StringsFilter
-	29, // 9: catalog.v1.ListAttributesRequest.codes:type_name -> catalog.v1.StringsFilter
-	30, // 10: catalog.v1.ListAttributesRequest.code:type_name -> catalog.v1.StringFilter
-	29, // 11: catalog.v1.ListAttributesRequest.display_names:type_name -> catalog.v1.StringsFilter
-	30, // 12: catalog.v1.ListAttributesRequest.display_name:type_name -> catalog.v1.StringFilter
-	29, // 13: catalog.v1.ListAttributesRequest.statuses:type_name -> catalog.v1.StringsFilter
-	31, // 14: catalog.v1.ListAttributesRequest.created_at:type_name -> catalog.v1.TimeFilter
-	31, // 15: catalog.v1.ListAttributesRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	32, // 16: catalog.v1.ListAttributesRequest.is_removed:type_name -> catalog.v1.BoolFilter
+	29, // 7: catalog.v1.AttributeUpdate.update_mask:type_name -> google.protobuf.FieldMask
+	30, // 8: catalog.v1.ListAttributesRequest.uuids:type_name -> catalog.v1.StringsFilter
+	30, // 9: catalog.v1.ListAttributesRequest.codes:type_name -> catalog.v1.StringsFilter
+	31, // 10: catalog.v1.ListAttributesRequest.code:type_name -> catalog.v1.StringFilter
+	30, // 11: catalog.v1.ListAttributesRequest.display_names:type_name -> catalog.v1.StringsFilter
+	31, // 12: catalog.v1.ListAttributesRequest.display_name:type_name -> catalog.v1.StringFilter
+	30, // 13: catalog.v1.ListAttributesRequest.statuses:type_name -> catalog.v1.StringsFilter
+	32, // 14: catalog.v1.ListAttributesRequest.created_at:type_name -> catalog.v1.TimeFilter
+	32, // 15: catalog.v1.ListAttributesRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	33, // 16: catalog.v1.ListAttributesRequest.is_removed:type_name -> catalog.v1.BoolFilter
 	6,  // 17: catalog.v1.ListAttributesRequest.include:type_name -> catalog.v1.AttributeInclude
 	6,  // 18: catalog.v1.ListAttributesRequest.expand:type_name -> catalog.v1.AttributeInclude
-	33, // 19: catalog.v1.ListAttributesRequest.order_by:type_name -> catalog.v1.OrderBy
+	34, // 19: catalog.v1.ListAttributesRequest.order_by:type_name -> catalog.v1.OrderBy
 	2,  // 20: catalog.v1.ListAttributesResponse.items:type_name -> catalog.v1.Attribute
-	34, // 21: catalog.v1.ListAttributesResponse.pagination:type_name -> catalog.v1.Pagination
+	35, // 21: catalog.v1.ListAttributesResponse.pagination:type_name -> catalog.v1.Pagination
 	4,  // 22: catalog.v1.CreateAttributeRequest.attribute:type_name -> catalog.v1.AttributeCreate
 	2,  // 23: catalog.v1.CreateAttributeResponse.attribute:type_name -> catalog.v1.Attribute
 	4,  // 24: catalog.v1.BulkCreateAttributesRequest.items:type_name -> catalog.v1.AttributeCreate
@@ -1642,30 +1708,31 @@ var file_catalog_v1_attributes_proto_depIdxs = []int32{
 	1,  // 33: catalog.v1.TransitionAttributeRequest.transition:type_name -> catalog.v1.AttributeTransition
 	2,  // 34: catalog.v1.TransitionAttributeResponse.attribute:type_name -> catalog.v1.Attribute
 	1,  // 35: catalog.v1.BulkTransitionAttributesRequest.transition:type_name -> catalog.v1.AttributeTransition
-	2,  // 36: catalog.v1.BulkTransitionAttributesResponse.items:type_name -> catalog.v1.Attribute
-	7,  // 37: catalog.v1.AttributeService.ListAttributes:input_type -> catalog.v1.ListAttributesRequest
-	9,  // 38: catalog.v1.AttributeService.CreateAttribute:input_type -> catalog.v1.CreateAttributeRequest
-	11, // 39: catalog.v1.AttributeService.BulkCreateAttributes:input_type -> catalog.v1.BulkCreateAttributesRequest
-	15, // 40: catalog.v1.AttributeService.GetAttribute:input_type -> catalog.v1.GetAttributeRequest
-	17, // 41: catalog.v1.AttributeService.UpdateAttribute:input_type -> catalog.v1.UpdateAttributeRequest
-	19, // 42: catalog.v1.AttributeService.DeleteAttribute:input_type -> catalog.v1.DeleteAttributeRequest
-	13, // 43: catalog.v1.AttributeService.BulkUpdateAttributes:input_type -> catalog.v1.BulkUpdateAttributesRequest
-	21, // 44: catalog.v1.AttributeService.TransitionAttribute:input_type -> catalog.v1.TransitionAttributeRequest
-	23, // 45: catalog.v1.AttributeService.BulkTransitionAttributes:input_type -> catalog.v1.BulkTransitionAttributesRequest
-	8,  // 46: catalog.v1.AttributeService.ListAttributes:output_type -> catalog.v1.ListAttributesResponse
-	10, // 47: catalog.v1.AttributeService.CreateAttribute:output_type -> catalog.v1.CreateAttributeResponse
-	12, // 48: catalog.v1.AttributeService.BulkCreateAttributes:output_type -> catalog.v1.BulkCreateAttributesResponse
-	16, // 49: catalog.v1.AttributeService.GetAttribute:output_type -> catalog.v1.GetAttributeResponse
-	18, // 50: catalog.v1.AttributeService.UpdateAttribute:output_type -> catalog.v1.UpdateAttributeResponse
-	20, // 51: catalog.v1.AttributeService.DeleteAttribute:output_type -> catalog.v1.DeleteAttributeResponse
-	14, // 52: catalog.v1.AttributeService.BulkUpdateAttributes:output_type -> catalog.v1.BulkUpdateAttributesResponse
-	22, // 53: catalog.v1.AttributeService.TransitionAttribute:output_type -> catalog.v1.TransitionAttributeResponse
-	24, // 54: catalog.v1.AttributeService.BulkTransitionAttributes:output_type -> catalog.v1.BulkTransitionAttributesResponse
-	46, // [46:55] is the sub-list for method output_type
-	37, // [37:46] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	25, // 36: catalog.v1.BulkTransitionAttributesRequest.etags:type_name -> catalog.v1.BulkTransitionAttributesRequest.EtagsEntry
+	2,  // 37: catalog.v1.BulkTransitionAttributesResponse.items:type_name -> catalog.v1.Attribute
+	7,  // 38: catalog.v1.AttributeService.ListAttributes:input_type -> catalog.v1.ListAttributesRequest
+	9,  // 39: catalog.v1.AttributeService.CreateAttribute:input_type -> catalog.v1.CreateAttributeRequest
+	11, // 40: catalog.v1.AttributeService.BulkCreateAttributes:input_type -> catalog.v1.BulkCreateAttributesRequest
+	15, // 41: catalog.v1.AttributeService.GetAttribute:input_type -> catalog.v1.GetAttributeRequest
+	17, // 42: catalog.v1.AttributeService.UpdateAttribute:input_type -> catalog.v1.UpdateAttributeRequest
+	19, // 43: catalog.v1.AttributeService.DeleteAttribute:input_type -> catalog.v1.DeleteAttributeRequest
+	13, // 44: catalog.v1.AttributeService.BulkUpdateAttributes:input_type -> catalog.v1.BulkUpdateAttributesRequest
+	21, // 45: catalog.v1.AttributeService.TransitionAttribute:input_type -> catalog.v1.TransitionAttributeRequest
+	23, // 46: catalog.v1.AttributeService.BulkTransitionAttributes:input_type -> catalog.v1.BulkTransitionAttributesRequest
+	8,  // 47: catalog.v1.AttributeService.ListAttributes:output_type -> catalog.v1.ListAttributesResponse
+	10, // 48: catalog.v1.AttributeService.CreateAttribute:output_type -> catalog.v1.CreateAttributeResponse
+	12, // 49: catalog.v1.AttributeService.BulkCreateAttributes:output_type -> catalog.v1.BulkCreateAttributesResponse
+	16, // 50: catalog.v1.AttributeService.GetAttribute:output_type -> catalog.v1.GetAttributeResponse
+	18, // 51: catalog.v1.AttributeService.UpdateAttribute:output_type -> catalog.v1.UpdateAttributeResponse
+	20, // 52: catalog.v1.AttributeService.DeleteAttribute:output_type -> catalog.v1.DeleteAttributeResponse
+	14, // 53: catalog.v1.AttributeService.BulkUpdateAttributes:output_type -> catalog.v1.BulkUpdateAttributesResponse
+	22, // 54: catalog.v1.AttributeService.TransitionAttribute:output_type -> catalog.v1.TransitionAttributeResponse
+	24, // 55: catalog.v1.AttributeService.BulkTransitionAttributes:output_type -> catalog.v1.BulkTransitionAttributesResponse
+	47, // [47:56] is the sub-list for method output_type
+	38, // [38:47] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_attributes_proto_init() }
@@ -1679,13 +1746,15 @@ func file_catalog_v1_attributes_proto_init() {
 	file_catalog_v1_attributes_proto_msgTypes[2].OneofWrappers = []any{}
 	file_catalog_v1_attributes_proto_msgTypes[3].OneofWrappers = []any{}
 	file_catalog_v1_attributes_proto_msgTypes[5].OneofWrappers = []any{}
+	file_catalog_v1_attributes_proto_msgTypes[17].OneofWrappers = []any{}
+	file_catalog_v1_attributes_proto_msgTypes[19].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_attributes_proto_rawDesc), len(file_catalog_v1_attributes_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   23,
+			NumMessages:   24,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

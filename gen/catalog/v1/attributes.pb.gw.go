@@ -222,6 +222,8 @@ func local_request_AttributeService_UpdateAttribute_0(ctx context.Context, marsh
 	return msg, metadata, err
 }
 
+var filter_AttributeService_DeleteAttribute_0 = &utilities.DoubleArray{Encoding: map[string]int{"attribute_uuid": 0}, Base: []int{1, 1, 0}, Check: []int{0, 1, 2}}
+
 func request_AttributeService_DeleteAttribute_0(ctx context.Context, marshaler runtime.Marshaler, client AttributeServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteAttributeRequest
@@ -235,6 +237,12 @@ func request_AttributeService_DeleteAttribute_0(ctx context.Context, marshaler r
 	protoReq.AttributeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_AttributeService_DeleteAttribute_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -256,6 +264,12 @@ func local_request_AttributeService_DeleteAttribute_0(ctx context.Context, marsh
 	protoReq.AttributeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "attribute_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_AttributeService_DeleteAttribute_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteAttribute(ctx, &protoReq)
 	return msg, metadata, err

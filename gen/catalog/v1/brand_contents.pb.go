@@ -568,8 +568,11 @@ type DeleteBrandContentRequest struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	BrandUuid        string                 `protobuf:"bytes,1,opt,name=brand_uuid,json=brandUuid,proto3" json:"brand_uuid,omitempty"`
 	BrandContentUuid string                 `protobuf:"bytes,2,opt,name=brand_content_uuid,json=brandContentUuid,proto3" json:"brand_content_uuid,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteBrandContentRequest) Reset() {
@@ -612,6 +615,13 @@ func (x *DeleteBrandContentRequest) GetBrandUuid() string {
 func (x *DeleteBrandContentRequest) GetBrandContentUuid() string {
 	if x != nil {
 		return x.BrandContentUuid
+	}
+	return ""
+}
+
+func (x *DeleteBrandContentRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -662,7 +672,11 @@ type BrandContent struct {
 	LocaleUuid  string                 `protobuf:"bytes,5,opt,name=locale_uuid,json=localeUuid,proto3" json:"locale_uuid,omitempty"`
 	DisplayName string                 `protobuf:"bytes,6,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
 	// Up to 10 000 characters; null when none.
-	Description   *string `protobuf:"bytes,7,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	Description *string `protobuf:"bytes,7,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -742,6 +756,13 @@ func (x *BrandContent) GetDisplayName() string {
 func (x *BrandContent) GetDescription() string {
 	if x != nil && x.Description != nil {
 		return *x.Description
+	}
+	return ""
+}
+
+func (x *BrandContent) GetEtag() string {
+	if x != nil {
+		return x.Etag
 	}
 	return ""
 }
@@ -854,12 +875,16 @@ func (x *BrandContentCreate) GetDescription() string {
 
 // BrandContentUpdate changes a content entry; only the fields present change; null clears description.
 type BrandContentUpdate struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	LocaleUuid    *string                `protobuf:"bytes,2,opt,name=locale_uuid,json=localeUuid,proto3,oneof" json:"locale_uuid,omitempty"`
-	DisplayName   *string                `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
-	Description   *string                `protobuf:"bytes,4,opt,name=description,proto3,oneof" json:"description,omitempty"`
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Uuid        string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	LocaleUuid  *string                `protobuf:"bytes,2,opt,name=locale_uuid,json=localeUuid,proto3,oneof" json:"locale_uuid,omitempty"`
+	DisplayName *string                `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
+	Description *string                `protobuf:"bytes,4,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	UpdateMask  *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -927,6 +952,13 @@ func (x *BrandContentUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *BrandContentUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListBrandContentsRequest: filters of GET /v1/brands/{brandUuid}/contents.
@@ -1097,12 +1129,14 @@ const file_catalog_v1_brand_contents_proto_rawDesc = "" +
 	"\x12brand_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x10brandContentUuid\x12C\n" +
 	"\rbrand_content\x18\x03 \x01(\v2\x1e.catalog.v1.BrandContentUpdateR\fbrandContent\"[\n" +
 	"\x1aUpdateBrandContentResponse\x12=\n" +
-	"\rbrand_content\x18\x01 \x01(\v2\x18.catalog.v1.BrandContentR\fbrandContent\"x\n" +
+	"\rbrand_content\x18\x01 \x01(\v2\x18.catalog.v1.BrandContentR\fbrandContent\"\x9a\x01\n" +
 	"\x19DeleteBrandContentRequest\x12%\n" +
 	"\n" +
 	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\x124\n" +
-	"\x12brand_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x10brandContentUuid\"\x1c\n" +
-	"\x1aDeleteBrandContentResponse\"\xb2\x02\n" +
+	"\x12brand_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x10brandContentUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1c\n" +
+	"\x1aDeleteBrandContentResponse\"\xc6\x02\n" +
 	"\fBrandContent\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1114,7 +1148,8 @@ const file_catalog_v1_brand_contents_proto_rawDesc = "" +
 	"\vlocale_uuid\x18\x05 \x01(\tR\n" +
 	"localeUuid\x12!\n" +
 	"\fdisplay_name\x18\x06 \x01(\tR\vdisplayName\x12%\n" +
-	"\vdescription\x18\a \x01(\tH\x00R\vdescription\x88\x01\x01B\x0e\n" +
+	"\vdescription\x18\a \x01(\tH\x00R\vdescription\x88\x01\x01\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\x0e\n" +
 	"\f_description\"H\n" +
 	"\x10BrandContentList\x12.\n" +
 	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.BrandContentR\x05items:\x04\xd8\xf3\x18\x01\"\xac\x01\n" +
@@ -1124,7 +1159,7 @@ const file_catalog_v1_brand_contents_proto_rawDesc = "" +
 	"\fdisplay_name\x18\x02 \x01(\tB\n" +
 	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\vdisplayName\x12.\n" +
 	"\vdescription\x18\x03 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x00R\vdescription\x88\x01\x01B\x0e\n" +
-	"\f_description\"\x9e\x02\n" +
+	"\f_description\"\xc0\x02\n" +
 	"\x12BrandContentUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12$\n" +
 	"\vlocale_uuid\x18\x02 \x01(\tH\x00R\n" +
@@ -1132,10 +1167,12 @@ const file_catalog_v1_brand_contents_proto_rawDesc = "" +
 	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12.\n" +
 	"\vdescription\x18\x04 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x02R\vdescription\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\x0e\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x03R\x04etag\x88\x01\x01B\x0e\n" +
 	"\f_locale_uuidB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_description\"\xfb\x04\n" +
+	"\f_descriptionB\a\n" +
+	"\x05_etag\"\xfb\x04\n" +
 	"\x18ListBrandContentsRequest\x12%\n" +
 	"\n" +
 	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\x12/\n" +
@@ -1259,6 +1296,7 @@ func file_catalog_v1_brand_contents_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_brand_contents_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_brand_contents_proto_msgTypes[13].OneofWrappers = []any{}
 	file_catalog_v1_brand_contents_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_brand_contents_proto_msgTypes[16].OneofWrappers = []any{}

@@ -541,8 +541,11 @@ func (x *UpdateBrandResponse) GetBrand() *Brand {
 }
 
 type DeleteBrandRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	BrandUuid     string                 `protobuf:"bytes,1,opt,name=brand_uuid,json=brandUuid,proto3" json:"brand_uuid,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	BrandUuid string                 `protobuf:"bytes,1,opt,name=brand_uuid,json=brandUuid,proto3" json:"brand_uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -580,6 +583,13 @@ func (*DeleteBrandRequest) Descriptor() ([]byte, []int) {
 func (x *DeleteBrandRequest) GetBrandUuid() string {
 	if x != nil {
 		return x.BrandUuid
+	}
+	return ""
+}
+
+func (x *DeleteBrandRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -631,7 +641,11 @@ type Brand struct {
 	// Filled only with include[contents]=true.
 	ContentUuids *UuidList `protobuf:"bytes,6,opt,name=content_uuids,json=contentUuids,proto3" json:"content_uuids,omitempty"`
 	// Filled only with expand[contents]=true.
-	Contents      *BrandContentList `protobuf:"bytes,7,opt,name=contents,proto3" json:"contents,omitempty"`
+	Contents *BrandContentList `protobuf:"bytes,7,opt,name=contents,proto3" json:"contents,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -715,6 +729,13 @@ func (x *Brand) GetContents() *BrandContentList {
 	return nil
 }
 
+func (x *Brand) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // BrandCreate is the body that creates a brand.
 type BrandCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -778,7 +799,11 @@ type BrandUpdate struct {
 	Code        *string `protobuf:"bytes,2,opt,name=code,proto3,oneof" json:"code,omitempty"`
 	DisplayName *string `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -839,6 +864,13 @@ func (x *BrandUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *BrandUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // BrandInclude selects `include[x]=true` uuid lists and `expand[x]=true` objects.
@@ -1066,11 +1098,13 @@ const file_catalog_v1_brands_proto_rawDesc = "" +
 	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\x12-\n" +
 	"\x05brand\x18\x02 \x01(\v2\x17.catalog.v1.BrandUpdateR\x05brand\">\n" +
 	"\x13UpdateBrandResponse\x12'\n" +
-	"\x05brand\x18\x01 \x01(\v2\x11.catalog.v1.BrandR\x05brand\";\n" +
+	"\x05brand\x18\x01 \x01(\v2\x11.catalog.v1.BrandR\x05brand\"]\n" +
 	"\x12DeleteBrandRequest\x12%\n" +
 	"\n" +
-	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\"\x15\n" +
-	"\x13DeleteBrandResponse\"\xbd\x02\n" +
+	"brand_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tbrandUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x15\n" +
+	"\x13DeleteBrandResponse\"\xd1\x02\n" +
 	"\x05Brand\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1080,20 +1114,23 @@ const file_catalog_v1_brands_proto_rawDesc = "" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x129\n" +
 	"\rcontent_uuids\x18\x06 \x01(\v2\x14.catalog.v1.UuidListR\fcontentUuids\x128\n" +
-	"\bcontents\x18\a \x01(\v2\x1c.catalog.v1.BrandContentListR\bcontents\"p\n" +
+	"\bcontents\x18\a \x01(\v2\x1c.catalog.v1.BrandContentListR\bcontents\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"p\n" +
 	"\vBrandCreate\x12\x1e\n" +
 	"\x04code\x18\x01 \x01(\tB\n" +
 	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
 	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01B\x0f\n" +
-	"\r_display_name\"\xcd\x01\n" +
+	"\r_display_name\"\xef\x01\n" +
 	"\vBrandUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
 	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
 	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\a\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x02R\x04etag\x88\x01\x01B\a\n" +
 	"\x05_codeB\x0f\n" +
-	"\r_display_name\"*\n" +
+	"\r_display_nameB\a\n" +
+	"\x05_etag\"*\n" +
 	"\fBrandInclude\x12\x1a\n" +
 	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xda\x05\n" +
 	"\x11ListBrandsRequest\x12/\n" +
@@ -1232,6 +1269,7 @@ func file_catalog_v1_brands_proto_init() {
 	file_catalog_v1_brand_contents_proto_init()
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_brands_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_brands_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_brands_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_brands_proto_msgTypes[17].OneofWrappers = []any{}

@@ -222,6 +222,8 @@ func local_request_BrandService_UpdateBrand_0(ctx context.Context, marshaler run
 	return msg, metadata, err
 }
 
+var filter_BrandService_DeleteBrand_0 = &utilities.DoubleArray{Encoding: map[string]int{"brand_uuid": 0}, Base: []int{1, 1, 0}, Check: []int{0, 1, 2}}
+
 func request_BrandService_DeleteBrand_0(ctx context.Context, marshaler runtime.Marshaler, client BrandServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteBrandRequest
@@ -235,6 +237,12 @@ func request_BrandService_DeleteBrand_0(ctx context.Context, marshaler runtime.M
 	protoReq.BrandUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "brand_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_BrandService_DeleteBrand_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -256,6 +264,12 @@ func local_request_BrandService_DeleteBrand_0(ctx context.Context, marshaler run
 	protoReq.BrandUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "brand_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_BrandService_DeleteBrand_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteBrand(ctx, &protoReq)
 	return msg, metadata, err

@@ -163,7 +163,11 @@ type Category struct {
 	// Filled only with include[contents]=true.
 	ContentUuids *UuidList `protobuf:"bytes,10,opt,name=content_uuids,json=contentUuids,proto3" json:"content_uuids,omitempty"`
 	// Filled only with expand[contents]=true.
-	Contents      *CategoryContentList `protobuf:"bytes,11,opt,name=contents,proto3" json:"contents,omitempty"`
+	Contents *CategoryContentList `protobuf:"bytes,11,opt,name=contents,proto3" json:"contents,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -275,6 +279,13 @@ func (x *Category) GetContents() *CategoryContentList {
 	return nil
 }
 
+func (x *Category) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // CategoryCreate is the body that creates a category.
 type CategoryCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -359,7 +370,11 @@ type CategoryUpdate struct {
 	ParentUuid  *string `protobuf:"bytes,4,opt,name=parent_uuid,json=parentUuid,proto3,oneof" json:"parent_uuid,omitempty"`
 	Position    *int32  `protobuf:"varint,5,opt,name=position,proto3,oneof" json:"position,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -434,6 +449,13 @@ func (x *CategoryUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *CategoryUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // CategoryInclude selects `include[x]=true` uuid lists and `expand[x]=true` objects.
@@ -1186,8 +1208,11 @@ func (x *UpdateCategoryResponse) GetCategory() *Category {
 }
 
 type DeleteCategoryRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	CategoryUuid  string                 `protobuf:"bytes,1,opt,name=category_uuid,json=categoryUuid,proto3" json:"category_uuid,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	CategoryUuid string                 `protobuf:"bytes,1,opt,name=category_uuid,json=categoryUuid,proto3" json:"category_uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1229,6 +1254,13 @@ func (x *DeleteCategoryRequest) GetCategoryUuid() string {
 	return ""
 }
 
+func (x *DeleteCategoryRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type DeleteCategoryResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -1266,9 +1298,12 @@ func (*DeleteCategoryResponse) Descriptor() ([]byte, []int) {
 }
 
 type TransitionCategoryRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	CategoryUuid  string                 `protobuf:"bytes,1,opt,name=category_uuid,json=categoryUuid,proto3" json:"category_uuid,omitempty"`
-	Transition    CategoryTransition     `protobuf:"varint,2,opt,name=transition,proto3,enum=catalog.v1.CategoryTransition" json:"transition,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	CategoryUuid string                 `protobuf:"bytes,1,opt,name=category_uuid,json=categoryUuid,proto3" json:"category_uuid,omitempty"`
+	Transition   CategoryTransition     `protobuf:"varint,2,opt,name=transition,proto3,enum=catalog.v1.CategoryTransition" json:"transition,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1317,6 +1352,13 @@ func (x *TransitionCategoryRequest) GetTransition() CategoryTransition {
 	return CategoryTransition_CATEGORY_TRANSITION_UNSPECIFIED
 }
 
+func (x *TransitionCategoryRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type TransitionCategoryResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Category      *Category              `protobuf:"bytes,1,opt,name=category,proto3" json:"category,omitempty"`
@@ -1362,9 +1404,13 @@ func (x *TransitionCategoryResponse) GetCategory() *Category {
 }
 
 type BulkTransitionCategoriesRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Transition    CategoryTransition     `protobuf:"varint,1,opt,name=transition,proto3,enum=catalog.v1.CategoryTransition" json:"transition,omitempty"`
-	Uuids         []string               `protobuf:"bytes,2,rep,name=uuids,proto3" json:"uuids,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Transition CategoryTransition     `protobuf:"varint,1,opt,name=transition,proto3,enum=catalog.v1.CategoryTransition" json:"transition,omitempty"`
+	Uuids      []string               `protobuf:"bytes,2,rep,name=uuids,proto3" json:"uuids,omitempty"`
+	// Per item (AIP-154): uuid → the etag the item must still have; an item that changed
+	// refuses the whole request with FAILED_PRECONDITION (REST 412 PRECONDITION_FAILED).
+	// Items without an entry are not checked.
+	Etags         map[string]string `protobuf:"bytes,90,rep,name=etags,proto3" json:"etags,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1409,6 +1455,13 @@ func (x *BulkTransitionCategoriesRequest) GetTransition() CategoryTransition {
 func (x *BulkTransitionCategoriesRequest) GetUuids() []string {
 	if x != nil {
 		return x.Uuids
+	}
+	return nil
+}
+
+func (x *BulkTransitionCategoriesRequest) GetEtags() map[string]string {
+	if x != nil {
+		return x.Etags
 	}
 	return nil
 }
@@ -1462,7 +1515,7 @@ var File_catalog_v1_categories_proto protoreflect.FileDescriptor
 const file_catalog_v1_categories_proto_rawDesc = "" +
 	"\n" +
 	"\x1bcatalog/v1/categories.proto\x12\n" +
-	"catalog.v1\x1a\"catalog/v1/category_contents.proto\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x84\x04\n" +
+	"catalog.v1\x1a\"catalog/v1/category_contents.proto\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x98\x04\n" +
 	"\bCategory\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1479,7 +1532,8 @@ const file_catalog_v1_categories_proto_rawDesc = "" +
 	"\bposition\x18\t \x01(\x05R\bposition\x129\n" +
 	"\rcontent_uuids\x18\n" +
 	" \x01(\v2\x14.catalog.v1.UuidListR\fcontentUuids\x12;\n" +
-	"\bcontents\x18\v \x01(\v2\x1f.catalog.v1.CategoryContentListR\bcontentsB\x0e\n" +
+	"\bcontents\x18\v \x01(\v2\x1f.catalog.v1.CategoryContentListR\bcontents\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\x0e\n" +
 	"\f_parent_uuid\"\xd7\x01\n" +
 	"\x0eCategoryCreate\x12\x1e\n" +
 	"\x04code\x18\x01 \x01(\tB\n" +
@@ -1490,7 +1544,7 @@ const file_catalog_v1_categories_proto_rawDesc = "" +
 	"\bposition\x18\x04 \x01(\x05H\x02R\bposition\x88\x01\x01B\x0f\n" +
 	"\r_display_nameB\x0e\n" +
 	"\f_parent_uuidB\v\n" +
-	"\t_position\"\xb4\x02\n" +
+	"\t_position\"\xd6\x02\n" +
 	"\x0eCategoryUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
 	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
@@ -1499,11 +1553,13 @@ const file_catalog_v1_categories_proto_rawDesc = "" +
 	"parentUuid\x88\x01\x01\x12\x1f\n" +
 	"\bposition\x18\x05 \x01(\x05H\x03R\bposition\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\a\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x04R\x04etag\x88\x01\x01B\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
 	"\f_parent_uuidB\v\n" +
-	"\t_position\"-\n" +
+	"\t_positionB\a\n" +
+	"\x05_etag\"-\n" +
 	"\x0fCategoryInclude\x12\x1a\n" +
 	"\bcontents\x18\x01 \x01(\bR\bcontents\"\x86\b\n" +
 	"\x15ListCategoriesRequest\x12/\n" +
@@ -1565,22 +1621,31 @@ const file_catalog_v1_categories_proto_rawDesc = "" +
 	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x126\n" +
 	"\bcategory\x18\x02 \x01(\v2\x1a.catalog.v1.CategoryUpdateR\bcategory\"J\n" +
 	"\x16UpdateCategoryResponse\x120\n" +
-	"\bcategory\x18\x01 \x01(\v2\x14.catalog.v1.CategoryR\bcategory\"D\n" +
+	"\bcategory\x18\x01 \x01(\v2\x14.catalog.v1.CategoryR\bcategory\"f\n" +
 	"\x15DeleteCategoryRequest\x12+\n" +
-	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\"\x18\n" +
-	"\x16DeleteCategoryResponse\"\x90\x01\n" +
+	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x18\n" +
+	"\x16DeleteCategoryResponse\"\xb2\x01\n" +
 	"\x19TransitionCategoryRequest\x12+\n" +
 	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x12F\n" +
 	"\n" +
 	"transition\x18\x02 \x01(\x0e2\x1e.catalog.v1.CategoryTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
-	"transition\"N\n" +
+	"transition\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"N\n" +
 	"\x1aTransitionCategoryResponse\x120\n" +
-	"\bcategory\x18\x01 \x01(\v2\x14.catalog.v1.CategoryR\bcategory\"\x89\x01\n" +
+	"\bcategory\x18\x01 \x01(\v2\x14.catalog.v1.CategoryR\bcategory\"\x91\x02\n" +
 	"\x1fBulkTransitionCategoriesRequest\x12F\n" +
 	"\n" +
 	"transition\x18\x01 \x01(\x0e2\x1e.catalog.v1.CategoryTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"transition\x12\x1e\n" +
-	"\x05uuids\x18\x02 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\"N\n" +
+	"\x05uuids\x18\x02 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\x12L\n" +
+	"\x05etags\x18Z \x03(\v26.catalog.v1.BulkTransitionCategoriesRequest.EtagsEntryR\x05etags\x1a8\n" +
+	"\n" +
+	"EtagsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"N\n" +
 	" BulkTransitionCategoriesResponse\x12*\n" +
 	"\x05items\x18\x01 \x03(\v2\x14.catalog.v1.CategoryR\x05items*\xa3\x01\n" +
 	"\x0eCategoryStatus\x12\x1f\n" +
@@ -1619,7 +1684,7 @@ func file_catalog_v1_categories_proto_rawDescGZIP() []byte {
 }
 
 var file_catalog_v1_categories_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_catalog_v1_categories_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_catalog_v1_categories_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_catalog_v1_categories_proto_goTypes = []any{
 	(CategoryStatus)(0),                      // 0: catalog.v1.CategoryStatus
 	(CategoryTransition)(0),                  // 1: catalog.v1.CategoryTransition
@@ -1645,43 +1710,44 @@ var file_catalog_v1_categories_proto_goTypes = []any{
 	(*TransitionCategoryResponse)(nil),       // 21: catalog.v1.TransitionCategoryResponse
 	(*BulkTransitionCategoriesRequest)(nil),  // 22: catalog.v1.BulkTransitionCategoriesRequest
 	(*BulkTransitionCategoriesResponse)(nil), // 23: catalog.v1.BulkTransitionCategoriesResponse
-	(*timestamppb.Timestamp)(nil),            // 24: google.protobuf.Timestamp
-	(*UuidList)(nil),                         // 25: catalog.v1.UuidList
-	(*CategoryContentList)(nil),              // 26: catalog.v1.CategoryContentList
-	(*fieldmaskpb.FieldMask)(nil),            // 27: google.protobuf.FieldMask
-	(*StringsFilter)(nil),                    // 28: catalog.v1.StringsFilter
-	(*StringFilter)(nil),                     // 29: catalog.v1.StringFilter
-	(*TimeFilter)(nil),                       // 30: catalog.v1.TimeFilter
-	(*BoolFilter)(nil),                       // 31: catalog.v1.BoolFilter
-	(*OrderBy)(nil),                          // 32: catalog.v1.OrderBy
-	(*IntFilter)(nil),                        // 33: catalog.v1.IntFilter
-	(*Pagination)(nil),                       // 34: catalog.v1.Pagination
+	nil,                                      // 24: catalog.v1.BulkTransitionCategoriesRequest.EtagsEntry
+	(*timestamppb.Timestamp)(nil),            // 25: google.protobuf.Timestamp
+	(*UuidList)(nil),                         // 26: catalog.v1.UuidList
+	(*CategoryContentList)(nil),              // 27: catalog.v1.CategoryContentList
+	(*fieldmaskpb.FieldMask)(nil),            // 28: google.protobuf.FieldMask
+	(*StringsFilter)(nil),                    // 29: catalog.v1.StringsFilter
+	(*StringFilter)(nil),                     // 30: catalog.v1.StringFilter
+	(*TimeFilter)(nil),                       // 31: catalog.v1.TimeFilter
+	(*BoolFilter)(nil),                       // 32: catalog.v1.BoolFilter
+	(*OrderBy)(nil),                          // 33: catalog.v1.OrderBy
+	(*IntFilter)(nil),                        // 34: catalog.v1.IntFilter
+	(*Pagination)(nil),                       // 35: catalog.v1.Pagination
 }
 var file_catalog_v1_categories_proto_depIdxs = []int32{
-	24, // 0: catalog.v1.Category.created_at:type_name -> google.protobuf.Timestamp
-	24, // 1: catalog.v1.Category.updated_at:type_name -> google.protobuf.Timestamp
-	24, // 2: catalog.v1.Category.removed_at:type_name -> google.protobuf.Timestamp
+	25, // 0: catalog.v1.Category.created_at:type_name -> google.protobuf.Timestamp
+	25, // 1: catalog.v1.Category.updated_at:type_name -> google.protobuf.Timestamp
+	25, // 2: catalog.v1.Category.removed_at:type_name -> google.protobuf.Timestamp
 	0,  // 3: catalog.v1.Category.status:type_name -> catalog.v1.CategoryStatus
-	25, // 4: catalog.v1.Category.content_uuids:type_name -> catalog.v1.UuidList
-	26, // 5: catalog.v1.Category.contents:type_name -> catalog.v1.CategoryContentList
-	27, // 6: catalog.v1.CategoryUpdate.update_mask:type_name -> google.protobuf.FieldMask
-	28, // 7: catalog.v1.ListCategoriesRequest.uuids:type_name -> catalog.v1.StringsFilter
-	28, // 8: catalog.v1.ListCategoriesRequest.codes:type_name -> catalog.v1.StringsFilter
-	29, // 9: catalog.v1.ListCategoriesRequest.code:type_name -> catalog.v1.StringFilter
-	28, // 10: catalog.v1.ListCategoriesRequest.display_names:type_name -> catalog.v1.StringsFilter
-	29, // 11: catalog.v1.ListCategoriesRequest.display_name:type_name -> catalog.v1.StringFilter
-	28, // 12: catalog.v1.ListCategoriesRequest.statuses:type_name -> catalog.v1.StringsFilter
-	30, // 13: catalog.v1.ListCategoriesRequest.created_at:type_name -> catalog.v1.TimeFilter
-	30, // 14: catalog.v1.ListCategoriesRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	31, // 15: catalog.v1.ListCategoriesRequest.is_removed:type_name -> catalog.v1.BoolFilter
+	26, // 4: catalog.v1.Category.content_uuids:type_name -> catalog.v1.UuidList
+	27, // 5: catalog.v1.Category.contents:type_name -> catalog.v1.CategoryContentList
+	28, // 6: catalog.v1.CategoryUpdate.update_mask:type_name -> google.protobuf.FieldMask
+	29, // 7: catalog.v1.ListCategoriesRequest.uuids:type_name -> catalog.v1.StringsFilter
+	29, // 8: catalog.v1.ListCategoriesRequest.codes:type_name -> catalog.v1.StringsFilter
+	30, // 9: catalog.v1.ListCategoriesRequest.code:type_name -> catalog.v1.StringFilter
+	29, // 10: catalog.v1.ListCategoriesRequest.display_names:type_name -> catalog.v1.StringsFilter
+	30, // 11: catalog.v1.ListCategoriesRequest.display_name:type_name -> catalog.v1.StringFilter
+	29, // 12: catalog.v1.ListCategoriesRequest.statuses:type_name -> catalog.v1.StringsFilter
+	31, // 13: catalog.v1.ListCategoriesRequest.created_at:type_name -> catalog.v1.TimeFilter
+	31, // 14: catalog.v1.ListCategoriesRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	32, // 15: catalog.v1.ListCategoriesRequest.is_removed:type_name -> catalog.v1.BoolFilter
 	5,  // 16: catalog.v1.ListCategoriesRequest.include:type_name -> catalog.v1.CategoryInclude
 	5,  // 17: catalog.v1.ListCategoriesRequest.expand:type_name -> catalog.v1.CategoryInclude
-	32, // 18: catalog.v1.ListCategoriesRequest.order_by:type_name -> catalog.v1.OrderBy
-	28, // 19: catalog.v1.ListCategoriesRequest.parent_uuids:type_name -> catalog.v1.StringsFilter
-	31, // 20: catalog.v1.ListCategoriesRequest.is_root:type_name -> catalog.v1.BoolFilter
-	33, // 21: catalog.v1.ListCategoriesRequest.position:type_name -> catalog.v1.IntFilter
+	33, // 18: catalog.v1.ListCategoriesRequest.order_by:type_name -> catalog.v1.OrderBy
+	29, // 19: catalog.v1.ListCategoriesRequest.parent_uuids:type_name -> catalog.v1.StringsFilter
+	32, // 20: catalog.v1.ListCategoriesRequest.is_root:type_name -> catalog.v1.BoolFilter
+	34, // 21: catalog.v1.ListCategoriesRequest.position:type_name -> catalog.v1.IntFilter
 	2,  // 22: catalog.v1.ListCategoriesResponse.items:type_name -> catalog.v1.Category
-	34, // 23: catalog.v1.ListCategoriesResponse.pagination:type_name -> catalog.v1.Pagination
+	35, // 23: catalog.v1.ListCategoriesResponse.pagination:type_name -> catalog.v1.Pagination
 	3,  // 24: catalog.v1.CreateCategoryRequest.category:type_name -> catalog.v1.CategoryCreate
 	2,  // 25: catalog.v1.CreateCategoryResponse.category:type_name -> catalog.v1.Category
 	3,  // 26: catalog.v1.BulkCreateCategoriesRequest.items:type_name -> catalog.v1.CategoryCreate
@@ -1696,30 +1762,31 @@ var file_catalog_v1_categories_proto_depIdxs = []int32{
 	1,  // 35: catalog.v1.TransitionCategoryRequest.transition:type_name -> catalog.v1.CategoryTransition
 	2,  // 36: catalog.v1.TransitionCategoryResponse.category:type_name -> catalog.v1.Category
 	1,  // 37: catalog.v1.BulkTransitionCategoriesRequest.transition:type_name -> catalog.v1.CategoryTransition
-	2,  // 38: catalog.v1.BulkTransitionCategoriesResponse.items:type_name -> catalog.v1.Category
-	6,  // 39: catalog.v1.CategoryService.ListCategories:input_type -> catalog.v1.ListCategoriesRequest
-	8,  // 40: catalog.v1.CategoryService.CreateCategory:input_type -> catalog.v1.CreateCategoryRequest
-	10, // 41: catalog.v1.CategoryService.BulkCreateCategories:input_type -> catalog.v1.BulkCreateCategoriesRequest
-	14, // 42: catalog.v1.CategoryService.GetCategory:input_type -> catalog.v1.GetCategoryRequest
-	16, // 43: catalog.v1.CategoryService.UpdateCategory:input_type -> catalog.v1.UpdateCategoryRequest
-	18, // 44: catalog.v1.CategoryService.DeleteCategory:input_type -> catalog.v1.DeleteCategoryRequest
-	12, // 45: catalog.v1.CategoryService.BulkUpdateCategories:input_type -> catalog.v1.BulkUpdateCategoriesRequest
-	20, // 46: catalog.v1.CategoryService.TransitionCategory:input_type -> catalog.v1.TransitionCategoryRequest
-	22, // 47: catalog.v1.CategoryService.BulkTransitionCategories:input_type -> catalog.v1.BulkTransitionCategoriesRequest
-	7,  // 48: catalog.v1.CategoryService.ListCategories:output_type -> catalog.v1.ListCategoriesResponse
-	9,  // 49: catalog.v1.CategoryService.CreateCategory:output_type -> catalog.v1.CreateCategoryResponse
-	11, // 50: catalog.v1.CategoryService.BulkCreateCategories:output_type -> catalog.v1.BulkCreateCategoriesResponse
-	15, // 51: catalog.v1.CategoryService.GetCategory:output_type -> catalog.v1.GetCategoryResponse
-	17, // 52: catalog.v1.CategoryService.UpdateCategory:output_type -> catalog.v1.UpdateCategoryResponse
-	19, // 53: catalog.v1.CategoryService.DeleteCategory:output_type -> catalog.v1.DeleteCategoryResponse
-	13, // 54: catalog.v1.CategoryService.BulkUpdateCategories:output_type -> catalog.v1.BulkUpdateCategoriesResponse
-	21, // 55: catalog.v1.CategoryService.TransitionCategory:output_type -> catalog.v1.TransitionCategoryResponse
-	23, // 56: catalog.v1.CategoryService.BulkTransitionCategories:output_type -> catalog.v1.BulkTransitionCategoriesResponse
-	48, // [48:57] is the sub-list for method output_type
-	39, // [39:48] is the sub-list for method input_type
-	39, // [39:39] is the sub-list for extension type_name
-	39, // [39:39] is the sub-list for extension extendee
-	0,  // [0:39] is the sub-list for field type_name
+	24, // 38: catalog.v1.BulkTransitionCategoriesRequest.etags:type_name -> catalog.v1.BulkTransitionCategoriesRequest.EtagsEntry
+	2,  // 39: catalog.v1.BulkTransitionCategoriesResponse.items:type_name -> catalog.v1.Category
+	6,  // 40: catalog.v1.CategoryService.ListCategories:input_type -> catalog.v1.ListCategoriesRequest
+	8,  // 41: catalog.v1.CategoryService.CreateCategory:input_type -> catalog.v1.CreateCategoryRequest
+	10, // 42: catalog.v1.CategoryService.BulkCreateCategories:input_type -> catalog.v1.BulkCreateCategoriesRequest
+	14, // 43: catalog.v1.CategoryService.GetCategory:input_type -> catalog.v1.GetCategoryRequest
+	16, // 44: catalog.v1.CategoryService.UpdateCategory:input_type -> catalog.v1.UpdateCategoryRequest
+	18, // 45: catalog.v1.CategoryService.DeleteCategory:input_type -> catalog.v1.DeleteCategoryRequest
+	12, // 46: catalog.v1.CategoryService.BulkUpdateCategories:input_type -> catalog.v1.BulkUpdateCategoriesRequest
+	20, // 47: catalog.v1.CategoryService.TransitionCategory:input_type -> catalog.v1.TransitionCategoryRequest
+	22, // 48: catalog.v1.CategoryService.BulkTransitionCategories:input_type -> catalog.v1.BulkTransitionCategoriesRequest
+	7,  // 49: catalog.v1.CategoryService.ListCategories:output_type -> catalog.v1.ListCategoriesResponse
+	9,  // 50: catalog.v1.CategoryService.CreateCategory:output_type -> catalog.v1.CreateCategoryResponse
+	11, // 51: catalog.v1.CategoryService.BulkCreateCategories:output_type -> catalog.v1.BulkCreateCategoriesResponse
+	15, // 52: catalog.v1.CategoryService.GetCategory:output_type -> catalog.v1.GetCategoryResponse
+	17, // 53: catalog.v1.CategoryService.UpdateCategory:output_type -> catalog.v1.UpdateCategoryResponse
+	19, // 54: catalog.v1.CategoryService.DeleteCategory:output_type -> catalog.v1.DeleteCategoryResponse
+	13, // 55: catalog.v1.CategoryService.BulkUpdateCategories:output_type -> catalog.v1.BulkUpdateCategoriesResponse
+	21, // 56: catalog.v1.CategoryService.TransitionCategory:output_type -> catalog.v1.TransitionCategoryResponse
+	23, // 57: catalog.v1.CategoryService.BulkTransitionCategories:output_type -> catalog.v1.BulkTransitionCategoriesResponse
+	49, // [49:58] is the sub-list for method output_type
+	40, // [40:49] is the sub-list for method input_type
+	40, // [40:40] is the sub-list for extension type_name
+	40, // [40:40] is the sub-list for extension extendee
+	0,  // [0:40] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_categories_proto_init() }
@@ -1734,13 +1801,15 @@ func file_catalog_v1_categories_proto_init() {
 	file_catalog_v1_categories_proto_msgTypes[1].OneofWrappers = []any{}
 	file_catalog_v1_categories_proto_msgTypes[2].OneofWrappers = []any{}
 	file_catalog_v1_categories_proto_msgTypes[4].OneofWrappers = []any{}
+	file_catalog_v1_categories_proto_msgTypes[16].OneofWrappers = []any{}
+	file_catalog_v1_categories_proto_msgTypes[18].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_categories_proto_rawDesc), len(file_catalog_v1_categories_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   22,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -568,8 +568,11 @@ type DeleteCategoryContentRequest struct {
 	state               protoimpl.MessageState `protogen:"open.v1"`
 	CategoryUuid        string                 `protobuf:"bytes,1,opt,name=category_uuid,json=categoryUuid,proto3" json:"category_uuid,omitempty"`
 	CategoryContentUuid string                 `protobuf:"bytes,2,opt,name=category_content_uuid,json=categoryContentUuid,proto3" json:"category_content_uuid,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteCategoryContentRequest) Reset() {
@@ -616,6 +619,13 @@ func (x *DeleteCategoryContentRequest) GetCategoryContentUuid() string {
 	return ""
 }
 
+func (x *DeleteCategoryContentRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type DeleteCategoryContentResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -654,14 +664,18 @@ func (*DeleteCategoryContentResponse) Descriptor() ([]byte, []int) {
 
 // CategoryContent is the locale-specific content of a category.
 type CategoryContent struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	CategoryUuid  string                 `protobuf:"bytes,4,opt,name=category_uuid,json=categoryUuid,proto3" json:"category_uuid,omitempty"`
-	LocaleUuid    string                 `protobuf:"bytes,5,opt,name=locale_uuid,json=localeUuid,proto3" json:"locale_uuid,omitempty"`
-	DisplayName   string                 `protobuf:"bytes,6,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
-	Description   *string                `protobuf:"bytes,7,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	Uuid         string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	CreatedAt    *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	UpdatedAt    *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	CategoryUuid string                 `protobuf:"bytes,4,opt,name=category_uuid,json=categoryUuid,proto3" json:"category_uuid,omitempty"`
+	LocaleUuid   string                 `protobuf:"bytes,5,opt,name=locale_uuid,json=localeUuid,proto3" json:"locale_uuid,omitempty"`
+	DisplayName  string                 `protobuf:"bytes,6,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
+	Description  *string                `protobuf:"bytes,7,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -741,6 +755,13 @@ func (x *CategoryContent) GetDisplayName() string {
 func (x *CategoryContent) GetDescription() string {
 	if x != nil && x.Description != nil {
 		return *x.Description
+	}
+	return ""
+}
+
+func (x *CategoryContent) GetEtag() string {
+	if x != nil {
+		return x.Etag
 	}
 	return ""
 }
@@ -853,12 +874,16 @@ func (x *CategoryContentCreate) GetDescription() string {
 
 // CategoryContentUpdate changes a content entry; only the fields present change; null clears description.
 type CategoryContentUpdate struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	LocaleUuid    *string                `protobuf:"bytes,2,opt,name=locale_uuid,json=localeUuid,proto3,oneof" json:"locale_uuid,omitempty"`
-	DisplayName   *string                `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
-	Description   *string                `protobuf:"bytes,4,opt,name=description,proto3,oneof" json:"description,omitempty"`
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Uuid        string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	LocaleUuid  *string                `protobuf:"bytes,2,opt,name=locale_uuid,json=localeUuid,proto3,oneof" json:"locale_uuid,omitempty"`
+	DisplayName *string                `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
+	Description *string                `protobuf:"bytes,4,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	UpdateMask  *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -926,6 +951,13 @@ func (x *CategoryContentUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *CategoryContentUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListCategoryContentsRequest: filters of GET /v1/categories/{categoryUuid}/contents.
@@ -1091,11 +1123,13 @@ const file_catalog_v1_category_contents_proto_rawDesc = "" +
 	"\x15category_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13categoryContentUuid\x12L\n" +
 	"\x10category_content\x18\x03 \x01(\v2!.catalog.v1.CategoryContentUpdateR\x0fcategoryContent\"g\n" +
 	"\x1dUpdateCategoryContentResponse\x12F\n" +
-	"\x10category_content\x18\x01 \x01(\v2\x1b.catalog.v1.CategoryContentR\x0fcategoryContent\"\x87\x01\n" +
+	"\x10category_content\x18\x01 \x01(\v2\x1b.catalog.v1.CategoryContentR\x0fcategoryContent\"\xa9\x01\n" +
 	"\x1cDeleteCategoryContentRequest\x12+\n" +
 	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x12:\n" +
-	"\x15category_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13categoryContentUuid\"\x1f\n" +
-	"\x1dDeleteCategoryContentResponse\"\xbb\x02\n" +
+	"\x15category_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13categoryContentUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1f\n" +
+	"\x1dDeleteCategoryContentResponse\"\xcf\x02\n" +
 	"\x0fCategoryContent\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1106,7 +1140,8 @@ const file_catalog_v1_category_contents_proto_rawDesc = "" +
 	"\vlocale_uuid\x18\x05 \x01(\tR\n" +
 	"localeUuid\x12!\n" +
 	"\fdisplay_name\x18\x06 \x01(\tR\vdisplayName\x12%\n" +
-	"\vdescription\x18\a \x01(\tH\x00R\vdescription\x88\x01\x01B\x0e\n" +
+	"\vdescription\x18\a \x01(\tH\x00R\vdescription\x88\x01\x01\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\x0e\n" +
 	"\f_description\"N\n" +
 	"\x13CategoryContentList\x121\n" +
 	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.CategoryContentR\x05items:\x04\xd8\xf3\x18\x01\"\xaf\x01\n" +
@@ -1116,7 +1151,7 @@ const file_catalog_v1_category_contents_proto_rawDesc = "" +
 	"\fdisplay_name\x18\x02 \x01(\tB\n" +
 	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\vdisplayName\x12.\n" +
 	"\vdescription\x18\x03 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x00R\vdescription\x88\x01\x01B\x0e\n" +
-	"\f_description\"\xa1\x02\n" +
+	"\f_description\"\xc3\x02\n" +
 	"\x15CategoryContentUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12$\n" +
 	"\vlocale_uuid\x18\x02 \x01(\tH\x00R\n" +
@@ -1124,10 +1159,12 @@ const file_catalog_v1_category_contents_proto_rawDesc = "" +
 	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12.\n" +
 	"\vdescription\x18\x04 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x02R\vdescription\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\x0e\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x03R\x04etag\x88\x01\x01B\x0e\n" +
 	"\f_locale_uuidB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_description\"\x84\x05\n" +
+	"\f_descriptionB\a\n" +
+	"\x05_etag\"\x84\x05\n" +
 	"\x1bListCategoryContentsRequest\x12+\n" +
 	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12<\n" +
@@ -1249,6 +1286,7 @@ func file_catalog_v1_category_contents_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_category_contents_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_category_contents_proto_msgTypes[13].OneofWrappers = []any{}
 	file_catalog_v1_category_contents_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_category_contents_proto_msgTypes[16].OneofWrappers = []any{}

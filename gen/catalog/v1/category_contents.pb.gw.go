@@ -294,6 +294,8 @@ func local_request_CategoryContentService_UpdateCategoryContent_0(ctx context.Co
 	return msg, metadata, err
 }
 
+var filter_CategoryContentService_DeleteCategoryContent_0 = &utilities.DoubleArray{Encoding: map[string]int{"category_uuid": 0, "category_content_uuid": 1}, Base: []int{1, 1, 2, 0, 0}, Check: []int{0, 1, 1, 2, 3}}
+
 func request_CategoryContentService_DeleteCategoryContent_0(ctx context.Context, marshaler runtime.Marshaler, client CategoryContentServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteCategoryContentRequest
@@ -315,6 +317,12 @@ func request_CategoryContentService_DeleteCategoryContent_0(ctx context.Context,
 	protoReq.CategoryContentUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "category_content_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_CategoryContentService_DeleteCategoryContent_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -344,6 +352,12 @@ func local_request_CategoryContentService_DeleteCategoryContent_0(ctx context.Co
 	protoReq.CategoryContentUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "category_content_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_CategoryContentService_DeleteCategoryContent_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteCategoryContent(ctx, &protoReq)
 	return msg, metadata, err

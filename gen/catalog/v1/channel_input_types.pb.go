@@ -676,8 +676,11 @@ type DeleteChannelInputTypeRequest struct {
 	state                protoimpl.MessageState `protogen:"open.v1"`
 	ChannelUuid          string                 `protobuf:"bytes,1,opt,name=channel_uuid,json=channelUuid,proto3" json:"channel_uuid,omitempty"`
 	ChannelInputTypeUuid string                 `protobuf:"bytes,2,opt,name=channel_input_type_uuid,json=channelInputTypeUuid,proto3" json:"channel_input_type_uuid,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteChannelInputTypeRequest) Reset() {
@@ -720,6 +723,13 @@ func (x *DeleteChannelInputTypeRequest) GetChannelUuid() string {
 func (x *DeleteChannelInputTypeRequest) GetChannelInputTypeUuid() string {
 	if x != nil {
 		return x.ChannelInputTypeUuid
+	}
+	return ""
+}
+
+func (x *DeleteChannelInputTypeRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -770,8 +780,12 @@ type ChannelInputType struct {
 	InputTypeUuid    string                           `protobuf:"bytes,5,opt,name=input_type_uuid,json=inputTypeUuid,proto3" json:"input_type_uuid,omitempty"`
 	RequirementLevel ChannelInputTypeRequirementLevel `protobuf:"varint,6,opt,name=requirement_level,json=requirementLevel,proto3,enum=catalog.v1.ChannelInputTypeRequirementLevel" json:"requirement_level,omitempty"`
 	Scoping          ChannelInputTypeScoping          `protobuf:"varint,7,opt,name=scoping,proto3,enum=catalog.v1.ChannelInputTypeScoping" json:"scoping,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ChannelInputType) Reset() {
@@ -853,6 +867,13 @@ func (x *ChannelInputType) GetScoping() ChannelInputTypeScoping {
 	return ChannelInputTypeScoping_CHANNEL_INPUT_TYPE_SCOPING_UNSPECIFIED
 }
 
+func (x *ChannelInputType) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // ChannelInputTypeCreate is the body that links an input type to a channel.
 type ChannelInputTypeCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -927,7 +948,11 @@ type ChannelInputTypeUpdate struct {
 	RequirementLevel *ChannelInputTypeRequirementLevel `protobuf:"varint,3,opt,name=requirement_level,json=requirementLevel,proto3,enum=catalog.v1.ChannelInputTypeRequirementLevel,oneof" json:"requirement_level,omitempty"`
 	Scoping          *ChannelInputTypeScoping          `protobuf:"varint,4,opt,name=scoping,proto3,enum=catalog.v1.ChannelInputTypeScoping,oneof" json:"scoping,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -995,6 +1020,13 @@ func (x *ChannelInputTypeUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *ChannelInputTypeUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListChannelInputTypesRequest: filters of GET /v1/channels/{channelUuid}/input-types.
@@ -1164,11 +1196,13 @@ const file_catalog_v1_channel_input_types_proto_rawDesc = "" +
 	"\x17channel_input_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14channelInputTypeUuid\x12P\n" +
 	"\x12channel_input_type\x18\x03 \x01(\v2\".catalog.v1.ChannelInputTypeUpdateR\x10channelInputType\"l\n" +
 	"\x1eUpdateChannelInputTypeResponse\x12J\n" +
-	"\x12channel_input_type\x18\x01 \x01(\v2\x1c.catalog.v1.ChannelInputTypeR\x10channelInputType\"\x89\x01\n" +
+	"\x12channel_input_type\x18\x01 \x01(\v2\x1c.catalog.v1.ChannelInputTypeR\x10channelInputType\"\xab\x01\n" +
 	"\x1dDeleteChannelInputTypeRequest\x12)\n" +
 	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\x12=\n" +
-	"\x17channel_input_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14channelInputTypeUuid\" \n" +
-	"\x1eDeleteChannelInputTypeResponse\"\x81\x03\n" +
+	"\x17channel_input_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14channelInputTypeUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\" \n" +
+	"\x1eDeleteChannelInputTypeResponse\"\x95\x03\n" +
 	"\x10ChannelInputType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1178,24 +1212,27 @@ const file_catalog_v1_channel_input_types_proto_rawDesc = "" +
 	"\fchannel_uuid\x18\x04 \x01(\tR\vchannelUuid\x12&\n" +
 	"\x0finput_type_uuid\x18\x05 \x01(\tR\rinputTypeUuid\x12Y\n" +
 	"\x11requirement_level\x18\x06 \x01(\x0e2,.catalog.v1.ChannelInputTypeRequirementLevelR\x10requirementLevel\x12=\n" +
-	"\ascoping\x18\a \x01(\x0e2#.catalog.v1.ChannelInputTypeScopingR\ascoping\"\xfb\x01\n" +
+	"\ascoping\x18\a \x01(\x0e2#.catalog.v1.ChannelInputTypeScopingR\ascoping\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"\xfb\x01\n" +
 	"\x16ChannelInputTypeCreate\x12.\n" +
 	"\x0finput_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rinputTypeUuid\x12a\n" +
 	"\x11requirement_level\x18\x02 \x01(\x0e2,.catalog.v1.ChannelInputTypeRequirementLevelB\x06\xe2\xf3\x18\x02\b\x01R\x10requirementLevel\x12B\n" +
 	"\ascoping\x18\x03 \x01(\x0e2#.catalog.v1.ChannelInputTypeScopingH\x00R\ascoping\x88\x01\x01B\n" +
 	"\n" +
-	"\b_scoping\"\xf0\x02\n" +
+	"\b_scoping\"\x92\x03\n" +
 	"\x16ChannelInputTypeUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12+\n" +
 	"\x0finput_type_uuid\x18\x02 \x01(\tH\x00R\rinputTypeUuid\x88\x01\x01\x12^\n" +
 	"\x11requirement_level\x18\x03 \x01(\x0e2,.catalog.v1.ChannelInputTypeRequirementLevelH\x01R\x10requirementLevel\x88\x01\x01\x12B\n" +
 	"\ascoping\x18\x04 \x01(\x0e2#.catalog.v1.ChannelInputTypeScopingH\x02R\ascoping\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\x12\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x03R\x04etag\x88\x01\x01B\x12\n" +
 	"\x10_input_type_uuidB\x14\n" +
 	"\x12_requirement_levelB\n" +
 	"\n" +
-	"\b_scoping\"\x9c\x05\n" +
+	"\b_scopingB\a\n" +
+	"\x05_etag\"\x9c\x05\n" +
 	"\x1cListChannelInputTypesRequest\x12)\n" +
 	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12C\n" +
@@ -1333,6 +1370,7 @@ func file_catalog_v1_channel_input_types_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_channel_input_types_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_channel_input_types_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_channel_input_types_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_channel_input_types_proto_msgTypes[16].OneofWrappers = []any{}

@@ -294,6 +294,8 @@ func local_request_ChannelInputTypeService_UpdateChannelInputType_0(ctx context.
 	return msg, metadata, err
 }
 
+var filter_ChannelInputTypeService_DeleteChannelInputType_0 = &utilities.DoubleArray{Encoding: map[string]int{"channel_uuid": 0, "channel_input_type_uuid": 1}, Base: []int{1, 1, 2, 0, 0}, Check: []int{0, 1, 1, 2, 3}}
+
 func request_ChannelInputTypeService_DeleteChannelInputType_0(ctx context.Context, marshaler runtime.Marshaler, client ChannelInputTypeServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteChannelInputTypeRequest
@@ -315,6 +317,12 @@ func request_ChannelInputTypeService_DeleteChannelInputType_0(ctx context.Contex
 	protoReq.ChannelInputTypeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "channel_input_type_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ChannelInputTypeService_DeleteChannelInputType_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -344,6 +352,12 @@ func local_request_ChannelInputTypeService_DeleteChannelInputType_0(ctx context.
 	protoReq.ChannelInputTypeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "channel_input_type_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ChannelInputTypeService_DeleteChannelInputType_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteChannelInputType(ctx, &protoReq)
 	return msg, metadata, err

@@ -525,8 +525,11 @@ func (x *UpdateChannelResponse) GetChannel() *Channel {
 }
 
 type DeleteChannelRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ChannelUuid   string                 `protobuf:"bytes,1,opt,name=channel_uuid,json=channelUuid,proto3" json:"channel_uuid,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	ChannelUuid string                 `protobuf:"bytes,1,opt,name=channel_uuid,json=channelUuid,proto3" json:"channel_uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -564,6 +567,13 @@ func (*DeleteChannelRequest) Descriptor() ([]byte, []int) {
 func (x *DeleteChannelRequest) GetChannelUuid() string {
 	if x != nil {
 		return x.ChannelUuid
+	}
+	return ""
+}
+
+func (x *DeleteChannelRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -615,7 +625,11 @@ type Channel struct {
 	Code        string `protobuf:"bytes,4,opt,name=code,proto3" json:"code,omitempty"`
 	DisplayName string `protobuf:"bytes,5,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
 	// The locales the channel's market needs, in the order given (readiness is checked for each).
-	LocaleUuids   []string `protobuf:"bytes,6,rep,name=locale_uuids,json=localeUuids,proto3" json:"locale_uuids,omitempty"`
+	LocaleUuids []string `protobuf:"bytes,6,rep,name=locale_uuids,json=localeUuids,proto3" json:"locale_uuids,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -692,6 +706,13 @@ func (x *Channel) GetLocaleUuids() []string {
 	return nil
 }
 
+func (x *Channel) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // ChannelCreate is the body that creates a channel.
 type ChannelCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -766,7 +787,11 @@ type ChannelUpdate struct {
 	// Replaces the channel's locales (an empty array removes them all).
 	LocaleUuids *UuidList `protobuf:"bytes,4,opt,name=locale_uuids,json=localeUuids,proto3" json:"locale_uuids,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -834,6 +859,13 @@ func (x *ChannelUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *ChannelUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListChannelsRequest: filters of GET /v1/channels.
@@ -1005,10 +1037,12 @@ const file_catalog_v1_channels_proto_rawDesc = "" +
 	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\x123\n" +
 	"\achannel\x18\x02 \x01(\v2\x19.catalog.v1.ChannelUpdateR\achannel\"F\n" +
 	"\x15UpdateChannelResponse\x12-\n" +
-	"\achannel\x18\x01 \x01(\v2\x13.catalog.v1.ChannelR\achannel\"A\n" +
+	"\achannel\x18\x01 \x01(\v2\x13.catalog.v1.ChannelR\achannel\"c\n" +
 	"\x14DeleteChannelRequest\x12)\n" +
-	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\"\x17\n" +
-	"\x15DeleteChannelResponse\"\xed\x01\n" +
+	"\fchannel_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vchannelUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x17\n" +
+	"\x15DeleteChannelResponse\"\x81\x02\n" +
 	"\aChannel\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1017,22 +1051,25 @@ const file_catalog_v1_channels_proto_rawDesc = "" +
 	"updated_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x12\n" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x12!\n" +
-	"\flocale_uuids\x18\x06 \x03(\tR\vlocaleUuids\"\x9d\x01\n" +
+	"\flocale_uuids\x18\x06 \x03(\tR\vlocaleUuids\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"\x9d\x01\n" +
 	"\rChannelCreate\x12\x1e\n" +
 	"\x04code\x18\x01 \x01(\tB\n" +
 	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
 	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x12)\n" +
 	"\flocale_uuids\x18\x03 \x03(\tB\x06\xe2\xf3\x18\x020dR\vlocaleUuidsB\x0f\n" +
-	"\r_display_name\"\x90\x02\n" +
+	"\r_display_name\"\xb2\x02\n" +
 	"\rChannelUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
 	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
 	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12?\n" +
 	"\flocale_uuids\x18\x04 \x01(\v2\x14.catalog.v1.UuidListB\x06\xe2\xf3\x18\x020dR\vlocaleUuids\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\a\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x02R\x04etag\x88\x01\x01B\a\n" +
 	"\x05_codeB\x0f\n" +
-	"\r_display_name\"\xb4\x05\n" +
+	"\r_display_nameB\a\n" +
+	"\x05_etag\"\xb4\x05\n" +
 	"\x13ListChannelsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1159,6 +1196,7 @@ func file_catalog_v1_channels_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_channels_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_channels_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_channels_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_channels_proto_msgTypes[16].OneofWrappers = []any{}

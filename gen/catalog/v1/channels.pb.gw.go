@@ -208,6 +208,8 @@ func local_request_ChannelService_UpdateChannel_0(ctx context.Context, marshaler
 	return msg, metadata, err
 }
 
+var filter_ChannelService_DeleteChannel_0 = &utilities.DoubleArray{Encoding: map[string]int{"channel_uuid": 0}, Base: []int{1, 1, 0}, Check: []int{0, 1, 2}}
+
 func request_ChannelService_DeleteChannel_0(ctx context.Context, marshaler runtime.Marshaler, client ChannelServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteChannelRequest
@@ -221,6 +223,12 @@ func request_ChannelService_DeleteChannel_0(ctx context.Context, marshaler runti
 	protoReq.ChannelUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "channel_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ChannelService_DeleteChannel_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -242,6 +250,12 @@ func local_request_ChannelService_DeleteChannel_0(ctx context.Context, marshaler
 	protoReq.ChannelUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "channel_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ChannelService_DeleteChannel_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteChannel(ctx, &protoReq)
 	return msg, metadata, err

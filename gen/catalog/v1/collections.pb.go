@@ -159,7 +159,11 @@ type Collection struct {
 	// The parent collection; null for a root.
 	ParentUuid *string `protobuf:"bytes,8,opt,name=parent_uuid,json=parentUuid,proto3,oneof" json:"parent_uuid,omitempty"`
 	// Order among the siblings (lower first).
-	Position      int32 `protobuf:"varint,9,opt,name=position,proto3" json:"position,omitempty"`
+	Position int32 `protobuf:"varint,9,opt,name=position,proto3" json:"position,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -257,6 +261,13 @@ func (x *Collection) GetPosition() int32 {
 	return 0
 }
 
+func (x *Collection) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // CollectionCreate is the body that creates a collection.
 type CollectionCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -341,7 +352,11 @@ type CollectionUpdate struct {
 	ParentUuid  *string `protobuf:"bytes,4,opt,name=parent_uuid,json=parentUuid,proto3,oneof" json:"parent_uuid,omitempty"`
 	Position    *int32  `protobuf:"varint,5,opt,name=position,proto3,oneof" json:"position,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -416,6 +431,13 @@ func (x *CollectionUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *CollectionUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListCollectionsRequest: filters of GET /v1/collections.
@@ -1093,8 +1115,11 @@ func (x *UpdateCollectionResponse) GetCollection() *Collection {
 type DeleteCollectionRequest struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
 	CollectionUuid string                 `protobuf:"bytes,1,opt,name=collection_uuid,json=collectionUuid,proto3" json:"collection_uuid,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteCollectionRequest) Reset() {
@@ -1130,6 +1155,13 @@ func (*DeleteCollectionRequest) Descriptor() ([]byte, []int) {
 func (x *DeleteCollectionRequest) GetCollectionUuid() string {
 	if x != nil {
 		return x.CollectionUuid
+	}
+	return ""
+}
+
+func (x *DeleteCollectionRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -1174,8 +1206,11 @@ type TransitionCollectionRequest struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
 	CollectionUuid string                 `protobuf:"bytes,1,opt,name=collection_uuid,json=collectionUuid,proto3" json:"collection_uuid,omitempty"`
 	Transition     CollectionTransition   `protobuf:"varint,2,opt,name=transition,proto3,enum=catalog.v1.CollectionTransition" json:"transition,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TransitionCollectionRequest) Reset() {
@@ -1220,6 +1255,13 @@ func (x *TransitionCollectionRequest) GetTransition() CollectionTransition {
 		return x.Transition
 	}
 	return CollectionTransition_COLLECTION_TRANSITION_UNSPECIFIED
+}
+
+func (x *TransitionCollectionRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 type TransitionCollectionResponse struct {
@@ -1267,9 +1309,13 @@ func (x *TransitionCollectionResponse) GetCollection() *Collection {
 }
 
 type BulkTransitionCollectionsRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Transition    CollectionTransition   `protobuf:"varint,1,opt,name=transition,proto3,enum=catalog.v1.CollectionTransition" json:"transition,omitempty"`
-	Uuids         []string               `protobuf:"bytes,2,rep,name=uuids,proto3" json:"uuids,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Transition CollectionTransition   `protobuf:"varint,1,opt,name=transition,proto3,enum=catalog.v1.CollectionTransition" json:"transition,omitempty"`
+	Uuids      []string               `protobuf:"bytes,2,rep,name=uuids,proto3" json:"uuids,omitempty"`
+	// Per item (AIP-154): uuid → the etag the item must still have; an item that changed
+	// refuses the whole request with FAILED_PRECONDITION (REST 412 PRECONDITION_FAILED).
+	// Items without an entry are not checked.
+	Etags         map[string]string `protobuf:"bytes,90,rep,name=etags,proto3" json:"etags,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1314,6 +1360,13 @@ func (x *BulkTransitionCollectionsRequest) GetTransition() CollectionTransition 
 func (x *BulkTransitionCollectionsRequest) GetUuids() []string {
 	if x != nil {
 		return x.Uuids
+	}
+	return nil
+}
+
+func (x *BulkTransitionCollectionsRequest) GetEtags() map[string]string {
+	if x != nil {
+		return x.Etags
 	}
 	return nil
 }
@@ -1367,7 +1420,7 @@ var File_catalog_v1_collections_proto protoreflect.FileDescriptor
 const file_catalog_v1_collections_proto_rawDesc = "" +
 	"\n" +
 	"\x1ccatalog/v1/collections.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x90\x03\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa4\x03\n" +
 	"\n" +
 	"Collection\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1382,7 +1435,8 @@ const file_catalog_v1_collections_proto_rawDesc = "" +
 	"\fdisplay_name\x18\a \x01(\tR\vdisplayName\x12$\n" +
 	"\vparent_uuid\x18\b \x01(\tH\x00R\n" +
 	"parentUuid\x88\x01\x01\x12\x1a\n" +
-	"\bposition\x18\t \x01(\x05R\bpositionB\x0e\n" +
+	"\bposition\x18\t \x01(\x05R\bposition\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\x0e\n" +
 	"\f_parent_uuid\"\xd9\x01\n" +
 	"\x10CollectionCreate\x12\x1e\n" +
 	"\x04code\x18\x01 \x01(\tB\n" +
@@ -1393,7 +1447,7 @@ const file_catalog_v1_collections_proto_rawDesc = "" +
 	"\bposition\x18\x04 \x01(\x05H\x02R\bposition\x88\x01\x01B\x0f\n" +
 	"\r_display_nameB\x0e\n" +
 	"\f_parent_uuidB\v\n" +
-	"\t_position\"\xb6\x02\n" +
+	"\t_position\"\xd8\x02\n" +
 	"\x10CollectionUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
 	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
@@ -1402,11 +1456,13 @@ const file_catalog_v1_collections_proto_rawDesc = "" +
 	"parentUuid\x88\x01\x01\x12\x1f\n" +
 	"\bposition\x18\x05 \x01(\x05H\x03R\bposition\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\a\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x04R\x04etag\x88\x01\x01B\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
 	"\f_parent_uuidB\v\n" +
-	"\t_position\"\x9b\a\n" +
+	"\t_positionB\a\n" +
+	"\x05_etag\"\x9b\a\n" +
 	"\x16ListCollectionsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1472,24 +1528,33 @@ const file_catalog_v1_collections_proto_rawDesc = "" +
 	"\x18UpdateCollectionResponse\x126\n" +
 	"\n" +
 	"collection\x18\x01 \x01(\v2\x16.catalog.v1.CollectionR\n" +
-	"collection\"J\n" +
+	"collection\"l\n" +
 	"\x17DeleteCollectionRequest\x12/\n" +
-	"\x0fcollection_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0ecollectionUuid\"\x1a\n" +
-	"\x18DeleteCollectionResponse\"\x98\x01\n" +
+	"\x0fcollection_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0ecollectionUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1a\n" +
+	"\x18DeleteCollectionResponse\"\xba\x01\n" +
 	"\x1bTransitionCollectionRequest\x12/\n" +
 	"\x0fcollection_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0ecollectionUuid\x12H\n" +
 	"\n" +
 	"transition\x18\x02 \x01(\x0e2 .catalog.v1.CollectionTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
-	"transition\"V\n" +
+	"transition\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"V\n" +
 	"\x1cTransitionCollectionResponse\x126\n" +
 	"\n" +
 	"collection\x18\x01 \x01(\v2\x16.catalog.v1.CollectionR\n" +
-	"collection\"\x8c\x01\n" +
+	"collection\"\x95\x02\n" +
 	" BulkTransitionCollectionsRequest\x12H\n" +
 	"\n" +
 	"transition\x18\x01 \x01(\x0e2 .catalog.v1.CollectionTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"transition\x12\x1e\n" +
-	"\x05uuids\x18\x02 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\"Q\n" +
+	"\x05uuids\x18\x02 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\x12M\n" +
+	"\x05etags\x18Z \x03(\v27.catalog.v1.BulkTransitionCollectionsRequest.EtagsEntryR\x05etags\x1a8\n" +
+	"\n" +
+	"EtagsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"Q\n" +
 	"!BulkTransitionCollectionsResponse\x12,\n" +
 	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.CollectionR\x05items*\xaf\x01\n" +
 	"\x10CollectionStatus\x12!\n" +
@@ -1534,7 +1599,7 @@ func file_catalog_v1_collections_proto_rawDescGZIP() []byte {
 }
 
 var file_catalog_v1_collections_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_catalog_v1_collections_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_catalog_v1_collections_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_catalog_v1_collections_proto_goTypes = []any{
 	(CollectionStatus)(0),                     // 0: catalog.v1.CollectionStatus
 	(CollectionTransition)(0),                 // 1: catalog.v1.CollectionTransition
@@ -1559,37 +1624,38 @@ var file_catalog_v1_collections_proto_goTypes = []any{
 	(*TransitionCollectionResponse)(nil),      // 20: catalog.v1.TransitionCollectionResponse
 	(*BulkTransitionCollectionsRequest)(nil),  // 21: catalog.v1.BulkTransitionCollectionsRequest
 	(*BulkTransitionCollectionsResponse)(nil), // 22: catalog.v1.BulkTransitionCollectionsResponse
-	(*timestamppb.Timestamp)(nil),             // 23: google.protobuf.Timestamp
-	(*fieldmaskpb.FieldMask)(nil),             // 24: google.protobuf.FieldMask
-	(*StringsFilter)(nil),                     // 25: catalog.v1.StringsFilter
-	(*StringFilter)(nil),                      // 26: catalog.v1.StringFilter
-	(*TimeFilter)(nil),                        // 27: catalog.v1.TimeFilter
-	(*BoolFilter)(nil),                        // 28: catalog.v1.BoolFilter
-	(*OrderBy)(nil),                           // 29: catalog.v1.OrderBy
-	(*IntFilter)(nil),                         // 30: catalog.v1.IntFilter
-	(*Pagination)(nil),                        // 31: catalog.v1.Pagination
+	nil,                           // 23: catalog.v1.BulkTransitionCollectionsRequest.EtagsEntry
+	(*timestamppb.Timestamp)(nil), // 24: google.protobuf.Timestamp
+	(*fieldmaskpb.FieldMask)(nil), // 25: google.protobuf.FieldMask
+	(*StringsFilter)(nil),         // 26: catalog.v1.StringsFilter
+	(*StringFilter)(nil),          // 27: catalog.v1.StringFilter
+	(*TimeFilter)(nil),            // 28: catalog.v1.TimeFilter
+	(*BoolFilter)(nil),            // 29: catalog.v1.BoolFilter
+	(*OrderBy)(nil),               // 30: catalog.v1.OrderBy
+	(*IntFilter)(nil),             // 31: catalog.v1.IntFilter
+	(*Pagination)(nil),            // 32: catalog.v1.Pagination
 }
 var file_catalog_v1_collections_proto_depIdxs = []int32{
-	23, // 0: catalog.v1.Collection.created_at:type_name -> google.protobuf.Timestamp
-	23, // 1: catalog.v1.Collection.updated_at:type_name -> google.protobuf.Timestamp
-	23, // 2: catalog.v1.Collection.removed_at:type_name -> google.protobuf.Timestamp
+	24, // 0: catalog.v1.Collection.created_at:type_name -> google.protobuf.Timestamp
+	24, // 1: catalog.v1.Collection.updated_at:type_name -> google.protobuf.Timestamp
+	24, // 2: catalog.v1.Collection.removed_at:type_name -> google.protobuf.Timestamp
 	0,  // 3: catalog.v1.Collection.status:type_name -> catalog.v1.CollectionStatus
-	24, // 4: catalog.v1.CollectionUpdate.update_mask:type_name -> google.protobuf.FieldMask
-	25, // 5: catalog.v1.ListCollectionsRequest.uuids:type_name -> catalog.v1.StringsFilter
-	25, // 6: catalog.v1.ListCollectionsRequest.codes:type_name -> catalog.v1.StringsFilter
-	26, // 7: catalog.v1.ListCollectionsRequest.code:type_name -> catalog.v1.StringFilter
-	25, // 8: catalog.v1.ListCollectionsRequest.display_names:type_name -> catalog.v1.StringsFilter
-	26, // 9: catalog.v1.ListCollectionsRequest.display_name:type_name -> catalog.v1.StringFilter
-	25, // 10: catalog.v1.ListCollectionsRequest.statuses:type_name -> catalog.v1.StringsFilter
-	27, // 11: catalog.v1.ListCollectionsRequest.created_at:type_name -> catalog.v1.TimeFilter
-	27, // 12: catalog.v1.ListCollectionsRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	28, // 13: catalog.v1.ListCollectionsRequest.is_removed:type_name -> catalog.v1.BoolFilter
-	29, // 14: catalog.v1.ListCollectionsRequest.order_by:type_name -> catalog.v1.OrderBy
-	25, // 15: catalog.v1.ListCollectionsRequest.parent_uuids:type_name -> catalog.v1.StringsFilter
-	28, // 16: catalog.v1.ListCollectionsRequest.is_root:type_name -> catalog.v1.BoolFilter
-	30, // 17: catalog.v1.ListCollectionsRequest.position:type_name -> catalog.v1.IntFilter
+	25, // 4: catalog.v1.CollectionUpdate.update_mask:type_name -> google.protobuf.FieldMask
+	26, // 5: catalog.v1.ListCollectionsRequest.uuids:type_name -> catalog.v1.StringsFilter
+	26, // 6: catalog.v1.ListCollectionsRequest.codes:type_name -> catalog.v1.StringsFilter
+	27, // 7: catalog.v1.ListCollectionsRequest.code:type_name -> catalog.v1.StringFilter
+	26, // 8: catalog.v1.ListCollectionsRequest.display_names:type_name -> catalog.v1.StringsFilter
+	27, // 9: catalog.v1.ListCollectionsRequest.display_name:type_name -> catalog.v1.StringFilter
+	26, // 10: catalog.v1.ListCollectionsRequest.statuses:type_name -> catalog.v1.StringsFilter
+	28, // 11: catalog.v1.ListCollectionsRequest.created_at:type_name -> catalog.v1.TimeFilter
+	28, // 12: catalog.v1.ListCollectionsRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	29, // 13: catalog.v1.ListCollectionsRequest.is_removed:type_name -> catalog.v1.BoolFilter
+	30, // 14: catalog.v1.ListCollectionsRequest.order_by:type_name -> catalog.v1.OrderBy
+	26, // 15: catalog.v1.ListCollectionsRequest.parent_uuids:type_name -> catalog.v1.StringsFilter
+	29, // 16: catalog.v1.ListCollectionsRequest.is_root:type_name -> catalog.v1.BoolFilter
+	31, // 17: catalog.v1.ListCollectionsRequest.position:type_name -> catalog.v1.IntFilter
 	2,  // 18: catalog.v1.ListCollectionsResponse.items:type_name -> catalog.v1.Collection
-	31, // 19: catalog.v1.ListCollectionsResponse.pagination:type_name -> catalog.v1.Pagination
+	32, // 19: catalog.v1.ListCollectionsResponse.pagination:type_name -> catalog.v1.Pagination
 	3,  // 20: catalog.v1.CreateCollectionRequest.collection:type_name -> catalog.v1.CollectionCreate
 	2,  // 21: catalog.v1.CreateCollectionResponse.collection:type_name -> catalog.v1.Collection
 	3,  // 22: catalog.v1.BulkCreateCollectionsRequest.items:type_name -> catalog.v1.CollectionCreate
@@ -1602,30 +1668,31 @@ var file_catalog_v1_collections_proto_depIdxs = []int32{
 	1,  // 29: catalog.v1.TransitionCollectionRequest.transition:type_name -> catalog.v1.CollectionTransition
 	2,  // 30: catalog.v1.TransitionCollectionResponse.collection:type_name -> catalog.v1.Collection
 	1,  // 31: catalog.v1.BulkTransitionCollectionsRequest.transition:type_name -> catalog.v1.CollectionTransition
-	2,  // 32: catalog.v1.BulkTransitionCollectionsResponse.items:type_name -> catalog.v1.Collection
-	5,  // 33: catalog.v1.CollectionService.ListCollections:input_type -> catalog.v1.ListCollectionsRequest
-	7,  // 34: catalog.v1.CollectionService.CreateCollection:input_type -> catalog.v1.CreateCollectionRequest
-	9,  // 35: catalog.v1.CollectionService.BulkCreateCollections:input_type -> catalog.v1.BulkCreateCollectionsRequest
-	13, // 36: catalog.v1.CollectionService.GetCollection:input_type -> catalog.v1.GetCollectionRequest
-	15, // 37: catalog.v1.CollectionService.UpdateCollection:input_type -> catalog.v1.UpdateCollectionRequest
-	17, // 38: catalog.v1.CollectionService.DeleteCollection:input_type -> catalog.v1.DeleteCollectionRequest
-	11, // 39: catalog.v1.CollectionService.BulkUpdateCollections:input_type -> catalog.v1.BulkUpdateCollectionsRequest
-	19, // 40: catalog.v1.CollectionService.TransitionCollection:input_type -> catalog.v1.TransitionCollectionRequest
-	21, // 41: catalog.v1.CollectionService.BulkTransitionCollections:input_type -> catalog.v1.BulkTransitionCollectionsRequest
-	6,  // 42: catalog.v1.CollectionService.ListCollections:output_type -> catalog.v1.ListCollectionsResponse
-	8,  // 43: catalog.v1.CollectionService.CreateCollection:output_type -> catalog.v1.CreateCollectionResponse
-	10, // 44: catalog.v1.CollectionService.BulkCreateCollections:output_type -> catalog.v1.BulkCreateCollectionsResponse
-	14, // 45: catalog.v1.CollectionService.GetCollection:output_type -> catalog.v1.GetCollectionResponse
-	16, // 46: catalog.v1.CollectionService.UpdateCollection:output_type -> catalog.v1.UpdateCollectionResponse
-	18, // 47: catalog.v1.CollectionService.DeleteCollection:output_type -> catalog.v1.DeleteCollectionResponse
-	12, // 48: catalog.v1.CollectionService.BulkUpdateCollections:output_type -> catalog.v1.BulkUpdateCollectionsResponse
-	20, // 49: catalog.v1.CollectionService.TransitionCollection:output_type -> catalog.v1.TransitionCollectionResponse
-	22, // 50: catalog.v1.CollectionService.BulkTransitionCollections:output_type -> catalog.v1.BulkTransitionCollectionsResponse
-	42, // [42:51] is the sub-list for method output_type
-	33, // [33:42] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	23, // 32: catalog.v1.BulkTransitionCollectionsRequest.etags:type_name -> catalog.v1.BulkTransitionCollectionsRequest.EtagsEntry
+	2,  // 33: catalog.v1.BulkTransitionCollectionsResponse.items:type_name -> catalog.v1.Collection
+	5,  // 34: catalog.v1.CollectionService.ListCollections:input_type -> catalog.v1.ListCollectionsRequest
+	7,  // 35: catalog.v1.CollectionService.CreateCollection:input_type -> catalog.v1.CreateCollectionRequest
+	9,  // 36: catalog.v1.CollectionService.BulkCreateCollections:input_type -> catalog.v1.BulkCreateCollectionsRequest
+	13, // 37: catalog.v1.CollectionService.GetCollection:input_type -> catalog.v1.GetCollectionRequest
+	15, // 38: catalog.v1.CollectionService.UpdateCollection:input_type -> catalog.v1.UpdateCollectionRequest
+	17, // 39: catalog.v1.CollectionService.DeleteCollection:input_type -> catalog.v1.DeleteCollectionRequest
+	11, // 40: catalog.v1.CollectionService.BulkUpdateCollections:input_type -> catalog.v1.BulkUpdateCollectionsRequest
+	19, // 41: catalog.v1.CollectionService.TransitionCollection:input_type -> catalog.v1.TransitionCollectionRequest
+	21, // 42: catalog.v1.CollectionService.BulkTransitionCollections:input_type -> catalog.v1.BulkTransitionCollectionsRequest
+	6,  // 43: catalog.v1.CollectionService.ListCollections:output_type -> catalog.v1.ListCollectionsResponse
+	8,  // 44: catalog.v1.CollectionService.CreateCollection:output_type -> catalog.v1.CreateCollectionResponse
+	10, // 45: catalog.v1.CollectionService.BulkCreateCollections:output_type -> catalog.v1.BulkCreateCollectionsResponse
+	14, // 46: catalog.v1.CollectionService.GetCollection:output_type -> catalog.v1.GetCollectionResponse
+	16, // 47: catalog.v1.CollectionService.UpdateCollection:output_type -> catalog.v1.UpdateCollectionResponse
+	18, // 48: catalog.v1.CollectionService.DeleteCollection:output_type -> catalog.v1.DeleteCollectionResponse
+	12, // 49: catalog.v1.CollectionService.BulkUpdateCollections:output_type -> catalog.v1.BulkUpdateCollectionsResponse
+	20, // 50: catalog.v1.CollectionService.TransitionCollection:output_type -> catalog.v1.TransitionCollectionResponse
+	22, // 51: catalog.v1.CollectionService.BulkTransitionCollections:output_type -> catalog.v1.BulkTransitionCollectionsResponse
+	43, // [43:52] is the sub-list for method output_type
+	34, // [34:43] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_collections_proto_init() }
@@ -1639,13 +1706,15 @@ func file_catalog_v1_collections_proto_init() {
 	file_catalog_v1_collections_proto_msgTypes[1].OneofWrappers = []any{}
 	file_catalog_v1_collections_proto_msgTypes[2].OneofWrappers = []any{}
 	file_catalog_v1_collections_proto_msgTypes[3].OneofWrappers = []any{}
+	file_catalog_v1_collections_proto_msgTypes[15].OneofWrappers = []any{}
+	file_catalog_v1_collections_proto_msgTypes[17].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_collections_proto_rawDesc), len(file_catalog_v1_collections_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   21,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

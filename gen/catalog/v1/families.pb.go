@@ -638,8 +638,11 @@ func (x *UpdateFamilyResponse) GetFamily() *Family {
 }
 
 type DeleteFamilyRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	FamilyUuid    string                 `protobuf:"bytes,1,opt,name=family_uuid,json=familyUuid,proto3" json:"family_uuid,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	FamilyUuid string                 `protobuf:"bytes,1,opt,name=family_uuid,json=familyUuid,proto3" json:"family_uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -677,6 +680,13 @@ func (*DeleteFamilyRequest) Descriptor() ([]byte, []int) {
 func (x *DeleteFamilyRequest) GetFamilyUuid() string {
 	if x != nil {
 		return x.FamilyUuid
+	}
+	return ""
+}
+
+func (x *DeleteFamilyRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -719,12 +729,16 @@ func (*DeleteFamilyResponse) Descriptor() ([]byte, []int) {
 
 // Family is a product blueprint: its links define the structure and requirements of its products.
 type Family struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	Code          string                 `protobuf:"bytes,4,opt,name=code,proto3" json:"code,omitempty"`
-	DisplayName   string                 `protobuf:"bytes,5,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Uuid        string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	CreatedAt   *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	UpdatedAt   *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	Code        string                 `protobuf:"bytes,4,opt,name=code,proto3" json:"code,omitempty"`
+	DisplayName string                 `protobuf:"bytes,5,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -794,6 +808,13 @@ func (x *Family) GetDisplayName() string {
 	return ""
 }
 
+func (x *Family) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // FamilyCreate is the body that creates a family.
 type FamilyCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -857,7 +878,11 @@ type FamilyUpdate struct {
 	Code        *string `protobuf:"bytes,2,opt,name=code,proto3,oneof" json:"code,omitempty"`
 	DisplayName *string `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -918,6 +943,13 @@ func (x *FamilyUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *FamilyUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListFamiliesRequest: filters of GET /v1/families.
@@ -1082,11 +1114,13 @@ const file_catalog_v1_families_proto_rawDesc = "" +
 	"familyUuid\x120\n" +
 	"\x06family\x18\x02 \x01(\v2\x18.catalog.v1.FamilyUpdateR\x06family\"B\n" +
 	"\x14UpdateFamilyResponse\x12*\n" +
-	"\x06family\x18\x01 \x01(\v2\x12.catalog.v1.FamilyR\x06family\">\n" +
+	"\x06family\x18\x01 \x01(\v2\x12.catalog.v1.FamilyR\x06family\"`\n" +
 	"\x13DeleteFamilyRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
-	"familyUuid\"\x16\n" +
-	"\x14DeleteFamilyResponse\"\xc9\x01\n" +
+	"familyUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x16\n" +
+	"\x14DeleteFamilyResponse\"\xdd\x01\n" +
 	"\x06Family\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1094,20 +1128,23 @@ const file_catalog_v1_families_proto_rawDesc = "" +
 	"\n" +
 	"updated_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x12\n" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
-	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\"q\n" +
+	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"q\n" +
 	"\fFamilyCreate\x12\x1e\n" +
 	"\x04code\x18\x01 \x01(\tB\n" +
 	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
 	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01B\x0f\n" +
-	"\r_display_name\"\xce\x01\n" +
+	"\r_display_name\"\xf0\x01\n" +
 	"\fFamilyUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
 	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
 	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\a\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x02R\x04etag\x88\x01\x01B\a\n" +
 	"\x05_codeB\x0f\n" +
-	"\r_display_name\"\xf6\x04\n" +
+	"\r_display_nameB\a\n" +
+	"\x05_etag\"\xf6\x04\n" +
 	"\x13ListFamiliesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1242,6 +1279,7 @@ func file_catalog_v1_families_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_families_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_families_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_families_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_families_proto_msgTypes[16].OneofWrappers = []any{}

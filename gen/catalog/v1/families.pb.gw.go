@@ -208,6 +208,8 @@ func local_request_FamilyService_UpdateFamily_0(ctx context.Context, marshaler r
 	return msg, metadata, err
 }
 
+var filter_FamilyService_DeleteFamily_0 = &utilities.DoubleArray{Encoding: map[string]int{"family_uuid": 0}, Base: []int{1, 1, 0}, Check: []int{0, 1, 2}}
+
 func request_FamilyService_DeleteFamily_0(ctx context.Context, marshaler runtime.Marshaler, client FamilyServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteFamilyRequest
@@ -221,6 +223,12 @@ func request_FamilyService_DeleteFamily_0(ctx context.Context, marshaler runtime
 	protoReq.FamilyUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "family_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_FamilyService_DeleteFamily_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -242,6 +250,12 @@ func local_request_FamilyService_DeleteFamily_0(ctx context.Context, marshaler r
 	protoReq.FamilyUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "family_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_FamilyService_DeleteFamily_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteFamily(ctx, &protoReq)
 	return msg, metadata, err

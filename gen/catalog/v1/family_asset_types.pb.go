@@ -568,8 +568,11 @@ type DeleteFamilyAssetTypeRequest struct {
 	state               protoimpl.MessageState `protogen:"open.v1"`
 	FamilyUuid          string                 `protobuf:"bytes,1,opt,name=family_uuid,json=familyUuid,proto3" json:"family_uuid,omitempty"`
 	FamilyAssetTypeUuid string                 `protobuf:"bytes,2,opt,name=family_asset_type_uuid,json=familyAssetTypeUuid,proto3" json:"family_asset_type_uuid,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteFamilyAssetTypeRequest) Reset() {
@@ -612,6 +615,13 @@ func (x *DeleteFamilyAssetTypeRequest) GetFamilyUuid() string {
 func (x *DeleteFamilyAssetTypeRequest) GetFamilyAssetTypeUuid() string {
 	if x != nil {
 		return x.FamilyAssetTypeUuid
+	}
+	return ""
+}
+
+func (x *DeleteFamilyAssetTypeRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -666,8 +676,12 @@ type FamilyAssetType struct {
 	// Fewest items of this type a product of the family needs (0 or more).
 	MinCount int32 `protobuf:"varint,7,opt,name=min_count,json=minCount,proto3" json:"min_count,omitempty"`
 	// Most items of this type a product of the family may have; null: no maximum.
-	MaxCount      *int32          `protobuf:"varint,8,opt,name=max_count,json=maxCount,proto3,oneof" json:"max_count,omitempty"`
-	AppliesTo     FamilyAppliesTo `protobuf:"varint,9,opt,name=applies_to,json=appliesTo,proto3,enum=catalog.v1.FamilyAppliesTo" json:"applies_to,omitempty"`
+	MaxCount  *int32          `protobuf:"varint,8,opt,name=max_count,json=maxCount,proto3,oneof" json:"max_count,omitempty"`
+	AppliesTo FamilyAppliesTo `protobuf:"varint,9,opt,name=applies_to,json=appliesTo,proto3,enum=catalog.v1.FamilyAppliesTo" json:"applies_to,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -763,6 +777,13 @@ func (x *FamilyAssetType) GetAppliesTo() FamilyAppliesTo {
 		return x.AppliesTo
 	}
 	return FamilyAppliesTo_FAMILY_APPLIES_TO_UNSPECIFIED
+}
+
+func (x *FamilyAssetType) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
 }
 
 // FamilyAssetTypeCreate is the body that links a product asset type to a family.
@@ -865,7 +886,11 @@ type FamilyAssetTypeUpdate struct {
 	MaxCount  *int32           `protobuf:"varint,5,opt,name=max_count,json=maxCount,proto3,oneof" json:"max_count,omitempty"`
 	AppliesTo *FamilyAppliesTo `protobuf:"varint,6,opt,name=applies_to,json=appliesTo,proto3,enum=catalog.v1.FamilyAppliesTo,oneof" json:"applies_to,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -947,6 +972,13 @@ func (x *FamilyAssetTypeUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *FamilyAssetTypeUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListFamilyAssetTypesRequest: filters of GET /v1/families/{familyUuid}/asset-types.
@@ -1140,12 +1172,14 @@ const file_catalog_v1_family_asset_types_proto_rawDesc = "" +
 	"\x16family_asset_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyAssetTypeUuid\x12M\n" +
 	"\x11family_asset_type\x18\x03 \x01(\v2!.catalog.v1.FamilyAssetTypeUpdateR\x0ffamilyAssetType\"h\n" +
 	"\x1dUpdateFamilyAssetTypeResponse\x12G\n" +
-	"\x11family_asset_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAssetTypeR\x0ffamilyAssetType\"\x84\x01\n" +
+	"\x11family_asset_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAssetTypeR\x0ffamilyAssetType\"\xa6\x01\n" +
 	"\x1cDeleteFamilyAssetTypeRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12;\n" +
-	"\x16family_asset_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyAssetTypeUuid\"\x1f\n" +
-	"\x1dDeleteFamilyAssetTypeResponse\"\xcd\x03\n" +
+	"\x16family_asset_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyAssetTypeUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1f\n" +
+	"\x1dDeleteFamilyAssetTypeResponse\"\xe1\x03\n" +
 	"\x0fFamilyAssetType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1159,7 +1193,8 @@ const file_catalog_v1_family_asset_types_proto_rawDesc = "" +
 	"\tmin_count\x18\a \x01(\x05R\bminCount\x12 \n" +
 	"\tmax_count\x18\b \x01(\x05H\x00R\bmaxCount\x88\x01\x01\x12:\n" +
 	"\n" +
-	"applies_to\x18\t \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToR\tappliesToB\f\n" +
+	"applies_to\x18\t \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToR\tappliesTo\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\f\n" +
 	"\n" +
 	"_max_count\"\x82\x03\n" +
 	"\x15FamilyAssetTypeCreate\x12=\n" +
@@ -1174,7 +1209,7 @@ const file_catalog_v1_family_asset_types_proto_rawDesc = "" +
 	"_min_countB\f\n" +
 	"\n" +
 	"_max_countB\r\n" +
-	"\v_applies_to\"\xec\x03\n" +
+	"\v_applies_to\"\x8e\x04\n" +
 	"\x15FamilyAssetTypeUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12:\n" +
 	"\x17product_asset_type_uuid\x18\x02 \x01(\tH\x00R\x14productAssetTypeUuid\x88\x01\x01\x12T\n" +
@@ -1184,14 +1219,16 @@ const file_catalog_v1_family_asset_types_proto_rawDesc = "" +
 	"\n" +
 	"applies_to\x18\x06 \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToH\x04R\tappliesTo\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\x1a\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x05R\x04etag\x88\x01\x01B\x1a\n" +
 	"\x18_product_asset_type_uuidB\x14\n" +
 	"\x12_requirement_levelB\f\n" +
 	"\n" +
 	"_min_countB\f\n" +
 	"\n" +
 	"_max_countB\r\n" +
-	"\v_applies_to\"\x9e\x06\n" +
+	"\v_applies_toB\a\n" +
+	"\x05_etag\"\x9e\x06\n" +
 	"\x1bListFamilyAssetTypesRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12/\n" +
@@ -1328,6 +1365,7 @@ func file_catalog_v1_family_asset_types_proto_init() {
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_families_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_family_asset_types_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_family_asset_types_proto_msgTypes[13].OneofWrappers = []any{}
 	file_catalog_v1_family_asset_types_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_family_asset_types_proto_msgTypes[15].OneofWrappers = []any{}

@@ -294,6 +294,8 @@ func local_request_FamilyAssetTypeService_UpdateFamilyAssetType_0(ctx context.Co
 	return msg, metadata, err
 }
 
+var filter_FamilyAssetTypeService_DeleteFamilyAssetType_0 = &utilities.DoubleArray{Encoding: map[string]int{"family_uuid": 0, "family_asset_type_uuid": 1}, Base: []int{1, 1, 2, 0, 0}, Check: []int{0, 1, 1, 2, 3}}
+
 func request_FamilyAssetTypeService_DeleteFamilyAssetType_0(ctx context.Context, marshaler runtime.Marshaler, client FamilyAssetTypeServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteFamilyAssetTypeRequest
@@ -315,6 +317,12 @@ func request_FamilyAssetTypeService_DeleteFamilyAssetType_0(ctx context.Context,
 	protoReq.FamilyAssetTypeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "family_asset_type_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_FamilyAssetTypeService_DeleteFamilyAssetType_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -344,6 +352,12 @@ func local_request_FamilyAssetTypeService_DeleteFamilyAssetType_0(ctx context.Co
 	protoReq.FamilyAssetTypeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "family_asset_type_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_FamilyAssetTypeService_DeleteFamilyAssetType_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteFamilyAssetType(ctx, &protoReq)
 	return msg, metadata, err

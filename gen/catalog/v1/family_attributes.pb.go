@@ -568,8 +568,11 @@ type DeleteFamilyAttributeRequest struct {
 	state               protoimpl.MessageState `protogen:"open.v1"`
 	FamilyUuid          string                 `protobuf:"bytes,1,opt,name=family_uuid,json=familyUuid,proto3" json:"family_uuid,omitempty"`
 	FamilyAttributeUuid string                 `protobuf:"bytes,2,opt,name=family_attribute_uuid,json=familyAttributeUuid,proto3" json:"family_attribute_uuid,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteFamilyAttributeRequest) Reset() {
@@ -612,6 +615,13 @@ func (x *DeleteFamilyAttributeRequest) GetFamilyUuid() string {
 func (x *DeleteFamilyAttributeRequest) GetFamilyAttributeUuid() string {
 	if x != nil {
 		return x.FamilyAttributeUuid
+	}
+	return ""
+}
+
+func (x *DeleteFamilyAttributeRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -665,6 +675,10 @@ type FamilyAttribute struct {
 	AppliesTo        FamilyAppliesTo        `protobuf:"varint,7,opt,name=applies_to,json=appliesTo,proto3,enum=catalog.v1.FamilyAppliesTo" json:"applies_to,omitempty"`
 	// The attribute differentiates the family's variants (so appliesTo is variant or both).
 	IsVariantAxis bool `protobuf:"varint,8,opt,name=is_variant_axis,json=isVariantAxis,proto3" json:"is_variant_axis,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -755,6 +769,13 @@ func (x *FamilyAttribute) GetIsVariantAxis() bool {
 	return false
 }
 
+func (x *FamilyAttribute) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // FamilyAttributeCreate is the body that links an attribute to a family.
 type FamilyAttributeCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -842,7 +863,11 @@ type FamilyAttributeUpdate struct {
 	AppliesTo        *FamilyAppliesTo        `protobuf:"varint,4,opt,name=applies_to,json=appliesTo,proto3,enum=catalog.v1.FamilyAppliesTo,oneof" json:"applies_to,omitempty"`
 	IsVariantAxis    *bool                   `protobuf:"varint,5,opt,name=is_variant_axis,json=isVariantAxis,proto3,oneof" json:"is_variant_axis,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -917,6 +942,13 @@ func (x *FamilyAttributeUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *FamilyAttributeUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListFamilyAttributesRequest: filters of GET /v1/families/{familyUuid}/attributes.
@@ -1100,12 +1132,14 @@ const file_catalog_v1_family_attributes_proto_rawDesc = "" +
 	"\x15family_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyAttributeUuid\x12L\n" +
 	"\x10family_attribute\x18\x03 \x01(\v2!.catalog.v1.FamilyAttributeUpdateR\x0ffamilyAttribute\"g\n" +
 	"\x1dUpdateFamilyAttributeResponse\x12F\n" +
-	"\x10family_attribute\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAttributeR\x0ffamilyAttribute\"\x83\x01\n" +
+	"\x10family_attribute\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyAttributeR\x0ffamilyAttribute\"\xa5\x01\n" +
 	"\x1cDeleteFamilyAttributeRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12:\n" +
-	"\x15family_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyAttributeUuid\"\x1f\n" +
-	"\x1dDeleteFamilyAttributeResponse\"\x98\x03\n" +
+	"\x15family_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyAttributeUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1f\n" +
+	"\x1dDeleteFamilyAttributeResponse\"\xac\x03\n" +
 	"\x0fFamilyAttribute\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1118,7 +1152,8 @@ const file_catalog_v1_family_attributes_proto_rawDesc = "" +
 	"\x11requirement_level\x18\x06 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelR\x10requirementLevel\x12:\n" +
 	"\n" +
 	"applies_to\x18\a \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToR\tappliesTo\x12&\n" +
-	"\x0fis_variant_axis\x18\b \x01(\bR\risVariantAxis\"\xc3\x02\n" +
+	"\x0fis_variant_axis\x18\b \x01(\bR\risVariantAxis\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"\xc3\x02\n" +
 	"\x15FamilyAttributeCreate\x12-\n" +
 	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12T\n" +
 	"\x11requirement_level\x18\x02 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelH\x00R\x10requirementLevel\x88\x01\x01\x12?\n" +
@@ -1127,7 +1162,7 @@ const file_catalog_v1_family_attributes_proto_rawDesc = "" +
 	"\x0fis_variant_axis\x18\x04 \x01(\bH\x02R\risVariantAxis\x88\x01\x01B\x14\n" +
 	"\x12_requirement_levelB\r\n" +
 	"\v_applies_toB\x12\n" +
-	"\x10_is_variant_axis\"\xa4\x03\n" +
+	"\x10_is_variant_axis\"\xc6\x03\n" +
 	"\x15FamilyAttributeUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12*\n" +
 	"\x0eattribute_uuid\x18\x02 \x01(\tH\x00R\rattributeUuid\x88\x01\x01\x12T\n" +
@@ -1136,11 +1171,13 @@ const file_catalog_v1_family_attributes_proto_rawDesc = "" +
 	"applies_to\x18\x04 \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToH\x02R\tappliesTo\x88\x01\x01\x12+\n" +
 	"\x0fis_variant_axis\x18\x05 \x01(\bH\x03R\risVariantAxis\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\x11\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x04R\x04etag\x88\x01\x01B\x11\n" +
 	"\x0f_attribute_uuidB\x14\n" +
 	"\x12_requirement_levelB\r\n" +
 	"\v_applies_toB\x12\n" +
-	"\x10_is_variant_axis\"\xd2\x05\n" +
+	"\x10_is_variant_axisB\a\n" +
+	"\x05_etag\"\xd2\x05\n" +
 	"\x1bListFamilyAttributesRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12/\n" +
@@ -1273,6 +1310,7 @@ func file_catalog_v1_family_attributes_proto_init() {
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_families_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_family_attributes_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_family_attributes_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_family_attributes_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_family_attributes_proto_msgTypes[16].OneofWrappers = []any{}

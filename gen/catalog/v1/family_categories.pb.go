@@ -568,8 +568,11 @@ type DeleteFamilyCategoryRequest struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
 	FamilyUuid         string                 `protobuf:"bytes,1,opt,name=family_uuid,json=familyUuid,proto3" json:"family_uuid,omitempty"`
 	FamilyCategoryUuid string                 `protobuf:"bytes,2,opt,name=family_category_uuid,json=familyCategoryUuid,proto3" json:"family_category_uuid,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteFamilyCategoryRequest) Reset() {
@@ -612,6 +615,13 @@ func (x *DeleteFamilyCategoryRequest) GetFamilyUuid() string {
 func (x *DeleteFamilyCategoryRequest) GetFamilyCategoryUuid() string {
 	if x != nil {
 		return x.FamilyCategoryUuid
+	}
+	return ""
+}
+
+func (x *DeleteFamilyCategoryRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -662,7 +672,11 @@ type FamilyCategory struct {
 	// The linked category; fixed after creation.
 	CategoryUuid string `protobuf:"bytes,5,opt,name=category_uuid,json=categoryUuid,proto3" json:"category_uuid,omitempty"`
 	// New products of the family are linked to the category.
-	AutoPopulate  bool `protobuf:"varint,6,opt,name=auto_populate,json=autoPopulate,proto3" json:"auto_populate,omitempty"`
+	AutoPopulate bool `protobuf:"varint,6,opt,name=auto_populate,json=autoPopulate,proto3" json:"auto_populate,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -739,6 +753,13 @@ func (x *FamilyCategory) GetAutoPopulate() bool {
 	return false
 }
 
+func (x *FamilyCategory) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // FamilyCategoryCreate is the body that links a category to a family.
 type FamilyCategoryCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -805,7 +826,11 @@ type FamilyCategoryUpdate struct {
 	CategoryUuid *string `protobuf:"bytes,2,opt,name=category_uuid,json=categoryUuid,proto3,oneof" json:"category_uuid,omitempty"`
 	AutoPopulate *bool   `protobuf:"varint,3,opt,name=auto_populate,json=autoPopulate,proto3,oneof" json:"auto_populate,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -866,6 +891,13 @@ func (x *FamilyCategoryUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *FamilyCategoryUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListFamilyCategoriesRequest: filters of GET /v1/families/{familyUuid}/categories.
@@ -1030,12 +1062,14 @@ const file_catalog_v1_family_categories_proto_rawDesc = "" +
 	"\x14family_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x12familyCategoryUuid\x12I\n" +
 	"\x0ffamily_category\x18\x03 \x01(\v2 .catalog.v1.FamilyCategoryUpdateR\x0efamilyCategory\"c\n" +
 	"\x1cUpdateFamilyCategoryResponse\x12C\n" +
-	"\x0ffamily_category\x18\x01 \x01(\v2\x1a.catalog.v1.FamilyCategoryR\x0efamilyCategory\"\x80\x01\n" +
+	"\x0ffamily_category\x18\x01 \x01(\v2\x1a.catalog.v1.FamilyCategoryR\x0efamilyCategory\"\xa2\x01\n" +
 	"\x1bDeleteFamilyCategoryRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x128\n" +
-	"\x14family_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x12familyCategoryUuid\"\x1e\n" +
-	"\x1cDeleteFamilyCategoryResponse\"\x85\x02\n" +
+	"\x14family_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x12familyCategoryUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1e\n" +
+	"\x1cDeleteFamilyCategoryResponse\"\x99\x02\n" +
 	"\x0eFamilyCategory\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1045,19 +1079,22 @@ const file_catalog_v1_family_categories_proto_rawDesc = "" +
 	"\vfamily_uuid\x18\x04 \x01(\tR\n" +
 	"familyUuid\x12#\n" +
 	"\rcategory_uuid\x18\x05 \x01(\tR\fcategoryUuid\x12#\n" +
-	"\rauto_populate\x18\x06 \x01(\bR\fautoPopulate\"\x7f\n" +
+	"\rauto_populate\x18\x06 \x01(\bR\fautoPopulate\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"\x7f\n" +
 	"\x14FamilyCategoryCreate\x12+\n" +
 	"\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fcategoryUuid\x12(\n" +
 	"\rauto_populate\x18\x02 \x01(\bH\x00R\fautoPopulate\x88\x01\x01B\x10\n" +
-	"\x0e_auto_populate\"\xdf\x01\n" +
+	"\x0e_auto_populate\"\x81\x02\n" +
 	"\x14FamilyCategoryUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12(\n" +
 	"\rcategory_uuid\x18\x02 \x01(\tH\x00R\fcategoryUuid\x88\x01\x01\x12(\n" +
 	"\rauto_populate\x18\x03 \x01(\bH\x01R\fautoPopulate\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\x10\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x02R\x04etag\x88\x01\x01B\x10\n" +
 	"\x0e_category_uuidB\x10\n" +
-	"\x0e_auto_populate\"\xb7\x04\n" +
+	"\x0e_auto_populateB\a\n" +
+	"\x05_etag\"\xb7\x04\n" +
 	"\x1bListFamilyCategoriesRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12/\n" +
@@ -1175,6 +1212,7 @@ func file_catalog_v1_family_categories_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_family_categories_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_family_categories_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_family_categories_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_family_categories_proto_msgTypes[16].OneofWrappers = []any{}

@@ -568,8 +568,11 @@ type DeleteFamilyInputTypeRequest struct {
 	state               protoimpl.MessageState `protogen:"open.v1"`
 	FamilyUuid          string                 `protobuf:"bytes,1,opt,name=family_uuid,json=familyUuid,proto3" json:"family_uuid,omitempty"`
 	FamilyInputTypeUuid string                 `protobuf:"bytes,2,opt,name=family_input_type_uuid,json=familyInputTypeUuid,proto3" json:"family_input_type_uuid,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteFamilyInputTypeRequest) Reset() {
@@ -612,6 +615,13 @@ func (x *DeleteFamilyInputTypeRequest) GetFamilyUuid() string {
 func (x *DeleteFamilyInputTypeRequest) GetFamilyInputTypeUuid() string {
 	if x != nil {
 		return x.FamilyInputTypeUuid
+	}
+	return ""
+}
+
+func (x *DeleteFamilyInputTypeRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -663,8 +673,12 @@ type FamilyInputType struct {
 	InputTypeUuid    string                 `protobuf:"bytes,5,opt,name=input_type_uuid,json=inputTypeUuid,proto3" json:"input_type_uuid,omitempty"`
 	RequirementLevel FamilyRequirementLevel `protobuf:"varint,6,opt,name=requirement_level,json=requirementLevel,proto3,enum=catalog.v1.FamilyRequirementLevel" json:"requirement_level,omitempty"`
 	AppliesTo        FamilyAppliesTo        `protobuf:"varint,7,opt,name=applies_to,json=appliesTo,proto3,enum=catalog.v1.FamilyAppliesTo" json:"applies_to,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *FamilyInputType) Reset() {
@@ -746,6 +760,13 @@ func (x *FamilyInputType) GetAppliesTo() FamilyAppliesTo {
 	return FamilyAppliesTo_FAMILY_APPLIES_TO_UNSPECIFIED
 }
 
+func (x *FamilyInputType) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // FamilyInputTypeCreate is the body that links an input type to a family.
 type FamilyInputTypeCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -823,7 +844,11 @@ type FamilyInputTypeUpdate struct {
 	RequirementLevel *FamilyRequirementLevel `protobuf:"varint,3,opt,name=requirement_level,json=requirementLevel,proto3,enum=catalog.v1.FamilyRequirementLevel,oneof" json:"requirement_level,omitempty"`
 	AppliesTo        *FamilyAppliesTo        `protobuf:"varint,4,opt,name=applies_to,json=appliesTo,proto3,enum=catalog.v1.FamilyAppliesTo,oneof" json:"applies_to,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -891,6 +916,13 @@ func (x *FamilyInputTypeUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *FamilyInputTypeUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListFamilyInputTypesRequest: filters of GET /v1/families/{familyUuid}/input-types.
@@ -1066,12 +1098,14 @@ const file_catalog_v1_family_input_types_proto_rawDesc = "" +
 	"\x16family_input_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyInputTypeUuid\x12M\n" +
 	"\x11family_input_type\x18\x03 \x01(\v2!.catalog.v1.FamilyInputTypeUpdateR\x0ffamilyInputType\"h\n" +
 	"\x1dUpdateFamilyInputTypeResponse\x12G\n" +
-	"\x11family_input_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyInputTypeR\x0ffamilyInputType\"\x84\x01\n" +
+	"\x11family_input_type\x18\x01 \x01(\v2\x1b.catalog.v1.FamilyInputTypeR\x0ffamilyInputType\"\xa6\x01\n" +
 	"\x1cDeleteFamilyInputTypeRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12;\n" +
-	"\x16family_input_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyInputTypeUuid\"\x1f\n" +
-	"\x1dDeleteFamilyInputTypeResponse\"\xf1\x02\n" +
+	"\x16family_input_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13familyInputTypeUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1f\n" +
+	"\x1dDeleteFamilyInputTypeResponse\"\x85\x03\n" +
 	"\x0fFamilyInputType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1083,14 +1117,15 @@ const file_catalog_v1_family_input_types_proto_rawDesc = "" +
 	"\x0finput_type_uuid\x18\x05 \x01(\tR\rinputTypeUuid\x12O\n" +
 	"\x11requirement_level\x18\x06 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelR\x10requirementLevel\x12:\n" +
 	"\n" +
-	"applies_to\x18\a \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToR\tappliesTo\"\x83\x02\n" +
+	"applies_to\x18\a \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToR\tappliesTo\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"\x83\x02\n" +
 	"\x15FamilyInputTypeCreate\x12.\n" +
 	"\x0finput_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rinputTypeUuid\x12T\n" +
 	"\x11requirement_level\x18\x02 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelH\x00R\x10requirementLevel\x88\x01\x01\x12?\n" +
 	"\n" +
 	"applies_to\x18\x03 \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToH\x01R\tappliesTo\x88\x01\x01B\x14\n" +
 	"\x12_requirement_levelB\r\n" +
-	"\v_applies_to\"\xe5\x02\n" +
+	"\v_applies_to\"\x87\x03\n" +
 	"\x15FamilyInputTypeUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12+\n" +
 	"\x0finput_type_uuid\x18\x02 \x01(\tH\x00R\rinputTypeUuid\x88\x01\x01\x12T\n" +
@@ -1098,10 +1133,12 @@ const file_catalog_v1_family_input_types_proto_rawDesc = "" +
 	"\n" +
 	"applies_to\x18\x04 \x01(\x0e2\x1b.catalog.v1.FamilyAppliesToH\x02R\tappliesTo\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\x12\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x03R\x04etag\x88\x01\x01B\x12\n" +
 	"\x10_input_type_uuidB\x14\n" +
 	"\x12_requirement_levelB\r\n" +
-	"\v_applies_to\"\x93\x05\n" +
+	"\v_applies_toB\a\n" +
+	"\x05_etag\"\x93\x05\n" +
 	"\x1bListFamilyInputTypesRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12/\n" +
@@ -1231,6 +1268,7 @@ func file_catalog_v1_family_input_types_proto_init() {
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_families_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_family_input_types_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_family_input_types_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_family_input_types_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_family_input_types_proto_msgTypes[16].OneofWrappers = []any{}

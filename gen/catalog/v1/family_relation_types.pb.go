@@ -568,8 +568,11 @@ type DeleteFamilyRelationTypeRequest struct {
 	state                  protoimpl.MessageState `protogen:"open.v1"`
 	FamilyUuid             string                 `protobuf:"bytes,1,opt,name=family_uuid,json=familyUuid,proto3" json:"family_uuid,omitempty"`
 	FamilyRelationTypeUuid string                 `protobuf:"bytes,2,opt,name=family_relation_type_uuid,json=familyRelationTypeUuid,proto3" json:"family_relation_type_uuid,omitempty"`
-	unknownFields          protoimpl.UnknownFields
-	sizeCache              protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteFamilyRelationTypeRequest) Reset() {
@@ -612,6 +615,13 @@ func (x *DeleteFamilyRelationTypeRequest) GetFamilyUuid() string {
 func (x *DeleteFamilyRelationTypeRequest) GetFamilyRelationTypeUuid() string {
 	if x != nil {
 		return x.FamilyRelationTypeUuid
+	}
+	return ""
+}
+
+func (x *DeleteFamilyRelationTypeRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -666,7 +676,11 @@ type FamilyRelationType struct {
 	// Fewest items of this type a product of the family needs (0 or more).
 	MinCount int32 `protobuf:"varint,7,opt,name=min_count,json=minCount,proto3" json:"min_count,omitempty"`
 	// Most items of this type a product of the family may have; null: no maximum.
-	MaxCount      *int32 `protobuf:"varint,8,opt,name=max_count,json=maxCount,proto3,oneof" json:"max_count,omitempty"`
+	MaxCount *int32 `protobuf:"varint,8,opt,name=max_count,json=maxCount,proto3,oneof" json:"max_count,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -755,6 +769,13 @@ func (x *FamilyRelationType) GetMaxCount() int32 {
 		return *x.MaxCount
 	}
 	return 0
+}
+
+func (x *FamilyRelationType) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
 }
 
 // FamilyRelationTypeCreate is the body that links a product relation type to a family.
@@ -848,7 +869,11 @@ type FamilyRelationTypeUpdate struct {
 	// null clears it (no maximum); otherwise at least minCount.
 	MaxCount *int32 `protobuf:"varint,5,opt,name=max_count,json=maxCount,proto3,oneof" json:"max_count,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -923,6 +948,13 @@ func (x *FamilyRelationTypeUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *FamilyRelationTypeUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListFamilyRelationTypesRequest: filters of GET /v1/families/{familyUuid}/relation-types.
@@ -1107,12 +1139,14 @@ const file_catalog_v1_family_relation_types_proto_rawDesc = "" +
 	"\x19family_relation_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x16familyRelationTypeUuid\x12V\n" +
 	"\x14family_relation_type\x18\x03 \x01(\v2$.catalog.v1.FamilyRelationTypeUpdateR\x12familyRelationType\"t\n" +
 	" UpdateFamilyRelationTypeResponse\x12P\n" +
-	"\x14family_relation_type\x18\x01 \x01(\v2\x1e.catalog.v1.FamilyRelationTypeR\x12familyRelationType\"\x8d\x01\n" +
+	"\x14family_relation_type\x18\x01 \x01(\v2\x1e.catalog.v1.FamilyRelationTypeR\x12familyRelationType\"\xaf\x01\n" +
 	"\x1fDeleteFamilyRelationTypeRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12A\n" +
-	"\x19family_relation_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x16familyRelationTypeUuid\"\"\n" +
-	" DeleteFamilyRelationTypeResponse\"\x9a\x03\n" +
+	"\x19family_relation_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x16familyRelationTypeUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\"\n" +
+	" DeleteFamilyRelationTypeResponse\"\xae\x03\n" +
 	"\x12FamilyRelationType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1124,7 +1158,8 @@ const file_catalog_v1_family_relation_types_proto_rawDesc = "" +
 	"\x1aproduct_relation_type_uuid\x18\x05 \x01(\tR\x17productRelationTypeUuid\x12O\n" +
 	"\x11requirement_level\x18\x06 \x01(\x0e2\".catalog.v1.FamilyRequirementLevelR\x10requirementLevel\x12\x1b\n" +
 	"\tmin_count\x18\a \x01(\x05R\bminCount\x12 \n" +
-	"\tmax_count\x18\b \x01(\x05H\x00R\bmaxCount\x88\x01\x01B\f\n" +
+	"\tmax_count\x18\b \x01(\x05H\x00R\bmaxCount\x88\x01\x01\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\f\n" +
 	"\n" +
 	"_max_count\"\xbb\x02\n" +
 	"\x18FamilyRelationTypeCreate\x12C\n" +
@@ -1136,7 +1171,7 @@ const file_catalog_v1_family_relation_types_proto_rawDesc = "" +
 	"\n" +
 	"_min_countB\f\n" +
 	"\n" +
-	"_max_count\"\xa8\x03\n" +
+	"_max_count\"\xca\x03\n" +
 	"\x18FamilyRelationTypeUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12@\n" +
 	"\x1aproduct_relation_type_uuid\x18\x02 \x01(\tH\x00R\x17productRelationTypeUuid\x88\x01\x01\x12T\n" +
@@ -1144,13 +1179,15 @@ const file_catalog_v1_family_relation_types_proto_rawDesc = "" +
 	"\tmin_count\x18\x04 \x01(\x05B\x06\xe2\xf3\x18\x028\x00H\x02R\bminCount\x88\x01\x01\x12(\n" +
 	"\tmax_count\x18\x05 \x01(\x05B\x06\xe2\xf3\x18\x028\x00H\x03R\bmaxCount\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\x1d\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x04R\x04etag\x88\x01\x01B\x1d\n" +
 	"\x1b_product_relation_type_uuidB\x14\n" +
 	"\x12_requirement_levelB\f\n" +
 	"\n" +
 	"_min_countB\f\n" +
 	"\n" +
-	"_max_count\"\xed\x05\n" +
+	"_max_countB\a\n" +
+	"\x05_etag\"\xed\x05\n" +
 	"\x1eListFamilyRelationTypesRequest\x12'\n" +
 	"\vfamily_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"familyUuid\x12/\n" +
@@ -1280,6 +1317,7 @@ func file_catalog_v1_family_relation_types_proto_init() {
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_families_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_family_relation_types_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_family_relation_types_proto_msgTypes[13].OneofWrappers = []any{}
 	file_catalog_v1_family_relation_types_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_family_relation_types_proto_msgTypes[15].OneofWrappers = []any{}

@@ -606,6 +606,9 @@ func (x *UpdateInputTypeResponse) GetInputType() *InputType {
 type DeleteInputTypeRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	InputTypeUuid string                 `protobuf:"bytes,1,opt,name=input_type_uuid,json=inputTypeUuid,proto3" json:"input_type_uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -643,6 +646,13 @@ func (*DeleteInputTypeRequest) Descriptor() ([]byte, []int) {
 func (x *DeleteInputTypeRequest) GetInputTypeUuid() string {
 	if x != nil {
 		return x.InputTypeUuid
+	}
+	return ""
+}
+
+func (x *DeleteInputTypeRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -698,7 +708,11 @@ type InputType struct {
 	// Values need a localeUuid.
 	IsLocalizable bool `protobuf:"varint,8,opt,name=is_localizable,json=isLocalizable,proto3" json:"is_localizable,omitempty"`
 	// Always an object; constraints not set are null.
-	Constraints   *InputTypeConstraints `protobuf:"bytes,9,opt,name=constraints,proto3" json:"constraints,omitempty"`
+	Constraints *InputTypeConstraints `protobuf:"bytes,9,opt,name=constraints,proto3" json:"constraints,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -794,6 +808,13 @@ func (x *InputType) GetConstraints() *InputTypeConstraints {
 		return x.Constraints
 	}
 	return nil
+}
+
+func (x *InputType) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
 }
 
 // InputTypeConstraints validate the values of an input type. Each applies to some data types only:
@@ -1136,7 +1157,11 @@ type InputTypeUpdate struct {
 	IsLocalizable *bool                      `protobuf:"varint,6,opt,name=is_localizable,json=isLocalizable,proto3,oneof" json:"is_localizable,omitempty"`
 	Constraints   *InputTypeConstraintsPatch `protobuf:"bytes,7,opt,name=constraints,proto3" json:"constraints,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1225,6 +1250,13 @@ func (x *InputTypeUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *InputTypeUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListInputTypesRequest: filters of GET /v1/input-types.
@@ -1417,10 +1449,12 @@ const file_catalog_v1_input_types_proto_rawDesc = "" +
 	"input_type\x18\x02 \x01(\v2\x1b.catalog.v1.InputTypeUpdateR\tinputType\"O\n" +
 	"\x17UpdateInputTypeResponse\x124\n" +
 	"\n" +
-	"input_type\x18\x01 \x01(\v2\x15.catalog.v1.InputTypeR\tinputType\"H\n" +
+	"input_type\x18\x01 \x01(\v2\x15.catalog.v1.InputTypeR\tinputType\"j\n" +
 	"\x16DeleteInputTypeRequest\x12.\n" +
-	"\x0finput_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rinputTypeUuid\"\x19\n" +
-	"\x17DeleteInputTypeResponse\"\x9b\x03\n" +
+	"\x0finput_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rinputTypeUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x19\n" +
+	"\x17DeleteInputTypeResponse\"\xaf\x03\n" +
 	"\tInputType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1432,7 +1466,8 @@ const file_catalog_v1_input_types_proto_rawDesc = "" +
 	"\fdisplay_name\x18\x06 \x01(\tR\vdisplayName\x12:\n" +
 	"\tdata_type\x18\a \x01(\x0e2\x1d.catalog.v1.InputTypeDataTypeR\bdataType\x12%\n" +
 	"\x0eis_localizable\x18\b \x01(\bR\risLocalizable\x12B\n" +
-	"\vconstraints\x18\t \x01(\v2 .catalog.v1.InputTypeConstraintsR\vconstraints\"\xc0\x02\n" +
+	"\vconstraints\x18\t \x01(\v2 .catalog.v1.InputTypeConstraintsR\vconstraints\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"\xc0\x02\n" +
 	"\x14InputTypeConstraints\x12\"\n" +
 	"\n" +
 	"min_length\x18\x01 \x01(\x05H\x00R\tminLength\x88\x01\x01\x12\"\n" +
@@ -1476,7 +1511,7 @@ const file_catalog_v1_input_types_proto_rawDesc = "" +
 	"\x0eis_localizable\x18\x05 \x01(\bH\x01R\risLocalizable\x88\x01\x01\x12B\n" +
 	"\vconstraints\x18\x06 \x01(\v2 .catalog.v1.InputTypeConstraintsR\vconstraintsB\x0f\n" +
 	"\r_display_nameB\x11\n" +
-	"\x0f_is_localizable\"\xe9\x03\n" +
+	"\x0f_is_localizable\"\x8b\x04\n" +
 	"\x0fInputTypeUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12+\n" +
 	"\x0ftype_group_uuid\x18\x02 \x01(\tH\x00R\rtypeGroupUuid\x88\x01\x01\x12!\n" +
@@ -1486,13 +1521,15 @@ const file_catalog_v1_input_types_proto_rawDesc = "" +
 	"\x0eis_localizable\x18\x06 \x01(\bH\x04R\risLocalizable\x88\x01\x01\x12G\n" +
 	"\vconstraints\x18\a \x01(\v2%.catalog.v1.InputTypeConstraintsPatchR\vconstraints\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\x12\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x05R\x04etag\x88\x01\x01B\x12\n" +
 	"\x10_type_group_uuidB\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\f\n" +
 	"\n" +
 	"_data_typeB\x11\n" +
-	"\x0f_is_localizable\"\xcf\x06\n" +
+	"\x0f_is_localizableB\a\n" +
+	"\x05_etag\"\xcf\x06\n" +
 	"\x15ListInputTypesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12C\n" +
 	"\x10type_group_uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x0etypeGroupUuids\x12/\n" +
@@ -1656,6 +1693,7 @@ func file_catalog_v1_input_types_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_input_types_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_input_types_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_input_types_proto_msgTypes[16].OneofWrappers = []any{}
 	file_catalog_v1_input_types_proto_msgTypes[17].OneofWrappers = []any{}

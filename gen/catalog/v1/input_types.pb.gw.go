@@ -208,6 +208,8 @@ func local_request_InputTypeService_UpdateInputType_0(ctx context.Context, marsh
 	return msg, metadata, err
 }
 
+var filter_InputTypeService_DeleteInputType_0 = &utilities.DoubleArray{Encoding: map[string]int{"input_type_uuid": 0}, Base: []int{1, 1, 0}, Check: []int{0, 1, 2}}
+
 func request_InputTypeService_DeleteInputType_0(ctx context.Context, marshaler runtime.Marshaler, client InputTypeServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteInputTypeRequest
@@ -221,6 +223,12 @@ func request_InputTypeService_DeleteInputType_0(ctx context.Context, marshaler r
 	protoReq.InputTypeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "input_type_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_InputTypeService_DeleteInputType_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -242,6 +250,12 @@ func local_request_InputTypeService_DeleteInputType_0(ctx context.Context, marsh
 	protoReq.InputTypeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "input_type_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_InputTypeService_DeleteInputType_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteInputType(ctx, &protoReq)
 	return msg, metadata, err

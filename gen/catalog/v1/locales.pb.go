@@ -525,8 +525,11 @@ func (x *UpdateLocaleResponse) GetLocale() *Locale {
 }
 
 type DeleteLocaleRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	LocaleUuid    string                 `protobuf:"bytes,1,opt,name=locale_uuid,json=localeUuid,proto3" json:"locale_uuid,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	LocaleUuid string                 `protobuf:"bytes,1,opt,name=locale_uuid,json=localeUuid,proto3" json:"locale_uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -564,6 +567,13 @@ func (*DeleteLocaleRequest) Descriptor() ([]byte, []int) {
 func (x *DeleteLocaleRequest) GetLocaleUuid() string {
 	if x != nil {
 		return x.LocaleUuid
+	}
+	return ""
+}
+
+func (x *DeleteLocaleRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -615,7 +625,11 @@ type Locale struct {
 	DisplayName string `protobuf:"bytes,5,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
 	// The tenant's default locale. The first locale becomes default; setting it on another
 	// clears it on the old one.
-	IsDefault     bool `protobuf:"varint,6,opt,name=is_default,json=isDefault,proto3" json:"is_default,omitempty"`
+	IsDefault bool `protobuf:"varint,6,opt,name=is_default,json=isDefault,proto3" json:"is_default,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -692,6 +706,13 @@ func (x *Locale) GetIsDefault() bool {
 	return false
 }
 
+func (x *Locale) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // LocaleCreate is the body that creates a locale.
 type LocaleCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -763,8 +784,12 @@ type LocaleUpdate struct {
 	Code        *string                `protobuf:"bytes,2,opt,name=code,proto3,oneof" json:"code,omitempty"`
 	DisplayName *string                `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
 	// true makes this the default; false is refused on the default (set another instead).
-	IsDefault     *bool                  `protobuf:"varint,4,opt,name=is_default,json=isDefault,proto3,oneof" json:"is_default,omitempty"`
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	IsDefault  *bool                  `protobuf:"varint,4,opt,name=is_default,json=isDefault,proto3,oneof" json:"is_default,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -832,6 +857,13 @@ func (x *LocaleUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *LocaleUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListLocalesRequest: filters of GET /v1/locales.
@@ -1002,11 +1034,13 @@ const file_catalog_v1_locales_proto_rawDesc = "" +
 	"localeUuid\x120\n" +
 	"\x06locale\x18\x02 \x01(\v2\x18.catalog.v1.LocaleUpdateR\x06locale\"B\n" +
 	"\x14UpdateLocaleResponse\x12*\n" +
-	"\x06locale\x18\x01 \x01(\v2\x12.catalog.v1.LocaleR\x06locale\">\n" +
+	"\x06locale\x18\x01 \x01(\v2\x12.catalog.v1.LocaleR\x06locale\"`\n" +
 	"\x13DeleteLocaleRequest\x12'\n" +
 	"\vlocale_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
-	"localeUuid\"\x16\n" +
-	"\x14DeleteLocaleResponse\"\xe8\x01\n" +
+	"localeUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x16\n" +
+	"\x14DeleteLocaleResponse\"\xfc\x01\n" +
 	"\x06Locale\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1016,7 +1050,8 @@ const file_catalog_v1_locales_proto_rawDesc = "" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x12\x1d\n" +
 	"\n" +
-	"is_default\x18\x06 \x01(\bR\tisDefault\"\xa4\x01\n" +
+	"is_default\x18\x06 \x01(\bR\tisDefault\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"\xa4\x01\n" +
 	"\fLocaleCreate\x12\x1e\n" +
 	"\x04code\x18\x01 \x01(\tB\n" +
 	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
@@ -1024,7 +1059,7 @@ const file_catalog_v1_locales_proto_rawDesc = "" +
 	"\n" +
 	"is_default\x18\x03 \x01(\bH\x01R\tisDefault\x88\x01\x01B\x0f\n" +
 	"\r_display_nameB\r\n" +
-	"\v_is_default\"\x81\x02\n" +
+	"\v_is_default\"\xa3\x02\n" +
 	"\fLocaleUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
 	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
@@ -1032,10 +1067,12 @@ const file_catalog_v1_locales_proto_rawDesc = "" +
 	"\n" +
 	"is_default\x18\x04 \x01(\bH\x02R\tisDefault\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\a\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x03R\x04etag\x88\x01\x01B\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\r\n" +
-	"\v_is_default\"\xac\x05\n" +
+	"\v_is_defaultB\a\n" +
+	"\x05_etag\"\xac\x05\n" +
 	"\x12ListLocalesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1161,6 +1198,7 @@ func file_catalog_v1_locales_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_locales_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_locales_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_locales_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_locales_proto_msgTypes[16].OneofWrappers = []any{}

@@ -527,8 +527,11 @@ func (x *UpdateProductAssetTypeResponse) GetProductAssetType() *ProductAssetType
 type DeleteProductAssetTypeRequest struct {
 	state                protoimpl.MessageState `protogen:"open.v1"`
 	ProductAssetTypeUuid string                 `protobuf:"bytes,1,opt,name=product_asset_type_uuid,json=productAssetTypeUuid,proto3" json:"product_asset_type_uuid,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteProductAssetTypeRequest) Reset() {
@@ -564,6 +567,13 @@ func (*DeleteProductAssetTypeRequest) Descriptor() ([]byte, []int) {
 func (x *DeleteProductAssetTypeRequest) GetProductAssetTypeUuid() string {
 	if x != nil {
 		return x.ProductAssetTypeUuid
+	}
+	return ""
+}
+
+func (x *DeleteProductAssetTypeRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -614,8 +624,12 @@ type ProductAssetType struct {
 	DisplayName string                 `protobuf:"bytes,5,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
 	// Assets of this type can be a product's featured asset (the one with the lowest displayPriority).
 	IsFeaturedSource bool `protobuf:"varint,6,opt,name=is_featured_source,json=isFeaturedSource,proto3" json:"is_featured_source,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ProductAssetType) Reset() {
@@ -688,6 +702,13 @@ func (x *ProductAssetType) GetIsFeaturedSource() bool {
 		return x.IsFeaturedSource
 	}
 	return false
+}
+
+func (x *ProductAssetType) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
 }
 
 // ProductAssetTypeCreate is the body that creates a product asset type.
@@ -763,7 +784,11 @@ type ProductAssetTypeUpdate struct {
 	DisplayName      *string `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
 	IsFeaturedSource *bool   `protobuf:"varint,4,opt,name=is_featured_source,json=isFeaturedSource,proto3,oneof" json:"is_featured_source,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -831,6 +856,13 @@ func (x *ProductAssetTypeUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *ProductAssetTypeUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListProductAssetTypesRequest: filters of GET /v1/product-asset-types.
@@ -1001,10 +1033,12 @@ const file_catalog_v1_product_asset_types_proto_rawDesc = "" +
 	"\x17product_asset_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAssetTypeUuid\x12P\n" +
 	"\x12product_asset_type\x18\x02 \x01(\v2\".catalog.v1.ProductAssetTypeUpdateR\x10productAssetType\"l\n" +
 	"\x1eUpdateProductAssetTypeResponse\x12J\n" +
-	"\x12product_asset_type\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAssetTypeR\x10productAssetType\"^\n" +
+	"\x12product_asset_type\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAssetTypeR\x10productAssetType\"\x80\x01\n" +
 	"\x1dDeleteProductAssetTypeRequest\x12=\n" +
-	"\x17product_asset_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAssetTypeUuid\" \n" +
-	"\x1eDeleteProductAssetTypeResponse\"\x81\x02\n" +
+	"\x17product_asset_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAssetTypeUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\" \n" +
+	"\x1eDeleteProductAssetTypeResponse\"\x95\x02\n" +
 	"\x10ProductAssetType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1013,24 +1047,27 @@ const file_catalog_v1_product_asset_types_proto_rawDesc = "" +
 	"updated_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x12\n" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x12,\n" +
-	"\x12is_featured_source\x18\x06 \x01(\bR\x10isFeaturedSource\"\xc5\x01\n" +
+	"\x12is_featured_source\x18\x06 \x01(\bR\x10isFeaturedSource\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"\xc5\x01\n" +
 	"\x16ProductAssetTypeCreate\x12\x1e\n" +
 	"\x04code\x18\x01 \x01(\tB\n" +
 	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
 	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x121\n" +
 	"\x12is_featured_source\x18\x03 \x01(\bH\x01R\x10isFeaturedSource\x88\x01\x01B\x0f\n" +
 	"\r_display_nameB\x15\n" +
-	"\x13_is_featured_source\"\xa2\x02\n" +
+	"\x13_is_featured_source\"\xc4\x02\n" +
 	"\x16ProductAssetTypeUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
 	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
 	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x121\n" +
 	"\x12is_featured_source\x18\x04 \x01(\bH\x02R\x10isFeaturedSource\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\a\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x03R\x04etag\x88\x01\x01B\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\x15\n" +
-	"\x13_is_featured_source\"\xd7\x05\n" +
+	"\x13_is_featured_sourceB\a\n" +
+	"\x05_etag\"\xd7\x05\n" +
 	"\x1cListProductAssetTypesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1157,6 +1194,7 @@ func file_catalog_v1_product_asset_types_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_product_asset_types_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_product_asset_types_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_product_asset_types_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_product_asset_types_proto_msgTypes[16].OneofWrappers = []any{}

@@ -208,6 +208,8 @@ func local_request_ProductAssetTypeService_UpdateProductAssetType_0(ctx context.
 	return msg, metadata, err
 }
 
+var filter_ProductAssetTypeService_DeleteProductAssetType_0 = &utilities.DoubleArray{Encoding: map[string]int{"product_asset_type_uuid": 0}, Base: []int{1, 1, 0}, Check: []int{0, 1, 2}}
+
 func request_ProductAssetTypeService_DeleteProductAssetType_0(ctx context.Context, marshaler runtime.Marshaler, client ProductAssetTypeServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteProductAssetTypeRequest
@@ -221,6 +223,12 @@ func request_ProductAssetTypeService_DeleteProductAssetType_0(ctx context.Contex
 	protoReq.ProductAssetTypeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "product_asset_type_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductAssetTypeService_DeleteProductAssetType_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -242,6 +250,12 @@ func local_request_ProductAssetTypeService_DeleteProductAssetType_0(ctx context.
 	protoReq.ProductAssetTypeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "product_asset_type_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductAssetTypeService_DeleteProductAssetType_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteProductAssetType(ctx, &protoReq)
 	return msg, metadata, err

@@ -40,7 +40,11 @@ type ProductAsset struct {
 	// Read-only: this is the product's featured asset, the one with the lowest displayPriority
 	// (then the oldest, then the lowest uuid) among its assets whose product asset type has
 	// isFeaturedSource; at most one per product.
-	IsFeatured    bool `protobuf:"varint,8,opt,name=is_featured,json=isFeatured,proto3" json:"is_featured,omitempty"`
+	IsFeatured bool `protobuf:"varint,8,opt,name=is_featured,json=isFeatured,proto3" json:"is_featured,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -129,6 +133,13 @@ func (x *ProductAsset) GetIsFeatured() bool {
 		return x.IsFeatured
 	}
 	return false
+}
+
+func (x *ProductAsset) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
 }
 
 // ProductAssetList is a list of product assets.
@@ -253,7 +264,11 @@ type ProductAssetUpdate struct {
 	ProductAssetTypeUuid *string `protobuf:"bytes,3,opt,name=product_asset_type_uuid,json=productAssetTypeUuid,proto3,oneof" json:"product_asset_type_uuid,omitempty"`
 	DisplayPriority      *int32  `protobuf:"varint,4,opt,name=display_priority,json=displayPriority,proto3,oneof" json:"display_priority,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -321,6 +336,13 @@ func (x *ProductAssetUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *ProductAssetUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListProductAssetsRequest: filters of GET /v1/products/{productUuid}/assets.
@@ -1004,8 +1026,11 @@ type DeleteProductAssetRequest struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	ProductUuid      string                 `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
 	ProductAssetUuid string                 `protobuf:"bytes,2,opt,name=product_asset_uuid,json=productAssetUuid,proto3" json:"product_asset_uuid,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteProductAssetRequest) Reset() {
@@ -1052,6 +1077,13 @@ func (x *DeleteProductAssetRequest) GetProductAssetUuid() string {
 	return ""
 }
 
+func (x *DeleteProductAssetRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type DeleteProductAssetResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -1093,7 +1125,7 @@ var File_catalog_v1_product_assets_proto protoreflect.FileDescriptor
 const file_catalog_v1_product_assets_proto_rawDesc = "" +
 	"\n" +
 	"\x1fcatalog/v1/product_assets.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdd\x02\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf1\x02\n" +
 	"\fProductAsset\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1106,7 +1138,8 @@ const file_catalog_v1_product_assets_proto_rawDesc = "" +
 	"\x17product_asset_type_uuid\x18\x06 \x01(\tR\x14productAssetTypeUuid\x12)\n" +
 	"\x10display_priority\x18\a \x01(\x05R\x0fdisplayPriority\x12\x1f\n" +
 	"\vis_featured\x18\b \x01(\bR\n" +
-	"isFeatured\"H\n" +
+	"isFeatured\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"H\n" +
 	"\x10ProductAssetList\x12.\n" +
 	"\x05items\x18\x01 \x03(\v2\x18.catalog.v1.ProductAssetR\x05items:\x04\xd8\xf3\x18\x01\"\xbf\x01\n" +
 	"\x12ProductAssetCreate\x12%\n" +
@@ -1114,7 +1147,7 @@ const file_catalog_v1_product_assets_proto_rawDesc = "" +
 	"asset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\tassetUuid\x12=\n" +
 	"\x17product_asset_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAssetTypeUuid\x12.\n" +
 	"\x10display_priority\x18\x03 \x01(\x05H\x00R\x0fdisplayPriority\x88\x01\x01B\x13\n" +
-	"\x11_display_priority\"\xb5\x02\n" +
+	"\x11_display_priority\"\xd7\x02\n" +
 	"\x12ProductAssetUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\"\n" +
 	"\n" +
@@ -1122,10 +1155,12 @@ const file_catalog_v1_product_assets_proto_rawDesc = "" +
 	"\x17product_asset_type_uuid\x18\x03 \x01(\tH\x01R\x14productAssetTypeUuid\x88\x01\x01\x12.\n" +
 	"\x10display_priority\x18\x04 \x01(\x05H\x02R\x0fdisplayPriority\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\r\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x03R\x04etag\x88\x01\x01B\r\n" +
 	"\v_asset_uuidB\x1a\n" +
 	"\x18_product_asset_type_uuidB\x13\n" +
-	"\x11_display_priority\"\xd3\x05\n" +
+	"\x11_display_priorityB\a\n" +
+	"\x05_etag\"\xd3\x05\n" +
 	"\x18ListProductAssetsRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12:\n" +
@@ -1180,10 +1215,12 @@ const file_catalog_v1_product_assets_proto_rawDesc = "" +
 	"\x12product_asset_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x10productAssetUuid\x12C\n" +
 	"\rproduct_asset\x18\x03 \x01(\v2\x1e.catalog.v1.ProductAssetUpdateR\fproductAsset\"[\n" +
 	"\x1aUpdateProductAssetResponse\x12=\n" +
-	"\rproduct_asset\x18\x01 \x01(\v2\x18.catalog.v1.ProductAssetR\fproductAsset\"|\n" +
+	"\rproduct_asset\x18\x01 \x01(\v2\x18.catalog.v1.ProductAssetR\fproductAsset\"\x9e\x01\n" +
 	"\x19DeleteProductAssetRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x124\n" +
-	"\x12product_asset_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x10productAssetUuid\"\x1c\n" +
+	"\x12product_asset_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x10productAssetUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1c\n" +
 	"\x1aDeleteProductAssetResponse2\xca\n" +
 	"\n" +
 	"\x13ProductAssetService\x12\x9c\x01\n" +
@@ -1291,6 +1328,7 @@ func file_catalog_v1_product_assets_proto_init() {
 	file_catalog_v1_product_assets_proto_msgTypes[2].OneofWrappers = []any{}
 	file_catalog_v1_product_assets_proto_msgTypes[3].OneofWrappers = []any{}
 	file_catalog_v1_product_assets_proto_msgTypes[4].OneofWrappers = []any{}
+	file_catalog_v1_product_assets_proto_msgTypes[16].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

@@ -43,7 +43,11 @@ type ProductAttribute struct {
 	ProductTermUuids *UuidList `protobuf:"bytes,8,opt,name=product_term_uuids,json=productTermUuids,proto3" json:"product_term_uuids,omitempty"`
 	// Filled only with expand[productTerms]=true, and in a product's expand[productAttributes]: the
 	// product attribute's terms (the attribute's value for the product), oldest first.
-	ProductTerms  *ProductTermList `protobuf:"bytes,9,opt,name=product_terms,json=productTerms,proto3" json:"product_terms,omitempty"`
+	ProductTerms *ProductTermList `protobuf:"bytes,9,opt,name=product_terms,json=productTerms,proto3" json:"product_terms,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -139,6 +143,13 @@ func (x *ProductAttribute) GetProductTerms() *ProductTermList {
 		return x.ProductTerms
 	}
 	return nil
+}
+
+func (x *ProductAttribute) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
 }
 
 // ProductAttributeInclude selects `include[productTerms]=true` (uuids) or `expand[productTerms]=true`.
@@ -297,7 +308,11 @@ type ProductAttributeUpdate struct {
 	// true only on a product of kind variant_parent or variant.
 	IsVariantAxis *bool `protobuf:"varint,3,opt,name=is_variant_axis,json=isVariantAxis,proto3,oneof" json:"is_variant_axis,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -358,6 +373,13 @@ func (x *ProductAttributeUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *ProductAttributeUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListProductAttributesRequest: filters of GET /v1/products/{productUuid}/attributes.
@@ -1057,8 +1079,11 @@ type DeleteProductAttributeRequest struct {
 	state                protoimpl.MessageState `protogen:"open.v1"`
 	ProductUuid          string                 `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
 	ProductAttributeUuid string                 `protobuf:"bytes,2,opt,name=product_attribute_uuid,json=productAttributeUuid,proto3" json:"product_attribute_uuid,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteProductAttributeRequest) Reset() {
@@ -1105,6 +1130,13 @@ func (x *DeleteProductAttributeRequest) GetProductAttributeUuid() string {
 	return ""
 }
 
+func (x *DeleteProductAttributeRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type DeleteProductAttributeResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -1146,7 +1178,7 @@ var File_catalog_v1_product_attributes_proto protoreflect.FileDescriptor
 const file_catalog_v1_product_attributes_proto_rawDesc = "" +
 	"\n" +
 	"#catalog/v1/product_attributes.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1ecatalog/v1/product_terms.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb2\x03\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1ecatalog/v1/product_terms.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc6\x03\n" +
 	"\x10ProductAttribute\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1158,7 +1190,8 @@ const file_catalog_v1_product_attributes_proto_rawDesc = "" +
 	"\x0fis_variant_axis\x18\x06 \x01(\bR\risVariantAxis\x12\x1c\n" +
 	"\tinherited\x18\a \x01(\bR\tinherited\x12B\n" +
 	"\x12product_term_uuids\x18\b \x01(\v2\x14.catalog.v1.UuidListR\x10productTermUuids\x12@\n" +
-	"\rproduct_terms\x18\t \x01(\v2\x1b.catalog.v1.ProductTermListR\fproductTerms\">\n" +
+	"\rproduct_terms\x18\t \x01(\v2\x1b.catalog.v1.ProductTermListR\fproductTerms\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\">\n" +
 	"\x17ProductAttributeInclude\x12#\n" +
 	"\rproduct_terms\x18\x01 \x01(\bR\fproductTerms\"P\n" +
 	"\x14ProductAttributeList\x122\n" +
@@ -1166,15 +1199,17 @@ const file_catalog_v1_product_attributes_proto_rawDesc = "" +
 	"\x16ProductAttributeCreate\x12-\n" +
 	"\x0eattribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rattributeUuid\x12+\n" +
 	"\x0fis_variant_axis\x18\x02 \x01(\bH\x00R\risVariantAxis\x88\x01\x01B\x12\n" +
-	"\x10_is_variant_axis\"\xe9\x01\n" +
+	"\x10_is_variant_axis\"\x8b\x02\n" +
 	"\x16ProductAttributeUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12*\n" +
 	"\x0eattribute_uuid\x18\x02 \x01(\tH\x00R\rattributeUuid\x88\x01\x01\x12+\n" +
 	"\x0fis_variant_axis\x18\x03 \x01(\bH\x01R\risVariantAxis\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\x11\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x02R\x04etag\x88\x01\x01B\x11\n" +
 	"\x0f_attribute_uuidB\x12\n" +
-	"\x10_is_variant_axis\"\xbb\x05\n" +
+	"\x10_is_variant_axisB\a\n" +
+	"\x05_etag\"\xbb\x05\n" +
 	"\x1cListProductAttributesRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12B\n" +
@@ -1228,10 +1263,12 @@ const file_catalog_v1_product_attributes_proto_rawDesc = "" +
 	"\x16product_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAttributeUuid\x12O\n" +
 	"\x11product_attribute\x18\x03 \x01(\v2\".catalog.v1.ProductAttributeUpdateR\x10productAttribute\"k\n" +
 	"\x1eUpdateProductAttributeResponse\x12I\n" +
-	"\x11product_attribute\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAttributeR\x10productAttribute\"\x88\x01\n" +
+	"\x11product_attribute\x18\x01 \x01(\v2\x1c.catalog.v1.ProductAttributeR\x10productAttribute\"\xaa\x01\n" +
 	"\x1dDeleteProductAttributeRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12<\n" +
-	"\x16product_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAttributeUuid\" \n" +
+	"\x16product_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAttributeUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\" \n" +
 	"\x1eDeleteProductAttributeResponse2\xde\v\n" +
 	"\x17ProductAttributeService\x12\xac\x01\n" +
 	"\x15ListProductAttributes\x12(.catalog.v1.ListProductAttributesRequest\x1a).catalog.v1.ListProductAttributesResponse\">\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02(\x12&/v1/products/{product_uuid}/attributes\x12\xd6\x01\n" +
@@ -1345,6 +1382,7 @@ func file_catalog_v1_product_attributes_proto_init() {
 	file_catalog_v1_product_attributes_proto_msgTypes[3].OneofWrappers = []any{}
 	file_catalog_v1_product_attributes_proto_msgTypes[4].OneofWrappers = []any{}
 	file_catalog_v1_product_attributes_proto_msgTypes[5].OneofWrappers = []any{}
+	file_catalog_v1_product_attributes_proto_msgTypes[17].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

@@ -308,6 +308,8 @@ func local_request_ProductAttributeService_UpdateProductAttribute_0(ctx context.
 	return msg, metadata, err
 }
 
+var filter_ProductAttributeService_DeleteProductAttribute_0 = &utilities.DoubleArray{Encoding: map[string]int{"product_uuid": 0, "product_attribute_uuid": 1}, Base: []int{1, 1, 2, 0, 0}, Check: []int{0, 1, 1, 2, 3}}
+
 func request_ProductAttributeService_DeleteProductAttribute_0(ctx context.Context, marshaler runtime.Marshaler, client ProductAttributeServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteProductAttributeRequest
@@ -329,6 +331,12 @@ func request_ProductAttributeService_DeleteProductAttribute_0(ctx context.Contex
 	protoReq.ProductAttributeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "product_attribute_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductAttributeService_DeleteProductAttribute_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -358,6 +366,12 @@ func local_request_ProductAttributeService_DeleteProductAttribute_0(ctx context.
 	protoReq.ProductAttributeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "product_attribute_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductAttributeService_DeleteProductAttribute_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteProductAttribute(ctx, &protoReq)
 	return msg, metadata, err

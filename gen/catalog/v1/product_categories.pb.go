@@ -31,7 +31,11 @@ type ProductCategory struct {
 	UpdatedAt   *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
 	ProductUuid string                 `protobuf:"bytes,4,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
 	// The linked category; fixed after creation.
-	CategoryUuid  string `protobuf:"bytes,5,opt,name=category_uuid,json=categoryUuid,proto3" json:"category_uuid,omitempty"`
+	CategoryUuid string `protobuf:"bytes,5,opt,name=category_uuid,json=categoryUuid,proto3" json:"category_uuid,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -97,6 +101,13 @@ func (x *ProductCategory) GetProductUuid() string {
 func (x *ProductCategory) GetCategoryUuid() string {
 	if x != nil {
 		return x.CategoryUuid
+	}
+	return ""
+}
+
+func (x *ProductCategory) GetEtag() string {
+	if x != nil {
+		return x.Etag
 	}
 	return ""
 }
@@ -649,8 +660,11 @@ type DeleteProductCategoryRequest struct {
 	state               protoimpl.MessageState `protogen:"open.v1"`
 	ProductUuid         string                 `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
 	ProductCategoryUuid string                 `protobuf:"bytes,2,opt,name=product_category_uuid,json=productCategoryUuid,proto3" json:"product_category_uuid,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteProductCategoryRequest) Reset() {
@@ -697,6 +711,13 @@ func (x *DeleteProductCategoryRequest) GetProductCategoryUuid() string {
 	return ""
 }
 
+func (x *DeleteProductCategoryRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type DeleteProductCategoryResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -738,7 +759,7 @@ var File_catalog_v1_product_categories_proto protoreflect.FileDescriptor
 const file_catalog_v1_product_categories_proto_rawDesc = "" +
 	"\n" +
 	"#catalog/v1/product_categories.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe3\x01\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf7\x01\n" +
 	"\x0fProductCategory\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -746,7 +767,8 @@ const file_catalog_v1_product_categories_proto_rawDesc = "" +
 	"\n" +
 	"updated_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12!\n" +
 	"\fproduct_uuid\x18\x04 \x01(\tR\vproductUuid\x12#\n" +
-	"\rcategory_uuid\x18\x05 \x01(\tR\fcategoryUuid\"N\n" +
+	"\rcategory_uuid\x18\x05 \x01(\tR\fcategoryUuid\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"N\n" +
 	"\x13ProductCategoryList\x121\n" +
 	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.ProductCategoryR\x05items:\x04\xd8\xf3\x18\x01\"D\n" +
 	"\x15ProductCategoryCreate\x12+\n" +
@@ -788,10 +810,12 @@ const file_catalog_v1_product_categories_proto_rawDesc = "" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12:\n" +
 	"\x15product_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13productCategoryUuid\"d\n" +
 	"\x1aGetProductCategoryResponse\x12F\n" +
-	"\x10product_category\x18\x01 \x01(\v2\x1b.catalog.v1.ProductCategoryR\x0fproductCategory\"\x85\x01\n" +
+	"\x10product_category\x18\x01 \x01(\v2\x1b.catalog.v1.ProductCategoryR\x0fproductCategory\"\xa7\x01\n" +
 	"\x1cDeleteProductCategoryRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12:\n" +
-	"\x15product_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13productCategoryUuid\"\x1f\n" +
+	"\x15product_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13productCategoryUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1f\n" +
 	"\x1dDeleteProductCategoryResponse2\x88\b\n" +
 	"\x16ProductCategoryService\x12\xac\x01\n" +
 	"\x15ListProductCategories\x12(.catalog.v1.ListProductCategoriesRequest\x1a).catalog.v1.ListProductCategoriesResponse\">\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02(\x12&/v1/products/{product_uuid}/categories\x12\xd1\x01\n" +
@@ -874,6 +898,7 @@ func file_catalog_v1_product_categories_proto_init() {
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
 	file_catalog_v1_product_categories_proto_msgTypes[3].OneofWrappers = []any{}
+	file_catalog_v1_product_categories_proto_msgTypes[11].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

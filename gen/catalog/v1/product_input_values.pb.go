@@ -569,8 +569,11 @@ type DeleteProductInputValueRequest struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
 	ProductUuid    string                 `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
 	InputValueUuid string                 `protobuf:"bytes,2,opt,name=input_value_uuid,json=inputValueUuid,proto3" json:"input_value_uuid,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteProductInputValueRequest) Reset() {
@@ -613,6 +616,13 @@ func (x *DeleteProductInputValueRequest) GetProductUuid() string {
 func (x *DeleteProductInputValueRequest) GetInputValueUuid() string {
 	if x != nil {
 		return x.InputValueUuid
+	}
+	return ""
+}
+
+func (x *DeleteProductInputValueRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -670,7 +680,11 @@ type ProductInputValue struct {
 	Value *structpb.Value `protobuf:"bytes,8,opt,name=value,proto3" json:"value,omitempty"`
 	// True on a variant's list with include[inherited]=true for a value of its parent that the
 	// variant does not set itself; false otherwise.
-	Inherited     bool `protobuf:"varint,9,opt,name=inherited,proto3" json:"inherited,omitempty"`
+	Inherited bool `protobuf:"varint,9,opt,name=inherited,proto3" json:"inherited,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -768,6 +782,13 @@ func (x *ProductInputValue) GetInherited() bool {
 	return false
 }
 
+func (x *ProductInputValue) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // ProductInputValueCreate is the body that sets a value of an input type on a product.
 type ProductInputValueCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -851,7 +872,11 @@ type ProductInputValueUpdate struct {
 	// create).
 	Value *structpb.Value `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -905,6 +930,13 @@ func (x *ProductInputValueUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *ProductInputValueUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ProductInputValueInclude selects `include[inherited]=true`.
@@ -1171,11 +1203,13 @@ const file_catalog_v1_product_input_values_proto_rawDesc = "" +
 	"\x10input_value_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0einputValueUuid\x12S\n" +
 	"\x13product_input_value\x18\x03 \x01(\v2#.catalog.v1.ProductInputValueUpdateR\x11productInputValue\"p\n" +
 	"\x1fUpdateProductInputValueResponse\x12M\n" +
-	"\x13product_input_value\x18\x01 \x01(\v2\x1d.catalog.v1.ProductInputValueR\x11productInputValue\"}\n" +
+	"\x13product_input_value\x18\x01 \x01(\v2\x1d.catalog.v1.ProductInputValueR\x11productInputValue\"\x9f\x01\n" +
 	"\x1eDeleteProductInputValueRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x120\n" +
-	"\x10input_value_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0einputValueUuid\"!\n" +
-	"\x1fDeleteProductInputValueResponse\"\xa3\x03\n" +
+	"\x10input_value_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0einputValueUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"!\n" +
+	"\x1fDeleteProductInputValueResponse\"\xb7\x03\n" +
 	"\x11ProductInputValue\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1188,7 +1222,8 @@ const file_catalog_v1_product_input_values_proto_rawDesc = "" +
 	"\vlocale_uuid\x18\a \x01(\tH\x01R\n" +
 	"localeUuid\x88\x01\x01\x12,\n" +
 	"\x05value\x18\b \x01(\v2\x16.google.protobuf.ValueR\x05value\x12\x1c\n" +
-	"\tinherited\x18\t \x01(\bR\tinheritedB\x0f\n" +
+	"\tinherited\x18\t \x01(\bR\tinherited\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\x0f\n" +
 	"\r_channel_uuidB\x0e\n" +
 	"\f_locale_uuid\"\xe6\x01\n" +
 	"\x17ProductInputValueCreate\x12.\n" +
@@ -1198,12 +1233,14 @@ const file_catalog_v1_product_input_values_proto_rawDesc = "" +
 	"localeUuid\x88\x01\x01\x12,\n" +
 	"\x05value\x18\x04 \x01(\v2\x16.google.protobuf.ValueR\x05valueB\x0f\n" +
 	"\r_channel_uuidB\x0e\n" +
-	"\f_locale_uuid\"\x98\x01\n" +
+	"\f_locale_uuid\"\xba\x01\n" +
 	"\x17ProductInputValueUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12,\n" +
 	"\x05value\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x05value\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMask\"8\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"8\n" +
 	"\x18ProductInputValueInclude\x12\x1c\n" +
 	"\tinherited\x18\x01 \x01(\bR\tinherited\"\xbf\x05\n" +
 	"\x1dListProductInputValuesRequest\x12)\n" +
@@ -1334,8 +1371,10 @@ func file_catalog_v1_product_input_values_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_product_input_values_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_product_input_values_proto_msgTypes[13].OneofWrappers = []any{}
 	file_catalog_v1_product_input_values_proto_msgTypes[14].OneofWrappers = []any{}
+	file_catalog_v1_product_input_values_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_product_input_values_proto_msgTypes[17].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{

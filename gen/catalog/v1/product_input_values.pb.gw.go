@@ -294,6 +294,8 @@ func local_request_ProductInputValueService_UpdateProductInputValue_0(ctx contex
 	return msg, metadata, err
 }
 
+var filter_ProductInputValueService_DeleteProductInputValue_0 = &utilities.DoubleArray{Encoding: map[string]int{"product_uuid": 0, "input_value_uuid": 1}, Base: []int{1, 1, 2, 0, 0}, Check: []int{0, 1, 1, 2, 3}}
+
 func request_ProductInputValueService_DeleteProductInputValue_0(ctx context.Context, marshaler runtime.Marshaler, client ProductInputValueServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteProductInputValueRequest
@@ -315,6 +317,12 @@ func request_ProductInputValueService_DeleteProductInputValue_0(ctx context.Cont
 	protoReq.InputValueUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "input_value_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductInputValueService_DeleteProductInputValue_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -344,6 +352,12 @@ func local_request_ProductInputValueService_DeleteProductInputValue_0(ctx contex
 	protoReq.InputValueUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "input_value_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductInputValueService_DeleteProductInputValue_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteProductInputValue(ctx, &protoReq)
 	return msg, metadata, err

@@ -141,7 +141,11 @@ type ProductPublication struct {
 	ChannelUuid string                   `protobuf:"bytes,5,opt,name=channel_uuid,json=channelUuid,proto3" json:"channel_uuid,omitempty"`
 	Status      ProductPublicationStatus `protobuf:"varint,6,opt,name=status,proto3,enum=catalog.v1.ProductPublicationStatus" json:"status,omitempty"`
 	// Null until first published; kept after an unpublish.
-	PublishedAt   *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=published_at,json=publishedAt,proto3" json:"published_at,omitempty"`
+	PublishedAt *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=published_at,json=publishedAt,proto3" json:"published_at,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -223,6 +227,13 @@ func (x *ProductPublication) GetPublishedAt() *timestamppb.Timestamp {
 		return x.PublishedAt
 	}
 	return nil
+}
+
+func (x *ProductPublication) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
 }
 
 // ProductPublicationList is a list of product channel publications.
@@ -967,8 +978,11 @@ type DeleteProductPublicationRequest struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	ProductUuid     string                 `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
 	PublicationUuid string                 `protobuf:"bytes,2,opt,name=publication_uuid,json=publicationUuid,proto3" json:"publication_uuid,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteProductPublicationRequest) Reset() {
@@ -1015,6 +1029,13 @@ func (x *DeleteProductPublicationRequest) GetPublicationUuid() string {
 	return ""
 }
 
+func (x *DeleteProductPublicationRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type DeleteProductPublicationResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -1056,8 +1077,11 @@ type TransitionProductPublicationRequest struct {
 	ProductUuid     string                       `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
 	PublicationUuid string                       `protobuf:"bytes,2,opt,name=publication_uuid,json=publicationUuid,proto3" json:"publication_uuid,omitempty"`
 	Transition      ProductPublicationTransition `protobuf:"varint,3,opt,name=transition,proto3,enum=catalog.v1.ProductPublicationTransition" json:"transition,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TransitionProductPublicationRequest) Reset() {
@@ -1111,6 +1135,13 @@ func (x *TransitionProductPublicationRequest) GetTransition() ProductPublication
 	return ProductPublicationTransition_PRODUCT_PUBLICATION_TRANSITION_UNSPECIFIED
 }
 
+func (x *TransitionProductPublicationRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type TransitionProductPublicationResponse struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
 	ProductPublication *ProductPublication    `protobuf:"bytes,1,opt,name=product_publication,json=productPublication,proto3" json:"product_publication,omitempty"`
@@ -1156,10 +1187,14 @@ func (x *TransitionProductPublicationResponse) GetProductPublication() *ProductP
 }
 
 type BulkTransitionProductPublicationsRequest struct {
-	state         protoimpl.MessageState       `protogen:"open.v1"`
-	ProductUuid   string                       `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
-	Transition    ProductPublicationTransition `protobuf:"varint,2,opt,name=transition,proto3,enum=catalog.v1.ProductPublicationTransition" json:"transition,omitempty"`
-	Uuids         []string                     `protobuf:"bytes,3,rep,name=uuids,proto3" json:"uuids,omitempty"`
+	state       protoimpl.MessageState       `protogen:"open.v1"`
+	ProductUuid string                       `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
+	Transition  ProductPublicationTransition `protobuf:"varint,2,opt,name=transition,proto3,enum=catalog.v1.ProductPublicationTransition" json:"transition,omitempty"`
+	Uuids       []string                     `protobuf:"bytes,3,rep,name=uuids,proto3" json:"uuids,omitempty"`
+	// Per item (AIP-154): uuid → the etag the item must still have; an item that changed
+	// refuses the whole request with FAILED_PRECONDITION (REST 412 PRECONDITION_FAILED).
+	// Items without an entry are not checked.
+	Etags         map[string]string `protobuf:"bytes,90,rep,name=etags,proto3" json:"etags,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1215,6 +1250,13 @@ func (x *BulkTransitionProductPublicationsRequest) GetUuids() []string {
 	return nil
 }
 
+func (x *BulkTransitionProductPublicationsRequest) GetEtags() map[string]string {
+	if x != nil {
+		return x.Etags
+	}
+	return nil
+}
+
 type BulkTransitionProductPublicationsResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Items         []*ProductPublication  `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
@@ -1264,7 +1306,7 @@ var File_catalog_v1_product_publications_proto protoreflect.FileDescriptor
 const file_catalog_v1_product_publications_proto_rawDesc = "" +
 	"\n" +
 	"%catalog/v1/product_publications.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe1\x02\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf5\x02\n" +
 	"\x12ProductPublication\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1274,7 +1316,8 @@ const file_catalog_v1_product_publications_proto_rawDesc = "" +
 	"\fproduct_uuid\x18\x04 \x01(\tR\vproductUuid\x12!\n" +
 	"\fchannel_uuid\x18\x05 \x01(\tR\vchannelUuid\x12<\n" +
 	"\x06status\x18\x06 \x01(\x0e2$.catalog.v1.ProductPublicationStatusR\x06status\x12=\n" +
-	"\fpublished_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\vpublishedAt\"T\n" +
+	"\fpublished_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\vpublishedAt\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"T\n" +
 	"\x16ProductPublicationList\x124\n" +
 	"\x05items\x18\x01 \x03(\v2\x1e.catalog.v1.ProductPublicationR\x05items:\x04\xd8\xf3\x18\x01\"E\n" +
 	"\x18ProductPublicationCreate\x12)\n" +
@@ -1332,25 +1375,34 @@ const file_catalog_v1_product_publications_proto_rawDesc = "" +
 	"\f_locale_uuid\"v\n" +
 	"&GetProductPublicationReadinessResponse\x12\x14\n" +
 	"\x05ready\x18\x01 \x01(\bR\x05ready\x126\n" +
-	"\amissing\x18\x02 \x03(\v2\x1c.catalog.v1.ReadinessMissingR\amissing\"\x7f\n" +
+	"\amissing\x18\x02 \x03(\v2\x1c.catalog.v1.ReadinessMissingR\amissing\"\xa1\x01\n" +
 	"\x1fDeleteProductPublicationRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
-	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\"\"\n" +
-	" DeleteProductPublicationResponse\"\xd5\x01\n" +
+	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\"\n" +
+	" DeleteProductPublicationResponse\"\xf7\x01\n" +
 	"#TransitionProductPublicationRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
 	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12P\n" +
 	"\n" +
 	"transition\x18\x03 \x01(\x0e2(.catalog.v1.ProductPublicationTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
-	"transition\"w\n" +
+	"transition\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"w\n" +
 	"$TransitionProductPublicationResponse\x12O\n" +
-	"\x13product_publication\x18\x01 \x01(\v2\x1e.catalog.v1.ProductPublicationR\x12productPublication\"\xc7\x01\n" +
+	"\x13product_publication\x18\x01 \x01(\v2\x1e.catalog.v1.ProductPublicationR\x12productPublication\"\xd8\x02\n" +
 	"(BulkTransitionProductPublicationsRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12P\n" +
 	"\n" +
 	"transition\x18\x02 \x01(\x0e2(.catalog.v1.ProductPublicationTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"transition\x12\x1e\n" +
-	"\x05uuids\x18\x03 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\"a\n" +
+	"\x05uuids\x18\x03 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\x12U\n" +
+	"\x05etags\x18Z \x03(\v2?.catalog.v1.BulkTransitionProductPublicationsRequest.EtagsEntryR\x05etags\x1a8\n" +
+	"\n" +
+	"EtagsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"a\n" +
 	")BulkTransitionProductPublicationsResponse\x124\n" +
 	"\x05items\x18\x01 \x03(\v2\x1e.catalog.v1.ProductPublicationR\x05items*\xc2\x01\n" +
 	"\x18ProductPublicationStatus\x12*\n" +
@@ -1385,7 +1437,7 @@ func file_catalog_v1_product_publications_proto_rawDescGZIP() []byte {
 }
 
 var file_catalog_v1_product_publications_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_catalog_v1_product_publications_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_catalog_v1_product_publications_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_catalog_v1_product_publications_proto_goTypes = []any{
 	(ProductPublicationStatus)(0),                     // 0: catalog.v1.ProductPublicationStatus
 	(ProductPublicationTransition)(0),                 // 1: catalog.v1.ProductPublicationTransition
@@ -1409,26 +1461,27 @@ var file_catalog_v1_product_publications_proto_goTypes = []any{
 	(*TransitionProductPublicationResponse)(nil),      // 19: catalog.v1.TransitionProductPublicationResponse
 	(*BulkTransitionProductPublicationsRequest)(nil),  // 20: catalog.v1.BulkTransitionProductPublicationsRequest
 	(*BulkTransitionProductPublicationsResponse)(nil), // 21: catalog.v1.BulkTransitionProductPublicationsResponse
-	(*timestamppb.Timestamp)(nil),                     // 22: google.protobuf.Timestamp
-	(*StringsFilter)(nil),                             // 23: catalog.v1.StringsFilter
-	(*TimeFilter)(nil),                                // 24: catalog.v1.TimeFilter
-	(*OrderBy)(nil),                                   // 25: catalog.v1.OrderBy
-	(*Pagination)(nil),                                // 26: catalog.v1.Pagination
+	nil,                           // 22: catalog.v1.BulkTransitionProductPublicationsRequest.EtagsEntry
+	(*timestamppb.Timestamp)(nil), // 23: google.protobuf.Timestamp
+	(*StringsFilter)(nil),         // 24: catalog.v1.StringsFilter
+	(*TimeFilter)(nil),            // 25: catalog.v1.TimeFilter
+	(*OrderBy)(nil),               // 26: catalog.v1.OrderBy
+	(*Pagination)(nil),            // 27: catalog.v1.Pagination
 }
 var file_catalog_v1_product_publications_proto_depIdxs = []int32{
-	22, // 0: catalog.v1.ProductPublication.created_at:type_name -> google.protobuf.Timestamp
-	22, // 1: catalog.v1.ProductPublication.updated_at:type_name -> google.protobuf.Timestamp
+	23, // 0: catalog.v1.ProductPublication.created_at:type_name -> google.protobuf.Timestamp
+	23, // 1: catalog.v1.ProductPublication.updated_at:type_name -> google.protobuf.Timestamp
 	0,  // 2: catalog.v1.ProductPublication.status:type_name -> catalog.v1.ProductPublicationStatus
-	22, // 3: catalog.v1.ProductPublication.published_at:type_name -> google.protobuf.Timestamp
+	23, // 3: catalog.v1.ProductPublication.published_at:type_name -> google.protobuf.Timestamp
 	2,  // 4: catalog.v1.ProductPublicationList.items:type_name -> catalog.v1.ProductPublication
-	23, // 5: catalog.v1.ListProductPublicationsRequest.uuids:type_name -> catalog.v1.StringsFilter
-	23, // 6: catalog.v1.ListProductPublicationsRequest.channel_uuids:type_name -> catalog.v1.StringsFilter
-	23, // 7: catalog.v1.ListProductPublicationsRequest.status:type_name -> catalog.v1.StringsFilter
-	24, // 8: catalog.v1.ListProductPublicationsRequest.created_at:type_name -> catalog.v1.TimeFilter
-	24, // 9: catalog.v1.ListProductPublicationsRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	25, // 10: catalog.v1.ListProductPublicationsRequest.order_by:type_name -> catalog.v1.OrderBy
+	24, // 5: catalog.v1.ListProductPublicationsRequest.uuids:type_name -> catalog.v1.StringsFilter
+	24, // 6: catalog.v1.ListProductPublicationsRequest.channel_uuids:type_name -> catalog.v1.StringsFilter
+	24, // 7: catalog.v1.ListProductPublicationsRequest.status:type_name -> catalog.v1.StringsFilter
+	25, // 8: catalog.v1.ListProductPublicationsRequest.created_at:type_name -> catalog.v1.TimeFilter
+	25, // 9: catalog.v1.ListProductPublicationsRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	26, // 10: catalog.v1.ListProductPublicationsRequest.order_by:type_name -> catalog.v1.OrderBy
 	2,  // 11: catalog.v1.ListProductPublicationsResponse.items:type_name -> catalog.v1.ProductPublication
-	26, // 12: catalog.v1.ListProductPublicationsResponse.pagination:type_name -> catalog.v1.Pagination
+	27, // 12: catalog.v1.ListProductPublicationsResponse.pagination:type_name -> catalog.v1.Pagination
 	4,  // 13: catalog.v1.CreateProductPublicationRequest.product_publication:type_name -> catalog.v1.ProductPublicationCreate
 	2,  // 14: catalog.v1.CreateProductPublicationResponse.product_publication:type_name -> catalog.v1.ProductPublication
 	4,  // 15: catalog.v1.BulkCreateProductPublicationsRequest.items:type_name -> catalog.v1.ProductPublicationCreate
@@ -1438,28 +1491,29 @@ var file_catalog_v1_product_publications_proto_depIdxs = []int32{
 	1,  // 19: catalog.v1.TransitionProductPublicationRequest.transition:type_name -> catalog.v1.ProductPublicationTransition
 	2,  // 20: catalog.v1.TransitionProductPublicationResponse.product_publication:type_name -> catalog.v1.ProductPublication
 	1,  // 21: catalog.v1.BulkTransitionProductPublicationsRequest.transition:type_name -> catalog.v1.ProductPublicationTransition
-	2,  // 22: catalog.v1.BulkTransitionProductPublicationsResponse.items:type_name -> catalog.v1.ProductPublication
-	5,  // 23: catalog.v1.ProductPublicationService.ListProductPublications:input_type -> catalog.v1.ListProductPublicationsRequest
-	7,  // 24: catalog.v1.ProductPublicationService.CreateProductPublication:input_type -> catalog.v1.CreateProductPublicationRequest
-	9,  // 25: catalog.v1.ProductPublicationService.BulkCreateProductPublications:input_type -> catalog.v1.BulkCreateProductPublicationsRequest
-	11, // 26: catalog.v1.ProductPublicationService.GetProductPublication:input_type -> catalog.v1.GetProductPublicationRequest
-	13, // 27: catalog.v1.ProductPublicationService.GetProductPublicationReadiness:input_type -> catalog.v1.GetProductPublicationReadinessRequest
-	16, // 28: catalog.v1.ProductPublicationService.DeleteProductPublication:input_type -> catalog.v1.DeleteProductPublicationRequest
-	18, // 29: catalog.v1.ProductPublicationService.TransitionProductPublication:input_type -> catalog.v1.TransitionProductPublicationRequest
-	20, // 30: catalog.v1.ProductPublicationService.BulkTransitionProductPublications:input_type -> catalog.v1.BulkTransitionProductPublicationsRequest
-	6,  // 31: catalog.v1.ProductPublicationService.ListProductPublications:output_type -> catalog.v1.ListProductPublicationsResponse
-	8,  // 32: catalog.v1.ProductPublicationService.CreateProductPublication:output_type -> catalog.v1.CreateProductPublicationResponse
-	10, // 33: catalog.v1.ProductPublicationService.BulkCreateProductPublications:output_type -> catalog.v1.BulkCreateProductPublicationsResponse
-	12, // 34: catalog.v1.ProductPublicationService.GetProductPublication:output_type -> catalog.v1.GetProductPublicationResponse
-	15, // 35: catalog.v1.ProductPublicationService.GetProductPublicationReadiness:output_type -> catalog.v1.GetProductPublicationReadinessResponse
-	17, // 36: catalog.v1.ProductPublicationService.DeleteProductPublication:output_type -> catalog.v1.DeleteProductPublicationResponse
-	19, // 37: catalog.v1.ProductPublicationService.TransitionProductPublication:output_type -> catalog.v1.TransitionProductPublicationResponse
-	21, // 38: catalog.v1.ProductPublicationService.BulkTransitionProductPublications:output_type -> catalog.v1.BulkTransitionProductPublicationsResponse
-	31, // [31:39] is the sub-list for method output_type
-	23, // [23:31] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	22, // 22: catalog.v1.BulkTransitionProductPublicationsRequest.etags:type_name -> catalog.v1.BulkTransitionProductPublicationsRequest.EtagsEntry
+	2,  // 23: catalog.v1.BulkTransitionProductPublicationsResponse.items:type_name -> catalog.v1.ProductPublication
+	5,  // 24: catalog.v1.ProductPublicationService.ListProductPublications:input_type -> catalog.v1.ListProductPublicationsRequest
+	7,  // 25: catalog.v1.ProductPublicationService.CreateProductPublication:input_type -> catalog.v1.CreateProductPublicationRequest
+	9,  // 26: catalog.v1.ProductPublicationService.BulkCreateProductPublications:input_type -> catalog.v1.BulkCreateProductPublicationsRequest
+	11, // 27: catalog.v1.ProductPublicationService.GetProductPublication:input_type -> catalog.v1.GetProductPublicationRequest
+	13, // 28: catalog.v1.ProductPublicationService.GetProductPublicationReadiness:input_type -> catalog.v1.GetProductPublicationReadinessRequest
+	16, // 29: catalog.v1.ProductPublicationService.DeleteProductPublication:input_type -> catalog.v1.DeleteProductPublicationRequest
+	18, // 30: catalog.v1.ProductPublicationService.TransitionProductPublication:input_type -> catalog.v1.TransitionProductPublicationRequest
+	20, // 31: catalog.v1.ProductPublicationService.BulkTransitionProductPublications:input_type -> catalog.v1.BulkTransitionProductPublicationsRequest
+	6,  // 32: catalog.v1.ProductPublicationService.ListProductPublications:output_type -> catalog.v1.ListProductPublicationsResponse
+	8,  // 33: catalog.v1.ProductPublicationService.CreateProductPublication:output_type -> catalog.v1.CreateProductPublicationResponse
+	10, // 34: catalog.v1.ProductPublicationService.BulkCreateProductPublications:output_type -> catalog.v1.BulkCreateProductPublicationsResponse
+	12, // 35: catalog.v1.ProductPublicationService.GetProductPublication:output_type -> catalog.v1.GetProductPublicationResponse
+	15, // 36: catalog.v1.ProductPublicationService.GetProductPublicationReadiness:output_type -> catalog.v1.GetProductPublicationReadinessResponse
+	17, // 37: catalog.v1.ProductPublicationService.DeleteProductPublication:output_type -> catalog.v1.DeleteProductPublicationResponse
+	19, // 38: catalog.v1.ProductPublicationService.TransitionProductPublication:output_type -> catalog.v1.TransitionProductPublicationResponse
+	21, // 39: catalog.v1.ProductPublicationService.BulkTransitionProductPublications:output_type -> catalog.v1.BulkTransitionProductPublicationsResponse
+	32, // [32:40] is the sub-list for method output_type
+	24, // [24:32] is the sub-list for method input_type
+	24, // [24:24] is the sub-list for extension type_name
+	24, // [24:24] is the sub-list for extension extendee
+	0,  // [0:24] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_product_publications_proto_init() }
@@ -1471,13 +1525,15 @@ func file_catalog_v1_product_publications_proto_init() {
 	file_catalog_v1_options_proto_init()
 	file_catalog_v1_product_publications_proto_msgTypes[3].OneofWrappers = []any{}
 	file_catalog_v1_product_publications_proto_msgTypes[12].OneofWrappers = []any{}
+	file_catalog_v1_product_publications_proto_msgTypes[14].OneofWrappers = []any{}
+	file_catalog_v1_product_publications_proto_msgTypes[16].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_product_publications_proto_rawDesc), len(file_catalog_v1_product_publications_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   20,
+			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

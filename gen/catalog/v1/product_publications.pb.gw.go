@@ -288,6 +288,8 @@ func local_request_ProductPublicationService_GetProductPublicationReadiness_0(ct
 	return msg, metadata, err
 }
 
+var filter_ProductPublicationService_DeleteProductPublication_0 = &utilities.DoubleArray{Encoding: map[string]int{"product_uuid": 0, "publication_uuid": 1}, Base: []int{1, 1, 2, 0, 0}, Check: []int{0, 1, 1, 2, 3}}
+
 func request_ProductPublicationService_DeleteProductPublication_0(ctx context.Context, marshaler runtime.Marshaler, client ProductPublicationServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteProductPublicationRequest
@@ -309,6 +311,12 @@ func request_ProductPublicationService_DeleteProductPublication_0(ctx context.Co
 	protoReq.PublicationUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "publication_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductPublicationService_DeleteProductPublication_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -338,6 +346,12 @@ func local_request_ProductPublicationService_DeleteProductPublication_0(ctx cont
 	protoReq.PublicationUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "publication_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductPublicationService_DeleteProductPublication_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteProductPublication(ctx, &protoReq)
 	return msg, metadata, err

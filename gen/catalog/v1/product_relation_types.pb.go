@@ -579,8 +579,11 @@ func (x *UpdateProductRelationTypeResponse) GetProductRelationType() *ProductRel
 type DeleteProductRelationTypeRequest struct {
 	state                   protoimpl.MessageState `protogen:"open.v1"`
 	ProductRelationTypeUuid string                 `protobuf:"bytes,1,opt,name=product_relation_type_uuid,json=productRelationTypeUuid,proto3" json:"product_relation_type_uuid,omitempty"`
-	unknownFields           protoimpl.UnknownFields
-	sizeCache               protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteProductRelationTypeRequest) Reset() {
@@ -616,6 +619,13 @@ func (*DeleteProductRelationTypeRequest) Descriptor() ([]byte, []int) {
 func (x *DeleteProductRelationTypeRequest) GetProductRelationTypeUuid() string {
 	if x != nil {
 		return x.ProductRelationTypeUuid
+	}
+	return ""
+}
+
+func (x *DeleteProductRelationTypeRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -658,13 +668,17 @@ func (*DeleteProductRelationTypeResponse) Descriptor() ([]byte, []int) {
 
 // ProductRelationType is a named relationship between two products.
 type ProductRelationType struct {
-	state         protoimpl.MessageState   `protogen:"open.v1"`
-	Uuid          string                   `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	CreatedAt     *timestamppb.Timestamp   `protobuf:"bytes,2,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	UpdatedAt     *timestamppb.Timestamp   `protobuf:"bytes,3,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	Code          string                   `protobuf:"bytes,4,opt,name=code,proto3" json:"code,omitempty"`
-	DisplayName   string                   `protobuf:"bytes,5,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
-	Direction     ProductRelationDirection `protobuf:"varint,6,opt,name=direction,proto3,enum=catalog.v1.ProductRelationDirection" json:"direction,omitempty"`
+	state       protoimpl.MessageState   `protogen:"open.v1"`
+	Uuid        string                   `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	CreatedAt   *timestamppb.Timestamp   `protobuf:"bytes,2,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	UpdatedAt   *timestamppb.Timestamp   `protobuf:"bytes,3,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	Code        string                   `protobuf:"bytes,4,opt,name=code,proto3" json:"code,omitempty"`
+	DisplayName string                   `protobuf:"bytes,5,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
+	Direction   ProductRelationDirection `protobuf:"varint,6,opt,name=direction,proto3,enum=catalog.v1.ProductRelationDirection" json:"direction,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -741,6 +755,13 @@ func (x *ProductRelationType) GetDirection() ProductRelationDirection {
 	return ProductRelationDirection_PRODUCT_RELATION_DIRECTION_UNSPECIFIED
 }
 
+func (x *ProductRelationType) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // ProductRelationTypeCreate is the body that creates a product relation type.
 type ProductRelationTypeCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -815,7 +836,11 @@ type ProductRelationTypeUpdate struct {
 	// Fixed after creation: accepted only when equal to the current direction.
 	Direction *ProductRelationDirection `protobuf:"varint,4,opt,name=direction,proto3,enum=catalog.v1.ProductRelationDirection,oneof" json:"direction,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -883,6 +908,13 @@ func (x *ProductRelationTypeUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *ProductRelationTypeUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListProductRelationTypesRequest: filters of GET /v1/product-relation-types.
@@ -1054,10 +1086,12 @@ const file_catalog_v1_product_relation_types_proto_rawDesc = "" +
 	"\x1aproduct_relation_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x17productRelationTypeUuid\x12Y\n" +
 	"\x15product_relation_type\x18\x02 \x01(\v2%.catalog.v1.ProductRelationTypeUpdateR\x13productRelationType\"x\n" +
 	"!UpdateProductRelationTypeResponse\x12S\n" +
-	"\x15product_relation_type\x18\x01 \x01(\v2\x1f.catalog.v1.ProductRelationTypeR\x13productRelationType\"g\n" +
+	"\x15product_relation_type\x18\x01 \x01(\v2\x1f.catalog.v1.ProductRelationTypeR\x13productRelationType\"\x89\x01\n" +
 	" DeleteProductRelationTypeRequest\x12C\n" +
-	"\x1aproduct_relation_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x17productRelationTypeUuid\"#\n" +
-	"!DeleteProductRelationTypeResponse\"\x9a\x02\n" +
+	"\x1aproduct_relation_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x17productRelationTypeUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"#\n" +
+	"!DeleteProductRelationTypeResponse\"\xae\x02\n" +
 	"\x13ProductRelationType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1066,24 +1100,27 @@ const file_catalog_v1_product_relation_types_proto_rawDesc = "" +
 	"updated_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x12\n" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x12B\n" +
-	"\tdirection\x18\x06 \x01(\x0e2$.catalog.v1.ProductRelationDirectionR\tdirection\"\xca\x01\n" +
+	"\tdirection\x18\x06 \x01(\x0e2$.catalog.v1.ProductRelationDirectionR\tdirection\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"\xca\x01\n" +
 	"\x19ProductRelationTypeCreate\x12\x1e\n" +
 	"\x04code\x18\x01 \x01(\tB\n" +
 	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
 	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x12J\n" +
 	"\tdirection\x18\x03 \x01(\x0e2$.catalog.v1.ProductRelationDirectionB\x06\xe2\xf3\x18\x02\b\x01R\tdirectionB\x0f\n" +
-	"\r_display_name\"\xb2\x02\n" +
+	"\r_display_name\"\xd4\x02\n" +
 	"\x19ProductRelationTypeUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
 	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
 	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12G\n" +
 	"\tdirection\x18\x04 \x01(\x0e2$.catalog.v1.ProductRelationDirectionH\x02R\tdirection\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\a\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x03R\x04etag\x88\x01\x01B\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\f\n" +
 	"\n" +
-	"_direction\"\xc8\x05\n" +
+	"_directionB\a\n" +
+	"\x05_etag\"\xc8\x05\n" +
 	"\x1fListProductRelationTypesRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1219,6 +1256,7 @@ func file_catalog_v1_product_relation_types_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_product_relation_types_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_product_relation_types_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_product_relation_types_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_product_relation_types_proto_msgTypes[16].OneofWrappers = []any{}

@@ -38,8 +38,12 @@ type ProductRelation struct {
 	// For a two_way type, the paired relation on the target (target → product, same type), whose
 	// own inverse_relation_uuid is this relation's uuid; null for a one_way type. Read-only.
 	InverseRelationUuid *string `protobuf:"bytes,7,opt,name=inverse_relation_uuid,json=inverseRelationUuid,proto3,oneof" json:"inverse_relation_uuid,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ProductRelation) Reset() {
@@ -117,6 +121,13 @@ func (x *ProductRelation) GetTargetProductUuid() string {
 func (x *ProductRelation) GetInverseRelationUuid() string {
 	if x != nil && x.InverseRelationUuid != nil {
 		return *x.InverseRelationUuid
+	}
+	return ""
+}
+
+func (x *ProductRelation) GetEtag() string {
+	if x != nil {
+		return x.Etag
 	}
 	return ""
 }
@@ -687,8 +698,11 @@ type DeleteProductRelationRequest struct {
 	state               protoimpl.MessageState `protogen:"open.v1"`
 	ProductUuid         string                 `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
 	ProductRelationUuid string                 `protobuf:"bytes,2,opt,name=product_relation_uuid,json=productRelationUuid,proto3" json:"product_relation_uuid,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteProductRelationRequest) Reset() {
@@ -735,6 +749,13 @@ func (x *DeleteProductRelationRequest) GetProductRelationUuid() string {
 	return ""
 }
 
+func (x *DeleteProductRelationRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type DeleteProductRelationResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -776,7 +797,7 @@ var File_catalog_v1_product_relations_proto protoreflect.FileDescriptor
 const file_catalog_v1_product_relations_proto_rawDesc = "" +
 	"\n" +
 	"\"catalog/v1/product_relations.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xfe\x02\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x92\x03\n" +
 	"\x0fProductRelation\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -786,7 +807,8 @@ const file_catalog_v1_product_relations_proto_rawDesc = "" +
 	"\fproduct_uuid\x18\x04 \x01(\tR\vproductUuid\x12;\n" +
 	"\x1aproduct_relation_type_uuid\x18\x05 \x01(\tR\x17productRelationTypeUuid\x12.\n" +
 	"\x13target_product_uuid\x18\x06 \x01(\tR\x11targetProductUuid\x127\n" +
-	"\x15inverse_relation_uuid\x18\a \x01(\tH\x00R\x13inverseRelationUuid\x88\x01\x01B\x18\n" +
+	"\x15inverse_relation_uuid\x18\a \x01(\tH\x00R\x13inverseRelationUuid\x88\x01\x01\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\x18\n" +
 	"\x16_inverse_relation_uuid\"N\n" +
 	"\x13ProductRelationList\x121\n" +
 	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.ProductRelationR\x05items:\x04\xd8\xf3\x18\x01\"\x94\x01\n" +
@@ -831,10 +853,12 @@ const file_catalog_v1_product_relations_proto_rawDesc = "" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12:\n" +
 	"\x15product_relation_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13productRelationUuid\"d\n" +
 	"\x1aGetProductRelationResponse\x12F\n" +
-	"\x10product_relation\x18\x01 \x01(\v2\x1b.catalog.v1.ProductRelationR\x0fproductRelation\"\x85\x01\n" +
+	"\x10product_relation\x18\x01 \x01(\v2\x1b.catalog.v1.ProductRelationR\x0fproductRelation\"\xa7\x01\n" +
 	"\x1cDeleteProductRelationRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12:\n" +
-	"\x15product_relation_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13productRelationUuid\"\x1f\n" +
+	"\x15product_relation_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x13productRelationUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1f\n" +
 	"\x1dDeleteProductRelationResponse2\xfd\a\n" +
 	"\x16ProductRelationService\x12\xa8\x01\n" +
 	"\x14ListProductRelations\x12'.catalog.v1.ListProductRelationsRequest\x1a(.catalog.v1.ListProductRelationsResponse\"=\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02'\x12%/v1/products/{product_uuid}/relations\x12\xd0\x01\n" +
@@ -919,6 +943,7 @@ func file_catalog_v1_product_relations_proto_init() {
 	file_catalog_v1_options_proto_init()
 	file_catalog_v1_product_relations_proto_msgTypes[0].OneofWrappers = []any{}
 	file_catalog_v1_product_relations_proto_msgTypes[3].OneofWrappers = []any{}
+	file_catalog_v1_product_relations_proto_msgTypes[11].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

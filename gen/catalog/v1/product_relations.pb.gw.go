@@ -233,6 +233,8 @@ func local_request_ProductRelationService_GetProductRelation_0(ctx context.Conte
 	return msg, metadata, err
 }
 
+var filter_ProductRelationService_DeleteProductRelation_0 = &utilities.DoubleArray{Encoding: map[string]int{"product_uuid": 0, "product_relation_uuid": 1}, Base: []int{1, 1, 2, 0, 0}, Check: []int{0, 1, 1, 2, 3}}
+
 func request_ProductRelationService_DeleteProductRelation_0(ctx context.Context, marshaler runtime.Marshaler, client ProductRelationServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteProductRelationRequest
@@ -254,6 +256,12 @@ func request_ProductRelationService_DeleteProductRelation_0(ctx context.Context,
 	protoReq.ProductRelationUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "product_relation_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductRelationService_DeleteProductRelation_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -283,6 +291,12 @@ func local_request_ProductRelationService_DeleteProductRelation_0(ctx context.Co
 	protoReq.ProductRelationUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "product_relation_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductRelationService_DeleteProductRelation_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteProductRelation(ctx, &protoReq)
 	return msg, metadata, err

@@ -31,7 +31,11 @@ type ProductTag struct {
 	UpdatedAt   *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
 	ProductUuid string                 `protobuf:"bytes,4,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
 	// The linked tag; fixed after creation.
-	TagUuid       string `protobuf:"bytes,5,opt,name=tag_uuid,json=tagUuid,proto3" json:"tag_uuid,omitempty"`
+	TagUuid string `protobuf:"bytes,5,opt,name=tag_uuid,json=tagUuid,proto3" json:"tag_uuid,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -97,6 +101,13 @@ func (x *ProductTag) GetProductUuid() string {
 func (x *ProductTag) GetTagUuid() string {
 	if x != nil {
 		return x.TagUuid
+	}
+	return ""
+}
+
+func (x *ProductTag) GetEtag() string {
+	if x != nil {
+		return x.Etag
 	}
 	return ""
 }
@@ -649,8 +660,11 @@ type DeleteProductTagRequest struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
 	ProductUuid    string                 `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
 	ProductTagUuid string                 `protobuf:"bytes,2,opt,name=product_tag_uuid,json=productTagUuid,proto3" json:"product_tag_uuid,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteProductTagRequest) Reset() {
@@ -697,6 +711,13 @@ func (x *DeleteProductTagRequest) GetProductTagUuid() string {
 	return ""
 }
 
+func (x *DeleteProductTagRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type DeleteProductTagResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -738,7 +759,7 @@ var File_catalog_v1_product_tags_proto protoreflect.FileDescriptor
 const file_catalog_v1_product_tags_proto_rawDesc = "" +
 	"\n" +
 	"\x1dcatalog/v1/product_tags.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd4\x01\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe8\x01\n" +
 	"\n" +
 	"ProductTag\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -747,7 +768,8 @@ const file_catalog_v1_product_tags_proto_rawDesc = "" +
 	"\n" +
 	"updated_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12!\n" +
 	"\fproduct_uuid\x18\x04 \x01(\tR\vproductUuid\x12\x19\n" +
-	"\btag_uuid\x18\x05 \x01(\tR\atagUuid\"D\n" +
+	"\btag_uuid\x18\x05 \x01(\tR\atagUuid\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"D\n" +
 	"\x0eProductTagList\x12,\n" +
 	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.ProductTagR\x05items:\x04\xd8\xf3\x18\x01\"5\n" +
 	"\x10ProductTagCreate\x12!\n" +
@@ -792,10 +814,12 @@ const file_catalog_v1_product_tags_proto_rawDesc = "" +
 	"\x10product_tag_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0eproductTagUuid\"P\n" +
 	"\x15GetProductTagResponse\x127\n" +
 	"\vproduct_tag\x18\x01 \x01(\v2\x16.catalog.v1.ProductTagR\n" +
-	"productTag\"v\n" +
+	"productTag\"\x98\x01\n" +
 	"\x17DeleteProductTagRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x120\n" +
-	"\x10product_tag_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0eproductTagUuid\"\x1a\n" +
+	"\x10product_tag_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0eproductTagUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1a\n" +
 	"\x18DeleteProductTagResponse2\xfb\x06\n" +
 	"\x11ProductTagService\x12\x94\x01\n" +
 	"\x0fListProductTags\x12\".catalog.v1.ListProductTagsRequest\x1a#.catalog.v1.ListProductTagsResponse\"8\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02\"\x12 /v1/products/{product_uuid}/tags\x12\xb2\x01\n" +
@@ -878,6 +902,7 @@ func file_catalog_v1_product_tags_proto_init() {
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
 	file_catalog_v1_product_tags_proto_msgTypes[3].OneofWrappers = []any{}
+	file_catalog_v1_product_tags_proto_msgTypes[11].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

@@ -32,7 +32,11 @@ type ProductTerm struct {
 	ProductUuid          string                 `protobuf:"bytes,4,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
 	ProductAttributeUuid string                 `protobuf:"bytes,5,opt,name=product_attribute_uuid,json=productAttributeUuid,proto3" json:"product_attribute_uuid,omitempty"`
 	// The linked term, a term of the product attribute's attribute; fixed after creation.
-	TermUuid      string `protobuf:"bytes,6,opt,name=term_uuid,json=termUuid,proto3" json:"term_uuid,omitempty"`
+	TermUuid string `protobuf:"bytes,6,opt,name=term_uuid,json=termUuid,proto3" json:"term_uuid,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -105,6 +109,13 @@ func (x *ProductTerm) GetProductAttributeUuid() string {
 func (x *ProductTerm) GetTermUuid() string {
 	if x != nil {
 		return x.TermUuid
+	}
+	return ""
+}
+
+func (x *ProductTerm) GetEtag() string {
+	if x != nil {
+		return x.Etag
 	}
 	return ""
 }
@@ -690,8 +701,11 @@ type DeleteProductTermRequest struct {
 	ProductUuid          string                 `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
 	ProductAttributeUuid string                 `protobuf:"bytes,2,opt,name=product_attribute_uuid,json=productAttributeUuid,proto3" json:"product_attribute_uuid,omitempty"`
 	ProductTermUuid      string                 `protobuf:"bytes,3,opt,name=product_term_uuid,json=productTermUuid,proto3" json:"product_term_uuid,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteProductTermRequest) Reset() {
@@ -745,6 +759,13 @@ func (x *DeleteProductTermRequest) GetProductTermUuid() string {
 	return ""
 }
 
+func (x *DeleteProductTermRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type DeleteProductTermResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -786,7 +807,7 @@ var File_catalog_v1_product_terms_proto protoreflect.FileDescriptor
 const file_catalog_v1_product_terms_proto_rawDesc = "" +
 	"\n" +
 	"\x1ecatalog/v1/product_terms.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8d\x02\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa1\x02\n" +
 	"\vProductTerm\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -795,7 +816,8 @@ const file_catalog_v1_product_terms_proto_rawDesc = "" +
 	"updated_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12!\n" +
 	"\fproduct_uuid\x18\x04 \x01(\tR\vproductUuid\x124\n" +
 	"\x16product_attribute_uuid\x18\x05 \x01(\tR\x14productAttributeUuid\x12\x1b\n" +
-	"\tterm_uuid\x18\x06 \x01(\tR\btermUuid\"F\n" +
+	"\tterm_uuid\x18\x06 \x01(\tR\btermUuid\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"F\n" +
 	"\x0fProductTermList\x12-\n" +
 	"\x05items\x18\x01 \x03(\v2\x17.catalog.v1.ProductTermR\x05items:\x04\xd8\xf3\x18\x01\"8\n" +
 	"\x11ProductTermCreate\x12#\n" +
@@ -842,11 +864,13 @@ const file_catalog_v1_product_terms_proto_rawDesc = "" +
 	"\x16product_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAttributeUuid\x122\n" +
 	"\x11product_term_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fproductTermUuid\"T\n" +
 	"\x16GetProductTermResponse\x12:\n" +
-	"\fproduct_term\x18\x01 \x01(\v2\x17.catalog.v1.ProductTermR\vproductTerm\"\xb7\x01\n" +
+	"\fproduct_term\x18\x01 \x01(\v2\x17.catalog.v1.ProductTermR\vproductTerm\"\xd9\x01\n" +
 	"\x18DeleteProductTermRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12<\n" +
 	"\x16product_attribute_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14productAttributeUuid\x122\n" +
-	"\x11product_term_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fproductTermUuid\"\x1b\n" +
+	"\x11product_term_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fproductTermUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1b\n" +
 	"\x19DeleteProductTermResponse2\xc9\b\n" +
 	"\x12ProductTermService\x12\xbc\x01\n" +
 	"\x10ListProductTerms\x12#.catalog.v1.ListProductTermsRequest\x1a$.catalog.v1.ListProductTermsResponse\"]\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02G\x12E/v1/products/{product_uuid}/attributes/{product_attribute_uuid}/terms\x12\xdc\x01\n" +
@@ -929,6 +953,7 @@ func file_catalog_v1_product_terms_proto_init() {
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
 	file_catalog_v1_product_terms_proto_msgTypes[3].OneofWrappers = []any{}
+	file_catalog_v1_product_terms_proto_msgTypes[11].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

@@ -297,6 +297,8 @@ func local_request_ProductTermService_GetProductTerm_0(ctx context.Context, mars
 	return msg, metadata, err
 }
 
+var filter_ProductTermService_DeleteProductTerm_0 = &utilities.DoubleArray{Encoding: map[string]int{"product_uuid": 0, "product_attribute_uuid": 1, "product_term_uuid": 2}, Base: []int{1, 1, 2, 3, 0, 0, 0}, Check: []int{0, 1, 1, 1, 2, 3, 4}}
+
 func request_ProductTermService_DeleteProductTerm_0(ctx context.Context, marshaler runtime.Marshaler, client ProductTermServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteProductTermRequest
@@ -326,6 +328,12 @@ func request_ProductTermService_DeleteProductTerm_0(ctx context.Context, marshal
 	protoReq.ProductTermUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "product_term_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductTermService_DeleteProductTerm_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -363,6 +371,12 @@ func local_request_ProductTermService_DeleteProductTerm_0(ctx context.Context, m
 	protoReq.ProductTermUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "product_term_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductTermService_DeleteProductTerm_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteProductTerm(ctx, &protoReq)
 	return msg, metadata, err

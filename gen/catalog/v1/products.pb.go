@@ -259,8 +259,12 @@ type Product struct {
 	// product asset type is a featured source, the lowest displayPriority); a variant with none of
 	// its own shows its parent's; null when none.
 	FeaturedAssetUuid *string `protobuf:"bytes,28,opt,name=featured_asset_uuid,json=featuredAssetUuid,proto3,oneof" json:"featured_asset_uuid,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Product) Reset() {
@@ -489,6 +493,13 @@ func (x *Product) GetFeaturedAssetUuid() string {
 	return ""
 }
 
+func (x *Product) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // ProductList is a list of products.
 type ProductList struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -642,7 +653,11 @@ type ProductUpdate struct {
 	// null clears the brand.
 	BrandUuid *string `protobuf:"bytes,7,opt,name=brand_uuid,json=brandUuid,proto3,oneof" json:"brand_uuid,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -731,6 +746,13 @@ func (x *ProductUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *ProductUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ProductInclude selects `include[x]=true` uuid lists (or `expand[x]=true` objects).
@@ -1621,8 +1643,11 @@ func (x *UpdateProductResponse) GetProduct() *Product {
 }
 
 type DeleteProductRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ProductUuid   string                 `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	ProductUuid string                 `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1664,6 +1689,13 @@ func (x *DeleteProductRequest) GetProductUuid() string {
 	return ""
 }
 
+func (x *DeleteProductRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type DeleteProductResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -1701,9 +1733,12 @@ func (*DeleteProductResponse) Descriptor() ([]byte, []int) {
 }
 
 type TransitionProductRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ProductUuid   string                 `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
-	Transition    ProductTransition      `protobuf:"varint,2,opt,name=transition,proto3,enum=catalog.v1.ProductTransition" json:"transition,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	ProductUuid string                 `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
+	Transition  ProductTransition      `protobuf:"varint,2,opt,name=transition,proto3,enum=catalog.v1.ProductTransition" json:"transition,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1752,6 +1787,13 @@ func (x *TransitionProductRequest) GetTransition() ProductTransition {
 	return ProductTransition_PRODUCT_TRANSITION_UNSPECIFIED
 }
 
+func (x *TransitionProductRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type TransitionProductResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Product       *Product               `protobuf:"bytes,1,opt,name=product,proto3" json:"product,omitempty"`
@@ -1797,9 +1839,13 @@ func (x *TransitionProductResponse) GetProduct() *Product {
 }
 
 type BulkTransitionProductsRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Transition    ProductTransition      `protobuf:"varint,1,opt,name=transition,proto3,enum=catalog.v1.ProductTransition" json:"transition,omitempty"`
-	Uuids         []string               `protobuf:"bytes,2,rep,name=uuids,proto3" json:"uuids,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Transition ProductTransition      `protobuf:"varint,1,opt,name=transition,proto3,enum=catalog.v1.ProductTransition" json:"transition,omitempty"`
+	Uuids      []string               `protobuf:"bytes,2,rep,name=uuids,proto3" json:"uuids,omitempty"`
+	// Per item (AIP-154): uuid → the etag the item must still have; an item that changed
+	// refuses the whole request with FAILED_PRECONDITION (REST 412 PRECONDITION_FAILED).
+	// Items without an entry are not checked.
+	Etags         map[string]string `protobuf:"bytes,90,rep,name=etags,proto3" json:"etags,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1844,6 +1890,13 @@ func (x *BulkTransitionProductsRequest) GetTransition() ProductTransition {
 func (x *BulkTransitionProductsRequest) GetUuids() []string {
 	if x != nil {
 		return x.Uuids
+	}
+	return nil
+}
+
+func (x *BulkTransitionProductsRequest) GetEtags() map[string]string {
+	if x != nil {
+		return x.Etags
 	}
 	return nil
 }
@@ -1897,7 +1950,7 @@ var File_catalog_v1_products_proto protoreflect.FileDescriptor
 const file_catalog_v1_products_proto_rawDesc = "" +
 	"\n" +
 	"\x19catalog/v1/products.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1fcatalog/v1/product_assets.proto\x1a#catalog/v1/product_attributes.proto\x1a#catalog/v1/product_categories.proto\x1a%catalog/v1/product_input_values.proto\x1a%catalog/v1/product_publications.proto\x1a\"catalog/v1/product_relations.proto\x1a\x1dcatalog/v1/product_tags.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb5\r\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a\x1fcatalog/v1/product_assets.proto\x1a#catalog/v1/product_attributes.proto\x1a#catalog/v1/product_categories.proto\x1a%catalog/v1/product_input_values.proto\x1a%catalog/v1/product_publications.proto\x1a\"catalog/v1/product_relations.proto\x1a\x1dcatalog/v1/product_tags.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc9\r\n" +
 	"\aProduct\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1933,7 +1986,8 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\x0eproduct_assets\x18\x15 \x01(\v2\x1c.catalog.v1.ProductAssetListR\rproductAssets\x12J\n" +
 	"\x16product_relation_uuids\x18\x16 \x01(\v2\x14.catalog.v1.UuidListR\x14productRelationUuids\x12L\n" +
 	"\x11product_relations\x18\x17 \x01(\v2\x1f.catalog.v1.ProductRelationListR\x10productRelations\x123\n" +
-	"\x13featured_asset_uuid\x18\x1c \x01(\tH\x03R\x11featuredAssetUuid\x88\x01\x01B\x0e\n" +
+	"\x13featured_asset_uuid\x18\x1c \x01(\tH\x03R\x11featuredAssetUuid\x88\x01\x01\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\x0e\n" +
 	"\f_family_uuidB\x0e\n" +
 	"\f_parent_uuidB\r\n" +
 	"\v_brand_uuidB\x16\n" +
@@ -1954,7 +2008,7 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\r_display_nameB\x0e\n" +
 	"\f_family_uuidB\x0e\n" +
 	"\f_parent_uuidB\r\n" +
-	"\v_brand_uuid\"\xa9\x03\n" +
+	"\v_brand_uuid\"\xcb\x03\n" +
 	"\rProductUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
 	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
@@ -1967,13 +2021,15 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\n" +
 	"brand_uuid\x18\a \x01(\tH\x05R\tbrandUuid\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\a\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x06R\x04etag\x88\x01\x01B\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\a\n" +
 	"\x05_kindB\x0e\n" +
 	"\f_family_uuidB\x0e\n" +
 	"\f_parent_uuidB\r\n" +
-	"\v_brand_uuid\"\xc8\x02\n" +
+	"\v_brand_uuidB\a\n" +
+	"\x05_etag\"\xc8\x02\n" +
 	"\x0eProductInclude\x12-\n" +
 	"\x12product_categories\x18\x01 \x01(\bR\x11productCategories\x12!\n" +
 	"\fproduct_tags\x18\x02 \x01(\bR\vproductTags\x12-\n" +
@@ -2053,22 +2109,31 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x123\n" +
 	"\aproduct\x18\x02 \x01(\v2\x19.catalog.v1.ProductUpdateR\aproduct\"F\n" +
 	"\x15UpdateProductResponse\x12-\n" +
-	"\aproduct\x18\x01 \x01(\v2\x13.catalog.v1.ProductR\aproduct\"A\n" +
+	"\aproduct\x18\x01 \x01(\v2\x13.catalog.v1.ProductR\aproduct\"c\n" +
 	"\x14DeleteProductRequest\x12)\n" +
-	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\"\x17\n" +
-	"\x15DeleteProductResponse\"\x8c\x01\n" +
+	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x17\n" +
+	"\x15DeleteProductResponse\"\xae\x01\n" +
 	"\x18TransitionProductRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x12E\n" +
 	"\n" +
 	"transition\x18\x02 \x01(\x0e2\x1d.catalog.v1.ProductTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
-	"transition\"J\n" +
+	"transition\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"J\n" +
 	"\x19TransitionProductResponse\x12-\n" +
-	"\aproduct\x18\x01 \x01(\v2\x13.catalog.v1.ProductR\aproduct\"\x86\x01\n" +
+	"\aproduct\x18\x01 \x01(\v2\x13.catalog.v1.ProductR\aproduct\"\x8c\x02\n" +
 	"\x1dBulkTransitionProductsRequest\x12E\n" +
 	"\n" +
 	"transition\x18\x01 \x01(\x0e2\x1d.catalog.v1.ProductTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"transition\x12\x1e\n" +
-	"\x05uuids\x18\x02 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\"K\n" +
+	"\x05uuids\x18\x02 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\x12J\n" +
+	"\x05etags\x18Z \x03(\v24.catalog.v1.BulkTransitionProductsRequest.EtagsEntryR\x05etags\x1a8\n" +
+	"\n" +
+	"EtagsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"K\n" +
 	"\x1eBulkTransitionProductsResponse\x12)\n" +
 	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ProductR\x05items*\x9d\x01\n" +
 	"\rProductStatus\x12\x1e\n" +
@@ -2113,7 +2178,7 @@ func file_catalog_v1_products_proto_rawDescGZIP() []byte {
 }
 
 var file_catalog_v1_products_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_catalog_v1_products_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_catalog_v1_products_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
 var file_catalog_v1_products_proto_goTypes = []any{
 	(ProductStatus)(0),                     // 0: catalog.v1.ProductStatus
 	(ProductTransition)(0),                 // 1: catalog.v1.ProductTransition
@@ -2141,75 +2206,76 @@ var file_catalog_v1_products_proto_goTypes = []any{
 	(*TransitionProductResponse)(nil),      // 23: catalog.v1.TransitionProductResponse
 	(*BulkTransitionProductsRequest)(nil),  // 24: catalog.v1.BulkTransitionProductsRequest
 	(*BulkTransitionProductsResponse)(nil), // 25: catalog.v1.BulkTransitionProductsResponse
-	(*timestamppb.Timestamp)(nil),          // 26: google.protobuf.Timestamp
-	(*UuidList)(nil),                       // 27: catalog.v1.UuidList
-	(*ProductCategoryList)(nil),            // 28: catalog.v1.ProductCategoryList
-	(*ProductTagList)(nil),                 // 29: catalog.v1.ProductTagList
-	(*ProductAttributeList)(nil),           // 30: catalog.v1.ProductAttributeList
-	(*ProductInputValueList)(nil),          // 31: catalog.v1.ProductInputValueList
-	(*ProductPublicationList)(nil),         // 32: catalog.v1.ProductPublicationList
-	(*ProductAssetList)(nil),               // 33: catalog.v1.ProductAssetList
-	(*ProductRelationList)(nil),            // 34: catalog.v1.ProductRelationList
-	(*fieldmaskpb.FieldMask)(nil),          // 35: google.protobuf.FieldMask
-	(*StringsFilter)(nil),                  // 36: catalog.v1.StringsFilter
-	(*StringFilter)(nil),                   // 37: catalog.v1.StringFilter
-	(*TimeFilter)(nil),                     // 38: catalog.v1.TimeFilter
-	(*BoolFilter)(nil),                     // 39: catalog.v1.BoolFilter
-	(*OrderBy)(nil),                        // 40: catalog.v1.OrderBy
-	(*Pagination)(nil),                     // 41: catalog.v1.Pagination
+	nil,                                    // 26: catalog.v1.BulkTransitionProductsRequest.EtagsEntry
+	(*timestamppb.Timestamp)(nil),          // 27: google.protobuf.Timestamp
+	(*UuidList)(nil),                       // 28: catalog.v1.UuidList
+	(*ProductCategoryList)(nil),            // 29: catalog.v1.ProductCategoryList
+	(*ProductTagList)(nil),                 // 30: catalog.v1.ProductTagList
+	(*ProductAttributeList)(nil),           // 31: catalog.v1.ProductAttributeList
+	(*ProductInputValueList)(nil),          // 32: catalog.v1.ProductInputValueList
+	(*ProductPublicationList)(nil),         // 33: catalog.v1.ProductPublicationList
+	(*ProductAssetList)(nil),               // 34: catalog.v1.ProductAssetList
+	(*ProductRelationList)(nil),            // 35: catalog.v1.ProductRelationList
+	(*fieldmaskpb.FieldMask)(nil),          // 36: google.protobuf.FieldMask
+	(*StringsFilter)(nil),                  // 37: catalog.v1.StringsFilter
+	(*StringFilter)(nil),                   // 38: catalog.v1.StringFilter
+	(*TimeFilter)(nil),                     // 39: catalog.v1.TimeFilter
+	(*BoolFilter)(nil),                     // 40: catalog.v1.BoolFilter
+	(*OrderBy)(nil),                        // 41: catalog.v1.OrderBy
+	(*Pagination)(nil),                     // 42: catalog.v1.Pagination
 }
 var file_catalog_v1_products_proto_depIdxs = []int32{
-	26, // 0: catalog.v1.Product.created_at:type_name -> google.protobuf.Timestamp
-	26, // 1: catalog.v1.Product.updated_at:type_name -> google.protobuf.Timestamp
-	26, // 2: catalog.v1.Product.removed_at:type_name -> google.protobuf.Timestamp
+	27, // 0: catalog.v1.Product.created_at:type_name -> google.protobuf.Timestamp
+	27, // 1: catalog.v1.Product.updated_at:type_name -> google.protobuf.Timestamp
+	27, // 2: catalog.v1.Product.removed_at:type_name -> google.protobuf.Timestamp
 	0,  // 3: catalog.v1.Product.status:type_name -> catalog.v1.ProductStatus
 	2,  // 4: catalog.v1.Product.kind:type_name -> catalog.v1.ProductKind
-	27, // 5: catalog.v1.Product.product_category_uuids:type_name -> catalog.v1.UuidList
-	28, // 6: catalog.v1.Product.product_categories:type_name -> catalog.v1.ProductCategoryList
-	27, // 7: catalog.v1.Product.product_tag_uuids:type_name -> catalog.v1.UuidList
-	29, // 8: catalog.v1.Product.product_tags:type_name -> catalog.v1.ProductTagList
-	27, // 9: catalog.v1.Product.product_attribute_uuids:type_name -> catalog.v1.UuidList
-	30, // 10: catalog.v1.Product.product_attributes:type_name -> catalog.v1.ProductAttributeList
-	27, // 11: catalog.v1.Product.input_value_uuids:type_name -> catalog.v1.UuidList
-	31, // 12: catalog.v1.Product.input_values:type_name -> catalog.v1.ProductInputValueList
-	27, // 13: catalog.v1.Product.publication_uuids:type_name -> catalog.v1.UuidList
-	32, // 14: catalog.v1.Product.publications:type_name -> catalog.v1.ProductPublicationList
-	27, // 15: catalog.v1.Product.variant_uuids:type_name -> catalog.v1.UuidList
+	28, // 5: catalog.v1.Product.product_category_uuids:type_name -> catalog.v1.UuidList
+	29, // 6: catalog.v1.Product.product_categories:type_name -> catalog.v1.ProductCategoryList
+	28, // 7: catalog.v1.Product.product_tag_uuids:type_name -> catalog.v1.UuidList
+	30, // 8: catalog.v1.Product.product_tags:type_name -> catalog.v1.ProductTagList
+	28, // 9: catalog.v1.Product.product_attribute_uuids:type_name -> catalog.v1.UuidList
+	31, // 10: catalog.v1.Product.product_attributes:type_name -> catalog.v1.ProductAttributeList
+	28, // 11: catalog.v1.Product.input_value_uuids:type_name -> catalog.v1.UuidList
+	32, // 12: catalog.v1.Product.input_values:type_name -> catalog.v1.ProductInputValueList
+	28, // 13: catalog.v1.Product.publication_uuids:type_name -> catalog.v1.UuidList
+	33, // 14: catalog.v1.Product.publications:type_name -> catalog.v1.ProductPublicationList
+	28, // 15: catalog.v1.Product.variant_uuids:type_name -> catalog.v1.UuidList
 	4,  // 16: catalog.v1.Product.variants:type_name -> catalog.v1.ProductList
-	27, // 17: catalog.v1.Product.product_asset_uuids:type_name -> catalog.v1.UuidList
-	33, // 18: catalog.v1.Product.product_assets:type_name -> catalog.v1.ProductAssetList
-	27, // 19: catalog.v1.Product.product_relation_uuids:type_name -> catalog.v1.UuidList
-	34, // 20: catalog.v1.Product.product_relations:type_name -> catalog.v1.ProductRelationList
+	28, // 17: catalog.v1.Product.product_asset_uuids:type_name -> catalog.v1.UuidList
+	34, // 18: catalog.v1.Product.product_assets:type_name -> catalog.v1.ProductAssetList
+	28, // 19: catalog.v1.Product.product_relation_uuids:type_name -> catalog.v1.UuidList
+	35, // 20: catalog.v1.Product.product_relations:type_name -> catalog.v1.ProductRelationList
 	3,  // 21: catalog.v1.ProductList.items:type_name -> catalog.v1.Product
 	2,  // 22: catalog.v1.ProductCreate.kind:type_name -> catalog.v1.ProductKind
 	2,  // 23: catalog.v1.ProductUpdate.kind:type_name -> catalog.v1.ProductKind
-	35, // 24: catalog.v1.ProductUpdate.update_mask:type_name -> google.protobuf.FieldMask
-	36, // 25: catalog.v1.ListProductsRequest.uuids:type_name -> catalog.v1.StringsFilter
-	36, // 26: catalog.v1.ListProductsRequest.codes:type_name -> catalog.v1.StringsFilter
-	37, // 27: catalog.v1.ListProductsRequest.code:type_name -> catalog.v1.StringFilter
-	36, // 28: catalog.v1.ListProductsRequest.display_names:type_name -> catalog.v1.StringsFilter
-	37, // 29: catalog.v1.ListProductsRequest.display_name:type_name -> catalog.v1.StringFilter
-	36, // 30: catalog.v1.ListProductsRequest.statuses:type_name -> catalog.v1.StringsFilter
-	38, // 31: catalog.v1.ListProductsRequest.created_at:type_name -> catalog.v1.TimeFilter
-	38, // 32: catalog.v1.ListProductsRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	39, // 33: catalog.v1.ListProductsRequest.is_removed:type_name -> catalog.v1.BoolFilter
+	36, // 24: catalog.v1.ProductUpdate.update_mask:type_name -> google.protobuf.FieldMask
+	37, // 25: catalog.v1.ListProductsRequest.uuids:type_name -> catalog.v1.StringsFilter
+	37, // 26: catalog.v1.ListProductsRequest.codes:type_name -> catalog.v1.StringsFilter
+	38, // 27: catalog.v1.ListProductsRequest.code:type_name -> catalog.v1.StringFilter
+	37, // 28: catalog.v1.ListProductsRequest.display_names:type_name -> catalog.v1.StringsFilter
+	38, // 29: catalog.v1.ListProductsRequest.display_name:type_name -> catalog.v1.StringFilter
+	37, // 30: catalog.v1.ListProductsRequest.statuses:type_name -> catalog.v1.StringsFilter
+	39, // 31: catalog.v1.ListProductsRequest.created_at:type_name -> catalog.v1.TimeFilter
+	39, // 32: catalog.v1.ListProductsRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	40, // 33: catalog.v1.ListProductsRequest.is_removed:type_name -> catalog.v1.BoolFilter
 	7,  // 34: catalog.v1.ListProductsRequest.include:type_name -> catalog.v1.ProductInclude
 	7,  // 35: catalog.v1.ListProductsRequest.expand:type_name -> catalog.v1.ProductInclude
-	40, // 36: catalog.v1.ListProductsRequest.order_by:type_name -> catalog.v1.OrderBy
-	36, // 37: catalog.v1.ListProductsRequest.kinds:type_name -> catalog.v1.StringsFilter
-	36, // 38: catalog.v1.ListProductsRequest.family_uuids:type_name -> catalog.v1.StringsFilter
-	36, // 39: catalog.v1.ListProductsRequest.parent_uuids:type_name -> catalog.v1.StringsFilter
-	36, // 40: catalog.v1.ListProductsRequest.brand_uuids:type_name -> catalog.v1.StringsFilter
-	36, // 41: catalog.v1.ListProductsRequest.category_uuids:type_name -> catalog.v1.StringsFilter
-	36, // 42: catalog.v1.ListProductsRequest.category_tree_uuids:type_name -> catalog.v1.StringsFilter
-	36, // 43: catalog.v1.ListProductsRequest.tag_uuids:type_name -> catalog.v1.StringsFilter
-	36, // 44: catalog.v1.ListProductsRequest.attribute_uuids:type_name -> catalog.v1.StringsFilter
-	36, // 45: catalog.v1.ListProductsRequest.term_uuids:type_name -> catalog.v1.StringsFilter
-	36, // 46: catalog.v1.ListProductsRequest.published_channel_uuids:type_name -> catalog.v1.StringsFilter
-	36, // 47: catalog.v1.ListProductsRequest.ready_channel_uuids:type_name -> catalog.v1.StringsFilter
-	36, // 48: catalog.v1.ListProductsRequest.not_ready_channel_uuids:type_name -> catalog.v1.StringsFilter
+	41, // 36: catalog.v1.ListProductsRequest.order_by:type_name -> catalog.v1.OrderBy
+	37, // 37: catalog.v1.ListProductsRequest.kinds:type_name -> catalog.v1.StringsFilter
+	37, // 38: catalog.v1.ListProductsRequest.family_uuids:type_name -> catalog.v1.StringsFilter
+	37, // 39: catalog.v1.ListProductsRequest.parent_uuids:type_name -> catalog.v1.StringsFilter
+	37, // 40: catalog.v1.ListProductsRequest.brand_uuids:type_name -> catalog.v1.StringsFilter
+	37, // 41: catalog.v1.ListProductsRequest.category_uuids:type_name -> catalog.v1.StringsFilter
+	37, // 42: catalog.v1.ListProductsRequest.category_tree_uuids:type_name -> catalog.v1.StringsFilter
+	37, // 43: catalog.v1.ListProductsRequest.tag_uuids:type_name -> catalog.v1.StringsFilter
+	37, // 44: catalog.v1.ListProductsRequest.attribute_uuids:type_name -> catalog.v1.StringsFilter
+	37, // 45: catalog.v1.ListProductsRequest.term_uuids:type_name -> catalog.v1.StringsFilter
+	37, // 46: catalog.v1.ListProductsRequest.published_channel_uuids:type_name -> catalog.v1.StringsFilter
+	37, // 47: catalog.v1.ListProductsRequest.ready_channel_uuids:type_name -> catalog.v1.StringsFilter
+	37, // 48: catalog.v1.ListProductsRequest.not_ready_channel_uuids:type_name -> catalog.v1.StringsFilter
 	3,  // 49: catalog.v1.ListProductsResponse.items:type_name -> catalog.v1.Product
-	41, // 50: catalog.v1.ListProductsResponse.pagination:type_name -> catalog.v1.Pagination
+	42, // 50: catalog.v1.ListProductsResponse.pagination:type_name -> catalog.v1.Pagination
 	5,  // 51: catalog.v1.CreateProductRequest.product:type_name -> catalog.v1.ProductCreate
 	3,  // 52: catalog.v1.CreateProductResponse.product:type_name -> catalog.v1.Product
 	5,  // 53: catalog.v1.BulkCreateProductsRequest.items:type_name -> catalog.v1.ProductCreate
@@ -2224,30 +2290,31 @@ var file_catalog_v1_products_proto_depIdxs = []int32{
 	1,  // 62: catalog.v1.TransitionProductRequest.transition:type_name -> catalog.v1.ProductTransition
 	3,  // 63: catalog.v1.TransitionProductResponse.product:type_name -> catalog.v1.Product
 	1,  // 64: catalog.v1.BulkTransitionProductsRequest.transition:type_name -> catalog.v1.ProductTransition
-	3,  // 65: catalog.v1.BulkTransitionProductsResponse.items:type_name -> catalog.v1.Product
-	8,  // 66: catalog.v1.ProductService.ListProducts:input_type -> catalog.v1.ListProductsRequest
-	10, // 67: catalog.v1.ProductService.CreateProduct:input_type -> catalog.v1.CreateProductRequest
-	12, // 68: catalog.v1.ProductService.BulkCreateProducts:input_type -> catalog.v1.BulkCreateProductsRequest
-	16, // 69: catalog.v1.ProductService.GetProduct:input_type -> catalog.v1.GetProductRequest
-	18, // 70: catalog.v1.ProductService.UpdateProduct:input_type -> catalog.v1.UpdateProductRequest
-	20, // 71: catalog.v1.ProductService.DeleteProduct:input_type -> catalog.v1.DeleteProductRequest
-	14, // 72: catalog.v1.ProductService.BulkUpdateProducts:input_type -> catalog.v1.BulkUpdateProductsRequest
-	22, // 73: catalog.v1.ProductService.TransitionProduct:input_type -> catalog.v1.TransitionProductRequest
-	24, // 74: catalog.v1.ProductService.BulkTransitionProducts:input_type -> catalog.v1.BulkTransitionProductsRequest
-	9,  // 75: catalog.v1.ProductService.ListProducts:output_type -> catalog.v1.ListProductsResponse
-	11, // 76: catalog.v1.ProductService.CreateProduct:output_type -> catalog.v1.CreateProductResponse
-	13, // 77: catalog.v1.ProductService.BulkCreateProducts:output_type -> catalog.v1.BulkCreateProductsResponse
-	17, // 78: catalog.v1.ProductService.GetProduct:output_type -> catalog.v1.GetProductResponse
-	19, // 79: catalog.v1.ProductService.UpdateProduct:output_type -> catalog.v1.UpdateProductResponse
-	21, // 80: catalog.v1.ProductService.DeleteProduct:output_type -> catalog.v1.DeleteProductResponse
-	15, // 81: catalog.v1.ProductService.BulkUpdateProducts:output_type -> catalog.v1.BulkUpdateProductsResponse
-	23, // 82: catalog.v1.ProductService.TransitionProduct:output_type -> catalog.v1.TransitionProductResponse
-	25, // 83: catalog.v1.ProductService.BulkTransitionProducts:output_type -> catalog.v1.BulkTransitionProductsResponse
-	75, // [75:84] is the sub-list for method output_type
-	66, // [66:75] is the sub-list for method input_type
-	66, // [66:66] is the sub-list for extension type_name
-	66, // [66:66] is the sub-list for extension extendee
-	0,  // [0:66] is the sub-list for field type_name
+	26, // 65: catalog.v1.BulkTransitionProductsRequest.etags:type_name -> catalog.v1.BulkTransitionProductsRequest.EtagsEntry
+	3,  // 66: catalog.v1.BulkTransitionProductsResponse.items:type_name -> catalog.v1.Product
+	8,  // 67: catalog.v1.ProductService.ListProducts:input_type -> catalog.v1.ListProductsRequest
+	10, // 68: catalog.v1.ProductService.CreateProduct:input_type -> catalog.v1.CreateProductRequest
+	12, // 69: catalog.v1.ProductService.BulkCreateProducts:input_type -> catalog.v1.BulkCreateProductsRequest
+	16, // 70: catalog.v1.ProductService.GetProduct:input_type -> catalog.v1.GetProductRequest
+	18, // 71: catalog.v1.ProductService.UpdateProduct:input_type -> catalog.v1.UpdateProductRequest
+	20, // 72: catalog.v1.ProductService.DeleteProduct:input_type -> catalog.v1.DeleteProductRequest
+	14, // 73: catalog.v1.ProductService.BulkUpdateProducts:input_type -> catalog.v1.BulkUpdateProductsRequest
+	22, // 74: catalog.v1.ProductService.TransitionProduct:input_type -> catalog.v1.TransitionProductRequest
+	24, // 75: catalog.v1.ProductService.BulkTransitionProducts:input_type -> catalog.v1.BulkTransitionProductsRequest
+	9,  // 76: catalog.v1.ProductService.ListProducts:output_type -> catalog.v1.ListProductsResponse
+	11, // 77: catalog.v1.ProductService.CreateProduct:output_type -> catalog.v1.CreateProductResponse
+	13, // 78: catalog.v1.ProductService.BulkCreateProducts:output_type -> catalog.v1.BulkCreateProductsResponse
+	17, // 79: catalog.v1.ProductService.GetProduct:output_type -> catalog.v1.GetProductResponse
+	19, // 80: catalog.v1.ProductService.UpdateProduct:output_type -> catalog.v1.UpdateProductResponse
+	21, // 81: catalog.v1.ProductService.DeleteProduct:output_type -> catalog.v1.DeleteProductResponse
+	15, // 82: catalog.v1.ProductService.BulkUpdateProducts:output_type -> catalog.v1.BulkUpdateProductsResponse
+	23, // 83: catalog.v1.ProductService.TransitionProduct:output_type -> catalog.v1.TransitionProductResponse
+	25, // 84: catalog.v1.ProductService.BulkTransitionProducts:output_type -> catalog.v1.BulkTransitionProductsResponse
+	76, // [76:85] is the sub-list for method output_type
+	67, // [67:76] is the sub-list for method input_type
+	67, // [67:67] is the sub-list for extension type_name
+	67, // [67:67] is the sub-list for extension extendee
+	0,  // [0:67] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_products_proto_init() }
@@ -2268,13 +2335,15 @@ func file_catalog_v1_products_proto_init() {
 	file_catalog_v1_products_proto_msgTypes[2].OneofWrappers = []any{}
 	file_catalog_v1_products_proto_msgTypes[3].OneofWrappers = []any{}
 	file_catalog_v1_products_proto_msgTypes[5].OneofWrappers = []any{}
+	file_catalog_v1_products_proto_msgTypes[17].OneofWrappers = []any{}
+	file_catalog_v1_products_proto_msgTypes[19].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_products_proto_rawDesc), len(file_catalog_v1_products_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   23,
+			NumMessages:   24,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -222,6 +222,8 @@ func local_request_ProductService_UpdateProduct_0(ctx context.Context, marshaler
 	return msg, metadata, err
 }
 
+var filter_ProductService_DeleteProduct_0 = &utilities.DoubleArray{Encoding: map[string]int{"product_uuid": 0}, Base: []int{1, 1, 0}, Check: []int{0, 1, 2}}
+
 func request_ProductService_DeleteProduct_0(ctx context.Context, marshaler runtime.Marshaler, client ProductServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteProductRequest
@@ -235,6 +237,12 @@ func request_ProductService_DeleteProduct_0(ctx context.Context, marshaler runti
 	protoReq.ProductUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "product_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductService_DeleteProduct_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -256,6 +264,12 @@ func local_request_ProductService_DeleteProduct_0(ctx context.Context, marshaler
 	protoReq.ProductUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "product_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_ProductService_DeleteProduct_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteProduct(ctx, &protoReq)
 	return msg, metadata, err

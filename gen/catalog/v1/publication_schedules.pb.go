@@ -153,6 +153,10 @@ type PublicationSchedule struct {
 	FailureCode *string `protobuf:"bytes,10,opt,name=failure_code,json=failureCode,proto3,oneof" json:"failure_code,omitempty"`
 	// Why the run failed, for humans; null unless failed.
 	FailureReason *string `protobuf:"bytes,11,opt,name=failure_reason,json=failureReason,proto3,oneof" json:"failure_reason,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -264,6 +268,13 @@ func (x *PublicationSchedule) GetFailureReason() string {
 	return ""
 }
 
+func (x *PublicationSchedule) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // PublicationScheduleCreate is the body that plans a transition of a publication.
 type PublicationScheduleCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -329,7 +340,11 @@ type PublicationScheduleUpdate struct {
 	// Strictly in the future.
 	ScheduledAt *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=scheduled_at,json=scheduledAt,proto3" json:"scheduled_at,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -390,6 +405,13 @@ func (x *PublicationScheduleUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *PublicationScheduleUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListPublicationSchedulesRequest: filters of
@@ -1117,8 +1139,11 @@ type DeletePublicationScheduleRequest struct {
 	ProductUuid     string                 `protobuf:"bytes,1,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
 	PublicationUuid string                 `protobuf:"bytes,2,opt,name=publication_uuid,json=publicationUuid,proto3" json:"publication_uuid,omitempty"`
 	ScheduleUuid    string                 `protobuf:"bytes,3,opt,name=schedule_uuid,json=scheduleUuid,proto3" json:"schedule_uuid,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeletePublicationScheduleRequest) Reset() {
@@ -1172,6 +1197,13 @@ func (x *DeletePublicationScheduleRequest) GetScheduleUuid() string {
 	return ""
 }
 
+func (x *DeletePublicationScheduleRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type DeletePublicationScheduleResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -1214,8 +1246,11 @@ type TransitionPublicationScheduleRequest struct {
 	PublicationUuid string                        `protobuf:"bytes,2,opt,name=publication_uuid,json=publicationUuid,proto3" json:"publication_uuid,omitempty"`
 	ScheduleUuid    string                        `protobuf:"bytes,3,opt,name=schedule_uuid,json=scheduleUuid,proto3" json:"schedule_uuid,omitempty"`
 	Transition      PublicationScheduleTransition `protobuf:"varint,4,opt,name=transition,proto3,enum=catalog.v1.PublicationScheduleTransition" json:"transition,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TransitionPublicationScheduleRequest) Reset() {
@@ -1276,6 +1311,13 @@ func (x *TransitionPublicationScheduleRequest) GetTransition() PublicationSchedu
 	return PublicationScheduleTransition_PUBLICATION_SCHEDULE_TRANSITION_UNSPECIFIED
 }
 
+func (x *TransitionPublicationScheduleRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type TransitionPublicationScheduleResponse struct {
 	state               protoimpl.MessageState `protogen:"open.v1"`
 	PublicationSchedule *PublicationSchedule   `protobuf:"bytes,1,opt,name=publication_schedule,json=publicationSchedule,proto3" json:"publication_schedule,omitempty"`
@@ -1326,8 +1368,12 @@ type BulkTransitionPublicationSchedulesRequest struct {
 	PublicationUuid string                        `protobuf:"bytes,2,opt,name=publication_uuid,json=publicationUuid,proto3" json:"publication_uuid,omitempty"`
 	Transition      PublicationScheduleTransition `protobuf:"varint,3,opt,name=transition,proto3,enum=catalog.v1.PublicationScheduleTransition" json:"transition,omitempty"`
 	Uuids           []string                      `protobuf:"bytes,4,rep,name=uuids,proto3" json:"uuids,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Per item (AIP-154): uuid → the etag the item must still have; an item that changed
+	// refuses the whole request with FAILED_PRECONDITION (REST 412 PRECONDITION_FAILED).
+	// Items without an entry are not checked.
+	Etags         map[string]string `protobuf:"bytes,90,rep,name=etags,proto3" json:"etags,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *BulkTransitionPublicationSchedulesRequest) Reset() {
@@ -1388,6 +1434,13 @@ func (x *BulkTransitionPublicationSchedulesRequest) GetUuids() []string {
 	return nil
 }
 
+func (x *BulkTransitionPublicationSchedulesRequest) GetEtags() map[string]string {
+	if x != nil {
+		return x.Etags
+	}
+	return nil
+}
+
 type BulkTransitionPublicationSchedulesResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Items         []*PublicationSchedule `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
@@ -1437,7 +1490,7 @@ var File_catalog_v1_publication_schedules_proto protoreflect.FileDescriptor
 const file_catalog_v1_publication_schedules_proto_rawDesc = "" +
 	"\n" +
 	"&catalog/v1/publication_schedules.proto\x12\n" +
-	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a%catalog/v1/product_publications.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xea\x04\n" +
+	"catalog.v1\x1a\x17catalog/v1/common.proto\x1a\x18catalog/v1/options.proto\x1a%catalog/v1/product_publications.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xfe\x04\n" +
 	"\x13PublicationSchedule\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1455,14 +1508,15 @@ const file_catalog_v1_publication_schedules_proto_rawDesc = "" +
 	"executedAt\x12&\n" +
 	"\ffailure_code\x18\n" +
 	" \x01(\tH\x00R\vfailureCode\x88\x01\x01\x12*\n" +
-	"\x0efailure_reason\x18\v \x01(\tH\x01R\rfailureReason\x88\x01\x01B\x0f\n" +
+	"\x0efailure_reason\x18\v \x01(\tH\x01R\rfailureReason\x88\x01\x01\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\x0f\n" +
 	"\r_failure_codeB\x11\n" +
 	"\x0f_failure_reason\"\xb4\x01\n" +
 	"\x19PublicationScheduleCreate\x12P\n" +
 	"\n" +
 	"transition\x18\x01 \x01(\x0e2(.catalog.v1.ProductPublicationTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"transition\x12E\n" +
-	"\fscheduled_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampB\x06\xe2\xf3\x18\x02\b\x01R\vscheduledAt\"\x89\x02\n" +
+	"\fscheduled_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampB\x06\xe2\xf3\x18\x02\b\x01R\vscheduledAt\"\xab\x02\n" +
 	"\x19PublicationScheduleUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12M\n" +
 	"\n" +
@@ -1470,8 +1524,10 @@ const file_catalog_v1_publication_schedules_proto_rawDesc = "" +
 	"transition\x88\x01\x01\x12=\n" +
 	"\fscheduled_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\vscheduledAt\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\r\n" +
-	"\v_transition\"\xa9\x05\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x01R\x04etag\x88\x01\x01B\r\n" +
+	"\v_transitionB\a\n" +
+	"\x05_etag\"\xa9\x05\n" +
 	"\x1fListPublicationSchedulesRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
 	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12/\n" +
@@ -1529,28 +1585,37 @@ const file_catalog_v1_publication_schedules_proto_rawDesc = "" +
 	"\rschedule_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fscheduleUuid\x12X\n" +
 	"\x14publication_schedule\x18\x04 \x01(\v2%.catalog.v1.PublicationScheduleUpdateR\x13publicationSchedule\"w\n" +
 	"!UpdatePublicationScheduleResponse\x12R\n" +
-	"\x14publication_schedule\x18\x01 \x01(\v2\x1f.catalog.v1.PublicationScheduleR\x13publicationSchedule\"\xad\x01\n" +
+	"\x14publication_schedule\x18\x01 \x01(\v2\x1f.catalog.v1.PublicationScheduleR\x13publicationSchedule\"\xcf\x01\n" +
 	" DeletePublicationScheduleRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
 	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12+\n" +
-	"\rschedule_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fscheduleUuid\"#\n" +
-	"!DeletePublicationScheduleResponse\"\x84\x02\n" +
+	"\rschedule_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fscheduleUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"#\n" +
+	"!DeletePublicationScheduleResponse\"\xa6\x02\n" +
 	"$TransitionPublicationScheduleRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
 	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12+\n" +
 	"\rschedule_uuid\x18\x03 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\fscheduleUuid\x12Q\n" +
 	"\n" +
 	"transition\x18\x04 \x01(\x0e2).catalog.v1.PublicationScheduleTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
-	"transition\"{\n" +
+	"transition\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"{\n" +
 	"%TransitionPublicationScheduleResponse\x12R\n" +
-	"\x14publication_schedule\x18\x01 \x01(\v2\x1f.catalog.v1.PublicationScheduleR\x13publicationSchedule\"\xfc\x01\n" +
+	"\x14publication_schedule\x18\x01 \x01(\v2\x1f.catalog.v1.PublicationScheduleR\x13publicationSchedule\"\x8e\x03\n" +
 	")BulkTransitionPublicationSchedulesRequest\x12)\n" +
 	"\fproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\vproductUuid\x121\n" +
 	"\x10publication_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0fpublicationUuid\x12Q\n" +
 	"\n" +
 	"transition\x18\x03 \x01(\x0e2).catalog.v1.PublicationScheduleTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"transition\x12\x1e\n" +
-	"\x05uuids\x18\x04 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\"c\n" +
+	"\x05uuids\x18\x04 \x03(\tB\b\xe2\xf3\x18\x04(\x010dR\x05uuids\x12V\n" +
+	"\x05etags\x18Z \x03(\v2@.catalog.v1.BulkTransitionPublicationSchedulesRequest.EtagsEntryR\x05etags\x1a8\n" +
+	"\n" +
+	"EtagsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"c\n" +
 	"*BulkTransitionPublicationSchedulesResponse\x125\n" +
 	"\x05items\x18\x01 \x03(\v2\x1f.catalog.v1.PublicationScheduleR\x05items*\xee\x01\n" +
 	"\x19PublicationScheduleStatus\x12+\n" +
@@ -1586,7 +1651,7 @@ func file_catalog_v1_publication_schedules_proto_rawDescGZIP() []byte {
 }
 
 var file_catalog_v1_publication_schedules_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_catalog_v1_publication_schedules_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_catalog_v1_publication_schedules_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_catalog_v1_publication_schedules_proto_goTypes = []any{
 	(PublicationScheduleStatus)(0),                     // 0: catalog.v1.PublicationScheduleStatus
 	(PublicationScheduleTransition)(0),                 // 1: catalog.v1.PublicationScheduleTransition
@@ -1611,35 +1676,36 @@ var file_catalog_v1_publication_schedules_proto_goTypes = []any{
 	(*TransitionPublicationScheduleResponse)(nil),      // 20: catalog.v1.TransitionPublicationScheduleResponse
 	(*BulkTransitionPublicationSchedulesRequest)(nil),  // 21: catalog.v1.BulkTransitionPublicationSchedulesRequest
 	(*BulkTransitionPublicationSchedulesResponse)(nil), // 22: catalog.v1.BulkTransitionPublicationSchedulesResponse
-	(*timestamppb.Timestamp)(nil),                      // 23: google.protobuf.Timestamp
-	(ProductPublicationTransition)(0),                  // 24: catalog.v1.ProductPublicationTransition
-	(*fieldmaskpb.FieldMask)(nil),                      // 25: google.protobuf.FieldMask
-	(*StringsFilter)(nil),                              // 26: catalog.v1.StringsFilter
-	(*TimeFilter)(nil),                                 // 27: catalog.v1.TimeFilter
-	(*OrderBy)(nil),                                    // 28: catalog.v1.OrderBy
-	(*Pagination)(nil),                                 // 29: catalog.v1.Pagination
+	nil,                               // 23: catalog.v1.BulkTransitionPublicationSchedulesRequest.EtagsEntry
+	(*timestamppb.Timestamp)(nil),     // 24: google.protobuf.Timestamp
+	(ProductPublicationTransition)(0), // 25: catalog.v1.ProductPublicationTransition
+	(*fieldmaskpb.FieldMask)(nil),     // 26: google.protobuf.FieldMask
+	(*StringsFilter)(nil),             // 27: catalog.v1.StringsFilter
+	(*TimeFilter)(nil),                // 28: catalog.v1.TimeFilter
+	(*OrderBy)(nil),                   // 29: catalog.v1.OrderBy
+	(*Pagination)(nil),                // 30: catalog.v1.Pagination
 }
 var file_catalog_v1_publication_schedules_proto_depIdxs = []int32{
-	23, // 0: catalog.v1.PublicationSchedule.created_at:type_name -> google.protobuf.Timestamp
-	23, // 1: catalog.v1.PublicationSchedule.updated_at:type_name -> google.protobuf.Timestamp
-	24, // 2: catalog.v1.PublicationSchedule.transition:type_name -> catalog.v1.ProductPublicationTransition
-	23, // 3: catalog.v1.PublicationSchedule.scheduled_at:type_name -> google.protobuf.Timestamp
+	24, // 0: catalog.v1.PublicationSchedule.created_at:type_name -> google.protobuf.Timestamp
+	24, // 1: catalog.v1.PublicationSchedule.updated_at:type_name -> google.protobuf.Timestamp
+	25, // 2: catalog.v1.PublicationSchedule.transition:type_name -> catalog.v1.ProductPublicationTransition
+	24, // 3: catalog.v1.PublicationSchedule.scheduled_at:type_name -> google.protobuf.Timestamp
 	0,  // 4: catalog.v1.PublicationSchedule.status:type_name -> catalog.v1.PublicationScheduleStatus
-	23, // 5: catalog.v1.PublicationSchedule.executed_at:type_name -> google.protobuf.Timestamp
-	24, // 6: catalog.v1.PublicationScheduleCreate.transition:type_name -> catalog.v1.ProductPublicationTransition
-	23, // 7: catalog.v1.PublicationScheduleCreate.scheduled_at:type_name -> google.protobuf.Timestamp
-	24, // 8: catalog.v1.PublicationScheduleUpdate.transition:type_name -> catalog.v1.ProductPublicationTransition
-	23, // 9: catalog.v1.PublicationScheduleUpdate.scheduled_at:type_name -> google.protobuf.Timestamp
-	25, // 10: catalog.v1.PublicationScheduleUpdate.update_mask:type_name -> google.protobuf.FieldMask
-	26, // 11: catalog.v1.ListPublicationSchedulesRequest.uuids:type_name -> catalog.v1.StringsFilter
-	26, // 12: catalog.v1.ListPublicationSchedulesRequest.status:type_name -> catalog.v1.StringsFilter
-	26, // 13: catalog.v1.ListPublicationSchedulesRequest.transitions:type_name -> catalog.v1.StringsFilter
-	27, // 14: catalog.v1.ListPublicationSchedulesRequest.scheduled_at:type_name -> catalog.v1.TimeFilter
-	27, // 15: catalog.v1.ListPublicationSchedulesRequest.created_at:type_name -> catalog.v1.TimeFilter
-	27, // 16: catalog.v1.ListPublicationSchedulesRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	28, // 17: catalog.v1.ListPublicationSchedulesRequest.order_by:type_name -> catalog.v1.OrderBy
+	24, // 5: catalog.v1.PublicationSchedule.executed_at:type_name -> google.protobuf.Timestamp
+	25, // 6: catalog.v1.PublicationScheduleCreate.transition:type_name -> catalog.v1.ProductPublicationTransition
+	24, // 7: catalog.v1.PublicationScheduleCreate.scheduled_at:type_name -> google.protobuf.Timestamp
+	25, // 8: catalog.v1.PublicationScheduleUpdate.transition:type_name -> catalog.v1.ProductPublicationTransition
+	24, // 9: catalog.v1.PublicationScheduleUpdate.scheduled_at:type_name -> google.protobuf.Timestamp
+	26, // 10: catalog.v1.PublicationScheduleUpdate.update_mask:type_name -> google.protobuf.FieldMask
+	27, // 11: catalog.v1.ListPublicationSchedulesRequest.uuids:type_name -> catalog.v1.StringsFilter
+	27, // 12: catalog.v1.ListPublicationSchedulesRequest.status:type_name -> catalog.v1.StringsFilter
+	27, // 13: catalog.v1.ListPublicationSchedulesRequest.transitions:type_name -> catalog.v1.StringsFilter
+	28, // 14: catalog.v1.ListPublicationSchedulesRequest.scheduled_at:type_name -> catalog.v1.TimeFilter
+	28, // 15: catalog.v1.ListPublicationSchedulesRequest.created_at:type_name -> catalog.v1.TimeFilter
+	28, // 16: catalog.v1.ListPublicationSchedulesRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	29, // 17: catalog.v1.ListPublicationSchedulesRequest.order_by:type_name -> catalog.v1.OrderBy
 	2,  // 18: catalog.v1.ListPublicationSchedulesResponse.items:type_name -> catalog.v1.PublicationSchedule
-	29, // 19: catalog.v1.ListPublicationSchedulesResponse.pagination:type_name -> catalog.v1.Pagination
+	30, // 19: catalog.v1.ListPublicationSchedulesResponse.pagination:type_name -> catalog.v1.Pagination
 	3,  // 20: catalog.v1.CreatePublicationScheduleRequest.publication_schedule:type_name -> catalog.v1.PublicationScheduleCreate
 	2,  // 21: catalog.v1.CreatePublicationScheduleResponse.publication_schedule:type_name -> catalog.v1.PublicationSchedule
 	3,  // 22: catalog.v1.BulkCreatePublicationSchedulesRequest.items:type_name -> catalog.v1.PublicationScheduleCreate
@@ -1652,30 +1718,31 @@ var file_catalog_v1_publication_schedules_proto_depIdxs = []int32{
 	1,  // 29: catalog.v1.TransitionPublicationScheduleRequest.transition:type_name -> catalog.v1.PublicationScheduleTransition
 	2,  // 30: catalog.v1.TransitionPublicationScheduleResponse.publication_schedule:type_name -> catalog.v1.PublicationSchedule
 	1,  // 31: catalog.v1.BulkTransitionPublicationSchedulesRequest.transition:type_name -> catalog.v1.PublicationScheduleTransition
-	2,  // 32: catalog.v1.BulkTransitionPublicationSchedulesResponse.items:type_name -> catalog.v1.PublicationSchedule
-	5,  // 33: catalog.v1.PublicationScheduleService.ListPublicationSchedules:input_type -> catalog.v1.ListPublicationSchedulesRequest
-	7,  // 34: catalog.v1.PublicationScheduleService.CreatePublicationSchedule:input_type -> catalog.v1.CreatePublicationScheduleRequest
-	9,  // 35: catalog.v1.PublicationScheduleService.BulkCreatePublicationSchedules:input_type -> catalog.v1.BulkCreatePublicationSchedulesRequest
-	13, // 36: catalog.v1.PublicationScheduleService.GetPublicationSchedule:input_type -> catalog.v1.GetPublicationScheduleRequest
-	15, // 37: catalog.v1.PublicationScheduleService.UpdatePublicationSchedule:input_type -> catalog.v1.UpdatePublicationScheduleRequest
-	17, // 38: catalog.v1.PublicationScheduleService.DeletePublicationSchedule:input_type -> catalog.v1.DeletePublicationScheduleRequest
-	11, // 39: catalog.v1.PublicationScheduleService.BulkUpdatePublicationSchedules:input_type -> catalog.v1.BulkUpdatePublicationSchedulesRequest
-	19, // 40: catalog.v1.PublicationScheduleService.TransitionPublicationSchedule:input_type -> catalog.v1.TransitionPublicationScheduleRequest
-	21, // 41: catalog.v1.PublicationScheduleService.BulkTransitionPublicationSchedules:input_type -> catalog.v1.BulkTransitionPublicationSchedulesRequest
-	6,  // 42: catalog.v1.PublicationScheduleService.ListPublicationSchedules:output_type -> catalog.v1.ListPublicationSchedulesResponse
-	8,  // 43: catalog.v1.PublicationScheduleService.CreatePublicationSchedule:output_type -> catalog.v1.CreatePublicationScheduleResponse
-	10, // 44: catalog.v1.PublicationScheduleService.BulkCreatePublicationSchedules:output_type -> catalog.v1.BulkCreatePublicationSchedulesResponse
-	14, // 45: catalog.v1.PublicationScheduleService.GetPublicationSchedule:output_type -> catalog.v1.GetPublicationScheduleResponse
-	16, // 46: catalog.v1.PublicationScheduleService.UpdatePublicationSchedule:output_type -> catalog.v1.UpdatePublicationScheduleResponse
-	18, // 47: catalog.v1.PublicationScheduleService.DeletePublicationSchedule:output_type -> catalog.v1.DeletePublicationScheduleResponse
-	12, // 48: catalog.v1.PublicationScheduleService.BulkUpdatePublicationSchedules:output_type -> catalog.v1.BulkUpdatePublicationSchedulesResponse
-	20, // 49: catalog.v1.PublicationScheduleService.TransitionPublicationSchedule:output_type -> catalog.v1.TransitionPublicationScheduleResponse
-	22, // 50: catalog.v1.PublicationScheduleService.BulkTransitionPublicationSchedules:output_type -> catalog.v1.BulkTransitionPublicationSchedulesResponse
-	42, // [42:51] is the sub-list for method output_type
-	33, // [33:42] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	23, // 32: catalog.v1.BulkTransitionPublicationSchedulesRequest.etags:type_name -> catalog.v1.BulkTransitionPublicationSchedulesRequest.EtagsEntry
+	2,  // 33: catalog.v1.BulkTransitionPublicationSchedulesResponse.items:type_name -> catalog.v1.PublicationSchedule
+	5,  // 34: catalog.v1.PublicationScheduleService.ListPublicationSchedules:input_type -> catalog.v1.ListPublicationSchedulesRequest
+	7,  // 35: catalog.v1.PublicationScheduleService.CreatePublicationSchedule:input_type -> catalog.v1.CreatePublicationScheduleRequest
+	9,  // 36: catalog.v1.PublicationScheduleService.BulkCreatePublicationSchedules:input_type -> catalog.v1.BulkCreatePublicationSchedulesRequest
+	13, // 37: catalog.v1.PublicationScheduleService.GetPublicationSchedule:input_type -> catalog.v1.GetPublicationScheduleRequest
+	15, // 38: catalog.v1.PublicationScheduleService.UpdatePublicationSchedule:input_type -> catalog.v1.UpdatePublicationScheduleRequest
+	17, // 39: catalog.v1.PublicationScheduleService.DeletePublicationSchedule:input_type -> catalog.v1.DeletePublicationScheduleRequest
+	11, // 40: catalog.v1.PublicationScheduleService.BulkUpdatePublicationSchedules:input_type -> catalog.v1.BulkUpdatePublicationSchedulesRequest
+	19, // 41: catalog.v1.PublicationScheduleService.TransitionPublicationSchedule:input_type -> catalog.v1.TransitionPublicationScheduleRequest
+	21, // 42: catalog.v1.PublicationScheduleService.BulkTransitionPublicationSchedules:input_type -> catalog.v1.BulkTransitionPublicationSchedulesRequest
+	6,  // 43: catalog.v1.PublicationScheduleService.ListPublicationSchedules:output_type -> catalog.v1.ListPublicationSchedulesResponse
+	8,  // 44: catalog.v1.PublicationScheduleService.CreatePublicationSchedule:output_type -> catalog.v1.CreatePublicationScheduleResponse
+	10, // 45: catalog.v1.PublicationScheduleService.BulkCreatePublicationSchedules:output_type -> catalog.v1.BulkCreatePublicationSchedulesResponse
+	14, // 46: catalog.v1.PublicationScheduleService.GetPublicationSchedule:output_type -> catalog.v1.GetPublicationScheduleResponse
+	16, // 47: catalog.v1.PublicationScheduleService.UpdatePublicationSchedule:output_type -> catalog.v1.UpdatePublicationScheduleResponse
+	18, // 48: catalog.v1.PublicationScheduleService.DeletePublicationSchedule:output_type -> catalog.v1.DeletePublicationScheduleResponse
+	12, // 49: catalog.v1.PublicationScheduleService.BulkUpdatePublicationSchedules:output_type -> catalog.v1.BulkUpdatePublicationSchedulesResponse
+	20, // 50: catalog.v1.PublicationScheduleService.TransitionPublicationSchedule:output_type -> catalog.v1.TransitionPublicationScheduleResponse
+	22, // 51: catalog.v1.PublicationScheduleService.BulkTransitionPublicationSchedules:output_type -> catalog.v1.BulkTransitionPublicationSchedulesResponse
+	43, // [43:52] is the sub-list for method output_type
+	34, // [34:43] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_publication_schedules_proto_init() }
@@ -1689,13 +1756,15 @@ func file_catalog_v1_publication_schedules_proto_init() {
 	file_catalog_v1_publication_schedules_proto_msgTypes[0].OneofWrappers = []any{}
 	file_catalog_v1_publication_schedules_proto_msgTypes[2].OneofWrappers = []any{}
 	file_catalog_v1_publication_schedules_proto_msgTypes[3].OneofWrappers = []any{}
+	file_catalog_v1_publication_schedules_proto_msgTypes[15].OneofWrappers = []any{}
+	file_catalog_v1_publication_schedules_proto_msgTypes[17].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_publication_schedules_proto_rawDesc), len(file_catalog_v1_publication_schedules_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   21,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

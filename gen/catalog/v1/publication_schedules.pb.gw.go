@@ -374,6 +374,8 @@ func local_request_PublicationScheduleService_UpdatePublicationSchedule_0(ctx co
 	return msg, metadata, err
 }
 
+var filter_PublicationScheduleService_DeletePublicationSchedule_0 = &utilities.DoubleArray{Encoding: map[string]int{"product_uuid": 0, "publication_uuid": 1, "schedule_uuid": 2}, Base: []int{1, 1, 2, 3, 0, 0, 0}, Check: []int{0, 1, 1, 1, 2, 3, 4}}
+
 func request_PublicationScheduleService_DeletePublicationSchedule_0(ctx context.Context, marshaler runtime.Marshaler, client PublicationScheduleServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeletePublicationScheduleRequest
@@ -403,6 +405,12 @@ func request_PublicationScheduleService_DeletePublicationSchedule_0(ctx context.
 	protoReq.ScheduleUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "schedule_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_PublicationScheduleService_DeletePublicationSchedule_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -440,6 +448,12 @@ func local_request_PublicationScheduleService_DeletePublicationSchedule_0(ctx co
 	protoReq.ScheduleUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "schedule_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_PublicationScheduleService_DeletePublicationSchedule_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeletePublicationSchedule(ctx, &protoReq)
 	return msg, metadata, err

@@ -568,8 +568,11 @@ type DeleteTagContentRequest struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
 	TagUuid        string                 `protobuf:"bytes,1,opt,name=tag_uuid,json=tagUuid,proto3" json:"tag_uuid,omitempty"`
 	TagContentUuid string                 `protobuf:"bytes,2,opt,name=tag_content_uuid,json=tagContentUuid,proto3" json:"tag_content_uuid,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DeleteTagContentRequest) Reset() {
@@ -612,6 +615,13 @@ func (x *DeleteTagContentRequest) GetTagUuid() string {
 func (x *DeleteTagContentRequest) GetTagContentUuid() string {
 	if x != nil {
 		return x.TagContentUuid
+	}
+	return ""
+}
+
+func (x *DeleteTagContentRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -662,7 +672,11 @@ type TagContent struct {
 	LocaleUuid  string                 `protobuf:"bytes,5,opt,name=locale_uuid,json=localeUuid,proto3" json:"locale_uuid,omitempty"`
 	DisplayName string                 `protobuf:"bytes,6,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
 	// Up to 10 000 characters; null when none.
-	Description   *string `protobuf:"bytes,7,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	Description *string `protobuf:"bytes,7,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -742,6 +756,13 @@ func (x *TagContent) GetDisplayName() string {
 func (x *TagContent) GetDescription() string {
 	if x != nil && x.Description != nil {
 		return *x.Description
+	}
+	return ""
+}
+
+func (x *TagContent) GetEtag() string {
+	if x != nil {
+		return x.Etag
 	}
 	return ""
 }
@@ -854,12 +875,16 @@ func (x *TagContentCreate) GetDescription() string {
 
 // TagContentUpdate changes a content entry; only the fields present change; null clears description.
 type TagContentUpdate struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	LocaleUuid    *string                `protobuf:"bytes,2,opt,name=locale_uuid,json=localeUuid,proto3,oneof" json:"locale_uuid,omitempty"`
-	DisplayName   *string                `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
-	Description   *string                `protobuf:"bytes,4,opt,name=description,proto3,oneof" json:"description,omitempty"`
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Uuid        string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	LocaleUuid  *string                `protobuf:"bytes,2,opt,name=locale_uuid,json=localeUuid,proto3,oneof" json:"locale_uuid,omitempty"`
+	DisplayName *string                `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
+	Description *string                `protobuf:"bytes,4,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	UpdateMask  *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -927,6 +952,13 @@ func (x *TagContentUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *TagContentUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListTagContentsRequest: filters of GET /v1/tags/{tagUuid}/contents.
@@ -1097,11 +1129,13 @@ const file_catalog_v1_tag_contents_proto_rawDesc = "" +
 	"tagContent\"S\n" +
 	"\x18UpdateTagContentResponse\x127\n" +
 	"\vtag_content\x18\x01 \x01(\v2\x16.catalog.v1.TagContentR\n" +
-	"tagContent\"n\n" +
+	"tagContent\"\x90\x01\n" +
 	"\x17DeleteTagContentRequest\x12!\n" +
 	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\x120\n" +
-	"\x10tag_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0etagContentUuid\"\x1a\n" +
-	"\x18DeleteTagContentResponse\"\xac\x02\n" +
+	"\x10tag_content_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x0etagContentUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x1a\n" +
+	"\x18DeleteTagContentResponse\"\xc0\x02\n" +
 	"\n" +
 	"TagContent\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -1113,7 +1147,8 @@ const file_catalog_v1_tag_contents_proto_rawDesc = "" +
 	"\vlocale_uuid\x18\x05 \x01(\tR\n" +
 	"localeUuid\x12!\n" +
 	"\fdisplay_name\x18\x06 \x01(\tR\vdisplayName\x12%\n" +
-	"\vdescription\x18\a \x01(\tH\x00R\vdescription\x88\x01\x01B\x0e\n" +
+	"\vdescription\x18\a \x01(\tH\x00R\vdescription\x88\x01\x01\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\x0e\n" +
 	"\f_description\"D\n" +
 	"\x0eTagContentList\x12,\n" +
 	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.TagContentR\x05items:\x04\xd8\xf3\x18\x01\"\xaa\x01\n" +
@@ -1123,7 +1158,7 @@ const file_catalog_v1_tag_contents_proto_rawDesc = "" +
 	"\fdisplay_name\x18\x02 \x01(\tB\n" +
 	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\vdisplayName\x12.\n" +
 	"\vdescription\x18\x03 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x00R\vdescription\x88\x01\x01B\x0e\n" +
-	"\f_description\"\x9c\x02\n" +
+	"\f_description\"\xbe\x02\n" +
 	"\x10TagContentUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12$\n" +
 	"\vlocale_uuid\x18\x02 \x01(\tH\x00R\n" +
@@ -1131,10 +1166,12 @@ const file_catalog_v1_tag_contents_proto_rawDesc = "" +
 	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12.\n" +
 	"\vdescription\x18\x04 \x01(\tB\a\xe2\xf3\x18\x03\x18\x90NH\x02R\vdescription\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\x0e\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x03R\x04etag\x88\x01\x01B\x0e\n" +
 	"\f_locale_uuidB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_description\"\xf5\x04\n" +
+	"\f_descriptionB\a\n" +
+	"\x05_etag\"\xf5\x04\n" +
 	"\x16ListTagContentsRequest\x12!\n" +
 	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\x12/\n" +
 	"\x05uuids\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12<\n" +
@@ -1256,6 +1293,7 @@ func file_catalog_v1_tag_contents_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_tag_contents_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_tag_contents_proto_msgTypes[13].OneofWrappers = []any{}
 	file_catalog_v1_tag_contents_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_tag_contents_proto_msgTypes[16].OneofWrappers = []any{}

@@ -294,6 +294,8 @@ func local_request_TagContentService_UpdateTagContent_0(ctx context.Context, mar
 	return msg, metadata, err
 }
 
+var filter_TagContentService_DeleteTagContent_0 = &utilities.DoubleArray{Encoding: map[string]int{"tag_uuid": 0, "tag_content_uuid": 1}, Base: []int{1, 1, 2, 0, 0}, Check: []int{0, 1, 1, 2, 3}}
+
 func request_TagContentService_DeleteTagContent_0(ctx context.Context, marshaler runtime.Marshaler, client TagContentServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteTagContentRequest
@@ -315,6 +317,12 @@ func request_TagContentService_DeleteTagContent_0(ctx context.Context, marshaler
 	protoReq.TagContentUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "tag_content_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_TagContentService_DeleteTagContent_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -344,6 +352,12 @@ func local_request_TagContentService_DeleteTagContent_0(ctx context.Context, mar
 	protoReq.TagContentUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "tag_content_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_TagContentService_DeleteTagContent_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteTagContent(ctx, &protoReq)
 	return msg, metadata, err

@@ -541,8 +541,11 @@ func (x *UpdateTagResponse) GetTag() *Tag {
 }
 
 type DeleteTagRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	TagUuid       string                 `protobuf:"bytes,1,opt,name=tag_uuid,json=tagUuid,proto3" json:"tag_uuid,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	TagUuid string                 `protobuf:"bytes,1,opt,name=tag_uuid,json=tagUuid,proto3" json:"tag_uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -580,6 +583,13 @@ func (*DeleteTagRequest) Descriptor() ([]byte, []int) {
 func (x *DeleteTagRequest) GetTagUuid() string {
 	if x != nil {
 		return x.TagUuid
+	}
+	return ""
+}
+
+func (x *DeleteTagRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -631,7 +641,11 @@ type Tag struct {
 	// Filled only with include[contents]=true.
 	ContentUuids *UuidList `protobuf:"bytes,6,opt,name=content_uuids,json=contentUuids,proto3" json:"content_uuids,omitempty"`
 	// Filled only with expand[contents]=true.
-	Contents      *TagContentList `protobuf:"bytes,7,opt,name=contents,proto3" json:"contents,omitempty"`
+	Contents *TagContentList `protobuf:"bytes,7,opt,name=contents,proto3" json:"contents,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -715,6 +729,13 @@ func (x *Tag) GetContents() *TagContentList {
 	return nil
 }
 
+func (x *Tag) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // TagCreate is the body that creates a tag.
 type TagCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -778,7 +799,11 @@ type TagUpdate struct {
 	Code        *string `protobuf:"bytes,2,opt,name=code,proto3,oneof" json:"code,omitempty"`
 	DisplayName *string `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -839,6 +864,13 @@ func (x *TagUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *TagUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // TagInclude selects `include[x]=true` uuid lists and `expand[x]=true` objects.
@@ -1064,10 +1096,12 @@ const file_catalog_v1_tags_proto_rawDesc = "" +
 	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\x12'\n" +
 	"\x03tag\x18\x02 \x01(\v2\x15.catalog.v1.TagUpdateR\x03tag\"6\n" +
 	"\x11UpdateTagResponse\x12!\n" +
-	"\x03tag\x18\x01 \x01(\v2\x0f.catalog.v1.TagR\x03tag\"5\n" +
+	"\x03tag\x18\x01 \x01(\v2\x0f.catalog.v1.TagR\x03tag\"W\n" +
 	"\x10DeleteTagRequest\x12!\n" +
-	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\"\x13\n" +
-	"\x11DeleteTagResponse\"\xb9\x02\n" +
+	"\btag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\atagUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x13\n" +
+	"\x11DeleteTagResponse\"\xcd\x02\n" +
 	"\x03Tag\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1077,20 +1111,23 @@ const file_catalog_v1_tags_proto_rawDesc = "" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x129\n" +
 	"\rcontent_uuids\x18\x06 \x01(\v2\x14.catalog.v1.UuidListR\fcontentUuids\x126\n" +
-	"\bcontents\x18\a \x01(\v2\x1a.catalog.v1.TagContentListR\bcontents\"n\n" +
+	"\bcontents\x18\a \x01(\v2\x1a.catalog.v1.TagContentListR\bcontents\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"n\n" +
 	"\tTagCreate\x12\x1e\n" +
 	"\x04code\x18\x01 \x01(\tB\n" +
 	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
 	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01B\x0f\n" +
-	"\r_display_name\"\xcb\x01\n" +
+	"\r_display_name\"\xed\x01\n" +
 	"\tTagUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
 	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
 	"\fdisplay_name\x18\x03 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x01R\vdisplayName\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\a\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x02R\x04etag\x88\x01\x01B\a\n" +
 	"\x05_codeB\x0f\n" +
-	"\r_display_name\"(\n" +
+	"\r_display_nameB\a\n" +
+	"\x05_etag\"(\n" +
 	"\n" +
 	"TagInclude\x12\x1a\n" +
 	"\bcontents\x18\x01 \x01(\bR\bcontents\"\xd4\x05\n" +
@@ -1229,6 +1266,7 @@ func file_catalog_v1_tags_proto_init() {
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
 	file_catalog_v1_tag_contents_proto_init()
+	file_catalog_v1_tags_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_tags_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_tags_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_tags_proto_msgTypes[17].OneofWrappers = []any{}

@@ -586,6 +586,9 @@ func (x *UpdateTypeGroupResponse) GetTypeGroup() *TypeGroup {
 type DeleteTypeGroupRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	TypeGroupUuid string                 `protobuf:"bytes,1,opt,name=type_group_uuid,json=typeGroupUuid,proto3" json:"type_group_uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -623,6 +626,13 @@ func (*DeleteTypeGroupRequest) Descriptor() ([]byte, []int) {
 func (x *DeleteTypeGroupRequest) GetTypeGroupUuid() string {
 	if x != nil {
 		return x.TypeGroupUuid
+	}
+	return ""
+}
+
+func (x *DeleteTypeGroupRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -670,9 +680,13 @@ type TypeGroup struct {
 	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
 	// 1 to 100 characters, unique in the tenant.
-	Code          string              `protobuf:"bytes,4,opt,name=code,proto3" json:"code,omitempty"`
-	DisplayName   string              `protobuf:"bytes,5,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
-	EntityType    TypeGroupEntityType `protobuf:"varint,6,opt,name=entity_type,json=entityType,proto3,enum=catalog.v1.TypeGroupEntityType" json:"entity_type,omitempty"`
+	Code        string              `protobuf:"bytes,4,opt,name=code,proto3" json:"code,omitempty"`
+	DisplayName string              `protobuf:"bytes,5,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
+	EntityType  TypeGroupEntityType `protobuf:"varint,6,opt,name=entity_type,json=entityType,proto3,enum=catalog.v1.TypeGroupEntityType" json:"entity_type,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -749,6 +763,13 @@ func (x *TypeGroup) GetEntityType() TypeGroupEntityType {
 	return TypeGroupEntityType_TYPE_GROUP_ENTITY_TYPE_UNSPECIFIED
 }
 
+func (x *TypeGroup) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // TypeGroupCreate is the body that creates a type group.
 type TypeGroupCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -823,7 +844,11 @@ type TypeGroupUpdate struct {
 	// Changes only while the group holds no input types (else 409 IN_USE).
 	EntityType *TypeGroupEntityType `protobuf:"varint,4,opt,name=entity_type,json=entityType,proto3,enum=catalog.v1.TypeGroupEntityType,oneof" json:"entity_type,omitempty"`
 	// Over gRPC: the fields to change; over REST filled from the keys present in the body.
-	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -891,6 +916,13 @@ func (x *TypeGroupUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 		return x.UpdateMask
 	}
 	return nil
+}
+
+func (x *TypeGroupUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 // ListTypeGroupsRequest: filters of GET /v1/type-groups.
@@ -1067,10 +1099,12 @@ const file_catalog_v1_type_groups_proto_rawDesc = "" +
 	"type_group\x18\x02 \x01(\v2\x1b.catalog.v1.TypeGroupUpdateR\ttypeGroup\"O\n" +
 	"\x17UpdateTypeGroupResponse\x124\n" +
 	"\n" +
-	"type_group\x18\x01 \x01(\v2\x15.catalog.v1.TypeGroupR\ttypeGroup\"H\n" +
+	"type_group\x18\x01 \x01(\v2\x15.catalog.v1.TypeGroupR\ttypeGroup\"j\n" +
 	"\x16DeleteTypeGroupRequest\x12.\n" +
-	"\x0ftype_group_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rtypeGroupUuid\"\x19\n" +
-	"\x17DeleteTypeGroupResponse\"\x8e\x02\n" +
+	"\x0ftype_group_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\rtypeGroupUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"\x19\n" +
+	"\x17DeleteTypeGroupResponse\"\xa2\x02\n" +
 	"\tTypeGroup\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -1080,14 +1114,15 @@ const file_catalog_v1_type_groups_proto_rawDesc = "" +
 	"\x04code\x18\x04 \x01(\tR\x04code\x12!\n" +
 	"\fdisplay_name\x18\x05 \x01(\tR\vdisplayName\x12@\n" +
 	"\ventity_type\x18\x06 \x01(\x0e2\x1f.catalog.v1.TypeGroupEntityTypeR\n" +
-	"entityType\"\xbe\x01\n" +
+	"entityType\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"\xbe\x01\n" +
 	"\x0fTypeGroupCreate\x12\x1e\n" +
 	"\x04code\x18\x01 \x01(\tB\n" +
 	"\xe2\xf3\x18\x06\b\x01\x10\x01\x18dR\x04code\x120\n" +
 	"\fdisplay_name\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x12H\n" +
 	"\ventity_type\x18\x03 \x01(\x0e2\x1f.catalog.v1.TypeGroupEntityTypeB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"entityTypeB\x0f\n" +
-	"\r_display_name\"\xa8\x02\n" +
+	"\r_display_name\"\xca\x02\n" +
 	"\x0fTypeGroupUpdate\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n" +
 	"\x04code\x18\x02 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\x04code\x88\x01\x01\x120\n" +
@@ -1095,10 +1130,12 @@ const file_catalog_v1_type_groups_proto_rawDesc = "" +
 	"\ventity_type\x18\x04 \x01(\x0e2\x1f.catalog.v1.TypeGroupEntityTypeH\x02R\n" +
 	"entityType\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\a\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x03R\x04etag\x88\x01\x01B\a\n" +
 	"\x05_codeB\x0f\n" +
 	"\r_display_nameB\x0e\n" +
-	"\f_entity_type\"\xc2\x05\n" +
+	"\f_entity_typeB\a\n" +
+	"\x05_etag\"\xc2\x05\n" +
 	"\x15ListTypeGroupsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -1241,6 +1278,7 @@ func file_catalog_v1_type_groups_proto_init() {
 	}
 	file_catalog_v1_common_proto_init()
 	file_catalog_v1_options_proto_init()
+	file_catalog_v1_type_groups_proto_msgTypes[11].OneofWrappers = []any{}
 	file_catalog_v1_type_groups_proto_msgTypes[14].OneofWrappers = []any{}
 	file_catalog_v1_type_groups_proto_msgTypes[15].OneofWrappers = []any{}
 	file_catalog_v1_type_groups_proto_msgTypes[16].OneofWrappers = []any{}

@@ -208,6 +208,8 @@ func local_request_TypeGroupService_UpdateTypeGroup_0(ctx context.Context, marsh
 	return msg, metadata, err
 }
 
+var filter_TypeGroupService_DeleteTypeGroup_0 = &utilities.DoubleArray{Encoding: map[string]int{"type_group_uuid": 0}, Base: []int{1, 1, 0}, Check: []int{0, 1, 2}}
+
 func request_TypeGroupService_DeleteTypeGroup_0(ctx context.Context, marshaler runtime.Marshaler, client TypeGroupServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteTypeGroupRequest
@@ -221,6 +223,12 @@ func request_TypeGroupService_DeleteTypeGroup_0(ctx context.Context, marshaler r
 	protoReq.TypeGroupUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "type_group_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_TypeGroupService_DeleteTypeGroup_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -242,6 +250,12 @@ func local_request_TypeGroupService_DeleteTypeGroup_0(ctx context.Context, marsh
 	protoReq.TypeGroupUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "type_group_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_TypeGroupService_DeleteTypeGroup_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteTypeGroup(ctx, &protoReq)
 	return msg, metadata, err

@@ -301,7 +301,11 @@ type WebhookSubscription struct {
 	// Consecutive failed attempts since the last successful one.
 	ConsecutiveFailures int32 `protobuf:"varint,9,opt,name=consecutive_failures,json=consecutiveFailures,proto3" json:"consecutive_failures,omitempty"`
 	// When the system suspended the subscription; null unless suspended.
-	SuspendedAt   *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=suspended_at,json=suspendedAt,proto3" json:"suspended_at,omitempty"`
+	SuspendedAt *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=suspended_at,json=suspendedAt,proto3" json:"suspended_at,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -406,6 +410,13 @@ func (x *WebhookSubscription) GetSuspendedAt() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *WebhookSubscription) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // WebhookSubscriptionCreate is the body that creates a subscription.
 type WebhookSubscriptionCreate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -477,8 +488,12 @@ type WebhookSubscriptionUpdate struct {
 	TargetUrl        *string                `protobuf:"bytes,2,opt,name=target_url,json=targetUrl,proto3,oneof" json:"target_url,omitempty"`
 	RequestTimeoutMs *int32                 `protobuf:"varint,3,opt,name=request_timeout_ms,json=requestTimeoutMs,proto3,oneof" json:"request_timeout_ms,omitempty"`
 	UpdateMask       *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154). Over REST, a single update may give
+	// it as the If-Match header instead.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *WebhookSubscriptionUpdate) Reset() {
@@ -539,6 +554,13 @@ func (x *WebhookSubscriptionUpdate) GetUpdateMask() *fieldmaskpb.FieldMask {
 	return nil
 }
 
+func (x *WebhookSubscriptionUpdate) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 // WebhookSubscriptionEventType is the association of a subscription and an event type.
 type WebhookSubscriptionEventType struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -548,7 +570,11 @@ type WebhookSubscriptionEventType struct {
 	WebhookSubscriptionUuid string                 `protobuf:"bytes,3,opt,name=webhook_subscription_uuid,json=webhookSubscriptionUuid,proto3" json:"webhook_subscription_uuid,omitempty"`
 	WebhookEventTypeUuid    string                 `protobuf:"bytes,4,opt,name=webhook_event_type_uuid,json=webhookEventTypeUuid,proto3" json:"webhook_event_type_uuid,omitempty"`
 	// Name of the event type, e.g. attribute.created.
-	Name          string `protobuf:"bytes,5,opt,name=name,proto3" json:"name,omitempty"`
+	Name string `protobuf:"bytes,5,opt,name=name,proto3" json:"name,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -618,6 +644,13 @@ func (x *WebhookSubscriptionEventType) GetName() string {
 	return ""
 }
 
+func (x *WebhookSubscriptionEventType) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
 // WebhookSubscriptionEventTypeCreate subscribes to an event type.
 type WebhookSubscriptionEventTypeCreate struct {
 	state                protoimpl.MessageState `protogen:"open.v1"`
@@ -681,7 +714,11 @@ type WebhookDelivery struct {
 	// HTTP status of the latest attempt; null before the first or after a network error.
 	LastStatusCode *int32 `protobuf:"varint,10,opt,name=last_status_code,json=lastStatusCode,proto3,oneof" json:"last_status_code,omitempty"`
 	// Time of the next attempt while pending; null otherwise.
-	ScheduledAt   *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=scheduled_at,json=scheduledAt,proto3" json:"scheduled_at,omitempty"`
+	ScheduledAt *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=scheduled_at,json=scheduledAt,proto3" json:"scheduled_at,omitempty"`
+	// Strong entity tag of this version of the resource (`"..."`, changes with every write of
+	// it); give it back as `etag` (or If-Match) to update, delete or move it only if unchanged.
+	// Over REST it is the ETag header, not a body field.
+	Etag          string `protobuf:"bytes,90,opt,name=etag,proto3" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -791,6 +828,13 @@ func (x *WebhookDelivery) GetScheduledAt() *timestamppb.Timestamp {
 		return x.ScheduledAt
 	}
 	return nil
+}
+
+func (x *WebhookDelivery) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
 }
 
 // WebhookDeliveryAttempt is one HTTP request made for a delivery.
@@ -1486,8 +1530,11 @@ func (x *UpdateWebhookSubscriptionResponse) GetWebhookSubscription() *WebhookSub
 }
 
 type DeleteWebhookSubscriptionRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Uuid  string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1529,6 +1576,13 @@ func (x *DeleteWebhookSubscriptionRequest) GetUuid() string {
 	return ""
 }
 
+func (x *DeleteWebhookSubscriptionRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
+}
+
 type DeleteWebhookSubscriptionResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -1566,9 +1620,12 @@ func (*DeleteWebhookSubscriptionResponse) Descriptor() ([]byte, []int) {
 }
 
 type TransitionWebhookSubscriptionRequest struct {
-	state         protoimpl.MessageState        `protogen:"open.v1"`
-	Uuid          string                        `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	Transition    WebhookSubscriptionTransition `protobuf:"varint,2,opt,name=transition,proto3,enum=catalog.v1.WebhookSubscriptionTransition" json:"transition,omitempty"`
+	state      protoimpl.MessageState        `protogen:"open.v1"`
+	Uuid       string                        `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	Transition WebhookSubscriptionTransition `protobuf:"varint,2,opt,name=transition,proto3,enum=catalog.v1.WebhookSubscriptionTransition" json:"transition,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1615,6 +1672,13 @@ func (x *TransitionWebhookSubscriptionRequest) GetTransition() WebhookSubscripti
 		return x.Transition
 	}
 	return WebhookSubscriptionTransition_WEBHOOK_SUBSCRIPTION_TRANSITION_UNSPECIFIED
+}
+
+func (x *TransitionWebhookSubscriptionRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
+	}
+	return ""
 }
 
 type TransitionWebhookSubscriptionResponse struct {
@@ -2084,6 +2148,9 @@ type DeleteWebhookSubscriptionEventTypeRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
 	EventTypeUuid string                 `protobuf:"bytes,2,opt,name=event_type_uuid,json=eventTypeUuid,proto3" json:"event_type_uuid,omitempty"`
+	// The resource's etag as last read: refused with FAILED_PRECONDITION (REST 412
+	// PRECONDITION_FAILED) when it changed since (AIP-154); over REST the If-Match header.
+	Etag          *string `protobuf:"bytes,90,opt,name=etag,proto3,oneof" json:"etag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2128,6 +2195,13 @@ func (x *DeleteWebhookSubscriptionEventTypeRequest) GetUuid() string {
 func (x *DeleteWebhookSubscriptionEventTypeRequest) GetEventTypeUuid() string {
 	if x != nil {
 		return x.EventTypeUuid
+	}
+	return ""
+}
+
+func (x *DeleteWebhookSubscriptionEventTypeRequest) GetEtag() string {
+	if x != nil && x.Etag != nil {
+		return *x.Etag
 	}
 	return ""
 }
@@ -2683,7 +2757,7 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x04name\x18\x04 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x05 \x01(\tR\vdescription\x12?\n" +
 	"\rdeprecated_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\fdeprecatedAt\x127\n" +
-	"\tsunset_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\bsunsetAt\"\xe8\x03\n" +
+	"\tsunset_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\bsunsetAt\"\xfc\x03\n" +
 	"\x13WebhookSubscription\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -2698,7 +2772,8 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x06secret\x18\b \x01(\tH\x00R\x06secret\x88\x01\x01\x121\n" +
 	"\x14consecutive_failures\x18\t \x01(\x05R\x13consecutiveFailures\x12=\n" +
 	"\fsuspended_at\x18\n" +
-	" \x01(\v2\x1a.google.protobuf.TimestampR\vsuspendedAtB\t\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\vsuspendedAt\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\t\n" +
 	"\a_secret\"\xd2\x01\n" +
 	"\x19WebhookSubscriptionCreate\x12-\n" +
 	"\fdisplay_name\x18\x01 \x01(\tB\n" +
@@ -2706,7 +2781,7 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\n" +
 	"target_url\x18\x02 \x01(\tB\x10\xe2\xf3\x18\f\b\x01\x10\x01\x18\x80\x10\"\x03uriR\ttargetUrl\x12>\n" +
 	"\x12request_timeout_ms\x18\x03 \x01(\x05B\v\xe2\xf3\x18\a8\xe8\a@\xb0\xea\x01H\x00R\x10requestTimeoutMs\x88\x01\x01B\x15\n" +
-	"\x13_request_timeout_ms\"\xb5\x02\n" +
+	"\x13_request_timeout_ms\"\xd7\x02\n" +
 	"\x19WebhookSubscriptionUpdate\x120\n" +
 	"\fdisplay_name\x18\x01 \x01(\tB\b\xe2\xf3\x18\x04\x10\x01\x18dH\x00R\vdisplayName\x88\x01\x01\x122\n" +
 	"\n" +
@@ -2714,19 +2789,22 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x10\x01\x18\x80\x10\"\x03uriH\x01R\ttargetUrl\x88\x01\x01\x12>\n" +
 	"\x12request_timeout_ms\x18\x03 \x01(\x05B\v\xe2\xf3\x18\a8\xe8\a@\xb0\xea\x01H\x02R\x10requestTimeoutMs\x88\x01\x01\x12;\n" +
 	"\vupdate_mask\x18\x0f \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
-	"updateMaskB\x0f\n" +
+	"updateMask\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x03R\x04etag\x88\x01\x01B\x0f\n" +
 	"\r_display_nameB\r\n" +
 	"\v_target_urlB\x15\n" +
-	"\x13_request_timeout_ms\"\xf4\x01\n" +
+	"\x13_request_timeout_msB\a\n" +
+	"\x05_etag\"\x88\x02\n" +
 	"\x1cWebhookSubscriptionEventType\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
 	"created_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12:\n" +
 	"\x19webhook_subscription_uuid\x18\x03 \x01(\tR\x17webhookSubscriptionUuid\x125\n" +
 	"\x17webhook_event_type_uuid\x18\x04 \x01(\tR\x14webhookEventTypeUuid\x12\x12\n" +
-	"\x04name\x18\x05 \x01(\tR\x04name\"c\n" +
+	"\x04name\x18\x05 \x01(\tR\x04name\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etag\"c\n" +
 	"\"WebhookSubscriptionEventTypeCreate\x12=\n" +
-	"\x17webhook_event_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14webhookEventTypeUuid\"\x93\x04\n" +
+	"\x17webhook_event_type_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x14webhookEventTypeUuid\"\xa7\x04\n" +
 	"\x0fWebhookDelivery\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
 	"\n" +
@@ -2743,7 +2821,8 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\battempts\x18\t \x01(\x05R\battempts\x12-\n" +
 	"\x10last_status_code\x18\n" +
 	" \x01(\x05H\x00R\x0elastStatusCode\x88\x01\x01\x12=\n" +
-	"\fscheduled_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\vscheduledAtB\x13\n" +
+	"\fscheduled_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\vscheduledAt\x12\x12\n" +
+	"\x04etag\x18Z \x01(\tR\x04etagB\x13\n" +
 	"\x11_last_status_code\"\xb6\x02\n" +
 	"\x16WebhookDeliveryAttempt\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x129\n" +
@@ -2816,15 +2895,19 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12X\n" +
 	"\x14webhook_subscription\x18\x02 \x01(\v2%.catalog.v1.WebhookSubscriptionUpdateR\x13webhookSubscription\"w\n" +
 	"!UpdateWebhookSubscriptionResponse\x12R\n" +
-	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\">\n" +
+	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\"`\n" +
 	" DeleteWebhookSubscriptionRequest\x12\x1a\n" +
-	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\"#\n" +
-	"!DeleteWebhookSubscriptionResponse\"\x95\x01\n" +
+	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"#\n" +
+	"!DeleteWebhookSubscriptionResponse\"\xb7\x01\n" +
 	"$TransitionWebhookSubscriptionRequest\x12\x1a\n" +
 	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12Q\n" +
 	"\n" +
 	"transition\x18\x02 \x01(\x0e2).catalog.v1.WebhookSubscriptionTransitionB\x06\xe2\xf3\x18\x02\b\x01R\n" +
-	"transition\"{\n" +
+	"transition\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\"{\n" +
 	"%TransitionWebhookSubscriptionResponse\x12R\n" +
 	"\x14webhook_subscription\x18\x01 \x01(\v2\x1f.catalog.v1.WebhookSubscriptionR\x13webhookSubscription\"D\n" +
 	"&RotateWebhookSubscriptionSecretRequest\x12\x1a\n" +
@@ -2858,10 +2941,12 @@ const file_catalog_v1_webhooks_proto_rawDesc = "" +
 	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12O\n" +
 	"\x05items\x18\x02 \x03(\v2..catalog.v1.WebhookSubscriptionEventTypeCreateB\t\xe2\xf3\x18\x05(\x010\xc8\x01R\x05items\"q\n" +
 	"/BulkCreateWebhookSubscriptionEventTypesResponse\x12>\n" +
-	"\x05items\x18\x01 \x03(\v2(.catalog.v1.WebhookSubscriptionEventTypeR\x05items\"w\n" +
+	"\x05items\x18\x01 \x03(\v2(.catalog.v1.WebhookSubscriptionEventTypeR\x05items\"\x99\x01\n" +
 	")DeleteWebhookSubscriptionEventTypeRequest\x12\x1a\n" +
 	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12.\n" +
-	"\x0fevent_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\reventTypeUuid\",\n" +
+	"\x0fevent_type_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\reventTypeUuid\x12\x17\n" +
+	"\x04etag\x18Z \x01(\tH\x00R\x04etag\x88\x01\x01B\a\n" +
+	"\x05_etag\",\n" +
 	"*DeleteWebhookSubscriptionEventTypeResponse\"\xb4\x04\n" +
 	"\x1cListWebhookDeliveriesRequest\x12\x1a\n" +
 	"\x04uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\x04uuid\x12/\n" +
@@ -3133,7 +3218,10 @@ func file_catalog_v1_webhooks_proto_init() {
 	file_catalog_v1_webhooks_proto_msgTypes[7].OneofWrappers = []any{}
 	file_catalog_v1_webhooks_proto_msgTypes[8].OneofWrappers = []any{}
 	file_catalog_v1_webhooks_proto_msgTypes[10].OneofWrappers = []any{}
+	file_catalog_v1_webhooks_proto_msgTypes[18].OneofWrappers = []any{}
+	file_catalog_v1_webhooks_proto_msgTypes[20].OneofWrappers = []any{}
 	file_catalog_v1_webhooks_proto_msgTypes[24].OneofWrappers = []any{}
+	file_catalog_v1_webhooks_proto_msgTypes[30].OneofWrappers = []any{}
 	file_catalog_v1_webhooks_proto_msgTypes[32].OneofWrappers = []any{}
 	file_catalog_v1_webhooks_proto_msgTypes[36].OneofWrappers = []any{}
 	type x struct{}

@@ -216,6 +216,8 @@ func local_request_WebhookSubscriptionService_UpdateWebhookSubscription_0(ctx co
 	return msg, metadata, err
 }
 
+var filter_WebhookSubscriptionService_DeleteWebhookSubscription_0 = &utilities.DoubleArray{Encoding: map[string]int{"uuid": 0}, Base: []int{1, 1, 0}, Check: []int{0, 1, 2}}
+
 func request_WebhookSubscriptionService_DeleteWebhookSubscription_0(ctx context.Context, marshaler runtime.Marshaler, client WebhookSubscriptionServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteWebhookSubscriptionRequest
@@ -229,6 +231,12 @@ func request_WebhookSubscriptionService_DeleteWebhookSubscription_0(ctx context.
 	protoReq.Uuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_WebhookSubscriptionService_DeleteWebhookSubscription_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -250,6 +258,12 @@ func local_request_WebhookSubscriptionService_DeleteWebhookSubscription_0(ctx co
 	protoReq.Uuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_WebhookSubscriptionService_DeleteWebhookSubscription_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteWebhookSubscription(ctx, &protoReq)
 	return msg, metadata, err
@@ -482,6 +496,8 @@ func local_request_WebhookSubscriptionService_BulkCreateWebhookSubscriptionEvent
 	return msg, metadata, err
 }
 
+var filter_WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_0 = &utilities.DoubleArray{Encoding: map[string]int{"uuid": 0, "event_type_uuid": 1}, Base: []int{1, 1, 2, 0, 0}, Check: []int{0, 1, 1, 2, 3}}
+
 func request_WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_0(ctx context.Context, marshaler runtime.Marshaler, client WebhookSubscriptionServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq DeleteWebhookSubscriptionEventTypeRequest
@@ -503,6 +519,12 @@ func request_WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_0(ctx
 	protoReq.EventTypeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "event_type_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -532,6 +554,12 @@ func local_request_WebhookSubscriptionService_DeleteWebhookSubscriptionEventType
 	protoReq.EventTypeUuid, err = runtime.String(val)
 	if err != nil {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "event_type_uuid", err)
+	}
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_WebhookSubscriptionService_DeleteWebhookSubscriptionEventType_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	msg, err := server.DeleteWebhookSubscriptionEventType(ctx, &protoReq)
 	return msg, metadata, err

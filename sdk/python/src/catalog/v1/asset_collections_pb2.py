@@ -17,7 +17,7 @@ from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"catalog/v1/asset_collections.proto\x12\ncatalog.v1\x1a\x17\x63\x61talog/v1/common.proto\x1a\x18\x63\x61talog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe3\x01\n\x0f\x41ssetCollection\x12\x12\n\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x39\n\ncreated_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x39\n\nupdated_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x1d\n\nasset_uuid\x18\x04 \x01(\tR\tassetUuid\x12\'\n\x0f\x63ollection_uuid\x18\x05 \x01(\tR\x0e\x63ollectionUuid\"N\n\x13\x41ssetCollectionList\x12\x31\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.AssetCollectionR\x05items:\x04\xd8\xf3\x18\x01\"H\n\x15\x41ssetCollectionCreate\x12/\n\x0f\x63ollection_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0e\x63ollectionUuid\"\xfc\x03\n\x1bListAssetCollectionsRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\x12/\n\x05uuids\x18\x02 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x05uuids\x12\x44\n\x10\x63ollection_uuids\x18\x03 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x0f\x63ollectionUuids\x12\x35\n\ncreated_at\x18\x05 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tcreatedAt\x12\x35\n\nupdated_at\x18\x06 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n\x04page\x18\n \x01(\x05\x42\x06\xe2\xf3\x18\x02\x38\x01H\x00R\x04page\x88\x01\x01\x12!\n\x04size\x18\x0b \x01(\x05\x42\x08\xe2\xf3\x18\x04\x38\x01@dH\x01R\x04size\x88\x01\x01\x12$\n\x06\x63ursor\x18\x64 \x01(\tB\x07\xe2\xf3\x18\x03\x18\x80 H\x02R\x06\x63ursor\x88\x01\x01\x12.\n\x08order_by\x18\x0e \x03(\x0b\x32\x13.catalog.v1.OrderByR\x07orderBy:\x1a\xd2\xf3\x18\x16\n\tcreatedAt\n\tupdatedAtB\x07\n\x05_pageB\x07\n\x05_sizeB\t\n\x07_cursor\"\x89\x01\n\x1cListAssetCollectionsResponse\x12\x31\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.AssetCollectionR\x05items\x12\x36\n\npagination\x18\x02 \x01(\x0b\x32\x16.catalog.v1.PaginationR\npagination\"\x93\x01\n\x1c\x43reateAssetCollectionRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\x12L\n\x10\x61sset_collection\x18\x02 \x01(\x0b\x32!.catalog.v1.AssetCollectionCreateR\x0f\x61ssetCollection\"g\n\x1d\x43reateAssetCollectionResponse\x12\x46\n\x10\x61sset_collection\x18\x01 \x01(\x0b\x32\x1b.catalog.v1.AssetCollectionR\x0f\x61ssetCollection\"\x8d\x01\n!BulkCreateAssetCollectionsRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\x12\x41\n\x05items\x18\x02 \x03(\x0b\x32!.catalog.v1.AssetCollectionCreateB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05items\"W\n\"BulkCreateAssetCollectionsResponse\x12\x31\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.AssetCollectionR\x05items\"~\n\x19GetAssetCollectionRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\x12:\n\x15\x61sset_collection_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x13\x61ssetCollectionUuid\"d\n\x1aGetAssetCollectionResponse\x12\x46\n\x10\x61sset_collection\x18\x01 \x01(\x0b\x32\x1b.catalog.v1.AssetCollectionR\x0f\x61ssetCollection\"\x81\x01\n\x1c\x44\x65leteAssetCollectionRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\x12:\n\x15\x61sset_collection_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x13\x61ssetCollectionUuid\"\x1f\n\x1d\x44\x65leteAssetCollectionResponse2\xf3\x07\n\x16\x41ssetCollectionService\x12\xa6\x01\n\x14ListAssetCollections\x12\'.catalog.v1.ListAssetCollectionsRequest\x1a(.catalog.v1.ListAssetCollectionsResponse\";\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02%\x12#/v1/assets/{asset_uuid}/collections\x12\xce\x01\n\x15\x43reateAssetCollection\x12(.catalog.v1.CreateAssetCollectionRequest\x1a).catalog.v1.CreateAssetCollectionResponse\"`\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02I:\x10\x61sset_collectionb\x10\x61sset_collection\"#/v1/assets/{asset_uuid}/collections\x12\xcc\x01\n\x1a\x42ulkCreateAssetCollections\x12-.catalog.v1.BulkCreateAssetCollectionsRequest\x1a..catalog.v1.BulkCreateAssetCollectionsResponse\"O\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x38:\x05itemsb\x05items\"(/v1/assets/{asset_uuid}/collections/bulk\x12\xca\x01\n\x12GetAssetCollection\x12%.catalog.v1.GetAssetCollectionRequest\x1a&.catalog.v1.GetAssetCollectionResponse\"e\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02Ob\x10\x61sset_collection\x12;/v1/assets/{asset_uuid}/collections/{asset_collection_uuid}\x12\xc2\x01\n\x15\x44\x65leteAssetCollection\x12(.catalog.v1.DeleteAssetCollectionRequest\x1a).catalog.v1.DeleteAssetCollectionResponse\"T\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02=*;/v1/assets/{asset_uuid}/collections/{asset_collection_uuid}B7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"catalog/v1/asset_collections.proto\x12\ncatalog.v1\x1a\x17\x63\x61talog/v1/common.proto\x1a\x18\x63\x61talog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf7\x01\n\x0f\x41ssetCollection\x12\x12\n\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x39\n\ncreated_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x39\n\nupdated_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x1d\n\nasset_uuid\x18\x04 \x01(\tR\tassetUuid\x12\'\n\x0f\x63ollection_uuid\x18\x05 \x01(\tR\x0e\x63ollectionUuid\x12\x12\n\x04\x65tag\x18Z \x01(\tR\x04\x65tag\"N\n\x13\x41ssetCollectionList\x12\x31\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.AssetCollectionR\x05items:\x04\xd8\xf3\x18\x01\"H\n\x15\x41ssetCollectionCreate\x12/\n\x0f\x63ollection_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0e\x63ollectionUuid\"\xfc\x03\n\x1bListAssetCollectionsRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\x12/\n\x05uuids\x18\x02 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x05uuids\x12\x44\n\x10\x63ollection_uuids\x18\x03 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x0f\x63ollectionUuids\x12\x35\n\ncreated_at\x18\x05 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tcreatedAt\x12\x35\n\nupdated_at\x18\x06 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n\x04page\x18\n \x01(\x05\x42\x06\xe2\xf3\x18\x02\x38\x01H\x00R\x04page\x88\x01\x01\x12!\n\x04size\x18\x0b \x01(\x05\x42\x08\xe2\xf3\x18\x04\x38\x01@dH\x01R\x04size\x88\x01\x01\x12$\n\x06\x63ursor\x18\x64 \x01(\tB\x07\xe2\xf3\x18\x03\x18\x80 H\x02R\x06\x63ursor\x88\x01\x01\x12.\n\x08order_by\x18\x0e \x03(\x0b\x32\x13.catalog.v1.OrderByR\x07orderBy:\x1a\xd2\xf3\x18\x16\n\tcreatedAt\n\tupdatedAtB\x07\n\x05_pageB\x07\n\x05_sizeB\t\n\x07_cursor\"\x89\x01\n\x1cListAssetCollectionsResponse\x12\x31\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.AssetCollectionR\x05items\x12\x36\n\npagination\x18\x02 \x01(\x0b\x32\x16.catalog.v1.PaginationR\npagination\"\x93\x01\n\x1c\x43reateAssetCollectionRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\x12L\n\x10\x61sset_collection\x18\x02 \x01(\x0b\x32!.catalog.v1.AssetCollectionCreateR\x0f\x61ssetCollection\"g\n\x1d\x43reateAssetCollectionResponse\x12\x46\n\x10\x61sset_collection\x18\x01 \x01(\x0b\x32\x1b.catalog.v1.AssetCollectionR\x0f\x61ssetCollection\"\x8d\x01\n!BulkCreateAssetCollectionsRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\x12\x41\n\x05items\x18\x02 \x03(\x0b\x32!.catalog.v1.AssetCollectionCreateB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05items\"W\n\"BulkCreateAssetCollectionsResponse\x12\x31\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.AssetCollectionR\x05items\"~\n\x19GetAssetCollectionRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\x12:\n\x15\x61sset_collection_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x13\x61ssetCollectionUuid\"d\n\x1aGetAssetCollectionResponse\x12\x46\n\x10\x61sset_collection\x18\x01 \x01(\x0b\x32\x1b.catalog.v1.AssetCollectionR\x0f\x61ssetCollection\"\xa3\x01\n\x1c\x44\x65leteAssetCollectionRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\x12:\n\x15\x61sset_collection_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x13\x61ssetCollectionUuid\x12\x17\n\x04\x65tag\x18Z \x01(\tH\x00R\x04\x65tag\x88\x01\x01\x42\x07\n\x05_etag\"\x1f\n\x1d\x44\x65leteAssetCollectionResponse2\xf3\x07\n\x16\x41ssetCollectionService\x12\xa6\x01\n\x14ListAssetCollections\x12\'.catalog.v1.ListAssetCollectionsRequest\x1a(.catalog.v1.ListAssetCollectionsResponse\";\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02%\x12#/v1/assets/{asset_uuid}/collections\x12\xce\x01\n\x15\x43reateAssetCollection\x12(.catalog.v1.CreateAssetCollectionRequest\x1a).catalog.v1.CreateAssetCollectionResponse\"`\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02I:\x10\x61sset_collectionb\x10\x61sset_collection\"#/v1/assets/{asset_uuid}/collections\x12\xcc\x01\n\x1a\x42ulkCreateAssetCollections\x12-.catalog.v1.BulkCreateAssetCollectionsRequest\x1a..catalog.v1.BulkCreateAssetCollectionsResponse\"O\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x38:\x05itemsb\x05items\"(/v1/assets/{asset_uuid}/collections/bulk\x12\xca\x01\n\x12GetAssetCollection\x12%.catalog.v1.GetAssetCollectionRequest\x1a&.catalog.v1.GetAssetCollectionResponse\"e\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02Ob\x10\x61sset_collection\x12;/v1/assets/{asset_uuid}/collections/{asset_collection_uuid}\x12\xc2\x01\n\x15\x44\x65leteAssetCollection\x12(.catalog.v1.DeleteAssetCollectionRequest\x1a).catalog.v1.DeleteAssetCollectionResponse\"T\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02=*;/v1/assets/{asset_uuid}/collections/{asset_collection_uuid}B7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'catalog.v1.asset_collections_pb2', globals())
@@ -64,31 +64,31 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _ASSETCOLLECTIONSERVICE.methods_by_name['DeleteAssetCollection']._options = None
   _ASSETCOLLECTIONSERVICE.methods_by_name['DeleteAssetCollection']._serialized_options = b'\312\363\030\rcatalog:write\202\323\344\223\002=*;/v1/assets/{asset_uuid}/collections/{asset_collection_uuid}'
   _ASSETCOLLECTION._serialized_start=165
-  _ASSETCOLLECTION._serialized_end=392
-  _ASSETCOLLECTIONLIST._serialized_start=394
-  _ASSETCOLLECTIONLIST._serialized_end=472
-  _ASSETCOLLECTIONCREATE._serialized_start=474
-  _ASSETCOLLECTIONCREATE._serialized_end=546
-  _LISTASSETCOLLECTIONSREQUEST._serialized_start=549
-  _LISTASSETCOLLECTIONSREQUEST._serialized_end=1057
-  _LISTASSETCOLLECTIONSRESPONSE._serialized_start=1060
-  _LISTASSETCOLLECTIONSRESPONSE._serialized_end=1197
-  _CREATEASSETCOLLECTIONREQUEST._serialized_start=1200
-  _CREATEASSETCOLLECTIONREQUEST._serialized_end=1347
-  _CREATEASSETCOLLECTIONRESPONSE._serialized_start=1349
-  _CREATEASSETCOLLECTIONRESPONSE._serialized_end=1452
-  _BULKCREATEASSETCOLLECTIONSREQUEST._serialized_start=1455
-  _BULKCREATEASSETCOLLECTIONSREQUEST._serialized_end=1596
-  _BULKCREATEASSETCOLLECTIONSRESPONSE._serialized_start=1598
-  _BULKCREATEASSETCOLLECTIONSRESPONSE._serialized_end=1685
-  _GETASSETCOLLECTIONREQUEST._serialized_start=1687
-  _GETASSETCOLLECTIONREQUEST._serialized_end=1813
-  _GETASSETCOLLECTIONRESPONSE._serialized_start=1815
-  _GETASSETCOLLECTIONRESPONSE._serialized_end=1915
-  _DELETEASSETCOLLECTIONREQUEST._serialized_start=1918
-  _DELETEASSETCOLLECTIONREQUEST._serialized_end=2047
-  _DELETEASSETCOLLECTIONRESPONSE._serialized_start=2049
-  _DELETEASSETCOLLECTIONRESPONSE._serialized_end=2080
-  _ASSETCOLLECTIONSERVICE._serialized_start=2083
-  _ASSETCOLLECTIONSERVICE._serialized_end=3094
+  _ASSETCOLLECTION._serialized_end=412
+  _ASSETCOLLECTIONLIST._serialized_start=414
+  _ASSETCOLLECTIONLIST._serialized_end=492
+  _ASSETCOLLECTIONCREATE._serialized_start=494
+  _ASSETCOLLECTIONCREATE._serialized_end=566
+  _LISTASSETCOLLECTIONSREQUEST._serialized_start=569
+  _LISTASSETCOLLECTIONSREQUEST._serialized_end=1077
+  _LISTASSETCOLLECTIONSRESPONSE._serialized_start=1080
+  _LISTASSETCOLLECTIONSRESPONSE._serialized_end=1217
+  _CREATEASSETCOLLECTIONREQUEST._serialized_start=1220
+  _CREATEASSETCOLLECTIONREQUEST._serialized_end=1367
+  _CREATEASSETCOLLECTIONRESPONSE._serialized_start=1369
+  _CREATEASSETCOLLECTIONRESPONSE._serialized_end=1472
+  _BULKCREATEASSETCOLLECTIONSREQUEST._serialized_start=1475
+  _BULKCREATEASSETCOLLECTIONSREQUEST._serialized_end=1616
+  _BULKCREATEASSETCOLLECTIONSRESPONSE._serialized_start=1618
+  _BULKCREATEASSETCOLLECTIONSRESPONSE._serialized_end=1705
+  _GETASSETCOLLECTIONREQUEST._serialized_start=1707
+  _GETASSETCOLLECTIONREQUEST._serialized_end=1833
+  _GETASSETCOLLECTIONRESPONSE._serialized_start=1835
+  _GETASSETCOLLECTIONRESPONSE._serialized_end=1935
+  _DELETEASSETCOLLECTIONREQUEST._serialized_start=1938
+  _DELETEASSETCOLLECTIONREQUEST._serialized_end=2101
+  _DELETEASSETCOLLECTIONRESPONSE._serialized_start=2103
+  _DELETEASSETCOLLECTIONRESPONSE._serialized_end=2134
+  _ASSETCOLLECTIONSERVICE._serialized_start=2137
+  _ASSETCOLLECTIONSERVICE._serialized_end=3148
 # @@protoc_insertion_point(module_scope)

@@ -10,18 +10,20 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class AssetCollection(_message.Message):
-    __slots__ = ["asset_uuid", "collection_uuid", "created_at", "updated_at", "uuid"]
+    __slots__ = ["asset_uuid", "collection_uuid", "created_at", "etag", "updated_at", "uuid"]
     ASSET_UUID_FIELD_NUMBER: _ClassVar[int]
     COLLECTION_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     asset_uuid: str
     collection_uuid: str
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., asset_uuid: _Optional[str] = ..., collection_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., asset_uuid: _Optional[str] = ..., collection_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class AssetCollectionCreate(_message.Message):
     __slots__ = ["collection_uuid"]
@@ -64,12 +66,14 @@ class CreateAssetCollectionResponse(_message.Message):
     def __init__(self, asset_collection: _Optional[_Union[AssetCollection, _Mapping]] = ...) -> None: ...
 
 class DeleteAssetCollectionRequest(_message.Message):
-    __slots__ = ["asset_collection_uuid", "asset_uuid"]
+    __slots__ = ["asset_collection_uuid", "asset_uuid", "etag"]
     ASSET_COLLECTION_UUID_FIELD_NUMBER: _ClassVar[int]
     ASSET_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     asset_collection_uuid: str
     asset_uuid: str
-    def __init__(self, asset_uuid: _Optional[str] = ..., asset_collection_uuid: _Optional[str] = ...) -> None: ...
+    etag: str
+    def __init__(self, asset_uuid: _Optional[str] = ..., asset_collection_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteAssetCollectionResponse(_message.Message):
     __slots__ = []

@@ -19,12 +19,13 @@ ASSET_FILE_STATUS_UPLOADED: AssetFileStatus
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class AssetFile(_message.Message):
-    __slots__ = ["asset_uuid", "checksum_sha256", "content_type", "created_at", "download_url", "failure_reason", "file_name", "height", "kind", "size_bytes", "source_file_uuid", "status", "updated_at", "upload_expires_at", "uuid", "width"]
+    __slots__ = ["asset_uuid", "checksum_sha256", "content_type", "created_at", "download_url", "etag", "failure_reason", "file_name", "height", "kind", "size_bytes", "source_file_uuid", "status", "updated_at", "upload_expires_at", "uuid", "width"]
     ASSET_UUID_FIELD_NUMBER: _ClassVar[int]
     CHECKSUM_SHA256_FIELD_NUMBER: _ClassVar[int]
     CONTENT_TYPE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DOWNLOAD_URL_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FAILURE_REASON_FIELD_NUMBER: _ClassVar[int]
     FILE_NAME_FIELD_NUMBER: _ClassVar[int]
     HEIGHT_FIELD_NUMBER: _ClassVar[int]
@@ -41,6 +42,7 @@ class AssetFile(_message.Message):
     content_type: str
     created_at: _timestamp_pb2.Timestamp
     download_url: str
+    etag: str
     failure_reason: str
     file_name: str
     height: int
@@ -52,7 +54,7 @@ class AssetFile(_message.Message):
     upload_expires_at: _timestamp_pb2.Timestamp
     uuid: str
     width: int
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., asset_uuid: _Optional[str] = ..., kind: _Optional[_Union[AssetFileKind, str]] = ..., status: _Optional[_Union[AssetFileStatus, str]] = ..., file_name: _Optional[str] = ..., content_type: _Optional[str] = ..., size_bytes: _Optional[int] = ..., checksum_sha256: _Optional[str] = ..., width: _Optional[int] = ..., height: _Optional[int] = ..., download_url: _Optional[str] = ..., upload_expires_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., source_file_uuid: _Optional[str] = ..., failure_reason: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., asset_uuid: _Optional[str] = ..., kind: _Optional[_Union[AssetFileKind, str]] = ..., status: _Optional[_Union[AssetFileStatus, str]] = ..., file_name: _Optional[str] = ..., content_type: _Optional[str] = ..., size_bytes: _Optional[int] = ..., checksum_sha256: _Optional[str] = ..., width: _Optional[int] = ..., height: _Optional[int] = ..., download_url: _Optional[str] = ..., upload_expires_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., source_file_uuid: _Optional[str] = ..., failure_reason: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class AssetFileUpload(_message.Message):
     __slots__ = ["expires_at", "file", "upload_headers", "upload_method", "upload_url"]
@@ -138,12 +140,14 @@ class CompleteAssetFileUploadResponse(_message.Message):
     def __init__(self, file: _Optional[_Union[AssetFile, _Mapping]] = ...) -> None: ...
 
 class DeleteAssetFileRequest(_message.Message):
-    __slots__ = ["asset_uuid", "file_uuid"]
+    __slots__ = ["asset_uuid", "etag", "file_uuid"]
     ASSET_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FILE_UUID_FIELD_NUMBER: _ClassVar[int]
     asset_uuid: str
+    etag: str
     file_uuid: str
-    def __init__(self, asset_uuid: _Optional[str] = ..., file_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, asset_uuid: _Optional[str] = ..., file_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteAssetFileResponse(_message.Message):
     __slots__ = []

@@ -18,7 +18,7 @@ from google.protobuf import field_mask_pb2 as google_dot_protobuf_dot_field__mas
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63\x61talog/v1/assets.proto\x12\ncatalog.v1\x1a\x17\x63\x61talog/v1/common.proto\x1a\x18\x63\x61talog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdb\x03\n\x05\x41sset\x12\x12\n\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x39\n\ncreated_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x39\n\nupdated_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x12\n\x04\x63ode\x18\x04 \x01(\tR\x04\x63ode\x12!\n\x0c\x64isplay_name\x18\x05 \x01(\tR\x0b\x64isplayName\x12%\n\x0b\x64\x65scription\x18\x06 \x01(\tH\x00R\x0b\x64\x65scription\x88\x01\x01\x12\x35\n\x08\x63\x61tegory\x18\x07 \x01(\x0e\x32\x19.catalog.v1.AssetCategoryR\x08\x63\x61tegory\x12)\n\x10storage_location\x18\x08 \x01(\tR\x0fstorageLocation\x12;\n\x08metadata\x18\t \x03(\x0b\x32\x1f.catalog.v1.Asset.MetadataEntryR\x08metadata\x1a;\n\rMetadataEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x42\x0e\n\x0c_description\"\xef\x02\n\x0b\x41ssetCreate\x12\x1e\n\x04\x63ode\x18\x01 \x01(\tB\n\xe2\xf3\x18\x06\x08\x01\x10\x01\x18\x64R\x04\x63ode\x12\x30\n\x0c\x64isplay_name\x18\x02 \x01(\tB\x08\xe2\xf3\x18\x04\x10\x01\x18\x64H\x00R\x0b\x64isplayName\x88\x01\x01\x12.\n\x0b\x64\x65scription\x18\x03 \x01(\tB\x07\xe2\xf3\x18\x03\x18\x90NH\x01R\x0b\x64\x65scription\x88\x01\x01\x12=\n\x08\x63\x61tegory\x18\x04 \x01(\x0e\x32\x19.catalog.v1.AssetCategoryB\x06\xe2\xf3\x18\x02\x08\x01R\x08\x63\x61tegory\x12\x41\n\x08metadata\x18\x05 \x03(\x0b\x32%.catalog.v1.AssetCreate.MetadataEntryR\x08metadata\x1a;\n\rMetadataEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x42\x0f\n\r_display_nameB\x0e\n\x0c_description\"\xd6\x03\n\x0b\x41ssetUpdate\x12\x12\n\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n\x04\x63ode\x18\x02 \x01(\tB\x08\xe2\xf3\x18\x04\x10\x01\x18\x64H\x00R\x04\x63ode\x88\x01\x01\x12\x30\n\x0c\x64isplay_name\x18\x03 \x01(\tB\x08\xe2\xf3\x18\x04\x10\x01\x18\x64H\x01R\x0b\x64isplayName\x88\x01\x01\x12.\n\x0b\x64\x65scription\x18\x04 \x01(\tB\x07\xe2\xf3\x18\x03\x18\x90NH\x02R\x0b\x64\x65scription\x88\x01\x01\x12:\n\x08\x63\x61tegory\x18\x05 \x01(\x0e\x32\x19.catalog.v1.AssetCategoryH\x03R\x08\x63\x61tegory\x88\x01\x01\x12\x41\n\x08metadata\x18\x06 \x03(\x0b\x32%.catalog.v1.AssetUpdate.MetadataEntryR\x08metadata\x12;\n\x0bupdate_mask\x18\x0f \x01(\x0b\x32\x1a.google.protobuf.FieldMaskR\nupdateMask\x1a;\n\rMetadataEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x42\x07\n\x05_codeB\x0f\n\r_display_nameB\x0e\n\x0c_descriptionB\x0b\n\t_category\"\xb9\x05\n\x11ListAssetsRequest\x12/\n\x05uuids\x18\x01 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n\x05\x63odes\x18\x02 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x05\x63odes\x12,\n\x04\x63ode\x18\x03 \x01(\x0b\x32\x18.catalog.v1.StringFilterR\x04\x63ode\x12>\n\rdisplay_names\x18\x04 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x0c\x64isplayNames\x12;\n\x0c\x64isplay_name\x18\x05 \x01(\x0b\x32\x18.catalog.v1.StringFilterR\x0b\x64isplayName\x12\x39\n\ncategories\x18\x06 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\ncategories\x12\x35\n\ncreated_at\x18\x07 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tcreatedAt\x12\x35\n\nupdated_at\x18\x08 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n\x04page\x18\n \x01(\x05\x42\x06\xe2\xf3\x18\x02\x38\x01H\x00R\x04page\x88\x01\x01\x12!\n\x04size\x18\x0b \x01(\x05\x42\x08\xe2\xf3\x18\x04\x38\x01@dH\x01R\x04size\x88\x01\x01\x12$\n\x06\x63ursor\x18\x64 \x01(\tB\x07\xe2\xf3\x18\x03\x18\x80 H\x02R\x06\x63ursor\x88\x01\x01\x12.\n\x08order_by\x18\x0e \x03(\x0b\x32\x13.catalog.v1.OrderByR\x07orderBy:7\xd2\xf3\x18\x33\n\x04\x63ode\n\x0b\x64isplayName\n\x08\x63\x61tegory\n\tcreatedAt\n\tupdatedAtB\x07\n\x05_pageB\x07\n\x05_sizeB\t\n\x07_cursor\"u\n\x12ListAssetsResponse\x12\'\n\x05items\x18\x01 \x03(\x0b\x32\x11.catalog.v1.AssetR\x05items\x12\x36\n\npagination\x18\x02 \x01(\x0b\x32\x16.catalog.v1.PaginationR\npagination\"C\n\x12\x43reateAssetRequest\x12-\n\x05\x61sset\x18\x01 \x01(\x0b\x32\x17.catalog.v1.AssetCreateR\x05\x61sset\">\n\x13\x43reateAssetResponse\x12\'\n\x05\x61sset\x18\x01 \x01(\x0b\x32\x11.catalog.v1.AssetR\x05\x61sset\"R\n\x17\x42ulkCreateAssetsRequest\x12\x37\n\x05items\x18\x01 \x03(\x0b\x32\x17.catalog.v1.AssetCreateB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05items\"C\n\x18\x42ulkCreateAssetsResponse\x12\'\n\x05items\x18\x01 \x03(\x0b\x32\x11.catalog.v1.AssetR\x05items\"R\n\x17\x42ulkUpdateAssetsRequest\x12\x37\n\x05items\x18\x01 \x03(\x0b\x32\x17.catalog.v1.AssetUpdateB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05items\"C\n\x18\x42ulkUpdateAssetsResponse\x12\'\n\x05items\x18\x01 \x03(\x0b\x32\x11.catalog.v1.AssetR\x05items\"8\n\x0fGetAssetRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\";\n\x10GetAssetResponse\x12\'\n\x05\x61sset\x18\x01 \x01(\x0b\x32\x11.catalog.v1.AssetR\x05\x61sset\"j\n\x12UpdateAssetRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\x12-\n\x05\x61sset\x18\x02 \x01(\x0b\x32\x17.catalog.v1.AssetUpdateR\x05\x61sset\">\n\x13UpdateAssetResponse\x12\'\n\x05\x61sset\x18\x01 \x01(\x0b\x32\x11.catalog.v1.AssetR\x05\x61sset\";\n\x12\x44\x65leteAssetRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\"\x15\n\x13\x44\x65leteAssetResponse*\x9a\x01\n\rAssetCategory\x12\x1e\n\x1a\x41SSET_CATEGORY_UNSPECIFIED\x10\x00\x12\x18\n\x14\x41SSET_CATEGORY_IMAGE\x10\x01\x12\x18\n\x14\x41SSET_CATEGORY_VIDEO\x10\x02\x12\x1b\n\x17\x41SSET_CATEGORY_DOCUMENT\x10\x03\x12\x18\n\x14\x41SSET_CATEGORY_OTHER\x10\x04\x32\xc6\x07\n\x0c\x41ssetService\x12o\n\nListAssets\x12\x1d.catalog.v1.ListAssetsRequest\x1a\x1e.catalog.v1.ListAssetsResponse\"\"\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02\x0c\x12\n/v1/assets\x12\x81\x01\n\x0b\x43reateAsset\x12\x1e.catalog.v1.CreateAssetRequest\x1a\x1f.catalog.v1.CreateAssetResponse\"1\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x1a:\x05\x61ssetb\x05\x61sset\"\n/v1/assets\x12\x95\x01\n\x10\x42ulkCreateAssets\x12#.catalog.v1.BulkCreateAssetsRequest\x1a$.catalog.v1.BulkCreateAssetsResponse\"6\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x1f:\x05itemsb\x05items\"\x0f/v1/assets/bulk\x12}\n\x08GetAsset\x12\x1b.catalog.v1.GetAssetRequest\x1a\x1c.catalog.v1.GetAssetResponse\"6\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02 b\x05\x61sset\x12\x17/v1/assets/{asset_uuid}\x12\x8e\x01\n\x0bUpdateAsset\x12\x1e.catalog.v1.UpdateAssetRequest\x1a\x1f.catalog.v1.UpdateAssetResponse\">\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\':\x05\x61ssetb\x05\x61sset2\x17/v1/assets/{asset_uuid}\x12\x80\x01\n\x0b\x44\x65leteAsset\x12\x1e.catalog.v1.DeleteAssetRequest\x1a\x1f.catalog.v1.DeleteAssetResponse\"0\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x19*\x17/v1/assets/{asset_uuid}\x12\x95\x01\n\x10\x42ulkUpdateAssets\x12#.catalog.v1.BulkUpdateAssetsRequest\x1a$.catalog.v1.BulkUpdateAssetsResponse\"6\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x1f:\x05itemsb\x05items2\x0f/v1/assets/bulkB7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63\x61talog/v1/assets.proto\x12\ncatalog.v1\x1a\x17\x63\x61talog/v1/common.proto\x1a\x18\x63\x61talog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xef\x03\n\x05\x41sset\x12\x12\n\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x39\n\ncreated_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x39\n\nupdated_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x12\n\x04\x63ode\x18\x04 \x01(\tR\x04\x63ode\x12!\n\x0c\x64isplay_name\x18\x05 \x01(\tR\x0b\x64isplayName\x12%\n\x0b\x64\x65scription\x18\x06 \x01(\tH\x00R\x0b\x64\x65scription\x88\x01\x01\x12\x35\n\x08\x63\x61tegory\x18\x07 \x01(\x0e\x32\x19.catalog.v1.AssetCategoryR\x08\x63\x61tegory\x12)\n\x10storage_location\x18\x08 \x01(\tR\x0fstorageLocation\x12;\n\x08metadata\x18\t \x03(\x0b\x32\x1f.catalog.v1.Asset.MetadataEntryR\x08metadata\x12\x12\n\x04\x65tag\x18Z \x01(\tR\x04\x65tag\x1a;\n\rMetadataEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x42\x0e\n\x0c_description\"\xef\x02\n\x0b\x41ssetCreate\x12\x1e\n\x04\x63ode\x18\x01 \x01(\tB\n\xe2\xf3\x18\x06\x08\x01\x10\x01\x18\x64R\x04\x63ode\x12\x30\n\x0c\x64isplay_name\x18\x02 \x01(\tB\x08\xe2\xf3\x18\x04\x10\x01\x18\x64H\x00R\x0b\x64isplayName\x88\x01\x01\x12.\n\x0b\x64\x65scription\x18\x03 \x01(\tB\x07\xe2\xf3\x18\x03\x18\x90NH\x01R\x0b\x64\x65scription\x88\x01\x01\x12=\n\x08\x63\x61tegory\x18\x04 \x01(\x0e\x32\x19.catalog.v1.AssetCategoryB\x06\xe2\xf3\x18\x02\x08\x01R\x08\x63\x61tegory\x12\x41\n\x08metadata\x18\x05 \x03(\x0b\x32%.catalog.v1.AssetCreate.MetadataEntryR\x08metadata\x1a;\n\rMetadataEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x42\x0f\n\r_display_nameB\x0e\n\x0c_description\"\xf8\x03\n\x0b\x41ssetUpdate\x12\x12\n\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n\x04\x63ode\x18\x02 \x01(\tB\x08\xe2\xf3\x18\x04\x10\x01\x18\x64H\x00R\x04\x63ode\x88\x01\x01\x12\x30\n\x0c\x64isplay_name\x18\x03 \x01(\tB\x08\xe2\xf3\x18\x04\x10\x01\x18\x64H\x01R\x0b\x64isplayName\x88\x01\x01\x12.\n\x0b\x64\x65scription\x18\x04 \x01(\tB\x07\xe2\xf3\x18\x03\x18\x90NH\x02R\x0b\x64\x65scription\x88\x01\x01\x12:\n\x08\x63\x61tegory\x18\x05 \x01(\x0e\x32\x19.catalog.v1.AssetCategoryH\x03R\x08\x63\x61tegory\x88\x01\x01\x12\x41\n\x08metadata\x18\x06 \x03(\x0b\x32%.catalog.v1.AssetUpdate.MetadataEntryR\x08metadata\x12;\n\x0bupdate_mask\x18\x0f \x01(\x0b\x32\x1a.google.protobuf.FieldMaskR\nupdateMask\x12\x17\n\x04\x65tag\x18Z \x01(\tH\x04R\x04\x65tag\x88\x01\x01\x1a;\n\rMetadataEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x42\x07\n\x05_codeB\x0f\n\r_display_nameB\x0e\n\x0c_descriptionB\x0b\n\t_categoryB\x07\n\x05_etag\"\xb9\x05\n\x11ListAssetsRequest\x12/\n\x05uuids\x18\x01 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n\x05\x63odes\x18\x02 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x05\x63odes\x12,\n\x04\x63ode\x18\x03 \x01(\x0b\x32\x18.catalog.v1.StringFilterR\x04\x63ode\x12>\n\rdisplay_names\x18\x04 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x0c\x64isplayNames\x12;\n\x0c\x64isplay_name\x18\x05 \x01(\x0b\x32\x18.catalog.v1.StringFilterR\x0b\x64isplayName\x12\x39\n\ncategories\x18\x06 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\ncategories\x12\x35\n\ncreated_at\x18\x07 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tcreatedAt\x12\x35\n\nupdated_at\x18\x08 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n\x04page\x18\n \x01(\x05\x42\x06\xe2\xf3\x18\x02\x38\x01H\x00R\x04page\x88\x01\x01\x12!\n\x04size\x18\x0b \x01(\x05\x42\x08\xe2\xf3\x18\x04\x38\x01@dH\x01R\x04size\x88\x01\x01\x12$\n\x06\x63ursor\x18\x64 \x01(\tB\x07\xe2\xf3\x18\x03\x18\x80 H\x02R\x06\x63ursor\x88\x01\x01\x12.\n\x08order_by\x18\x0e \x03(\x0b\x32\x13.catalog.v1.OrderByR\x07orderBy:7\xd2\xf3\x18\x33\n\x04\x63ode\n\x0b\x64isplayName\n\x08\x63\x61tegory\n\tcreatedAt\n\tupdatedAtB\x07\n\x05_pageB\x07\n\x05_sizeB\t\n\x07_cursor\"u\n\x12ListAssetsResponse\x12\'\n\x05items\x18\x01 \x03(\x0b\x32\x11.catalog.v1.AssetR\x05items\x12\x36\n\npagination\x18\x02 \x01(\x0b\x32\x16.catalog.v1.PaginationR\npagination\"C\n\x12\x43reateAssetRequest\x12-\n\x05\x61sset\x18\x01 \x01(\x0b\x32\x17.catalog.v1.AssetCreateR\x05\x61sset\">\n\x13\x43reateAssetResponse\x12\'\n\x05\x61sset\x18\x01 \x01(\x0b\x32\x11.catalog.v1.AssetR\x05\x61sset\"R\n\x17\x42ulkCreateAssetsRequest\x12\x37\n\x05items\x18\x01 \x03(\x0b\x32\x17.catalog.v1.AssetCreateB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05items\"C\n\x18\x42ulkCreateAssetsResponse\x12\'\n\x05items\x18\x01 \x03(\x0b\x32\x11.catalog.v1.AssetR\x05items\"R\n\x17\x42ulkUpdateAssetsRequest\x12\x37\n\x05items\x18\x01 \x03(\x0b\x32\x17.catalog.v1.AssetUpdateB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05items\"C\n\x18\x42ulkUpdateAssetsResponse\x12\'\n\x05items\x18\x01 \x03(\x0b\x32\x11.catalog.v1.AssetR\x05items\"8\n\x0fGetAssetRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\";\n\x10GetAssetResponse\x12\'\n\x05\x61sset\x18\x01 \x01(\x0b\x32\x11.catalog.v1.AssetR\x05\x61sset\"j\n\x12UpdateAssetRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\x12-\n\x05\x61sset\x18\x02 \x01(\x0b\x32\x17.catalog.v1.AssetUpdateR\x05\x61sset\">\n\x13UpdateAssetResponse\x12\'\n\x05\x61sset\x18\x01 \x01(\x0b\x32\x11.catalog.v1.AssetR\x05\x61sset\"]\n\x12\x44\x65leteAssetRequest\x12%\n\nasset_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\tassetUuid\x12\x17\n\x04\x65tag\x18Z \x01(\tH\x00R\x04\x65tag\x88\x01\x01\x42\x07\n\x05_etag\"\x15\n\x13\x44\x65leteAssetResponse*\x9a\x01\n\rAssetCategory\x12\x1e\n\x1a\x41SSET_CATEGORY_UNSPECIFIED\x10\x00\x12\x18\n\x14\x41SSET_CATEGORY_IMAGE\x10\x01\x12\x18\n\x14\x41SSET_CATEGORY_VIDEO\x10\x02\x12\x1b\n\x17\x41SSET_CATEGORY_DOCUMENT\x10\x03\x12\x18\n\x14\x41SSET_CATEGORY_OTHER\x10\x04\x32\xc6\x07\n\x0c\x41ssetService\x12o\n\nListAssets\x12\x1d.catalog.v1.ListAssetsRequest\x1a\x1e.catalog.v1.ListAssetsResponse\"\"\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02\x0c\x12\n/v1/assets\x12\x81\x01\n\x0b\x43reateAsset\x12\x1e.catalog.v1.CreateAssetRequest\x1a\x1f.catalog.v1.CreateAssetResponse\"1\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x1a:\x05\x61ssetb\x05\x61sset\"\n/v1/assets\x12\x95\x01\n\x10\x42ulkCreateAssets\x12#.catalog.v1.BulkCreateAssetsRequest\x1a$.catalog.v1.BulkCreateAssetsResponse\"6\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x1f:\x05itemsb\x05items\"\x0f/v1/assets/bulk\x12}\n\x08GetAsset\x12\x1b.catalog.v1.GetAssetRequest\x1a\x1c.catalog.v1.GetAssetResponse\"6\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02 b\x05\x61sset\x12\x17/v1/assets/{asset_uuid}\x12\x8e\x01\n\x0bUpdateAsset\x12\x1e.catalog.v1.UpdateAssetRequest\x1a\x1f.catalog.v1.UpdateAssetResponse\">\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\':\x05\x61ssetb\x05\x61sset2\x17/v1/assets/{asset_uuid}\x12\x80\x01\n\x0b\x44\x65leteAsset\x12\x1e.catalog.v1.DeleteAssetRequest\x1a\x1f.catalog.v1.DeleteAssetResponse\"0\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x19*\x17/v1/assets/{asset_uuid}\x12\x95\x01\n\x10\x42ulkUpdateAssets\x12#.catalog.v1.BulkUpdateAssetsRequest\x1a$.catalog.v1.BulkUpdateAssetsResponse\"6\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x1f:\x05itemsb\x05items2\x0f/v1/assets/bulkB7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'catalog.v1.assets_pb2', globals())
@@ -78,48 +78,48 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _ASSETSERVICE.methods_by_name['DeleteAsset']._serialized_options = b'\312\363\030\rcatalog:write\202\323\344\223\002\031*\027/v1/assets/{asset_uuid}'
   _ASSETSERVICE.methods_by_name['BulkUpdateAssets']._options = None
   _ASSETSERVICE.methods_by_name['BulkUpdateAssets']._serialized_options = b'\312\363\030\rcatalog:write\202\323\344\223\002\037:\005itemsb\005items2\017/v1/assets/bulk'
-  _ASSETCATEGORY._serialized_start=3142
-  _ASSETCATEGORY._serialized_end=3296
+  _ASSETCATEGORY._serialized_start=3230
+  _ASSETCATEGORY._serialized_end=3384
   _ASSET._serialized_start=188
-  _ASSET._serialized_end=663
-  _ASSET_METADATAENTRY._serialized_start=588
-  _ASSET_METADATAENTRY._serialized_end=647
-  _ASSETCREATE._serialized_start=666
-  _ASSETCREATE._serialized_end=1033
-  _ASSETCREATE_METADATAENTRY._serialized_start=588
-  _ASSETCREATE_METADATAENTRY._serialized_end=647
-  _ASSETUPDATE._serialized_start=1036
-  _ASSETUPDATE._serialized_end=1506
-  _ASSETUPDATE_METADATAENTRY._serialized_start=588
-  _ASSETUPDATE_METADATAENTRY._serialized_end=647
-  _LISTASSETSREQUEST._serialized_start=1509
-  _LISTASSETSREQUEST._serialized_end=2206
-  _LISTASSETSRESPONSE._serialized_start=2208
-  _LISTASSETSRESPONSE._serialized_end=2325
-  _CREATEASSETREQUEST._serialized_start=2327
-  _CREATEASSETREQUEST._serialized_end=2394
-  _CREATEASSETRESPONSE._serialized_start=2396
-  _CREATEASSETRESPONSE._serialized_end=2458
-  _BULKCREATEASSETSREQUEST._serialized_start=2460
-  _BULKCREATEASSETSREQUEST._serialized_end=2542
-  _BULKCREATEASSETSRESPONSE._serialized_start=2544
-  _BULKCREATEASSETSRESPONSE._serialized_end=2611
-  _BULKUPDATEASSETSREQUEST._serialized_start=2613
-  _BULKUPDATEASSETSREQUEST._serialized_end=2695
-  _BULKUPDATEASSETSRESPONSE._serialized_start=2697
-  _BULKUPDATEASSETSRESPONSE._serialized_end=2764
-  _GETASSETREQUEST._serialized_start=2766
-  _GETASSETREQUEST._serialized_end=2822
-  _GETASSETRESPONSE._serialized_start=2824
-  _GETASSETRESPONSE._serialized_end=2883
-  _UPDATEASSETREQUEST._serialized_start=2885
-  _UPDATEASSETREQUEST._serialized_end=2991
-  _UPDATEASSETRESPONSE._serialized_start=2993
-  _UPDATEASSETRESPONSE._serialized_end=3055
-  _DELETEASSETREQUEST._serialized_start=3057
-  _DELETEASSETREQUEST._serialized_end=3116
-  _DELETEASSETRESPONSE._serialized_start=3118
-  _DELETEASSETRESPONSE._serialized_end=3139
-  _ASSETSERVICE._serialized_start=3299
-  _ASSETSERVICE._serialized_end=4265
+  _ASSET._serialized_end=683
+  _ASSET_METADATAENTRY._serialized_start=608
+  _ASSET_METADATAENTRY._serialized_end=667
+  _ASSETCREATE._serialized_start=686
+  _ASSETCREATE._serialized_end=1053
+  _ASSETCREATE_METADATAENTRY._serialized_start=608
+  _ASSETCREATE_METADATAENTRY._serialized_end=667
+  _ASSETUPDATE._serialized_start=1056
+  _ASSETUPDATE._serialized_end=1560
+  _ASSETUPDATE_METADATAENTRY._serialized_start=608
+  _ASSETUPDATE_METADATAENTRY._serialized_end=667
+  _LISTASSETSREQUEST._serialized_start=1563
+  _LISTASSETSREQUEST._serialized_end=2260
+  _LISTASSETSRESPONSE._serialized_start=2262
+  _LISTASSETSRESPONSE._serialized_end=2379
+  _CREATEASSETREQUEST._serialized_start=2381
+  _CREATEASSETREQUEST._serialized_end=2448
+  _CREATEASSETRESPONSE._serialized_start=2450
+  _CREATEASSETRESPONSE._serialized_end=2512
+  _BULKCREATEASSETSREQUEST._serialized_start=2514
+  _BULKCREATEASSETSREQUEST._serialized_end=2596
+  _BULKCREATEASSETSRESPONSE._serialized_start=2598
+  _BULKCREATEASSETSRESPONSE._serialized_end=2665
+  _BULKUPDATEASSETSREQUEST._serialized_start=2667
+  _BULKUPDATEASSETSREQUEST._serialized_end=2749
+  _BULKUPDATEASSETSRESPONSE._serialized_start=2751
+  _BULKUPDATEASSETSRESPONSE._serialized_end=2818
+  _GETASSETREQUEST._serialized_start=2820
+  _GETASSETREQUEST._serialized_end=2876
+  _GETASSETRESPONSE._serialized_start=2878
+  _GETASSETRESPONSE._serialized_end=2937
+  _UPDATEASSETREQUEST._serialized_start=2939
+  _UPDATEASSETREQUEST._serialized_end=3045
+  _UPDATEASSETRESPONSE._serialized_start=3047
+  _UPDATEASSETRESPONSE._serialized_end=3109
+  _DELETEASSETREQUEST._serialized_start=3111
+  _DELETEASSETREQUEST._serialized_end=3204
+  _DELETEASSETRESPONSE._serialized_start=3206
+  _DELETEASSETRESPONSE._serialized_end=3227
+  _ASSETSERVICE._serialized_start=3387
+  _ASSETSERVICE._serialized_end=4353
 # @@protoc_insertion_point(module_scope)

@@ -17,7 +17,7 @@ ASSET_CATEGORY_VIDEO: AssetCategory
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Asset(_message.Message):
-    __slots__ = ["category", "code", "created_at", "description", "display_name", "metadata", "storage_location", "updated_at", "uuid"]
+    __slots__ = ["category", "code", "created_at", "description", "display_name", "etag", "metadata", "storage_location", "updated_at", "uuid"]
     class MetadataEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -30,6 +30,7 @@ class Asset(_message.Message):
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     METADATA_FIELD_NUMBER: _ClassVar[int]
     STORAGE_LOCATION_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
@@ -39,11 +40,12 @@ class Asset(_message.Message):
     created_at: _timestamp_pb2.Timestamp
     description: str
     display_name: str
+    etag: str
     metadata: _containers.ScalarMap[str, str]
     storage_location: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., category: _Optional[_Union[AssetCategory, str]] = ..., storage_location: _Optional[str] = ..., metadata: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., category: _Optional[_Union[AssetCategory, str]] = ..., storage_location: _Optional[str] = ..., metadata: _Optional[_Mapping[str, str]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class AssetCreate(_message.Message):
     __slots__ = ["category", "code", "description", "display_name", "metadata"]
@@ -67,7 +69,7 @@ class AssetCreate(_message.Message):
     def __init__(self, code: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., category: _Optional[_Union[AssetCategory, str]] = ..., metadata: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class AssetUpdate(_message.Message):
-    __slots__ = ["category", "code", "description", "display_name", "metadata", "update_mask", "uuid"]
+    __slots__ = ["category", "code", "description", "display_name", "etag", "metadata", "update_mask", "uuid"]
     class MetadataEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -79,6 +81,7 @@ class AssetUpdate(_message.Message):
     CODE_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     METADATA_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
@@ -86,10 +89,11 @@ class AssetUpdate(_message.Message):
     code: str
     description: str
     display_name: str
+    etag: str
     metadata: _containers.ScalarMap[str, str]
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., category: _Optional[_Union[AssetCategory, str]] = ..., metadata: _Optional[_Mapping[str, str]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., category: _Optional[_Union[AssetCategory, str]] = ..., metadata: _Optional[_Mapping[str, str]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class BulkCreateAssetsRequest(_message.Message):
     __slots__ = ["items"]
@@ -128,10 +132,12 @@ class CreateAssetResponse(_message.Message):
     def __init__(self, asset: _Optional[_Union[Asset, _Mapping]] = ...) -> None: ...
 
 class DeleteAssetRequest(_message.Message):
-    __slots__ = ["asset_uuid"]
+    __slots__ = ["asset_uuid", "etag"]
     ASSET_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     asset_uuid: str
-    def __init__(self, asset_uuid: _Optional[str] = ...) -> None: ...
+    etag: str
+    def __init__(self, asset_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteAssetResponse(_message.Message):
     __slots__ = []

@@ -11,11 +11,12 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class AttributeContent(_message.Message):
-    __slots__ = ["attribute_uuid", "created_at", "description", "display_name", "locale_uuid", "updated_at", "uuid"]
+    __slots__ = ["attribute_uuid", "created_at", "description", "display_name", "etag", "locale_uuid", "updated_at", "uuid"]
     ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
@@ -23,10 +24,11 @@ class AttributeContent(_message.Message):
     created_at: _timestamp_pb2.Timestamp
     description: str
     display_name: str
+    etag: str
     locale_uuid: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., attribute_uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., attribute_uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class AttributeContentCreate(_message.Message):
     __slots__ = ["description", "display_name", "locale_uuid"]
@@ -45,18 +47,20 @@ class AttributeContentList(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[AttributeContent, _Mapping]]] = ...) -> None: ...
 
 class AttributeContentUpdate(_message.Message):
-    __slots__ = ["description", "display_name", "locale_uuid", "update_mask", "uuid"]
+    __slots__ = ["description", "display_name", "etag", "locale_uuid", "update_mask", "uuid"]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     description: str
     display_name: str
+    etag: str
     locale_uuid: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class BulkCreateAttributeContentsRequest(_message.Message):
     __slots__ = ["attribute_uuid", "items"]
@@ -101,12 +105,14 @@ class CreateAttributeContentResponse(_message.Message):
     def __init__(self, attribute_content: _Optional[_Union[AttributeContent, _Mapping]] = ...) -> None: ...
 
 class DeleteAttributeContentRequest(_message.Message):
-    __slots__ = ["attribute_content_uuid", "attribute_uuid"]
+    __slots__ = ["attribute_content_uuid", "attribute_uuid", "etag"]
     ATTRIBUTE_CONTENT_UUID_FIELD_NUMBER: _ClassVar[int]
     ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     attribute_content_uuid: str
     attribute_uuid: str
-    def __init__(self, attribute_uuid: _Optional[str] = ..., attribute_content_uuid: _Optional[str] = ...) -> None: ...
+    etag: str
+    def __init__(self, attribute_uuid: _Optional[str] = ..., attribute_content_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteAttributeContentResponse(_message.Message):
     __slots__ = []

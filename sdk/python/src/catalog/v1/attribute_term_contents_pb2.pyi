@@ -11,11 +11,12 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class AttributeTermContent(_message.Message):
-    __slots__ = ["attribute_uuid", "created_at", "description", "display_name", "locale_uuid", "term_uuid", "updated_at", "uuid"]
+    __slots__ = ["attribute_uuid", "created_at", "description", "display_name", "etag", "locale_uuid", "term_uuid", "updated_at", "uuid"]
     ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
     TERM_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
@@ -24,11 +25,12 @@ class AttributeTermContent(_message.Message):
     created_at: _timestamp_pb2.Timestamp
     description: str
     display_name: str
+    etag: str
     locale_uuid: str
     term_uuid: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., attribute_uuid: _Optional[str] = ..., term_uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., attribute_uuid: _Optional[str] = ..., term_uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class AttributeTermContentCreate(_message.Message):
     __slots__ = ["description", "display_name", "locale_uuid"]
@@ -47,18 +49,20 @@ class AttributeTermContentList(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[AttributeTermContent, _Mapping]]] = ...) -> None: ...
 
 class AttributeTermContentUpdate(_message.Message):
-    __slots__ = ["description", "display_name", "locale_uuid", "update_mask", "uuid"]
+    __slots__ = ["description", "display_name", "etag", "locale_uuid", "update_mask", "uuid"]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     description: str
     display_name: str
+    etag: str
     locale_uuid: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class BulkCreateAttributeTermContentsRequest(_message.Message):
     __slots__ = ["attribute_uuid", "items", "term_uuid"]
@@ -109,14 +113,16 @@ class CreateAttributeTermContentResponse(_message.Message):
     def __init__(self, attribute_term_content: _Optional[_Union[AttributeTermContent, _Mapping]] = ...) -> None: ...
 
 class DeleteAttributeTermContentRequest(_message.Message):
-    __slots__ = ["attribute_uuid", "term_content_uuid", "term_uuid"]
+    __slots__ = ["attribute_uuid", "etag", "term_content_uuid", "term_uuid"]
     ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     TERM_CONTENT_UUID_FIELD_NUMBER: _ClassVar[int]
     TERM_UUID_FIELD_NUMBER: _ClassVar[int]
     attribute_uuid: str
+    etag: str
     term_content_uuid: str
     term_uuid: str
-    def __init__(self, attribute_uuid: _Optional[str] = ..., term_uuid: _Optional[str] = ..., term_content_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, attribute_uuid: _Optional[str] = ..., term_uuid: _Optional[str] = ..., term_content_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteAttributeTermContentResponse(_message.Message):
     __slots__ = []

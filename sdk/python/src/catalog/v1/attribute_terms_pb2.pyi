@@ -12,13 +12,14 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class AttributeTerm(_message.Message):
-    __slots__ = ["attribute_uuid", "code", "content_uuids", "contents", "created_at", "display_name", "position", "updated_at", "uuid"]
+    __slots__ = ["attribute_uuid", "code", "content_uuids", "contents", "created_at", "display_name", "etag", "position", "updated_at", "uuid"]
     ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CONTENTS_FIELD_NUMBER: _ClassVar[int]
     CONTENT_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
@@ -28,10 +29,11 @@ class AttributeTerm(_message.Message):
     contents: _attribute_term_contents_pb2.AttributeTermContentList
     created_at: _timestamp_pb2.Timestamp
     display_name: str
+    etag: str
     position: int
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., attribute_uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., position: _Optional[int] = ..., content_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., contents: _Optional[_Union[_attribute_term_contents_pb2.AttributeTermContentList, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., attribute_uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., position: _Optional[int] = ..., content_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., contents: _Optional[_Union[_attribute_term_contents_pb2.AttributeTermContentList, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class AttributeTermCreate(_message.Message):
     __slots__ = ["code", "display_name", "position"]
@@ -50,18 +52,20 @@ class AttributeTermInclude(_message.Message):
     def __init__(self, contents: bool = ...) -> None: ...
 
 class AttributeTermUpdate(_message.Message):
-    __slots__ = ["code", "display_name", "position", "update_mask", "uuid"]
+    __slots__ = ["code", "display_name", "etag", "position", "update_mask", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     display_name: str
+    etag: str
     position: int
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., position: _Optional[int] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., position: _Optional[int] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class BulkCreateAttributeTermsRequest(_message.Message):
     __slots__ = ["attribute_uuid", "items"]
@@ -106,12 +110,14 @@ class CreateAttributeTermResponse(_message.Message):
     def __init__(self, attribute_term: _Optional[_Union[AttributeTerm, _Mapping]] = ...) -> None: ...
 
 class DeleteAttributeTermRequest(_message.Message):
-    __slots__ = ["attribute_uuid", "term_uuid"]
+    __slots__ = ["attribute_uuid", "etag", "term_uuid"]
     ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     TERM_UUID_FIELD_NUMBER: _ClassVar[int]
     attribute_uuid: str
+    etag: str
     term_uuid: str
-    def __init__(self, attribute_uuid: _Optional[str] = ..., term_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, attribute_uuid: _Optional[str] = ..., term_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteAttributeTermResponse(_message.Message):
     __slots__ = []

@@ -19,7 +19,7 @@ from google.protobuf import field_mask_pb2 as google_dot_protobuf_dot_field__mas
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1b\x63\x61talog/v1/attributes.proto\x12\ncatalog.v1\x1a#catalog/v1/attribute_contents.proto\x1a\x17\x63\x61talog/v1/common.proto\x1a\x18\x63\x61talog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb5\x03\n\tAttribute\x12\x12\n\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x39\n\ncreated_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x39\n\nupdated_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x39\n\nremoved_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tremovedAt\x12\x33\n\x06status\x18\x05 \x01(\x0e\x32\x1b.catalog.v1.AttributeStatusR\x06status\x12\x12\n\x04\x63ode\x18\x06 \x01(\tR\x04\x63ode\x12!\n\x0c\x64isplay_name\x18\x07 \x01(\tR\x0b\x64isplayName\x12\x39\n\rcontent_uuids\x18\x08 \x01(\x0b\x32\x14.catalog.v1.UuidListR\x0c\x63ontentUuids\x12<\n\x08\x63ontents\x18\t \x01(\x0b\x32 .catalog.v1.AttributeContentListR\x08\x63ontents\"B\n\rAttributeList\x12+\n\x05items\x18\x01 \x03(\x0b\x32\x15.catalog.v1.AttributeR\x05items:\x04\xd8\xf3\x18\x01\"t\n\x0f\x41ttributeCreate\x12\x1e\n\x04\x63ode\x18\x01 \x01(\tB\n\xe2\xf3\x18\x06\x08\x01\x10\x01\x18\x64R\x04\x63ode\x12\x30\n\x0c\x64isplay_name\x18\x02 \x01(\tB\x08\xe2\xf3\x18\x04\x10\x01\x18\x64H\x00R\x0b\x64isplayName\x88\x01\x01\x42\x0f\n\r_display_name\"\xd1\x01\n\x0f\x41ttributeUpdate\x12\x12\n\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n\x04\x63ode\x18\x02 \x01(\tB\x08\xe2\xf3\x18\x04\x10\x01\x18\x64H\x00R\x04\x63ode\x88\x01\x01\x12\x30\n\x0c\x64isplay_name\x18\x03 \x01(\tB\x08\xe2\xf3\x18\x04\x10\x01\x18\x64H\x01R\x0b\x64isplayName\x88\x01\x01\x12;\n\x0bupdate_mask\x18\x0f \x01(\x0b\x32\x1a.google.protobuf.FieldMaskR\nupdateMaskB\x07\n\x05_codeB\x0f\n\r_display_name\".\n\x10\x41ttributeInclude\x12\x1a\n\x08\x63ontents\x18\x01 \x01(\x08R\x08\x63ontents\"\xdc\x06\n\x15ListAttributesRequest\x12/\n\x05uuids\x18\x01 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n\x05\x63odes\x18\x02 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x05\x63odes\x12,\n\x04\x63ode\x18\x03 \x01(\x0b\x32\x18.catalog.v1.StringFilterR\x04\x63ode\x12>\n\rdisplay_names\x18\x04 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x0c\x64isplayNames\x12;\n\x0c\x64isplay_name\x18\x05 \x01(\x0b\x32\x18.catalog.v1.StringFilterR\x0b\x64isplayName\x12\x35\n\x08statuses\x18\x06 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x08statuses\x12\x35\n\ncreated_at\x18\x07 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tcreatedAt\x12\x35\n\nupdated_at\x18\x08 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x35\n\nis_removed\x18\t \x01(\x0b\x32\x16.catalog.v1.BoolFilterR\tisRemoved\x12\x1f\n\x04page\x18\n \x01(\x05\x42\x06\xe2\xf3\x18\x02\x38\x01H\x00R\x04page\x88\x01\x01\x12!\n\x04size\x18\x0b \x01(\x05\x42\x08\xe2\xf3\x18\x04\x38\x01@dH\x01R\x04size\x88\x01\x01\x12$\n\x06\x63ursor\x18\x64 \x01(\tB\x07\xe2\xf3\x18\x03\x18\x80 H\x02R\x06\x63ursor\x88\x01\x01\x12\x36\n\x07include\x18\x0c \x01(\x0b\x32\x1c.catalog.v1.AttributeIncludeR\x07include\x12\x34\n\x06\x65xpand\x18\r \x01(\x0b\x32\x1c.catalog.v1.AttributeIncludeR\x06\x65xpand\x12.\n\x08order_by\x18\x0e \x03(\x0b\x32\x13.catalog.v1.OrderByR\x07orderBy:5\xd2\xf3\x18\x31\n\x04\x63ode\n\x0b\x64isplayName\n\x06status\n\tcreatedAt\n\tupdatedAtB\x07\n\x05_pageB\x07\n\x05_sizeB\t\n\x07_cursor\"}\n\x16ListAttributesResponse\x12+\n\x05items\x18\x01 \x03(\x0b\x32\x15.catalog.v1.AttributeR\x05items\x12\x36\n\npagination\x18\x02 \x01(\x0b\x32\x16.catalog.v1.PaginationR\npagination\"S\n\x16\x43reateAttributeRequest\x12\x39\n\tattribute\x18\x01 \x01(\x0b\x32\x1b.catalog.v1.AttributeCreateR\tattribute\"N\n\x17\x43reateAttributeResponse\x12\x33\n\tattribute\x18\x01 \x01(\x0b\x32\x15.catalog.v1.AttributeR\tattribute\"Z\n\x1b\x42ulkCreateAttributesRequest\x12;\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.AttributeCreateB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05items\"K\n\x1c\x42ulkCreateAttributesResponse\x12+\n\x05items\x18\x01 \x03(\x0b\x32\x15.catalog.v1.AttributeR\x05items\"Z\n\x1b\x42ulkUpdateAttributesRequest\x12;\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.AttributeUpdateB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05items\"K\n\x1c\x42ulkUpdateAttributesResponse\x12+\n\x05items\x18\x01 \x03(\x0b\x32\x15.catalog.v1.AttributeR\x05items\"\xb2\x01\n\x13GetAttributeRequest\x12-\n\x0e\x61ttribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\rattributeUuid\x12\x36\n\x07include\x18\x02 \x01(\x0b\x32\x1c.catalog.v1.AttributeIncludeR\x07include\x12\x34\n\x06\x65xpand\x18\x03 \x01(\x0b\x32\x1c.catalog.v1.AttributeIncludeR\x06\x65xpand\"K\n\x14GetAttributeResponse\x12\x33\n\tattribute\x18\x01 \x01(\x0b\x32\x15.catalog.v1.AttributeR\tattribute\"\x82\x01\n\x16UpdateAttributeRequest\x12-\n\x0e\x61ttribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\rattributeUuid\x12\x39\n\tattribute\x18\x02 \x01(\x0b\x32\x1b.catalog.v1.AttributeUpdateR\tattribute\"N\n\x17UpdateAttributeResponse\x12\x33\n\tattribute\x18\x01 \x01(\x0b\x32\x15.catalog.v1.AttributeR\tattribute\"G\n\x16\x44\x65leteAttributeRequest\x12-\n\x0e\x61ttribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\rattributeUuid\"\x19\n\x17\x44\x65leteAttributeResponse\"\x94\x01\n\x1aTransitionAttributeRequest\x12-\n\x0e\x61ttribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\rattributeUuid\x12G\n\ntransition\x18\x02 \x01(\x0e\x32\x1f.catalog.v1.AttributeTransitionB\x06\xe2\xf3\x18\x02\x08\x01R\ntransition\"R\n\x1bTransitionAttributeResponse\x12\x33\n\tattribute\x18\x01 \x01(\x0b\x32\x15.catalog.v1.AttributeR\tattribute\"\x8a\x01\n\x1f\x42ulkTransitionAttributesRequest\x12G\n\ntransition\x18\x01 \x01(\x0e\x32\x1f.catalog.v1.AttributeTransitionB\x06\xe2\xf3\x18\x02\x08\x01R\ntransition\x12\x1e\n\x05uuids\x18\x02 \x03(\tB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05uuids\"O\n BulkTransitionAttributesResponse\x12+\n\x05items\x18\x01 \x03(\x0b\x32\x15.catalog.v1.AttributeR\x05items*\xaf\x01\n\x0f\x41ttributeStatus\x12 \n\x1c\x41TTRIBUTE_STATUS_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x41TTRIBUTE_STATUS_DRAFT\x10\x01\x12\x1e\n\x1a\x41TTRIBUTE_STATUS_PUBLISHED\x10\x02\x12 \n\x1c\x41TTRIBUTE_STATUS_UNPUBLISHED\x10\x03\x12\x1c\n\x18\x41TTRIBUTE_STATUS_REMOVED\x10\x04*\xc4\x01\n\x13\x41ttributeTransition\x12$\n ATTRIBUTE_TRANSITION_UNSPECIFIED\x10\x00\x12 \n\x1c\x41TTRIBUTE_TRANSITION_PUBLISH\x10\x01\x12\"\n\x1e\x41TTRIBUTE_TRANSITION_UNPUBLISH\x10\x02\x12\x1f\n\x1b\x41TTRIBUTE_TRANSITION_REMOVE\x10\x03\x12 \n\x1c\x41TTRIBUTE_TRANSITION_RESTORE\x10\x04\x32\xe0\x0b\n\x10\x41ttributeService\x12\x7f\n\x0eListAttributes\x12!.catalog.v1.ListAttributesRequest\x1a\".catalog.v1.ListAttributesResponse\"&\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02\x10\x12\x0e/v1/attributes\x12\x99\x01\n\x0f\x43reateAttribute\x12\".catalog.v1.CreateAttributeRequest\x1a#.catalog.v1.CreateAttributeResponse\"=\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02&:\tattributeb\tattribute\"\x0e/v1/attributes\x12\xa5\x01\n\x14\x42ulkCreateAttributes\x12\'.catalog.v1.BulkCreateAttributesRequest\x1a(.catalog.v1.BulkCreateAttributesResponse\":\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02#:\x05itemsb\x05items\"\x13/v1/attributes/bulk\x12\x95\x01\n\x0cGetAttribute\x12\x1f.catalog.v1.GetAttributeRequest\x1a .catalog.v1.GetAttributeResponse\"B\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02,b\tattribute\x12\x1f/v1/attributes/{attribute_uuid}\x12\xaa\x01\n\x0fUpdateAttribute\x12\".catalog.v1.UpdateAttributeRequest\x1a#.catalog.v1.UpdateAttributeResponse\"N\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x37:\tattributeb\tattribute2\x1f/v1/attributes/{attribute_uuid}\x12\x94\x01\n\x0f\x44\x65leteAttribute\x12\".catalog.v1.DeleteAttributeRequest\x1a#.catalog.v1.DeleteAttributeResponse\"8\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02!*\x1f/v1/attributes/{attribute_uuid}\x12\xa5\x01\n\x14\x42ulkUpdateAttributes\x12\'.catalog.v1.BulkUpdateAttributesRequest\x1a(.catalog.v1.BulkUpdateAttributesResponse\":\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02#:\x05itemsb\x05items2\x13/v1/attributes/bulk\x12\xc0\x01\n\x13TransitionAttribute\x12&.catalog.v1.TransitionAttributeRequest\x1a\'.catalog.v1.TransitionAttributeResponse\"X\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x41:\x01*b\tattribute21/v1/attributes/{attribute_uuid}/actions/lifecycle\x12\xbf\x01\n\x18\x42ulkTransitionAttributes\x12+.catalog.v1.BulkTransitionAttributesRequest\x1a,.catalog.v1.BulkTransitionAttributesResponse\"H\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x31:\x01*b\x05items2%/v1/attributes/bulk/actions/lifecycleB7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1b\x63\x61talog/v1/attributes.proto\x12\ncatalog.v1\x1a#catalog/v1/attribute_contents.proto\x1a\x17\x63\x61talog/v1/common.proto\x1a\x18\x63\x61talog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc9\x03\n\tAttribute\x12\x12\n\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x39\n\ncreated_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x39\n\nupdated_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x39\n\nremoved_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tremovedAt\x12\x33\n\x06status\x18\x05 \x01(\x0e\x32\x1b.catalog.v1.AttributeStatusR\x06status\x12\x12\n\x04\x63ode\x18\x06 \x01(\tR\x04\x63ode\x12!\n\x0c\x64isplay_name\x18\x07 \x01(\tR\x0b\x64isplayName\x12\x39\n\rcontent_uuids\x18\x08 \x01(\x0b\x32\x14.catalog.v1.UuidListR\x0c\x63ontentUuids\x12<\n\x08\x63ontents\x18\t \x01(\x0b\x32 .catalog.v1.AttributeContentListR\x08\x63ontents\x12\x12\n\x04\x65tag\x18Z \x01(\tR\x04\x65tag\"B\n\rAttributeList\x12+\n\x05items\x18\x01 \x03(\x0b\x32\x15.catalog.v1.AttributeR\x05items:\x04\xd8\xf3\x18\x01\"t\n\x0f\x41ttributeCreate\x12\x1e\n\x04\x63ode\x18\x01 \x01(\tB\n\xe2\xf3\x18\x06\x08\x01\x10\x01\x18\x64R\x04\x63ode\x12\x30\n\x0c\x64isplay_name\x18\x02 \x01(\tB\x08\xe2\xf3\x18\x04\x10\x01\x18\x64H\x00R\x0b\x64isplayName\x88\x01\x01\x42\x0f\n\r_display_name\"\xf3\x01\n\x0f\x41ttributeUpdate\x12\x12\n\x04uuid\x18\x01 \x01(\tR\x04uuid\x12!\n\x04\x63ode\x18\x02 \x01(\tB\x08\xe2\xf3\x18\x04\x10\x01\x18\x64H\x00R\x04\x63ode\x88\x01\x01\x12\x30\n\x0c\x64isplay_name\x18\x03 \x01(\tB\x08\xe2\xf3\x18\x04\x10\x01\x18\x64H\x01R\x0b\x64isplayName\x88\x01\x01\x12;\n\x0bupdate_mask\x18\x0f \x01(\x0b\x32\x1a.google.protobuf.FieldMaskR\nupdateMask\x12\x17\n\x04\x65tag\x18Z \x01(\tH\x02R\x04\x65tag\x88\x01\x01\x42\x07\n\x05_codeB\x0f\n\r_display_nameB\x07\n\x05_etag\".\n\x10\x41ttributeInclude\x12\x1a\n\x08\x63ontents\x18\x01 \x01(\x08R\x08\x63ontents\"\xdc\x06\n\x15ListAttributesRequest\x12/\n\x05uuids\x18\x01 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n\x05\x63odes\x18\x02 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x05\x63odes\x12,\n\x04\x63ode\x18\x03 \x01(\x0b\x32\x18.catalog.v1.StringFilterR\x04\x63ode\x12>\n\rdisplay_names\x18\x04 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x0c\x64isplayNames\x12;\n\x0c\x64isplay_name\x18\x05 \x01(\x0b\x32\x18.catalog.v1.StringFilterR\x0b\x64isplayName\x12\x35\n\x08statuses\x18\x06 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x08statuses\x12\x35\n\ncreated_at\x18\x07 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tcreatedAt\x12\x35\n\nupdated_at\x18\x08 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x35\n\nis_removed\x18\t \x01(\x0b\x32\x16.catalog.v1.BoolFilterR\tisRemoved\x12\x1f\n\x04page\x18\n \x01(\x05\x42\x06\xe2\xf3\x18\x02\x38\x01H\x00R\x04page\x88\x01\x01\x12!\n\x04size\x18\x0b \x01(\x05\x42\x08\xe2\xf3\x18\x04\x38\x01@dH\x01R\x04size\x88\x01\x01\x12$\n\x06\x63ursor\x18\x64 \x01(\tB\x07\xe2\xf3\x18\x03\x18\x80 H\x02R\x06\x63ursor\x88\x01\x01\x12\x36\n\x07include\x18\x0c \x01(\x0b\x32\x1c.catalog.v1.AttributeIncludeR\x07include\x12\x34\n\x06\x65xpand\x18\r \x01(\x0b\x32\x1c.catalog.v1.AttributeIncludeR\x06\x65xpand\x12.\n\x08order_by\x18\x0e \x03(\x0b\x32\x13.catalog.v1.OrderByR\x07orderBy:5\xd2\xf3\x18\x31\n\x04\x63ode\n\x0b\x64isplayName\n\x06status\n\tcreatedAt\n\tupdatedAtB\x07\n\x05_pageB\x07\n\x05_sizeB\t\n\x07_cursor\"}\n\x16ListAttributesResponse\x12+\n\x05items\x18\x01 \x03(\x0b\x32\x15.catalog.v1.AttributeR\x05items\x12\x36\n\npagination\x18\x02 \x01(\x0b\x32\x16.catalog.v1.PaginationR\npagination\"S\n\x16\x43reateAttributeRequest\x12\x39\n\tattribute\x18\x01 \x01(\x0b\x32\x1b.catalog.v1.AttributeCreateR\tattribute\"N\n\x17\x43reateAttributeResponse\x12\x33\n\tattribute\x18\x01 \x01(\x0b\x32\x15.catalog.v1.AttributeR\tattribute\"Z\n\x1b\x42ulkCreateAttributesRequest\x12;\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.AttributeCreateB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05items\"K\n\x1c\x42ulkCreateAttributesResponse\x12+\n\x05items\x18\x01 \x03(\x0b\x32\x15.catalog.v1.AttributeR\x05items\"Z\n\x1b\x42ulkUpdateAttributesRequest\x12;\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.AttributeUpdateB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05items\"K\n\x1c\x42ulkUpdateAttributesResponse\x12+\n\x05items\x18\x01 \x03(\x0b\x32\x15.catalog.v1.AttributeR\x05items\"\xb2\x01\n\x13GetAttributeRequest\x12-\n\x0e\x61ttribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\rattributeUuid\x12\x36\n\x07include\x18\x02 \x01(\x0b\x32\x1c.catalog.v1.AttributeIncludeR\x07include\x12\x34\n\x06\x65xpand\x18\x03 \x01(\x0b\x32\x1c.catalog.v1.AttributeIncludeR\x06\x65xpand\"K\n\x14GetAttributeResponse\x12\x33\n\tattribute\x18\x01 \x01(\x0b\x32\x15.catalog.v1.AttributeR\tattribute\"\x82\x01\n\x16UpdateAttributeRequest\x12-\n\x0e\x61ttribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\rattributeUuid\x12\x39\n\tattribute\x18\x02 \x01(\x0b\x32\x1b.catalog.v1.AttributeUpdateR\tattribute\"N\n\x17UpdateAttributeResponse\x12\x33\n\tattribute\x18\x01 \x01(\x0b\x32\x15.catalog.v1.AttributeR\tattribute\"i\n\x16\x44\x65leteAttributeRequest\x12-\n\x0e\x61ttribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\rattributeUuid\x12\x17\n\x04\x65tag\x18Z \x01(\tH\x00R\x04\x65tag\x88\x01\x01\x42\x07\n\x05_etag\"\x19\n\x17\x44\x65leteAttributeResponse\"\xb6\x01\n\x1aTransitionAttributeRequest\x12-\n\x0e\x61ttribute_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\rattributeUuid\x12G\n\ntransition\x18\x02 \x01(\x0e\x32\x1f.catalog.v1.AttributeTransitionB\x06\xe2\xf3\x18\x02\x08\x01R\ntransition\x12\x17\n\x04\x65tag\x18Z \x01(\tH\x00R\x04\x65tag\x88\x01\x01\x42\x07\n\x05_etag\"R\n\x1bTransitionAttributeResponse\x12\x33\n\tattribute\x18\x01 \x01(\x0b\x32\x15.catalog.v1.AttributeR\tattribute\"\x92\x02\n\x1f\x42ulkTransitionAttributesRequest\x12G\n\ntransition\x18\x01 \x01(\x0e\x32\x1f.catalog.v1.AttributeTransitionB\x06\xe2\xf3\x18\x02\x08\x01R\ntransition\x12\x1e\n\x05uuids\x18\x02 \x03(\tB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05uuids\x12L\n\x05\x65tags\x18Z \x03(\x0b\x32\x36.catalog.v1.BulkTransitionAttributesRequest.EtagsEntryR\x05\x65tags\x1a\x38\n\nEtagsEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\"O\n BulkTransitionAttributesResponse\x12+\n\x05items\x18\x01 \x03(\x0b\x32\x15.catalog.v1.AttributeR\x05items*\xaf\x01\n\x0f\x41ttributeStatus\x12 \n\x1c\x41TTRIBUTE_STATUS_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x41TTRIBUTE_STATUS_DRAFT\x10\x01\x12\x1e\n\x1a\x41TTRIBUTE_STATUS_PUBLISHED\x10\x02\x12 \n\x1c\x41TTRIBUTE_STATUS_UNPUBLISHED\x10\x03\x12\x1c\n\x18\x41TTRIBUTE_STATUS_REMOVED\x10\x04*\xc4\x01\n\x13\x41ttributeTransition\x12$\n ATTRIBUTE_TRANSITION_UNSPECIFIED\x10\x00\x12 \n\x1c\x41TTRIBUTE_TRANSITION_PUBLISH\x10\x01\x12\"\n\x1e\x41TTRIBUTE_TRANSITION_UNPUBLISH\x10\x02\x12\x1f\n\x1b\x41TTRIBUTE_TRANSITION_REMOVE\x10\x03\x12 \n\x1c\x41TTRIBUTE_TRANSITION_RESTORE\x10\x04\x32\xe0\x0b\n\x10\x41ttributeService\x12\x7f\n\x0eListAttributes\x12!.catalog.v1.ListAttributesRequest\x1a\".catalog.v1.ListAttributesResponse\"&\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02\x10\x12\x0e/v1/attributes\x12\x99\x01\n\x0f\x43reateAttribute\x12\".catalog.v1.CreateAttributeRequest\x1a#.catalog.v1.CreateAttributeResponse\"=\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02&:\tattributeb\tattribute\"\x0e/v1/attributes\x12\xa5\x01\n\x14\x42ulkCreateAttributes\x12\'.catalog.v1.BulkCreateAttributesRequest\x1a(.catalog.v1.BulkCreateAttributesResponse\":\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02#:\x05itemsb\x05items\"\x13/v1/attributes/bulk\x12\x95\x01\n\x0cGetAttribute\x12\x1f.catalog.v1.GetAttributeRequest\x1a .catalog.v1.GetAttributeResponse\"B\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02,b\tattribute\x12\x1f/v1/attributes/{attribute_uuid}\x12\xaa\x01\n\x0fUpdateAttribute\x12\".catalog.v1.UpdateAttributeRequest\x1a#.catalog.v1.UpdateAttributeResponse\"N\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x37:\tattributeb\tattribute2\x1f/v1/attributes/{attribute_uuid}\x12\x94\x01\n\x0f\x44\x65leteAttribute\x12\".catalog.v1.DeleteAttributeRequest\x1a#.catalog.v1.DeleteAttributeResponse\"8\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02!*\x1f/v1/attributes/{attribute_uuid}\x12\xa5\x01\n\x14\x42ulkUpdateAttributes\x12\'.catalog.v1.BulkUpdateAttributesRequest\x1a(.catalog.v1.BulkUpdateAttributesResponse\":\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02#:\x05itemsb\x05items2\x13/v1/attributes/bulk\x12\xc0\x01\n\x13TransitionAttribute\x12&.catalog.v1.TransitionAttributeRequest\x1a\'.catalog.v1.TransitionAttributeResponse\"X\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x41:\x01*b\tattribute21/v1/attributes/{attribute_uuid}/actions/lifecycle\x12\xbf\x01\n\x18\x42ulkTransitionAttributes\x12+.catalog.v1.BulkTransitionAttributesRequest\x1a,.catalog.v1.BulkTransitionAttributesResponse\"H\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x31:\x01*b\x05items2%/v1/attributes/bulk/actions/lifecycleB7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'catalog.v1.attributes_pb2', globals())
@@ -59,6 +59,8 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _TRANSITIONATTRIBUTEREQUEST.fields_by_name['attribute_uuid']._serialized_options = b'\342\363\030\002\010\001'
   _TRANSITIONATTRIBUTEREQUEST.fields_by_name['transition']._options = None
   _TRANSITIONATTRIBUTEREQUEST.fields_by_name['transition']._serialized_options = b'\342\363\030\002\010\001'
+  _BULKTRANSITIONATTRIBUTESREQUEST_ETAGSENTRY._options = None
+  _BULKTRANSITIONATTRIBUTESREQUEST_ETAGSENTRY._serialized_options = b'8\001'
   _BULKTRANSITIONATTRIBUTESREQUEST.fields_by_name['transition']._options = None
   _BULKTRANSITIONATTRIBUTESREQUEST.fields_by_name['transition']._serialized_options = b'\342\363\030\002\010\001'
   _BULKTRANSITIONATTRIBUTESREQUEST.fields_by_name['uuids']._options = None
@@ -81,56 +83,58 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _ATTRIBUTESERVICE.methods_by_name['TransitionAttribute']._serialized_options = b'\312\363\030\rcatalog:write\202\323\344\223\002A:\001*b\tattribute21/v1/attributes/{attribute_uuid}/actions/lifecycle'
   _ATTRIBUTESERVICE.methods_by_name['BulkTransitionAttributes']._options = None
   _ATTRIBUTESERVICE.methods_by_name['BulkTransitionAttributes']._serialized_options = b'\312\363\030\rcatalog:write\202\323\344\223\0021:\001*b\005items2%/v1/attributes/bulk/actions/lifecycle'
-  _ATTRIBUTESTATUS._serialized_start=3636
-  _ATTRIBUTESTATUS._serialized_end=3811
-  _ATTRIBUTETRANSITION._serialized_start=3814
-  _ATTRIBUTETRANSITION._serialized_end=4010
+  _ATTRIBUTESTATUS._serialized_start=3894
+  _ATTRIBUTESTATUS._serialized_end=4069
+  _ATTRIBUTETRANSITION._serialized_start=4072
+  _ATTRIBUTETRANSITION._serialized_end=4268
   _ATTRIBUTE._serialized_start=229
-  _ATTRIBUTE._serialized_end=666
-  _ATTRIBUTELIST._serialized_start=668
-  _ATTRIBUTELIST._serialized_end=734
-  _ATTRIBUTECREATE._serialized_start=736
-  _ATTRIBUTECREATE._serialized_end=852
-  _ATTRIBUTEUPDATE._serialized_start=855
-  _ATTRIBUTEUPDATE._serialized_end=1064
-  _ATTRIBUTEINCLUDE._serialized_start=1066
-  _ATTRIBUTEINCLUDE._serialized_end=1112
-  _LISTATTRIBUTESREQUEST._serialized_start=1115
-  _LISTATTRIBUTESREQUEST._serialized_end=1975
-  _LISTATTRIBUTESRESPONSE._serialized_start=1977
-  _LISTATTRIBUTESRESPONSE._serialized_end=2102
-  _CREATEATTRIBUTEREQUEST._serialized_start=2104
-  _CREATEATTRIBUTEREQUEST._serialized_end=2187
-  _CREATEATTRIBUTERESPONSE._serialized_start=2189
-  _CREATEATTRIBUTERESPONSE._serialized_end=2267
-  _BULKCREATEATTRIBUTESREQUEST._serialized_start=2269
-  _BULKCREATEATTRIBUTESREQUEST._serialized_end=2359
-  _BULKCREATEATTRIBUTESRESPONSE._serialized_start=2361
-  _BULKCREATEATTRIBUTESRESPONSE._serialized_end=2436
-  _BULKUPDATEATTRIBUTESREQUEST._serialized_start=2438
-  _BULKUPDATEATTRIBUTESREQUEST._serialized_end=2528
-  _BULKUPDATEATTRIBUTESRESPONSE._serialized_start=2530
-  _BULKUPDATEATTRIBUTESRESPONSE._serialized_end=2605
-  _GETATTRIBUTEREQUEST._serialized_start=2608
-  _GETATTRIBUTEREQUEST._serialized_end=2786
-  _GETATTRIBUTERESPONSE._serialized_start=2788
-  _GETATTRIBUTERESPONSE._serialized_end=2863
-  _UPDATEATTRIBUTEREQUEST._serialized_start=2866
-  _UPDATEATTRIBUTEREQUEST._serialized_end=2996
-  _UPDATEATTRIBUTERESPONSE._serialized_start=2998
-  _UPDATEATTRIBUTERESPONSE._serialized_end=3076
-  _DELETEATTRIBUTEREQUEST._serialized_start=3078
-  _DELETEATTRIBUTEREQUEST._serialized_end=3149
-  _DELETEATTRIBUTERESPONSE._serialized_start=3151
-  _DELETEATTRIBUTERESPONSE._serialized_end=3176
-  _TRANSITIONATTRIBUTEREQUEST._serialized_start=3179
-  _TRANSITIONATTRIBUTEREQUEST._serialized_end=3327
-  _TRANSITIONATTRIBUTERESPONSE._serialized_start=3329
-  _TRANSITIONATTRIBUTERESPONSE._serialized_end=3411
-  _BULKTRANSITIONATTRIBUTESREQUEST._serialized_start=3414
-  _BULKTRANSITIONATTRIBUTESREQUEST._serialized_end=3552
-  _BULKTRANSITIONATTRIBUTESRESPONSE._serialized_start=3554
-  _BULKTRANSITIONATTRIBUTESRESPONSE._serialized_end=3633
-  _ATTRIBUTESERVICE._serialized_start=4013
-  _ATTRIBUTESERVICE._serialized_end=5517
+  _ATTRIBUTE._serialized_end=686
+  _ATTRIBUTELIST._serialized_start=688
+  _ATTRIBUTELIST._serialized_end=754
+  _ATTRIBUTECREATE._serialized_start=756
+  _ATTRIBUTECREATE._serialized_end=872
+  _ATTRIBUTEUPDATE._serialized_start=875
+  _ATTRIBUTEUPDATE._serialized_end=1118
+  _ATTRIBUTEINCLUDE._serialized_start=1120
+  _ATTRIBUTEINCLUDE._serialized_end=1166
+  _LISTATTRIBUTESREQUEST._serialized_start=1169
+  _LISTATTRIBUTESREQUEST._serialized_end=2029
+  _LISTATTRIBUTESRESPONSE._serialized_start=2031
+  _LISTATTRIBUTESRESPONSE._serialized_end=2156
+  _CREATEATTRIBUTEREQUEST._serialized_start=2158
+  _CREATEATTRIBUTEREQUEST._serialized_end=2241
+  _CREATEATTRIBUTERESPONSE._serialized_start=2243
+  _CREATEATTRIBUTERESPONSE._serialized_end=2321
+  _BULKCREATEATTRIBUTESREQUEST._serialized_start=2323
+  _BULKCREATEATTRIBUTESREQUEST._serialized_end=2413
+  _BULKCREATEATTRIBUTESRESPONSE._serialized_start=2415
+  _BULKCREATEATTRIBUTESRESPONSE._serialized_end=2490
+  _BULKUPDATEATTRIBUTESREQUEST._serialized_start=2492
+  _BULKUPDATEATTRIBUTESREQUEST._serialized_end=2582
+  _BULKUPDATEATTRIBUTESRESPONSE._serialized_start=2584
+  _BULKUPDATEATTRIBUTESRESPONSE._serialized_end=2659
+  _GETATTRIBUTEREQUEST._serialized_start=2662
+  _GETATTRIBUTEREQUEST._serialized_end=2840
+  _GETATTRIBUTERESPONSE._serialized_start=2842
+  _GETATTRIBUTERESPONSE._serialized_end=2917
+  _UPDATEATTRIBUTEREQUEST._serialized_start=2920
+  _UPDATEATTRIBUTEREQUEST._serialized_end=3050
+  _UPDATEATTRIBUTERESPONSE._serialized_start=3052
+  _UPDATEATTRIBUTERESPONSE._serialized_end=3130
+  _DELETEATTRIBUTEREQUEST._serialized_start=3132
+  _DELETEATTRIBUTEREQUEST._serialized_end=3237
+  _DELETEATTRIBUTERESPONSE._serialized_start=3239
+  _DELETEATTRIBUTERESPONSE._serialized_end=3264
+  _TRANSITIONATTRIBUTEREQUEST._serialized_start=3267
+  _TRANSITIONATTRIBUTEREQUEST._serialized_end=3449
+  _TRANSITIONATTRIBUTERESPONSE._serialized_start=3451
+  _TRANSITIONATTRIBUTERESPONSE._serialized_end=3533
+  _BULKTRANSITIONATTRIBUTESREQUEST._serialized_start=3536
+  _BULKTRANSITIONATTRIBUTESREQUEST._serialized_end=3810
+  _BULKTRANSITIONATTRIBUTESREQUEST_ETAGSENTRY._serialized_start=3754
+  _BULKTRANSITIONATTRIBUTESREQUEST_ETAGSENTRY._serialized_end=3810
+  _BULKTRANSITIONATTRIBUTESRESPONSE._serialized_start=3812
+  _BULKTRANSITIONATTRIBUTESRESPONSE._serialized_end=3891
+  _ATTRIBUTESERVICE._serialized_start=4271
+  _ATTRIBUTESERVICE._serialized_end=5775
 # @@protoc_insertion_point(module_scope)

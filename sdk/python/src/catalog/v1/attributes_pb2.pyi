@@ -23,12 +23,13 @@ ATTRIBUTE_TRANSITION_UNSPECIFIED: AttributeTransition
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Attribute(_message.Message):
-    __slots__ = ["code", "content_uuids", "contents", "created_at", "display_name", "removed_at", "status", "updated_at", "uuid"]
+    __slots__ = ["code", "content_uuids", "contents", "created_at", "display_name", "etag", "removed_at", "status", "updated_at", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CONTENTS_FIELD_NUMBER: _ClassVar[int]
     CONTENT_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     REMOVED_AT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
@@ -38,11 +39,12 @@ class Attribute(_message.Message):
     contents: _attribute_contents_pb2.AttributeContentList
     created_at: _timestamp_pb2.Timestamp
     display_name: str
+    etag: str
     removed_at: _timestamp_pb2.Timestamp
     status: AttributeStatus
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., removed_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[AttributeStatus, str]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., content_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., contents: _Optional[_Union[_attribute_contents_pb2.AttributeContentList, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., removed_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[AttributeStatus, str]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., content_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., contents: _Optional[_Union[_attribute_contents_pb2.AttributeContentList, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class AttributeCreate(_message.Message):
     __slots__ = ["code", "display_name"]
@@ -65,16 +67,18 @@ class AttributeList(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Attribute, _Mapping]]] = ...) -> None: ...
 
 class AttributeUpdate(_message.Message):
-    __slots__ = ["code", "display_name", "update_mask", "uuid"]
+    __slots__ = ["code", "display_name", "etag", "update_mask", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     display_name: str
+    etag: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class BulkCreateAttributesRequest(_message.Message):
     __slots__ = ["items"]
@@ -89,12 +93,21 @@ class BulkCreateAttributesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Attribute, _Mapping]]] = ...) -> None: ...
 
 class BulkTransitionAttributesRequest(_message.Message):
-    __slots__ = ["transition", "uuids"]
+    __slots__ = ["etags", "transition", "uuids"]
+    class EtagsEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    ETAGS_FIELD_NUMBER: _ClassVar[int]
     TRANSITION_FIELD_NUMBER: _ClassVar[int]
     UUIDS_FIELD_NUMBER: _ClassVar[int]
+    etags: _containers.ScalarMap[str, str]
     transition: AttributeTransition
     uuids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, transition: _Optional[_Union[AttributeTransition, str]] = ..., uuids: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, transition: _Optional[_Union[AttributeTransition, str]] = ..., uuids: _Optional[_Iterable[str]] = ..., etags: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class BulkTransitionAttributesResponse(_message.Message):
     __slots__ = ["items"]
@@ -127,10 +140,12 @@ class CreateAttributeResponse(_message.Message):
     def __init__(self, attribute: _Optional[_Union[Attribute, _Mapping]] = ...) -> None: ...
 
 class DeleteAttributeRequest(_message.Message):
-    __slots__ = ["attribute_uuid"]
+    __slots__ = ["attribute_uuid", "etag"]
     ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     attribute_uuid: str
-    def __init__(self, attribute_uuid: _Optional[str] = ...) -> None: ...
+    etag: str
+    def __init__(self, attribute_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteAttributeResponse(_message.Message):
     __slots__ = []
@@ -195,12 +210,14 @@ class ListAttributesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Attribute, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class TransitionAttributeRequest(_message.Message):
-    __slots__ = ["attribute_uuid", "transition"]
+    __slots__ = ["attribute_uuid", "etag", "transition"]
     ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     TRANSITION_FIELD_NUMBER: _ClassVar[int]
     attribute_uuid: str
+    etag: str
     transition: AttributeTransition
-    def __init__(self, attribute_uuid: _Optional[str] = ..., transition: _Optional[_Union[AttributeTransition, str]] = ...) -> None: ...
+    def __init__(self, attribute_uuid: _Optional[str] = ..., transition: _Optional[_Union[AttributeTransition, str]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class TransitionAttributeResponse(_message.Message):
     __slots__ = ["attribute"]

@@ -11,11 +11,12 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class BrandContent(_message.Message):
-    __slots__ = ["brand_uuid", "created_at", "description", "display_name", "locale_uuid", "updated_at", "uuid"]
+    __slots__ = ["brand_uuid", "created_at", "description", "display_name", "etag", "locale_uuid", "updated_at", "uuid"]
     BRAND_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
@@ -23,10 +24,11 @@ class BrandContent(_message.Message):
     created_at: _timestamp_pb2.Timestamp
     description: str
     display_name: str
+    etag: str
     locale_uuid: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., brand_uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., brand_uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class BrandContentCreate(_message.Message):
     __slots__ = ["description", "display_name", "locale_uuid"]
@@ -45,18 +47,20 @@ class BrandContentList(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[BrandContent, _Mapping]]] = ...) -> None: ...
 
 class BrandContentUpdate(_message.Message):
-    __slots__ = ["description", "display_name", "locale_uuid", "update_mask", "uuid"]
+    __slots__ = ["description", "display_name", "etag", "locale_uuid", "update_mask", "uuid"]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     description: str
     display_name: str
+    etag: str
     locale_uuid: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class BulkCreateBrandContentsRequest(_message.Message):
     __slots__ = ["brand_uuid", "items"]
@@ -101,12 +105,14 @@ class CreateBrandContentResponse(_message.Message):
     def __init__(self, brand_content: _Optional[_Union[BrandContent, _Mapping]] = ...) -> None: ...
 
 class DeleteBrandContentRequest(_message.Message):
-    __slots__ = ["brand_content_uuid", "brand_uuid"]
+    __slots__ = ["brand_content_uuid", "brand_uuid", "etag"]
     BRAND_CONTENT_UUID_FIELD_NUMBER: _ClassVar[int]
     BRAND_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     brand_content_uuid: str
     brand_uuid: str
-    def __init__(self, brand_uuid: _Optional[str] = ..., brand_content_uuid: _Optional[str] = ...) -> None: ...
+    etag: str
+    def __init__(self, brand_uuid: _Optional[str] = ..., brand_content_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteBrandContentResponse(_message.Message):
     __slots__ = []

@@ -12,12 +12,13 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Brand(_message.Message):
-    __slots__ = ["code", "content_uuids", "contents", "created_at", "display_name", "updated_at", "uuid"]
+    __slots__ = ["code", "content_uuids", "contents", "created_at", "display_name", "etag", "updated_at", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CONTENTS_FIELD_NUMBER: _ClassVar[int]
     CONTENT_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
@@ -25,9 +26,10 @@ class Brand(_message.Message):
     contents: _brand_contents_pb2.BrandContentList
     created_at: _timestamp_pb2.Timestamp
     display_name: str
+    etag: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., content_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., contents: _Optional[_Union[_brand_contents_pb2.BrandContentList, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., content_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., contents: _Optional[_Union[_brand_contents_pb2.BrandContentList, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class BrandCreate(_message.Message):
     __slots__ = ["code", "display_name"]
@@ -44,16 +46,18 @@ class BrandInclude(_message.Message):
     def __init__(self, contents: bool = ...) -> None: ...
 
 class BrandUpdate(_message.Message):
-    __slots__ = ["code", "display_name", "update_mask", "uuid"]
+    __slots__ = ["code", "display_name", "etag", "update_mask", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     display_name: str
+    etag: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class BulkCreateBrandsRequest(_message.Message):
     __slots__ = ["items"]
@@ -92,10 +96,12 @@ class CreateBrandResponse(_message.Message):
     def __init__(self, brand: _Optional[_Union[Brand, _Mapping]] = ...) -> None: ...
 
 class DeleteBrandRequest(_message.Message):
-    __slots__ = ["brand_uuid"]
+    __slots__ = ["brand_uuid", "etag"]
     BRAND_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     brand_uuid: str
-    def __init__(self, brand_uuid: _Optional[str] = ...) -> None: ...
+    etag: str
+    def __init__(self, brand_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteBrandResponse(_message.Message):
     __slots__ = []

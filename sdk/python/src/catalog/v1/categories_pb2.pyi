@@ -35,12 +35,21 @@ class BulkCreateCategoriesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Category, _Mapping]]] = ...) -> None: ...
 
 class BulkTransitionCategoriesRequest(_message.Message):
-    __slots__ = ["transition", "uuids"]
+    __slots__ = ["etags", "transition", "uuids"]
+    class EtagsEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    ETAGS_FIELD_NUMBER: _ClassVar[int]
     TRANSITION_FIELD_NUMBER: _ClassVar[int]
     UUIDS_FIELD_NUMBER: _ClassVar[int]
+    etags: _containers.ScalarMap[str, str]
     transition: CategoryTransition
     uuids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, transition: _Optional[_Union[CategoryTransition, str]] = ..., uuids: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, transition: _Optional[_Union[CategoryTransition, str]] = ..., uuids: _Optional[_Iterable[str]] = ..., etags: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class BulkTransitionCategoriesResponse(_message.Message):
     __slots__ = ["items"]
@@ -61,12 +70,13 @@ class BulkUpdateCategoriesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Category, _Mapping]]] = ...) -> None: ...
 
 class Category(_message.Message):
-    __slots__ = ["code", "content_uuids", "contents", "created_at", "display_name", "parent_uuid", "position", "removed_at", "status", "updated_at", "uuid"]
+    __slots__ = ["code", "content_uuids", "contents", "created_at", "display_name", "etag", "parent_uuid", "position", "removed_at", "status", "updated_at", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CONTENTS_FIELD_NUMBER: _ClassVar[int]
     CONTENT_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PARENT_UUID_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     REMOVED_AT_FIELD_NUMBER: _ClassVar[int]
@@ -78,13 +88,14 @@ class Category(_message.Message):
     contents: _category_contents_pb2.CategoryContentList
     created_at: _timestamp_pb2.Timestamp
     display_name: str
+    etag: str
     parent_uuid: str
     position: int
     removed_at: _timestamp_pb2.Timestamp
     status: CategoryStatus
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., removed_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[CategoryStatus, str]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., parent_uuid: _Optional[str] = ..., position: _Optional[int] = ..., content_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., contents: _Optional[_Union[_category_contents_pb2.CategoryContentList, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., removed_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[CategoryStatus, str]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., parent_uuid: _Optional[str] = ..., position: _Optional[int] = ..., content_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., contents: _Optional[_Union[_category_contents_pb2.CategoryContentList, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class CategoryCreate(_message.Message):
     __slots__ = ["code", "display_name", "parent_uuid", "position"]
@@ -105,20 +116,22 @@ class CategoryInclude(_message.Message):
     def __init__(self, contents: bool = ...) -> None: ...
 
 class CategoryUpdate(_message.Message):
-    __slots__ = ["code", "display_name", "parent_uuid", "position", "update_mask", "uuid"]
+    __slots__ = ["code", "display_name", "etag", "parent_uuid", "position", "update_mask", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PARENT_UUID_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     display_name: str
+    etag: str
     parent_uuid: str
     position: int
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., parent_uuid: _Optional[str] = ..., position: _Optional[int] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., parent_uuid: _Optional[str] = ..., position: _Optional[int] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class CreateCategoryRequest(_message.Message):
     __slots__ = ["category"]
@@ -133,10 +146,12 @@ class CreateCategoryResponse(_message.Message):
     def __init__(self, category: _Optional[_Union[Category, _Mapping]] = ...) -> None: ...
 
 class DeleteCategoryRequest(_message.Message):
-    __slots__ = ["category_uuid"]
+    __slots__ = ["category_uuid", "etag"]
     CATEGORY_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     category_uuid: str
-    def __init__(self, category_uuid: _Optional[str] = ...) -> None: ...
+    etag: str
+    def __init__(self, category_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteCategoryResponse(_message.Message):
     __slots__ = []
@@ -207,12 +222,14 @@ class ListCategoriesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Category, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class TransitionCategoryRequest(_message.Message):
-    __slots__ = ["category_uuid", "transition"]
+    __slots__ = ["category_uuid", "etag", "transition"]
     CATEGORY_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     TRANSITION_FIELD_NUMBER: _ClassVar[int]
     category_uuid: str
+    etag: str
     transition: CategoryTransition
-    def __init__(self, category_uuid: _Optional[str] = ..., transition: _Optional[_Union[CategoryTransition, str]] = ...) -> None: ...
+    def __init__(self, category_uuid: _Optional[str] = ..., transition: _Optional[_Union[CategoryTransition, str]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class TransitionCategoryResponse(_message.Message):
     __slots__ = ["category"]

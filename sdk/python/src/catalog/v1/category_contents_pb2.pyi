@@ -39,11 +39,12 @@ class BulkUpdateCategoryContentsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[CategoryContent, _Mapping]]] = ...) -> None: ...
 
 class CategoryContent(_message.Message):
-    __slots__ = ["category_uuid", "created_at", "description", "display_name", "locale_uuid", "updated_at", "uuid"]
+    __slots__ = ["category_uuid", "created_at", "description", "display_name", "etag", "locale_uuid", "updated_at", "uuid"]
     CATEGORY_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
@@ -51,10 +52,11 @@ class CategoryContent(_message.Message):
     created_at: _timestamp_pb2.Timestamp
     description: str
     display_name: str
+    etag: str
     locale_uuid: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., category_uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., category_uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class CategoryContentCreate(_message.Message):
     __slots__ = ["description", "display_name", "locale_uuid"]
@@ -73,18 +75,20 @@ class CategoryContentList(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[CategoryContent, _Mapping]]] = ...) -> None: ...
 
 class CategoryContentUpdate(_message.Message):
-    __slots__ = ["description", "display_name", "locale_uuid", "update_mask", "uuid"]
+    __slots__ = ["description", "display_name", "etag", "locale_uuid", "update_mask", "uuid"]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     description: str
     display_name: str
+    etag: str
     locale_uuid: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class CreateCategoryContentRequest(_message.Message):
     __slots__ = ["category_content", "category_uuid"]
@@ -101,12 +105,14 @@ class CreateCategoryContentResponse(_message.Message):
     def __init__(self, category_content: _Optional[_Union[CategoryContent, _Mapping]] = ...) -> None: ...
 
 class DeleteCategoryContentRequest(_message.Message):
-    __slots__ = ["category_content_uuid", "category_uuid"]
+    __slots__ = ["category_content_uuid", "category_uuid", "etag"]
     CATEGORY_CONTENT_UUID_FIELD_NUMBER: _ClassVar[int]
     CATEGORY_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     category_content_uuid: str
     category_uuid: str
-    def __init__(self, category_uuid: _Optional[str] = ..., category_content_uuid: _Optional[str] = ...) -> None: ...
+    etag: str
+    def __init__(self, category_uuid: _Optional[str] = ..., category_content_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteCategoryContentResponse(_message.Message):
     __slots__ = []

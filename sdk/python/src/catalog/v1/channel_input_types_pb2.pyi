@@ -47,9 +47,10 @@ class BulkUpdateChannelInputTypesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ChannelInputType, _Mapping]]] = ...) -> None: ...
 
 class ChannelInputType(_message.Message):
-    __slots__ = ["channel_uuid", "created_at", "input_type_uuid", "requirement_level", "scoping", "updated_at", "uuid"]
+    __slots__ = ["channel_uuid", "created_at", "etag", "input_type_uuid", "requirement_level", "scoping", "updated_at", "uuid"]
     CHANNEL_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     INPUT_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     REQUIREMENT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     SCOPING_FIELD_NUMBER: _ClassVar[int]
@@ -57,12 +58,13 @@ class ChannelInputType(_message.Message):
     UUID_FIELD_NUMBER: _ClassVar[int]
     channel_uuid: str
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     input_type_uuid: str
     requirement_level: ChannelInputTypeRequirementLevel
     scoping: ChannelInputTypeScoping
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., channel_uuid: _Optional[str] = ..., input_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[ChannelInputTypeRequirementLevel, str]] = ..., scoping: _Optional[_Union[ChannelInputTypeScoping, str]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., channel_uuid: _Optional[str] = ..., input_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[ChannelInputTypeRequirementLevel, str]] = ..., scoping: _Optional[_Union[ChannelInputTypeScoping, str]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class ChannelInputTypeCreate(_message.Message):
     __slots__ = ["input_type_uuid", "requirement_level", "scoping"]
@@ -75,18 +77,20 @@ class ChannelInputTypeCreate(_message.Message):
     def __init__(self, input_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[ChannelInputTypeRequirementLevel, str]] = ..., scoping: _Optional[_Union[ChannelInputTypeScoping, str]] = ...) -> None: ...
 
 class ChannelInputTypeUpdate(_message.Message):
-    __slots__ = ["input_type_uuid", "requirement_level", "scoping", "update_mask", "uuid"]
+    __slots__ = ["etag", "input_type_uuid", "requirement_level", "scoping", "update_mask", "uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     INPUT_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     REQUIREMENT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     SCOPING_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     input_type_uuid: str
     requirement_level: ChannelInputTypeRequirementLevel
     scoping: ChannelInputTypeScoping
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., input_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[ChannelInputTypeRequirementLevel, str]] = ..., scoping: _Optional[_Union[ChannelInputTypeScoping, str]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., input_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[ChannelInputTypeRequirementLevel, str]] = ..., scoping: _Optional[_Union[ChannelInputTypeScoping, str]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class CreateChannelInputTypeRequest(_message.Message):
     __slots__ = ["channel_input_type", "channel_uuid"]
@@ -103,12 +107,14 @@ class CreateChannelInputTypeResponse(_message.Message):
     def __init__(self, channel_input_type: _Optional[_Union[ChannelInputType, _Mapping]] = ...) -> None: ...
 
 class DeleteChannelInputTypeRequest(_message.Message):
-    __slots__ = ["channel_input_type_uuid", "channel_uuid"]
+    __slots__ = ["channel_input_type_uuid", "channel_uuid", "etag"]
     CHANNEL_INPUT_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     CHANNEL_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     channel_input_type_uuid: str
     channel_uuid: str
-    def __init__(self, channel_uuid: _Optional[str] = ..., channel_input_type_uuid: _Optional[str] = ...) -> None: ...
+    etag: str
+    def __init__(self, channel_uuid: _Optional[str] = ..., channel_input_type_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteChannelInputTypeResponse(_message.Message):
     __slots__ = []

@@ -35,20 +35,22 @@ class BulkUpdateChannelsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Channel, _Mapping]]] = ...) -> None: ...
 
 class Channel(_message.Message):
-    __slots__ = ["code", "created_at", "display_name", "locale_uuids", "updated_at", "uuid"]
+    __slots__ = ["code", "created_at", "display_name", "etag", "locale_uuids", "updated_at", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUIDS_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     created_at: _timestamp_pb2.Timestamp
     display_name: str
+    etag: str
     locale_uuids: _containers.RepeatedScalarFieldContainer[str]
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., locale_uuids: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., locale_uuids: _Optional[_Iterable[str]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class ChannelCreate(_message.Message):
     __slots__ = ["code", "display_name", "locale_uuids"]
@@ -61,18 +63,20 @@ class ChannelCreate(_message.Message):
     def __init__(self, code: _Optional[str] = ..., display_name: _Optional[str] = ..., locale_uuids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ChannelUpdate(_message.Message):
-    __slots__ = ["code", "display_name", "locale_uuids", "update_mask", "uuid"]
+    __slots__ = ["code", "display_name", "etag", "locale_uuids", "update_mask", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUIDS_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     display_name: str
+    etag: str
     locale_uuids: _common_pb2.UuidList
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., locale_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., locale_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class CreateChannelRequest(_message.Message):
     __slots__ = ["channel"]
@@ -87,10 +91,12 @@ class CreateChannelResponse(_message.Message):
     def __init__(self, channel: _Optional[_Union[Channel, _Mapping]] = ...) -> None: ...
 
 class DeleteChannelRequest(_message.Message):
-    __slots__ = ["channel_uuid"]
+    __slots__ = ["channel_uuid", "etag"]
     CHANNEL_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     channel_uuid: str
-    def __init__(self, channel_uuid: _Optional[str] = ...) -> None: ...
+    etag: str
+    def __init__(self, channel_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteChannelResponse(_message.Message):
     __slots__ = []

@@ -34,12 +34,21 @@ class BulkCreateCollectionsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Collection, _Mapping]]] = ...) -> None: ...
 
 class BulkTransitionCollectionsRequest(_message.Message):
-    __slots__ = ["transition", "uuids"]
+    __slots__ = ["etags", "transition", "uuids"]
+    class EtagsEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    ETAGS_FIELD_NUMBER: _ClassVar[int]
     TRANSITION_FIELD_NUMBER: _ClassVar[int]
     UUIDS_FIELD_NUMBER: _ClassVar[int]
+    etags: _containers.ScalarMap[str, str]
     transition: CollectionTransition
     uuids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, transition: _Optional[_Union[CollectionTransition, str]] = ..., uuids: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, transition: _Optional[_Union[CollectionTransition, str]] = ..., uuids: _Optional[_Iterable[str]] = ..., etags: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class BulkTransitionCollectionsResponse(_message.Message):
     __slots__ = ["items"]
@@ -60,10 +69,11 @@ class BulkUpdateCollectionsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Collection, _Mapping]]] = ...) -> None: ...
 
 class Collection(_message.Message):
-    __slots__ = ["code", "created_at", "display_name", "parent_uuid", "position", "removed_at", "status", "updated_at", "uuid"]
+    __slots__ = ["code", "created_at", "display_name", "etag", "parent_uuid", "position", "removed_at", "status", "updated_at", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PARENT_UUID_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     REMOVED_AT_FIELD_NUMBER: _ClassVar[int]
@@ -73,13 +83,14 @@ class Collection(_message.Message):
     code: str
     created_at: _timestamp_pb2.Timestamp
     display_name: str
+    etag: str
     parent_uuid: str
     position: int
     removed_at: _timestamp_pb2.Timestamp
     status: CollectionStatus
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., removed_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[CollectionStatus, str]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., parent_uuid: _Optional[str] = ..., position: _Optional[int] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., removed_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[CollectionStatus, str]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., parent_uuid: _Optional[str] = ..., position: _Optional[int] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class CollectionCreate(_message.Message):
     __slots__ = ["code", "display_name", "parent_uuid", "position"]
@@ -94,20 +105,22 @@ class CollectionCreate(_message.Message):
     def __init__(self, code: _Optional[str] = ..., display_name: _Optional[str] = ..., parent_uuid: _Optional[str] = ..., position: _Optional[int] = ...) -> None: ...
 
 class CollectionUpdate(_message.Message):
-    __slots__ = ["code", "display_name", "parent_uuid", "position", "update_mask", "uuid"]
+    __slots__ = ["code", "display_name", "etag", "parent_uuid", "position", "update_mask", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PARENT_UUID_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     display_name: str
+    etag: str
     parent_uuid: str
     position: int
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., parent_uuid: _Optional[str] = ..., position: _Optional[int] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., parent_uuid: _Optional[str] = ..., position: _Optional[int] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class CreateCollectionRequest(_message.Message):
     __slots__ = ["collection"]
@@ -122,10 +135,12 @@ class CreateCollectionResponse(_message.Message):
     def __init__(self, collection: _Optional[_Union[Collection, _Mapping]] = ...) -> None: ...
 
 class DeleteCollectionRequest(_message.Message):
-    __slots__ = ["collection_uuid"]
+    __slots__ = ["collection_uuid", "etag"]
     COLLECTION_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     collection_uuid: str
-    def __init__(self, collection_uuid: _Optional[str] = ...) -> None: ...
+    etag: str
+    def __init__(self, collection_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteCollectionResponse(_message.Message):
     __slots__ = []
@@ -188,12 +203,14 @@ class ListCollectionsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Collection, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class TransitionCollectionRequest(_message.Message):
-    __slots__ = ["collection_uuid", "transition"]
+    __slots__ = ["collection_uuid", "etag", "transition"]
     COLLECTION_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     TRANSITION_FIELD_NUMBER: _ClassVar[int]
     collection_uuid: str
+    etag: str
     transition: CollectionTransition
-    def __init__(self, collection_uuid: _Optional[str] = ..., transition: _Optional[_Union[CollectionTransition, str]] = ...) -> None: ...
+    def __init__(self, collection_uuid: _Optional[str] = ..., transition: _Optional[_Union[CollectionTransition, str]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class TransitionCollectionResponse(_message.Message):
     __slots__ = ["collection"]

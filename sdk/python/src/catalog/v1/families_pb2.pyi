@@ -56,28 +56,32 @@ class CreateFamilyResponse(_message.Message):
     def __init__(self, family: _Optional[_Union[Family, _Mapping]] = ...) -> None: ...
 
 class DeleteFamilyRequest(_message.Message):
-    __slots__ = ["family_uuid"]
+    __slots__ = ["etag", "family_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     family_uuid: str
-    def __init__(self, family_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, family_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteFamilyResponse(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
 class Family(_message.Message):
-    __slots__ = ["code", "created_at", "display_name", "updated_at", "uuid"]
+    __slots__ = ["code", "created_at", "display_name", "etag", "updated_at", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     created_at: _timestamp_pb2.Timestamp
     display_name: str
+    etag: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class FamilyCreate(_message.Message):
     __slots__ = ["code", "display_name"]
@@ -88,16 +92,18 @@ class FamilyCreate(_message.Message):
     def __init__(self, code: _Optional[str] = ..., display_name: _Optional[str] = ...) -> None: ...
 
 class FamilyUpdate(_message.Message):
-    __slots__ = ["code", "display_name", "update_mask", "uuid"]
+    __slots__ = ["code", "display_name", "etag", "update_mask", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     display_name: str
+    etag: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class GetFamilyRequest(_message.Message):
     __slots__ = ["family_uuid"]

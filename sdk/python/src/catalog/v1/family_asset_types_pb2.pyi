@@ -54,21 +54,24 @@ class CreateFamilyAssetTypeResponse(_message.Message):
     def __init__(self, family_asset_type: _Optional[_Union[FamilyAssetType, _Mapping]] = ...) -> None: ...
 
 class DeleteFamilyAssetTypeRequest(_message.Message):
-    __slots__ = ["family_asset_type_uuid", "family_uuid"]
+    __slots__ = ["etag", "family_asset_type_uuid", "family_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FAMILY_ASSET_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     family_asset_type_uuid: str
     family_uuid: str
-    def __init__(self, family_uuid: _Optional[str] = ..., family_asset_type_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, family_uuid: _Optional[str] = ..., family_asset_type_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteFamilyAssetTypeResponse(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
 class FamilyAssetType(_message.Message):
-    __slots__ = ["applies_to", "created_at", "family_uuid", "max_count", "min_count", "product_asset_type_uuid", "requirement_level", "updated_at", "uuid"]
+    __slots__ = ["applies_to", "created_at", "etag", "family_uuid", "max_count", "min_count", "product_asset_type_uuid", "requirement_level", "updated_at", "uuid"]
     APPLIES_TO_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
     MAX_COUNT_FIELD_NUMBER: _ClassVar[int]
     MIN_COUNT_FIELD_NUMBER: _ClassVar[int]
@@ -78,6 +81,7 @@ class FamilyAssetType(_message.Message):
     UUID_FIELD_NUMBER: _ClassVar[int]
     applies_to: _families_pb2.FamilyAppliesTo
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     family_uuid: str
     max_count: int
     min_count: int
@@ -85,7 +89,7 @@ class FamilyAssetType(_message.Message):
     requirement_level: _families_pb2.FamilyRequirementLevel
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., family_uuid: _Optional[str] = ..., product_asset_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., min_count: _Optional[int] = ..., max_count: _Optional[int] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., family_uuid: _Optional[str] = ..., product_asset_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., min_count: _Optional[int] = ..., max_count: _Optional[int] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class FamilyAssetTypeCreate(_message.Message):
     __slots__ = ["applies_to", "max_count", "min_count", "product_asset_type_uuid", "requirement_level"]
@@ -102,8 +106,9 @@ class FamilyAssetTypeCreate(_message.Message):
     def __init__(self, product_asset_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., min_count: _Optional[int] = ..., max_count: _Optional[int] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ...) -> None: ...
 
 class FamilyAssetTypeUpdate(_message.Message):
-    __slots__ = ["applies_to", "max_count", "min_count", "product_asset_type_uuid", "requirement_level", "update_mask", "uuid"]
+    __slots__ = ["applies_to", "etag", "max_count", "min_count", "product_asset_type_uuid", "requirement_level", "update_mask", "uuid"]
     APPLIES_TO_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     MAX_COUNT_FIELD_NUMBER: _ClassVar[int]
     MIN_COUNT_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_ASSET_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
@@ -111,13 +116,14 @@ class FamilyAssetTypeUpdate(_message.Message):
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     applies_to: _families_pb2.FamilyAppliesTo
+    etag: str
     max_count: int
     min_count: int
     product_asset_type_uuid: str
     requirement_level: _families_pb2.FamilyRequirementLevel
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., product_asset_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., min_count: _Optional[int] = ..., max_count: _Optional[int] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., product_asset_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., min_count: _Optional[int] = ..., max_count: _Optional[int] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class GetFamilyAssetTypeRequest(_message.Message):
     __slots__ = ["family_asset_type_uuid", "family_uuid"]

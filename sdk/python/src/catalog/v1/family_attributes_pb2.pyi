@@ -54,22 +54,25 @@ class CreateFamilyAttributeResponse(_message.Message):
     def __init__(self, family_attribute: _Optional[_Union[FamilyAttribute, _Mapping]] = ...) -> None: ...
 
 class DeleteFamilyAttributeRequest(_message.Message):
-    __slots__ = ["family_attribute_uuid", "family_uuid"]
+    __slots__ = ["etag", "family_attribute_uuid", "family_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FAMILY_ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     family_attribute_uuid: str
     family_uuid: str
-    def __init__(self, family_uuid: _Optional[str] = ..., family_attribute_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, family_uuid: _Optional[str] = ..., family_attribute_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteFamilyAttributeResponse(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
 class FamilyAttribute(_message.Message):
-    __slots__ = ["applies_to", "attribute_uuid", "created_at", "family_uuid", "is_variant_axis", "requirement_level", "updated_at", "uuid"]
+    __slots__ = ["applies_to", "attribute_uuid", "created_at", "etag", "family_uuid", "is_variant_axis", "requirement_level", "updated_at", "uuid"]
     APPLIES_TO_FIELD_NUMBER: _ClassVar[int]
     ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
     IS_VARIANT_AXIS_FIELD_NUMBER: _ClassVar[int]
     REQUIREMENT_LEVEL_FIELD_NUMBER: _ClassVar[int]
@@ -78,12 +81,13 @@ class FamilyAttribute(_message.Message):
     applies_to: _families_pb2.FamilyAppliesTo
     attribute_uuid: str
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     family_uuid: str
     is_variant_axis: bool
     requirement_level: _families_pb2.FamilyRequirementLevel
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., family_uuid: _Optional[str] = ..., attribute_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ..., is_variant_axis: bool = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., family_uuid: _Optional[str] = ..., attribute_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ..., is_variant_axis: bool = ..., etag: _Optional[str] = ...) -> None: ...
 
 class FamilyAttributeCreate(_message.Message):
     __slots__ = ["applies_to", "attribute_uuid", "is_variant_axis", "requirement_level"]
@@ -98,20 +102,22 @@ class FamilyAttributeCreate(_message.Message):
     def __init__(self, attribute_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ..., is_variant_axis: bool = ...) -> None: ...
 
 class FamilyAttributeUpdate(_message.Message):
-    __slots__ = ["applies_to", "attribute_uuid", "is_variant_axis", "requirement_level", "update_mask", "uuid"]
+    __slots__ = ["applies_to", "attribute_uuid", "etag", "is_variant_axis", "requirement_level", "update_mask", "uuid"]
     APPLIES_TO_FIELD_NUMBER: _ClassVar[int]
     ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     IS_VARIANT_AXIS_FIELD_NUMBER: _ClassVar[int]
     REQUIREMENT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     applies_to: _families_pb2.FamilyAppliesTo
     attribute_uuid: str
+    etag: str
     is_variant_axis: bool
     requirement_level: _families_pb2.FamilyRequirementLevel
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., attribute_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ..., is_variant_axis: bool = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., attribute_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ..., is_variant_axis: bool = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class GetFamilyAttributeRequest(_message.Message):
     __slots__ = ["family_attribute_uuid", "family_uuid"]

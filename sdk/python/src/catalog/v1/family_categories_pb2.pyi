@@ -53,32 +53,36 @@ class CreateFamilyCategoryResponse(_message.Message):
     def __init__(self, family_category: _Optional[_Union[FamilyCategory, _Mapping]] = ...) -> None: ...
 
 class DeleteFamilyCategoryRequest(_message.Message):
-    __slots__ = ["family_category_uuid", "family_uuid"]
+    __slots__ = ["etag", "family_category_uuid", "family_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FAMILY_CATEGORY_UUID_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     family_category_uuid: str
     family_uuid: str
-    def __init__(self, family_uuid: _Optional[str] = ..., family_category_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, family_uuid: _Optional[str] = ..., family_category_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteFamilyCategoryResponse(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
 class FamilyCategory(_message.Message):
-    __slots__ = ["auto_populate", "category_uuid", "created_at", "family_uuid", "updated_at", "uuid"]
+    __slots__ = ["auto_populate", "category_uuid", "created_at", "etag", "family_uuid", "updated_at", "uuid"]
     AUTO_POPULATE_FIELD_NUMBER: _ClassVar[int]
     CATEGORY_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     auto_populate: bool
     category_uuid: str
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     family_uuid: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., family_uuid: _Optional[str] = ..., category_uuid: _Optional[str] = ..., auto_populate: bool = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., family_uuid: _Optional[str] = ..., category_uuid: _Optional[str] = ..., auto_populate: bool = ..., etag: _Optional[str] = ...) -> None: ...
 
 class FamilyCategoryCreate(_message.Message):
     __slots__ = ["auto_populate", "category_uuid"]
@@ -89,16 +93,18 @@ class FamilyCategoryCreate(_message.Message):
     def __init__(self, category_uuid: _Optional[str] = ..., auto_populate: bool = ...) -> None: ...
 
 class FamilyCategoryUpdate(_message.Message):
-    __slots__ = ["auto_populate", "category_uuid", "update_mask", "uuid"]
+    __slots__ = ["auto_populate", "category_uuid", "etag", "update_mask", "uuid"]
     AUTO_POPULATE_FIELD_NUMBER: _ClassVar[int]
     CATEGORY_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     auto_populate: bool
     category_uuid: str
+    etag: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., category_uuid: _Optional[str] = ..., auto_populate: bool = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., category_uuid: _Optional[str] = ..., auto_populate: bool = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class GetFamilyCategoryRequest(_message.Message):
     __slots__ = ["family_category_uuid", "family_uuid"]

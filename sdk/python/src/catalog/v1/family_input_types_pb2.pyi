@@ -54,21 +54,24 @@ class CreateFamilyInputTypeResponse(_message.Message):
     def __init__(self, family_input_type: _Optional[_Union[FamilyInputType, _Mapping]] = ...) -> None: ...
 
 class DeleteFamilyInputTypeRequest(_message.Message):
-    __slots__ = ["family_input_type_uuid", "family_uuid"]
+    __slots__ = ["etag", "family_input_type_uuid", "family_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FAMILY_INPUT_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     family_input_type_uuid: str
     family_uuid: str
-    def __init__(self, family_uuid: _Optional[str] = ..., family_input_type_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, family_uuid: _Optional[str] = ..., family_input_type_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteFamilyInputTypeResponse(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
 class FamilyInputType(_message.Message):
-    __slots__ = ["applies_to", "created_at", "family_uuid", "input_type_uuid", "requirement_level", "updated_at", "uuid"]
+    __slots__ = ["applies_to", "created_at", "etag", "family_uuid", "input_type_uuid", "requirement_level", "updated_at", "uuid"]
     APPLIES_TO_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
     INPUT_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     REQUIREMENT_LEVEL_FIELD_NUMBER: _ClassVar[int]
@@ -76,12 +79,13 @@ class FamilyInputType(_message.Message):
     UUID_FIELD_NUMBER: _ClassVar[int]
     applies_to: _families_pb2.FamilyAppliesTo
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     family_uuid: str
     input_type_uuid: str
     requirement_level: _families_pb2.FamilyRequirementLevel
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., family_uuid: _Optional[str] = ..., input_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., family_uuid: _Optional[str] = ..., input_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class FamilyInputTypeCreate(_message.Message):
     __slots__ = ["applies_to", "input_type_uuid", "requirement_level"]
@@ -94,18 +98,20 @@ class FamilyInputTypeCreate(_message.Message):
     def __init__(self, input_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ...) -> None: ...
 
 class FamilyInputTypeUpdate(_message.Message):
-    __slots__ = ["applies_to", "input_type_uuid", "requirement_level", "update_mask", "uuid"]
+    __slots__ = ["applies_to", "etag", "input_type_uuid", "requirement_level", "update_mask", "uuid"]
     APPLIES_TO_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     INPUT_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     REQUIREMENT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     applies_to: _families_pb2.FamilyAppliesTo
+    etag: str
     input_type_uuid: str
     requirement_level: _families_pb2.FamilyRequirementLevel
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., input_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., input_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., applies_to: _Optional[_Union[_families_pb2.FamilyAppliesTo, str]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class GetFamilyInputTypeRequest(_message.Message):
     __slots__ = ["family_input_type_uuid", "family_uuid"]

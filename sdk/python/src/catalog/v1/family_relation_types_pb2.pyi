@@ -54,20 +54,23 @@ class CreateFamilyRelationTypeResponse(_message.Message):
     def __init__(self, family_relation_type: _Optional[_Union[FamilyRelationType, _Mapping]] = ...) -> None: ...
 
 class DeleteFamilyRelationTypeRequest(_message.Message):
-    __slots__ = ["family_relation_type_uuid", "family_uuid"]
+    __slots__ = ["etag", "family_relation_type_uuid", "family_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FAMILY_RELATION_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     family_relation_type_uuid: str
     family_uuid: str
-    def __init__(self, family_uuid: _Optional[str] = ..., family_relation_type_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, family_uuid: _Optional[str] = ..., family_relation_type_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteFamilyRelationTypeResponse(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
 class FamilyRelationType(_message.Message):
-    __slots__ = ["created_at", "family_uuid", "max_count", "min_count", "product_relation_type_uuid", "requirement_level", "updated_at", "uuid"]
+    __slots__ = ["created_at", "etag", "family_uuid", "max_count", "min_count", "product_relation_type_uuid", "requirement_level", "updated_at", "uuid"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
     MAX_COUNT_FIELD_NUMBER: _ClassVar[int]
     MIN_COUNT_FIELD_NUMBER: _ClassVar[int]
@@ -76,6 +79,7 @@ class FamilyRelationType(_message.Message):
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     family_uuid: str
     max_count: int
     min_count: int
@@ -83,7 +87,7 @@ class FamilyRelationType(_message.Message):
     requirement_level: _families_pb2.FamilyRequirementLevel
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., family_uuid: _Optional[str] = ..., product_relation_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., min_count: _Optional[int] = ..., max_count: _Optional[int] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., family_uuid: _Optional[str] = ..., product_relation_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., min_count: _Optional[int] = ..., max_count: _Optional[int] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class FamilyRelationTypeCreate(_message.Message):
     __slots__ = ["max_count", "min_count", "product_relation_type_uuid", "requirement_level"]
@@ -98,20 +102,22 @@ class FamilyRelationTypeCreate(_message.Message):
     def __init__(self, product_relation_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., min_count: _Optional[int] = ..., max_count: _Optional[int] = ...) -> None: ...
 
 class FamilyRelationTypeUpdate(_message.Message):
-    __slots__ = ["max_count", "min_count", "product_relation_type_uuid", "requirement_level", "update_mask", "uuid"]
+    __slots__ = ["etag", "max_count", "min_count", "product_relation_type_uuid", "requirement_level", "update_mask", "uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     MAX_COUNT_FIELD_NUMBER: _ClassVar[int]
     MIN_COUNT_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_RELATION_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     REQUIREMENT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     max_count: int
     min_count: int
     product_relation_type_uuid: str
     requirement_level: _families_pb2.FamilyRequirementLevel
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., product_relation_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., min_count: _Optional[int] = ..., max_count: _Optional[int] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., product_relation_type_uuid: _Optional[str] = ..., requirement_level: _Optional[_Union[_families_pb2.FamilyRequirementLevel, str]] = ..., min_count: _Optional[int] = ..., max_count: _Optional[int] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class GetFamilyRelationTypeRequest(_message.Message):
     __slots__ = ["family_relation_type_uuid", "family_uuid"]

@@ -59,10 +59,12 @@ class CreateInputTypeResponse(_message.Message):
     def __init__(self, input_type: _Optional[_Union[InputType, _Mapping]] = ...) -> None: ...
 
 class DeleteInputTypeRequest(_message.Message):
-    __slots__ = ["input_type_uuid"]
+    __slots__ = ["etag", "input_type_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     INPUT_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     input_type_uuid: str
-    def __init__(self, input_type_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, input_type_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteInputTypeResponse(_message.Message):
     __slots__ = []
@@ -81,12 +83,13 @@ class GetInputTypeResponse(_message.Message):
     def __init__(self, input_type: _Optional[_Union[InputType, _Mapping]] = ...) -> None: ...
 
 class InputType(_message.Message):
-    __slots__ = ["code", "constraints", "created_at", "data_type", "display_name", "is_localizable", "type_group_uuid", "updated_at", "uuid"]
+    __slots__ = ["code", "constraints", "created_at", "data_type", "display_name", "etag", "is_localizable", "type_group_uuid", "updated_at", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CONSTRAINTS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DATA_TYPE_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     IS_LOCALIZABLE_FIELD_NUMBER: _ClassVar[int]
     TYPE_GROUP_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
@@ -96,11 +99,12 @@ class InputType(_message.Message):
     created_at: _timestamp_pb2.Timestamp
     data_type: InputTypeDataType
     display_name: str
+    etag: str
     is_localizable: bool
     type_group_uuid: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., type_group_uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., data_type: _Optional[_Union[InputTypeDataType, str]] = ..., is_localizable: bool = ..., constraints: _Optional[_Union[InputTypeConstraints, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., type_group_uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., data_type: _Optional[_Union[InputTypeDataType, str]] = ..., is_localizable: bool = ..., constraints: _Optional[_Union[InputTypeConstraints, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class InputTypeAllowedValues(_message.Message):
     __slots__ = ["values"]
@@ -159,11 +163,12 @@ class InputTypeCreate(_message.Message):
     def __init__(self, type_group_uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., data_type: _Optional[_Union[InputTypeDataType, str]] = ..., is_localizable: bool = ..., constraints: _Optional[_Union[InputTypeConstraints, _Mapping]] = ...) -> None: ...
 
 class InputTypeUpdate(_message.Message):
-    __slots__ = ["code", "constraints", "data_type", "display_name", "is_localizable", "type_group_uuid", "update_mask", "uuid"]
+    __slots__ = ["code", "constraints", "data_type", "display_name", "etag", "is_localizable", "type_group_uuid", "update_mask", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CONSTRAINTS_FIELD_NUMBER: _ClassVar[int]
     DATA_TYPE_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     IS_LOCALIZABLE_FIELD_NUMBER: _ClassVar[int]
     TYPE_GROUP_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
@@ -172,11 +177,12 @@ class InputTypeUpdate(_message.Message):
     constraints: InputTypeConstraintsPatch
     data_type: InputTypeDataType
     display_name: str
+    etag: str
     is_localizable: bool
     type_group_uuid: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., type_group_uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., data_type: _Optional[_Union[InputTypeDataType, str]] = ..., is_localizable: bool = ..., constraints: _Optional[_Union[InputTypeConstraintsPatch, _Mapping]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., type_group_uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., data_type: _Optional[_Union[InputTypeDataType, str]] = ..., is_localizable: bool = ..., constraints: _Optional[_Union[InputTypeConstraintsPatch, _Mapping]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class ListInputTypesRequest(_message.Message):
     __slots__ = ["code", "codes", "created_at", "cursor", "data_types", "display_name", "display_names", "is_localizable", "order_by", "page", "size", "type_group_uuids", "updated_at", "uuids"]

@@ -47,10 +47,12 @@ class CreateLocaleResponse(_message.Message):
     def __init__(self, locale: _Optional[_Union[Locale, _Mapping]] = ...) -> None: ...
 
 class DeleteLocaleRequest(_message.Message):
-    __slots__ = ["locale_uuid"]
+    __slots__ = ["etag", "locale_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     locale_uuid: str
-    def __init__(self, locale_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, locale_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteLocaleResponse(_message.Message):
     __slots__ = []
@@ -105,20 +107,22 @@ class ListLocalesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Locale, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class Locale(_message.Message):
-    __slots__ = ["code", "created_at", "display_name", "is_default", "updated_at", "uuid"]
+    __slots__ = ["code", "created_at", "display_name", "etag", "is_default", "updated_at", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     IS_DEFAULT_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     created_at: _timestamp_pb2.Timestamp
     display_name: str
+    etag: str
     is_default: bool
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., is_default: bool = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., is_default: bool = ..., etag: _Optional[str] = ...) -> None: ...
 
 class LocaleCreate(_message.Message):
     __slots__ = ["code", "display_name", "is_default"]
@@ -131,18 +135,20 @@ class LocaleCreate(_message.Message):
     def __init__(self, code: _Optional[str] = ..., display_name: _Optional[str] = ..., is_default: bool = ...) -> None: ...
 
 class LocaleUpdate(_message.Message):
-    __slots__ = ["code", "display_name", "is_default", "update_mask", "uuid"]
+    __slots__ = ["code", "display_name", "etag", "is_default", "update_mask", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     IS_DEFAULT_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     display_name: str
+    etag: str
     is_default: bool
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., is_default: bool = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., is_default: bool = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class UpdateLocaleRequest(_message.Message):
     __slots__ = ["locale", "locale_uuid"]

@@ -47,10 +47,12 @@ class CreateProductAssetTypeResponse(_message.Message):
     def __init__(self, product_asset_type: _Optional[_Union[ProductAssetType, _Mapping]] = ...) -> None: ...
 
 class DeleteProductAssetTypeRequest(_message.Message):
-    __slots__ = ["product_asset_type_uuid"]
+    __slots__ = ["etag", "product_asset_type_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_ASSET_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     product_asset_type_uuid: str
-    def __init__(self, product_asset_type_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, product_asset_type_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteProductAssetTypeResponse(_message.Message):
     __slots__ = []
@@ -105,20 +107,22 @@ class ListProductAssetTypesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ProductAssetType, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class ProductAssetType(_message.Message):
-    __slots__ = ["code", "created_at", "display_name", "is_featured_source", "updated_at", "uuid"]
+    __slots__ = ["code", "created_at", "display_name", "etag", "is_featured_source", "updated_at", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     IS_FEATURED_SOURCE_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     created_at: _timestamp_pb2.Timestamp
     display_name: str
+    etag: str
     is_featured_source: bool
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., is_featured_source: bool = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., is_featured_source: bool = ..., etag: _Optional[str] = ...) -> None: ...
 
 class ProductAssetTypeCreate(_message.Message):
     __slots__ = ["code", "display_name", "is_featured_source"]
@@ -131,18 +135,20 @@ class ProductAssetTypeCreate(_message.Message):
     def __init__(self, code: _Optional[str] = ..., display_name: _Optional[str] = ..., is_featured_source: bool = ...) -> None: ...
 
 class ProductAssetTypeUpdate(_message.Message):
-    __slots__ = ["code", "display_name", "is_featured_source", "update_mask", "uuid"]
+    __slots__ = ["code", "display_name", "etag", "is_featured_source", "update_mask", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     IS_FEATURED_SOURCE_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     display_name: str
+    etag: str
     is_featured_source: bool
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., is_featured_source: bool = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., is_featured_source: bool = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class UpdateProductAssetTypeRequest(_message.Message):
     __slots__ = ["product_asset_type", "product_asset_type_uuid"]

@@ -53,12 +53,14 @@ class CreateProductAssetResponse(_message.Message):
     def __init__(self, product_asset: _Optional[_Union[ProductAsset, _Mapping]] = ...) -> None: ...
 
 class DeleteProductAssetRequest(_message.Message):
-    __slots__ = ["product_asset_uuid", "product_uuid"]
+    __slots__ = ["etag", "product_asset_uuid", "product_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_ASSET_UUID_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     product_asset_uuid: str
     product_uuid: str
-    def __init__(self, product_uuid: _Optional[str] = ..., product_asset_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., product_asset_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteProductAssetResponse(_message.Message):
     __slots__ = []
@@ -115,10 +117,11 @@ class ListProductAssetsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ProductAsset, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class ProductAsset(_message.Message):
-    __slots__ = ["asset_uuid", "created_at", "display_priority", "is_featured", "product_asset_type_uuid", "product_uuid", "updated_at", "uuid"]
+    __slots__ = ["asset_uuid", "created_at", "display_priority", "etag", "is_featured", "product_asset_type_uuid", "product_uuid", "updated_at", "uuid"]
     ASSET_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_PRIORITY_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     IS_FEATURED_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_ASSET_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
@@ -127,12 +130,13 @@ class ProductAsset(_message.Message):
     asset_uuid: str
     created_at: _timestamp_pb2.Timestamp
     display_priority: int
+    etag: str
     is_featured: bool
     product_asset_type_uuid: str
     product_uuid: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., asset_uuid: _Optional[str] = ..., product_asset_type_uuid: _Optional[str] = ..., display_priority: _Optional[int] = ..., is_featured: bool = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., asset_uuid: _Optional[str] = ..., product_asset_type_uuid: _Optional[str] = ..., display_priority: _Optional[int] = ..., is_featured: bool = ..., etag: _Optional[str] = ...) -> None: ...
 
 class ProductAssetCreate(_message.Message):
     __slots__ = ["asset_uuid", "display_priority", "product_asset_type_uuid"]
@@ -151,18 +155,20 @@ class ProductAssetList(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ProductAsset, _Mapping]]] = ...) -> None: ...
 
 class ProductAssetUpdate(_message.Message):
-    __slots__ = ["asset_uuid", "display_priority", "product_asset_type_uuid", "update_mask", "uuid"]
+    __slots__ = ["asset_uuid", "display_priority", "etag", "product_asset_type_uuid", "update_mask", "uuid"]
     ASSET_UUID_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_PRIORITY_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_ASSET_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     asset_uuid: str
     display_priority: int
+    etag: str
     product_asset_type_uuid: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., asset_uuid: _Optional[str] = ..., product_asset_type_uuid: _Optional[str] = ..., display_priority: _Optional[int] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., asset_uuid: _Optional[str] = ..., product_asset_type_uuid: _Optional[str] = ..., display_priority: _Optional[int] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class UpdateProductAssetRequest(_message.Message):
     __slots__ = ["product_asset", "product_asset_uuid", "product_uuid"]

@@ -54,12 +54,14 @@ class CreateProductAttributeResponse(_message.Message):
     def __init__(self, product_attribute: _Optional[_Union[ProductAttribute, _Mapping]] = ...) -> None: ...
 
 class DeleteProductAttributeRequest(_message.Message):
-    __slots__ = ["product_attribute_uuid", "product_uuid"]
+    __slots__ = ["etag", "product_attribute_uuid", "product_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     product_attribute_uuid: str
     product_uuid: str
-    def __init__(self, product_uuid: _Optional[str] = ..., product_attribute_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., product_attribute_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteProductAttributeResponse(_message.Message):
     __slots__ = []
@@ -120,9 +122,10 @@ class ListProductAttributesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ProductAttribute, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class ProductAttribute(_message.Message):
-    __slots__ = ["attribute_uuid", "created_at", "inherited", "is_variant_axis", "product_term_uuids", "product_terms", "product_uuid", "updated_at", "uuid"]
+    __slots__ = ["attribute_uuid", "created_at", "etag", "inherited", "is_variant_axis", "product_term_uuids", "product_terms", "product_uuid", "updated_at", "uuid"]
     ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     INHERITED_FIELD_NUMBER: _ClassVar[int]
     IS_VARIANT_AXIS_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_TERMS_FIELD_NUMBER: _ClassVar[int]
@@ -132,6 +135,7 @@ class ProductAttribute(_message.Message):
     UUID_FIELD_NUMBER: _ClassVar[int]
     attribute_uuid: str
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     inherited: bool
     is_variant_axis: bool
     product_term_uuids: _common_pb2.UuidList
@@ -139,7 +143,7 @@ class ProductAttribute(_message.Message):
     product_uuid: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., attribute_uuid: _Optional[str] = ..., is_variant_axis: bool = ..., inherited: bool = ..., product_term_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., product_terms: _Optional[_Union[_product_terms_pb2.ProductTermList, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., attribute_uuid: _Optional[str] = ..., is_variant_axis: bool = ..., inherited: bool = ..., product_term_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., product_terms: _Optional[_Union[_product_terms_pb2.ProductTermList, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class ProductAttributeCreate(_message.Message):
     __slots__ = ["attribute_uuid", "is_variant_axis"]
@@ -162,16 +166,18 @@ class ProductAttributeList(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ProductAttribute, _Mapping]]] = ...) -> None: ...
 
 class ProductAttributeUpdate(_message.Message):
-    __slots__ = ["attribute_uuid", "is_variant_axis", "update_mask", "uuid"]
+    __slots__ = ["attribute_uuid", "etag", "is_variant_axis", "update_mask", "uuid"]
     ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     IS_VARIANT_AXIS_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     attribute_uuid: str
+    etag: str
     is_variant_axis: bool
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., attribute_uuid: _Optional[str] = ..., is_variant_axis: bool = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., attribute_uuid: _Optional[str] = ..., is_variant_axis: bool = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class UpdateProductAttributeRequest(_message.Message):
     __slots__ = ["product_attribute", "product_attribute_uuid", "product_uuid"]

@@ -17,7 +17,7 @@ from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#catalog/v1/product_categories.proto\x12\ncatalog.v1\x1a\x17\x63\x61talog/v1/common.proto\x1a\x18\x63\x61talog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe3\x01\n\x0fProductCategory\x12\x12\n\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x39\n\ncreated_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x39\n\nupdated_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tupdatedAt\x12!\n\x0cproduct_uuid\x18\x04 \x01(\tR\x0bproductUuid\x12#\n\rcategory_uuid\x18\x05 \x01(\tR\x0c\x63\x61tegoryUuid\"N\n\x13ProductCategoryList\x12\x31\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.ProductCategoryR\x05items:\x04\xd8\xf3\x18\x01\"D\n\x15ProductCategoryCreate\x12+\n\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0c\x63\x61tegoryUuid\"\xfd\x03\n\x1cListProductCategoriesRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12/\n\x05uuids\x18\x02 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x05uuids\x12@\n\x0e\x63\x61tegory_uuids\x18\x03 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\rcategoryUuids\x12\x35\n\ncreated_at\x18\x05 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tcreatedAt\x12\x35\n\nupdated_at\x18\x06 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n\x04page\x18\n \x01(\x05\x42\x06\xe2\xf3\x18\x02\x38\x01H\x00R\x04page\x88\x01\x01\x12!\n\x04size\x18\x0b \x01(\x05\x42\x08\xe2\xf3\x18\x04\x38\x01@dH\x01R\x04size\x88\x01\x01\x12$\n\x06\x63ursor\x18\x64 \x01(\tB\x07\xe2\xf3\x18\x03\x18\x80 H\x02R\x06\x63ursor\x88\x01\x01\x12.\n\x08order_by\x18\x0e \x03(\x0b\x32\x13.catalog.v1.OrderByR\x07orderBy:\x1a\xd2\xf3\x18\x16\n\tcreatedAt\n\tupdatedAtB\x07\n\x05_pageB\x07\n\x05_sizeB\t\n\x07_cursor\"\x8a\x01\n\x1dListProductCategoriesResponse\x12\x31\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.ProductCategoryR\x05items\x12\x36\n\npagination\x18\x02 \x01(\x0b\x32\x16.catalog.v1.PaginationR\npagination\"\x97\x01\n\x1c\x43reateProductCategoryRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12L\n\x10product_category\x18\x02 \x01(\x0b\x32!.catalog.v1.ProductCategoryCreateR\x0fproductCategory\"g\n\x1d\x43reateProductCategoryResponse\x12\x46\n\x10product_category\x18\x01 \x01(\x0b\x32\x1b.catalog.v1.ProductCategoryR\x0fproductCategory\"\x92\x01\n\"BulkCreateProductCategoriesRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12\x41\n\x05items\x18\x02 \x03(\x0b\x32!.catalog.v1.ProductCategoryCreateB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05items\"X\n#BulkCreateProductCategoriesResponse\x12\x31\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.ProductCategoryR\x05items\"\x82\x01\n\x19GetProductCategoryRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12:\n\x15product_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x13productCategoryUuid\"d\n\x1aGetProductCategoryResponse\x12\x46\n\x10product_category\x18\x01 \x01(\x0b\x32\x1b.catalog.v1.ProductCategoryR\x0fproductCategory\"\x85\x01\n\x1c\x44\x65leteProductCategoryRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12:\n\x15product_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x13productCategoryUuid\"\x1f\n\x1d\x44\x65leteProductCategoryResponse2\x88\x08\n\x16ProductCategoryService\x12\xac\x01\n\x15ListProductCategories\x12(.catalog.v1.ListProductCategoriesRequest\x1a).catalog.v1.ListProductCategoriesResponse\">\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02(\x12&/v1/products/{product_uuid}/categories\x12\xd1\x01\n\x15\x43reateProductCategory\x12(.catalog.v1.CreateProductCategoryRequest\x1a).catalog.v1.CreateProductCategoryResponse\"c\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02L:\x10product_categoryb\x10product_category\"&/v1/products/{product_uuid}/categories\x12\xd2\x01\n\x1b\x42ulkCreateProductCategories\x12..catalog.v1.BulkCreateProductCategoriesRequest\x1a/.catalog.v1.BulkCreateProductCategoriesResponse\"R\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02;:\x05itemsb\x05items\"+/v1/products/{product_uuid}/categories/bulk\x12\xcd\x01\n\x12GetProductCategory\x12%.catalog.v1.GetProductCategoryRequest\x1a&.catalog.v1.GetProductCategoryResponse\"h\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02Rb\x10product_category\x12>/v1/products/{product_uuid}/categories/{product_category_uuid}\x12\xc5\x01\n\x15\x44\x65leteProductCategory\x12(.catalog.v1.DeleteProductCategoryRequest\x1a).catalog.v1.DeleteProductCategoryResponse\"W\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02@*>/v1/products/{product_uuid}/categories/{product_category_uuid}B7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#catalog/v1/product_categories.proto\x12\ncatalog.v1\x1a\x17\x63\x61talog/v1/common.proto\x1a\x18\x63\x61talog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf7\x01\n\x0fProductCategory\x12\x12\n\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x39\n\ncreated_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x39\n\nupdated_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tupdatedAt\x12!\n\x0cproduct_uuid\x18\x04 \x01(\tR\x0bproductUuid\x12#\n\rcategory_uuid\x18\x05 \x01(\tR\x0c\x63\x61tegoryUuid\x12\x12\n\x04\x65tag\x18Z \x01(\tR\x04\x65tag\"N\n\x13ProductCategoryList\x12\x31\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.ProductCategoryR\x05items:\x04\xd8\xf3\x18\x01\"D\n\x15ProductCategoryCreate\x12+\n\rcategory_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0c\x63\x61tegoryUuid\"\xfd\x03\n\x1cListProductCategoriesRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12/\n\x05uuids\x18\x02 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x05uuids\x12@\n\x0e\x63\x61tegory_uuids\x18\x03 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\rcategoryUuids\x12\x35\n\ncreated_at\x18\x05 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tcreatedAt\x12\x35\n\nupdated_at\x18\x06 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n\x04page\x18\n \x01(\x05\x42\x06\xe2\xf3\x18\x02\x38\x01H\x00R\x04page\x88\x01\x01\x12!\n\x04size\x18\x0b \x01(\x05\x42\x08\xe2\xf3\x18\x04\x38\x01@dH\x01R\x04size\x88\x01\x01\x12$\n\x06\x63ursor\x18\x64 \x01(\tB\x07\xe2\xf3\x18\x03\x18\x80 H\x02R\x06\x63ursor\x88\x01\x01\x12.\n\x08order_by\x18\x0e \x03(\x0b\x32\x13.catalog.v1.OrderByR\x07orderBy:\x1a\xd2\xf3\x18\x16\n\tcreatedAt\n\tupdatedAtB\x07\n\x05_pageB\x07\n\x05_sizeB\t\n\x07_cursor\"\x8a\x01\n\x1dListProductCategoriesResponse\x12\x31\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.ProductCategoryR\x05items\x12\x36\n\npagination\x18\x02 \x01(\x0b\x32\x16.catalog.v1.PaginationR\npagination\"\x97\x01\n\x1c\x43reateProductCategoryRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12L\n\x10product_category\x18\x02 \x01(\x0b\x32!.catalog.v1.ProductCategoryCreateR\x0fproductCategory\"g\n\x1d\x43reateProductCategoryResponse\x12\x46\n\x10product_category\x18\x01 \x01(\x0b\x32\x1b.catalog.v1.ProductCategoryR\x0fproductCategory\"\x92\x01\n\"BulkCreateProductCategoriesRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12\x41\n\x05items\x18\x02 \x03(\x0b\x32!.catalog.v1.ProductCategoryCreateB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05items\"X\n#BulkCreateProductCategoriesResponse\x12\x31\n\x05items\x18\x01 \x03(\x0b\x32\x1b.catalog.v1.ProductCategoryR\x05items\"\x82\x01\n\x19GetProductCategoryRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12:\n\x15product_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x13productCategoryUuid\"d\n\x1aGetProductCategoryResponse\x12\x46\n\x10product_category\x18\x01 \x01(\x0b\x32\x1b.catalog.v1.ProductCategoryR\x0fproductCategory\"\xa7\x01\n\x1c\x44\x65leteProductCategoryRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12:\n\x15product_category_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x13productCategoryUuid\x12\x17\n\x04\x65tag\x18Z \x01(\tH\x00R\x04\x65tag\x88\x01\x01\x42\x07\n\x05_etag\"\x1f\n\x1d\x44\x65leteProductCategoryResponse2\x88\x08\n\x16ProductCategoryService\x12\xac\x01\n\x15ListProductCategories\x12(.catalog.v1.ListProductCategoriesRequest\x1a).catalog.v1.ListProductCategoriesResponse\">\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02(\x12&/v1/products/{product_uuid}/categories\x12\xd1\x01\n\x15\x43reateProductCategory\x12(.catalog.v1.CreateProductCategoryRequest\x1a).catalog.v1.CreateProductCategoryResponse\"c\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02L:\x10product_categoryb\x10product_category\"&/v1/products/{product_uuid}/categories\x12\xd2\x01\n\x1b\x42ulkCreateProductCategories\x12..catalog.v1.BulkCreateProductCategoriesRequest\x1a/.catalog.v1.BulkCreateProductCategoriesResponse\"R\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02;:\x05itemsb\x05items\"+/v1/products/{product_uuid}/categories/bulk\x12\xcd\x01\n\x12GetProductCategory\x12%.catalog.v1.GetProductCategoryRequest\x1a&.catalog.v1.GetProductCategoryResponse\"h\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02Rb\x10product_category\x12>/v1/products/{product_uuid}/categories/{product_category_uuid}\x12\xc5\x01\n\x15\x44\x65leteProductCategory\x12(.catalog.v1.DeleteProductCategoryRequest\x1a).catalog.v1.DeleteProductCategoryResponse\"W\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02@*>/v1/products/{product_uuid}/categories/{product_category_uuid}B7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'catalog.v1.product_categories_pb2', globals())
@@ -64,31 +64,31 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _PRODUCTCATEGORYSERVICE.methods_by_name['DeleteProductCategory']._options = None
   _PRODUCTCATEGORYSERVICE.methods_by_name['DeleteProductCategory']._serialized_options = b'\312\363\030\rcatalog:write\202\323\344\223\002@*>/v1/products/{product_uuid}/categories/{product_category_uuid}'
   _PRODUCTCATEGORY._serialized_start=166
-  _PRODUCTCATEGORY._serialized_end=393
-  _PRODUCTCATEGORYLIST._serialized_start=395
-  _PRODUCTCATEGORYLIST._serialized_end=473
-  _PRODUCTCATEGORYCREATE._serialized_start=475
-  _PRODUCTCATEGORYCREATE._serialized_end=543
-  _LISTPRODUCTCATEGORIESREQUEST._serialized_start=546
-  _LISTPRODUCTCATEGORIESREQUEST._serialized_end=1055
-  _LISTPRODUCTCATEGORIESRESPONSE._serialized_start=1058
-  _LISTPRODUCTCATEGORIESRESPONSE._serialized_end=1196
-  _CREATEPRODUCTCATEGORYREQUEST._serialized_start=1199
-  _CREATEPRODUCTCATEGORYREQUEST._serialized_end=1350
-  _CREATEPRODUCTCATEGORYRESPONSE._serialized_start=1352
-  _CREATEPRODUCTCATEGORYRESPONSE._serialized_end=1455
-  _BULKCREATEPRODUCTCATEGORIESREQUEST._serialized_start=1458
-  _BULKCREATEPRODUCTCATEGORIESREQUEST._serialized_end=1604
-  _BULKCREATEPRODUCTCATEGORIESRESPONSE._serialized_start=1606
-  _BULKCREATEPRODUCTCATEGORIESRESPONSE._serialized_end=1694
-  _GETPRODUCTCATEGORYREQUEST._serialized_start=1697
-  _GETPRODUCTCATEGORYREQUEST._serialized_end=1827
-  _GETPRODUCTCATEGORYRESPONSE._serialized_start=1829
-  _GETPRODUCTCATEGORYRESPONSE._serialized_end=1929
-  _DELETEPRODUCTCATEGORYREQUEST._serialized_start=1932
-  _DELETEPRODUCTCATEGORYREQUEST._serialized_end=2065
-  _DELETEPRODUCTCATEGORYRESPONSE._serialized_start=2067
-  _DELETEPRODUCTCATEGORYRESPONSE._serialized_end=2098
-  _PRODUCTCATEGORYSERVICE._serialized_start=2101
-  _PRODUCTCATEGORYSERVICE._serialized_end=3133
+  _PRODUCTCATEGORY._serialized_end=413
+  _PRODUCTCATEGORYLIST._serialized_start=415
+  _PRODUCTCATEGORYLIST._serialized_end=493
+  _PRODUCTCATEGORYCREATE._serialized_start=495
+  _PRODUCTCATEGORYCREATE._serialized_end=563
+  _LISTPRODUCTCATEGORIESREQUEST._serialized_start=566
+  _LISTPRODUCTCATEGORIESREQUEST._serialized_end=1075
+  _LISTPRODUCTCATEGORIESRESPONSE._serialized_start=1078
+  _LISTPRODUCTCATEGORIESRESPONSE._serialized_end=1216
+  _CREATEPRODUCTCATEGORYREQUEST._serialized_start=1219
+  _CREATEPRODUCTCATEGORYREQUEST._serialized_end=1370
+  _CREATEPRODUCTCATEGORYRESPONSE._serialized_start=1372
+  _CREATEPRODUCTCATEGORYRESPONSE._serialized_end=1475
+  _BULKCREATEPRODUCTCATEGORIESREQUEST._serialized_start=1478
+  _BULKCREATEPRODUCTCATEGORIESREQUEST._serialized_end=1624
+  _BULKCREATEPRODUCTCATEGORIESRESPONSE._serialized_start=1626
+  _BULKCREATEPRODUCTCATEGORIESRESPONSE._serialized_end=1714
+  _GETPRODUCTCATEGORYREQUEST._serialized_start=1717
+  _GETPRODUCTCATEGORYREQUEST._serialized_end=1847
+  _GETPRODUCTCATEGORYRESPONSE._serialized_start=1849
+  _GETPRODUCTCATEGORYRESPONSE._serialized_end=1949
+  _DELETEPRODUCTCATEGORYREQUEST._serialized_start=1952
+  _DELETEPRODUCTCATEGORYREQUEST._serialized_end=2119
+  _DELETEPRODUCTCATEGORYRESPONSE._serialized_start=2121
+  _DELETEPRODUCTCATEGORYRESPONSE._serialized_end=2152
+  _PRODUCTCATEGORYSERVICE._serialized_start=2155
+  _PRODUCTCATEGORYSERVICE._serialized_end=3187
 # @@protoc_insertion_point(module_scope)

@@ -38,12 +38,14 @@ class CreateProductCategoryResponse(_message.Message):
     def __init__(self, product_category: _Optional[_Union[ProductCategory, _Mapping]] = ...) -> None: ...
 
 class DeleteProductCategoryRequest(_message.Message):
-    __slots__ = ["product_category_uuid", "product_uuid"]
+    __slots__ = ["etag", "product_category_uuid", "product_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_CATEGORY_UUID_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     product_category_uuid: str
     product_uuid: str
-    def __init__(self, product_uuid: _Optional[str] = ..., product_category_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., product_category_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteProductCategoryResponse(_message.Message):
     __slots__ = []
@@ -94,18 +96,20 @@ class ListProductCategoriesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ProductCategory, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class ProductCategory(_message.Message):
-    __slots__ = ["category_uuid", "created_at", "product_uuid", "updated_at", "uuid"]
+    __slots__ = ["category_uuid", "created_at", "etag", "product_uuid", "updated_at", "uuid"]
     CATEGORY_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     category_uuid: str
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     product_uuid: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., category_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., category_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class ProductCategoryCreate(_message.Message):
     __slots__ = ["category_uuid"]

@@ -54,12 +54,14 @@ class CreateProductInputValueResponse(_message.Message):
     def __init__(self, product_input_value: _Optional[_Union[ProductInputValue, _Mapping]] = ...) -> None: ...
 
 class DeleteProductInputValueRequest(_message.Message):
-    __slots__ = ["input_value_uuid", "product_uuid"]
+    __slots__ = ["etag", "input_value_uuid", "product_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     INPUT_VALUE_UUID_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     input_value_uuid: str
     product_uuid: str
-    def __init__(self, product_uuid: _Optional[str] = ..., input_value_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., input_value_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteProductInputValueResponse(_message.Message):
     __slots__ = []
@@ -116,9 +118,10 @@ class ListProductInputValuesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ProductInputValue, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class ProductInputValue(_message.Message):
-    __slots__ = ["channel_uuid", "created_at", "inherited", "input_type_uuid", "locale_uuid", "product_uuid", "updated_at", "uuid", "value"]
+    __slots__ = ["channel_uuid", "created_at", "etag", "inherited", "input_type_uuid", "locale_uuid", "product_uuid", "updated_at", "uuid", "value"]
     CHANNEL_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     INHERITED_FIELD_NUMBER: _ClassVar[int]
     INPUT_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
@@ -128,6 +131,7 @@ class ProductInputValue(_message.Message):
     VALUE_FIELD_NUMBER: _ClassVar[int]
     channel_uuid: str
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     inherited: bool
     input_type_uuid: str
     locale_uuid: str
@@ -135,7 +139,7 @@ class ProductInputValue(_message.Message):
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
     value: _struct_pb2.Value
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., input_type_uuid: _Optional[str] = ..., channel_uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., inherited: bool = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., input_type_uuid: _Optional[str] = ..., channel_uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., inherited: bool = ..., etag: _Optional[str] = ...) -> None: ...
 
 class ProductInputValueCreate(_message.Message):
     __slots__ = ["channel_uuid", "input_type_uuid", "locale_uuid", "value"]
@@ -162,14 +166,16 @@ class ProductInputValueList(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ProductInputValue, _Mapping]]] = ...) -> None: ...
 
 class ProductInputValueUpdate(_message.Message):
-    __slots__ = ["update_mask", "uuid", "value"]
+    __slots__ = ["etag", "update_mask", "uuid", "value"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
     value: _struct_pb2.Value
-    def __init__(self, uuid: _Optional[str] = ..., value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class UpdateProductInputValueRequest(_message.Message):
     __slots__ = ["input_value_uuid", "product_input_value", "product_uuid"]

@@ -32,14 +32,23 @@ class BulkCreateProductPublicationsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ProductPublication, _Mapping]]] = ...) -> None: ...
 
 class BulkTransitionProductPublicationsRequest(_message.Message):
-    __slots__ = ["product_uuid", "transition", "uuids"]
+    __slots__ = ["etags", "product_uuid", "transition", "uuids"]
+    class EtagsEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    ETAGS_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
     TRANSITION_FIELD_NUMBER: _ClassVar[int]
     UUIDS_FIELD_NUMBER: _ClassVar[int]
+    etags: _containers.ScalarMap[str, str]
     product_uuid: str
     transition: ProductPublicationTransition
     uuids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, product_uuid: _Optional[str] = ..., transition: _Optional[_Union[ProductPublicationTransition, str]] = ..., uuids: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., transition: _Optional[_Union[ProductPublicationTransition, str]] = ..., uuids: _Optional[_Iterable[str]] = ..., etags: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class BulkTransitionProductPublicationsResponse(_message.Message):
     __slots__ = ["items"]
@@ -62,12 +71,14 @@ class CreateProductPublicationResponse(_message.Message):
     def __init__(self, product_publication: _Optional[_Union[ProductPublication, _Mapping]] = ...) -> None: ...
 
 class DeleteProductPublicationRequest(_message.Message):
-    __slots__ = ["product_uuid", "publication_uuid"]
+    __slots__ = ["etag", "product_uuid", "publication_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
     PUBLICATION_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     product_uuid: str
     publication_uuid: str
-    def __init__(self, product_uuid: _Optional[str] = ..., publication_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., publication_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteProductPublicationResponse(_message.Message):
     __slots__ = []
@@ -136,9 +147,10 @@ class ListProductPublicationsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ProductPublication, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class ProductPublication(_message.Message):
-    __slots__ = ["channel_uuid", "created_at", "product_uuid", "published_at", "status", "updated_at", "uuid"]
+    __slots__ = ["channel_uuid", "created_at", "etag", "product_uuid", "published_at", "status", "updated_at", "uuid"]
     CHANNEL_UUID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
     PUBLISHED_AT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -146,12 +158,13 @@ class ProductPublication(_message.Message):
     UUID_FIELD_NUMBER: _ClassVar[int]
     channel_uuid: str
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     product_uuid: str
     published_at: _timestamp_pb2.Timestamp
     status: ProductPublicationStatus
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., channel_uuid: _Optional[str] = ..., status: _Optional[_Union[ProductPublicationStatus, str]] = ..., published_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., channel_uuid: _Optional[str] = ..., status: _Optional[_Union[ProductPublicationStatus, str]] = ..., published_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class ProductPublicationCreate(_message.Message):
     __slots__ = ["channel_uuid"]
@@ -180,14 +193,16 @@ class ReadinessMissing(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., uuid: _Optional[str] = ..., code: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., detail: _Optional[str] = ...) -> None: ...
 
 class TransitionProductPublicationRequest(_message.Message):
-    __slots__ = ["product_uuid", "publication_uuid", "transition"]
+    __slots__ = ["etag", "product_uuid", "publication_uuid", "transition"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
     PUBLICATION_UUID_FIELD_NUMBER: _ClassVar[int]
     TRANSITION_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     product_uuid: str
     publication_uuid: str
     transition: ProductPublicationTransition
-    def __init__(self, product_uuid: _Optional[str] = ..., publication_uuid: _Optional[str] = ..., transition: _Optional[_Union[ProductPublicationTransition, str]] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., publication_uuid: _Optional[str] = ..., transition: _Optional[_Union[ProductPublicationTransition, str]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class TransitionProductPublicationResponse(_message.Message):
     __slots__ = ["product_publication"]

@@ -51,10 +51,12 @@ class CreateProductRelationTypeResponse(_message.Message):
     def __init__(self, product_relation_type: _Optional[_Union[ProductRelationType, _Mapping]] = ...) -> None: ...
 
 class DeleteProductRelationTypeRequest(_message.Message):
-    __slots__ = ["product_relation_type_uuid"]
+    __slots__ = ["etag", "product_relation_type_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_RELATION_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     product_relation_type_uuid: str
-    def __init__(self, product_relation_type_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, product_relation_type_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteProductRelationTypeResponse(_message.Message):
     __slots__ = []
@@ -109,20 +111,22 @@ class ListProductRelationTypesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ProductRelationType, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class ProductRelationType(_message.Message):
-    __slots__ = ["code", "created_at", "direction", "display_name", "updated_at", "uuid"]
+    __slots__ = ["code", "created_at", "direction", "display_name", "etag", "updated_at", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DIRECTION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     created_at: _timestamp_pb2.Timestamp
     direction: ProductRelationDirection
     display_name: str
+    etag: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., direction: _Optional[_Union[ProductRelationDirection, str]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., direction: _Optional[_Union[ProductRelationDirection, str]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class ProductRelationTypeCreate(_message.Message):
     __slots__ = ["code", "direction", "display_name"]
@@ -135,18 +139,20 @@ class ProductRelationTypeCreate(_message.Message):
     def __init__(self, code: _Optional[str] = ..., display_name: _Optional[str] = ..., direction: _Optional[_Union[ProductRelationDirection, str]] = ...) -> None: ...
 
 class ProductRelationTypeUpdate(_message.Message):
-    __slots__ = ["code", "direction", "display_name", "update_mask", "uuid"]
+    __slots__ = ["code", "direction", "display_name", "etag", "update_mask", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     DIRECTION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     direction: ProductRelationDirection
     display_name: str
+    etag: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., direction: _Optional[_Union[ProductRelationDirection, str]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., direction: _Optional[_Union[ProductRelationDirection, str]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class UpdateProductRelationTypeRequest(_message.Message):
     __slots__ = ["product_relation_type", "product_relation_type_uuid"]

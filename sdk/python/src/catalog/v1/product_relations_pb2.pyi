@@ -38,12 +38,14 @@ class CreateProductRelationResponse(_message.Message):
     def __init__(self, product_relation: _Optional[_Union[ProductRelation, _Mapping]] = ...) -> None: ...
 
 class DeleteProductRelationRequest(_message.Message):
-    __slots__ = ["product_relation_uuid", "product_uuid"]
+    __slots__ = ["etag", "product_relation_uuid", "product_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_RELATION_UUID_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     product_relation_uuid: str
     product_uuid: str
-    def __init__(self, product_uuid: _Optional[str] = ..., product_relation_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., product_relation_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteProductRelationResponse(_message.Message):
     __slots__ = []
@@ -96,8 +98,9 @@ class ListProductRelationsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ProductRelation, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class ProductRelation(_message.Message):
-    __slots__ = ["created_at", "inverse_relation_uuid", "product_relation_type_uuid", "product_uuid", "target_product_uuid", "updated_at", "uuid"]
+    __slots__ = ["created_at", "etag", "inverse_relation_uuid", "product_relation_type_uuid", "product_uuid", "target_product_uuid", "updated_at", "uuid"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     INVERSE_RELATION_UUID_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_RELATION_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
@@ -105,13 +108,14 @@ class ProductRelation(_message.Message):
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     inverse_relation_uuid: str
     product_relation_type_uuid: str
     product_uuid: str
     target_product_uuid: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., product_relation_type_uuid: _Optional[str] = ..., target_product_uuid: _Optional[str] = ..., inverse_relation_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., product_relation_type_uuid: _Optional[str] = ..., target_product_uuid: _Optional[str] = ..., inverse_relation_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class ProductRelationCreate(_message.Message):
     __slots__ = ["product_relation_type_uuid", "target_product_uuid"]

@@ -17,7 +17,7 @@ from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x63\x61talog/v1/product_tags.proto\x12\ncatalog.v1\x1a\x17\x63\x61talog/v1/common.proto\x1a\x18\x63\x61talog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd4\x01\n\nProductTag\x12\x12\n\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x39\n\ncreated_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x39\n\nupdated_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tupdatedAt\x12!\n\x0cproduct_uuid\x18\x04 \x01(\tR\x0bproductUuid\x12\x19\n\x08tag_uuid\x18\x05 \x01(\tR\x07tagUuid\"D\n\x0eProductTagList\x12,\n\x05items\x18\x01 \x03(\x0b\x32\x16.catalog.v1.ProductTagR\x05items:\x04\xd8\xf3\x18\x01\"5\n\x10ProductTagCreate\x12!\n\x08tag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x07tagUuid\"\xed\x03\n\x16ListProductTagsRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12/\n\x05uuids\x18\x02 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x05uuids\x12\x36\n\ttag_uuids\x18\x03 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x08tagUuids\x12\x35\n\ncreated_at\x18\x05 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tcreatedAt\x12\x35\n\nupdated_at\x18\x06 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n\x04page\x18\n \x01(\x05\x42\x06\xe2\xf3\x18\x02\x38\x01H\x00R\x04page\x88\x01\x01\x12!\n\x04size\x18\x0b \x01(\x05\x42\x08\xe2\xf3\x18\x04\x38\x01@dH\x01R\x04size\x88\x01\x01\x12$\n\x06\x63ursor\x18\x64 \x01(\tB\x07\xe2\xf3\x18\x03\x18\x80 H\x02R\x06\x63ursor\x88\x01\x01\x12.\n\x08order_by\x18\x0e \x03(\x0b\x32\x13.catalog.v1.OrderByR\x07orderBy:\x1a\xd2\xf3\x18\x16\n\tcreatedAt\n\tupdatedAtB\x07\n\x05_pageB\x07\n\x05_sizeB\t\n\x07_cursor\"\x7f\n\x17ListProductTagsResponse\x12,\n\x05items\x18\x01 \x03(\x0b\x32\x16.catalog.v1.ProductTagR\x05items\x12\x36\n\npagination\x18\x02 \x01(\x0b\x32\x16.catalog.v1.PaginationR\npagination\"\x83\x01\n\x17\x43reateProductTagRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12=\n\x0bproduct_tag\x18\x02 \x01(\x0b\x32\x1c.catalog.v1.ProductTagCreateR\nproductTag\"S\n\x18\x43reateProductTagResponse\x12\x37\n\x0bproduct_tag\x18\x01 \x01(\x0b\x32\x16.catalog.v1.ProductTagR\nproductTag\"\x87\x01\n\x1c\x42ulkCreateProductTagsRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12<\n\x05items\x18\x02 \x03(\x0b\x32\x1c.catalog.v1.ProductTagCreateB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05items\"M\n\x1d\x42ulkCreateProductTagsResponse\x12,\n\x05items\x18\x01 \x03(\x0b\x32\x16.catalog.v1.ProductTagR\x05items\"s\n\x14GetProductTagRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12\x30\n\x10product_tag_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0eproductTagUuid\"P\n\x15GetProductTagResponse\x12\x37\n\x0bproduct_tag\x18\x01 \x01(\x0b\x32\x16.catalog.v1.ProductTagR\nproductTag\"v\n\x17\x44\x65leteProductTagRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12\x30\n\x10product_tag_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0eproductTagUuid\"\x1a\n\x18\x44\x65leteProductTagResponse2\xfb\x06\n\x11ProductTagService\x12\x94\x01\n\x0fListProductTags\x12\".catalog.v1.ListProductTagsRequest\x1a#.catalog.v1.ListProductTagsResponse\"8\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02\"\x12 /v1/products/{product_uuid}/tags\x12\xb2\x01\n\x10\x43reateProductTag\x12#.catalog.v1.CreateProductTagRequest\x1a$.catalog.v1.CreateProductTagResponse\"S\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02<:\x0bproduct_tagb\x0bproduct_tag\" /v1/products/{product_uuid}/tags\x12\xba\x01\n\x15\x42ulkCreateProductTags\x12(.catalog.v1.BulkCreateProductTagsRequest\x1a).catalog.v1.BulkCreateProductTagsResponse\"L\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x35:\x05itemsb\x05items\"%/v1/products/{product_uuid}/tags/bulk\x12\xae\x01\n\rGetProductTag\x12 .catalog.v1.GetProductTagRequest\x1a!.catalog.v1.GetProductTagResponse\"X\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02\x42\x62\x0bproduct_tag\x12\x33/v1/products/{product_uuid}/tags/{product_tag_uuid}\x12\xab\x01\n\x10\x44\x65leteProductTag\x12#.catalog.v1.DeleteProductTagRequest\x1a$.catalog.v1.DeleteProductTagResponse\"L\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x35*3/v1/products/{product_uuid}/tags/{product_tag_uuid}B7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x63\x61talog/v1/product_tags.proto\x12\ncatalog.v1\x1a\x17\x63\x61talog/v1/common.proto\x1a\x18\x63\x61talog/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe8\x01\n\nProductTag\x12\x12\n\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x39\n\ncreated_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x39\n\nupdated_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tupdatedAt\x12!\n\x0cproduct_uuid\x18\x04 \x01(\tR\x0bproductUuid\x12\x19\n\x08tag_uuid\x18\x05 \x01(\tR\x07tagUuid\x12\x12\n\x04\x65tag\x18Z \x01(\tR\x04\x65tag\"D\n\x0eProductTagList\x12,\n\x05items\x18\x01 \x03(\x0b\x32\x16.catalog.v1.ProductTagR\x05items:\x04\xd8\xf3\x18\x01\"5\n\x10ProductTagCreate\x12!\n\x08tag_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x07tagUuid\"\xed\x03\n\x16ListProductTagsRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12/\n\x05uuids\x18\x02 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x05uuids\x12\x36\n\ttag_uuids\x18\x03 \x01(\x0b\x32\x19.catalog.v1.StringsFilterR\x08tagUuids\x12\x35\n\ncreated_at\x18\x05 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tcreatedAt\x12\x35\n\nupdated_at\x18\x06 \x01(\x0b\x32\x16.catalog.v1.TimeFilterR\tupdatedAt\x12\x1f\n\x04page\x18\n \x01(\x05\x42\x06\xe2\xf3\x18\x02\x38\x01H\x00R\x04page\x88\x01\x01\x12!\n\x04size\x18\x0b \x01(\x05\x42\x08\xe2\xf3\x18\x04\x38\x01@dH\x01R\x04size\x88\x01\x01\x12$\n\x06\x63ursor\x18\x64 \x01(\tB\x07\xe2\xf3\x18\x03\x18\x80 H\x02R\x06\x63ursor\x88\x01\x01\x12.\n\x08order_by\x18\x0e \x03(\x0b\x32\x13.catalog.v1.OrderByR\x07orderBy:\x1a\xd2\xf3\x18\x16\n\tcreatedAt\n\tupdatedAtB\x07\n\x05_pageB\x07\n\x05_sizeB\t\n\x07_cursor\"\x7f\n\x17ListProductTagsResponse\x12,\n\x05items\x18\x01 \x03(\x0b\x32\x16.catalog.v1.ProductTagR\x05items\x12\x36\n\npagination\x18\x02 \x01(\x0b\x32\x16.catalog.v1.PaginationR\npagination\"\x83\x01\n\x17\x43reateProductTagRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12=\n\x0bproduct_tag\x18\x02 \x01(\x0b\x32\x1c.catalog.v1.ProductTagCreateR\nproductTag\"S\n\x18\x43reateProductTagResponse\x12\x37\n\x0bproduct_tag\x18\x01 \x01(\x0b\x32\x16.catalog.v1.ProductTagR\nproductTag\"\x87\x01\n\x1c\x42ulkCreateProductTagsRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12<\n\x05items\x18\x02 \x03(\x0b\x32\x1c.catalog.v1.ProductTagCreateB\x08\xe2\xf3\x18\x04(\x01\x30\x64R\x05items\"M\n\x1d\x42ulkCreateProductTagsResponse\x12,\n\x05items\x18\x01 \x03(\x0b\x32\x16.catalog.v1.ProductTagR\x05items\"s\n\x14GetProductTagRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12\x30\n\x10product_tag_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0eproductTagUuid\"P\n\x15GetProductTagResponse\x12\x37\n\x0bproduct_tag\x18\x01 \x01(\x0b\x32\x16.catalog.v1.ProductTagR\nproductTag\"\x98\x01\n\x17\x44\x65leteProductTagRequest\x12)\n\x0cproduct_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0bproductUuid\x12\x30\n\x10product_tag_uuid\x18\x02 \x01(\tB\x06\xe2\xf3\x18\x02\x08\x01R\x0eproductTagUuid\x12\x17\n\x04\x65tag\x18Z \x01(\tH\x00R\x04\x65tag\x88\x01\x01\x42\x07\n\x05_etag\"\x1a\n\x18\x44\x65leteProductTagResponse2\xfb\x06\n\x11ProductTagService\x12\x94\x01\n\x0fListProductTags\x12\".catalog.v1.ListProductTagsRequest\x1a#.catalog.v1.ListProductTagsResponse\"8\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02\"\x12 /v1/products/{product_uuid}/tags\x12\xb2\x01\n\x10\x43reateProductTag\x12#.catalog.v1.CreateProductTagRequest\x1a$.catalog.v1.CreateProductTagResponse\"S\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02<:\x0bproduct_tagb\x0bproduct_tag\" /v1/products/{product_uuid}/tags\x12\xba\x01\n\x15\x42ulkCreateProductTags\x12(.catalog.v1.BulkCreateProductTagsRequest\x1a).catalog.v1.BulkCreateProductTagsResponse\"L\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x35:\x05itemsb\x05items\"%/v1/products/{product_uuid}/tags/bulk\x12\xae\x01\n\rGetProductTag\x12 .catalog.v1.GetProductTagRequest\x1a!.catalog.v1.GetProductTagResponse\"X\xca\xf3\x18\x0c\x63\x61talog:read\x82\xd3\xe4\x93\x02\x42\x62\x0bproduct_tag\x12\x33/v1/products/{product_uuid}/tags/{product_tag_uuid}\x12\xab\x01\n\x10\x44\x65leteProductTag\x12#.catalog.v1.DeleteProductTagRequest\x1a$.catalog.v1.DeleteProductTagResponse\"L\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x35*3/v1/products/{product_uuid}/tags/{product_tag_uuid}B7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'catalog.v1.product_tags_pb2', globals())
@@ -64,31 +64,31 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _PRODUCTTAGSERVICE.methods_by_name['DeleteProductTag']._options = None
   _PRODUCTTAGSERVICE.methods_by_name['DeleteProductTag']._serialized_options = b'\312\363\030\rcatalog:write\202\323\344\223\0025*3/v1/products/{product_uuid}/tags/{product_tag_uuid}'
   _PRODUCTTAG._serialized_start=160
-  _PRODUCTTAG._serialized_end=372
-  _PRODUCTTAGLIST._serialized_start=374
-  _PRODUCTTAGLIST._serialized_end=442
-  _PRODUCTTAGCREATE._serialized_start=444
-  _PRODUCTTAGCREATE._serialized_end=497
-  _LISTPRODUCTTAGSREQUEST._serialized_start=500
-  _LISTPRODUCTTAGSREQUEST._serialized_end=993
-  _LISTPRODUCTTAGSRESPONSE._serialized_start=995
-  _LISTPRODUCTTAGSRESPONSE._serialized_end=1122
-  _CREATEPRODUCTTAGREQUEST._serialized_start=1125
-  _CREATEPRODUCTTAGREQUEST._serialized_end=1256
-  _CREATEPRODUCTTAGRESPONSE._serialized_start=1258
-  _CREATEPRODUCTTAGRESPONSE._serialized_end=1341
-  _BULKCREATEPRODUCTTAGSREQUEST._serialized_start=1344
-  _BULKCREATEPRODUCTTAGSREQUEST._serialized_end=1479
-  _BULKCREATEPRODUCTTAGSRESPONSE._serialized_start=1481
-  _BULKCREATEPRODUCTTAGSRESPONSE._serialized_end=1558
-  _GETPRODUCTTAGREQUEST._serialized_start=1560
-  _GETPRODUCTTAGREQUEST._serialized_end=1675
-  _GETPRODUCTTAGRESPONSE._serialized_start=1677
-  _GETPRODUCTTAGRESPONSE._serialized_end=1757
-  _DELETEPRODUCTTAGREQUEST._serialized_start=1759
-  _DELETEPRODUCTTAGREQUEST._serialized_end=1877
-  _DELETEPRODUCTTAGRESPONSE._serialized_start=1879
-  _DELETEPRODUCTTAGRESPONSE._serialized_end=1905
-  _PRODUCTTAGSERVICE._serialized_start=1908
-  _PRODUCTTAGSERVICE._serialized_end=2799
+  _PRODUCTTAG._serialized_end=392
+  _PRODUCTTAGLIST._serialized_start=394
+  _PRODUCTTAGLIST._serialized_end=462
+  _PRODUCTTAGCREATE._serialized_start=464
+  _PRODUCTTAGCREATE._serialized_end=517
+  _LISTPRODUCTTAGSREQUEST._serialized_start=520
+  _LISTPRODUCTTAGSREQUEST._serialized_end=1013
+  _LISTPRODUCTTAGSRESPONSE._serialized_start=1015
+  _LISTPRODUCTTAGSRESPONSE._serialized_end=1142
+  _CREATEPRODUCTTAGREQUEST._serialized_start=1145
+  _CREATEPRODUCTTAGREQUEST._serialized_end=1276
+  _CREATEPRODUCTTAGRESPONSE._serialized_start=1278
+  _CREATEPRODUCTTAGRESPONSE._serialized_end=1361
+  _BULKCREATEPRODUCTTAGSREQUEST._serialized_start=1364
+  _BULKCREATEPRODUCTTAGSREQUEST._serialized_end=1499
+  _BULKCREATEPRODUCTTAGSRESPONSE._serialized_start=1501
+  _BULKCREATEPRODUCTTAGSRESPONSE._serialized_end=1578
+  _GETPRODUCTTAGREQUEST._serialized_start=1580
+  _GETPRODUCTTAGREQUEST._serialized_end=1695
+  _GETPRODUCTTAGRESPONSE._serialized_start=1697
+  _GETPRODUCTTAGRESPONSE._serialized_end=1777
+  _DELETEPRODUCTTAGREQUEST._serialized_start=1780
+  _DELETEPRODUCTTAGREQUEST._serialized_end=1932
+  _DELETEPRODUCTTAGRESPONSE._serialized_start=1934
+  _DELETEPRODUCTTAGRESPONSE._serialized_end=1960
+  _PRODUCTTAGSERVICE._serialized_start=1963
+  _PRODUCTTAGSERVICE._serialized_end=2854
 # @@protoc_insertion_point(module_scope)

@@ -38,12 +38,14 @@ class CreateProductTagResponse(_message.Message):
     def __init__(self, product_tag: _Optional[_Union[ProductTag, _Mapping]] = ...) -> None: ...
 
 class DeleteProductTagRequest(_message.Message):
-    __slots__ = ["product_tag_uuid", "product_uuid"]
+    __slots__ = ["etag", "product_tag_uuid", "product_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_TAG_UUID_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     product_tag_uuid: str
     product_uuid: str
-    def __init__(self, product_uuid: _Optional[str] = ..., product_tag_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., product_tag_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteProductTagResponse(_message.Message):
     __slots__ = []
@@ -94,18 +96,20 @@ class ListProductTagsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ProductTag, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class ProductTag(_message.Message):
-    __slots__ = ["created_at", "product_uuid", "tag_uuid", "updated_at", "uuid"]
+    __slots__ = ["created_at", "etag", "product_uuid", "tag_uuid", "updated_at", "uuid"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
     TAG_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     product_uuid: str
     tag_uuid: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., tag_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., tag_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class ProductTagCreate(_message.Message):
     __slots__ = ["tag_uuid"]

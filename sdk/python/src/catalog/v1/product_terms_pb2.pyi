@@ -42,14 +42,16 @@ class CreateProductTermResponse(_message.Message):
     def __init__(self, product_term: _Optional[_Union[ProductTerm, _Mapping]] = ...) -> None: ...
 
 class DeleteProductTermRequest(_message.Message):
-    __slots__ = ["product_attribute_uuid", "product_term_uuid", "product_uuid"]
+    __slots__ = ["etag", "product_attribute_uuid", "product_term_uuid", "product_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_TERM_UUID_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     product_attribute_uuid: str
     product_term_uuid: str
     product_uuid: str
-    def __init__(self, product_uuid: _Optional[str] = ..., product_attribute_uuid: _Optional[str] = ..., product_term_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., product_attribute_uuid: _Optional[str] = ..., product_term_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteProductTermResponse(_message.Message):
     __slots__ = []
@@ -104,20 +106,22 @@ class ListProductTermsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[ProductTerm, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class ProductTerm(_message.Message):
-    __slots__ = ["created_at", "product_attribute_uuid", "product_uuid", "term_uuid", "updated_at", "uuid"]
+    __slots__ = ["created_at", "etag", "product_attribute_uuid", "product_uuid", "term_uuid", "updated_at", "uuid"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_ATTRIBUTE_UUID_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
     TERM_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     product_attribute_uuid: str
     product_uuid: str
     term_uuid: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., product_attribute_uuid: _Optional[str] = ..., term_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., product_attribute_uuid: _Optional[str] = ..., term_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class ProductTermCreate(_message.Message):
     __slots__ = ["term_uuid"]

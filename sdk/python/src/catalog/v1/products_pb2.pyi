@@ -45,12 +45,21 @@ class BulkCreateProductsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Product, _Mapping]]] = ...) -> None: ...
 
 class BulkTransitionProductsRequest(_message.Message):
-    __slots__ = ["transition", "uuids"]
+    __slots__ = ["etags", "transition", "uuids"]
+    class EtagsEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    ETAGS_FIELD_NUMBER: _ClassVar[int]
     TRANSITION_FIELD_NUMBER: _ClassVar[int]
     UUIDS_FIELD_NUMBER: _ClassVar[int]
+    etags: _containers.ScalarMap[str, str]
     transition: ProductTransition
     uuids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, transition: _Optional[_Union[ProductTransition, str]] = ..., uuids: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, transition: _Optional[_Union[ProductTransition, str]] = ..., uuids: _Optional[_Iterable[str]] = ..., etags: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class BulkTransitionProductsResponse(_message.Message):
     __slots__ = ["items"]
@@ -83,10 +92,12 @@ class CreateProductResponse(_message.Message):
     def __init__(self, product: _Optional[_Union[Product, _Mapping]] = ...) -> None: ...
 
 class DeleteProductRequest(_message.Message):
-    __slots__ = ["product_uuid"]
+    __slots__ = ["etag", "product_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     product_uuid: str
-    def __init__(self, product_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteProductResponse(_message.Message):
     __slots__ = []
@@ -175,11 +186,12 @@ class ListProductsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Product, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class Product(_message.Message):
-    __slots__ = ["brand_uuid", "code", "created_at", "display_name", "family_uuid", "featured_asset_uuid", "input_value_uuids", "input_values", "kind", "parent_uuid", "product_asset_uuids", "product_assets", "product_attribute_uuids", "product_attributes", "product_categories", "product_category_uuids", "product_relation_uuids", "product_relations", "product_tag_uuids", "product_tags", "publication_uuids", "publications", "removed_at", "status", "updated_at", "uuid", "variant_uuids", "variants"]
+    __slots__ = ["brand_uuid", "code", "created_at", "display_name", "etag", "family_uuid", "featured_asset_uuid", "input_value_uuids", "input_values", "kind", "parent_uuid", "product_asset_uuids", "product_assets", "product_attribute_uuids", "product_attributes", "product_categories", "product_category_uuids", "product_relation_uuids", "product_relations", "product_tag_uuids", "product_tags", "publication_uuids", "publications", "removed_at", "status", "updated_at", "uuid", "variant_uuids", "variants"]
     BRAND_UUID_FIELD_NUMBER: _ClassVar[int]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
     FEATURED_ASSET_UUID_FIELD_NUMBER: _ClassVar[int]
     INPUT_VALUES_FIELD_NUMBER: _ClassVar[int]
@@ -208,6 +220,7 @@ class Product(_message.Message):
     code: str
     created_at: _timestamp_pb2.Timestamp
     display_name: str
+    etag: str
     family_uuid: str
     featured_asset_uuid: str
     input_value_uuids: _common_pb2.UuidList
@@ -232,7 +245,7 @@ class Product(_message.Message):
     uuid: str
     variant_uuids: _common_pb2.UuidList
     variants: ProductList
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., removed_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[ProductStatus, str]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., kind: _Optional[_Union[ProductKind, str]] = ..., family_uuid: _Optional[str] = ..., parent_uuid: _Optional[str] = ..., brand_uuid: _Optional[str] = ..., product_category_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., product_categories: _Optional[_Union[_product_categories_pb2.ProductCategoryList, _Mapping]] = ..., product_tag_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., product_tags: _Optional[_Union[_product_tags_pb2.ProductTagList, _Mapping]] = ..., product_attribute_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., product_attributes: _Optional[_Union[_product_attributes_pb2.ProductAttributeList, _Mapping]] = ..., input_value_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., input_values: _Optional[_Union[_product_input_values_pb2.ProductInputValueList, _Mapping]] = ..., publication_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., publications: _Optional[_Union[_product_publications_pb2.ProductPublicationList, _Mapping]] = ..., variant_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., variants: _Optional[_Union[ProductList, _Mapping]] = ..., product_asset_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., product_assets: _Optional[_Union[_product_assets_pb2.ProductAssetList, _Mapping]] = ..., product_relation_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., product_relations: _Optional[_Union[_product_relations_pb2.ProductRelationList, _Mapping]] = ..., featured_asset_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., removed_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[ProductStatus, str]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., kind: _Optional[_Union[ProductKind, str]] = ..., family_uuid: _Optional[str] = ..., parent_uuid: _Optional[str] = ..., brand_uuid: _Optional[str] = ..., product_category_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., product_categories: _Optional[_Union[_product_categories_pb2.ProductCategoryList, _Mapping]] = ..., product_tag_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., product_tags: _Optional[_Union[_product_tags_pb2.ProductTagList, _Mapping]] = ..., product_attribute_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., product_attributes: _Optional[_Union[_product_attributes_pb2.ProductAttributeList, _Mapping]] = ..., input_value_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., input_values: _Optional[_Union[_product_input_values_pb2.ProductInputValueList, _Mapping]] = ..., publication_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., publications: _Optional[_Union[_product_publications_pb2.ProductPublicationList, _Mapping]] = ..., variant_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., variants: _Optional[_Union[ProductList, _Mapping]] = ..., product_asset_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., product_assets: _Optional[_Union[_product_assets_pb2.ProductAssetList, _Mapping]] = ..., product_relation_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., product_relations: _Optional[_Union[_product_relations_pb2.ProductRelationList, _Mapping]] = ..., featured_asset_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class ProductCreate(_message.Message):
     __slots__ = ["brand_uuid", "code", "display_name", "family_uuid", "kind", "parent_uuid"]
@@ -277,10 +290,11 @@ class ProductList(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Product, _Mapping]]] = ...) -> None: ...
 
 class ProductUpdate(_message.Message):
-    __slots__ = ["brand_uuid", "code", "display_name", "family_uuid", "kind", "parent_uuid", "update_mask", "uuid"]
+    __slots__ = ["brand_uuid", "code", "display_name", "etag", "family_uuid", "kind", "parent_uuid", "update_mask", "uuid"]
     BRAND_UUID_FIELD_NUMBER: _ClassVar[int]
     CODE_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     PARENT_UUID_FIELD_NUMBER: _ClassVar[int]
@@ -289,20 +303,23 @@ class ProductUpdate(_message.Message):
     brand_uuid: str
     code: str
     display_name: str
+    etag: str
     family_uuid: str
     kind: ProductKind
     parent_uuid: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., kind: _Optional[_Union[ProductKind, str]] = ..., family_uuid: _Optional[str] = ..., parent_uuid: _Optional[str] = ..., brand_uuid: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., kind: _Optional[_Union[ProductKind, str]] = ..., family_uuid: _Optional[str] = ..., parent_uuid: _Optional[str] = ..., brand_uuid: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class TransitionProductRequest(_message.Message):
-    __slots__ = ["product_uuid", "transition"]
+    __slots__ = ["etag", "product_uuid", "transition"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
     TRANSITION_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     product_uuid: str
     transition: ProductTransition
-    def __init__(self, product_uuid: _Optional[str] = ..., transition: _Optional[_Union[ProductTransition, str]] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., transition: _Optional[_Union[ProductTransition, str]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class TransitionProductResponse(_message.Message):
     __slots__ = ["product"]

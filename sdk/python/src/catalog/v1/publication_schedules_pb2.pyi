@@ -36,16 +36,25 @@ class BulkCreatePublicationSchedulesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[PublicationSchedule, _Mapping]]] = ...) -> None: ...
 
 class BulkTransitionPublicationSchedulesRequest(_message.Message):
-    __slots__ = ["product_uuid", "publication_uuid", "transition", "uuids"]
+    __slots__ = ["etags", "product_uuid", "publication_uuid", "transition", "uuids"]
+    class EtagsEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    ETAGS_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
     PUBLICATION_UUID_FIELD_NUMBER: _ClassVar[int]
     TRANSITION_FIELD_NUMBER: _ClassVar[int]
     UUIDS_FIELD_NUMBER: _ClassVar[int]
+    etags: _containers.ScalarMap[str, str]
     product_uuid: str
     publication_uuid: str
     transition: PublicationScheduleTransition
     uuids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, product_uuid: _Optional[str] = ..., publication_uuid: _Optional[str] = ..., transition: _Optional[_Union[PublicationScheduleTransition, str]] = ..., uuids: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., publication_uuid: _Optional[str] = ..., transition: _Optional[_Union[PublicationScheduleTransition, str]] = ..., uuids: _Optional[_Iterable[str]] = ..., etags: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class BulkTransitionPublicationSchedulesResponse(_message.Message):
     __slots__ = ["items"]
@@ -86,14 +95,16 @@ class CreatePublicationScheduleResponse(_message.Message):
     def __init__(self, publication_schedule: _Optional[_Union[PublicationSchedule, _Mapping]] = ...) -> None: ...
 
 class DeletePublicationScheduleRequest(_message.Message):
-    __slots__ = ["product_uuid", "publication_uuid", "schedule_uuid"]
+    __slots__ = ["etag", "product_uuid", "publication_uuid", "schedule_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
     PUBLICATION_UUID_FIELD_NUMBER: _ClassVar[int]
     SCHEDULE_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     product_uuid: str
     publication_uuid: str
     schedule_uuid: str
-    def __init__(self, product_uuid: _Optional[str] = ..., publication_uuid: _Optional[str] = ..., schedule_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., publication_uuid: _Optional[str] = ..., schedule_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeletePublicationScheduleResponse(_message.Message):
     __slots__ = []
@@ -152,8 +163,9 @@ class ListPublicationSchedulesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[PublicationSchedule, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class PublicationSchedule(_message.Message):
-    __slots__ = ["created_at", "executed_at", "failure_code", "failure_reason", "product_uuid", "publication_uuid", "scheduled_at", "status", "transition", "updated_at", "uuid"]
+    __slots__ = ["created_at", "etag", "executed_at", "failure_code", "failure_reason", "product_uuid", "publication_uuid", "scheduled_at", "status", "transition", "updated_at", "uuid"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     EXECUTED_AT_FIELD_NUMBER: _ClassVar[int]
     FAILURE_CODE_FIELD_NUMBER: _ClassVar[int]
     FAILURE_REASON_FIELD_NUMBER: _ClassVar[int]
@@ -165,6 +177,7 @@ class PublicationSchedule(_message.Message):
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     executed_at: _timestamp_pb2.Timestamp
     failure_code: str
     failure_reason: str
@@ -175,7 +188,7 @@ class PublicationSchedule(_message.Message):
     transition: _product_publications_pb2.ProductPublicationTransition
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., publication_uuid: _Optional[str] = ..., transition: _Optional[_Union[_product_publications_pb2.ProductPublicationTransition, str]] = ..., scheduled_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[PublicationScheduleStatus, str]] = ..., executed_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., failure_code: _Optional[str] = ..., failure_reason: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., product_uuid: _Optional[str] = ..., publication_uuid: _Optional[str] = ..., transition: _Optional[_Union[_product_publications_pb2.ProductPublicationTransition, str]] = ..., scheduled_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[PublicationScheduleStatus, str]] = ..., executed_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., failure_code: _Optional[str] = ..., failure_reason: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class PublicationScheduleCreate(_message.Message):
     __slots__ = ["scheduled_at", "transition"]
@@ -186,28 +199,32 @@ class PublicationScheduleCreate(_message.Message):
     def __init__(self, transition: _Optional[_Union[_product_publications_pb2.ProductPublicationTransition, str]] = ..., scheduled_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class PublicationScheduleUpdate(_message.Message):
-    __slots__ = ["scheduled_at", "transition", "update_mask", "uuid"]
+    __slots__ = ["etag", "scheduled_at", "transition", "update_mask", "uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     SCHEDULED_AT_FIELD_NUMBER: _ClassVar[int]
     TRANSITION_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     scheduled_at: _timestamp_pb2.Timestamp
     transition: _product_publications_pb2.ProductPublicationTransition
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., transition: _Optional[_Union[_product_publications_pb2.ProductPublicationTransition, str]] = ..., scheduled_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., transition: _Optional[_Union[_product_publications_pb2.ProductPublicationTransition, str]] = ..., scheduled_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class TransitionPublicationScheduleRequest(_message.Message):
-    __slots__ = ["product_uuid", "publication_uuid", "schedule_uuid", "transition"]
+    __slots__ = ["etag", "product_uuid", "publication_uuid", "schedule_uuid", "transition"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_UUID_FIELD_NUMBER: _ClassVar[int]
     PUBLICATION_UUID_FIELD_NUMBER: _ClassVar[int]
     SCHEDULE_UUID_FIELD_NUMBER: _ClassVar[int]
     TRANSITION_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     product_uuid: str
     publication_uuid: str
     schedule_uuid: str
     transition: PublicationScheduleTransition
-    def __init__(self, product_uuid: _Optional[str] = ..., publication_uuid: _Optional[str] = ..., schedule_uuid: _Optional[str] = ..., transition: _Optional[_Union[PublicationScheduleTransition, str]] = ...) -> None: ...
+    def __init__(self, product_uuid: _Optional[str] = ..., publication_uuid: _Optional[str] = ..., schedule_uuid: _Optional[str] = ..., transition: _Optional[_Union[PublicationScheduleTransition, str]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class TransitionPublicationScheduleResponse(_message.Message):
     __slots__ = ["publication_schedule"]

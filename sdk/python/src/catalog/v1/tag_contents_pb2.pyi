@@ -53,12 +53,14 @@ class CreateTagContentResponse(_message.Message):
     def __init__(self, tag_content: _Optional[_Union[TagContent, _Mapping]] = ...) -> None: ...
 
 class DeleteTagContentRequest(_message.Message):
-    __slots__ = ["tag_content_uuid", "tag_uuid"]
+    __slots__ = ["etag", "tag_content_uuid", "tag_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     TAG_CONTENT_UUID_FIELD_NUMBER: _ClassVar[int]
     TAG_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     tag_content_uuid: str
     tag_uuid: str
-    def __init__(self, tag_uuid: _Optional[str] = ..., tag_content_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, tag_uuid: _Optional[str] = ..., tag_content_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteTagContentResponse(_message.Message):
     __slots__ = []
@@ -113,10 +115,11 @@ class ListTagContentsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[TagContent, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class TagContent(_message.Message):
-    __slots__ = ["created_at", "description", "display_name", "locale_uuid", "tag_uuid", "updated_at", "uuid"]
+    __slots__ = ["created_at", "description", "display_name", "etag", "locale_uuid", "tag_uuid", "updated_at", "uuid"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
     TAG_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
@@ -124,11 +127,12 @@ class TagContent(_message.Message):
     created_at: _timestamp_pb2.Timestamp
     description: str
     display_name: str
+    etag: str
     locale_uuid: str
     tag_uuid: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., tag_uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., tag_uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class TagContentCreate(_message.Message):
     __slots__ = ["description", "display_name", "locale_uuid"]
@@ -147,18 +151,20 @@ class TagContentList(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[TagContent, _Mapping]]] = ...) -> None: ...
 
 class TagContentUpdate(_message.Message):
-    __slots__ = ["description", "display_name", "locale_uuid", "update_mask", "uuid"]
+    __slots__ = ["description", "display_name", "etag", "locale_uuid", "update_mask", "uuid"]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     LOCALE_UUID_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     description: str
     display_name: str
+    etag: str
     locale_uuid: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., locale_uuid: _Optional[str] = ..., display_name: _Optional[str] = ..., description: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class UpdateTagContentRequest(_message.Message):
     __slots__ = ["tag_content", "tag_content_uuid", "tag_uuid"]

@@ -48,10 +48,12 @@ class CreateTagResponse(_message.Message):
     def __init__(self, tag: _Optional[_Union[Tag, _Mapping]] = ...) -> None: ...
 
 class DeleteTagRequest(_message.Message):
-    __slots__ = ["tag_uuid"]
+    __slots__ = ["etag", "tag_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     TAG_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     tag_uuid: str
-    def __init__(self, tag_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, tag_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteTagResponse(_message.Message):
     __slots__ = []
@@ -112,12 +114,13 @@ class ListTagsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Tag, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class Tag(_message.Message):
-    __slots__ = ["code", "content_uuids", "contents", "created_at", "display_name", "updated_at", "uuid"]
+    __slots__ = ["code", "content_uuids", "contents", "created_at", "display_name", "etag", "updated_at", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CONTENTS_FIELD_NUMBER: _ClassVar[int]
     CONTENT_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
@@ -125,9 +128,10 @@ class Tag(_message.Message):
     contents: _tag_contents_pb2.TagContentList
     created_at: _timestamp_pb2.Timestamp
     display_name: str
+    etag: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., content_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., contents: _Optional[_Union[_tag_contents_pb2.TagContentList, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., content_uuids: _Optional[_Union[_common_pb2.UuidList, _Mapping]] = ..., contents: _Optional[_Union[_tag_contents_pb2.TagContentList, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class TagCreate(_message.Message):
     __slots__ = ["code", "display_name"]
@@ -144,16 +148,18 @@ class TagInclude(_message.Message):
     def __init__(self, contents: bool = ...) -> None: ...
 
 class TagUpdate(_message.Message):
-    __slots__ = ["code", "display_name", "update_mask", "uuid"]
+    __slots__ = ["code", "display_name", "etag", "update_mask", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     display_name: str
+    etag: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class UpdateTagRequest(_message.Message):
     __slots__ = ["tag", "tag_uuid"]

@@ -54,10 +54,12 @@ class CreateTypeGroupResponse(_message.Message):
     def __init__(self, type_group: _Optional[_Union[TypeGroup, _Mapping]] = ...) -> None: ...
 
 class DeleteTypeGroupRequest(_message.Message):
-    __slots__ = ["type_group_uuid"]
+    __slots__ = ["etag", "type_group_uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     TYPE_GROUP_UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     type_group_uuid: str
-    def __init__(self, type_group_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, type_group_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteTypeGroupResponse(_message.Message):
     __slots__ = []
@@ -112,20 +114,22 @@ class ListTypeGroupsResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[TypeGroup, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
 
 class TypeGroup(_message.Message):
-    __slots__ = ["code", "created_at", "display_name", "entity_type", "updated_at", "uuid"]
+    __slots__ = ["code", "created_at", "display_name", "entity_type", "etag", "updated_at", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     ENTITY_TYPE_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     created_at: _timestamp_pb2.Timestamp
     display_name: str
     entity_type: TypeGroupEntityType
+    etag: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., entity_type: _Optional[_Union[TypeGroupEntityType, str]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., entity_type: _Optional[_Union[TypeGroupEntityType, str]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class TypeGroupCreate(_message.Message):
     __slots__ = ["code", "display_name", "entity_type"]
@@ -138,18 +142,20 @@ class TypeGroupCreate(_message.Message):
     def __init__(self, code: _Optional[str] = ..., display_name: _Optional[str] = ..., entity_type: _Optional[_Union[TypeGroupEntityType, str]] = ...) -> None: ...
 
 class TypeGroupUpdate(_message.Message):
-    __slots__ = ["code", "display_name", "entity_type", "update_mask", "uuid"]
+    __slots__ = ["code", "display_name", "entity_type", "etag", "update_mask", "uuid"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     ENTITY_TYPE_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     code: str
     display_name: str
     entity_type: TypeGroupEntityType
+    etag: str
     update_mask: _field_mask_pb2.FieldMask
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., entity_type: _Optional[_Union[TypeGroupEntityType, str]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., display_name: _Optional[str] = ..., entity_type: _Optional[_Union[TypeGroupEntityType, str]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class UpdateTypeGroupRequest(_message.Message):
     __slots__ = ["type_group", "type_group_uuid"]

@@ -64,22 +64,26 @@ class CreateWebhookSubscriptionResponse(_message.Message):
     def __init__(self, webhook_subscription: _Optional[_Union[WebhookSubscription, _Mapping]] = ...) -> None: ...
 
 class DeleteWebhookSubscriptionEventTypeRequest(_message.Message):
-    __slots__ = ["event_type_uuid", "uuid"]
+    __slots__ = ["etag", "event_type_uuid", "uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     EVENT_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     event_type_uuid: str
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., event_type_uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., event_type_uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteWebhookSubscriptionEventTypeResponse(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
 class DeleteWebhookSubscriptionRequest(_message.Message):
-    __slots__ = ["uuid"]
+    __slots__ = ["etag", "uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class DeleteWebhookSubscriptionResponse(_message.Message):
     __slots__ = []
@@ -278,12 +282,14 @@ class RotateWebhookSubscriptionSecretResponse(_message.Message):
     def __init__(self, webhook_subscription: _Optional[_Union[WebhookSubscription, _Mapping]] = ...) -> None: ...
 
 class TransitionWebhookSubscriptionRequest(_message.Message):
-    __slots__ = ["transition", "uuid"]
+    __slots__ = ["etag", "transition", "uuid"]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     TRANSITION_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
+    etag: str
     transition: WebhookSubscriptionTransition
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., transition: _Optional[_Union[WebhookSubscriptionTransition, str]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., transition: _Optional[_Union[WebhookSubscriptionTransition, str]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class TransitionWebhookSubscriptionResponse(_message.Message):
     __slots__ = ["webhook_subscription"]
@@ -306,9 +312,10 @@ class UpdateWebhookSubscriptionResponse(_message.Message):
     def __init__(self, webhook_subscription: _Optional[_Union[WebhookSubscription, _Mapping]] = ...) -> None: ...
 
 class WebhookDelivery(_message.Message):
-    __slots__ = ["attempts", "created_at", "event_type", "event_uuid", "last_status_code", "payload", "scheduled_at", "status", "subscription_uuid", "updated_at", "uuid"]
+    __slots__ = ["attempts", "created_at", "etag", "event_type", "event_uuid", "last_status_code", "payload", "scheduled_at", "status", "subscription_uuid", "updated_at", "uuid"]
     ATTEMPTS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     EVENT_TYPE_FIELD_NUMBER: _ClassVar[int]
     EVENT_UUID_FIELD_NUMBER: _ClassVar[int]
     LAST_STATUS_CODE_FIELD_NUMBER: _ClassVar[int]
@@ -320,6 +327,7 @@ class WebhookDelivery(_message.Message):
     UUID_FIELD_NUMBER: _ClassVar[int]
     attempts: int
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     event_type: str
     event_uuid: str
     last_status_code: int
@@ -329,7 +337,7 @@ class WebhookDelivery(_message.Message):
     subscription_uuid: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., subscription_uuid: _Optional[str] = ..., event_uuid: _Optional[str] = ..., event_type: _Optional[str] = ..., payload: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., status: _Optional[_Union[WebhookDeliveryStatus, str]] = ..., attempts: _Optional[int] = ..., last_status_code: _Optional[int] = ..., scheduled_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., subscription_uuid: _Optional[str] = ..., event_uuid: _Optional[str] = ..., event_type: _Optional[str] = ..., payload: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., status: _Optional[_Union[WebhookDeliveryStatus, str]] = ..., attempts: _Optional[int] = ..., last_status_code: _Optional[int] = ..., scheduled_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class WebhookDeliveryAttempt(_message.Message):
     __slots__ = ["created_at", "delivery_uuid", "error", "response_body", "response_time_ms", "status_code", "uuid"]
@@ -368,10 +376,11 @@ class WebhookEventType(_message.Message):
     def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., deprecated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., sunset_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class WebhookSubscription(_message.Message):
-    __slots__ = ["consecutive_failures", "created_at", "display_name", "request_timeout_ms", "secret", "status", "suspended_at", "target_url", "updated_at", "uuid"]
+    __slots__ = ["consecutive_failures", "created_at", "display_name", "etag", "request_timeout_ms", "secret", "status", "suspended_at", "target_url", "updated_at", "uuid"]
     CONSECUTIVE_FAILURES_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     REQUEST_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     SECRET_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -382,6 +391,7 @@ class WebhookSubscription(_message.Message):
     consecutive_failures: int
     created_at: _timestamp_pb2.Timestamp
     display_name: str
+    etag: str
     request_timeout_ms: int
     secret: str
     status: WebhookSubscriptionStatus
@@ -389,7 +399,7 @@ class WebhookSubscription(_message.Message):
     target_url: str
     updated_at: _timestamp_pb2.Timestamp
     uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[WebhookSubscriptionStatus, str]] = ..., display_name: _Optional[str] = ..., target_url: _Optional[str] = ..., request_timeout_ms: _Optional[int] = ..., secret: _Optional[str] = ..., consecutive_failures: _Optional[int] = ..., suspended_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[WebhookSubscriptionStatus, str]] = ..., display_name: _Optional[str] = ..., target_url: _Optional[str] = ..., request_timeout_ms: _Optional[int] = ..., secret: _Optional[str] = ..., consecutive_failures: _Optional[int] = ..., suspended_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class WebhookSubscriptionCreate(_message.Message):
     __slots__ = ["display_name", "request_timeout_ms", "target_url"]
@@ -402,18 +412,20 @@ class WebhookSubscriptionCreate(_message.Message):
     def __init__(self, display_name: _Optional[str] = ..., target_url: _Optional[str] = ..., request_timeout_ms: _Optional[int] = ...) -> None: ...
 
 class WebhookSubscriptionEventType(_message.Message):
-    __slots__ = ["created_at", "name", "uuid", "webhook_event_type_uuid", "webhook_subscription_uuid"]
+    __slots__ = ["created_at", "etag", "name", "uuid", "webhook_event_type_uuid", "webhook_subscription_uuid"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     UUID_FIELD_NUMBER: _ClassVar[int]
     WEBHOOK_EVENT_TYPE_UUID_FIELD_NUMBER: _ClassVar[int]
     WEBHOOK_SUBSCRIPTION_UUID_FIELD_NUMBER: _ClassVar[int]
     created_at: _timestamp_pb2.Timestamp
+    etag: str
     name: str
     uuid: str
     webhook_event_type_uuid: str
     webhook_subscription_uuid: str
-    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., webhook_subscription_uuid: _Optional[str] = ..., webhook_event_type_uuid: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., webhook_subscription_uuid: _Optional[str] = ..., webhook_event_type_uuid: _Optional[str] = ..., name: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class WebhookSubscriptionEventTypeCreate(_message.Message):
     __slots__ = ["webhook_event_type_uuid"]
@@ -422,16 +434,18 @@ class WebhookSubscriptionEventTypeCreate(_message.Message):
     def __init__(self, webhook_event_type_uuid: _Optional[str] = ...) -> None: ...
 
 class WebhookSubscriptionUpdate(_message.Message):
-    __slots__ = ["display_name", "request_timeout_ms", "target_url", "update_mask"]
+    __slots__ = ["display_name", "etag", "request_timeout_ms", "target_url", "update_mask"]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
     REQUEST_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     TARGET_URL_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     display_name: str
+    etag: str
     request_timeout_ms: int
     target_url: str
     update_mask: _field_mask_pb2.FieldMask
-    def __init__(self, display_name: _Optional[str] = ..., target_url: _Optional[str] = ..., request_timeout_ms: _Optional[int] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    def __init__(self, display_name: _Optional[str] = ..., target_url: _Optional[str] = ..., request_timeout_ms: _Optional[int] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., etag: _Optional[str] = ...) -> None: ...
 
 class WebhookSubscriptionStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
