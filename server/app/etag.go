@@ -69,6 +69,11 @@ func writeConditions(ctx context.Context, method string, req proto.Message) (con
 		return ctx, nil
 	case strings.HasPrefix(name, "Update"), strings.HasPrefix(name, "Delete"), strings.HasPrefix(name, "Transition"):
 	default:
+		// A condition on an operation that checks none (a read, a create, an action such as
+		// rotate-secret) is refused rather than ignored: the client would believe it guarded.
+		if len(md.Get(IfMatchHeader)) > 0 {
+			return ctx, apierr.Field("If-Match", "this operation takes no condition: If-Match applies to updates, deletes and lifecycle moves")
+		}
 		return ctx, nil
 	}
 	var cond etag.Condition
@@ -188,8 +193,19 @@ func singleTag(resp proto.Message) string {
 // `*` matches any) with 304, the ETag and no body. A GET with include[…] or expand[…] is always
 // answered in full: its tag is the resource's own, which those views of other resources do not
 // change.
+//
+// It also refuses what the gateway would drop silently: an empty If-Match (400, as a malformed
+// one), and If-None-Match on anything but a GET (400: no write here is conditional on absence).
 func notModified(next runtime.HandlerFunc) runtime.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, params map[string]string) {
+		if v, ok := r.Header["If-Match"]; ok && strings.TrimSpace(strings.Join(v, "")) == "" {
+			WriteProblem(w, r, apierr.Field("If-Match", `must be * or a list of entity tags ("…")`))
+			return
+		}
+		if _, ok := r.Header["If-None-Match"]; ok && r.Method != http.MethodGet {
+			WriteProblem(w, r, apierr.Field("If-None-Match", "only a GET takes If-None-Match"))
+			return
+		}
 		inm := r.Header.Get("If-None-Match")
 		if r.Method != http.MethodGet || inm == "" || hasViews(r) {
 			next(w, r, params)

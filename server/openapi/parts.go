@@ -143,8 +143,8 @@ func headers() obj {
 // idempotencyKeyParameter is the Idempotency-Key of every POST and PATCH (server/app/idempotency.go).
 func idempotencyKeyParameter() obj {
 	return obj{"name": "Idempotency-Key", "in": "header", "required": false,
-		"description": "Makes the request safe to retry: the first answer (success or 4xx) to a key is stored for 24 hours per " +
-			"tenant, and a retry with the same key and the same body gets that answer again, with `Idempotency-Replayed: true`, " +
+		"description": "Makes the request safe to retry: the first answer (success or 4xx) of an operation that ran is stored for 24 hours per " +
+			"tenant (a request refused before it ran, for a malformed or invalid body, stores nothing), and a retry with the same key and the same body gets that answer again, with `Idempotency-Replayed: true`, " +
 			"without doing anything. The same key with another body (or operation) is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while " +
 			"the first request still runs is 409 `IDEMPOTENCY_IN_PROGRESS`. 5xx answers are not stored: a retry runs again. " +
 			"Use a new random key (a UUID) per operation.",

@@ -405,3 +405,29 @@ func TestConcurrentIfMatch(t *testing.T) {
 	}
 	log.Expect(t, "one update", Ev("attribute.updated", "attributeUuid", Str(cr.Obj(), "uuid")))
 }
+
+// Conditions where no condition is checked are refused, never silently ignored: If-Match on a read,
+// a create or an action that is not an update, delete or lifecycle move (rotate-secret), an empty
+// If-Match, If-None-Match on a write. Nothing is written.
+func TestConditionsWhereNoneIsChecked(t *testing.T) {
+	t.Parallel()
+	c, _ := env.TenantClient(t)
+	cr := Want(t, c.Post("/v1/attributes", Body("code", "a_"+RandomHex(4))), 201)
+	attr := "/v1/attributes/" + Str(cr.Obj(), "uuid")
+	t0 := tagOf(t, "create", cr)
+	WantProblem(t, do(t, c, "POST", "/v1/attributes", Body("code", "b_"+RandomHex(4)), "If-Match", `"x"`), 400, "VALIDATION_FAILED", "If-Match")
+	WantProblem(t, do(t, c, "GET", attr, nil, "If-Match", `"x"`), 400, "VALIDATION_FAILED", "If-Match")
+	WantProblem(t, do(t, c, "GET", "/v1/attributes", nil, "If-Match", t0), 400, "VALIDATION_FAILED", "If-Match")
+	WantProblem(t, do(t, c, "PATCH", attr, Body("displayName", "empty"), "If-Match", ""), 400, "VALIDATION_FAILED", "If-Match")
+	WantProblem(t, do(t, c, "PATCH", attr, Body("displayName", "inm"), "If-None-Match", "*"), 400, "VALIDATION_FAILED", "If-None-Match")
+	WantProblem(t, do(t, c, "DELETE", attr, nil, "If-None-Match", t0), 400, "VALIDATION_FAILED", "If-None-Match")
+	if got := tagOf(t, "after the refusals", Want(t, c.Get(attr), 200)); got != t0 {
+		t.Errorf("a refused condition changed the attribute: %s → %s", t0, got)
+	}
+	sub := "/v1/webhook-subscriptions/" + Str(Want(t, c.Post("/v1/webhook-subscriptions", Body("displayName", "hook", "targetUrl", "http://127.0.0.1:9/hook")), 201).Obj(), "uuid")
+	before := Want(t, c.Get(sub), 200)
+	WantProblem(t, do(t, c, "PATCH", sub+"/actions/rotate-secret", nil, "If-Match", `"stale"`), 400, "VALIDATION_FAILED", "If-Match")
+	if after := Want(t, c.Get(sub), 200); after.Header.Get("ETag") != before.Header.Get("ETag") {
+		t.Errorf("a refused rotate-secret changed the subscription")
+	}
+}
