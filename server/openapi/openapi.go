@@ -632,7 +632,10 @@ func (g *generator) objectSchema(md protoreflect.MessageDescriptor, dir directio
 		if isFieldMask(f) || etag.IsTagField(f) || (keep != nil && !keep(f)) { // etag: the ETag header
 			continue
 		}
-		req := dir == response || fields.RulesOf(f).GetRequired() || (bulkUpdate && f.Name() == "uuid")
+		// A list with min_items is required too: absent and empty are the same list, which the rule
+		// refuses (the uuids of a bulk lifecycle move).
+		rules := fields.RulesOf(f)
+		req := dir == response || rules.GetRequired() || (f.IsList() && rules.GetMinItems() > 0) || (bulkUpdate && f.Name() == "uuid")
 		props[f.JSONName()] = g.fieldSchema(f, dir, req)
 		if req {
 			required = append(required, f.JSONName())

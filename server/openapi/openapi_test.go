@@ -203,6 +203,14 @@ func TestShapesFollowTheCodec(t *testing.T) {
 	if req, _ := schema(d, "AttributeUpdateBulkItem")["required"].([]any); !slices.Equal(req, []any{"uuid"}) {
 		t.Errorf("bulk update items require %v, want [uuid]", req)
 	}
+	// A list the rules require items of is required: absent is the empty list, which they refuse.
+	move := get(d, "paths", "/v1/attributes/bulk/actions/lifecycle", "patch", "requestBody", "content", "application/json", "schema")
+	if r, ok := get(move, "$ref").(string); ok {
+		move = schema(d, r[strings.LastIndex(r, "/")+1:])
+	}
+	if req, _ := get(move, "required").([]any); !slices.Contains(req, any("uuids")) || !slices.Contains(req, any("transition")) {
+		t.Errorf("bulk lifecycle body requires %v, want transition and uuids", req)
+	}
 	bulk := get(d, "paths", "/v1/attributes/bulk", "post", "requestBody", "content", "application/json", "schema")
 	if get(bulk, "type") != "array" || get(bulk, "items", "$ref") != "#/components/schemas/AttributeCreate" {
 		t.Errorf("bulk create body %v, want an array of AttributeCreate", bulk)
