@@ -1,8 +1,18 @@
 -- name: GetProduct :one
 SELECT * FROM products WHERE tenant_id = $1 AND uuid = $2;
 
+-- name: LockProductFamilies :exec
+-- Before a lifecycle move locks its products: a status change recomputes their readiness, which
+-- takes their family's readiness lock (shared, migration 0020) after their rows, while a change of
+-- the family's requirements takes it (exclusive) before the rows. Taken here first, in the order
+-- of every other writer (families, then products), the move and the change wait for each other
+-- instead of deadlocking.
+SELECT readiness_lock(@tenant_id, 'family', ARRAY(
+    SELECT p.family_uuid FROM products p WHERE p.tenant_id = @tenant_id AND p.uuid = ANY(@uuids::uuid[])), false);
+
 -- name: LockProducts :many
-SELECT * FROM products WHERE tenant_id = $1 AND uuid = ANY(@uuids::uuid[]) FOR UPDATE;
+-- In uuid order, so that two bulk moves of overlapping products wait for each other.
+SELECT * FROM products WHERE tenant_id = $1 AND uuid = ANY(@uuids::uuid[]) ORDER BY uuid FOR UPDATE;
 
 -- name: ShareProducts :many
 -- The products of uuids, locked against deletion for the rest of the transaction (parent checks).

@@ -237,18 +237,21 @@ type Locale struct {
 }
 
 type Product struct {
-	TenantID    string     `db:"tenant_id"`
-	Uuid        uuid.UUID  `db:"uuid"`
-	Code        string     `db:"code"`
-	DisplayName string     `db:"display_name"`
-	Kind        string     `db:"kind"`
-	Status      string     `db:"status"`
-	FamilyUuid  *uuid.UUID `db:"family_uuid"`
-	ParentUuid  *uuid.UUID `db:"parent_uuid"`
-	BrandUuid   *uuid.UUID `db:"brand_uuid"`
-	CreatedAt   time.Time  `db:"created_at"`
-	UpdatedAt   time.Time  `db:"updated_at"`
-	RemovedAt   *time.Time `db:"removed_at"`
+	TenantID         string      `db:"tenant_id"`
+	Uuid             uuid.UUID   `db:"uuid"`
+	Code             string      `db:"code"`
+	DisplayName      string      `db:"display_name"`
+	Kind             string      `db:"kind"`
+	Status           string      `db:"status"`
+	FamilyUuid       *uuid.UUID  `db:"family_uuid"`
+	ParentUuid       *uuid.UUID  `db:"parent_uuid"`
+	BrandUuid        *uuid.UUID  `db:"brand_uuid"`
+	CreatedAt        time.Time   `db:"created_at"`
+	UpdatedAt        time.Time   `db:"updated_at"`
+	RemovedAt        *time.Time  `db:"removed_at"`
+	SearchCategories []uuid.UUID `db:"search_categories"`
+	SearchTerms      []uuid.UUID `db:"search_terms"`
+	ReadyChannels    []uuid.UUID `db:"ready_channels"`
 }
 
 type ProductAsset struct {

@@ -55,7 +55,7 @@ func (q *Queries) DeleteProductLink(ctx context.Context, arg DeleteProductLinkPa
 }
 
 const getProduct = `-- name: GetProduct :one
-SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at FROM products WHERE tenant_id = $1 AND uuid = $2
+SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels FROM products WHERE tenant_id = $1 AND uuid = $2
 `
 
 type GetProductParams struct {
@@ -79,6 +79,9 @@ func (q *Queries) GetProduct(ctx context.Context, arg GetProductParams) (Product
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.RemovedAt,
+		&i.SearchCategories,
+		&i.SearchTerms,
+		&i.ReadyChannels,
 	)
 	return i, err
 }
@@ -183,7 +186,7 @@ FROM (SELECT unnest($3::uuid[]) AS uuid, unnest($4::text[]) AS code, unnest($5::
              unnest($9::uuid[]) AS parent_uuid, unnest($10::boolean[]) AS has_parent,
              unnest($11::uuid[]) AS brand_uuid, unnest($12::boolean[]) AS has_brand) AS p
 ON CONFLICT DO NOTHING
-RETURNING tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at
+RETURNING tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels
 `
 
 type InsertProductsParams struct {
@@ -238,6 +241,9 @@ func (q *Queries) InsertProducts(ctx context.Context, arg InsertProductsParams) 
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.RemovedAt,
+			&i.SearchCategories,
+			&i.SearchTerms,
+			&i.ReadyChannels,
 		); err != nil {
 			return nil, err
 		}
@@ -329,7 +335,7 @@ func (q *Queries) ListProductLinksOfProducts(ctx context.Context, arg ListProduc
 }
 
 const listVariantsOfProducts = `-- name: ListVariantsOfProducts :many
-SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at FROM products WHERE tenant_id = $1 AND parent_uuid = ANY($2::uuid[]) AND status <> 'removed'
+SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels FROM products WHERE tenant_id = $1 AND parent_uuid = ANY($2::uuid[]) AND status <> 'removed'
 ORDER BY created_at, uuid
 `
 
@@ -361,6 +367,9 @@ func (q *Queries) ListVariantsOfProducts(ctx context.Context, arg ListVariantsOf
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.RemovedAt,
+			&i.SearchCategories,
+			&i.SearchTerms,
+			&i.ReadyChannels,
 		); err != nil {
 			return nil, err
 		}
@@ -372,8 +381,28 @@ func (q *Queries) ListVariantsOfProducts(ctx context.Context, arg ListVariantsOf
 	return items, nil
 }
 
+const lockProductFamilies = `-- name: LockProductFamilies :exec
+SELECT readiness_lock($1, 'family', ARRAY(
+    SELECT p.family_uuid FROM products p WHERE p.tenant_id = $1 AND p.uuid = ANY($2::uuid[])), false)
+`
+
+type LockProductFamiliesParams struct {
+	TenantID string      `db:"tenant_id"`
+	Uuids    []uuid.UUID `db:"uuids"`
+}
+
+// Before a lifecycle move locks its products: a status change recomputes their readiness, which
+// takes their family's readiness lock (shared, migration 0020) after their rows, while a change of
+// the family's requirements takes it (exclusive) before the rows. Taken here first, in the order
+// of every other writer (families, then products), the move and the change wait for each other
+// instead of deadlocking.
+func (q *Queries) LockProductFamilies(ctx context.Context, arg LockProductFamiliesParams) error {
+	_, err := q.db.Exec(ctx, lockProductFamilies, arg.TenantID, arg.Uuids)
+	return err
+}
+
 const lockProducts = `-- name: LockProducts :many
-SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at FROM products WHERE tenant_id = $1 AND uuid = ANY($2::uuid[]) FOR UPDATE
+SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels FROM products WHERE tenant_id = $1 AND uuid = ANY($2::uuid[]) ORDER BY uuid FOR UPDATE
 `
 
 type LockProductsParams struct {
@@ -381,6 +410,7 @@ type LockProductsParams struct {
 	Uuids    []uuid.UUID `db:"uuids"`
 }
 
+// In uuid order, so that two bulk moves of overlapping products wait for each other.
 func (q *Queries) LockProducts(ctx context.Context, arg LockProductsParams) ([]Product, error) {
 	rows, err := q.db.Query(ctx, lockProducts, arg.TenantID, arg.Uuids)
 	if err != nil {
@@ -403,6 +433,9 @@ func (q *Queries) LockProducts(ctx context.Context, arg LockProductsParams) ([]P
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.RemovedAt,
+			&i.SearchCategories,
+			&i.SearchTerms,
+			&i.ReadyChannels,
 		); err != nil {
 			return nil, err
 		}
@@ -420,7 +453,7 @@ SET status = $1,
     removed_at = CASE WHEN $1 = 'removed' THEN $2::timestamptz ELSE NULL END,
     updated_at = $2
 WHERE tenant_id = $3 AND uuid = ANY($4::uuid[])
-RETURNING tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at
+RETURNING tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels
 `
 
 type SetProductStatusParams struct {
@@ -457,6 +490,9 @@ func (q *Queries) SetProductStatus(ctx context.Context, arg SetProductStatusPara
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.RemovedAt,
+			&i.SearchCategories,
+			&i.SearchTerms,
+			&i.ReadyChannels,
 		); err != nil {
 			return nil, err
 		}
@@ -469,7 +505,7 @@ func (q *Queries) SetProductStatus(ctx context.Context, arg SetProductStatusPara
 }
 
 const shareProducts = `-- name: ShareProducts :many
-SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at FROM products WHERE tenant_id = $1 AND uuid = ANY($2::uuid[]) FOR SHARE
+SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels FROM products WHERE tenant_id = $1 AND uuid = ANY($2::uuid[]) FOR SHARE
 `
 
 type ShareProductsParams struct {
@@ -500,6 +536,9 @@ func (q *Queries) ShareProducts(ctx context.Context, arg ShareProductsParams) ([
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.RemovedAt,
+			&i.SearchCategories,
+			&i.SearchTerms,
+			&i.ReadyChannels,
 		); err != nil {
 			return nil, err
 		}
@@ -521,7 +560,7 @@ SET code = coalesce($1, code),
     brand_uuid = CASE WHEN $7::boolean THEN $8::uuid ELSE brand_uuid END,
     updated_at = $9
 WHERE tenant_id = $10 AND uuid = $11
-RETURNING tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at
+RETURNING tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels
 `
 
 type UpdateProductParams struct {
@@ -568,6 +607,9 @@ func (q *Queries) UpdateProduct(ctx context.Context, arg UpdateProductParams) (P
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.RemovedAt,
+		&i.SearchCategories,
+		&i.SearchTerms,
+		&i.ReadyChannels,
 	)
 	return i, err
 }

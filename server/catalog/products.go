@@ -39,16 +39,9 @@ var ProductList = &list.Spec{
 		// linked uuid (migration 0019), so a rare category or term reads only its products.
 		"categoryUuids": {Type: list.UUID, Match: `products.uuid IN (SELECT l.product_uuid FROM product_links l
 			WHERE l.tenant_id = @tenant AND l.category_uuid = ANY(@values))`},
-		// Descendants by the parent chain (categories_children), from the given categories down.
-		// The tree is gathered first into an array (an init plan), so the links are read by their
-		// index like categoryUuids' rather than joined to a CTE whose size the planner guesses.
-		"categoryTreeUuids": {Type: list.UUID, Match: `products.uuid IN (SELECT l.product_uuid FROM product_links l
-			WHERE l.tenant_id = @tenant AND l.category_uuid = ANY(ARRAY(
-				WITH RECURSIVE tree (uuid) AS (
-					SELECT c.uuid FROM categories c WHERE c.tenant_id = @tenant AND c.uuid = ANY(@values)
-					UNION
-					SELECT c.uuid FROM categories c JOIN tree ON c.tenant_id = @tenant AND c.parent_uuid = tree.uuid)
-				SELECT uuid FROM tree)))`},
+		// The subtree: search_categories holds each linked category with its ancestors (migration
+		// 0023), so a product is in a category's tree when the array names the category.
+		"categoryTreeUuids": {Type: list.UUID, Match: `products.search_categories && @values`},
 		"tagUuids": {Type: list.UUID, Match: `products.uuid IN (SELECT l.product_uuid FROM product_links l
 			WHERE l.tenant_id = @tenant AND l.tag_uuid = ANY(@values))`},
 		// Its own attributes, or for a variant its parent's (as product_effective_attributes).
@@ -59,29 +52,18 @@ var ProductList = &list.Spec{
 			SELECT v.uuid FROM product_attributes pa
 			JOIN products v ON v.tenant_id = pa.tenant_id AND v.parent_uuid = pa.product_uuid
 			WHERE pa.tenant_id = @tenant AND pa.attribute_uuid = ANY(@values))`},
-		// Effective terms: its own, and for a variant the terms of its parent's product attributes
-		// whose attribute it does not link itself (a link on the variant wins, as in
-		// product_effective_attributes).
-		"termUuids": {Type: list.UUID, Match: `products.uuid IN (
-			SELECT pt.product_uuid FROM product_terms pt
-			WHERE pt.tenant_id = @tenant AND pt.term_uuid = ANY(@values)
-			UNION ALL
-			SELECT v.uuid FROM product_terms pt
-			JOIN product_attributes pa ON pa.tenant_id = pt.tenant_id AND pa.uuid = pt.product_attribute_uuid
-			JOIN products v ON v.tenant_id = pt.tenant_id AND v.parent_uuid = pt.product_uuid
-			WHERE pt.tenant_id = @tenant AND pt.term_uuid = ANY(@values)
-			  AND NOT EXISTS (SELECT 1 FROM product_attributes o
-			                  WHERE o.tenant_id = v.tenant_id AND o.product_uuid = v.uuid AND o.attribute_uuid = pa.attribute_uuid))`},
+		// Effective terms (search_terms, migration 0023): its own, and for a variant the terms of
+		// its parent's product attributes whose attribute it does not link itself (a link on the
+		// variant wins, as in product_effective_attributes).
+		"termUuids": {Type: list.UUID, Match: `products.search_terms && @values`},
 		"publishedChannelUuids": {Type: list.UUID, Match: `products.uuid IN (SELECT pp.product_uuid FROM product_publications pp
 			WHERE pp.tenant_id = @tenant AND pp.channel_uuid = ANY(@values) AND pp.status = 'published')`},
 		// Readiness is stored on the publication (migration 0020, kept by every write that can
-		// change it), so both are index lookups. Not ready on a channel: no ready publication there
-		// (none at all counts as not ready).
+		// change it) and its ready channels on the product (ready_channels, migration 0023). Not
+		// ready on a channel: no ready publication there (none at all counts as not ready).
 		"readyChannelUuids": {Type: list.UUID, Match: `products.uuid IN (SELECT pp.product_uuid FROM product_publications pp
 			WHERE pp.tenant_id = @tenant AND pp.channel_uuid = ANY(@values) AND pp.ready)`},
-		"notReadyChannelUuids": {Type: list.UUID, Match: `EXISTS (SELECT 1 FROM unnest(@values) ch(uuid)
-			WHERE NOT EXISTS (SELECT 1 FROM product_publications pp
-				WHERE pp.tenant_id = @tenant AND pp.product_uuid = products.uuid AND pp.channel_uuid = ch.uuid AND pp.ready))`},
+		"notReadyChannelUuids": {Type: list.UUID, Match: `NOT (products.ready_channels @> @values)`},
 	}),
 	Order:      list.CodeNameOrder(map[string]string{"status": "status", "kind": "kind"}),
 	SoftDelete: &list.SoftDelete{StatusColumn: "status", Removed: "removed", IsRemovedField: "isRemoved", StatusesField: "statuses"},
@@ -328,6 +310,9 @@ var products = &crud.Family[db.Product, *pb.Product, *pb.ProductCreate, *pb.Prod
 		Machine: nodeMachine("product"),
 		Status:  func(p db.Product) string { return p.Status },
 		Lock: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID) ([]db.Product, error) {
+			if err := t.Q.LockProductFamilies(ctx, db.LockProductFamiliesParams{TenantID: t.Tenant, Uuids: ids}); err != nil {
+				return nil, err
+			}
 			return t.Q.LockProducts(ctx, db.LockProductsParams{TenantID: t.Tenant, Uuids: ids})
 		},
 		// A product that leaves active (deactivate, remove) is unpublished from every channel in the

@@ -45,6 +45,16 @@ func wantStoredFresh(t *testing.T, product string) {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
+	// The product's ready channels (migration 0023, the notReadyChannelUuids filter) follow.
+	var stored, fresh string
+	if err := pool.QueryRow(context.Background(), `SELECT p.ready_channels::text, ARRAY(SELECT pp.channel_uuid
+		FROM product_publications pp WHERE pp.tenant_id = p.tenant_id AND pp.product_uuid = p.uuid AND pp.ready ORDER BY 1)::text
+		FROM products p WHERE p.uuid = $1`, product).Scan(&stored, &fresh); err != nil {
+		t.Fatal(err)
+	}
+	if stored != fresh {
+		t.Errorf("product %s stores ready channels %s, but they are %s", product, stored, fresh)
+	}
 }
 
 // wantFilters checks the readiness filters on channel ch over the products all: ready are the
@@ -440,4 +450,64 @@ func TestConcurrentRequirementWrites(t *testing.T) {
 	wg.Wait()
 	wantStoredFresh(t, p)
 	WantUUIDs(t, c, "/v1/products?notReadyChannelUuids[eq]="+ch+"&uuids[eq]="+p, false, p)
+}
+
+// TestLifecycleMoveTakesTheFamilyLockFirst: a product's lifecycle move takes its family's
+// readiness lock before it locks the product, the order of a change of the family's requirements
+// (the family's lock, then its products). Taken the other way round, the move held the product
+// while it waited for the family, and the change held the family while it waited for the product:
+// a deadlock (TestReadinessUnderConcurrentWrites met it under load as 503s after the retries).
+// Here a transaction holds the family's lock exclusively, as a requirement change does, while the
+// move waits for it; the product must still be free to lock (NOWAIT).
+func TestLifecycleMoveTakesTheFamilyLockFirst(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c, tenant := env.TenantClient(t)
+	fam := mkFamily(t, c)
+	p := mkProduct(t, c, "simple", "familyUuid", fam)
+	activate(t, c, p)
+	mkPub(t, c, p, mkChannel(t, c))
+
+	a, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Rollback(ctx) //nolint:errcheck
+	if _, err := a.Exec(ctx, `SELECT readiness_lock($1, 'family', ARRAY[$2::uuid], true)`, tenant, fam); err != nil {
+		t.Fatal(err)
+	}
+	moved := make(chan Resp, 1)
+	go func() {
+		moved <- c.Patch("/v1/products/"+p+"/actions/lifecycle", Body("transition", "deactivate"))
+	}()
+	// Wait until the move waits for the family's lock.
+	waiting := `SELECT count(*) FROM pg_locks l, hashtextextended('catalogd:readiness:family:' || $1 || ':' || $2, 0) k
+		WHERE l.locktype = 'advisory' AND NOT l.granted
+		  AND l.classid = ((k >> 32) & 4294967295)::bigint::oid AND l.objid = (k & 4294967295)::bigint::oid`
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var n int
+		if err := pool.QueryRow(ctx, waiting, tenant, fam).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			break
+		}
+		select {
+		case r := <-moved:
+			t.Fatalf("the move ended (%d) without waiting for the family's lock held by another transaction", r.Status)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the move never waited for the family's lock")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, err := a.Exec(ctx, `SELECT 1 FROM products WHERE tenant_id = $1 AND uuid = $2 FOR NO KEY UPDATE NOWAIT`, tenant, p); err != nil {
+		t.Fatalf("the product is locked by the move while it waits for its family's lock: %v", err)
+	}
+	if err := a.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	Want(t, <-moved, 200)
+	wantStoredFresh(t, p)
 }
