@@ -6,8 +6,9 @@
 //     with their terms, an input type required by the web channel, 10 families with their
 //     requirement links), then -products products with their category links, product attributes
 //     and terms, input values and publications straight into the tables with set-based SQL, in
-//     chunks of -chunk products, triggers off; then the readiness of every publication by
-//     readiness_refresh (migration 0020), 10 000 products a call;
+//     chunks of -chunk products, triggers off; then the search arrays of every product and the
+//     readiness of every publication by search_refresh (migration 0023) and readiness_refresh
+//     (migration 0020), 10 000 products a call;
 //   - search: GET /v1/products?categoryTreeUuids[eq]=<root>&termUuids[eq]=<colour>&
 //     notReadyChannelUuids[eq]=<web>&size=20 with -clients clients for -duration (two roots by two
 //     colours, drawn per request), and the SQL the service runs for those pages written as pgbench
@@ -314,7 +315,8 @@ func seedProducts(ctx context.Context, conn *pgx.Conn, s *structure) error {
 		}
 		fmt.Printf("  %d/%d products inserted (%s)\n", b, n, time.Since(t0).Round(time.Second))
 	}
-	// Readiness of every publication, by the function the triggers call, on fresh statistics.
+	// The search arrays (migration 0023) and the readiness of every publication, by the functions
+	// the triggers call, on fresh statistics.
 	t := time.Now()
 	if _, err := conn.Exec(ctx, "ANALYZE products, product_links, product_attributes, product_terms, product_input_values, product_publications"); err != nil {
 		return err
@@ -323,12 +325,13 @@ func seedProducts(ctx context.Context, conn *pgx.Conn, s *structure) error {
 	t = time.Now()
 	const refreshChunk = 10_000
 	for a := 0; a < n; a += refreshChunk {
-		if _, err := conn.Exec(ctx, `SELECT readiness_refresh(@tenant, ARRAY(SELECT uuid FROM bench_search_seed WHERE i >= @lo AND i < @hi))`,
+		if _, err := conn.Exec(ctx, `SELECT search_refresh(@tenant, s.ids, false), readiness_refresh(@tenant, s.ids)
+			FROM (SELECT ARRAY(SELECT uuid FROM bench_search_seed WHERE i >= @lo AND i < @hi) AS ids) s`,
 			pgx.NamedArgs{"tenant": *tenant, "lo": a, "hi": a + refreshChunk}); err != nil {
-			return fmt.Errorf("readiness_refresh: %w", err)
+			return fmt.Errorf("search_refresh, readiness_refresh: %w", err)
 		}
 		if (a/refreshChunk)%10 == 9 || a+refreshChunk >= n {
-			fmt.Printf("  readiness of %d/%d products (%s)\n", min(n, a+refreshChunk), n, time.Since(t).Round(time.Second))
+			fmt.Printf("  search arrays and readiness of %d/%d products (%s)\n", min(n, a+refreshChunk), n, time.Since(t).Round(time.Second))
 		}
 	}
 	refresh := time.Since(t)
