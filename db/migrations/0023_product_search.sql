@@ -1,6 +1,6 @@
 -- What the product search filters on, kept on the product itself (issue 15, item 5), so that
--- "in Shoes (any subcategory), red, not ready for web" is one bitmap AND of two GIN indexes and a
--- recheck of the rows it leaves, whatever the sizes of the sets it intersects:
+-- "in Shoes (any subcategory), red, not ready for web" is one scan of a GIN index over both arrays
+-- and a recheck of the rows it leaves, whatever the sizes of the sets it intersects:
 --   search_categories  the categories the product is linked to, with all their ancestors
 --                      (categoryTreeUuids: a category matches its whole subtree);
 --   search_terms       the product's effective terms: its own, and for a variant its parent's
@@ -269,8 +269,11 @@ FROM (SELECT tenant_id, array_agg(uuid) AS ids FROM products GROUP BY tenant_id)
 SELECT ready_channels_refresh(t.tenant_id, t.ids)
 FROM (SELECT tenant_id, array_agg(DISTINCT product_uuid) AS ids FROM product_publications WHERE ready GROUP BY tenant_id) t;
 
--- categoryTreeUuids and termUuids: one GIN index each (a uuid names one tenant's row; the list's
--- tenant condition is checked on the rows the bitmap leaves). ready_channels has none: the
+-- categoryTreeUuids and termUuids: one GIN index over both arrays (a uuid names one tenant's row;
+-- the list's tenant condition is checked on the rows the bitmap leaves). Either filter alone reads
+-- its column; both at once are one index scan that steps through the two posting lists together,
+-- skipping what the other cannot match: for a root category (100 000 products) and a colour
+-- (83 000) among a million products, 18 ms a count, where a GIN index per array built two
+-- bitmaps and ANDed them, 30 ms (`make bench` step search). ready_channels has none: the
 -- notReadyChannelUuids filter is a recheck, and its updates stay HOT.
-CREATE INDEX products_search_categories ON products USING gin (search_categories);
-CREATE INDEX products_search_terms ON products USING gin (search_terms);
+CREATE INDEX products_search ON products USING gin (search_categories, search_terms);
