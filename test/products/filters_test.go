@@ -26,15 +26,7 @@ func TestLinkFilters(t *testing.T) {
 	all := []string{vp, v1, v2, s1, s2, s3, bare}
 
 	// A category tree of three levels (root > mid > leaf) and an unrelated category.
-	mkCat := func(extra ...any) string {
-		b := Body(extra...)
-		b["code"] = "c_" + RandomHex(4)
-		return Str(Want(t, c.Post("/v1/categories", b), 201).Obj(), "uuid")
-	}
-	root := mkCat()
-	mid := mkCat("parentUuid", root)
-	leaf := mkCat("parentUuid", mid)
-	other := mkCat()
+	root, mid, leaf, other := mkCategoryTree(t, c)
 	for _, l := range [][2]string{{vp, root}, {s1, leaf}, {s2, mid}, {s3, other}} {
 		Want(t, c.Post("/v1/products/"+l[0]+"/categories", Body("categoryUuid", l[1])), 201)
 	}

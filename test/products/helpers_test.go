@@ -58,3 +58,18 @@ func pev(verb, id string) Event { return Ev("product."+verb, "productUuid", id) 
 func transition(c *Client, id, tr string) Resp {
 	return c.Patch("/v1/products/"+id+"/actions/lifecycle", Body("transition", tr))
 }
+
+// mkCategoryTree creates a category tree of three levels (root > mid > leaf) and an unrelated
+// category, returning their uuids.
+func mkCategoryTree(t *testing.T, c *Client) (root, mid, leaf, other string) {
+	t.Helper()
+	mkCat := func(extra ...any) string {
+		b := Body(extra...)
+		b["code"] = "c_" + RandomHex(4)
+		return Str(Want(t, c.Post("/v1/categories", b), 201).Obj(), "uuid")
+	}
+	root = mkCat()
+	mid = mkCat("parentUuid", root)
+	leaf = mkCat("parentUuid", mid)
+	return root, mid, leaf, mkCat()
+}

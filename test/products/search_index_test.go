@@ -65,15 +65,7 @@ func TestSearchArraysFollowEveryWrite(t *testing.T) {
 	t.Parallel()
 	c, tenant := env.TenantClient(t)
 	l := func(kv ...string) string { return "/v1/products" + Q(kv...) }
-	mkCat := func(extra ...any) string {
-		b := Body(extra...)
-		b["code"] = "c_" + RandomHex(4)
-		return Str(Want(t, c.Post("/v1/categories", b), 201).Obj(), "uuid")
-	}
-	root := mkCat()
-	mid := mkCat("parentUuid", root)
-	leaf := mkCat("parentUuid", mid)
-	other := mkCat()
+	root, mid, leaf, other := mkCategoryTree(t, c)
 	fam := mkFamily(t, c)
 	vp := mkProductID(t, c, "vp", "variant_parent", "familyUuid", fam)
 	vp2 := mkProductID(t, c, "vp2", "variant_parent", "familyUuid", fam)
@@ -165,14 +157,7 @@ func TestSearchArraysFollowEveryWrite(t *testing.T) {
 func TestSearchArraysUnderConcurrentWrites(t *testing.T) {
 	t.Parallel()
 	c, tenant := env.TenantClient(t)
-	mkCat := func(extra ...any) string {
-		b := Body(extra...)
-		b["code"] = "c_" + RandomHex(4)
-		return Str(Want(t, c.Post("/v1/categories", b), 201).Obj(), "uuid")
-	}
-	a, b := mkCat(), mkCat()
-	mid := mkCat("parentUuid", a)
-	leaf := mkCat("parentUuid", mid)
+	a, mid, leaf, b := mkCategoryTree(t, c)
 	fam := mkFamily(t, c)
 	attr := Str(Want(t, c.Post("/v1/attributes", Body("code", "a_"+RandomHex(4))), 201).Obj(), "uuid")
 	var terms []string
