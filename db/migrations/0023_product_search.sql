@@ -13,13 +13,14 @@
 -- row by row from the one the planner guessed smallest: seconds per page at a million products.
 --
 -- Every write that can change them recomputes them in the same transaction, by the triggers
--- below; the readiness triggers of migration 0020 keep ready_channels (readiness_refresh):
+-- below:
 --   product_terms, product_attributes                 -> the products and their variants
 --   product_links (category)                          -> the products
 --   products (insert, parent_uuid)                    -> the new and moved variants
 --   categories (parent_uuid)                          -> the products linked anywhere in the
 --                                                        moved subtrees
---   product_publications (insert, delete)             -> the products (ready_channels)
+--   product_publications (insert, delete, and ready   -> the products (ready_channels)
+--   changed by readiness_refresh of migration 0020)
 -- Deleting a category linked to a product or having children is refused (RESTRICT), so a delete
 -- never changes a closure.
 --
@@ -95,7 +96,8 @@ END
 $$;
 
 -- ready_channels_refresh recomputes ready_channels from the publications' stored readiness (the
--- caller holds the products' locks: readiness_refresh, or the delete of the publications).
+-- caller holds the products' locks: readiness_refresh, or the trigger of a publication created or
+-- deleted).
 CREATE FUNCTION ready_channels_refresh(p_tenant text, p_products uuid[]) RETURNS void
 LANGUAGE sql AS $$
     UPDATE products p SET ready_channels = s.channels
@@ -104,24 +106,6 @@ LANGUAGE sql AS $$
                                 ORDER BY pp.channel_uuid) AS channels
           FROM products pr WHERE pr.tenant_id = p_tenant AND pr.uuid = ANY(p_products)) s
     WHERE p.tenant_id = p_tenant AND p.uuid = s.uuid AND p.ready_channels IS DISTINCT FROM s.channels;
-$$;
-
--- readiness_refresh (migration 0020) keeps ready_channels with the publications' readiness.
-CREATE OR REPLACE FUNCTION readiness_refresh(p_tenant text, p_products uuid[]) RETURNS void
-LANGUAGE plpgsql SET jit = off AS $$
-BEGIN
-    IF p_products IS NULL OR cardinality(p_products) = 0 THEN
-        RETURN;
-    END IF;
-    PERFORM 1 FROM products WHERE tenant_id = p_tenant AND uuid = ANY(p_products) ORDER BY uuid FOR NO KEY UPDATE;
-    UPDATE product_publications pp SET missing = s.missing
-    FROM (SELECT cur.uuid, coalesce(m.missing, '[]'::jsonb) AS missing
-          FROM product_publications cur
-          LEFT JOIN readiness_missing(p_tenant, p_products) m ON m.publication_uuid = cur.uuid
-          WHERE cur.tenant_id = p_tenant AND cur.product_uuid = ANY(p_products)) s
-    WHERE pp.tenant_id = p_tenant AND pp.uuid = s.uuid AND pp.missing IS DISTINCT FROM s.missing;
-    PERFORM ready_channels_refresh(p_tenant, p_products);
-END
 $$;
 
 -- search_lock takes the tenant's category-tree lock: exclusive for a category move, shared for a
@@ -223,12 +207,32 @@ BEGIN
 END
 $$;
 
-CREATE FUNCTION search_on_publications_deleted() RETURNS trigger
+-- search_on_publications: publications created or deleted (their products locked first, as
+-- readiness_refresh locks them). A publication is created ready (missing defaults to '[]') and the
+-- readiness trigger of migration 0020, which fires first (triggers of one event fire in name
+-- order), stores what it lacks; this one reads the result.
+CREATE FUNCTION search_on_publications() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE r record;
 BEGIN
     FOR r IN SELECT tenant_id, array_agg(DISTINCT product_uuid) AS ids FROM changed GROUP BY tenant_id LOOP
         PERFORM 1 FROM products WHERE tenant_id = r.tenant_id AND uuid = ANY(r.ids) ORDER BY uuid FOR NO KEY UPDATE;
+        PERFORM ready_channels_refresh(r.tenant_id, r.ids);
+    END LOOP;
+    RETURN NULL;
+END
+$$;
+
+-- search_on_publications_ready: publications whose readiness changed (readiness_refresh rewrites
+-- missing, whose emptiness is ready, after locking their products).
+CREATE FUNCTION search_on_publications_ready() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE r record;
+BEGIN
+    FOR r IN SELECT n.tenant_id, array_agg(DISTINCT n.product_uuid) AS ids FROM changed n
+             JOIN before o ON o.tenant_id = n.tenant_id AND o.uuid = n.uuid
+             WHERE n.ready IS DISTINCT FROM o.ready
+             GROUP BY n.tenant_id LOOP
         PERFORM ready_channels_refresh(r.tenant_id, r.ids);
     END LOOP;
     RETURN NULL;
@@ -260,8 +264,12 @@ CREATE TRIGGER search_products_ins AFTER INSERT ON products
     REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION search_on_products_created();
 CREATE TRIGGER search_categories AFTER UPDATE ON categories
     REFERENCING OLD TABLE AS before NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION search_on_categories();
+CREATE TRIGGER search_publications_ins AFTER INSERT ON product_publications
+    REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION search_on_publications();
+CREATE TRIGGER search_publications_upd AFTER UPDATE ON product_publications
+    REFERENCING OLD TABLE AS before NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION search_on_publications_ready();
 CREATE TRIGGER search_publications_del AFTER DELETE ON product_publications
-    REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION search_on_publications_deleted();
+    REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION search_on_publications();
 
 -- The products that exist already.
 SELECT search_refresh(t.tenant_id, t.ids, false)
