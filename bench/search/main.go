@@ -492,7 +492,7 @@ func search(ctx context.Context, a *api, conn *pgx.Conn, s *structure) error {
 }
 
 // keyset walks every page of -page-size with the cursor, then times the pages at a few depths
-// again (-repeat times each, one client) and the offset page at the deepest depth.
+// again (-repeat rounds, the depths taking turns, one client) and the offset page at the deepest depth.
 func keyset(a *api) error {
 	last := (*nProducts + *pageSize - 1) / *pageSize
 	deep := min(10000, last) // the deepest page timed again, and by offset
@@ -530,18 +530,26 @@ func keyset(a *api) error {
 	}
 	figures.Put("search_walk_pages", len(walk))
 	figures.Put("search_walk_s", elapsed.Seconds())
-	for _, d := range depths {
-		q, ok := cursors[d]
-		if !ok {
-			continue
-		}
-		lat := make([]time.Duration, 0, *repeat)
-		for range *repeat {
+	// The depths take turns, one request each per round, so that a machine getting busier or quieter
+	// during the repeats (autovacuum after the walk, another process) weighs on every depth alike.
+	lats := map[int][]time.Duration{}
+	for range *repeat {
+		for _, d := range depths {
+			q, ok := cursors[d]
+			if !ok {
+				continue
+			}
 			t := time.Now()
 			if err := a.Call("GET", q, nil, nil); err != nil {
 				return err
 			}
-			lat = append(lat, time.Since(t))
+			lats[d] = append(lats[d], time.Since(t))
+		}
+	}
+	for _, d := range depths {
+		lat, ok := lats[d]
+		if !ok {
+			continue
 		}
 		p50, p99, _ := measure.Pct(lat)
 		what := "keyset"
