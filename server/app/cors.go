@@ -27,7 +27,7 @@ const corsExposeHeaders = "X-Request-Id, Location, ETag, RateLimit, RateLimit-Po
 	"Grpc-Status, Grpc-Message, Grpc-Status-Details-Bin, Connect-Content-Encoding, Content-Encoding"
 
 // corsMethods are the methods the API answers.
-const corsMethods = "GET, POST, PATCH, PUT, DELETE"
+const corsMethods = "GET, HEAD, POST, PATCH, PUT, DELETE"
 
 // newCORS is the policy of the configured origins (nil: none).
 func newCORS(origins []string) *cors {

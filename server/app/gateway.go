@@ -56,9 +56,9 @@ func newGateway(middlewares ...runtime.Middleware) *runtime.ServeMux {
 				return
 			}
 			if status == http.StatusMethodNotAllowed {
-				allow := allowedMethods(mux, r)
+				allow := withHead(allowedMethods(mux, r))
 				w.Header().Set("Allow", strings.Join(allow, ", "))
-				WriteProblem(w, r, apierr.New(apierr.MethodNotAllowed, "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", ")))
+				WriteProblem(w, r, apierr.New(apierr.MethodNotAllowed, "%s is not allowed on %s; allowed: %s", clientMethod(r), r.URL.Path, strings.Join(allow, ", ")))
 				return
 			}
 			WriteProblem(w, r, apierr.New(apierr.NotFound, "no resource at %s", r.URL.Path))

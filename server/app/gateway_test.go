@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -43,7 +44,7 @@ func testGateway(t *testing.T, rpcErr error) (http.Handler, *atomic.Int64) {
 			t.Fatal(err)
 		}
 	}
-	return gw, calls
+	return headAsGet(gw), calls
 }
 
 func serve(h http.Handler, method, path string) *httptest.ResponseRecorder {
@@ -108,6 +109,13 @@ func TestMethodNotAllowedListsTheAllowedMethods(t *testing.T) {
 			t.Errorf("%s: no method routes it", path)
 			continue
 		}
+		// HEAD is routed wherever GET is (head.go), and Allow lists it after GET.
+		if i := slices.Index(routed, http.MethodGet); i >= 0 {
+			routed = slices.Insert(routed, i+1, http.MethodHead)
+			if c := serve(h, http.MethodHead, path).Code; c == http.StatusNotFound || c == http.StatusMethodNotAllowed {
+				t.Errorf("HEAD %s: %d, but GET routes it", path, c)
+			}
+		}
 		for _, m := range append(slices.Clone(probeMethods), http.MethodHead, http.MethodOptions) {
 			if slices.Contains(routed, m) {
 				continue
@@ -135,14 +143,18 @@ func TestMethodNotAllowedListsTheAllowedMethods(t *testing.T) {
 	}
 	// The examples of the spec: an attribute, a collection, a link without update.
 	for _, c := range []struct{ method, path, allow string }{
-		{"PUT", "/v1/attributes/0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13", "GET, PATCH, DELETE"},
-		{"DELETE", "/v1/attributes", "GET, POST"},
-		{"PATCH", "/v1/assets/0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13/collections/0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13", "GET, DELETE"},
+		{"PUT", "/v1/attributes/0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13", "GET, HEAD, PATCH, DELETE"},
+		{"DELETE", "/v1/attributes", "GET, HEAD, POST"},
+		{"PATCH", "/v1/assets/0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13/collections/0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13", "GET, HEAD, DELETE"},
+		{"HEAD", "/v1/products/bulk/actions/lifecycle", "PATCH"},
 	} {
 		w := serve(h, c.method, c.path)
 		if w.Code != http.StatusMethodNotAllowed || w.Header().Get("Allow") != c.allow {
 			t.Errorf("%s %s: %d Allow %q, want 405 %q", c.method, c.path, w.Code, w.Header().Get("Allow"), c.allow)
 		}
+	}
+	if p := problemOf(t, serve(h, http.MethodHead, "/v1/products/bulk/actions/lifecycle")); !strings.HasPrefix(fmt.Sprint(p["detail"]), "HEAD is not allowed") {
+		t.Errorf("HEAD on a path without GET: detail %q, want the method the client sent", p["detail"])
 	}
 	// A path no rule has stays 404, without Allow.
 	if w := serve(h, "GET", "/v1/nothing-here"); w.Code != http.StatusNotFound || w.Header().Get("Allow") != "" {

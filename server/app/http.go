@@ -55,7 +55,7 @@ func httpHandler(log *slog.Logger, p httpParts) http.Handler {
 	mux.Handle("GET /docs", p.docs)
 	mux.Handle("GET /docs/{$}", http.RedirectHandler("/docs", http.StatusMovedPermanently))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(p.reg, promhttp.HandlerOpts{}))
-	mux.Handle("/v1/", p.cors.wrap(queryparam.PreserveOrder(p.gw)))
+	mux.Handle("/v1/", p.cors.wrap(queryparam.PreserveOrder(headAsGet(p.gw))))
 	for _, path := range p.rpcPath {
 		mux.Handle(path, p.cors.wrap(p.rpcWeb))
 	}

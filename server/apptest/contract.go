@@ -77,6 +77,10 @@ func (c *Contract) Check(t testing.TB, req *http.Request, body []byte, r Resp) {
 	t.Helper()
 	c.exchanges.Add(1)
 	what := req.Method + " " + req.URL.RequestURI()
+	if req.Method == http.MethodHead {
+		c.checkHead(t, req, r)
+		return
+	}
 	route, params, err := c.router.FindRoute(req)
 	if err != nil {
 		if r.Status == http.StatusNotFound || r.Status == http.StatusMethodNotAllowed {
@@ -106,6 +110,37 @@ func (c *Contract) Check(t testing.TB, req *http.Request, body []byte, r Resp) {
 		Body: io.NopCloser(bytes.NewReader(r.Raw)), Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
 	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
 		t.Errorf("openapi: %s → %d does not match the document:\n%v\nbody: %.600s", what, r.Status, err, r.Raw)
+	}
+}
+
+// checkHead validates a HEAD as the document describes it (its description, "HEAD"): the GET of the
+// same path, without a body; so the path has a GET, the status is one the GET declares, and the
+// headers the GET's answer declares are there.
+func (c *Contract) checkHead(t testing.TB, req *http.Request, r Resp) {
+	t.Helper()
+	what := req.Method + " " + req.URL.RequestURI()
+	if len(r.Raw) > 0 {
+		t.Errorf("openapi: %s answered a body: %.300s", what, r.Raw)
+	}
+	get := req.Clone(req.Context())
+	get.Method = http.MethodGet
+	route, _, err := c.router.FindRoute(get)
+	if err != nil {
+		if r.Status != http.StatusNotFound && r.Status != http.StatusMethodNotAllowed {
+			t.Errorf("openapi: %s has no GET in the document (%v) but the service answered %d", what, err, r.Status)
+		}
+		c.docRefused.Add(1)
+		return
+	}
+	resp := route.Operation.Responses.Status(r.Status)
+	if resp == nil || resp.Value == nil {
+		t.Errorf("openapi: %s → %d: the GET does not declare that status", what, r.Status)
+		return
+	}
+	for name, h := range resp.Value.Headers {
+		if h.Value != nil && h.Value.Required && r.Header.Get(name) == "" {
+			t.Errorf("openapi: %s → %d lacks the header %s the GET declares", what, r.Status, name)
+		}
 	}
 }
 

@@ -74,6 +74,9 @@ unknown fields are refused. Any POST or PATCH may carry an ` + "`Idempotency-Key
 characters): a retry with the same key and body within 24 hours gets the first answer again, with
 ` + "`Idempotency-Replayed: true`" + `, and does nothing twice.
 
+**HEAD.** Every path that answers GET answers HEAD too, as that GET without a body: the same status and
+headers (` + "`ETag`" + `, 304 with ` + "`If-None-Match`" + `, the status of an error). The ` + "`Allow`" + ` header of a 405 lists it.
+
 **Rate limits.** Each tenant has a token bucket per replica: past it, 429 with ` + "`Retry-After`" + `; every answer
 carries ` + "`RateLimit-Policy`" + ` and ` + "`RateLimit`" + ` (IETF draft-ietf-httpapi-ratelimit-headers). A tenant also
 has at most half of the service's database connections at once; a request that finds its share busy is 429 too.

@@ -45,8 +45,8 @@ func TestAssetCollectionOperations(t *testing.T) {
 
 	// No update: nothing to change; Allow lists what the path does support.
 	if r := c.Patch(base+"/"+id, Body("collectionUuid", y)); Problem(t, "no update", r, 405, "METHOD_NOT_ALLOWED") &&
-		r.Header.Get("Allow") != "GET, DELETE" {
-		t.Errorf("405 Allow %q, want \"GET, DELETE\"", r.Header.Get("Allow"))
+		r.Header.Get("Allow") != "GET, HEAD, DELETE" {
+		t.Errorf("405 Allow %q, want \"GET, HEAD, DELETE\"", r.Header.Get("Allow"))
 	}
 
 	WantUUIDs(t, c, base, true, id, iy, iz)

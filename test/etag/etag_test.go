@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
@@ -429,5 +430,46 @@ func TestConditionsWhereNoneIsChecked(t *testing.T) {
 	WantProblem(t, do(t, c, "PATCH", sub+"/actions/rotate-secret", nil, "If-Match", `"stale"`), 400, "VALIDATION_FAILED", "If-Match")
 	if after := Want(t, c.Get(sub), 200); after.Header.Get("ETag") != before.Header.Get("ETag") {
 		t.Errorf("a refused rotate-secret changed the subscription")
+	}
+}
+
+// HEAD is the GET without a body (RFC 9110 §9.3.2): the same status and headers, the ETag and its
+// 304, the errors' statuses; a HEAD on a path without GET is 405 listing what the path allows.
+func TestHead(t *testing.T) {
+	t.Parallel()
+	c, _ := env.TenantClient(t)
+	cr := Want(t, c.Post("/v1/attributes", Body("code", "h_"+RandomHex(4))), 201)
+	attr := "/v1/attributes/" + Str(cr.Obj(), "uuid")
+	t0 := tagOf(t, "create", cr)
+	get := Want(t, c.Get(attr), 200)
+	h := do(t, c, "HEAD", attr, nil)
+	if h.Status != 200 || len(h.Raw) != 0 || h.Header.Get("ETag") != t0 {
+		t.Errorf("HEAD: %d %q ETag %q, want 200, no body, %s", h.Status, h.Raw, h.Header.Get("ETag"), t0)
+	}
+	for _, k := range []string{"Content-Type", "RateLimit", "X-Request-Id"} {
+		if (h.Header.Get(k) == "") != (get.Header.Get(k) == "") {
+			t.Errorf("HEAD header %s = %q, GET's %q", k, h.Header.Get(k), get.Header.Get(k))
+		}
+	}
+	if r := do(t, c, "HEAD", attr, nil, "If-None-Match", t0); r.Status != 304 || r.Header.Get("ETag") != t0 {
+		t.Errorf("HEAD If-None-Match: %d ETag %q, want 304 %s", r.Status, r.Header.Get("ETag"), t0)
+	}
+	if r := do(t, c, "HEAD", "/v1/attributes"+Q("size", "1"), nil); r.Status != 200 || len(r.Raw) != 0 {
+		t.Errorf("HEAD of a list: %d %q", r.Status, r.Raw)
+	}
+	if r := do(t, c, "HEAD", "/v1/attributes/"+uuid.NewString(), nil); r.Status != 404 || len(r.Raw) != 0 {
+		t.Errorf("HEAD of a missing attribute: %d %q, want 404 without a body", r.Status, r.Raw)
+	}
+	if r := do(t, c, "HEAD", "/v1/attributes"+Q("size", "0"), nil); r.Status != 400 {
+		t.Errorf("HEAD of a bad list: %d, want 400", r.Status)
+	}
+	anon := *c
+	anon.Token = "not-a-token"
+	if r := do(t, &anon, "HEAD", attr, nil); r.Status != 401 || len(r.Raw) != 0 {
+		t.Errorf("HEAD without a valid token: %d %q, want 401", r.Status, r.Raw)
+	}
+	r := do(t, c, "HEAD", attr+"/actions/lifecycle", nil)
+	if r.Status != 405 || r.Header.Get("Allow") != "PATCH" {
+		t.Errorf("HEAD of a move: %d Allow %q, want 405 PATCH", r.Status, r.Header.Get("Allow"))
 	}
 }
