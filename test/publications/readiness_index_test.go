@@ -358,7 +358,6 @@ func TestReadinessUnderConcurrentWrites(t *testing.T) {
 // computes from a snapshot without A's write and stores a stale state).
 func TestReadinessInterleavedTransactions(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	type setup struct{ tenant, product, channel, family, inputType string }
 	scenarios := []struct {
 		name string
@@ -386,32 +385,147 @@ func TestReadinessInterleavedTransactions(t *testing.T) {
 			}
 			args := []any{s.tenant, s.product, s.channel, s.family, s.inputType}
 			with := "WITH p AS (SELECT $1::text AS t, $2::uuid AS pr, $3::uuid AS ch, $4::uuid AS fa, $5::uuid AS it) "
-			a, err := pool.Begin(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer a.Rollback(ctx) //nolint:errcheck
-			if _, err := a.Exec(ctx, with+sc.a, args...); err != nil {
-				t.Fatalf("A: %v", err)
-			}
-			bDone := make(chan error, 1)
-			go func() {
-				_, err := pool.Exec(ctx, with+sc.b, args...)
-				bDone <- err
-			}()
-			// B runs (or waits for A's locks) while A is open; A then commits.
-			select {
-			case err := <-bDone:
-				bDone <- err
-			case <-time.After(300 * time.Millisecond):
-			}
-			if err := a.Commit(ctx); err != nil {
-				t.Fatalf("A commit: %v", err)
-			}
-			if err := <-bDone; err != nil {
-				t.Fatalf("B: %v", err)
-			}
+			interleave(t, []string{with + sc.a}, with+sc.b, args...)
 			wantStoredFresh(t, s.product)
+		})
+	}
+}
+
+// interleave runs the statements a in a transaction A and, while A is open, b in another session
+// B; once B has ended or waits for a lock (A's, if the triggers order them), A commits, and B
+// ends. So a writer that does not wait for A computes without A's uncommitted change, and one
+// that waits sees it; either way the stored readiness must end right.
+func interleave(t *testing.T, a []string, b string, args ...any) {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	for i, q := range a {
+		if _, err := tx.Exec(ctx, q, args...); err != nil {
+			t.Fatalf("A %d: %v", i, err)
+		}
+	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	pid := conn.Conn().PgConn().PID()
+	bDone := make(chan error, 1)
+	go func() {
+		_, err := conn.Exec(ctx, b, args...)
+		bDone <- err
+	}()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var waiting bool
+		// Asked in A's own session (a third connection could wait for the pool; pg_blocking_pids
+		// reads the lock table, not a snapshot).
+		if err := tx.QueryRow(ctx, `SELECT cardinality(pg_blocking_pids($1)) > 0`, pid).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting {
+			break
+		}
+		select {
+		case err := <-bDone:
+			bDone <- err
+		default:
+			if time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond)
+				continue
+			}
+			t.Fatal("B neither ended nor waited for a lock in 10 s")
+		}
+		break
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatalf("A commit: %v", err)
+	}
+	if err := <-bDone; err != nil {
+		t.Fatalf("B: %v", err)
+	}
+}
+
+// Races an outside audit found (migration 0024), each run in the order that lost the update:
+//   - a variant moves under a parent (the service's FOR SHARE on the new parent, then the update)
+//     while the parent loses or gains a value or an attribute the variant inherits;
+//   - an input type becomes localizable while a family or a channel starts requiring it (on a
+//     channel without locales, a localizable input type asks for nothing).
+func TestReadinessRacesOfParentsAndInputTypes(t *testing.T) {
+	t.Parallel()
+	// Every statement starts with p: t the tenant, v the variant, pb its new parent, it the input
+	// type, at the attribute.
+	with := "WITH p AS (SELECT $1::text AS t, $2::uuid AS v, $3::uuid AS pb, $4::uuid AS it, $5::uuid AS at) "
+	moveV := []string{
+		with + `SELECT 1 FROM products, p WHERE tenant_id = p.t AND uuid = p.pb FOR SHARE OF products`,
+		with + `UPDATE products SET parent_uuid = p.pb, updated_at = now() FROM p WHERE tenant_id = p.t AND uuid = p.v`,
+	}
+	for _, sc := range []struct {
+		name          string
+		a             []string
+		b             string
+		value, linked bool // the new parent's value of the input type, its link of the attribute, before
+	}{
+		{"variant moves while its new parent loses the required value", moveV,
+			with + `DELETE FROM product_input_values USING p WHERE tenant_id = p.t AND product_uuid = p.pb AND input_type_uuid = p.it`, true, true},
+		{"variant moves while its new parent gains the required value", moveV,
+			with + `INSERT INTO product_input_values (tenant_id, uuid, product_uuid, input_type_uuid, value, created_at, updated_at)
+			 SELECT t, gen_random_uuid(), pb, it, '"2"', now(), now() FROM p`, false, true},
+		{"variant moves while its new parent gains the required attribute", moveV,
+			with + `INSERT INTO product_attributes (tenant_id, uuid, product_uuid, attribute_uuid, created_at, updated_at)
+			 SELECT t, gen_random_uuid(), pb, at, now(), now() FROM p`, true, false},
+		{"variant moves while its new parent loses the required attribute", moveV,
+			with + `DELETE FROM product_attributes USING p WHERE tenant_id = p.t AND product_uuid = p.pb AND attribute_uuid = p.at`, true, true},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			c, tenant := env.TenantClient(t)
+			g := mkGroup(t, c)
+			it := mkInputType(t, c, g, false)
+			attr := Str(Want(t, c.Post("/v1/attributes", Body("code", "a_"+RandomHex(4))), 201).Obj(), "uuid")
+			fam := mkFamily(t, c)
+			Want(t, c.Post("/v1/families/"+fam+"/input-types", Body("inputTypeUuid", it, "requirementLevel", "required", "appliesTo", "variant")), 201)
+			Want(t, c.Post("/v1/families/"+fam+"/attributes", Body("attributeUuid", attr, "requirementLevel", "required", "appliesTo", "variant")), 201)
+			pa, pb := mkProduct(t, c, "variant_parent", "familyUuid", fam), mkProduct(t, c, "variant_parent", "familyUuid", fam)
+			for _, p := range []struct {
+				uuid          string
+				value, linked bool
+			}{{pa, true, true}, {pb, sc.value, sc.linked}} {
+				if p.linked {
+					Want(t, c.Post("/v1/products/"+p.uuid+"/attributes", Body("attributeUuid", attr)), 201)
+				}
+				if p.value {
+					Want(t, c.Post("/v1/products/"+p.uuid+"/input-values", Body("inputTypeUuid", it, "value", "x")), 201)
+				}
+			}
+			v := mkProduct(t, c, "variant", "familyUuid", fam, "parentUuid", pa)
+			activate(t, c, v)
+			mkPub(t, c, v, mkChannel(t, c))
+			interleave(t, sc.a, sc.b, tenant, v, pb, it, attr)
+			wantStoredFresh(t, v)
+		})
+	}
+	for _, link := range []string{"family", "channel"} {
+		t.Run("input type becomes localizable while a "+link+" starts requiring it", func(t *testing.T) {
+			c, tenant := env.TenantClient(t)
+			it := mkInputType(t, c, mkGroup(t, c), false)
+			fam, ch := mkFamily(t, c), mkChannel(t, c)
+			p := mkProduct(t, c, "simple", "familyUuid", fam)
+			activate(t, c, p)
+			mkPub(t, c, p, ch)
+			with := "WITH p AS (SELECT $1::text AS t, $2::uuid AS it, $3::uuid AS target) "
+			b := with + `INSERT INTO family_links (tenant_id, uuid, family_uuid, kind, target_uuid, requirement_level, created_at, updated_at)
+				SELECT t, gen_random_uuid(), target, 'input_type', it, 'required', now(), now() FROM p`
+			target := fam
+			if link == "channel" {
+				b = with + `INSERT INTO channel_input_types (tenant_id, uuid, channel_uuid, input_type_uuid, requirement_level, created_at, updated_at)
+					SELECT t, gen_random_uuid(), target, it, 'required', now(), now() FROM p`
+				target = ch
+			}
+			interleave(t, []string{with + `UPDATE input_types SET is_localizable = true, updated_at = now() FROM p WHERE tenant_id = p.t AND uuid = p.it`}, b, tenant, it, target)
+			wantStoredFresh(t, p)
 		})
 	}
 }
