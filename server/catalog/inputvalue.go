@@ -540,7 +540,7 @@ func (c inputConstraints) validate(dataType string, value *structpb.Value) error
 		}
 		num = &bound{t: t}
 	case dtJSON:
-		return nil
+		return exactNumbers(value)
 	}
 
 	if c.AllowedValues != nil {
@@ -753,4 +753,38 @@ func exactInteger(text string) bool {
 	}
 	r, ok := new(big.Rat).SetString(text)
 	return ok && r.IsInt()
+}
+
+// exactNumbers refuses a number in a json value that would not come back as it was sent: a
+// google.protobuf.Value holds a float64, answered as its shortest decimal, so 9223372036854775808
+// would be stored and answered as 9223372036854776000 (outside audit). A number whose value the
+// float64 keeps exactly in its shortest decimal (1.50, 1e3, 0.1) is accepted; the others are 400,
+// to be sent as strings.
+func exactNumbers(v *structpb.Value) error {
+	switch k := v.GetKind().(type) {
+	case *structpb.Value_NumberValue:
+		sent, ok := jsonpb.NumberText(v)
+		if !ok {
+			return nil
+		}
+		back := strconv.FormatFloat(k.NumberValue, 'f', -1, 64)
+		a, okA := new(big.Rat).SetString(sent)
+		b, okB := new(big.Rat).SetString(back)
+		if okA && okB && a.Cmp(b) != 0 {
+			return valueErr("dataType", "the number %s cannot be kept exactly in a json value (it would become %s): send it as a string (data type json)", sent, back)
+		}
+	case *structpb.Value_ListValue:
+		for _, e := range k.ListValue.GetValues() {
+			if err := exactNumbers(e); err != nil {
+				return err
+			}
+		}
+	case *structpb.Value_StructValue:
+		for _, e := range k.StructValue.GetFields() {
+			if err := exactNumbers(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

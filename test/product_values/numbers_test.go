@@ -110,6 +110,13 @@ func TestDecimalNumbers(t *testing.T) {
 	jd := set(t, c, p, "inputTypeUuid", mkInputType(t, c, g, "json"), "value", num("19.990"))
 	wantValue(t, "json number", jd, "value", 19.99)
 	wantStored(t, Str(jd, "uuid"), `19.99`)
+	// A number the float64 of a JSON value cannot keep is refused rather than changed (an
+	// integer past 2^53, a 17-digit one); one it keeps in another notation is accepted.
+	wantConstraint(t, c.Post(base(q), Body("inputTypeUuid", js, "value", num(`{"id": 9223372036854775808}`))), "value", "dataType")
+	wantConstraint(t, c.Post(base(q), Body("inputTypeUuid", js, "value", num(`[1, [12345678901234567]]`))), "value", "dataType")
+	big := set(t, c, q, "inputTypeUuid", js, "value", num(`[9007199254740992, 1e3, 0.1]`))
+	wantValue(t, "json exact numbers", big, "value", []any{float64(9007199254740992), float64(1000), 0.1})
+	wantStored(t, Str(big, "uuid"), `[9007199254740992, 1000, 0.1]`)
 	// Integers keep their rules: a number without fraction, at most 2^53-1.
 	in := mkInputType(t, c, g, "integer", "constraints", Body("max", num("100")))
 	wantValue(t, "integer 1.0", set(t, c, p, "inputTypeUuid", in, "value", num("1.0")), "value", float64(1))
