@@ -392,6 +392,17 @@ func (f *Family[R, M, C, U]) Update(ctx context.Context, d *store.DB, s Scope, i
 			f.CheckUpdate(iv, u)
 		}
 	}
+	// A uuid may repeat in a bulk (the items apply in order), but a later item of it cannot carry
+	// an etag: every condition is compared before the first write, and the earlier item's write
+	// changes the tag the later one names, which would then overwrite a state it never saw.
+	first := make(map[uuid.UUID]int, len(ids))
+	for i, id := range ids {
+		if j, again := first[id]; again && id != uuid.Nil && conds[i].Given() {
+			v.Item(index(i, single)).Add(etag.FieldName, "repeats the uuid of item [%d], whose write changes the tag: an item with an etag must come first for its uuid", j)
+		} else if !again {
+			first[id] = i
+		}
+	}
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
