@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -132,7 +133,8 @@ func (id *idempotency) run(ctx context.Context, method, key string, req any, han
 	if !ok {
 		return nil, fmt.Errorf("request of %s is a %T, not a message", method, req)
 	}
-	fp, err := fingerprint(method, m)
+	md, _ := metadata.FromIncomingContext(ctx)
+	fp, err := fingerprint(method, m, strings.Join(md.Get(IfMatchHeader), ", "))
 	if err != nil {
 		return nil, err
 	}
@@ -158,13 +160,20 @@ func (id *idempotency) run(ctx context.Context, method, key string, req any, han
 }
 
 // fingerprint is sha256 of the method and the request's deterministic encoding: the same request
-// in other JSON (whitespace, key order) has the same fingerprint.
-func fingerprint(method string, m proto.Message) ([]byte, error) {
+// in other JSON (whitespace, key order) has the same fingerprint. A request's If-Match (REST header
+// or gRPC metadata) is part of it, so the same body under another condition is another request
+// (422): a retry must not replay an answer given under a condition it no longer sends. Without
+// If-Match the fingerprint is that of the method and body alone, as keys stored before it counted
+// were; with one it starts with "v2" and the header's length, a form a method name never takes.
+func fingerprint(method string, m proto.Message, ifMatch string) ([]byte, error) {
 	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
 	if err != nil {
 		return nil, err
 	}
 	h := sha256.New()
+	if ifMatch != "" {
+		h.Write([]byte("v2\x00" + strconv.Itoa(len(ifMatch)) + "\x00" + ifMatch))
+	}
 	h.Write([]byte(method))
 	h.Write([]byte{0})
 	h.Write(b)
@@ -237,7 +246,7 @@ func (id *idempotency) attempt(ctx context.Context, tenant, method, key string, 
 	if found && *live {
 		if !bytes.Equal(storedFP, fp) {
 			return nil, apierr.New(apierr.IdempotencyKeyReused,
-				"this Idempotency-Key was used for another request (another body or operation) within the last 24 hours; use a new key")
+				"this Idempotency-Key was used for another request (another body, operation or If-Match) within the last 24 hours; use a new key")
 		}
 		return id.replay(ctx, method, codes.Code(*code), response)
 	}

@@ -148,7 +148,7 @@ func idempotencyKeyParameter() obj {
 	return obj{"name": "Idempotency-Key", "in": "header", "required": false,
 		"description": "Makes the request safe to retry: the first answer (success or 4xx) of an operation that ran is stored for 24 hours per " +
 			"tenant (a request refused before it ran, for a malformed or invalid body, stores nothing), and a retry with the same key and the same body gets that answer again, with `Idempotency-Replayed: true`, " +
-			"without doing anything. The same key with another body (or operation) is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while " +
+			"without doing anything. The same key with another body (or operation, or `If-Match`) is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while " +
 			"the first request still runs is 409 `IDEMPOTENCY_IN_PROGRESS`. 5xx answers are not stored: a retry runs again. " +
 			"Use a new random key (a UUID) per operation.",
 		"schema":  obj{"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7E]+$"},
@@ -183,7 +183,7 @@ func problemResponses(maxBody int) obj {
 	add("NotFound", "`NOT_FOUND`: the resource (or one named by the request) does not exist in the token's tenant.", 404, "NOT_FOUND", replayable)
 	add("Conflict", "`ALREADY_EXISTS` (a unique field is taken), `INVALID_TRANSITION` (the lifecycle move is not allowed from the current status), `IN_USE` (other resources still refer to it), `REQUIREMENTS_NOT_MET` (the product does not meet the channel's requirements), `IDEMPOTENCY_IN_PROGRESS` (a request with the same `Idempotency-Key` is still running; retry later), `LIMIT_EXCEEDED` (a per-tenant limit is reached, `meta.limit`: at most 50 webhook subscriptions) or `UPLOAD_VERIFICATION_FAILED` (complete-upload found no object, or one whose size or SHA-256 differs from the declared one; the file is now `failed`).", 409, "ALREADY_EXISTS", replayable)
 	add("UnprocessableContent", "`IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used in the last 24 hours for another request "+
-		"(another body or operation); use a new key.", 422, "IDEMPOTENCY_KEY_REUSED", nil)
+		"(another body, operation or `If-Match`); use a new key.", 422, "IDEMPOTENCY_KEY_REUSED", nil)
 	add("RequestTimeout", "`REQUEST_TIMEOUT`: the body was not received in time (a body must arrive within 10 seconds); the connection is closed.", 408, "REQUEST_TIMEOUT", nil)
 	add("PayloadTooLarge", fmt.Sprintf("`PAYLOAD_TOO_LARGE`: the body exceeds %d bytes.", maxBody), 413, "PAYLOAD_TOO_LARGE", nil)
 	add("UnsupportedMediaType", "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON: its `Content-Type` must be `application/json` or `application/*+json` "+
@@ -214,7 +214,7 @@ var problemDetails = map[string]string{
 	"REQUEST_TIMEOUT":        "the request body was not received within 10s",
 	"UNSUPPORTED_MEDIA_TYPE": "the request body must be JSON (Content-Type: application/json), not \"text/plain\"",
 	"RATE_LIMITED":           "rate limit exceeded; retry after 1 seconds",
-	"IDEMPOTENCY_KEY_REUSED": "this Idempotency-Key was used for another request (another body or operation) within the last 24 hours; use a new key",
+	"IDEMPOTENCY_KEY_REUSED": "this Idempotency-Key was used for another request (another body, operation or If-Match) within the last 24 hours; use a new key",
 }
 
 func problemErrors(code string) []any {

@@ -86,6 +86,23 @@ func TestKeyReusedWithAnotherRequestIs422(t *testing.T) {
 	WantGRPC(t, "reused key", err, codes.FailedPrecondition, "IDEMPOTENCY_KEY_REUSED")
 }
 
+// If-Match is part of the request a key names: a retry with the same body under another
+// condition is another request (422), under the same condition a replay.
+func TestKeyReusedWithAnotherIfMatchIs422(t *testing.T) {
+	tn := tenant()
+	cr := Want(t, do(t, call{method: "POST", path: "/v1/attributes", tenant: tn, body: `{"code":"im"}`}), 201)
+	path, tag := "/v1/attributes/"+Str(cr.Obj(), "uuid"), cr.Header.Get("ETag")
+	first := Want(t, do(t, call{method: "PATCH", path: path, tenant: tn, key: k("IM1"), ifMatch: tag, body: `{"displayName":"X"}`}), 200)
+	wantReplayed(t, first, false)
+	wantReplayed(t, Want(t, do(t, call{method: "PATCH", path: path, tenant: tn, key: k("IM1"), ifMatch: tag, body: `{"displayName":"X"}`}), 200), true)
+	for _, other := range []string{"", "*", first.Header.Get("ETag")} {
+		WantProblem(t, do(t, call{method: "PATCH", path: path, tenant: tn, key: k("IM1"), ifMatch: other, body: `{"displayName":"X"}`}), 422, "IDEMPOTENCY_KEY_REUSED")
+	}
+	// Without If-Match the fingerprint is the body's alone, as before (keys stored earlier still replay).
+	Want(t, do(t, call{method: "PATCH", path: path, tenant: tn, key: k("IM2"), body: `{"displayName":"Y"}`}), 200)
+	WantProblem(t, do(t, call{method: "PATCH", path: path, tenant: tn, key: k("IM2"), ifMatch: "*", body: `{"displayName":"Y"}`}), 422, "IDEMPOTENCY_KEY_REUSED")
+}
+
 func TestGRPCMetadataKeyAndRESTShareTheAnswer(t *testing.T) {
 	tn := tenant()
 	attrs := pb.NewAttributeServiceClient(env.GRPC)

@@ -29,12 +29,13 @@ func TestMain(m *testing.M) { apptest.Main(m, &env, &pool) }
 // call is one REST request: the token's tenant, an Idempotency-Key (none when key is nil) and a raw
 // JSON body ("" for none).
 type call struct {
-	base   string // "" is env's
-	method string
-	path   string
-	tenant string
-	key    *string
-	body   string
+	base    string // "" is env's
+	method  string
+	path    string
+	tenant  string
+	key     *string
+	body    string
+	ifMatch string // If-Match, when not ""
 }
 
 func k(s string) *string { return &s }
@@ -72,6 +73,9 @@ func request(c call) (*http.Request, error) {
 	}
 	if c.key != nil {
 		req.Header["Idempotency-Key"] = []string{*c.key}
+	}
+	if c.ifMatch != "" {
+		req.Header.Set("If-Match", c.ifMatch)
 	}
 	return req, nil
 }
