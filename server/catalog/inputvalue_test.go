@@ -411,3 +411,37 @@ func TestStoredInputValue(t *testing.T) {
 	}
 	wantJSON("json number", storedInputValue(dtJSON, bodyValue("19.990")), `19.99`)
 }
+
+// decimalKey: equal keys exactly for equal values, from the text alone (no big-number arithmetic,
+// whatever the exponent).
+func TestDecimalKey(t *testing.T) {
+	same := [][]string{
+		{"0", "-0", "0.000", "0e999999999999999999999", "-0.0e-5"},
+		{"1.50", "1.5", "15e-1", "0.15E1", "150e-2"},
+		{"1000", "1e3", "1E+3", "10.0e2"},
+		{"-12.30", "-123e-1"},
+		{"9223372036854775808", "9.223372036854775808e18"},
+		{"0.0000001", "1e-7"},
+	}
+	for _, group := range same {
+		want, ok := decimalKey(group[0])
+		if !ok {
+			t.Fatalf("%s: no key", group[0])
+		}
+		for _, s := range group[1:] {
+			if got, ok := decimalKey(s); !ok || got != want {
+				t.Errorf("decimalKey(%s) = %q, %v; want %q (as %s)", s, got, ok, want, group[0])
+			}
+		}
+	}
+	for _, pair := range [][2]string{{"9223372036854775808", "9223372036854776000"}, {"1e-999999", "0"}, {"1", "-1"}, {"0.1", "0.01"}, {"12", "120"}} {
+		a, _ := decimalKey(pair[0])
+		b, _ := decimalKey(pair[1])
+		if a == b {
+			t.Errorf("decimalKey(%s) = decimalKey(%s) = %q", pair[0], pair[1], a)
+		}
+	}
+	if _, ok := decimalKey("1e99999999999999999999"); ok {
+		t.Error("an exponent past int64 has a key")
+	}
+}
