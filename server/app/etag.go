@@ -50,6 +50,12 @@ func withETags(method string, h grpc.UnaryHandler) grpc.UnaryHandler {
 	}
 }
 
+// ifMatch is the call's If-Match (REST header or gRPC metadata), its values joined as one list.
+func ifMatch(ctx context.Context) string {
+	md, _ := metadata.FromIncomingContext(ctx)
+	return strings.Join(md.Get(IfMatchHeader), ", ")
+}
+
 // writeConditions reads the conditions of a write into ctx: for Update, Delete and Transition
 // RPCs the If-Match metadata and the request's etag field (the update body's, or the request's
 // own), which must agree when both are given; for bulk transitions the per-item etags map. Bulk
@@ -57,7 +63,7 @@ func withETags(method string, h grpc.UnaryHandler) grpc.UnaryHandler {
 func writeConditions(ctx context.Context, method string, req proto.Message) (context.Context, error) {
 	name := method[strings.LastIndex(method, "/")+1:]
 	md, _ := metadata.FromIncomingContext(ctx)
-	header := strings.Join(md.Get(IfMatchHeader), ", ")
+	header := ifMatch(ctx)
 	switch {
 	case strings.HasPrefix(name, "BulkUpdate"), strings.HasPrefix(name, "BulkTransition"):
 		if header != "" {

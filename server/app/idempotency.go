@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -133,8 +132,7 @@ func (id *idempotency) run(ctx context.Context, method, key string, req any, han
 	if !ok {
 		return nil, fmt.Errorf("request of %s is a %T, not a message", method, req)
 	}
-	md, _ := metadata.FromIncomingContext(ctx)
-	fp, err := fingerprint(method, m, strings.Join(md.Get(IfMatchHeader), ", "))
+	fp, err := fingerprint(method, m, ifMatch(ctx))
 	if err != nil {
 		return nil, err
 	}
