@@ -78,7 +78,7 @@ func (c *Contract) Check(t testing.TB, req *http.Request, body []byte, r Resp) {
 	c.exchanges.Add(1)
 	what := req.Method + " " + req.URL.RequestURI()
 	if req.Method == http.MethodHead {
-		c.checkHead(t, req, r)
+		c.checkHead(t, what, req, r)
 		return
 	}
 	route, params, err := c.router.FindRoute(req)
@@ -116,9 +116,8 @@ func (c *Contract) Check(t testing.TB, req *http.Request, body []byte, r Resp) {
 // checkHead validates a HEAD as the document describes it (its description, "HEAD"): the GET of the
 // same path, without a body; so the path has a GET, the status is one the GET declares, and the
 // headers the GET's answer declares are there.
-func (c *Contract) checkHead(t testing.TB, req *http.Request, r Resp) {
+func (c *Contract) checkHead(t testing.TB, what string, req *http.Request, r Resp) {
 	t.Helper()
-	what := req.Method + " " + req.URL.RequestURI()
 	if len(r.Raw) > 0 {
 		t.Errorf("openapi: %s answered a body: %.300s", what, r.Raw)
 	}

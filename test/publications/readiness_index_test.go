@@ -419,7 +419,8 @@ func interleave(t *testing.T, a []string, b string, args ...any) {
 		_, err := conn.Exec(ctx, b, args...)
 		bDone <- err
 	}()
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	// Until B has ended (its result is in the buffered channel) or waits for a lock.
+	for deadline := time.Now().Add(10 * time.Second); len(bDone) == 0; time.Sleep(5 * time.Millisecond) {
 		var waiting bool
 		// Asked in A's own session (a third connection could wait for the pool; pg_blocking_pids
 		// reads the lock table, not a snapshot).
@@ -429,17 +430,9 @@ func interleave(t *testing.T, a []string, b string, args ...any) {
 		if waiting {
 			break
 		}
-		select {
-		case err := <-bDone:
-			bDone <- err
-		default:
-			if time.Now().Before(deadline) {
-				time.Sleep(5 * time.Millisecond)
-				continue
-			}
+		if time.Now().After(deadline) {
 			t.Fatal("B neither ended nor waited for a lock in 10 s")
 		}
-		break
 	}
 	if err := tx.Commit(ctx); err != nil {
 		t.Fatalf("A commit: %v", err)

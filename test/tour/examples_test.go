@@ -21,7 +21,16 @@ const exampleMarker = "<!-- example: test/tour runs this block"
 // example is an sh block of the README that the suite runs, with its first line's number.
 type example struct {
 	no    int
-	lines []string
+	lines []line
+}
+
+// text is the block as bash runs it.
+func (ex example) text() string {
+	var b strings.Builder
+	for _, l := range ex.lines {
+		b.WriteString(l.text + "\n")
+	}
+	return b.String()
 }
 
 // readmeExamples are the README's marked sh blocks.
@@ -38,7 +47,7 @@ func readmeExamples(t *testing.T) []example {
 		}
 		ex := example{no: i + 3}
 		for i += 2; i < len(lines) && lines[i] != "```"; i++ {
-			ex.lines = append(ex.lines, lines[i])
+			ex.lines = append(ex.lines, line{no: i + 1, text: lines[i]})
 		}
 		out = append(out, ex)
 	}
@@ -65,21 +74,11 @@ func readmePrelude(t *testing.T) string {
 
 // wantedStatuses are the statuses an example's comments promise, one per curl command in order
 // (0: none promised): a command's trailing comment that starts with a status (`# 412`).
-func wantedStatuses(ex example) []int {
+func wantedStatuses(t *testing.T, ex example) []int {
 	var out []int
-	joined := ""
-	for _, l := range ex.lines {
-		if strings.HasSuffix(l, `\`) {
-			joined += strings.TrimSuffix(l, `\`)
-			continue
-		}
-		cmd := joined + l
-		joined = ""
-		if strings.HasPrefix(strings.TrimSpace(cmd), "#") || !strings.Contains(cmd, "curl ") {
-			continue
-		}
+	for _, c := range commands(t, ex.lines) {
 		want := 0
-		if m := trailingStatus.FindStringSubmatch(cmd); m != nil {
+		if m := trailingStatus.FindStringSubmatch(c.text); m != nil {
 			want, _ = strconv.Atoi(m[1])
 		}
 		out = append(out, want)
@@ -90,13 +89,13 @@ func wantedStatuses(ex example) []int {
 var trailingStatus = regexp.MustCompile(`\s#\s*([1-5][0-9]{2})\b[^'"]*$`)
 
 // runExample runs an example with bash against this package's catalogd for a tenant of its own,
-// after the walk-through's definitions, with extra variables; curl writes each answer's status to
-// the standard error, so the statuses come back in order whatever the example does with the output.
-func runExample(t *testing.T, ex example, tenant string, vars ...string) (stdout string, statuses []int) {
+// after prelude (the walk-through's definitions), with extra variables; curl writes each answer's
+// status to the standard error, so the statuses come back in order whatever the example does with
+// the output.
+func runExample(t *testing.T, prelude string, ex example, tenant string, vars ...string) (stdout string, statuses []int) {
 	t.Helper()
-	script := "set -euo pipefail\n" + readmePrelude(t) + "\n" +
-		`curl() { command curl -w '%{stderr}status %{http_code}\n' "$@"; }` + "\n" +
-		strings.Join(ex.lines, "\n") + "\n"
+	script := "set -euo pipefail\n" + prelude + "\n" +
+		`curl() { command curl -w '%{stderr}status %{http_code}\n' "$@"; }` + "\n" + ex.text()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", script)
@@ -126,10 +125,10 @@ func TestReadmeExamples(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Fatal(err)
 	}
-	examples := readmeExamples(t)
+	examples, prelude := readmeExamples(t), readmePrelude(t)
 	seen := map[string]bool{}
 	for _, ex := range examples {
-		block := strings.Join(ex.lines, "\n")
+		block := ex.text()
 		tenant := "example-" + apptest.RandomHex(4)
 		c := env.ClientFor(t, tenant)
 		var vars []string
@@ -170,8 +169,8 @@ func TestReadmeExamples(t *testing.T) {
 			t.Errorf("%s:%d: a marked example this test does not know", readmePath, ex.no)
 			continue
 		}
-		out, statuses := runExample(t, ex, tenant, vars...)
-		want := wantedStatuses(ex)
+		out, statuses := runExample(t, prelude, ex, tenant, vars...)
+		want := wantedStatuses(t, ex)
 		if len(statuses) != len(want) {
 			t.Errorf("%s:%d: %d curl answers, the block has %d curl commands:\n%s", readmePath, ex.no, len(statuses), len(want), out)
 			continue

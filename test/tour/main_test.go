@@ -138,6 +138,7 @@ type command struct {
 	no     int // line of the script where it starts
 	method string
 	path   string
+	text   string // the whole command, its continued lines joined
 }
 
 var (
@@ -166,7 +167,7 @@ func commands(t *testing.T, walk []line) []command {
 		cur += l.text
 		if curlRE.MatchString(cur) && strings.Contains(cur, `"$UPLOAD_URL"`) {
 			// The transfer of an upload: to the URL initiate signed, not under $BASE/v1.
-			c := command{no: start, method: "GET", path: signedPath}
+			c := command{no: start, method: "GET", path: signedPath, text: cur}
 			if mm := methodRE.FindStringSubmatch(cur); mm != nil {
 				c.method = mm[1]
 			}
@@ -176,7 +177,7 @@ func commands(t *testing.T, walk []line) []command {
 			if m == nil {
 				t.Fatalf("%s:%d: a curl command without $BASE/…: %s", scriptPath, start, cur)
 			}
-			c := command{no: start, method: "GET", path: shellVar.ReplaceAllString(m[1], "{}")}
+			c := command{no: start, method: "GET", path: shellVar.ReplaceAllString(m[1], "{}"), text: cur}
 			if mm := methodRE.FindStringSubmatch(cur); mm != nil {
 				c.method = mm[1]
 			}
