@@ -2,10 +2,10 @@
 SELECT * FROM product_attributes WHERE tenant_id = $1 AND product_uuid = $2 AND uuid = $3;
 
 -- name: InsertProductAttributes :many
--- One statement for a whole bulk; an attribute already linked to the product (or twice in the
--- bulk) inserts nothing for that item.
+-- One statement for a whole bulk (of one product, or of several in an import); an attribute
+-- already linked to the product (or twice in the bulk) inserts nothing for that item.
 INSERT INTO product_attributes (tenant_id, uuid, product_uuid, attribute_uuid, is_variant_axis, created_at, updated_at)
-SELECT @tenant_id, unnest(@uuids::uuid[]), @product_uuid, unnest(@attribute_uuids::uuid[]),
+SELECT @tenant_id, unnest(@uuids::uuid[]), unnest(@product_uuids::uuid[]), unnest(@attribute_uuids::uuid[]),
        unnest(@is_variant_axes::boolean[]), @now::timestamptz, @now::timestamptz
 ON CONFLICT DO NOTHING
 RETURNING *;
@@ -38,8 +38,8 @@ SELECT * FROM product_terms WHERE tenant_id = $1 AND product_attribute_uuid = $2
 -- One statement for a whole bulk; a term already linked (or twice in the bulk) inserts nothing
 -- for that item.
 INSERT INTO product_terms (tenant_id, uuid, product_uuid, product_attribute_uuid, term_uuid, created_at, updated_at)
-SELECT @tenant_id, unnest(@uuids::uuid[]), @product_uuid, @product_attribute_uuid, unnest(@term_uuids::uuid[]),
-       @now::timestamptz, @now::timestamptz
+SELECT @tenant_id, unnest(@uuids::uuid[]), unnest(@product_uuids::uuid[]), unnest(@product_attribute_uuids::uuid[]),
+       unnest(@term_uuids::uuid[]), @now::timestamptz, @now::timestamptz
 ON CONFLICT DO NOTHING
 RETURNING *;
 
@@ -47,28 +47,40 @@ RETURNING *;
 DELETE FROM product_terms WHERE tenant_id = $1 AND product_attribute_uuid = $2 AND uuid = $3
 RETURNING *;
 
--- name: ListTermsOfAttribute :many
-SELECT uuid FROM attribute_terms
-WHERE tenant_id = @tenant_id AND attribute_uuid = @attribute_uuid AND uuid = ANY(@term_uuids::uuid[]);
+-- name: AttributesOfTerms :many
+-- The attribute of each of the terms (a term of another tenant or none is absent).
+SELECT uuid, attribute_uuid FROM attribute_terms
+WHERE tenant_id = @tenant_id AND uuid = ANY(@term_uuids::uuid[]);
 
--- name: LockVariantParent :exec
--- Serialises the writes that change the axis terms of the variants of one parent.
-SELECT pg_advisory_xact_lock(hashtextextended('variant-axes:' || sqlc.arg('tenant_id')::text || ':' || sqlc.arg('parent_uuid')::text, 0));
+-- name: ListProductAttributesByUuid :many
+SELECT * FROM product_attributes WHERE tenant_id = @tenant_id AND uuid = ANY(@uuids::uuid[]);
 
--- name: AxisTermsOfProduct :many
--- The terms of the product's axis attributes (its combination), sorted.
-SELECT pt.term_uuid FROM product_terms pt
-JOIN product_attributes pa ON pa.tenant_id = pt.tenant_id AND pa.uuid = pt.product_attribute_uuid
-WHERE pt.tenant_id = @tenant_id AND pt.product_uuid = @product_uuid AND pa.is_variant_axis
-ORDER BY pt.term_uuid;
+-- name: ListProductKinds :many
+-- Kind and parent of each of the products (a product of another tenant or none is absent).
+SELECT uuid, kind, parent_uuid FROM products WHERE tenant_id = @tenant_id AND uuid = ANY(@uuids::uuid[]);
 
--- name: FindAxisTwin :many
--- The siblings of the product (same parent) whose combination of axis terms equals terms
--- (sorted).
-SELECT s.uuid FROM products s
-WHERE s.tenant_id = @tenant_id AND s.parent_uuid = @parent_uuid AND s.uuid <> @product_uuid
+-- name: LockVariantParents :exec
+-- Serialises the writes that change the axis terms of the variants of each parent (in uuid order,
+-- so two writers of several parents take them in one order).
+SELECT pg_advisory_xact_lock(hashtextextended('variant-axes:' || sqlc.arg('tenant_id')::text || ':' || p.parent::text, 0))
+FROM (SELECT DISTINCT unnest(@parent_uuids::uuid[]) AS parent ORDER BY 1) AS p;
+
+-- name: FindAxisTwins :many
+-- For each of the variants, the first sibling (same parent) whose combination of axis terms (the
+-- sorted terms of its product attributes with is_variant_axis) equals the variant's non-empty one.
+WITH combo AS (
+    SELECT p.uuid, p.parent_uuid,
+           coalesce((SELECT array_agg(pt.term_uuid ORDER BY pt.term_uuid) FROM product_terms pt
+                JOIN product_attributes pa ON pa.tenant_id = pt.tenant_id AND pa.uuid = pt.product_attribute_uuid
+                WHERE pt.tenant_id = p.tenant_id AND pt.product_uuid = p.uuid AND pa.is_variant_axis), '{}') AS terms
+    FROM products p
+    WHERE p.tenant_id = @tenant_id AND p.uuid = ANY(@product_uuids::uuid[]) AND p.kind = 'variant' AND p.parent_uuid IS NOT NULL
+)
+SELECT DISTINCT ON (c.uuid) c.uuid AS product_uuid, c.parent_uuid::uuid AS parent_uuid, s.uuid AS twin_uuid
+FROM combo c
+JOIN products s ON s.tenant_id = @tenant_id AND s.parent_uuid = c.parent_uuid AND s.uuid <> c.uuid
+WHERE c.terms <> '{}'
   AND coalesce((SELECT array_agg(pt.term_uuid ORDER BY pt.term_uuid) FROM product_terms pt
        JOIN product_attributes pa ON pa.tenant_id = pt.tenant_id AND pa.uuid = pt.product_attribute_uuid
-       WHERE pt.tenant_id = s.tenant_id AND pt.product_uuid = s.uuid AND pa.is_variant_axis), '{}') = @terms::uuid[]
-ORDER BY s.uuid
-LIMIT 1;
+       WHERE pt.tenant_id = s.tenant_id AND pt.product_uuid = s.uuid AND pa.is_variant_axis), '{}') = c.terms
+ORDER BY c.uuid, s.uuid;

@@ -2,11 +2,11 @@
 SELECT * FROM product_input_values WHERE tenant_id = $1 AND product_uuid = $2 AND uuid = $3;
 
 -- name: InsertProductInputValues :many
--- One statement for a whole bulk; a value whose (input type, channel, locale) the product already
+-- One statement for a whole bulk (of one product, or of several in an import); a value whose (input type, channel, locale) the product already
 -- has (or that appears twice in the bulk) inserts nothing for that item. The nil uuid stands for
 -- a null channel or locale.
 INSERT INTO product_input_values (tenant_id, uuid, product_uuid, input_type_uuid, channel_uuid, locale_uuid, value, created_at, updated_at)
-SELECT @tenant_id, unnest(@uuids::uuid[]), @product_uuid, unnest(@input_type_uuids::uuid[]),
+SELECT @tenant_id, unnest(@uuids::uuid[]), unnest(@product_uuids::uuid[]), unnest(@input_type_uuids::uuid[]),
        nullif(unnest(@channel_uuids::uuid[]), '00000000-0000-0000-0000-000000000000'),
        nullif(unnest(@locale_uuids::uuid[]), '00000000-0000-0000-0000-000000000000'), unnest(@vals::text[])::jsonb,
        @now::timestamptz, @now::timestamptz

@@ -22,11 +22,16 @@ SELECT * FROM webhook_subscriptions WHERE tenant_id = $1 AND uuid = $2 FOR NO KE
 
 
 -- name: UpdateWebhookSubscription :one
+-- An update that changes nothing leaves updated_at (and so the etag) as it was.
 UPDATE webhook_subscriptions
 SET display_name = coalesce(sqlc.narg('display_name'), display_name),
     target_url = coalesce(sqlc.narg('target_url'), target_url),
     request_timeout_ms = coalesce(sqlc.narg('request_timeout_ms'), request_timeout_ms),
-    updated_at = @now
+    updated_at = CASE
+        WHEN (coalesce(sqlc.narg('display_name'), display_name), coalesce(sqlc.narg('target_url'), target_url),
+              coalesce(sqlc.narg('request_timeout_ms'), request_timeout_ms))
+             IS DISTINCT FROM (display_name, target_url, request_timeout_ms)
+        THEN @now ELSE updated_at END
 WHERE tenant_id = @tenant_id AND uuid = @uuid
 RETURNING *;
 

@@ -12,32 +12,35 @@ import (
 	"github.com/google/uuid"
 )
 
-const axisTermsOfProduct = `-- name: AxisTermsOfProduct :many
-SELECT pt.term_uuid FROM product_terms pt
-JOIN product_attributes pa ON pa.tenant_id = pt.tenant_id AND pa.uuid = pt.product_attribute_uuid
-WHERE pt.tenant_id = $1 AND pt.product_uuid = $2 AND pa.is_variant_axis
-ORDER BY pt.term_uuid
+const attributesOfTerms = `-- name: AttributesOfTerms :many
+SELECT uuid, attribute_uuid FROM attribute_terms
+WHERE tenant_id = $1 AND uuid = ANY($2::uuid[])
 `
 
-type AxisTermsOfProductParams struct {
-	TenantID    string    `db:"tenant_id"`
-	ProductUuid uuid.UUID `db:"product_uuid"`
+type AttributesOfTermsParams struct {
+	TenantID  string      `db:"tenant_id"`
+	TermUuids []uuid.UUID `db:"term_uuids"`
 }
 
-// The terms of the product's axis attributes (its combination), sorted.
-func (q *Queries) AxisTermsOfProduct(ctx context.Context, arg AxisTermsOfProductParams) ([]uuid.UUID, error) {
-	rows, err := q.db.Query(ctx, axisTermsOfProduct, arg.TenantID, arg.ProductUuid)
+type AttributesOfTermsRow struct {
+	Uuid          uuid.UUID `db:"uuid"`
+	AttributeUuid uuid.UUID `db:"attribute_uuid"`
+}
+
+// The attribute of each of the terms (a term of another tenant or none is absent).
+func (q *Queries) AttributesOfTerms(ctx context.Context, arg AttributesOfTermsParams) ([]AttributesOfTermsRow, error) {
+	rows, err := q.db.Query(ctx, attributesOfTerms, arg.TenantID, arg.TermUuids)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []uuid.UUID{}
+	items := []AttributesOfTermsRow{}
 	for rows.Next() {
-		var term_uuid uuid.UUID
-		if err := rows.Scan(&term_uuid); err != nil {
+		var i AttributesOfTermsRow
+		if err := rows.Scan(&i.Uuid, &i.AttributeUuid); err != nil {
 			return nil, err
 		}
-		items = append(items, term_uuid)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -90,43 +93,51 @@ func (q *Queries) DeleteProductTerm(ctx context.Context, arg DeleteProductTermPa
 	return i, err
 }
 
-const findAxisTwin = `-- name: FindAxisTwin :many
-SELECT s.uuid FROM products s
-WHERE s.tenant_id = $1 AND s.parent_uuid = $2 AND s.uuid <> $3
+const findAxisTwins = `-- name: FindAxisTwins :many
+WITH combo AS (
+    SELECT p.uuid, p.parent_uuid,
+           coalesce((SELECT array_agg(pt.term_uuid ORDER BY pt.term_uuid) FROM product_terms pt
+                JOIN product_attributes pa ON pa.tenant_id = pt.tenant_id AND pa.uuid = pt.product_attribute_uuid
+                WHERE pt.tenant_id = p.tenant_id AND pt.product_uuid = p.uuid AND pa.is_variant_axis), '{}') AS terms
+    FROM products p
+    WHERE p.tenant_id = $1 AND p.uuid = ANY($2::uuid[]) AND p.kind = 'variant' AND p.parent_uuid IS NOT NULL
+)
+SELECT DISTINCT ON (c.uuid) c.uuid AS product_uuid, c.parent_uuid::uuid AS parent_uuid, s.uuid AS twin_uuid
+FROM combo c
+JOIN products s ON s.tenant_id = $1 AND s.parent_uuid = c.parent_uuid AND s.uuid <> c.uuid
+WHERE c.terms <> '{}'
   AND coalesce((SELECT array_agg(pt.term_uuid ORDER BY pt.term_uuid) FROM product_terms pt
        JOIN product_attributes pa ON pa.tenant_id = pt.tenant_id AND pa.uuid = pt.product_attribute_uuid
-       WHERE pt.tenant_id = s.tenant_id AND pt.product_uuid = s.uuid AND pa.is_variant_axis), '{}') = $4::uuid[]
-ORDER BY s.uuid
-LIMIT 1
+       WHERE pt.tenant_id = s.tenant_id AND pt.product_uuid = s.uuid AND pa.is_variant_axis), '{}') = c.terms
+ORDER BY c.uuid, s.uuid
 `
 
-type FindAxisTwinParams struct {
-	TenantID    string      `db:"tenant_id"`
-	ParentUuid  *uuid.UUID  `db:"parent_uuid"`
-	ProductUuid uuid.UUID   `db:"product_uuid"`
-	Terms       []uuid.UUID `db:"terms"`
+type FindAxisTwinsParams struct {
+	TenantID     string      `db:"tenant_id"`
+	ProductUuids []uuid.UUID `db:"product_uuids"`
 }
 
-// The siblings of the product (same parent) whose combination of axis terms equals terms
-// (sorted).
-func (q *Queries) FindAxisTwin(ctx context.Context, arg FindAxisTwinParams) ([]uuid.UUID, error) {
-	rows, err := q.db.Query(ctx, findAxisTwin,
-		arg.TenantID,
-		arg.ParentUuid,
-		arg.ProductUuid,
-		arg.Terms,
-	)
+type FindAxisTwinsRow struct {
+	ProductUuid uuid.UUID `db:"product_uuid"`
+	ParentUuid  uuid.UUID `db:"parent_uuid"`
+	TwinUuid    uuid.UUID `db:"twin_uuid"`
+}
+
+// For each of the variants, the first sibling (same parent) whose combination of axis terms (the
+// sorted terms of its product attributes with is_variant_axis) equals the variant's non-empty one.
+func (q *Queries) FindAxisTwins(ctx context.Context, arg FindAxisTwinsParams) ([]FindAxisTwinsRow, error) {
+	rows, err := q.db.Query(ctx, findAxisTwins, arg.TenantID, arg.ProductUuids)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []uuid.UUID{}
+	items := []FindAxisTwinsRow{}
 	for rows.Next() {
-		var uuid uuid.UUID
-		if err := rows.Scan(&uuid); err != nil {
+		var i FindAxisTwinsRow
+		if err := rows.Scan(&i.ProductUuid, &i.ParentUuid, &i.TwinUuid); err != nil {
 			return nil, err
 		}
-		items = append(items, uuid)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -186,7 +197,7 @@ func (q *Queries) GetProductTerm(ctx context.Context, arg GetProductTermParams) 
 
 const insertProductAttributes = `-- name: InsertProductAttributes :many
 INSERT INTO product_attributes (tenant_id, uuid, product_uuid, attribute_uuid, is_variant_axis, created_at, updated_at)
-SELECT $1, unnest($2::uuid[]), $3, unnest($4::uuid[]),
+SELECT $1, unnest($2::uuid[]), unnest($3::uuid[]), unnest($4::uuid[]),
        unnest($5::boolean[]), $6::timestamptz, $6::timestamptz
 ON CONFLICT DO NOTHING
 RETURNING tenant_id, uuid, product_uuid, attribute_uuid, is_variant_axis, created_at, updated_at
@@ -195,19 +206,19 @@ RETURNING tenant_id, uuid, product_uuid, attribute_uuid, is_variant_axis, create
 type InsertProductAttributesParams struct {
 	TenantID       string      `db:"tenant_id"`
 	Uuids          []uuid.UUID `db:"uuids"`
-	ProductUuid    uuid.UUID   `db:"product_uuid"`
+	ProductUuids   []uuid.UUID `db:"product_uuids"`
 	AttributeUuids []uuid.UUID `db:"attribute_uuids"`
 	IsVariantAxes  []bool      `db:"is_variant_axes"`
 	Now            time.Time   `db:"now"`
 }
 
-// One statement for a whole bulk; an attribute already linked to the product (or twice in the
-// bulk) inserts nothing for that item.
+// One statement for a whole bulk (of one product, or of several in an import); an attribute
+// already linked to the product (or twice in the bulk) inserts nothing for that item.
 func (q *Queries) InsertProductAttributes(ctx context.Context, arg InsertProductAttributesParams) ([]ProductAttribute, error) {
 	rows, err := q.db.Query(ctx, insertProductAttributes,
 		arg.TenantID,
 		arg.Uuids,
-		arg.ProductUuid,
+		arg.ProductUuids,
 		arg.AttributeUuids,
 		arg.IsVariantAxes,
 		arg.Now,
@@ -240,19 +251,19 @@ func (q *Queries) InsertProductAttributes(ctx context.Context, arg InsertProduct
 
 const insertProductTerms = `-- name: InsertProductTerms :many
 INSERT INTO product_terms (tenant_id, uuid, product_uuid, product_attribute_uuid, term_uuid, created_at, updated_at)
-SELECT $1, unnest($2::uuid[]), $3, $4, unnest($5::uuid[]),
-       $6::timestamptz, $6::timestamptz
+SELECT $1, unnest($2::uuid[]), unnest($3::uuid[]), unnest($4::uuid[]),
+       unnest($5::uuid[]), $6::timestamptz, $6::timestamptz
 ON CONFLICT DO NOTHING
 RETURNING tenant_id, uuid, product_uuid, product_attribute_uuid, term_uuid, created_at, updated_at
 `
 
 type InsertProductTermsParams struct {
-	TenantID             string      `db:"tenant_id"`
-	Uuids                []uuid.UUID `db:"uuids"`
-	ProductUuid          uuid.UUID   `db:"product_uuid"`
-	ProductAttributeUuid uuid.UUID   `db:"product_attribute_uuid"`
-	TermUuids            []uuid.UUID `db:"term_uuids"`
-	Now                  time.Time   `db:"now"`
+	TenantID              string      `db:"tenant_id"`
+	Uuids                 []uuid.UUID `db:"uuids"`
+	ProductUuids          []uuid.UUID `db:"product_uuids"`
+	ProductAttributeUuids []uuid.UUID `db:"product_attribute_uuids"`
+	TermUuids             []uuid.UUID `db:"term_uuids"`
+	Now                   time.Time   `db:"now"`
 }
 
 // One statement for a whole bulk; a term already linked (or twice in the bulk) inserts nothing
@@ -261,8 +272,8 @@ func (q *Queries) InsertProductTerms(ctx context.Context, arg InsertProductTerms
 	rows, err := q.db.Query(ctx, insertProductTerms,
 		arg.TenantID,
 		arg.Uuids,
-		arg.ProductUuid,
-		arg.ProductAttributeUuid,
+		arg.ProductUuids,
+		arg.ProductAttributeUuids,
 		arg.TermUuids,
 		arg.Now,
 	)
@@ -333,6 +344,79 @@ func (q *Queries) ListEffectiveAttributesOfProducts(ctx context.Context, arg Lis
 	return items, nil
 }
 
+const listProductAttributesByUuid = `-- name: ListProductAttributesByUuid :many
+SELECT tenant_id, uuid, product_uuid, attribute_uuid, is_variant_axis, created_at, updated_at FROM product_attributes WHERE tenant_id = $1 AND uuid = ANY($2::uuid[])
+`
+
+type ListProductAttributesByUuidParams struct {
+	TenantID string      `db:"tenant_id"`
+	Uuids    []uuid.UUID `db:"uuids"`
+}
+
+func (q *Queries) ListProductAttributesByUuid(ctx context.Context, arg ListProductAttributesByUuidParams) ([]ProductAttribute, error) {
+	rows, err := q.db.Query(ctx, listProductAttributesByUuid, arg.TenantID, arg.Uuids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProductAttribute{}
+	for rows.Next() {
+		var i ProductAttribute
+		if err := rows.Scan(
+			&i.TenantID,
+			&i.Uuid,
+			&i.ProductUuid,
+			&i.AttributeUuid,
+			&i.IsVariantAxis,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listProductKinds = `-- name: ListProductKinds :many
+SELECT uuid, kind, parent_uuid FROM products WHERE tenant_id = $1 AND uuid = ANY($2::uuid[])
+`
+
+type ListProductKindsParams struct {
+	TenantID string      `db:"tenant_id"`
+	Uuids    []uuid.UUID `db:"uuids"`
+}
+
+type ListProductKindsRow struct {
+	Uuid       uuid.UUID  `db:"uuid"`
+	Kind       string     `db:"kind"`
+	ParentUuid *uuid.UUID `db:"parent_uuid"`
+}
+
+// Kind and parent of each of the products (a product of another tenant or none is absent).
+func (q *Queries) ListProductKinds(ctx context.Context, arg ListProductKindsParams) ([]ListProductKindsRow, error) {
+	rows, err := q.db.Query(ctx, listProductKinds, arg.TenantID, arg.Uuids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListProductKindsRow{}
+	for rows.Next() {
+		var i ListProductKindsRow
+		if err := rows.Scan(&i.Uuid, &i.Kind, &i.ParentUuid); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listProductTermsOfProductAttributes = `-- name: ListProductTermsOfProductAttributes :many
 SELECT tenant_id, uuid, product_uuid, product_attribute_uuid, term_uuid, created_at, updated_at FROM product_terms WHERE tenant_id = $1 AND product_attribute_uuid = ANY($2::uuid[])
 ORDER BY created_at, uuid
@@ -372,49 +456,20 @@ func (q *Queries) ListProductTermsOfProductAttributes(ctx context.Context, arg L
 	return items, nil
 }
 
-const listTermsOfAttribute = `-- name: ListTermsOfAttribute :many
-SELECT uuid FROM attribute_terms
-WHERE tenant_id = $1 AND attribute_uuid = $2 AND uuid = ANY($3::uuid[])
+const lockVariantParents = `-- name: LockVariantParents :exec
+SELECT pg_advisory_xact_lock(hashtextextended('variant-axes:' || $1::text || ':' || p.parent::text, 0))
+FROM (SELECT DISTINCT unnest($2::uuid[]) AS parent ORDER BY 1) AS p
 `
 
-type ListTermsOfAttributeParams struct {
-	TenantID      string      `db:"tenant_id"`
-	AttributeUuid uuid.UUID   `db:"attribute_uuid"`
-	TermUuids     []uuid.UUID `db:"term_uuids"`
+type LockVariantParentsParams struct {
+	TenantID    string      `db:"tenant_id"`
+	ParentUuids []uuid.UUID `db:"parent_uuids"`
 }
 
-func (q *Queries) ListTermsOfAttribute(ctx context.Context, arg ListTermsOfAttributeParams) ([]uuid.UUID, error) {
-	rows, err := q.db.Query(ctx, listTermsOfAttribute, arg.TenantID, arg.AttributeUuid, arg.TermUuids)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []uuid.UUID{}
-	for rows.Next() {
-		var uuid uuid.UUID
-		if err := rows.Scan(&uuid); err != nil {
-			return nil, err
-		}
-		items = append(items, uuid)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const lockVariantParent = `-- name: LockVariantParent :exec
-SELECT pg_advisory_xact_lock(hashtextextended('variant-axes:' || $1::text || ':' || $2::text, 0))
-`
-
-type LockVariantParentParams struct {
-	TenantID   string `db:"tenant_id"`
-	ParentUuid string `db:"parent_uuid"`
-}
-
-// Serialises the writes that change the axis terms of the variants of one parent.
-func (q *Queries) LockVariantParent(ctx context.Context, arg LockVariantParentParams) error {
-	_, err := q.db.Exec(ctx, lockVariantParent, arg.TenantID, arg.ParentUuid)
+// Serialises the writes that change the axis terms of the variants of each parent (in uuid order,
+// so two writers of several parents take them in one order).
+func (q *Queries) LockVariantParents(ctx context.Context, arg LockVariantParentsParams) error {
+	_, err := q.db.Exec(ctx, lockVariantParents, arg.TenantID, arg.ParentUuids)
 	return err
 }
 

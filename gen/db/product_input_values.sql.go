@@ -59,7 +59,7 @@ func (q *Queries) GetProductInputValue(ctx context.Context, arg GetProductInputV
 
 const insertProductInputValues = `-- name: InsertProductInputValues :many
 INSERT INTO product_input_values (tenant_id, uuid, product_uuid, input_type_uuid, channel_uuid, locale_uuid, value, created_at, updated_at)
-SELECT $1, unnest($2::uuid[]), $3, unnest($4::uuid[]),
+SELECT $1, unnest($2::uuid[]), unnest($3::uuid[]), unnest($4::uuid[]),
        nullif(unnest($5::uuid[]), '00000000-0000-0000-0000-000000000000'),
        nullif(unnest($6::uuid[]), '00000000-0000-0000-0000-000000000000'), unnest($7::text[])::jsonb,
        $8::timestamptz, $8::timestamptz
@@ -70,7 +70,7 @@ RETURNING tenant_id, uuid, product_uuid, input_type_uuid, channel_uuid, locale_u
 type InsertProductInputValuesParams struct {
 	TenantID       string      `db:"tenant_id"`
 	Uuids          []uuid.UUID `db:"uuids"`
-	ProductUuid    uuid.UUID   `db:"product_uuid"`
+	ProductUuids   []uuid.UUID `db:"product_uuids"`
 	InputTypeUuids []uuid.UUID `db:"input_type_uuids"`
 	ChannelUuids   []uuid.UUID `db:"channel_uuids"`
 	LocaleUuids    []uuid.UUID `db:"locale_uuids"`
@@ -78,14 +78,14 @@ type InsertProductInputValuesParams struct {
 	Now            time.Time   `db:"now"`
 }
 
-// One statement for a whole bulk; a value whose (input type, channel, locale) the product already
+// One statement for a whole bulk (of one product, or of several in an import); a value whose (input type, channel, locale) the product already
 // has (or that appears twice in the bulk) inserts nothing for that item. The nil uuid stands for
 // a null channel or locale.
 func (q *Queries) InsertProductInputValues(ctx context.Context, arg InsertProductInputValuesParams) ([]ProductInputValue, error) {
 	rows, err := q.db.Query(ctx, insertProductInputValues,
 		arg.TenantID,
 		arg.Uuids,
-		arg.ProductUuid,
+		arg.ProductUuids,
 		arg.InputTypeUuids,
 		arg.ChannelUuids,
 		arg.LocaleUuids,

@@ -948,7 +948,11 @@ UPDATE webhook_subscriptions
 SET display_name = coalesce($1, display_name),
     target_url = coalesce($2, target_url),
     request_timeout_ms = coalesce($3, request_timeout_ms),
-    updated_at = $4
+    updated_at = CASE
+        WHEN (coalesce($1, display_name), coalesce($2, target_url),
+              coalesce($3, request_timeout_ms))
+             IS DISTINCT FROM (display_name, target_url, request_timeout_ms)
+        THEN $4 ELSE updated_at END
 WHERE tenant_id = $5 AND uuid = $6
 RETURNING tenant_id, uuid, display_name, target_url, request_timeout_ms, status, secret_sealed, consecutive_failures, failing_since, suspended_at, created_at, updated_at
 `
@@ -962,6 +966,7 @@ type UpdateWebhookSubscriptionParams struct {
 	Uuid             uuid.UUID `db:"uuid"`
 }
 
+// An update that changes nothing leaves updated_at (and so the etag) as it was.
 func (q *Queries) UpdateWebhookSubscription(ctx context.Context, arg UpdateWebhookSubscriptionParams) (WebhookSubscription, error) {
 	row := q.db.QueryRow(ctx, updateWebhookSubscription,
 		arg.DisplayName,

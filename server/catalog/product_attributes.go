@@ -90,60 +90,72 @@ func productTermToPB(pt db.ProductTerm) *pb.ProductTerm {
 		ProductUuid: pt.ProductUuid.String(), ProductAttributeUuid: pt.ProductAttributeUuid.String(), TermUuid: pt.TermUuid.String()}
 }
 
-// checkAxisKind refuses isVariantAxis true on a product that is not variant_parent or variant.
-func checkAxisKind(ctx context.Context, t *crud.Tx, product uuid.UUID, axis []bool, field func(i int) string) error {
-	some := false
-	for _, a := range axis {
-		some = some || a
+// checkAxisKind refuses isVariantAxis true on a product that is not variant_parent or variant:
+// item i (field(i)) is of products[i].
+func checkAxisKind(ctx context.Context, t *crud.Tx, products []uuid.UUID, axis []bool, field func(i int) string) error {
+	var want []uuid.UUID
+	for i, a := range axis {
+		if a {
+			want = append(want, products[i])
+		}
 	}
-	if !some {
+	if len(want) == 0 {
 		return nil
 	}
-	p, err := t.Q.GetProduct(ctx, db.GetProductParams{TenantID: t.Tenant, Uuid: product})
+	rows, err := t.Q.ListProductKinds(ctx, db.ListProductKindsParams{TenantID: t.Tenant, Uuids: want})
 	if err != nil {
 		return err
 	}
-	if p.Kind == "variant_parent" || p.Kind == "variant" {
-		return nil
+	kinds := make(map[uuid.UUID]string, len(rows))
+	for _, r := range rows {
+		kinds[r.Uuid] = r.Kind
 	}
 	v := apierr.NewValidator()
 	for i, a := range axis {
-		if a {
-			v.Add(field(i), "can be true only on a product of kind variant_parent or variant (this product is %s)", p.Kind)
+		if k := kinds[products[i]]; a && k != "variant_parent" && k != "variant" {
+			v.Add(field(i), "can be true only on a product of kind variant_parent or variant (this product is %s)", k)
 		}
 	}
 	return v.Err()
 }
 
-// checkAxes enforces the variant-axis rule (see the top of this file) for product after a write
-// in t; a conflict is 409 ALREADY_EXISTS naming field.
-func checkAxes(ctx context.Context, t *crud.Tx, product uuid.UUID, field string) error {
-	p, err := t.Q.GetProduct(ctx, db.GetProductParams{TenantID: t.Tenant, Uuid: product})
+// checkAxes enforces the variant-axis rule (see the top of this file) for the products after a
+// write in t; a conflict is 409 ALREADY_EXISTS naming field(product) of the first product (in uuid
+// order) that has a twin.
+func checkAxes(ctx context.Context, t *crud.Tx, products []uuid.UUID, field func(product uuid.UUID) string) error {
+	ps, err := t.Q.ListProductKinds(ctx, db.ListProductKindsParams{TenantID: t.Tenant, Uuids: products})
 	if err != nil {
 		return err
 	}
-	if p.Kind != "variant" || p.ParentUuid == nil {
+	var variants, parents []uuid.UUID
+	for _, p := range ps {
+		if p.Kind == "variant" && p.ParentUuid != nil {
+			variants = append(variants, p.Uuid)
+			parents = append(parents, *p.ParentUuid)
+		}
+	}
+	if len(variants) == 0 {
 		return nil
 	}
-	if err := t.Q.LockVariantParent(ctx, db.LockVariantParentParams{TenantID: t.Tenant, ParentUuid: p.ParentUuid.String()}); err != nil {
+	if err := t.Q.LockVariantParents(ctx, db.LockVariantParentsParams{TenantID: t.Tenant, ParentUuids: parents}); err != nil {
 		return err
 	}
-	terms, err := t.Q.AxisTermsOfProduct(ctx, db.AxisTermsOfProductParams{TenantID: t.Tenant, ProductUuid: product})
-	if err != nil || len(terms) == 0 {
-		return err
-	}
-	twins, err := t.Q.FindAxisTwin(ctx, db.FindAxisTwinParams{TenantID: t.Tenant, ParentUuid: p.ParentUuid, ProductUuid: product, Terms: terms})
+	twins, err := t.Q.FindAxisTwins(ctx, db.FindAxisTwinsParams{TenantID: t.Tenant, ProductUuids: variants})
 	if err != nil || len(twins) == 0 {
 		return err
 	}
-	return apierr.New(apierr.AlreadyExists, "variant %s of the same parent %s already has this combination of axis terms", twins[0], p.ParentUuid).
-		WithField(field, "makes the variant's axis terms identical to those of variant "+twins[0].String())
+	tw := twins[0]
+	return apierr.New(apierr.AlreadyExists, "variant %s of the same parent %s already has this combination of axis terms", tw.TwinUuid, tw.ParentUuid).
+		WithField(field(tw.ProductUuid), "makes the variant's axis terms identical to those of variant "+tw.TwinUuid.String())
 }
+
+// one is a field function naming field whatever the product (an operation on one product).
+func one(field string) func(uuid.UUID) string { return func(uuid.UUID) string { return field } }
 
 // productAttributes links products to attributes (events product.attribute.linked/updated/unlinked).
 var productAttributes = &crud.Family[db.ProductAttribute, *pb.ProductAttribute, *pb.ProductAttributeCreate, *pb.ProductAttributeUpdate]{
 	Kind: "product attribute", Event: "product.attribute", IDKey: "productAttributeUuid", Unique: "attributeUuid",
-	CreatedVerb: "linked", DeletedVerb: "unlinked",
+	CreatedVerb: "linked", DeletedVerb: "unlinked", Across: true,
 	References: map[string]string{"product_attributes_attribute_fkey": "attributeUuid"},
 	ID:         func(a db.ProductAttribute) uuid.UUID { return a.Uuid },
 	ToPB:       ProductAttributeToPB,
@@ -151,13 +163,16 @@ var productAttributes = &crud.Family[db.ProductAttribute, *pb.ProductAttribute, 
 		return c.GetAttributeUuid()
 	},
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.ProductAttributeCreate) ([]db.ProductAttribute, error) {
-		p := db.InsertProductAttributesParams{TenantID: t.Tenant, ProductUuid: t.Scope.Parent, Now: t.Now, Uuids: ids,
+		p := db.InsertProductAttributesParams{TenantID: t.Tenant, ProductUuids: make([]uuid.UUID, len(items)), Now: t.Now, Uuids: ids,
 			IsVariantAxes: mapSlice(items, (*pb.ProductAttributeCreate).GetIsVariantAxis)}
+		for i := range items {
+			p.ProductUuids[i] = t.ItemScope(i).Parent
+		}
 		var err error
 		if p.AttributeUuids, err = crud.RequireRefs(ctx, t, "attributes", "attributeUuid", items, (*pb.ProductAttributeCreate).GetAttributeUuid); err != nil {
 			return nil, err
 		}
-		if err := checkAxisKind(ctx, t, t.Scope.Parent, p.IsVariantAxes, func(i int) string { return crud.FieldName("isVariantAxis", i, t.Single) }); err != nil {
+		if err := checkAxisKind(ctx, t, p.ProductUuids, p.IsVariantAxes, func(i int) string { return crud.FieldName("isVariantAxis", i, t.Single) }); err != nil {
 			return nil, err
 		}
 		return t.Q.InsertProductAttributes(ctx, p)
@@ -178,10 +193,10 @@ var productAttributes = &crud.Family[db.ProductAttribute, *pb.ProductAttribute, 
 		if u.IsVariantAxis == nil {
 			return a, nil
 		}
-		if err := checkAxisKind(ctx, t, a.ProductUuid, []bool{a.IsVariantAxis}, func(int) string { return field("isVariantAxis") }); err != nil {
+		if err := checkAxisKind(ctx, t, []uuid.UUID{a.ProductUuid}, []bool{a.IsVariantAxis}, func(int) string { return field("isVariantAxis") }); err != nil {
 			return a, err
 		}
-		return a, checkAxes(ctx, t, a.ProductUuid, field("isVariantAxis"))
+		return a, checkAxes(ctx, t, []uuid.UUID{a.ProductUuid}, one(field("isVariantAxis")))
 	},
 	GetOne: func(ctx context.Context, q *db.Queries, tenant string, s crud.Scope, id uuid.UUID) (db.ProductAttribute, error) {
 		return q.GetProductAttribute(ctx, db.GetProductAttributeParams{TenantID: tenant, ProductUuid: s.Parent, Uuid: id})
@@ -192,7 +207,7 @@ var productAttributes = &crud.Family[db.ProductAttribute, *pb.ProductAttribute, 
 		if err != nil || n == 0 {
 			return n, err
 		}
-		return n, checkAxes(ctx, t, t.Scope.Parent, "productAttributeUuid")
+		return n, checkAxes(ctx, t, []uuid.UUID{t.Scope.Parent}, one("productAttributeUuid"))
 	},
 }
 
@@ -202,44 +217,64 @@ func scopeProduct(s crud.Scope) uuid.UUID { return uuid.MustParse(s.Keys[1]) }
 // productTerms links product attributes to terms (events product.attribute_term.linked/unlinked).
 var productTerms = &crud.Family[db.ProductTerm, *pb.ProductTerm, *pb.ProductTermCreate, *pb.ProductTermCreate]{
 	Kind: "product term", Event: "product.attribute_term", IDKey: "productTermUuid", Unique: "termUuid",
-	CreatedVerb: "linked", DeletedVerb: "unlinked",
+	CreatedVerb: "linked", DeletedVerb: "unlinked", Across: true,
 	References: map[string]string{"product_terms_term_fkey": "termUuid"},
 	ID:         func(pt db.ProductTerm) uuid.UUID { return pt.Uuid },
 	ToPB:       productTermToPB,
 	CheckCreate: func(_ apierr.Validator, c *pb.ProductTermCreate) string {
 		return c.GetTermUuid()
 	},
-	// Every term must be a term of the product attribute's attribute in the tenant (404 naming
-	// termUuid otherwise); the combination is checked after the whole bulk, naming its last item.
+	// Every term must be a term of its product attribute's attribute in the tenant (404 naming
+	// termUuid otherwise); the combinations are checked after the whole bulk (AfterCreate).
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.ProductTermCreate) ([]db.ProductTerm, error) {
-		product := scopeProduct(t.Scope)
-		pa, err := t.Q.GetProductAttribute(ctx, db.GetProductAttributeParams{TenantID: t.Tenant, ProductUuid: product, Uuid: t.Scope.Parent})
-		if err != nil {
-			return nil, err
-		}
-		p := db.InsertProductTermsParams{TenantID: t.Tenant, ProductUuid: product, ProductAttributeUuid: pa.Uuid, Now: t.Now, Uuids: ids,
-			TermUuids: make([]uuid.UUID, len(items))}
+		n := len(items)
+		p := db.InsertProductTermsParams{TenantID: t.Tenant, Now: t.Now, Uuids: ids, ProductUuids: make([]uuid.UUID, n),
+			ProductAttributeUuids: make([]uuid.UUID, n), TermUuids: make([]uuid.UUID, n)}
 		for i, c := range items {
+			p.ProductAttributeUuids[i] = t.ItemScope(i).Parent
 			p.TermUuids[i] = uuid.MustParse(c.GetTermUuid())
 		}
-		found, err := t.Q.ListTermsOfAttribute(ctx, db.ListTermsOfAttributeParams{TenantID: t.Tenant, AttributeUuid: pa.AttributeUuid, TermUuids: p.TermUuids})
+		pas, err := t.Q.ListProductAttributesByUuid(ctx, db.ListProductAttributesByUuidParams{TenantID: t.Tenant, Uuids: p.ProductAttributeUuids})
 		if err != nil {
 			return nil, err
 		}
-		have := make(map[uuid.UUID]bool, len(found))
+		attrOf := make(map[uuid.UUID]db.ProductAttribute, len(pas))
+		for _, pa := range pas {
+			attrOf[pa.Uuid] = pa
+		}
+		found, err := t.Q.AttributesOfTerms(ctx, db.AttributesOfTermsParams{TenantID: t.Tenant, TermUuids: p.TermUuids})
+		if err != nil {
+			return nil, err
+		}
+		termAttr := make(map[uuid.UUID]uuid.UUID, len(found))
 		for _, f := range found {
-			have[f] = true
+			termAttr[f.Uuid] = f.AttributeUuid
 		}
 		for i, id := range p.TermUuids {
-			if !have[id] {
+			pa, ok := attrOf[p.ProductAttributeUuids[i]]
+			if !ok {
+				return nil, apierr.NotFoundf("product attribute", p.ProductAttributeUuids[i].String())
+			}
+			p.ProductUuids[i] = pa.ProductUuid
+			if a, ok := termAttr[id]; !ok || a != pa.AttributeUuid {
 				return nil, apierr.New(apierr.NotFound, "termUuid %s is not a term of attribute %s", id, pa.AttributeUuid).
 					WithField(crud.FieldName("termUuid", i, t.Single), "not found")
 			}
 		}
 		return t.Q.InsertProductTerms(ctx, p)
 	},
+	// A clash names the product's last item of the bulk.
 	AfterCreate: func(ctx context.Context, t *crud.Tx, rows []db.ProductTerm, items []*pb.ProductTermCreate) ([]db.ProductTerm, error) {
-		return rows, checkAxes(ctx, t, scopeProduct(t.Scope), crud.FieldName("termUuid", len(items)-1, t.Single))
+		last := map[uuid.UUID]int{}
+		var products []uuid.UUID
+		for i := range items {
+			product := scopeProduct(t.ItemScope(i))
+			if _, seen := last[product]; !seen {
+				products = append(products, product)
+			}
+			last[product] = i
+		}
+		return rows, checkAxes(ctx, t, products, func(p uuid.UUID) string { return crud.FieldName("termUuid", last[p], t.Single) })
 	},
 	GetOne: func(ctx context.Context, q *db.Queries, tenant string, s crud.Scope, id uuid.UUID) (db.ProductTerm, error) {
 		return q.GetProductTerm(ctx, db.GetProductTermParams{TenantID: tenant, ProductAttributeUuid: s.Parent, Uuid: id})
@@ -252,7 +287,7 @@ var productTerms = &crud.Family[db.ProductTerm, *pb.ProductTerm, *pb.ProductTerm
 		} else if err != nil {
 			return 0, err
 		}
-		return 1, checkAxes(ctx, t, pt.ProductUuid, "termUuid")
+		return 1, checkAxes(ctx, t, []uuid.UUID{pt.ProductUuid}, one("termUuid"))
 	},
 }
 

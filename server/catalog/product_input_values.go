@@ -101,7 +101,7 @@ func checkInputValue(it db.InputType, value *structpb.Value, field string) (*str
 
 // productInputValues is the family of a product's input values (events product.input_value.*).
 var productInputValues = &crud.Family[db.ProductInputValue, *pb.ProductInputValue, *pb.ProductInputValueCreate, *pb.ProductInputValueUpdate]{
-	Kind: "product input value", Event: "product.input_value", IDKey: "inputValueUuid", Unique: "inputTypeUuid",
+	Kind: "product input value", Event: "product.input_value", IDKey: "inputValueUuid", Unique: "inputTypeUuid", Across: true,
 	References: map[string]string{
 		"product_input_values_input_type_fkey": "inputTypeUuid",
 		"product_input_values_channel_fkey":    "channelUuid",
@@ -117,10 +117,11 @@ var productInputValues = &crud.Family[db.ProductInputValue, *pb.ProductInputValu
 	// must match the input type's isLocalizable and the value its dataType and constraints (400).
 	Insert: func(ctx context.Context, t *crud.Tx, ids []uuid.UUID, items []*pb.ProductInputValueCreate) ([]db.ProductInputValue, error) {
 		n := len(items)
-		p := db.InsertProductInputValuesParams{TenantID: t.Tenant, ProductUuid: t.Scope.Parent, Uuids: ids, Now: t.Now,
+		p := db.InsertProductInputValuesParams{TenantID: t.Tenant, ProductUuids: make([]uuid.UUID, n), Uuids: ids, Now: t.Now,
 			InputTypeUuids: make([]uuid.UUID, n), ChannelUuids: make([]uuid.UUID, n), LocaleUuids: make([]uuid.UUID, n), Vals: make([]string, n)}
 		its, channels, locales := make([]*uuid.UUID, n), make([]*uuid.UUID, n), make([]*uuid.UUID, n)
 		for i, c := range items {
+			p.ProductUuids[i] = t.ItemScope(i).Parent
 			p.InputTypeUuids[i] = uuid.MustParse(c.GetInputTypeUuid())
 			its[i] = &p.InputTypeUuids[i]
 			channels[i], locales[i] = optUUID(c, "channel_uuid"), optUUID(c, "locale_uuid")

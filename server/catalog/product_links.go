@@ -42,7 +42,7 @@ var ProductLinkList = &list.Spec{
 func newProductLinkFamily[M any, C any](kind, event, idKey, targetJSON, table string, target func(C) string, toPB func(db.ProductLink) M) *crud.Family[db.ProductLink, M, C, C] {
 	return &crud.Family[db.ProductLink, M, C, C]{
 		Kind: "product " + kind, Event: event, IDKey: idKey, Unique: targetJSON,
-		CreatedVerb: "linked", DeletedVerb: "unlinked",
+		CreatedVerb: "linked", DeletedVerb: "unlinked", Across: true,
 		References: map[string]string{"product_links_" + kind + "_fkey": targetJSON},
 		ID:         func(l db.ProductLink) uuid.UUID { return l.Uuid },
 		ToPB:       toPB,
@@ -53,7 +53,7 @@ func newProductLinkFamily[M any, C any](kind, event, idKey, targetJSON, table st
 			p := db.InsertProductLinksParams{TenantID: t.Tenant, Kind: kind, Now: t.Now, Uuids: ids,
 				ProductUuids: make([]uuid.UUID, len(items))}
 			for i := range items {
-				p.ProductUuids[i] = t.Scope.Parent
+				p.ProductUuids[i] = t.ItemScope(i).Parent
 			}
 			var err error
 			if p.TargetUuids, err = crud.RequireRefs(ctx, t, table, targetJSON, items, target); err != nil {

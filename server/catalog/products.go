@@ -283,7 +283,7 @@ var products = &crud.Family[db.Product, *pb.Product, *pb.ProductCreate, *pb.Prod
 				return p, err
 			}
 			// Under its new parent the variant may not repeat a sibling's axis terms.
-			if err := checkAxes(ctx, t, p.Uuid, field("parentUuid")); err != nil {
+			if err := checkAxes(ctx, t, []uuid.UUID{p.Uuid}, one(field("parentUuid"))); err != nil {
 				return p, err
 			}
 		}

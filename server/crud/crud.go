@@ -52,7 +52,10 @@ type Tx struct {
 	// Single is true for a single-item operation (field names without a bulk index).
 	Single bool
 	// moves are the uuids of a lifecycle request, in request order (MoveField names them).
-	moves  []uuid.UUID
+	moves []uuid.UUID
+	// scopes are the items' own scopes in an operation across collections of an Across family
+	// (ItemScope).
+	scopes []Scope
 	events []events.Event
 }
 
@@ -121,6 +124,11 @@ type Family[R any, M any, C any, U any] struct {
 
 	// Lifecycle, for families with a status.
 	Lifecycle *Lifecycle[R]
+
+	// Across: Insert and AfterCreate take items of several collections at once, each in its own
+	// scope (Tx.ItemScope(i)); otherwise an operation across collections (Ops) runs them once per
+	// collection.
+	Across bool
 
 	// Present (optional) is row r's message as the family's reads answer it, when that is more than
 	// ToPB (a field derived from other rows: a product's featuredAssetUuid). The etag a conditional
@@ -228,8 +236,15 @@ func FieldName(field string, i int, single bool) string {
 // Create creates items (one for a single create) in one transaction; the response follows the
 // request order. Items whose unique field already exists are 409 ALREADY_EXISTS naming each.
 func (f *Family[R, M, C, U]) Create(ctx context.Context, d *store.DB, s Scope, items []C, single bool) ([]M, error) {
-	if s.Err != nil {
-		return nil, s.Err
+	return f.create(ctx, d, sameScope(s, len(items)), items, single)
+}
+
+// create is Create of items[i] in scopes[i] (one scope for all in an API call).
+func (f *Family[R, M, C, U]) create(ctx context.Context, d *store.DB, scopes []Scope, items []C, single bool) ([]M, error) {
+	for _, s := range scopes {
+		if s.Err != nil {
+			return nil, s.Err
+		}
 	}
 	v := apierr.NewValidator()
 	ids := make([]uuid.UUID, len(items))
@@ -241,28 +256,48 @@ func (f *Family[R, M, C, U]) Create(ctx context.Context, d *store.DB, s Scope, i
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
+	groups := []group{{scope: scopes[0], at: nil}}
+	if f.Across || len(items) == 0 {
+		groups[0].at = make([]int, len(items))
+		for i := range items {
+			groups[0].at[i] = i
+		}
+	} else {
+		groups = groupByScope(scopes)
+	}
 	var rows []R
 	attempt := func(plain bool) error {
-		return f.write(ctx, d, s, func(t *Tx) error {
+		return f.write(ctx, d, scopes[0], func(t *Tx) error {
 			t.Single = single
+			rows = rows[:0]
+			for _, g := range groups {
+				t.Scope, t.scopes = g.scope, nil
+				if f.Across {
+					t.scopes = scopes
+				}
+				gids, gitems := pick(ids, g.at), pick(items, g.at)
+				got, err := f.insert(ctx, t, gids, gitems, plain)
+				if err != nil {
+					if plain && isConflict(err) {
+						return errConflict
+					}
+					return renumber(f.writeErr(err, 0, true), g.at)
+				}
+				if err := f.conflicts(gids, got, pick(uniq, g.at), single); err != nil {
+					return renumber(err, g.at)
+				}
+				if f.AfterCreate != nil {
+					if got, err = f.AfterCreate(ctx, t, got, gitems); err != nil {
+						return renumber(err, g.at)
+					}
+				}
+				rows = append(rows, got...)
+			}
+			t.Scope, t.scopes = scopes[0], nil
+			for i, id := range ids {
+				t.Emit(f.event(or(f.CreatedVerb, "created"), scopes[i], id))
+			}
 			var err error
-			if rows, err = f.insert(ctx, t, ids, items, plain); err != nil {
-				if plain && isConflict(err) {
-					return errConflict
-				}
-				return f.writeErr(err, 0, true)
-			}
-			if err := f.conflicts(ids, rows, uniq, single); err != nil {
-				return err
-			}
-			if f.AfterCreate != nil {
-				if rows, err = f.AfterCreate(ctx, t, rows, items); err != nil {
-					return err
-				}
-			}
-			for _, id := range ids {
-				t.Emit(f.event(or(f.CreatedVerb, "created"), s, id))
-			}
 			rows, err = f.refresh(ctx, t, ids, rows)
 			return err
 		})
@@ -367,10 +402,30 @@ func (f *Family[R, M, C, U]) inOrder(ids []uuid.UUID, rows []R) []M {
 	return out
 }
 
-// Update changes items (one for a single update) in one transaction, in request order.
+// Update changes items (one for a single update) in one transaction, in request order. An item
+// that changes nothing (unchanged below) writes nothing: no new updatedAt, no event, the stored
+// row is its answer.
 func (f *Family[R, M, C, U]) Update(ctx context.Context, d *store.DB, s Scope, items []U, single bool) ([]M, error) {
-	if s.Err != nil {
-		return nil, s.Err
+	out, _, err := f.update(ctx, d, sameScope(s, len(items)), items, single)
+	return out, err
+}
+
+// sameScope is n copies of s: the scopes of an API call's items, which share their collection.
+func sameScope(s Scope, n int) []Scope {
+	out := make([]Scope, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+// update is Update over items whose collections are scopes[i] (the same for every item of an API
+// call; an import's items belong to many parents). changed[i] reports whether item i wrote.
+func (f *Family[R, M, C, U]) update(ctx context.Context, d *store.DB, scopes []Scope, items []U, single bool) (out []M, changed []bool, err error) {
+	for _, s := range scopes {
+		if s.Err != nil {
+			return nil, nil, s.Err
+		}
 	}
 	v := apierr.NewValidator()
 	ids := make([]uuid.UUID, len(items))
@@ -404,17 +459,19 @@ func (f *Family[R, M, C, U]) Update(ctx context.Context, d *store.DB, s Scope, i
 		}
 	}
 	if err := v.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []M
-	err := f.write(ctx, d, s, func(t *Tx) error {
+	s := scopes[0]
+	err = f.write(ctx, d, s, func(t *Tx) error {
 		t.Single = single
-		if err := f.checkUpdates(ctx, t, ids, conds, items, single); err != nil {
+		if err := f.checkUpdates(ctx, t, scopes, ids, conds, items, single); err != nil {
 			return err
 		}
 		rows := make([]R, len(items))
+		changed = make([]bool, len(items))
 		for i, u := range items {
-			r, err := f.UpdateOne(ctx, t, ids[i], u)
+			t.Scope = scopes[i]
+			r, did, err := f.updateOne(ctx, t, ids[i], u, func(n string) string { return FieldName(n, i, single) })
 			if store.IsNoRows(err) {
 				if single {
 					return apierr.NotFoundf(f.Kind, f.UpdateID(u))
@@ -423,22 +480,67 @@ func (f *Family[R, M, C, U]) Update(ctx context.Context, d *store.DB, s Scope, i
 			} else if err != nil {
 				return f.writeErr(err, i, single)
 			}
-			if f.AfterUpdate != nil {
-				if r, err = f.AfterUpdate(ctx, t, r, u, func(n string) string { return FieldName(n, i, single) }); err != nil {
-					return err
-				}
-			}
 			rows[len(items)-1-i] = r // the latest write of an id wins in inOrder
-			t.Emit(f.event("updated", s, ids[i]))
+			if changed[i] = did; did {
+				t.Emit(f.event("updated", scopes[i], ids[i]))
+			}
 		}
+		t.Scope = s
 		rows, err := f.refresh(ctx, t, ids, rows)
 		out = f.inOrder(ids, rows)
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	return out, changed, nil
+}
+
+// updateOne writes one update item unless it changes nothing (DESIGN.md "HTTP conventions": a
+// write that changes nothing changes nothing). The row is read and locked first: when every field
+// the body gives already holds its value (sameAsStored), nothing is written at all; otherwise the
+// write runs in a savepoint and the row, read again, is compared with what was stored as the API
+// shows them (shown: derived fields included, updatedAt and etag aside): a write whose outcome
+// equals what was stored (a merge that sets what is there, a number given for the decimal stored
+// as its text) is rolled back, its events with it.
+func (f *Family[R, M, C, U]) updateOne(ctx context.Context, t *Tx, id uuid.UUID, u U, field func(string) string) (R, bool, error) {
+	old, err := f.lockOne(ctx, t, id)
+	if err != nil {
+		return old, false, err
+	}
+	if sameAsStored(any(u), any(f.ToPB(old))) {
+		return old, false, nil
+	}
+	before, err := f.shown(ctx, t, old)
+	if err != nil {
+		return old, false, err
+	}
+	if _, err := t.Conn.Exec(ctx, "SAVEPOINT crud_update"); err != nil {
+		return old, false, err
+	}
+	emitted := len(t.events)
+	r, err := f.UpdateOne(ctx, t, id, u)
+	if err == nil && f.AfterUpdate != nil {
+		r, err = f.AfterUpdate(ctx, t, r, u, field)
+	}
+	var after M
+	if err == nil {
+		// Read again: AfterUpdate may change what the row's reads show (another table, a flag
+		// set by a second statement) without returning it.
+		if r, err = f.lockOne(ctx, t, id); err == nil {
+			after, err = f.shown(ctx, t, r)
+		}
+	}
+	if err != nil {
+		return r, false, err // the caller's transaction rolls back
+	}
+	if sameMessage(any(before), any(after)) {
+		t.events = t.events[:emitted]
+		_, err := t.Conn.Exec(ctx, "ROLLBACK TO SAVEPOINT crud_update")
+		return old, false, err
+	}
+	_, err = t.Conn.Exec(ctx, "RELEASE SAVEPOINT crud_update")
+	return r, true, err
 }
 
 // writeErr maps a unique violation onto 409 naming the item's unique field, a foreign-key
@@ -561,68 +663,75 @@ func (f *Family[R, M, C, U]) Transition(ctx context.Context, d *store.DB, s Scop
 	if s.Err != nil {
 		return nil, s.Err
 	}
-	lc := f.Lifecycle
 	ids := make([]uuid.UUID, len(raw))
 	for i, r := range raw {
 		ids[i], _ = fields.ParseUUID(r) // the path parameter (checked by the caller) or uuids[i] (the request rules)
 	}
 	var out []M
 	err := f.write(ctx, d, s, func(t *Tx) error {
-		t.Single, t.moves = single, ids
-		cur, err := lc.Lock(ctx, t, ids)
-		if err != nil {
-			return err
-		}
-		by := make(map[uuid.UUID]R, len(cur))
-		for _, r := range cur {
-			by[f.ID(r)] = r
-		}
-		if err := f.checkMoves(ctx, t, by, ids, raw, single); err != nil {
-			return err
-		}
-		var changed []uuid.UUID
-		seen := map[uuid.UUID]bool{}
-		to, verb := "", ""
-		for i, id := range ids {
-			r, ok := by[id]
-			if !ok {
-				if single {
-					return apierr.NotFoundf(f.Kind, raw[i])
-				}
-				return apierr.NotFoundf(f.Kind, raw[i]).WithField(fmt.Sprintf("uuids[%d]", i), "not found")
-			}
-			res, err := lc.Machine.Apply(lc.Status(r), transition)
-			if err != nil {
-				if e, ok := err.(*apierr.Error); ok && !single {
-					e.Detail = f.Kind + " " + raw[i] + ": " + e.Detail
-					e.WithField(fmt.Sprintf("uuids[%d]", i), e.Detail)
-				}
-				return err
-			}
-			if res.Changed && !seen[id] {
-				seen[id] = true
-				changed = append(changed, id)
-				to, verb = res.To, res.Event
-			}
-		}
-		rows := cur
-		if len(changed) > 0 {
-			moved, err := lc.Set(ctx, t, changed, to)
-			if err != nil {
-				return err
-			}
-			rows = append(moved, cur...) // moved rows win in inOrder
-			for _, id := range changed {
-				t.Emit(f.event(verb, s, id))
-			}
-		}
+		rows, _, err := f.move(ctx, t, transition, ids, raw, single)
 		out = f.inOrder(ids, rows)
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// move applies transition to the rows of ids (raw: as the request gave them) in t's scope: each
+// is locked, its condition compared, its move checked; the rows that change are set to the target
+// status with their events. It returns the rows (moved ones first) and the uuids that moved.
+func (f *Family[R, M, C, U]) move(ctx context.Context, t *Tx, transition string, ids []uuid.UUID, raw []string, single bool) ([]R, []uuid.UUID, error) {
+	lc := f.Lifecycle
+	t.Single, t.moves = single, ids
+	cur, err := lc.Lock(ctx, t, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	by := make(map[uuid.UUID]R, len(cur))
+	for _, r := range cur {
+		by[f.ID(r)] = r
+	}
+	if err := f.checkMoves(ctx, t, by, ids, raw, single); err != nil {
+		return nil, nil, err
+	}
+	var changed []uuid.UUID
+	seen := map[uuid.UUID]bool{}
+	to, verb := "", ""
+	for i, id := range ids {
+		r, ok := by[id]
+		if !ok {
+			if single {
+				return nil, nil, apierr.NotFoundf(f.Kind, raw[i])
+			}
+			return nil, nil, apierr.NotFoundf(f.Kind, raw[i]).WithField(fmt.Sprintf("uuids[%d]", i), "not found")
+		}
+		res, err := lc.Machine.Apply(lc.Status(r), transition)
+		if err != nil {
+			if e, ok := err.(*apierr.Error); ok && !single {
+				e.Detail = f.Kind + " " + raw[i] + ": " + e.Detail
+				e.WithField(fmt.Sprintf("uuids[%d]", i), e.Detail)
+			}
+			return nil, nil, err
+		}
+		if res.Changed && !seen[id] {
+			seen[id] = true
+			changed = append(changed, id)
+			to, verb = res.To, res.Event
+		}
+	}
+	if len(changed) == 0 {
+		return cur, nil, nil
+	}
+	moved, err := lc.Set(ctx, t, changed, to)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, id := range changed {
+		t.Emit(f.event(verb, t.Scope, id))
+	}
+	return append(moved, cur...), changed, nil // moved rows win in inOrder
 }
 
 // One is the single item of a one-item operation's result.

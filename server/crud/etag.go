@@ -23,14 +23,19 @@ import (
 // item) and nothing is written. The lock holds until the transaction ends, so no other write slips
 // between the comparison and the write.
 
-// tagOf is the etag of row r as its reads answer it (Present, else ToPB).
-func (f *Family[R, M, C, U]) tagOf(ctx context.Context, t *Tx, r R) (string, error) {
-	m := f.ToPB(r)
+// shown is row r's message as the family's reads answer it (Present, else ToPB).
+func (f *Family[R, M, C, U]) shown(ctx context.Context, t *Tx, r R) (M, error) {
 	if f.Present != nil {
-		var err error
-		if m, err = f.Present(ctx, t, r); err != nil {
-			return "", err
-		}
+		return f.Present(ctx, t, r)
+	}
+	return f.ToPB(r), nil
+}
+
+// tagOf is the etag of row r as its reads answer it.
+func (f *Family[R, M, C, U]) tagOf(ctx context.Context, t *Tx, r R) (string, error) {
+	m, err := f.shown(ctx, t, r)
+	if err != nil {
+		return "", err
 	}
 	if pm, ok := any(m).(proto.Message); ok {
 		return etag.Of(pm), nil
@@ -97,12 +102,14 @@ func (f *Family[R, M, C, U]) lockOne(ctx context.Context, t *Tx, id uuid.UUID) (
 }
 
 // checkUpdates compares the conditions of an update's items, before any of them is written.
-func (f *Family[R, M, C, U]) checkUpdates(ctx context.Context, t *Tx, ids []uuid.UUID, conds []etag.Condition, items []U, single bool) error {
+func (f *Family[R, M, C, U]) checkUpdates(ctx context.Context, t *Tx, scopes []Scope, ids []uuid.UUID, conds []etag.Condition, items []U, single bool) error {
 	bad := &mismatches{kind: f.Kind}
+	defer func(s Scope) { t.Scope = s }(t.Scope)
 	for i, c := range conds {
 		if !c.Given() {
 			continue
 		}
+		t.Scope = scopes[i]
 		r, err := f.lockOne(ctx, t, ids[i])
 		if store.IsNoRows(err) {
 			if single {

@@ -614,3 +614,14 @@ func checkFieldAnnotation(fd protoreflect.FieldDescriptor) error {
 	}
 	return nil
 }
+
+// CheckBody records in v every violation of the rules of a request body m (CheckRules) and every
+// string of it that is not valid UTF-8 or holds U+0000, as Request.Check does for a request: for
+// bodies built by the service itself (the lines of an import), which reach the families without a
+// request of their own.
+func CheckBody(v apierr.Validator, m proto.Message) {
+	CheckRules(v, m)
+	if r := m.ProtoReflect(); r.IsValid() && badStrings(r) {
+		stringNamer{v: v}.message(r, "")
+	}
+}

@@ -241,7 +241,7 @@ func TestLinkCommonFilters(t *testing.T) {
 			base := k.base(fam)
 			items := Want(t, c.Post(base+"/bulk", []any{Body(k.target, a), Body(k.target, b), Body(k.target, x)}), 201).Objs()
 			la, lb, lx := Str(items[0], "uuid"), Str(items[1], "uuid"), Str(items[2], "uuid")
-			bNow := Want(t, c.Patch(base+"/"+lb, Body()), 200).Obj()
+			bNow := Want(t, c.Patch(base+"/"+lb, Body(k.change...)), 200).Obj()
 			// Another family's links never show.
 			k.link(t, c, mkFamily(t, c, "other"), a)
 

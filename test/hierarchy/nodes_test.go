@@ -183,12 +183,15 @@ func TestUpdate(t *testing.T) {
 		// null on code, displayName, position leaves them; absent parentUuid leaves it.
 		u = f.patch(t, c, id, "code", nil, "displayName", nil, "position", nil)
 		f.wantNode(t, "nulls", u, "draft", "a", "Alpha", b, 0)
-		// An empty body changes nothing but updatedAt.
+		// An empty body, or the same parent and position again, changes nothing, updatedAt included.
 		before := u
 		u = Want(t, c.Patch(f.path(id), map[string]any{}), 200).Obj()
 		f.wantNode(t, "empty body", u, "draft", "a", "Alpha", b, 0)
-		if !TS(t, u["updatedAt"]).After(TS(t, before["updatedAt"])) {
-			t.Errorf("empty update did not move updatedAt")
+		if u["updatedAt"] != before["updatedAt"] {
+			t.Errorf("empty update moved updatedAt: %v, before %v", u["updatedAt"], before["updatedAt"])
+		}
+		if u = f.patch(t, c, id, "parentUuid", b, "position", 0); u["updatedAt"] != before["updatedAt"] {
+			t.Errorf("same-place update moved updatedAt: %v, before %v", u["updatedAt"], before["updatedAt"])
 		}
 		// parentUuid null makes it a root again.
 		u = f.patch(t, c, id, "parentUuid", nil, "code", "a2")
@@ -324,11 +327,11 @@ func TestCycles(t *testing.T) {
 		f.wantNode(t, "subtree move", f.patch(t, c, b, "parentUuid", o1), "draft", "b", "b", o1, 0)
 		f.wantNode(t, "up", f.patch(t, c, leaf, "parentUuid", root), "draft", "leaf", "leaf", root, 0)
 		f.wantNode(t, "root under a former descendant", f.patch(t, c, a, "parentUuid", b), "draft", "a", "a", b, 0)
-		// Same parent again is fine (no cycle with the current parent).
+		// Same parent again is fine (no cycle with the current parent), and changes nothing: no event.
 		f.patch(t, c, a, "parentUuid", b)
 		// Now other ─ o1 ─ b ─ a: other under a would close a cycle.
 		WantProblem(t, c.Patch(f.path(other), map[string]any{"parentUuid": a}), 409, "REQUIREMENTS_NOT_MET", "parentUuid")
-		log.Expect(t, "moves", f.ev("updated", b), f.ev("updated", leaf), f.ev("updated", a), f.ev("updated", a))
+		log.Expect(t, "moves", f.ev("updated", b), f.ev("updated", leaf), f.ev("updated", a))
 	})
 }
 

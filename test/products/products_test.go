@@ -64,9 +64,14 @@ func TestProductOperations(t *testing.T) {
 	wantProduct(t, "set family", u, "familyUuid", fam)
 	u = Want(t, c.Patch("/v1/products/"+id, Body("familyUuid", nil)), 200).Obj()
 	wantProduct(t, "clear family", u, "familyUuid", nil)
+	before := u
 	u = Want(t, c.Patch("/v1/products/"+id, Body()), 200).Obj()
 	wantProduct(t, "empty update", u, "code", "SKU-1b", "displayName", "One")
-	log.Expect(t, "updates", pev("updated", id), pev("updated", id), pev("updated", id), pev("updated", id), pev("updated", id))
+	// An update that changes nothing writes nothing: same updatedAt, no event.
+	if u = Want(t, c.Patch("/v1/products/"+id, Body("code", "SKU-1b", "displayName", "One", "familyUuid", nil)), 200).Obj(); !reflect.DeepEqual(u, before) {
+		t.Errorf("same-value update = %v, want the stored product %v", u, before)
+	}
+	log.Expect(t, "updates", pev("updated", id), pev("updated", id), pev("updated", id), pev("updated", id))
 
 	// Bulk update, in request order.
 	up := Want(t, c.Patch("/v1/products/bulk", []any{Body("uuid", mug, "displayName", "Mug"), Body("uuid", id, "brandUuid", brand)}), 200).Objs()
