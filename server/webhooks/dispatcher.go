@@ -319,7 +319,12 @@ func (d *Dispatcher) attempt(ctx context.Context, r db.ClaimDueDeliveriesRow) Re
 	if dep, ok := d.deprecations(ctx)[r.EventType]; ok {
 		req.Deprecation, req.Sunset = dep[0], dep[1]
 	}
-	return d.Sender.Send(ctx, req)
+	res := d.Sender.Send(ctx, req)
+	if res.ErrorClass == ClassBlocked {
+		d.Log.Warn("webhook target refused by the SSRF guard", "subscription", r.SubscriptionUuid.String(),
+			"delivery", r.Uuid.String(), "error", res.Detail)
+	}
+	return res
 }
 
 // record stores an attempt and its consequences in one transaction under the subscription's

@@ -71,6 +71,10 @@ type Result struct {
 	// "" on any HTTP response except a redirect (3xx); else one of the Class* constants:
 	// timeout, dns, tls, refused, reset, redirect, ssrf_blocked, network (and secret, canceled).
 	ErrorClass string
+	// Why an ssrf_blocked attempt was refused (the guard's message, naming the address and, for a
+	// loopback or private one, CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS); the dispatcher logs it.
+	// Not stored: the attempt records the class.
+	Detail     string
 	RetryAfter time.Duration // parsed Retry-After (seconds or HTTP-date) on 429/503, capped at 24h; 0 when absent/invalid
 	Success    bool          // any 2xx within the timeout
 }
@@ -129,7 +133,7 @@ func (s *Sender) Send(ctx context.Context, req Request) Result {
 func (s *Sender) send(ctx context.Context, req Request, start time.Time) Result {
 	// The URL was checked on create/update; check again, the policy may differ now.
 	if err := s.guard.CheckURL(req.URL); err != nil {
-		return Result{ErrorClass: ClassBlocked}
+		return Result{ErrorClass: ClassBlocked, Detail: err.Error()}
 	}
 	sig, err := Sign(req.Secret, req.MsgID, start, req.Payload)
 	if err != nil {
@@ -144,7 +148,7 @@ func (s *Sender) send(ctx context.Context, req Request, start time.Time) Result 
 
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, req.URL, bytes.NewReader(req.Payload))
 	if err != nil {
-		return Result{ErrorClass: ClassBlocked}
+		return Result{ErrorClass: ClassBlocked, Detail: "targetUrl is not a valid URL"}
 	}
 	h := hr.Header
 	h.Set("Content-Type", "application/json; charset=utf-8")
@@ -163,7 +167,12 @@ func (s *Sender) send(ctx context.Context, req Request, start time.Time) Result 
 
 	resp, err := s.client.Do(hr)
 	if err != nil {
-		return Result{ErrorClass: classifyErr(ctx, err)}
+		res := Result{ErrorClass: classifyErr(ctx, err)}
+		var b *blockedError
+		if errors.As(err, &b) {
+			res.Detail = b.msg
+		}
+		return res
 	}
 	defer resp.Body.Close()
 	// Errors reading the body (including the timeout) are ignored: the status line decided.

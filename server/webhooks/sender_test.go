@@ -390,6 +390,16 @@ func TestSendSSRFBlocked(t *testing.T) {
 		if res.Success || res.StatusCode != 0 || res.ErrorClass != "ssrf_blocked" {
 			t.Errorf("%s: Send = %+v, want ErrorClass ssrf_blocked", url, res)
 		}
+		if res.Detail == "" {
+			t.Errorf("%s: Send = %+v, want the refusal's reason in Detail", url, res)
+		}
+	}
+	// The loopback address, as an IP literal (the URL check) or resolved from a name (the dialer),
+	// names the setting that opens it in the reason the dispatcher logs.
+	for _, url := range []string{srv.URL, "http://localhost:" + port} {
+		if res := s.Send(context.Background(), sendReq(url)); !strings.Contains(res.Detail, "(loopback): "+PrivateTargetsHint) {
+			t.Errorf("%s: Detail %q, want it to name CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS", url, res.Detail)
+		}
 	}
 	// Link-local/metadata stays refused with AllowPrivate.
 	res := NewSender(loopbackGuard).Send(context.Background(), sendReq("http://169.254.169.254/latest/meta-data/"))

@@ -28,6 +28,12 @@ func blocked(format string, args ...any) error {
 	return &blockedError{msg: fmt.Sprintf(format, args...)}
 }
 
+// PrivateTargetsHint ends the refusal of a loopback or private address (the ranges AllowPrivate
+// opens), on create/update and at dial time: a developer whose receiver runs on their own machine
+// learns which setting opens it.
+const PrivateTargetsHint = "a receiver on this machine or a private network needs catalogd started with " +
+	"CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS=true (local development and tests only)"
+
 // Guard is the SSRF policy for webhook targets. The zero value is the production policy;
 // AllowPrivate (CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS) opens loopback and private ranges for
 // local development and tests, never link-local or metadata addresses.
@@ -214,8 +220,11 @@ func (g Guard) CheckIP(ip netip.Addr) error {
 		}
 	}
 	if class, private := g.classify(ip); class != "" {
-		if private && g.AllowPrivate {
-			return nil
+		if private {
+			if g.AllowPrivate {
+				return nil
+			}
+			return blocked("address %s is not allowed (%s): %s", orig, class, PrivateTargetsHint)
 		}
 		return blocked("address %s is not allowed (%s)", orig, class)
 	}

@@ -233,6 +233,18 @@ func TestCheckURLMessages(t *testing.T) {
 			t.Errorf("CheckURL(%.40q) = %v, want a message containing %q", url, err, want)
 		}
 	}
+	// A loopback or private address names the setting that opens it; an address it never opens
+	// does not.
+	for _, url := range []string{"http://127.0.0.1:8080/hook", "http://[::1]/", "http://10.0.0.1/", "http://[fd12::1]/"} {
+		if err := g.CheckURL(url); err == nil || !strings.Contains(err.Error(), "CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS=true") {
+			t.Errorf("CheckURL(%s) = %v, want a message naming CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS=true", url, err)
+		}
+	}
+	for _, url := range []string{"http://169.254.169.254/", "http://[fe80::1]/", "http://0.0.0.0/"} {
+		if err := g.CheckURL(url); err == nil || strings.Contains(err.Error(), "CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS") {
+			t.Errorf("CheckURL(%s) = %v, want a refusal that does not offer CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS", url, err)
+		}
+	}
 	// The length limit counts characters, not bytes.
 	u := "https://example.com/" + strings.Repeat("é", 2048-len("https://example.com/"))
 	if err := g.CheckURL(u); err != nil {
@@ -268,6 +280,9 @@ func TestControlDial(t *testing.T) {
 		}
 		if !errors.Is(err, webhooks.ErrBlocked) {
 			t.Fatalf("dial %s: error %v does not wrap ErrBlocked", addr, err)
+		}
+		if !strings.Contains(err.Error(), "(loopback): "+webhooks.PrivateTargetsHint) {
+			t.Errorf("dial %s: error %v does not name CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS", addr, err)
 		}
 	}
 	d.Control = webhooks.Guard{AllowPrivate: true}.Control

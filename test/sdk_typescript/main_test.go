@@ -49,7 +49,10 @@ func TestMain(m *testing.M) {
 	pageOrigin = "http://" + pageListener.Addr().String()
 	// A real catalogd (its CORS lets the test page in) and a mock: the README's examples run against both.
 	apptest.MainServers(m,
-		apptest.Server{Env: &env, Options: []func(*app.Config){func(c *app.Config) { c.CORSAllowedOrigins = []string{pageOrigin} }}},
+		apptest.Server{Env: &env, Options: []func(*app.Config){func(c *app.Config) {
+			c.CORSAllowedOrigins = []string{pageOrigin}
+			c.WebhookAllowPrivate = true // webhooks_test.go's receiver listens on 127.0.0.1
+		}}},
 		apptest.Server{Env: &mockEnv, Options: []func(*app.Config){func(c *app.Config) { c.Mock = true }}})
 }
 
@@ -158,6 +161,9 @@ func build(t *testing.T, sdk, consumer string) error {
 	if err := doc.writeExamples(filepath.Join(consumer, "src", "readme")); err != nil {
 		return err
 	}
+	if err := writeWebhookSources(sdk, filepath.Join(consumer, "src", "webhooks")); err != nil {
+		return err
+	}
 	r, err = command(consumer, nil, 5*time.Minute, filepath.Join(consumer, "node_modules", ".bin", "tsc"), "-p", "tsconfig.json", "--pretty", "false")
 	if err != nil {
 		return fmt.Errorf("tsc --strict rejects the code that uses the SDK (src/*.ts, and src/readme/*.ts from README.md's "+
@@ -198,7 +204,7 @@ func pack(t *testing.T, sdk, packDir string) (string, error) {
 		have[f.Path] = true
 	}
 	for _, want := range []string{"package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts",
-		"dist/web.js", "dist/web.d.ts", "dist/gen/index.js", "dist/gen/google/rpc/error_details_pb.js"} {
+		"dist/web.js", "dist/web.d.ts", "dist/webhooks.js", "dist/webhooks.d.ts", "dist/gen/index.js", "dist/gen/google/rpc/error_details_pb.js"} {
 		if !have[want] {
 			return "", fmt.Errorf("the packed SDK has no %s", want)
 		}

@@ -1,7 +1,9 @@
 package webhooks
 
 import (
+	"fmt"
 	"net"
+	"strings"
 	"testing"
 
 	"github.com/catalogd/catalogd/server/app"
@@ -47,6 +49,13 @@ func TestSSRFGuardWithoutPrivateTargets(t *testing.T) {
 			continue
 		}
 		WantProblem(t, r, 400, "VALIDATION_FAILED", "targetUrl")
+	}
+	// A loopback or private target names the setting that opens it (local development).
+	for _, u := range []string{"http://127.0.0.1:8080/hook", "http://192.168.1.1/"} {
+		m := WantProblem(t, c.Post(subs, map[string]any{"displayName": "x", "targetUrl": u}), 400, "VALIDATION_FAILED", "targetUrl")
+		if !strings.Contains(fmt.Sprint(m["errors"]), "CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS=true") {
+			t.Errorf("targetUrl %s: the refusal does not name CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS=true: %v", u, m["errors"])
+		}
 	}
 	// The same checks apply on update.
 	public := createSub(t, c, "https://example.com/hook", nil)
