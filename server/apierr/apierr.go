@@ -33,6 +33,9 @@ const (
 	PayloadTooLarge    Code = "PAYLOAD_TOO_LARGE"
 	RateLimited        Code = "RATE_LIMITED"
 	LimitExceeded      Code = "LIMIT_EXCEEDED"
+	// UnresolvedReference: an import line refers to a code that no line of the file nor the
+	// catalog defines (API.md "Import and export").
+	UnresolvedReference Code = "UNRESOLVED_REFERENCE"
 	// UploadVerificationFailed: complete-upload found no object, or one of another size or SHA-256.
 	UploadVerificationFailed Code = "UPLOAD_VERIFICATION_FAILED"
 	UnsupportedMedia         Code = "UNSUPPORTED_MEDIA_TYPE"
@@ -72,6 +75,7 @@ var table = map[Code]codeInfo{
 	PayloadTooLarge:          {codes.ResourceExhausted, 413, "Payload too large"},
 	RateLimited:              {codes.ResourceExhausted, 429, "Too many requests"},
 	LimitExceeded:            {codes.ResourceExhausted, 409, "Limit exceeded"},
+	UnresolvedReference:      {codes.FailedPrecondition, 409, "Unresolved reference"},
 	UploadVerificationFailed: {codes.FailedPrecondition, 409, "Upload verification failed"},
 	UnsupportedMedia:         {codes.InvalidArgument, 415, "Unsupported media type"},
 	RequestTimeout:           {codes.DeadlineExceeded, 408, "Request timeout"},

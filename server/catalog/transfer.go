@@ -1,0 +1,30 @@
+package catalog
+
+import (
+	"github.com/catalogd/catalogd/server/transfer"
+)
+
+// TransferKinds are the line types of imports (API.md "Import and export (jobs)"): each a family
+// keyed by code, its table, its write path and its references by code. Children that travel
+// inside their parent's line (contents, terms, links, values, assets, relations, publications)
+// are not declared yet: a line that gives them fails with the field named.
+func TransferKinds() []*transfer.Kind {
+	ref := func(field, kind string) transfer.Ref { return transfer.Ref{Field: field, Kind: kind} }
+	return []*transfer.Kind{
+		{Type: "locale", Table: "locales", Ops: locales.Ops()},
+		{Type: "attribute", Table: "attributes", Ops: attributes.Ops()},
+		{Type: "category", Table: "categories", Ops: categories.Ops(), Refs: map[string]transfer.Ref{"parent": ref("parentUuid", "category")}},
+		{Type: "collection", Table: "collections", Ops: collections.Ops(), Refs: map[string]transfer.Ref{"parent": ref("parentUuid", "collection")}},
+		{Type: "brand", Table: "brands", Ops: brands.Ops()},
+		{Type: "tag", Table: "tags", Ops: tags.Ops()},
+		{Type: "typeGroup", Table: "type_groups", Ops: typeGroups.Ops()},
+		{Type: "inputType", Table: "input_types", Ops: inputTypes.Ops(), Refs: map[string]transfer.Ref{"typeGroup": ref("typeGroupUuid", "typeGroup")}},
+		{Type: "channel", Table: "channels", Ops: channels.Ops(), Refs: map[string]transfer.Ref{"locales": {Field: "localeUuids", Kind: "locale", List: true}}},
+		{Type: "productAssetType", Table: "product_asset_types", Ops: productAssetTypes.Ops()},
+		{Type: "productRelationType", Table: "product_relation_types", Ops: productRelationTypes.Ops()},
+		{Type: "family", Table: "families", Ops: families.Ops()},
+		{Type: "asset", Table: "assets", Ops: assets.Ops()},
+		{Type: "product", Table: "products", Ops: products.Ops(), Refs: map[string]transfer.Ref{
+			"family": ref("familyUuid", "family"), "parent": ref("parentUuid", "product"), "brand": ref("brandUuid", "brand")}},
+	}
+}

@@ -1,0 +1,487 @@
+// Package transfer applies import lines (API.md "Import and export (jobs)"): one JSON object per
+// line, a resource keyed by its code and referring to others by code, upserted through the same
+// write path as the API's own operations (crud.Ops: the family's checks, statements, lifecycle
+// and events), each line atomic and independent.
+//
+// This file is the line itself: its decoding, the code-to-uuid resolution of its references, and
+// its application as a create or an update plus, for a line with a status, the lifecycle move
+// that reaches it. The job around lines (upload, queue, workers, progress) is built on top.
+package transfer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/catalogd/catalogd/gen/db"
+	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/crud"
+	"github.com/catalogd/catalogd/server/fields"
+	"github.com/catalogd/catalogd/server/jsonpb"
+	"github.com/catalogd/catalogd/server/reqctx"
+	"github.com/catalogd/catalogd/server/store"
+)
+
+// MaxLineBytes is the largest line: a longer one fails alone (API.md).
+const MaxLineBytes = 1 << 20
+
+// Kind is one line type: a family keyed by code.
+type Kind struct {
+	// Type is the line's "type" ("category", "inputType").
+	Type string
+	// Table holds the family's rows, with tenant_id, code and uuid columns.
+	Table string
+	// Ops is the family's write path.
+	Ops crud.Ops
+	// Refs are the line's reference fields, by their name in the line ("parent").
+	Refs map[string]Ref
+}
+
+// Ref is a reference field of a line: the code (or codes) of a resource of another kind, given
+// to the family's body as uuid(s).
+type Ref struct {
+	// Field is the body's field, by its JSON name ("parentUuid", "localeUuids").
+	Field string
+	// Kind is the line type of the referenced resource.
+	Kind string
+	// List: the line gives an array of codes.
+	List bool
+}
+
+// Outcome of one line.
+type Outcome string
+
+const (
+	Created   Outcome = "created"
+	Updated   Outcome = "updated"
+	Unchanged Outcome = "unchanged"
+	Failed    Outcome = "failed"
+)
+
+// LineError is one reason a line failed, in the API's terms.
+type LineError struct {
+	Field   string `json:"field"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Result is what happened to one line.
+type Result struct {
+	Type    string
+	Code    string
+	Outcome Outcome
+	UUID    uuid.UUID
+	Errors  []LineError
+}
+
+// Importer applies lines to the tenant of the context it is given.
+type Importer struct {
+	DB    *store.DB
+	kinds map[string]*Kind
+}
+
+// NewImporter is an importer of the given kinds.
+func NewImporter(d *store.DB, kinds []*Kind) *Importer {
+	im := &Importer{DB: d, kinds: map[string]*Kind{}}
+	for _, k := range kinds {
+		im.kinds[k.Type] = k
+	}
+	return im
+}
+
+// Types are the line types the importer knows, sorted.
+func (im *Importer) Types() []string {
+	out := make([]string, 0, len(im.kinds))
+	for t := range im.kinds {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Apply applies one line in one transaction of its own: all of it or nothing. A line that fails
+// answers Failed with its reasons (never a Go error for the line's own faults); the error is for
+// the database failing.
+func (im *Importer) Apply(ctx context.Context, line []byte) (Result, error) {
+	var res Result
+	l, err := im.decode(line, &res)
+	if err == nil {
+		err = im.DB.Tx(ctx, func(tx pgx.Tx, _ *db.Queries) error {
+			return im.apply(store.WithTx(ctx, tx), tx, l, &res)
+		})
+	}
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		res.Outcome, res.UUID, res.Errors = Failed, uuid.Nil, lineErrors(ae)
+		return res, nil
+	}
+	return res, err
+}
+
+// line is a decoded line: its kind, code, status and the rest of its fields.
+type line struct {
+	kind   *Kind
+	code   string
+	status string
+	hasSt  bool
+	fields map[string]json.RawMessage
+	order  []string // fields' keys in the line's order
+}
+
+func malformed(field, format string, args ...any) *apierr.Error {
+	msg := fmt.Sprintf(format, args...)
+	return apierr.New(apierr.MalformedRequest, "%s", msg).WithField(field, msg)
+}
+
+// decode reads a line's envelope: an object with a known "type" and a "code".
+func (im *Importer) decode(raw []byte, res *Result) (*line, error) {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) > MaxLineBytes:
+		return nil, apierr.New(apierr.PayloadTooLarge, "the line has %d bytes; at most %d", len(raw), MaxLineBytes).WithField("", "line too long")
+	case !utf8.Valid(raw):
+		return nil, malformed("", "the line is not valid UTF-8")
+	case len(raw) == 0 || raw[0] != '{':
+		return nil, malformed("", "a line is one JSON object")
+	}
+	fs, order, err := objectKeys(raw)
+	if err != nil {
+		return nil, malformed("", "the line is not a JSON object: %v", err)
+	}
+	l := &line{fields: fs}
+	var typ string
+	if err := json.Unmarshal(fs["type"], &typ); err != nil || typ == "" {
+		return nil, malformed("type", "type is required: one of %s", strings.Join(im.Types(), ", "))
+	}
+	res.Type = typ
+	if l.kind = im.kinds[typ]; l.kind == nil {
+		return nil, malformed("type", "unknown type %q: one of %s", typ, strings.Join(im.Types(), ", "))
+	}
+	if err := json.Unmarshal(fs["code"], &l.code); err != nil || l.code == "" {
+		return nil, apierr.New(apierr.ValidationFailed, "code is required").WithField("code", "is required")
+	}
+	res.Code = l.code
+	if st, ok := fs["status"]; ok {
+		if err := json.Unmarshal(st, &l.status); err != nil || l.status == "" {
+			return nil, malformed("status", "status must be a string")
+		}
+		l.hasSt = true
+		if l.kind.Ops.Machine() == nil {
+			return nil, malformed("status", "a %s has no status", typ)
+		}
+	}
+	for _, k := range order {
+		if k != "type" && k != "status" {
+			l.order = append(l.order, k)
+		}
+	}
+	return l, nil
+}
+
+// objectKeys splits a JSON object into its members, keeping the keys' order; a key given twice
+// is an error.
+func objectKeys(raw []byte) (map[string]json.RawMessage, []string, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return nil, nil, err
+	}
+	out := map[string]json.RawMessage{}
+	var order []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		key, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, err
+		}
+		if _, dup := out[key]; dup {
+			return nil, nil, fmt.Errorf("key %q given twice", key)
+		}
+		out[key] = v
+		order = append(order, key)
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, nil, err
+	}
+	if dec.More() {
+		return nil, nil, errors.New("data after the object")
+	}
+	return out, order, nil
+}
+
+// apply upserts line l inside transaction tx (ctx carries it, so the family's writes join it).
+func (im *Importer) apply(ctx context.Context, tx pgx.Tx, l *line, res *Result) error {
+	k := l.kind
+	id, exists, err := lookup(ctx, tx, k.Table, l.code)
+	if err != nil {
+		return err
+	}
+	body, err := im.body(ctx, tx, l, id, exists)
+	if err != nil {
+		return err
+	}
+	scope := []crud.Scope{{}}
+	var out proto.Message
+	if !exists {
+		m := k.Ops.NewCreate()
+		if err := decodeBody(body, m); err != nil {
+			return err
+		}
+		got, err := k.Ops.Create(ctx, im.DB, scope, []proto.Message{m})
+		if err != nil {
+			return err
+		}
+		out, res.Outcome = got[0], Created
+	} else {
+		m := k.Ops.NewUpdate()
+		if err := decodeBody(body, m); err != nil {
+			return err
+		}
+		got, changed, err := k.Ops.Update(ctx, im.DB, scope, []proto.Message{m})
+		if err != nil {
+			return err
+		}
+		out, res.Outcome = got[0], Unchanged
+		if changed[0] {
+			res.Outcome = Updated
+		}
+	}
+	res.UUID = uuidOf(out)
+	if !l.hasSt {
+		return nil
+	}
+	moved, err := im.moveTo(ctx, k, res.UUID, statusOf(out), l.status)
+	if moved && res.Outcome == Unchanged {
+		res.Outcome = Updated
+	}
+	return err
+}
+
+// body is the family's create or update body of line l: its fields with each reference's code
+// replaced by the uuid under the body's name; an update names the resource by uuid.
+func (im *Importer) body(ctx context.Context, tx pgx.Tx, l *line, id uuid.UUID, exists bool) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	put := func(key string, v []byte) {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		kb, _ := json.Marshal(key)
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	if exists {
+		put("uuid", []byte(`"`+id.String()+`"`))
+	}
+	for _, key := range l.order {
+		v := l.fields[key]
+		if key == "code" && exists {
+			continue // the key, not a change
+		}
+		ref, isRef := l.kind.Refs[key]
+		if !isRef {
+			if strings.HasSuffix(key, "Uuid") || strings.HasSuffix(key, "Uuids") {
+				return nil, malformed(key, "references are given by code: use %s", refName(l.kind, key))
+			}
+			put(key, v)
+			continue
+		}
+		resolved, err := im.resolve(ctx, tx, key, ref, v)
+		if err != nil {
+			return nil, err
+		}
+		put(ref.Field, resolved)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// refName is the line's name of a body's uuid field, for the message that suggests it.
+func refName(k *Kind, field string) string {
+	for name, r := range k.Refs {
+		if r.Field == field {
+			return name
+		}
+	}
+	return "the field without Uuid"
+}
+
+// resolve turns the code (or codes) of reference key into the uuid(s) of the body; null stays
+// null (it clears the reference). A code that does not exist is UNRESOLVED_REFERENCE.
+func (im *Importer) resolve(ctx context.Context, tx pgx.Tx, key string, ref Ref, v json.RawMessage) ([]byte, error) {
+	if string(v) == "null" {
+		return v, nil
+	}
+	target := im.kinds[ref.Kind]
+	var codes []string
+	if ref.List {
+		if err := json.Unmarshal(v, &codes); err != nil {
+			return nil, malformed(key, "%s must be an array of %s codes", key, ref.Kind)
+		}
+	} else {
+		var c string
+		if err := json.Unmarshal(v, &c); err != nil {
+			return nil, malformed(key, "%s must be a %s code", key, ref.Kind)
+		}
+		codes = []string{c}
+	}
+	ids := make([]string, len(codes))
+	for i, c := range codes {
+		id, ok, err := lookup(ctx, tx, target.Table, c)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			field := key
+			if ref.List {
+				field = fmt.Sprintf("%s[%d]", key, i)
+			}
+			return nil, apierr.New(apierr.UnresolvedReference, "%s %q does not exist", ref.Kind, c).
+				WithField(field, fmt.Sprintf("no %s with code %q", ref.Kind, c))
+		}
+		ids[i] = id.String()
+	}
+	if ref.List {
+		return json.Marshal(ids)
+	}
+	return json.Marshal(ids[0])
+}
+
+// lookup is the uuid of the row of table with code c in the context's tenant.
+func lookup(ctx context.Context, tx pgx.Tx, table, c string) (uuid.UUID, bool, error) {
+	var id uuid.UUID
+	err := tx.QueryRow(ctx, "SELECT uuid FROM "+pgx.Identifier{table}.Sanitize()+" WHERE tenant_id = $1 AND code = $2",
+		reqctx.Tenant(ctx), c).Scan(&id)
+	if store.IsNoRows(err) {
+		return id, false, nil
+	}
+	return id, err == nil, err
+}
+
+// decodeBody decodes a body as the REST facade decodes a request's (update masks from the keys,
+// the API's messages for bad JSON) and checks the body's rules as a request's are checked.
+func decodeBody(body []byte, m proto.Message) error {
+	if err := (jsonpb.Marshaler{}).Unmarshal(body, m); err != nil {
+		var de *apierr.DecodeError
+		if errors.As(err, &de) {
+			return apierr.New(apierr.MalformedRequest, "%s: %s", de.Field, de.Message).WithField(de.Field, de.Message)
+		}
+		return apierr.New(apierr.MalformedRequest, "%v", err)
+	}
+	v := apierr.NewValidator()
+	fields.CheckBody(v, m)
+	return v.Err()
+}
+
+// moveTo moves the resource to status want through the one transition that leads there from its
+// current status (the API's lifecycle, its gate and its events); reports whether it moved.
+func (im *Importer) moveTo(ctx context.Context, k *Kind, id uuid.UUID, cur, want string) (bool, error) {
+	if cur == want {
+		return false, nil
+	}
+	m := k.Ops.Machine()
+	var transition string
+	var states []string
+	seen := map[string]bool{}
+	for _, t := range m.Transitions() {
+		mv := m.Moves[t]
+		if !seen[mv.To] {
+			seen[mv.To] = true
+			states = append(states, mv.To)
+		}
+		if mv.To == want && transition == "" {
+			for _, f := range mv.From {
+				if f == cur {
+					transition = t
+				}
+			}
+		}
+	}
+	if transition == "" {
+		if !seen[want] {
+			sort.Strings(states)
+			return false, apierr.New(apierr.ValidationFailed, "status must be one of %s", strings.Join(states, ", ")).
+				WithField("status", "must be one of "+strings.Join(states, ", "))
+		}
+		return false, m.Refuse(cur, "a %s in status %s cannot move to %s", k.Type, cur, want).WithField("status", "cannot move from "+cur+" to "+want)
+	}
+	moved, err := k.Ops.Move(ctx, im.DB, []crud.Scope{{}}, transition, []uuid.UUID{id})
+	if err != nil {
+		var ae *apierr.Error
+		if errors.As(err, &ae) {
+			for i := range ae.Fields {
+				if strings.HasPrefix(ae.Fields[i].Field, "uuids[") || ae.Fields[i].Field == "[0]" {
+					ae.Fields[i].Field = "status"
+				}
+			}
+			if len(ae.Fields) == 0 {
+				ae.WithField("status", ae.Detail)
+			}
+		}
+		return false, err
+	}
+	return moved[0], nil
+}
+
+// lineErrors are an API error's reasons as a line's: one per field (the item prefix of a bulk
+// dropped: a line is one item), or one for the whole line.
+func lineErrors(e *apierr.Error) []LineError {
+	if len(e.Fields) == 0 {
+		return []LineError{{Code: string(e.Code), Message: e.Detail}}
+	}
+	out := make([]LineError, len(e.Fields))
+	for i, f := range e.Fields {
+		name := strings.TrimPrefix(f.Field, "[0].")
+		if name == "[0]" {
+			name = ""
+		}
+		out[i] = LineError{Field: name, Code: string(e.Code), Message: f.Message}
+	}
+	return out
+}
+
+// uuidOf and statusOf read a resource message's uuid and status (as the API names it).
+func uuidOf(m proto.Message) uuid.UUID {
+	r := m.ProtoReflect()
+	if fd := r.Descriptor().Fields().ByName("uuid"); fd != nil {
+		id, _ := uuid.Parse(r.Get(fd).String())
+		return id
+	}
+	return uuid.Nil
+}
+
+func statusOf(m proto.Message) string {
+	r := m.ProtoReflect()
+	fd := r.Descriptor().Fields().ByName("status")
+	if fd == nil {
+		return ""
+	}
+	if fd.Kind() == protoreflect.EnumKind {
+		b, err := (jsonpb.Marshaler{}).Marshal(m)
+		if err != nil {
+			return ""
+		}
+		var v struct {
+			Status string `json:"status"`
+		}
+		_ = json.Unmarshal(b, &v)
+		return v.Status
+	}
+	return r.Get(fd).String()
+}
