@@ -305,7 +305,7 @@ func TestOrderBySingleField(t *testing.T) {
 	// Touch "d" last so updatedAt order differs from createdAt order.
 	time.Sleep(2 * time.Millisecond)
 	d := list(t, c, Q("codes[eq]", "d")).Items()[0]
-	Want(t, c.Patch("/v1/attributes/"+Str(d, "uuid"), map[string]any{"displayName": "alpha"}), 200)
+	Want(t, c.Patch("/v1/attributes/"+Str(d, "uuid"), map[string]any{"displayName": "alpha2"}), 200) // a change: a same-value PATCH writes nothing
 
 	wantCodes(t, "default (createdAt asc)", listCodes(t, c, ""), "b", "d", "a", "c")
 	wantCodes(t, "code asc", listCodes(t, c, Q("code[order]", "asc")), "a", "b", "c", "d")

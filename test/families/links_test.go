@@ -104,11 +104,16 @@ func TestLinkOperations(t *testing.T) {
 			if !TS(t, u["updatedAt"]).After(TS(t, l["updatedAt"])) || u["createdAt"] != l["createdAt"] {
 				t.Errorf("update timestamps: before %v, after %v", l, u)
 			}
+			same := u
 			u = Want(t, c.Patch(base+"/"+id, Body(k.target, strings.ToUpper(a))), 200).Obj()
 			k.want(t, "update with the same target (in capitals)", u, fam, a, k.change)
+			if u["updatedAt"] != same["updatedAt"] {
+				t.Errorf("the same target moved updatedAt: %v, before %v", u, same)
+			}
 			u = Want(t, c.Patch(base+"/"+id, Body(k.defaults...)), 200).Obj()
 			k.want(t, "update back to the defaults", u, fam, a, k.defaults)
-			log.Expect(t, "updates", k.ev("updated", fam, id), k.ev("updated", fam, id), k.ev("updated", fam, id))
+			// The same target again changed nothing: no event.
+			log.Expect(t, "updates", k.ev("updated", fam, id), k.ev("updated", fam, id))
 			Problem(t, "change the target", c.Patch(base+"/"+id, Body(k.target, x)), 400, "VALIDATION_FAILED", k.target)
 			Problem(t, "malformed target on update", c.Patch(base+"/"+id, Body(k.target, "nope")), 400, "VALIDATION_FAILED", k.target)
 			Problem(t, "bulk change of the target", c.Patch(base+"/bulk", []any{Body("uuid", id), Body("uuid", Str(l2, "uuid"), k.target, a)}), 400, "VALIDATION_FAILED", "[1]."+k.target)

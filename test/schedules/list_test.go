@@ -25,6 +25,8 @@ func TestList(t *testing.T) {
 	mkSched(t, c, p, pub2, "publish", far(1))
 	Want(t, cancel(c, p, pub, ids[3]), 200)
 	time.Sleep(2 * time.Millisecond)
+	// Touch 0 (there and back: a PATCH with the stored values would change nothing).
+	Want(t, c.Patch(base(p, pub)+"/"+ids[0], Body("transition", "unpublish")), 200)
 	Want(t, c.Patch(base(p, pub)+"/"+ids[0], Body("transition", "publish")), 200)
 
 	r := Want(t, c.Get(base(p, pub)), 200)
