@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"github.com/catalogd/catalogd/server/crud"
 	"github.com/catalogd/catalogd/server/transfer"
 )
 
@@ -24,7 +25,14 @@ func TransferKinds() []*transfer.Kind {
 		{Type: "productRelationType", Table: "product_relation_types", Ops: productRelationTypes.Ops()},
 		{Type: "family", Table: "families", Ops: families.Ops()},
 		{Type: "asset", Table: "assets", Ops: assets.Ops()},
-		{Type: "product", Table: "products", Ops: products.Ops(), Refs: map[string]transfer.Ref{
-			"family": ref("familyUuid", "family"), "parent": ref("parentUuid", "product"), "brand": ref("brandUuid", "brand")}},
+		{Type: "product", Table: "products", Ops: products.Ops(), IDKey: "productUuid",
+			Refs: map[string]transfer.Ref{"family": ref("familyUuid", "family"), "parent": ref("parentUuid", "product"), "brand": ref("brandUuid", "brand")},
+			Sets: []transfer.Set{productLinkSet("categories", "category", linkCategory, productCategories.Ops()), productLinkSet("tags", "tag", linkTag, productTags.Ops())}},
 	}
+}
+
+// productLinkSet is a product line's set of category or tag codes (product_links of kind).
+func productLinkSet(line, kind, linkKind string, ops crud.Ops) transfer.Set {
+	return transfer.Set{Line: line, Kind: kind, Field: kind + "Uuid", Ops: ops,
+		Members: "SELECT target_uuid, uuid FROM product_links WHERE tenant_id = $1 AND product_uuid = $2 AND kind = '" + linkKind + "'"}
 }

@@ -45,6 +45,24 @@ type Kind struct {
 	Ops crud.Ops
 	// Refs are the line's reference fields, by their name in the line ("parent").
 	Refs map[string]Ref
+	// IDKey names the resource's uuid in its children's events and paths ("productUuid").
+	IDKey string
+	// Sets are the children a line gives as a list of codes that becomes exactly that set.
+	Sets []Set
+}
+
+// Set is a set of links a line gives as codes (a product's "categories"): after the line, the
+// resource links exactly those, through the link family's own create and delete.
+type Set struct {
+	// Line is the line's field ("categories"); Kind the line type of its members ("category").
+	Line, Kind string
+	// Field is the link's create body field that names the member ("categoryUuid").
+	Field string
+	// Ops is the link family's write path.
+	Ops crud.Ops
+	// Members selects the links of a resource: (member uuid, link uuid), $1 the tenant and $2 the
+	// resource's uuid.
+	Members string
 }
 
 // Ref is a reference field of a line: the code (or codes) of a resource of another kind, given
@@ -180,8 +198,12 @@ func (im *Importer) decode(raw []byte, res *Result) (*line, error) {
 			return nil, malformed("status", "a %s has no status", typ)
 		}
 	}
+	sets := map[string]bool{}
+	for _, st := range l.kind.Sets {
+		sets[st.Line] = true
+	}
 	for _, k := range order {
-		if k != "type" && k != "status" {
+		if k != "type" && k != "status" && !sets[k] {
 			l.order = append(l.order, k)
 		}
 	}
@@ -260,6 +282,19 @@ func (im *Importer) apply(ctx context.Context, tx pgx.Tx, l *line, res *Result) 
 		}
 	}
 	res.UUID = uuidOf(out)
+	for _, st := range k.Sets {
+		v, given := l.fields[st.Line]
+		if !given {
+			continue
+		}
+		changed, err := im.applySet(ctx, tx, k, st, res.UUID, v)
+		if err != nil {
+			return err
+		}
+		if changed && res.Outcome == Unchanged {
+			res.Outcome = Updated
+		}
+	}
 	if !l.hasSt {
 		return nil
 	}
@@ -484,4 +519,107 @@ func statusOf(m proto.Message) string {
 		return v.Status
 	}
 	return r.Get(fd).String()
+}
+
+// applySet makes the links of set st of resource id exactly the members whose codes v lists
+// (a code given twice counts once): links to other members are deleted, missing ones created,
+// the others left as they are. It reports whether anything changed.
+func (im *Importer) applySet(ctx context.Context, tx pgx.Tx, k *Kind, st Set, id uuid.UUID, v json.RawMessage) (bool, error) {
+	ref := Ref{Field: st.Field, Kind: st.Kind, List: true}
+	if string(v) == "null" {
+		v = []byte("[]")
+	}
+	resolved, err := im.resolve(ctx, tx, st.Line, ref, v)
+	if err != nil {
+		return false, err
+	}
+	var want []uuid.UUID
+	if err := json.Unmarshal(resolved, &want); err != nil {
+		return false, err
+	}
+	have := map[uuid.UUID]uuid.UUID{} // member → link
+	rows, err := tx.Query(ctx, st.Members, reqctx.Tenant(ctx), id)
+	if err != nil {
+		return false, err
+	}
+	for rows.Next() {
+		var member, link uuid.UUID
+		if err := rows.Scan(&member, &link); err != nil {
+			rows.Close()
+			return false, err
+		}
+		have[member] = link
+	}
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	keep := map[uuid.UUID]bool{}
+	var add []proto.Message
+	var at []int // add[j] is the member at position at[j] of the line's list
+	for i, m := range want {
+		if keep[m] {
+			continue
+		}
+		keep[m] = true
+		if _, ok := have[m]; ok {
+			continue
+		}
+		body := st.Ops.NewCreate()
+		if err := decodeBody([]byte(`{"`+st.Field+`":"`+m.String()+`"}`), body); err != nil {
+			return false, err
+		}
+		add, at = append(add, body), append(at, i)
+	}
+	var drop []uuid.UUID
+	for m, link := range have {
+		if !keep[m] {
+			drop = append(drop, link)
+		}
+	}
+	scope := crud.Scope{Parent: id, Keys: []string{k.IDKey, id.String()}}
+	if len(drop) > 0 {
+		sort.Slice(drop, func(i, j int) bool { return drop[i].String() < drop[j].String() })
+		if err := st.Ops.Delete(ctx, im.DB, repeat(scope, len(drop)), drop); err != nil {
+			return false, inSet(err, st.Line, nil)
+		}
+	}
+	if len(add) > 0 {
+		if _, err := st.Ops.Create(ctx, im.DB, repeat(scope, len(add)), add); err != nil {
+			return false, inSet(err, st.Line, at)
+		}
+	}
+	return len(drop)+len(add) > 0, nil
+}
+
+func repeat(s crud.Scope, n int) []crud.Scope {
+	out := make([]crud.Scope, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+// inSet names a link write's error fields after the line's set: "[j].categoryUuid" is
+// "categories[at[j]]"; a field that names no item is the set itself.
+func inSet(err error, line string, at []int) error {
+	var ae *apierr.Error
+	if !errors.As(err, &ae) {
+		return err
+	}
+	for i, f := range ae.Fields {
+		name := line
+		if strings.HasPrefix(f.Field, "[") {
+			if end := strings.Index(f.Field, "]"); end > 0 {
+				var j int
+				if _, err := fmt.Sscanf(f.Field[1:end], "%d", &j); err == nil && j < len(at) {
+					name = fmt.Sprintf("%s[%d]", line, at[j])
+				}
+			}
+		}
+		ae.Fields[i].Field = name
+	}
+	if len(ae.Fields) == 0 {
+		ae.WithField(line, ae.Detail)
+	}
+	return err
 }
