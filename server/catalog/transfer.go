@@ -13,11 +13,13 @@ func TransferKinds() []*transfer.Kind {
 	ref := func(field, kind string) transfer.Ref { return transfer.Ref{Field: field, Kind: kind} }
 	return []*transfer.Kind{
 		{Type: "locale", Table: "locales", Ops: locales.Ops()},
-		{Type: "attribute", Table: "attributes", Ops: attributes.Ops()},
-		{Type: "category", Table: "categories", Ops: categories.Ops(), Refs: map[string]transfer.Ref{"parent": ref("parentUuid", "category")}},
+		{Type: "attribute", Table: "attributes", Ops: attributes.Ops(), IDKey: "attributeUuid",
+			Maps: []transfer.Map{contentMap(kindAttribute, attributeContents.Ops())}},
+		{Type: "category", Table: "categories", Ops: categories.Ops(), IDKey: "categoryUuid",
+			Refs: map[string]transfer.Ref{"parent": ref("parentUuid", "category")}, Maps: []transfer.Map{contentMap(kindCategory, categoryContents.Ops())}},
 		{Type: "collection", Table: "collections", Ops: collections.Ops(), Refs: map[string]transfer.Ref{"parent": ref("parentUuid", "collection")}},
-		{Type: "brand", Table: "brands", Ops: brands.Ops()},
-		{Type: "tag", Table: "tags", Ops: tags.Ops()},
+		{Type: "brand", Table: "brands", Ops: brands.Ops(), IDKey: "brandUuid", Maps: []transfer.Map{contentMap(kindBrand, brands.contents.Ops())}},
+		{Type: "tag", Table: "tags", Ops: tags.Ops(), IDKey: "tagUuid", Maps: []transfer.Map{contentMap(kindTag, tags.contents.Ops())}},
 		{Type: "typeGroup", Table: "type_groups", Ops: typeGroups.Ops()},
 		{Type: "inputType", Table: "input_types", Ops: inputTypes.Ops(), Refs: map[string]transfer.Ref{"typeGroup": ref("typeGroupUuid", "typeGroup")}},
 		{Type: "channel", Table: "channels", Ops: channels.Ops(), Refs: map[string]transfer.Ref{"locales": {Field: "localeUuids", Kind: "locale", List: true}}},
@@ -35,4 +37,10 @@ func TransferKinds() []*transfer.Kind {
 func productLinkSet(line, kind, linkKind string, ops crud.Ops) transfer.Set {
 	return transfer.Set{Line: line, Kind: kind, Field: kind + "Uuid", Ops: ops,
 		Members: "SELECT target_uuid, uuid FROM product_links WHERE tenant_id = $1 AND product_uuid = $2 AND kind = '" + linkKind + "'"}
+}
+
+// contentMap is a line's "contents": its localized contents keyed by locale code.
+func contentMap(parentKind string, ops crud.Ops) transfer.Map {
+	return transfer.Map{Line: "contents", Kind: "locale", Field: "localeUuid", Ops: ops,
+		Members: "SELECT locale_uuid, uuid FROM contents WHERE tenant_id = $1 AND parent_kind = '" + parentKind + "' AND parent_uuid = $2"}
 }

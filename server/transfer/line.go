@@ -49,6 +49,23 @@ type Kind struct {
 	IDKey string
 	// Sets are the children a line gives as a list of codes that becomes exactly that set.
 	Sets []Set
+	// Maps are the children a line gives as an object keyed by codes, merged key by key.
+	Maps []Map
+}
+
+// Map is a line's object of children keyed by the code of another resource (a resource's
+// "contents" by locale code): each key's object updates that child (PATCH semantics) or creates
+// it, null deletes it, keys not given are left alone; all through the child family's own writes.
+type Map struct {
+	// Line is the line's field ("contents"); Kind the line type of its keys ("locale").
+	Line, Kind string
+	// Field is the child's create body field that holds the key's uuid ("localeUuid").
+	Field string
+	// Ops is the child family's write path.
+	Ops crud.Ops
+	// Members selects the children of a resource: (key uuid, child uuid), $1 the tenant and $2
+	// the resource's uuid.
+	Members string
 }
 
 // Set is a set of links a line gives as codes (a product's "categories"): after the line, the
@@ -202,6 +219,9 @@ func (im *Importer) decode(raw []byte, res *Result) (*line, error) {
 	for _, st := range l.kind.Sets {
 		sets[st.Line] = true
 	}
+	for _, mp := range l.kind.Maps {
+		sets[mp.Line] = true
+	}
 	for _, k := range order {
 		if k != "type" && k != "status" && !sets[k] {
 			l.order = append(l.order, k)
@@ -288,6 +308,19 @@ func (im *Importer) apply(ctx context.Context, tx pgx.Tx, l *line, res *Result) 
 			continue
 		}
 		changed, err := im.applySet(ctx, tx, k, st, res.UUID, v)
+		if err != nil {
+			return err
+		}
+		if changed && res.Outcome == Unchanged {
+			res.Outcome = Updated
+		}
+	}
+	for _, mp := range k.Maps {
+		v, given := l.fields[mp.Line]
+		if !given {
+			continue
+		}
+		changed, err := im.applyMap(ctx, tx, k, mp, res.UUID, v)
 		if err != nil {
 			return err
 		}
@@ -537,20 +570,8 @@ func (im *Importer) applySet(ctx context.Context, tx pgx.Tx, k *Kind, st Set, id
 	if err := json.Unmarshal(resolved, &want); err != nil {
 		return false, err
 	}
-	have := map[uuid.UUID]uuid.UUID{} // member → link
-	rows, err := tx.Query(ctx, st.Members, reqctx.Tenant(ctx), id)
+	have, err := members(ctx, tx, st.Members, id) // member → link
 	if err != nil {
-		return false, err
-	}
-	for rows.Next() {
-		var member, link uuid.UUID
-		if err := rows.Scan(&member, &link); err != nil {
-			rows.Close()
-			return false, err
-		}
-		have[member] = link
-	}
-	if err := rows.Err(); err != nil {
 		return false, err
 	}
 	keep := map[uuid.UUID]bool{}
@@ -620,6 +641,132 @@ func inSet(err error, line string, at []int) error {
 	}
 	if len(ae.Fields) == 0 {
 		ae.WithField(line, ae.Detail)
+	}
+	return err
+}
+
+// members reads a resource's children as (key or member uuid → child uuid) with query q.
+func members(ctx context.Context, tx pgx.Tx, q string, id uuid.UUID) (map[uuid.UUID]uuid.UUID, error) {
+	out := map[uuid.UUID]uuid.UUID{}
+	rows, err := tx.Query(ctx, q, reqctx.Tenant(ctx), id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, child uuid.UUID
+		if err := rows.Scan(&k, &child); err != nil {
+			return nil, err
+		}
+		out[k] = child
+	}
+	return out, rows.Err()
+}
+
+// applyMap merges the children of map mp of resource id with v, an object keyed by codes (in
+// the keys' sorted order, so that a line always writes alike). It reports whether anything
+// changed.
+func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, k *Kind, mp Map, id uuid.UUID, v json.RawMessage) (bool, error) {
+	if string(v) == "null" {
+		return false, nil
+	}
+	if len(v) == 0 || v[0] != '{' {
+		return false, malformed(mp.Line, "%s must be an object keyed by %s codes", mp.Line, mp.Kind)
+	}
+	entries, keys, err := objectKeys(v)
+	if err != nil {
+		return false, malformed(mp.Line, "%s: %v", mp.Line, err)
+	}
+	sort.Strings(keys)
+	have, err := members(ctx, tx, mp.Members, id)
+	if err != nil {
+		return false, err
+	}
+	scope := []crud.Scope{{Parent: id, Keys: []string{k.IDKey, id.String()}}}
+	changed := false
+	for _, code := range keys {
+		field := mp.Line + "." + code
+		key, ok, err := lookup(ctx, tx, im.kinds[mp.Kind].Table, code)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			return false, apierr.New(apierr.UnresolvedReference, "%s %q does not exist", mp.Kind, code).
+				WithField(field, fmt.Sprintf("no %s with code %q", mp.Kind, code))
+		}
+		child, exists := have[key]
+		val := entries[code]
+		if string(val) == "null" {
+			if exists {
+				if err := mp.Ops.Delete(ctx, im.DB, scope, []uuid.UUID{child}); err != nil {
+					return false, under(err, field)
+				}
+				changed = true
+			}
+			continue
+		}
+		fs, order, err := objectKeys(val)
+		if err != nil || len(val) == 0 || val[0] != '{' {
+			return false, malformed(field, "%s must be an object", field)
+		}
+		var b bytes.Buffer
+		b.WriteByte('{')
+		if exists {
+			b.WriteString(`"uuid":"` + child.String() + `"`)
+		} else {
+			b.WriteString(`"` + mp.Field + `":"` + key.String() + `"`)
+		}
+		for _, f := range order {
+			if f == "uuid" || f == mp.Field {
+				return false, malformed(field+"."+f, "%s is given by the key", f)
+			}
+			kb, _ := json.Marshal(f)
+			b.WriteByte(',')
+			b.Write(kb)
+			b.WriteByte(':')
+			b.Write(fs[f])
+		}
+		b.WriteByte('}')
+		if exists {
+			m := mp.Ops.NewUpdate()
+			if err := decodeBody(b.Bytes(), m); err != nil {
+				return false, under(err, field)
+			}
+			_, did, err := mp.Ops.Update(ctx, im.DB, scope, []proto.Message{m})
+			if err != nil {
+				return false, under(err, field)
+			}
+			changed = changed || did[0]
+			continue
+		}
+		m := mp.Ops.NewCreate()
+		if err := decodeBody(b.Bytes(), m); err != nil {
+			return false, under(err, field)
+		}
+		if _, err := mp.Ops.Create(ctx, im.DB, scope, []proto.Message{m}); err != nil {
+			return false, under(err, field)
+		}
+		changed = true
+	}
+	return changed, nil
+}
+
+// under names an error's fields under prefix: "[0].displayName" is "contents.de-DE.displayName".
+func under(err error, prefix string) error {
+	var ae *apierr.Error
+	if !errors.As(err, &ae) {
+		return err
+	}
+	for i, f := range ae.Fields {
+		name := strings.TrimPrefix(strings.TrimPrefix(f.Field, "[0]"), ".")
+		if name == "" {
+			ae.Fields[i].Field = prefix
+		} else {
+			ae.Fields[i].Field = prefix + "." + name
+		}
+	}
+	if len(ae.Fields) == 0 {
+		ae.WithField(prefix, ae.Detail)
 	}
 	return err
 }

@@ -380,3 +380,63 @@ func sameSet(got []string, want ...string) bool {
 	}
 	return true
 }
+
+func TestContents(t *testing.T) {
+	t.Parallel()
+	c, tenant, apply := importer(t)
+	wantOutcome(t, apply(`{"type":"locale","code":"en-GB"}`), transfer.Created)
+	wantOutcome(t, apply(`{"type":"locale","code":"de-DE"}`), transfer.Created)
+	log := NewEventLog(pool, tenant).Skip(t)
+	a := apply(`{"type":"attribute","code":"color","displayName":"Color","contents":{"de-DE":{"displayName":"Farbe"},"en-GB":{"displayName":"Colour","description":"The colour"}}}`)
+	wantOutcome(t, a, transfer.Created)
+	base := "/v1/attributes/" + a.UUID.String() + "/contents"
+	byLocale := func() map[string]map[string]any {
+		t.Helper()
+		locales := map[string]string{}
+		for _, l := range Want(t, c.Get("/v1/locales"), 200).Items() {
+			locales[Str(l, "uuid")] = Str(l, "code")
+		}
+		out := map[string]map[string]any{}
+		for _, it := range Want(t, c.Get(base), 200).Items() {
+			out[locales[Str(it, "localeUuid")]] = it
+		}
+		return out
+	}
+	got := byLocale()
+	if len(got) != 2 || got["de-DE"]["displayName"] != "Farbe" || got["en-GB"]["description"] != "The colour" {
+		t.Fatalf("contents: %v", got)
+	}
+	if n := len(log.All(t)); n == 0 {
+		t.Errorf("no events")
+	}
+	log.Skip(t)
+
+	// The same contents again: unchanged, no event.
+	wantOutcome(t, apply(`{"type":"attribute","code":"color","contents":{"de-DE":{"displayName":"Farbe"}}}`), transfer.Unchanged)
+	log.Expect(t, "same contents")
+	// Merge: de-DE changes, en-GB (not given) stays; then null deletes en-GB.
+	wantOutcome(t, apply(`{"type":"attribute","code":"color","contents":{"de-DE":{"description":"Die Farbe"}}}`), transfer.Updated)
+	got = byLocale()
+	if got["de-DE"]["displayName"] != "Farbe" || got["de-DE"]["description"] != "Die Farbe" || got["en-GB"] == nil {
+		t.Errorf("after merge: %v", got)
+	}
+	log.Expect(t, "merge", Ev("attribute.content.updated", "attributeUuid", a.UUID.String(), "attributeContentUuid", Str(got["de-DE"], "uuid")))
+	wantOutcome(t, apply(`{"type":"attribute","code":"color","contents":{"en-GB":null}}`), transfer.Updated)
+	if got := byLocale(); len(got) != 1 || got["de-DE"] == nil {
+		t.Errorf("after null: %v", got)
+	}
+	// Brands, tags and categories take contents the same way.
+	wantOutcome(t, apply(`{"type":"brand","code":"acme","contents":{"de-DE":{"displayName":"Acme DE"}}}`), transfer.Created)
+	wantOutcome(t, apply(`{"type":"category","code":"boots","contents":{"de-DE":{"displayName":"Stiefel"}}}`), transfer.Created)
+	wantOutcome(t, apply(`{"type":"tag","code":"sale","contents":{"de-DE":{"displayName":"Angebot"}}}`), transfer.Created)
+	// Bad contents fail the line, named; nothing of it is written.
+	wantFailed(t, apply(`{"type":"attribute","code":"size","contents":{"fr-FR":{"displayName":"Taille"}}}`), "contents.fr-FR", "UNRESOLVED_REFERENCE")
+	wantFailed(t, apply(`{"type":"attribute","code":"size","contents":{"de-DE":{"displayName":""}}}`), "contents.de-DE.displayName", "VALIDATION_FAILED")
+	wantFailed(t, apply(`{"type":"attribute","code":"size","contents":{"de-DE":{"colour":"x"}}}`), "contents.de-DE.colour", "MALFORMED_REQUEST")
+	wantFailed(t, apply(`{"type":"attribute","code":"size","contents":["de-DE"]}`), "contents", "MALFORMED_REQUEST")
+	for _, it := range Want(t, c.Get("/v1/attributes"), 200).Items() {
+		if it["code"] == "size" {
+			t.Errorf("a failed line created the attribute: %v", it)
+		}
+	}
+}
