@@ -1,6 +1,6 @@
 // Package sdkts checks the TypeScript SDK (sdk/typescript) as its users get it: it builds the package
 // (npm ci, then `npm run build`, which is tsc --strict), packs it with `npm pack`, installs the tarball
-// into a separate npm project (../sdk-typescript, pinned typescript, esbuild and @types/node) and runs
+// into a separate npm project (this folder's package.json, pinned typescript, esbuild and @types/node) and runs
 // there
 //   - the README's examples: every ```ts example=<file> block is compiled with tsc --strict; each Node
 //     example runs against a live catalogd and against `catalogd mock` (app.Config.Mock, whose tenants
@@ -69,7 +69,7 @@ func sdkDir(t testing.TB) string {
 	return projectDir(t, "../../sdk/typescript", "src/index.ts", "README.md")
 }
 func consumerDir(t testing.TB) string {
-	return projectDir(t, "../sdk-typescript", "src/flow.ts", "src/page.ts")
+	return projectDir(t, ".", "src/flow.ts", "src/page.ts")
 }
 
 func projectDir(t testing.TB, rel string, files ...string) string {
