@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 BASE=${BASE:-localhost:8080}
 if [ -z "${TOKEN:-}" ]; then
   # A tenant of its own: the walk-through's codes are fixed, and a second run in the same tenant
-  # would meet them (409). The README's first line, `TOKEN=$(go run ./cmd/catalogd token)`, is
+  # would meet them (409). The README's first line, `TOKEN=$(./bin/catalogd token)`, is
   # tenant dev.
   TOKEN=$(go run ./cmd/catalogd token -tenant "tour-$(date +%s)-$$")
 fi

@@ -328,8 +328,8 @@ func TestReadmeShowsTheTour(t *testing.T) {
 		}
 	}
 	// The README's set-up keeps the development token line of the CLI.
-	if !hasLinePrefix(readmeBefore, "TOKEN=$(go run ./cmd/catalogd token)") || !hasLinePrefix(readmeBefore, "BASE=localhost:8080") {
-		t.Errorf("%s: the walk-through's set-up lacks `TOKEN=$(go run ./cmd/catalogd token)` or `BASE=localhost:8080`", readmePath)
+	if !hasLinePrefix(readmeBefore, "TOKEN=$(./bin/catalogd token)") || !hasLinePrefix(readmeBefore, "BASE=localhost:8080") {
+		t.Errorf("%s: the walk-through's set-up lacks `TOKEN=$(./bin/catalogd token)` or `BASE=localhost:8080`", readmePath)
 	}
 	if !hasLinePrefix(scriptBefore, "BASE=${BASE:-localhost:8080}") {
 		t.Errorf("%s: BASE's default is not the README's localhost:8080", scriptPath)
