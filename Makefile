@@ -93,7 +93,7 @@ check-generated:
 
 ## lint: gofmt and go vet (cheap: no code generator is compiled; `buf lint` runs in check-generated)
 lint:
-	@test -z "$$(gofmt -l server cmd test db bench)" || { gofmt -l server cmd test db bench; echo "gofmt: run gofmt -w on the files above"; exit 1; }
+	@test -z "$$(gofmt -l server cmd test db bench examples)" || { gofmt -l server cmd test db bench examples; echo "gofmt: run gofmt -w on the files above"; exit 1; }
 	$(GO) vet ./...
 
 ## test: vet, then unit, integration and end-to-end tests on a private PostgreSQL cluster that
