@@ -7,6 +7,9 @@
 //     start with the demo catalog), each as a fresh tenant, and must print exactly the
 //     ```text output=<file> block after it (one marked only=mock runs against the mock only); the
 //     README's mock token recipe works on the mock (readme_test.go);
+//   - the README's "Running the examples": a new project made by its blocks (npm init -y, type=module,
+//     the tarball, tsx, typescript and @types/node, its tsconfig.json) runs an example with tsx
+//     against the live catalogd and type-checks every Node example with tsc --noEmit (project_test.go);
 //   - against the live catalogd, a Node flow over gRPC (the gRPC port) and over Connect (the HTTP
 //     port) (node_test.go);
 //   - a page bundled by esbuild from the SDK's browser entry, in headless Chromium, from another origin
