@@ -22,16 +22,23 @@ SLOW_TESTS := $(foreach d,test/webhooks test/e2e test/fault test/sdk_typescript 
 
 .PHONY: run mock build generate sdk-tools third_party check-generated lint test test-go bench contract clean
 
-## run: start the service (embedded PostgreSQL in ./.data unless DATABASE_URL is set)
-run:
-	$(GO) run ./cmd/catalogd serve
+## run: build bin/catalogd and start it (embedded PostgreSQL in ./.data unless DATABASE_URL is set);
+## its banner's TOKEN=$$(./bin/catalogd token) works from here. Ctrl-C stops it (exit 0, no make error).
+run: build
+	./bin/catalogd serve
 
-## mock: start the spec's mock server (catalogd mock: a fresh demo catalog, any well-formed token)
-mock:
-	$(GO) run ./cmd/catalogd mock
+## mock: build bin/catalogd and start the spec's mock server (catalogd mock: a fresh demo catalog,
+## any well-formed token)
+mock: build
+	./bin/catalogd mock
 
+# The commit `catalogd version` prints: HEAD, with -modified when tracked files differ from it;
+# empty outside a git checkout (the binary then says "unknown").
+COMMIT = $(shell c=$$(git rev-parse HEAD 2>/dev/null) && { git diff --quiet HEAD -- 2>/dev/null || c=$$c-modified; echo $$c; })
+
+## build: bin/catalogd, stamped with the commit (catalogd version)
 build:
-	$(GO) build -o bin/catalogd ./cmd/catalogd
+	$(GO) build -ldflags "-X main.commit=$(COMMIT)" -o bin/catalogd ./cmd/catalogd
 
 ## third_party: the google/api HTTP annotations, and google/rpc's status and error details (for the
 ## SDKs), taken from Go modules (no Buf Schema Registry here)

@@ -2,6 +2,10 @@ module github.com/catalogd/catalogd
 
 go 1.26.0
 
+// npm projects live beside the Go tests that drive them (test/openapi_ts, test/sdk_typescript):
+// their node_modules are not Go packages.
+ignore node_modules
+
 require (
 	connectrpc.com/connect v1.19.1
 	connectrpc.com/vanguard v0.4.0

@@ -19,9 +19,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BASE=${BASE:-localhost:8080}
 if [ -z "${TOKEN:-}" ]; then
-  # A tenant of its own: the walk-through's codes are fixed, and a second run in the same tenant
-  # would meet them (409). The README's first line, `TOKEN=$(go run ./cmd/catalogd token)`, is
-  # tenant dev.
+  # A tenant of its own, by default. The walk-through also runs again in one tenant (its codes end
+  # with a random suffix, the locale is looked up before it is created): TOKEN=$(./bin/catalogd token)
+  # is tenant dev, as in the README.
   TOKEN=$(go run ./cmd/catalogd token -tenant "tour-$(date +%s)-$$")
 fi
 
@@ -74,14 +74,17 @@ uuid() {
   local j; j=$(cat)
   case $j in
     *'"uuid":"'*) j=${j#*'"uuid":"'}; echo "${j%%\"*}" ;;
+    *'"items":[]'*) return 1 ;;   # an empty list: nothing found
     *) [ -z "$j" ] || echo "no uuid in: $j" >&2; return 1 ;;
   esac
 }
+R=$RANDOM$RANDOM   # this paste's suffix for codes (unique in a tenant), so that the examples can run again
 
-# locales, then an attribute with localized content
-LOCALE=$(curl -s -H "$H" -X POST $BASE/v1/locales -H "$J" -d '{"code":"en-US"}' | uuid)
-ATTR=$(curl -s -H "$H" -X POST $BASE/v1/attributes -H "$J" -d '{"code":"color","displayName":"Color"}' | uuid)
-SIZE=$(curl -s -H "$H" -X POST $BASE/v1/attributes/bulk -H "$J" -d '[{"code":"size"},{"code":"material"}]' | uuid)
+# a locale (found by its code when an earlier run made it), then an attribute with localized content
+LOCALE=$(curl -s -g -H "$H" "$BASE/v1/locales?codes[eq]=en-US" | uuid) ||
+  LOCALE=$(curl -s -H "$H" -X POST $BASE/v1/locales -H "$J" -d '{"code":"en-US"}' | uuid)
+ATTR=$(curl -s -H "$H" -X POST $BASE/v1/attributes -H "$J" -d '{"code":"color-'$R'","displayName":"Color"}' | uuid)
+SIZE=$(curl -s -H "$H" -X POST $BASE/v1/attributes/bulk -H "$J" -d '[{"code":"size-'$R'"},{"code":"material-'$R'"}]' | uuid)
 curl -s -H "$H" -X POST $BASE/v1/attributes/$ATTR/contents \
      -H "$J" -d '{"localeUuid":"'$LOCALE'","displayName":"Colour","description":"Main colour"}'
 
@@ -98,32 +101,32 @@ curl -s -H "$H" -X PATCH $BASE/v1/attributes/bulk/actions/lifecycle \
      -H "$J" -d '{"transition":"remove","uuids":["'$SIZE'"]}'
 
 # a type group with two input types: a localizable text and a decimal
-GROUP=$(curl -s -H "$H" -X POST $BASE/v1/type-groups -H "$J" -d '{"code":"marketing","entityType":"product"}' | uuid)
+GROUP=$(curl -s -H "$H" -X POST $BASE/v1/type-groups -H "$J" -d '{"code":"marketing-'$R'","entityType":"product"}' | uuid)
 TITLE=$(curl -s -H "$H" -X POST $BASE/v1/input-types \
-     -H "$J" -d '{"typeGroupUuid":"'$GROUP'","code":"title","dataType":"text","isLocalizable":true}' | uuid)
+     -H "$J" -d '{"typeGroupUuid":"'$GROUP'","code":"title-'$R'","dataType":"text","isLocalizable":true}' | uuid)
 PRICE=$(curl -s -H "$H" -X POST $BASE/v1/input-types \
-     -H "$J" -d '{"typeGroupUuid":"'$GROUP'","code":"price","dataType":"decimal","constraints":{"min":0}}' | uuid)
+     -H "$J" -d '{"typeGroupUuid":"'$GROUP'","code":"price-'$R'","dataType":"decimal","constraints":{"min":0}}' | uuid)
 
 # an asset type, and a family that requires a title and at least one image
-IMAGES=$(curl -s -H "$H" -X POST $BASE/v1/product-asset-types -H "$J" -d '{"code":"images","isFeaturedSource":true}' | uuid)
-FAM=$(curl -s -H "$H" -X POST $BASE/v1/families -H "$J" -d '{"code":"apparel","displayName":"Apparel"}' | uuid)
+IMAGES=$(curl -s -H "$H" -X POST $BASE/v1/product-asset-types -H "$J" -d '{"code":"images-'$R'","isFeaturedSource":true}' | uuid)
+FAM=$(curl -s -H "$H" -X POST $BASE/v1/families -H "$J" -d '{"code":"apparel-'$R'","displayName":"Apparel"}' | uuid)
 curl -s -H "$H" -X POST $BASE/v1/families/$FAM/input-types -H "$J" -d '{"inputTypeUuid":"'$TITLE'","requirementLevel":"required"}'
 curl -s -H "$H" -X POST $BASE/v1/families/$FAM/asset-types \
      -H "$J" -d '{"productAssetTypeUuid":"'$IMAGES'","requirementLevel":"required","minCount":1}'
 
 # a sales channel in en-US that requires a price of its own
-WEB=$(curl -s -H "$H" -X POST $BASE/v1/channels -H "$J" -d '{"code":"web","localeUuids":["'$LOCALE'"]}' | uuid)
+WEB=$(curl -s -H "$H" -X POST $BASE/v1/channels -H "$J" -d '{"code":"web-'$R'","localeUuids":["'$LOCALE'"]}' | uuid)
 curl -s -H "$H" -X POST $BASE/v1/channels/$WEB/input-types \
      -H "$J" -d '{"inputTypeUuid":"'$PRICE'","requirementLevel":"required","scoping":"channel"}'
 
 # a product and its variant; the parent's title and image count for the variant too
 PARENT=$(curl -s -H "$H" -X POST $BASE/v1/products \
-     -H "$J" -d '{"code":"TSHIRT","kind":"variant_parent","familyUuid":"'$FAM'"}' | uuid)
+     -H "$J" -d '{"code":"TSHIRT-'$R'","kind":"variant_parent","familyUuid":"'$FAM'"}' | uuid)
 VARIANT=$(curl -s -H "$H" -X POST $BASE/v1/products \
-     -H "$J" -d '{"code":"TSHIRT-RED","kind":"variant","familyUuid":"'$FAM'","parentUuid":"'$PARENT'"}' | uuid)
+     -H "$J" -d '{"code":"TSHIRT-RED-'$R'","kind":"variant","familyUuid":"'$FAM'","parentUuid":"'$PARENT'"}' | uuid)
 curl -s -H "$H" -X POST $BASE/v1/products/$PARENT/input-values \
      -H "$J" -d '{"inputTypeUuid":"'$TITLE'","localeUuid":"'$LOCALE'","value":"Red T-shirt"}'   # the variant inherits it
-ASSET=$(curl -s -H "$H" -X POST $BASE/v1/assets -H "$J" -d '{"code":"tshirt-red-front","category":"image"}' | uuid)
+ASSET=$(curl -s -H "$H" -X POST $BASE/v1/assets -H "$J" -d '{"code":"tshirt-red-front-'$R'","category":"image"}' | uuid)
 curl -s -H "$H" -X POST $BASE/v1/products/$PARENT/assets \
      -H "$J" -d '{"assetUuid":"'$ASSET'","productAssetTypeUuid":"'$IMAGES'","displayPriority":0}'
 
@@ -158,9 +161,12 @@ SUB=$(curl -s -H "$H" -X POST $BASE/v1/webhook-subscriptions \
 curl -s -g -H "$H" "$BASE/v1/webhook-event-types?name[starts]=attribute.&name[order]=asc"
 ET=$(curl -s -g -H "$H" "$BASE/v1/webhook-event-types?names[eq]=attribute.created" | uuid)
 curl -s -H "$H" -X POST $BASE/v1/webhook-subscriptions/$SUB/event-types -H "$J" -d '{"webhookEventTypeUuid":"'$ET'"}'
-curl -s -H "$H" -X POST $BASE/v1/attributes -H "$J" -d '{"code":"weight"}'    # an attribute.created event: one delivery
-DEL=$(curl -s -H "$H" $BASE/v1/webhook-subscriptions/$SUB/deliveries | uuid)
+curl -s -H "$H" -X POST $BASE/v1/attributes -H "$J" -d '{"code":"weight-'$R'"}'    # an attribute.created event: one delivery
+DEL=$(curl -s -H "$H" $BASE/v1/webhook-subscriptions/$SUB/deliveries | uuid)   # the delivery's uuid: its webhook-id header
 curl -s -H "$H" $BASE/v1/webhook-subscriptions/$SUB/deliveries/$DEL/attempts
+# the delivery names its event (eventUuid), the event's uuid in the event log
+EVENT=$(curl -s -H "$H" $BASE/v1/webhook-subscriptions/$SUB/deliveries/$DEL | { j=$(cat); j=${j#*'"eventUuid":"'}; echo "${j%%\"*}"; })
+curl -s -g -H "$H" "$BASE/v1/events?uuids[eq]=$EVENT"    # the same attribute.created, with its payload
 # tour:end
 
 printf '\ntour complete\n'

@@ -68,7 +68,8 @@ var commands = []command{
 			"TOKEN=$(catalogd token). The secret is CATALOG_JWT_HS256_SECRET when set, otherwise the development\n" +
 			"secret serve made in the data directory; token never makes one."},
 	{name: "version", summary: "print the version", run: version,
-		about: "Prints catalogd's version, the interface version (the OpenAPI document's) and the Go version."},
+		about: "Prints catalogd's version, the git commit it was built from (stamped by `make build` and `make run`),\n" +
+			"the interface version (the OpenAPI document's) and the Go version."},
 	{name: "help", summary: "print this overview (catalogd help <command>: that command's flags)"},
 }
 
@@ -205,8 +206,41 @@ func version(std stdio, _ *settings) error {
 }
 
 func versionText() string {
-	return fmt.Sprintf("catalogd %s\ninterface %s\n%s %s/%s\n", moduleVersion(debug.ReadBuildInfo()), openapi.Version,
-		runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	bi, ok := debug.ReadBuildInfo()
+	return fmt.Sprintf("catalogd %s\ncommit %s\ninterface %s\n%s %s/%s\n", moduleVersion(bi, ok), buildCommit(commit, bi, ok),
+		openapi.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// commit is the git commit the binary was built from, as the Makefile stamps it
+// (-ldflags "-X main.commit=<hash>", with "-modified" when the work tree had changes); empty in a
+// plain `go build` or `go run`.
+var commit string
+
+// buildCommit is the commit `catalogd version` prints: the stamped one, else the go command's own
+// (vcs.revision, written when building with -buildvcs in a checkout; "-modified" added as above),
+// else "unknown".
+func buildCommit(stamped string, bi *debug.BuildInfo, ok bool) string {
+	if stamped != "" {
+		return stamped
+	}
+	if ok {
+		rev, modified := "", false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+		if rev != "" {
+			if modified {
+				rev += "-modified"
+			}
+			return rev
+		}
+	}
+	return "unknown"
 }
 
 // moduleVersion is the main module's version stamped by the go command (a tag, or a pseudo-version
@@ -293,7 +327,7 @@ func serve(std stdio, s *settings) error {
 		// The token goes on the human banner only, never into the JSON log.
 		log.Warn("no JWT configuration: accepting HS256 tokens signed with a development secret; do not use in production",
 			"secret_file", devFile, "tenant", "dev")
-		writeDevBanner(buffered, tok, srv.HTTPAddr())
+		writeDevBanner(buffered, tok, srv.HTTPAddr(), selfCommand(os.Args[0]))
 	}
 	buffered.Flush() // the start-up lines (and the banner) go out at once
 	<-ctx.Done()
@@ -359,12 +393,36 @@ func reachable(addr string) string {
 // devBannerTitle starts the banner; the token is the line after it.
 const devBannerTitle = "Development token"
 
-// writeDevBanner prints the development token on a line of its own, for a person to copy.
-func writeDevBanner(w io.Writer, tok, httpAddr string) {
+// writeDevBanner prints the development token on a line of its own, for a person to copy, and how
+// to get another one: self is the command that runs this binary from the working directory
+// (selfCommand).
+func writeDevBanner(w io.Writer, tok, httpAddr, self string) {
 	httpAddr = reachable(httpAddr)
 	fmt.Fprintf(w, "\n%s (tenant dev, every scope; valid %g h):\n%s\n\n", devBannerTitle, devTokenTTL.Hours(), tok)
 	fmt.Fprintf(w, "  curl -H \"Authorization: Bearer %s\" http://%s/v1/locales\n\n", tok, httpAddr)
-	fmt.Fprint(w, "Another one at any time: TOKEN=$(catalogd token)   (same directory, or the same CATALOG_DATA_DIR)\n\n")
+	fmt.Fprintf(w, "Another one at any time: TOKEN=$(%s token)   (from this directory, or with the same CATALOG_DATA_DIR)\n\n", self)
+}
+
+// selfCommand is how a shell in the working directory runs this binary again, from os.Args[0]: a
+// binary `go run` built (…/go-build…/…/exe/catalogd, deleted when it exits) is `go run ./cmd/catalogd`;
+// one run by a path (`make run` runs ./bin/catalogd) is that path, ./-prefixed when relative so that
+// the shell does not look it up on PATH; one found on PATH is its name.
+func selfCommand(arg0 string) string {
+	if dir := filepath.ToSlash(filepath.Dir(arg0)); strings.Contains(dir, "/go-build") && strings.HasSuffix(dir, "/exe") {
+		return "go run ./cmd/catalogd"
+	}
+	if !strings.ContainsRune(arg0, filepath.Separator) {
+		return arg0
+	}
+	if !filepath.IsAbs(arg0) && !strings.HasPrefix(arg0, "./") && !strings.HasPrefix(arg0, "../") {
+		arg0 = "./" + arg0
+	}
+	if strings.ContainsFunc(arg0, func(r rune) bool {
+		return !strings.ContainsRune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/+-", r)
+	}) {
+		return "'" + strings.ReplaceAll(arg0, "'", `'\''`) + "'"
+	}
+	return arg0
 }
 
 // migrate is `catalogd migrate`.

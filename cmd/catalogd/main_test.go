@@ -365,7 +365,9 @@ func TestEveryDefaultParses(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	code, stdout, stderr := cli(t, nil, "version")
-	want := "catalogd " + moduleVersion(debug.ReadBuildInfo()) + "\ninterface 1.1.0\n" + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + "\n"
+	bi, ok := debug.ReadBuildInfo()
+	want := "catalogd " + moduleVersion(bi, ok) + "\ncommit " + buildCommit(commit, bi, ok) + "\ninterface 1.1.0\n" +
+		runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + "\n"
 	if code != 0 || stderr != "" || stdout != want {
 		t.Errorf("version: %d %q %q, want %q", code, stdout, stderr, want)
 	}
@@ -384,6 +386,36 @@ func TestVersion(t *testing.T) {
 	} {
 		if got := moduleVersion(c.bi, c.ok); got != c.want {
 			t.Errorf("moduleVersion(%+v) = %q, want %q", c.bi, got, c.want)
+		}
+	}
+}
+
+// The commit: the Makefile's stamp (-X main.commit) wins, then the go command's vcs.revision (with
+// -buildvcs), marked when the tree was modified; else "unknown". test/e2e checks a stamped binary.
+func TestBuildCommit(t *testing.T) {
+	const rev = "0123456789abcdef0123456789abcdef01234567"
+	vcs := func(kv ...string) *debug.BuildInfo {
+		bi := &debug.BuildInfo{}
+		for i := 0; i < len(kv); i += 2 {
+			bi.Settings = append(bi.Settings, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return bi
+	}
+	for _, c := range []struct {
+		stamped string
+		bi      *debug.BuildInfo
+		ok      bool
+		want    string
+	}{
+		{"", nil, false, "unknown"},
+		{"", vcs(), true, "unknown"},
+		{"", vcs("vcs.revision", rev, "vcs.modified", "false"), true, rev},
+		{"", vcs("vcs.revision", rev, "vcs.modified", "true"), true, rev + "-modified"},
+		{"feedface-modified", vcs("vcs.revision", rev), true, "feedface-modified"},
+		{"feedface", nil, false, "feedface"},
+	} {
+		if got := buildCommit(c.stamped, c.bi, c.ok); got != c.want {
+			t.Errorf("buildCommit(%q, %+v) = %q, want %q", c.stamped, c.bi, got, c.want)
 		}
 	}
 }
@@ -530,7 +562,7 @@ func TestDevBanner(t *testing.T) {
 		"[::1]:8080":     "http://[::1]:8080/v1/locales",
 	} {
 		var b bytes.Buffer
-		writeDevBanner(&b, "aaa.bbb.ccc", addr)
+		writeDevBanner(&b, "aaa.bbb.ccc", addr, "./bin/catalogd")
 		lines := strings.Split(b.String(), "\n")
 		i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, devBannerTitle) })
 		if i < 0 || lines[i] != "Development token (tenant dev, every scope; valid 24 h):" || lines[i+1] != "aaa.bbb.ccc" {
@@ -538,6 +570,29 @@ func TestDevBanner(t *testing.T) {
 		}
 		if !strings.Contains(b.String(), "\n  curl -H \"Authorization: Bearer aaa.bbb.ccc\" "+url+"\n") {
 			t.Errorf("%s: no curl line for %s:\n%s", addr, url, b.String())
+		}
+		if !strings.Contains(b.String(), "\nAnother one at any time: TOKEN=$(./bin/catalogd token)   (from this directory, or with the same CATALOG_DATA_DIR)\n") {
+			t.Errorf("no TOKEN=$(./bin/catalogd token) line:\n%s", b.String())
+		}
+	}
+}
+
+// The banner's `TOKEN=$(… token)` names a command that runs this binary from the working directory
+// (test/e2e runs the one `make run` prints).
+func TestSelfCommand(t *testing.T) {
+	for arg0, want := range map[string]string{
+		"bin/catalogd":                              "./bin/catalogd",
+		"./bin/catalogd":                            "./bin/catalogd",
+		"../bin/catalogd":                           "../bin/catalogd",
+		"/usr/local/bin/catalogd":                   "/usr/local/bin/catalogd",
+		"catalogd":                                  "catalogd",
+		"/tmp/go-build1234/b001/exe/catalogd":       "go run ./cmd/catalogd",
+		"/home/me/tmp/go-build99/b001/exe/catalogd": "go run ./cmd/catalogd",
+		"/opt/my apps/catalogd":                     "'/opt/my apps/catalogd'",
+		"/opt/it's/catalogd":                        `'/opt/it'\''s/catalogd'`,
+	} {
+		if got := selfCommand(arg0); got != want {
+			t.Errorf("selfCommand(%q) = %q, want %q", arg0, got, want)
 		}
 	}
 }

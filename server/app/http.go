@@ -54,6 +54,9 @@ func httpHandler(log *slog.Logger, p httpParts) http.Handler {
 	})
 	mux.Handle("GET /docs", p.docs)
 	mux.Handle("GET /docs/{$}", http.RedirectHandler("/docs", http.StatusMovedPermanently))
+	// The root is where a person pointed at the service lands: the API reference (302, so that the
+	// root may serve something else one day).
+	mux.Handle("GET /{$}", http.RedirectHandler("/docs", http.StatusFound))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(p.reg, promhttp.HandlerOpts{}))
 	mux.Handle("/v1/", p.cors.wrap(queryparam.PreserveOrder(headAsGet(p.gw))))
 	for _, path := range p.rpcPath {

@@ -11,7 +11,7 @@ import (
 )
 
 // redoclyEnv keeps @redocly/cli off the network: no telemetry, no update or version check
-// (../openapi-ts/redocly.yaml also says `telemetry: off`). The lint reads only the local file.
+// (redocly.yaml also says `telemetry: off`). The lint reads only the local file.
 var redoclyEnv = []string{
 	"REDOCLY_TELEMETRY=off",
 	"REDOCLY_SUPPRESS_UPDATE_NOTICE=true",
@@ -37,7 +37,7 @@ type lintReport struct {
 	} `json:"problems"`
 }
 
-// An independent linter (@redocly/cli, the `recommended` ruleset of ../openapi-ts/redocly.yaml)
+// An independent linter (@redocly/cli, the `recommended` ruleset of redocly.yaml)
 // finds no error in the served document. Warnings are printed, grouped by rule.
 func TestRedoclyLint(t *testing.T) {
 	t.Parallel()

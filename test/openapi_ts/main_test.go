@@ -1,7 +1,7 @@
 // Package openapits checks the served /openapi.json from the outside, with tools that know nothing
 // of how it was made: a TypeScript client generated from it by openapi-typescript must type-check
 // with `tsc --strict` and run a client flow (openapi-fetch) against a live catalogd, and
-// `@redocly/cli lint` must find no error in it. The npm project is ../openapi-ts (exact versions in
+// `@redocly/cli lint` must find no error in it. The npm project is this folder (exact versions in
 // its package.json and package-lock.json); `npm ci` runs (apptest.NpmCI) when its node_modules is
 // missing or was installed from another lockfile. Node.js and npm are required: a missing tool is a failure,
 // never a skip.
@@ -27,7 +27,7 @@ func TestMain(m *testing.M) { apptest.Main(m, &env, nil) }
 // projectDir is the npm project: package.json, package-lock.json, tsconfig.json, redocly.yaml, src/.
 func projectDir(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "openapi-ts"))
+	dir, err := filepath.Abs(".")
 	if err != nil {
 		t.Fatal(err)
 	}

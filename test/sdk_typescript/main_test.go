@@ -1,12 +1,15 @@
 // Package sdkts checks the TypeScript SDK (sdk/typescript) as its users get it: it builds the package
 // (npm ci, then `npm run build`, which is tsc --strict), packs it with `npm pack`, installs the tarball
-// into a separate npm project (../sdk-typescript, pinned typescript, esbuild and @types/node) and runs
+// into a separate npm project (this folder's package.json, pinned typescript, esbuild and @types/node) and runs
 // there
 //   - the README's examples: every ```ts example=<file> block is compiled with tsc --strict; each Node
 //     example runs against a live catalogd and against `catalogd mock` (app.Config.Mock, whose tenants
 //     start with the demo catalog), each as a fresh tenant, and must print exactly the
 //     ```text output=<file> block after it (one marked only=mock runs against the mock only); the
 //     README's mock token recipe works on the mock (readme_test.go);
+//   - the README's "Running the examples": a new project made by its blocks (npm init -y, type=module,
+//     the tarball, tsx, typescript and @types/node, its tsconfig.json) runs an example with tsx
+//     against the live catalogd and type-checks every Node example with tsc --noEmit (project_test.go);
 //   - against the live catalogd, a Node flow over gRPC (the gRPC port) and over Connect (the HTTP
 //     port) (node_test.go);
 //   - a page bundled by esbuild from the SDK's browser entry, in headless Chromium, from another origin
@@ -72,7 +75,7 @@ func sdkDir(t testing.TB) string {
 	return projectDir(t, "../../sdk/typescript", "src/index.ts", "README.md")
 }
 func consumerDir(t testing.TB) string {
-	return projectDir(t, "../sdk-typescript", "src/flow.ts", "src/page.ts")
+	return projectDir(t, ".", "src/flow.ts", "src/page.ts")
 }
 
 func projectDir(t testing.TB, rel string, files ...string) string {

@@ -17,13 +17,17 @@ import (
 
 // readmeDoc is what the tests take from sdk/typescript/README.md: its text, its TypeScript examples
 // (```ts example=<file>, with only=mock when it shows the demo catalog of `catalogd mock`), what each
-// Node example prints (```text output=<file>) and the recipe of a mock token (```sh mock-token).
+// Node example prints (```text output=<file>), the recipe of a mock token (```sh mock-token) and how
+// to make a project that runs the examples (```sh project, ```json tsconfig.json, ```sh run).
 type readmeDoc struct {
 	text      string
 	examples  map[string]string // file name -> source
 	outputs   map[string]string // file name -> expected stdout
 	mockOnly  map[string]bool   // file names of the examples that run against the mock only
 	mockToken string            // the shell script that exports CATALOGD_TOKEN for the mock
+	project   string            // the shell commands that make a project for the examples
+	tsconfig  string            // that project's tsconfig.json
+	run       string            // the shell commands that run an example there and type-check the project
 }
 
 var (
@@ -86,6 +90,12 @@ func parseReadme(path string) (*readmeDoc, error) {
 				return nil, fmt.Errorf("README.md:%d: a second sh mock-token block", start)
 			}
 			doc.mockToken = text
+		case lang == "sh" && (info == "project" || info == "run"), lang == "json" && info == "tsconfig.json":
+			field := map[string]*string{"project": &doc.project, "run": &doc.run, "tsconfig.json": &doc.tsconfig}[info]
+			if *field != "" {
+				return nil, fmt.Errorf("README.md:%d: a second %s %s block", start, lang, info)
+			}
+			*field = text
 		case outputRE.MatchString(info):
 			name := outputRE.FindStringSubmatch(info)[1]
 			if _, dup := doc.outputs[name]; dup {
@@ -105,6 +115,9 @@ func parseReadme(path string) (*readmeDoc, error) {
 	}
 	if doc.mockToken == "" {
 		return nil, fmt.Errorf("README.md has no ```sh mock-token block (how to make a token for catalogd mock)")
+	}
+	if doc.project == "" || doc.tsconfig == "" || doc.run == "" {
+		return nil, fmt.Errorf("README.md lacks a ```sh project, ```json tsconfig.json or ```sh run block (how to run its examples)")
 	}
 	for name := range doc.outputs {
 		if _, ok := doc.examples[name]; !ok {

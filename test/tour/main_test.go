@@ -139,11 +139,15 @@ type command struct {
 	method string
 	path   string
 	text   string // the whole command, its continued lines joined
+	// optional: the command runs only when the one before fails (the line before ends with ||, as
+	// in "look it up || create it").
+	optional bool
 }
 
 var (
 	curlRE   = regexp.MustCompile(`(^|[\s(])curl\s`)
 	methodRE = regexp.MustCompile(`\s-X\s+([A-Z]+)`)
+	headRE   = regexp.MustCompile(`\s-I\s`) // curl -I: a HEAD request
 	basePath = regexp.MustCompile(`\$BASE(/[^\s"'?]*)`)
 	shellVar = regexp.MustCompile(`\$\{?[A-Za-z_][A-Za-z0-9_]*\}?`)
 )
@@ -152,7 +156,7 @@ var (
 func commands(t *testing.T, walk []line) []command {
 	t.Helper()
 	var out []command
-	cur, start := "", 0
+	cur, start, afterOr := "", 0, false
 	for _, l := range walk {
 		if cur == "" {
 			if strings.HasPrefix(strings.TrimSpace(l.text), "#") {
@@ -165,24 +169,24 @@ func commands(t *testing.T, walk []line) []command {
 			continue
 		}
 		cur += l.text
-		if curlRE.MatchString(cur) && strings.Contains(cur, `"$UPLOAD_URL"`) {
-			// The transfer of an upload: to the URL initiate signed, not under $BASE/v1.
-			c := command{no: start, method: "GET", path: signedPath, text: cur}
-			if mm := methodRE.FindStringSubmatch(cur); mm != nil {
-				c.method = mm[1]
-			}
-			out = append(out, c)
-		} else if curlRE.MatchString(cur) {
-			m := basePath.FindStringSubmatch(cur)
-			if m == nil {
+		if curlRE.MatchString(cur) {
+			c := command{no: start, method: "GET", text: cur, optional: afterOr}
+			if strings.Contains(cur, `"$UPLOAD_URL"`) {
+				// The transfer of an upload: to the URL initiate signed, not under $BASE/v1.
+				c.path = signedPath
+			} else if m := basePath.FindStringSubmatch(cur); m != nil {
+				c.path = shellVar.ReplaceAllString(m[1], "{}")
+			} else {
 				t.Fatalf("%s:%d: a curl command without $BASE/…: %s", scriptPath, start, cur)
 			}
-			c := command{no: start, method: "GET", path: shellVar.ReplaceAllString(m[1], "{}"), text: cur}
 			if mm := methodRE.FindStringSubmatch(cur); mm != nil {
 				c.method = mm[1]
+			} else if headRE.MatchString(cur) {
+				c.method = "HEAD"
 			}
 			out = append(out, c)
 		}
+		afterOr = strings.HasSuffix(strings.TrimSpace(cur), "||")
 		cur = ""
 	}
 	return out

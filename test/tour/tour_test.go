@@ -181,8 +181,14 @@ func TestTour(t *testing.T) {
 	if second := ready[1].obj(t); second["ready"] != true || len(second["missing"].([]any)) != 0 {
 		t.Errorf("readiness at the end: %s, want ready", ready[1].answer)
 	}
+	// The codes end with the walk-through's random suffix R (so that it can run again in a tenant).
+	color, _ := find("POST", "/v1/attributes")[0].obj(t)["code"].(string)
+	r, ok := strings.CutPrefix(color, "color-")
+	if !ok || r == "" || strings.Trim(r, "0123456789") != "" {
+		t.Fatalf("the first attribute's code is %q, want color-<R>, R=$RANDOM$RANDOM", color)
+	}
 	product := find("GET", "/v1/products/{}")[0].obj(t)
-	if product["code"] != "TSHIRT-RED" || product["status"] != "active" || product["featuredAssetUuid"] == nil {
+	if product["code"] != "TSHIRT-RED-"+r || product["status"] != "active" || product["featuredAssetUuid"] == nil {
 		t.Errorf("the whole product: code %v, status %v, featuredAssetUuid %v", product["code"], product["status"], product["featuredAssetUuid"])
 	}
 	got := map[string]bool{}
@@ -218,11 +224,19 @@ func TestTour(t *testing.T) {
 	if len(deliveries) != 1 || deliveries[0].(map[string]any)["eventType"] != "attribute.created" {
 		t.Errorf("deliveries %v, want one attribute.created", deliveries)
 	}
+	// The delivery's uuid (its webhook-id) is not the event's: the delivery names the event, which the
+	// event log lists under that uuid.
+	events := find("GET", "/v1/events")[0].obj(t)["items"].([]any)
+	if len(events) != 1 || events[0].(map[string]any)["type"] != "attribute.created" ||
+		events[0].(map[string]any)["uuid"] == deliveries[0].(map[string]any)["uuid"] ||
+		events[0].(map[string]any)["uuid"] != deliveries[0].(map[string]any)["eventUuid"] {
+		t.Errorf("the delivery's event in the log: %v, want the attribute.created the delivery %v names", events, deliveries[0])
+	}
 
 	// The catalog the tour leaves, read back through the API.
 	c := env.ClientFor(t, tenant)
 	products := apptest.Want(t, c.Get("/v1/products?code[order]=asc"), 200).Items()
-	if len(products) != 2 || products[0]["code"] != "TSHIRT" || products[1]["code"] != "TSHIRT-RED" ||
+	if len(products) != 2 || products[0]["code"] != "TSHIRT-"+r || products[1]["code"] != "TSHIRT-RED-"+r ||
 		products[0]["status"] != "active" || products[1]["status"] != "active" {
 		t.Errorf("products after the tour: %v", products)
 	}
@@ -239,7 +253,7 @@ func TestTour(t *testing.T) {
 		status[fmt.Sprint(a["code"])] = a["status"]
 	}
 	// The list leaves removed attributes out: size is gone.
-	if want := map[string]any{"color": "published", "material": "draft", "weight": "draft"}; fmt.Sprint(status) != fmt.Sprint(want) {
+	if want := map[string]any{"color-" + r: "published", "material-" + r: "draft", "weight-" + r: "draft"}; fmt.Sprint(status) != fmt.Sprint(want) {
 		t.Errorf("attributes after the tour: %v, want %v", status, want)
 	}
 }
@@ -312,7 +326,7 @@ func TestReadmeShowsTheTour(t *testing.T) {
 		}
 	}
 	for name, no := range external {
-		if name != "TOKEN" && name != "BASE" {
+		if name != "TOKEN" && name != "BASE" && name != "RANDOM" { // RANDOM: bash's own
 			t.Errorf("%s:%d uses $%s before the walk-through assigns it", scriptPath, no, name)
 		}
 	}
@@ -328,8 +342,8 @@ func TestReadmeShowsTheTour(t *testing.T) {
 		}
 	}
 	// The README's set-up keeps the development token line of the CLI.
-	if !hasLinePrefix(readmeBefore, "TOKEN=$(go run ./cmd/catalogd token)") || !hasLinePrefix(readmeBefore, "BASE=localhost:8080") {
-		t.Errorf("%s: the walk-through's set-up lacks `TOKEN=$(go run ./cmd/catalogd token)` or `BASE=localhost:8080`", readmePath)
+	if !hasLinePrefix(readmeBefore, "TOKEN=$(./bin/catalogd token)") || !hasLinePrefix(readmeBefore, "BASE=localhost:8080") {
+		t.Errorf("%s: the walk-through's set-up lacks `TOKEN=$(./bin/catalogd token)` or `BASE=localhost:8080`", readmePath)
 	}
 	if !hasLinePrefix(scriptBefore, "BASE=${BASE:-localhost:8080}") {
 		t.Errorf("%s: BASE's default is not the README's localhost:8080", scriptPath)
