@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"github.com/google/uuid"
+
 	"github.com/catalogd/catalogd/server/crud"
 	"github.com/catalogd/catalogd/server/transfer"
 )
@@ -14,7 +16,10 @@ func TransferKinds() []*transfer.Kind {
 	return []*transfer.Kind{
 		{Type: "locale", Table: "locales", Ops: locales.Ops()},
 		{Type: "attribute", Table: "attributes", Ops: attributes.Ops(), IDKey: "attributeUuid",
-			Maps: []transfer.Map{contentMap(kindAttribute, attributeContents.Ops())}},
+			Maps: []transfer.Map{contentMap(kindAttribute, attributeContents.Ops())},
+			Lists: []transfer.List{{Line: "terms", Ops: terms.Ops(), IDKey: "termUuid",
+				Members: "SELECT code, uuid FROM attribute_terms WHERE tenant_id = $1 AND attribute_uuid = $2",
+				Maps:    []transfer.Map{termContentMap}}}},
 		{Type: "category", Table: "categories", Ops: categories.Ops(), IDKey: "categoryUuid",
 			Refs: map[string]transfer.Ref{"parent": ref("parentUuid", "category")}, Maps: []transfer.Map{contentMap(kindCategory, categoryContents.Ops())}},
 		{Type: "collection", Table: "collections", Ops: collections.Ops(), Refs: map[string]transfer.Ref{"parent": ref("parentUuid", "collection")}},
@@ -44,3 +49,11 @@ func contentMap(parentKind string, ops crud.Ops) transfer.Map {
 	return transfer.Map{Line: "contents", Kind: "locale", Field: "localeUuid", Ops: ops,
 		Members: "SELECT locale_uuid, uuid FROM contents WHERE tenant_id = $1 AND parent_kind = '" + parentKind + "' AND parent_uuid = $2"}
 }
+
+// termContentMap is a term's "contents" inside its attribute's line; the term content family is
+// the one of the term's attribute (its messages carry attributeUuid).
+var termContentMap = func() transfer.Map {
+	m := contentMap(kindTerm, nil)
+	m.OpsOf = func(path []uuid.UUID) crud.Ops { return termContents(path[0]).Ops() }
+	return m
+}()

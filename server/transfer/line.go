@@ -51,6 +51,26 @@ type Kind struct {
 	Sets []Set
 	// Maps are the children a line gives as an object keyed by codes, merged key by key.
 	Maps []Map
+	// Lists are the children a line gives as objects with codes of their own (an attribute's
+	// terms): the list becomes exactly the resource's children.
+	Lists []List
+}
+
+// List is a line's array of children keyed by their own code within the resource (an attribute's
+// "terms"): a listed code is updated (PATCH semantics) or created, a child whose code is not
+// listed is deleted, all through the child family's own writes.
+type List struct {
+	// Line is the line's field ("terms").
+	Line string
+	// Ops is the child family's write path.
+	Ops crud.Ops
+	// Members selects the children of a resource: (code, child uuid), $1 the tenant and $2 the
+	// resource's uuid.
+	Members string
+	// IDKey names a child's uuid in its own children's events ("termUuid").
+	IDKey string
+	// Maps are the children's own maps (a term's contents).
+	Maps []Map
 }
 
 // Map is a line's object of children keyed by the code of another resource (a resource's
@@ -61,8 +81,11 @@ type Map struct {
 	Line, Kind string
 	// Field is the child's create body field that holds the key's uuid ("localeUuid").
 	Field string
-	// Ops is the child family's write path.
-	Ops crud.Ops
+	// Ops is the child family's write path; OpsOf, when set, is it for the children of the
+	// resource at the end of path (the uuids from the line's resource down): a family whose
+	// messages carry an ancestor (a term's contents carry the attribute's uuid).
+	Ops   crud.Ops
+	OpsOf func(path []uuid.UUID) crud.Ops
 	// Members selects the children of a resource: (key uuid, child uuid), $1 the tenant and $2
 	// the resource's uuid.
 	Members string
@@ -222,6 +245,9 @@ func (im *Importer) decode(raw []byte, res *Result) (*line, error) {
 	for _, mp := range l.kind.Maps {
 		sets[mp.Line] = true
 	}
+	for _, ls := range l.kind.Lists {
+		sets[ls.Line] = true
+	}
 	for _, k := range order {
 		if k != "type" && k != "status" && !sets[k] {
 			l.order = append(l.order, k)
@@ -320,7 +346,20 @@ func (im *Importer) apply(ctx context.Context, tx pgx.Tx, l *line, res *Result) 
 		if !given {
 			continue
 		}
-		changed, err := im.applyMap(ctx, tx, k, mp, res.UUID, v)
+		changed, err := im.applyMap(ctx, tx, mp, []string{k.IDKey, res.UUID.String()}, []uuid.UUID{res.UUID}, v)
+		if err != nil {
+			return err
+		}
+		if changed && res.Outcome == Unchanged {
+			res.Outcome = Updated
+		}
+	}
+	for _, ls := range k.Lists {
+		v, given := l.fields[ls.Line]
+		if !given {
+			continue
+		}
+		changed, err := im.applyList(ctx, tx, k, ls, res.UUID, v)
 		if err != nil {
 			return err
 		}
@@ -663,28 +702,32 @@ func members(ctx context.Context, tx pgx.Tx, q string, id uuid.UUID) (map[uuid.U
 	return out, rows.Err()
 }
 
-// applyMap merges the children of map mp of resource id with v, an object keyed by codes (in
-// the keys' sorted order, so that a line always writes alike). It reports whether anything
-// changed.
-func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, k *Kind, mp Map, id uuid.UUID, v json.RawMessage) (bool, error) {
+// applyMap merges the children of map mp of the resource at the end of path (keys: its scope's
+// path keys) with v, an object keyed by codes (in the keys' sorted order, so that a line always
+// writes alike). It reports whether anything changed.
+func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []string, path []uuid.UUID, v json.RawMessage) (bool, error) {
+	id := path[len(path)-1]
+	if mp.OpsOf != nil {
+		mp.Ops = mp.OpsOf(path)
+	}
 	if string(v) == "null" {
 		return false, nil
 	}
 	if len(v) == 0 || v[0] != '{' {
 		return false, malformed(mp.Line, "%s must be an object keyed by %s codes", mp.Line, mp.Kind)
 	}
-	entries, keys, err := objectKeys(v)
+	entries, codes, err := objectKeys(v)
 	if err != nil {
 		return false, malformed(mp.Line, "%s: %v", mp.Line, err)
 	}
-	sort.Strings(keys)
+	sort.Strings(codes)
 	have, err := members(ctx, tx, mp.Members, id)
 	if err != nil {
 		return false, err
 	}
-	scope := []crud.Scope{{Parent: id, Keys: []string{k.IDKey, id.String()}}}
+	scope := []crud.Scope{{Parent: id, Keys: keys}}
 	changed := false
-	for _, code := range keys {
+	for _, code := range codes {
 		field := mp.Line + "." + code
 		key, ok, err := lookup(ctx, tx, im.kinds[mp.Kind].Table, code)
 		if err != nil {
@@ -769,4 +812,139 @@ func under(err error, prefix string) error {
 		ae.WithField(prefix, ae.Detail)
 	}
 	return err
+}
+
+// codeMembers reads a resource's children as code → child uuid with query q.
+func codeMembers(ctx context.Context, tx pgx.Tx, q string, id uuid.UUID) (map[string]uuid.UUID, error) {
+	out := map[string]uuid.UUID{}
+	rows, err := tx.Query(ctx, q, reqctx.Tenant(ctx), id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var code string
+		var child uuid.UUID
+		if err := rows.Scan(&code, &child); err != nil {
+			return nil, err
+		}
+		out[code] = child
+	}
+	return out, rows.Err()
+}
+
+// applyList makes the children of list ls of resource id exactly the items of v, an array of
+// objects each with its code: listed codes are updated or created in the order given, with their
+// own maps; children not listed are deleted. It reports whether anything changed.
+func (im *Importer) applyList(ctx context.Context, tx pgx.Tx, k *Kind, ls List, id uuid.UUID, v json.RawMessage) (bool, error) {
+	if string(v) == "null" {
+		v = []byte("[]")
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(v, &items); err != nil {
+		return false, malformed(ls.Line, "%s must be an array of objects with a code", ls.Line)
+	}
+	have, err := codeMembers(ctx, tx, ls.Members, id)
+	if err != nil {
+		return false, err
+	}
+	nested := map[string]bool{}
+	for _, mp := range ls.Maps {
+		nested[mp.Line] = true
+	}
+	scope := []crud.Scope{{Parent: id, Keys: []string{k.IDKey, id.String()}}}
+	listed := map[string]bool{}
+	changed := false
+	for i, raw := range items {
+		at := fmt.Sprintf("%s[%d]", ls.Line, i)
+		fs, order, err := objectKeys(raw)
+		if err != nil || len(raw) == 0 || raw[0] != '{' {
+			return false, malformed(at, "%s must be an object with a code", at)
+		}
+		var code string
+		if err := json.Unmarshal(fs["code"], &code); err != nil || code == "" {
+			return false, apierr.New(apierr.ValidationFailed, "%s.code is required", at).WithField(at+".code", "is required")
+		}
+		if listed[code] {
+			return false, apierr.New(apierr.ValidationFailed, "%s: code %q is listed twice", at, code).WithField(at+".code", "listed twice")
+		}
+		listed[code] = true
+		child, exists := have[code]
+		var b bytes.Buffer
+		b.WriteByte('{')
+		first := true
+		put := func(key string, val []byte) {
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			kb, _ := json.Marshal(key)
+			b.Write(kb)
+			b.WriteByte(':')
+			b.Write(val)
+		}
+		if exists {
+			put("uuid", []byte(`"`+child.String()+`"`))
+		}
+		for _, f := range order {
+			if nested[f] || (exists && f == "code") {
+				continue
+			}
+			if f == "uuid" {
+				return false, malformed(at+".uuid", "children are given by code")
+			}
+			put(f, fs[f])
+		}
+		b.WriteByte('}')
+		if exists {
+			m := ls.Ops.NewUpdate()
+			if err := decodeBody(b.Bytes(), m); err != nil {
+				return false, under(err, at)
+			}
+			_, did, err := ls.Ops.Update(ctx, im.DB, scope, []proto.Message{m})
+			if err != nil {
+				return false, under(err, at)
+			}
+			changed = changed || did[0]
+		} else {
+			m := ls.Ops.NewCreate()
+			if err := decodeBody(b.Bytes(), m); err != nil {
+				return false, under(err, at)
+			}
+			got, err := ls.Ops.Create(ctx, im.DB, scope, []proto.Message{m})
+			if err != nil {
+				return false, under(err, at)
+			}
+			child, changed = uuidOf(got[0]), true
+		}
+		for _, mp := range ls.Maps {
+			mv, given := fs[mp.Line]
+			if !given {
+				continue
+			}
+			did, err := im.applyMap(ctx, tx, mp, []string{k.IDKey, id.String(), ls.IDKey, child.String()}, []uuid.UUID{id, child}, mv)
+			if err != nil {
+				return false, under(err, at)
+			}
+			changed = changed || did
+		}
+	}
+	var drop []uuid.UUID
+	var dropCodes []string
+	for code := range have {
+		if !listed[code] {
+			dropCodes = append(dropCodes, code)
+		}
+	}
+	sort.Strings(dropCodes)
+	for _, code := range dropCodes {
+		drop = append(drop, have[code])
+	}
+	if len(drop) > 0 {
+		if err := ls.Ops.Delete(ctx, im.DB, repeat(scope[0], len(drop)), drop); err != nil {
+			return false, inSet(err, ls.Line, nil)
+		}
+		changed = true
+	}
+	return changed, nil
 }

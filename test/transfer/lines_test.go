@@ -440,3 +440,65 @@ func TestContents(t *testing.T) {
 		}
 	}
 }
+
+func TestTerms(t *testing.T) {
+	t.Parallel()
+	c, tenant, apply := importer(t)
+	wantOutcome(t, apply(`{"type":"locale","code":"de-DE"}`), transfer.Created)
+	log := NewEventLog(pool, tenant).Skip(t)
+	line := `{"type":"attribute","code":"color","displayName":"Color","status":"published","contents":{"de-DE":{"displayName":"Farbe"}},` +
+		`"terms":[{"code":"red","displayName":"Red","contents":{"de-DE":{"displayName":"Rot"}}},{"code":"blue","displayName":"Blue","position":2}]}`
+	a := apply(line)
+	wantOutcome(t, a, transfer.Created)
+	id := a.UUID.String()
+	termsOf := func() map[string]map[string]any {
+		t.Helper()
+		out := map[string]map[string]any{}
+		for _, it := range Want(t, c.Get("/v1/attributes/"+id+"/terms"), 200).Items() {
+			out[Str(it, "code")] = it
+		}
+		return out
+	}
+	ts := termsOf()
+	if len(ts) != 2 || ts["red"]["displayName"] != "Red" || ts["blue"]["position"] != float64(2) {
+		t.Fatalf("terms: %v", ts)
+	}
+	red := Str(ts["red"], "uuid")
+	rc := Want(t, c.Get("/v1/attributes/"+id+"/terms/"+red+"/contents"), 200).Items()
+	if len(rc) != 1 || rc[0]["displayName"] != "Rot" {
+		t.Errorf("red's contents: %v", rc)
+	}
+	if at := Want(t, c.Get("/v1/attributes/"+id), 200).Obj(); at["status"] != "published" {
+		t.Errorf("attribute: %v", at)
+	}
+	var types []string
+	for _, e := range log.All(t)[1:] {
+		types = append(types, e.Type)
+	}
+	if want := []string{"attribute.created", "attribute.content.created", "attribute.term.created", "attribute.term.content.created",
+		"attribute.term.created", "attribute.published"}; !reflect.DeepEqual(types, want) {
+		t.Errorf("events %v, want %v", types, want)
+	}
+	log.Skip(t)
+
+	// The same line: unchanged, nothing written.
+	wantOutcome(t, apply(line), transfer.Unchanged)
+	log.Expect(t, "same line")
+	// The list becomes exactly the terms given: blue renamed, red gone, green new.
+	wantOutcome(t, apply(`{"type":"attribute","code":"color","terms":[{"code":"blue","displayName":"Navy"},{"code":"green"}]}`), transfer.Updated)
+	ts = termsOf()
+	if len(ts) != 2 || ts["blue"]["displayName"] != "Navy" || ts["blue"]["position"] != float64(2) || ts["green"] == nil {
+		t.Errorf("terms after the new list: %v", ts)
+	}
+	// Errors are named by position; nothing of the line is written.
+	wantFailed(t, apply(`{"type":"attribute","code":"color","displayName":"X","terms":[{"code":"blue"},{"displayName":"No code"}]}`), "terms[1].code", "VALIDATION_FAILED")
+	wantFailed(t, apply(`{"type":"attribute","code":"color","terms":[{"code":"blue"},{"code":"blue"}]}`), "terms[1].code", "VALIDATION_FAILED")
+	wantFailed(t, apply(`{"type":"attribute","code":"color","terms":[{"code":"blue","contents":{"xx-XX":{"displayName":"?"}}}]}`), "terms[0].contents.xx-XX", "UNRESOLVED_REFERENCE")
+	wantFailed(t, apply(`{"type":"attribute","code":"color","terms":"blue"}`), "terms", "MALFORMED_REQUEST")
+	if at := Want(t, c.Get("/v1/attributes/"+id), 200).Obj(); at["displayName"] != "Color" {
+		t.Errorf("a failed line changed the attribute: %v", at)
+	}
+	if ts := termsOf(); len(ts) != 2 {
+		t.Errorf("a failed line changed the terms: %v", ts)
+	}
+}
