@@ -34,7 +34,12 @@ func TransferKinds() []*transfer.Kind {
 		{Type: "asset", Table: "assets", Ops: assets.Ops()},
 		{Type: "product", Table: "products", Ops: products.Ops(), IDKey: "productUuid",
 			Refs: map[string]transfer.Ref{"family": ref("familyUuid", "family"), "parent": ref("parentUuid", "product"), "brand": ref("brandUuid", "brand")},
-			Sets: []transfer.Set{productLinkSet("categories", "category", linkCategory, productCategories.Ops()), productLinkSet("tags", "tag", linkTag, productTags.Ops())}},
+			Sets: []transfer.Set{productLinkSet("categories", "category", linkCategory, productCategories.Ops()), productLinkSet("tags", "tag", linkTag, productTags.Ops())},
+			Merges: []transfer.Merge{{Line: "values", Null: "value", Ops: productInputValues.Ops(),
+				Keys:     map[string]transfer.Ref{"inputType": ref("inputTypeUuid", "inputType"), "channel": ref("channelUuid", "channel"), "locale": ref("localeUuid", "locale")},
+				KeyOrder: []string{"inputType", "channel", "locale"},
+				Members: "SELECT concat_ws('/', input_type_uuid, coalesce(channel_uuid::text, ''), coalesce(locale_uuid::text, '')), uuid " +
+					"FROM product_input_values WHERE tenant_id = $1 AND product_uuid = $2"}}},
 	}
 }
 

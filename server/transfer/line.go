@@ -54,6 +54,30 @@ type Kind struct {
 	// Lists are the children a line gives as objects with codes of their own (an attribute's
 	// terms): the list becomes exactly the resource's children.
 	Lists []List
+	// Merges are the children a line gives as objects keyed by several references (a product's
+	// values by inputType, channel and locale), merged item by item.
+	Merges []Merge
+}
+
+// Merge is a line's array of children each keyed by references (a product's "values": inputType,
+// channel, locale): an item whose key exists updates that child with the item's other fields, a
+// new key creates it, an item whose Null field is null deletes it; children not given are left
+// alone. All through the child family's own writes.
+type Merge struct {
+	// Line is the line's field ("values").
+	Line string
+	// Keys are the item's key references by their name in the item ("inputType"); a key not
+	// given is null (all channels, no locale).
+	Keys map[string]Ref
+	// Null is the field whose null deletes the child ("value").
+	Null string
+	// Ops is the child family's write path.
+	Ops crud.Ops
+	// Members selects the children of a resource: (key, child uuid), the key being the key
+	// references' uuids in the order of KeyOrder joined by "/", a null as "" ($1 the tenant, $2
+	// the resource's uuid).
+	Members  string
+	KeyOrder []string
 }
 
 // List is a line's array of children keyed by their own code within the resource (an attribute's
@@ -248,6 +272,9 @@ func (im *Importer) decode(raw []byte, res *Result) (*line, error) {
 	for _, ls := range l.kind.Lists {
 		sets[ls.Line] = true
 	}
+	for _, mg := range l.kind.Merges {
+		sets[mg.Line] = true
+	}
 	for _, k := range order {
 		if k != "type" && k != "status" && !sets[k] {
 			l.order = append(l.order, k)
@@ -360,6 +387,19 @@ func (im *Importer) apply(ctx context.Context, tx pgx.Tx, l *line, res *Result) 
 			continue
 		}
 		changed, err := im.applyList(ctx, tx, k, ls, res.UUID, v)
+		if err != nil {
+			return err
+		}
+		if changed && res.Outcome == Unchanged {
+			res.Outcome = Updated
+		}
+	}
+	for _, mg := range k.Merges {
+		v, given := l.fields[mg.Line]
+		if !given {
+			continue
+		}
+		changed, err := im.applyMerge(ctx, tx, k, mg, res.UUID, v)
 		if err != nil {
 			return err
 		}
@@ -943,6 +983,115 @@ func (im *Importer) applyList(ctx context.Context, tx pgx.Tx, k *Kind, ls List, 
 	if len(drop) > 0 {
 		if err := ls.Ops.Delete(ctx, im.DB, repeat(scope[0], len(drop)), drop); err != nil {
 			return false, inSet(err, ls.Line, nil)
+		}
+		changed = true
+	}
+	return changed, nil
+}
+
+// applyMerge merges the items of v, an array of objects keyed by mg's references, into the
+// children of resource id. It reports whether anything changed.
+func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge, id uuid.UUID, v json.RawMessage) (bool, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(v, &items); err != nil {
+		return false, malformed(mg.Line, "%s must be an array of objects", mg.Line)
+	}
+	have, err := codeMembers(ctx, tx, mg.Members, id)
+	if err != nil {
+		return false, err
+	}
+	scope := []crud.Scope{{Parent: id, Keys: []string{k.IDKey, id.String()}}}
+	seen := map[string]bool{}
+	changed := false
+	for i, raw := range items {
+		at := fmt.Sprintf("%s[%d]", mg.Line, i)
+		fs, order, err := objectKeys(raw)
+		if err != nil || len(raw) == 0 || raw[0] != '{' {
+			return false, malformed(at, "%s must be an object", at)
+		}
+		// The key: each reference resolved (absent or null: none).
+		parts := make([]string, len(mg.KeyOrder))
+		refs := map[string][]byte{}
+		for j, name := range mg.KeyOrder {
+			ref := mg.Keys[name]
+			val, given := fs[name]
+			if !given || string(val) == "null" {
+				continue
+			}
+			resolved, err := im.resolve(ctx, tx, at+"."+name, ref, val)
+			if err != nil {
+				return false, err
+			}
+			refs[ref.Field] = resolved
+			var u string
+			_ = json.Unmarshal(resolved, &u)
+			parts[j] = u
+		}
+		key := strings.Join(parts, "/")
+		if seen[key] {
+			return false, apierr.New(apierr.ValidationFailed, "%s repeats the key of an item before it", at).WithField(at, "given twice")
+		}
+		seen[key] = true
+		child, exists := have[key]
+		if nv, ok := fs[mg.Null]; ok && string(nv) == "null" {
+			if exists {
+				if err := mg.Ops.Delete(ctx, im.DB, scope, []uuid.UUID{child}); err != nil {
+					return false, under(err, at)
+				}
+				changed = true
+			}
+			continue
+		}
+		var b bytes.Buffer
+		b.WriteByte('{')
+		first := true
+		put := func(name string, val []byte) {
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			kb, _ := json.Marshal(name)
+			b.Write(kb)
+			b.WriteByte(':')
+			b.Write(val)
+		}
+		if exists {
+			put("uuid", []byte(`"`+child.String()+`"`))
+		} else {
+			for _, name := range mg.KeyOrder {
+				if r, ok := refs[mg.Keys[name].Field]; ok {
+					put(mg.Keys[name].Field, r)
+				}
+			}
+		}
+		for _, f := range order {
+			if _, isKey := mg.Keys[f]; isKey {
+				continue
+			}
+			if strings.HasSuffix(f, "Uuid") || f == "uuid" {
+				return false, malformed(at+"."+f, "references are given by code")
+			}
+			put(f, fs[f])
+		}
+		b.WriteByte('}')
+		if exists {
+			m := mg.Ops.NewUpdate()
+			if err := decodeBody(b.Bytes(), m); err != nil {
+				return false, under(err, at)
+			}
+			_, did, err := mg.Ops.Update(ctx, im.DB, scope, []proto.Message{m})
+			if err != nil {
+				return false, under(err, at)
+			}
+			changed = changed || did[0]
+			continue
+		}
+		m := mg.Ops.NewCreate()
+		if err := decodeBody(b.Bytes(), m); err != nil {
+			return false, under(err, at)
+		}
+		if _, err := mg.Ops.Create(ctx, im.DB, scope, []proto.Message{m}); err != nil {
+			return false, under(err, at)
 		}
 		changed = true
 	}

@@ -5,6 +5,7 @@ package transfer
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -500,5 +501,63 @@ func TestTerms(t *testing.T) {
 	}
 	if ts := termsOf(); len(ts) != 2 {
 		t.Errorf("a failed line changed the terms: %v", ts)
+	}
+}
+
+func TestProductValues(t *testing.T) {
+	t.Parallel()
+	c, tenant, apply := importer(t)
+	for _, l := range []string{
+		`{"type":"locale","code":"de-DE"}`, `{"type":"locale","code":"en-GB"}`,
+		`{"type":"channel","code":"web","locales":["de-DE"]}`,
+		`{"type":"typeGroup","code":"main","entityType":"product"}`,
+		`{"type":"inputType","code":"title","typeGroup":"main","dataType":"text","isLocalizable":true}`,
+		`{"type":"inputType","code":"weight","typeGroup":"main","dataType":"decimal"}`,
+	} {
+		wantOutcome(t, apply(l), transfer.Created)
+	}
+	log := NewEventLog(pool, tenant).Skip(t)
+	p := apply(`{"type":"product","code":"BOOT-1","kind":"simple","values":[` +
+		`{"inputType":"title","locale":"de-DE","value":"Stiefel"},{"inputType":"title","locale":"en-GB","value":"Boot"},` +
+		`{"inputType":"weight","value":"1.5"},{"inputType":"weight","channel":"web","value":"1.25"}]}`)
+	wantOutcome(t, p, transfer.Created)
+	base := "/v1/products/" + p.UUID.String() + "/input-values"
+	values := func() []map[string]any { t.Helper(); return Want(t, c.Get(base+Q("size", "100")), 200).Items() }
+	if vs := values(); len(vs) != 4 {
+		t.Fatalf("values: %v", vs)
+	}
+	n := len(log.All(t))
+	log.Skip(t)
+
+	// The same values again: unchanged, nothing written.
+	wantOutcome(t, apply(`{"type":"product","code":"BOOT-1","values":[{"inputType":"weight","value":"1.5"},{"inputType":"title","locale":"de-DE","value":"Stiefel"}]}`), transfer.Unchanged)
+	log.Expect(t, "same values")
+	// Merge: one value changes, one is deleted by null, the others stay.
+	wantOutcome(t, apply(`{"type":"product","code":"BOOT-1","values":[{"inputType":"title","locale":"de-DE","value":"Stiefel rot"},{"inputType":"weight","channel":"web","value":null}]}`), transfer.Updated)
+	got := map[string]any{}
+	for _, v := range values() {
+		got[fmt.Sprint(v["inputTypeUuid"], "/", v["localeUuid"], "/", v["channelUuid"])] = v["value"]
+	}
+	if len(got) != 3 {
+		t.Errorf("values after merge: %v", got)
+	}
+	var titles []any
+	for _, v := range values() {
+		if s, ok := v["value"].(string); ok && strings.HasPrefix(s, "Stiefel") {
+			titles = append(titles, s)
+		}
+	}
+	if !reflect.DeepEqual(titles, []any{"Stiefel rot"}) {
+		t.Errorf("titles %v", titles)
+	}
+	if all := log.All(t); len(all) != n+2 {
+		t.Errorf("events after the merge: %v, want an update and a delete", all[n:])
+	}
+	// A value refused by its input type fails the line, named; nothing is written.
+	wantFailed(t, apply(`{"type":"product","code":"BOOT-1","displayName":"X","values":[{"inputType":"weight","value":"heavy"}]}`), "values[0].value", "VALIDATION_FAILED")
+	wantFailed(t, apply(`{"type":"product","code":"BOOT-1","values":[{"inputType":"colour","value":"x"}]}`), "values[0].inputType", "UNRESOLVED_REFERENCE")
+	wantFailed(t, apply(`{"type":"product","code":"BOOT-1","values":[{"inputType":"weight","value":"2"},{"inputType":"weight","value":"3"}]}`), "values[1]", "VALIDATION_FAILED")
+	if pr := Want(t, c.Get("/v1/products/"+p.UUID.String()), 200).Obj(); pr["displayName"] == "X" {
+		t.Errorf("a failed line changed the product")
 	}
 }
