@@ -8,11 +8,14 @@ package hardening
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -303,5 +306,65 @@ func TestHeaderSizeBounded(t *testing.T) {
 	long := "/v1/attributes?code%5Bcontains%5D=" + strings.Repeat("a", 100<<10)
 	if st, _, _ := raw(t, "GET", long, "", "Authorization", "Bearer "+c.Token); st != http.StatusRequestHeaderFieldsTooLarge {
 		t.Fatalf("100 KiB query: %d, want 431", st)
+	}
+}
+
+// Every …/bulk path of the OpenAPI document (the registered routes) has only its own methods: any
+// other (GET and DELETE included, which a /{uuid} route beside it has) is 405 with Allow listing
+// exactly the document's methods of that path, never the /{uuid} route's 400 or 404; PUT
+// /v1/tags/bulk's Allow is POST, PATCH.
+func TestBulkPathsAre405ForOtherMethods(t *testing.T) {
+	st, _, body := raw(t, "GET", "/openapi.json", "")
+	if st != 200 {
+		t.Fatalf("openapi.json: %d", st)
+	}
+	var doc struct {
+		Paths map[string]map[string]any `json:"paths"`
+	}
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	order := []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"}
+	n := 0
+	for path, ops := range doc.Paths {
+		if !strings.Contains(path+"/", "/bulk/") {
+			continue
+		}
+		n++
+		var allow []string
+		for _, m := range order {
+			if _, ok := ops[strings.ToLower(m)]; ok {
+				allow = append(allow, m)
+			}
+		}
+		concrete := regexp.MustCompile(`\{[^}]*\}`).ReplaceAllString(path, "0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13")
+		for _, m := range order {
+			if slices.Contains(allow, m) {
+				continue
+			}
+			st, hdr, body := raw(t, m, concrete, "")
+			if st != 405 || hdr.Get("Allow") != strings.Join(allow, ", ") {
+				t.Errorf("%s %s: %d Allow %q, want 405 %q: %s", m, concrete, st, hdr.Get("Allow"), strings.Join(allow, ", "), body)
+			}
+		}
+	}
+	if n < 37 {
+		t.Errorf("only %d bulk paths in the document", n)
+	}
+	if _, hdr, _ := raw(t, "PUT", "/v1/tags/bulk", ""); hdr.Get("Allow") != "POST, PATCH" {
+		t.Errorf("PUT /v1/tags/bulk: Allow %q", hdr.Get("Allow"))
+	}
+}
+
+// An empty If-Match is checked after authentication: anonymous, 401; with a token, 400 naming it.
+func TestEmptyIfMatchAfterAuthentication(t *testing.T) {
+	path := "/v1/attributes/0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13"
+	if st, _, body := raw(t, "PATCH", path, `{"displayName":"x"}`, "Content-Type", "application/json", "If-Match", ""); st != 401 {
+		t.Errorf("anonymous: %d %s", st, body)
+	}
+	c := env.Client(t)
+	if st, _, body := raw(t, "PATCH", path, `{"displayName":"x"}`, "Authorization", "Bearer "+c.Token,
+		"Content-Type", "application/json", "If-Match", ""); st != 400 || !strings.Contains(body, `"If-Match"`) {
+		t.Errorf("with a token: %d %s", st, body)
 	}
 }
