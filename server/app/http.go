@@ -1,8 +1,10 @@
 package app
 
 import (
+	"io"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -66,15 +68,28 @@ func httpHandler(log *slog.Logger, p httpParts) http.Handler {
 	return requestLog(log, mux)
 }
 
+// bodyGrace is how long a request's unread body may still take once its answer is decided (a
+// refusal before the body, a route that takes none): net/http reads up to 256 KiB of what is left so
+// that the connection can serve another request, and a body that never finishes would otherwise hold
+// the answer and the connection for ever. Within the grace the connection is kept; past it, the
+// answer is sent and the connection closed.
+var bodyGrace = time.Second
+
+// statusWriter records the status for the request log, and guards the request's body: the first
+// time the answer is written (or when the handler returns), a body not read to its end gets a read
+// deadline of bodyGrace.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
+	status  int
+	body    *watchedBody // nil: the request has no body
+	guarded bool
 }
 
 func (s *statusWriter) WriteHeader(c int) {
 	if s.status == 0 {
 		s.status = c
 	}
+	s.guard()
 	s.ResponseWriter.WriteHeader(c)
 }
 
@@ -85,11 +100,44 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
+	s.guard()
 	return s.ResponseWriter.Write(b)
 }
 
+func (s *statusWriter) Flush() {
+	s.guard()
+	_ = http.NewResponseController(s.ResponseWriter).Flush()
+}
+
+// guard gives a body that was not read to its end bodyGrace to finish (see bodyGrace). A body read
+// to its end is left alone: a read deadline then would end the connection's background read and
+// cancel the request.
+func (s *statusWriter) guard() {
+	if s.guarded || s.body == nil {
+		return
+	}
+	s.guarded = true
+	if !s.body.done.Load() {
+		_ = http.NewResponseController(s.ResponseWriter).SetReadDeadline(time.Now().Add(bodyGrace))
+	}
+}
+
+// watchedBody is a request body that records when a read has ended it (its end, or an error).
+type watchedBody struct {
+	io.ReadCloser
+	done atomic.Bool
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil {
+		b.done.Store(true)
+	}
+	return n, err
+}
+
 // requestLog gives every request an id (X-Request-Id, taken from the client when sane), passes it to
-// the gRPC server, and logs one line per request.
+// the gRPC server, guards its body (bodyGrace), and logs one line per request.
 func requestLog(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -101,7 +149,13 @@ func requestLog(log *slog.Logger, next http.Handler) http.Handler {
 		w.Header().Set("X-Request-Id", rid)
 		ctx := reqctx.WithRequestID(r.Context(), rid)
 		sw := &statusWriter{ResponseWriter: w}
-		next.ServeHTTP(sw, r.WithContext(ctx))
+		r = r.WithContext(ctx)
+		if r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
+			sw.body = &watchedBody{ReadCloser: r.Body}
+			r.Body = sw.body
+		}
+		next.ServeHTTP(sw, r)
+		sw.guard() // nothing written: net/http writes the answer after this returns
 		if r.URL.Path == "/healthz" || r.URL.Path == "/metrics" {
 			return
 		}

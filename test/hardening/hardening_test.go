@@ -368,3 +368,84 @@ func TestEmptyIfMatchAfterAuthentication(t *testing.T) {
 		t.Errorf("with a token: %d %s", st, body)
 	}
 }
+
+// A request whose body never finishes (a Content-Length under the 256 KiB net/http would read to
+// keep the connection) is answered and its connection closed whatever refused it before the body:
+// REST without a token, a 405, a path with no resource, a Connect call without a token, an
+// signed blob URL that is not one (whatever its status). 40 such connections at once are all answered; before, none was, and each
+// held its connection for as long as the client liked. The bound below only ends a failing run: the
+// answer comes within the server's grace of a second.
+func TestUnfinishedBodiesAreAnsweredAndClosed(t *testing.T) {
+	u, _ := url.Parse(env.BaseURL)
+	heads := []struct {
+		head   string
+		status int
+	}{
+		{"POST /v1/attributes HTTP/1.1\r\nContent-Type: application/json\r\n", 401},
+		{"GET /v1/tags/bulk HTTP/1.1\r\n", 405},
+		{"POST /nothing-here HTTP/1.1\r\n", 404},
+		{"POST /catalog.v1.AttributeService/ListAttributes HTTP/1.1\r\nContent-Type: application/json\r\nConnect-Protocol-Version: 1\r\n", 401},
+		{"PUT /blobs/nothing HTTP/1.1\r\n", 0},
+	}
+	const per = 8
+	errs := make(chan error, len(heads)*per)
+	for _, h := range heads {
+		for range per {
+			go func() {
+				conn, err := net.Dial("tcp", u.Host)
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer conn.Close()
+				_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+				fmt.Fprintf(conn, "%sHost: x\r\nContent-Length: 1000\r\n\r\n{\"code\":", h.head)
+				br := bufio.NewReader(conn)
+				res, err := http.ReadResponse(br, nil)
+				if err != nil {
+					errs <- fmt.Errorf("%q: no answer: %v", h.head, err)
+					return
+				}
+				_, _ = io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				if h.status != 0 && res.StatusCode != h.status {
+					errs <- fmt.Errorf("%q: status %d, want %d", h.head, res.StatusCode, h.status)
+					return
+				}
+				if _, err := br.ReadByte(); err != io.EOF {
+					errs <- fmt.Errorf("%q: the connection is not closed after the answer: %v", h.head, err)
+					return
+				}
+				errs <- nil
+			}()
+		}
+	}
+	for range len(heads) * per {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// A refused request whose body is sent whole keeps its connection: the next request on it is served.
+func TestRefusedWholeBodyKeepsTheConnection(t *testing.T) {
+	u, _ := url.Parse(env.BaseURL)
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+	body := `{"code":"x"}`
+	fmt.Fprintf(conn, "POST /v1/attributes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	br := bufio.NewReader(conn)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil || res.StatusCode != 401 || res.Close {
+		t.Fatalf("first: %v %v", res, err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	fmt.Fprintf(conn, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+	if res, err = http.ReadResponse(br, nil); err != nil || res.StatusCode != 200 {
+		t.Fatalf("second request on the connection: %v %v", res, err)
+	}
+}
