@@ -312,6 +312,7 @@ func WriteProblem(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
 	if e.Code == apierr.PayloadTooLarge {
 		e = payloadTooLarge()
 	}
+	recordCode(r.Context(), e.Code.GRPCCode())
 	h := w.Header()
 	switch e.Code.HTTPStatus() {
 	case http.StatusUnauthorized:

@@ -179,6 +179,7 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 			err = apierr.New(apierr.Internal, "internal error")
 		}
 		code := status.Code(err)
+		recordCode(ctx, code) // the HTTP request's log line names it (requestLog)
 		ic.metrics.observe(info.FullMethod, code, time.Since(start))
 		lvl := slog.LevelInfo
 		if adm.http || ctx.Value(seedingKey{}) != nil { // the HTTP request has its own log line; the mock's seed one for all

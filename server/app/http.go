@@ -1,11 +1,19 @@
 package app
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
+
+	"connectrpc.com/connect"
+	"google.golang.org/grpc/codes"
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
@@ -83,11 +91,14 @@ type statusWriter struct {
 	status  int
 	body    *watchedBody // nil: the request has no body
 	guarded bool
+	outcome *callOutcome
+	connect bool // a Connect call: an error's code is in its JSON body
 }
 
 func (s *statusWriter) WriteHeader(c int) {
 	if s.status == 0 {
 		s.status = c
+		s.outcome.fromHeader(s.Header())
 	}
 	s.guard()
 	s.ResponseWriter.WriteHeader(c)
@@ -99,6 +110,10 @@ func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 func (s *statusWriter) Write(b []byte) (int, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
+		s.outcome.fromHeader(s.Header())
+	}
+	if s.connect && s.status != http.StatusOK {
+		s.outcome.fromConnectError(b)
 	}
 	s.guard()
 	return s.ResponseWriter.Write(b)
@@ -148,7 +163,9 @@ func requestLog(log *slog.Logger, next http.Handler) http.Handler {
 		}
 		w.Header().Set("X-Request-Id", rid)
 		ctx := reqctx.WithRequestID(r.Context(), rid)
-		sw := &statusWriter{ResponseWriter: w}
+		outcome := &callOutcome{}
+		sw := &statusWriter{ResponseWriter: w, outcome: outcome, connect: r.Header.Get("Connect-Protocol-Version") != ""}
+		ctx = context.WithValue(ctx, outcomeKey{}, outcome)
 		r = r.WithContext(ctx)
 		if r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
 			sw.body = &watchedBody{ReadCloser: r.Body}
@@ -159,9 +176,82 @@ func requestLog(log *slog.Logger, next http.Handler) http.Handler {
 		if r.URL.Path == "/healthz" || r.URL.Path == "/metrics" {
 			return
 		}
-		log.InfoContext(ctx, "http", "method", r.Method, "path", r.URL.Path, "status", sw.status,
-			"duration_ms", float64(time.Since(start).Microseconds())/1000)
+		attrs := []any{"method", r.Method, "path", r.URL.Path, "status", sw.status}
+		lvl := slog.LevelInfo
+		if code, ok := outcome.get(); ok {
+			attrs = append(attrs, "rpc_code", rpcCodeName(code))
+			if code == codes.Internal || code == codes.Unknown || code == codes.DataLoss {
+				lvl = slog.LevelError
+			}
+		} else if sw.status == http.StatusInternalServerError {
+			lvl = slog.LevelError
+		}
+		attrs = append(attrs, "duration_ms", float64(time.Since(start).Microseconds())/1000)
+		log.Log(ctx, lvl, "http", attrs...)
 	})
+}
+
+// The request log names the call's RPC status (rpc_code: OK, INVALID_ARGUMENT…) beside the HTTP
+// status, which says little for gRPC-Web (200 whatever the outcome) and Connect: what the answer
+// itself says comes first (a gRPC-Web Grpc-Status header when the answer's headers are written, a
+// Connect error body's code), else what was recorded: the status of the call the interceptor chain
+// ran, or of the refusal the problem and Connect error writers wrote.
+type outcomeKey struct{}
+
+type callOutcome struct {
+	mu             sync.Mutex
+	code, wire     codes.Code
+	set, wireKnown bool
+}
+
+// recordCode records the RPC status of the request ctx belongs to (nothing outside an HTTP request:
+// direct gRPC calls have their own log line).
+func recordCode(ctx context.Context, code codes.Code) {
+	if o, ok := ctx.Value(outcomeKey{}).(*callOutcome); ok {
+		o.mu.Lock()
+		o.code, o.set = code, true
+		o.mu.Unlock()
+	}
+}
+
+func (o *callOutcome) fromHeader(h http.Header) {
+	if v := h.Get("Grpc-Status"); v != "" {
+		if n, err := strconv.Atoi(v); err == nil {
+			o.mu.Lock()
+			o.wire, o.wireKnown = codes.Code(n), true
+			o.mu.Unlock()
+		}
+	}
+}
+
+var connectErrorCode = regexp.MustCompile(`^\{"code":"([a-z_]+)"`)
+
+func (o *callOutcome) fromConnectError(b []byte) {
+	var c connect.Code
+	if m := connectErrorCode.FindSubmatch(b); m != nil && c.UnmarshalText(m[1]) == nil {
+		o.mu.Lock()
+		if !o.wireKnown {
+			o.wire, o.wireKnown = codes.Code(c), true
+		}
+		o.mu.Unlock()
+	}
+}
+
+func (o *callOutcome) get() (codes.Code, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.wireKnown {
+		return o.wire, true
+	}
+	return o.code, o.set
+}
+
+// rpcCodeName is a status code's canonical name (google.rpc.Code): OK, INVALID_ARGUMENT…
+func rpcCodeName(c codes.Code) string {
+	if c == codes.OK {
+		return "OK"
+	}
+	return strings.ToUpper(connect.Code(c).String())
 }
 
 // validRequestID tells whether a client's request id is kept: 1 to 128 printable ASCII characters
