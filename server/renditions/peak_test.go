@@ -142,3 +142,31 @@ func TestPoolHoldsThePeakUnderTheBudget(t *testing.T) {
 	}
 
 }
+
+// jpegHeader is a JPEG's start, JFIF segment and frame header (SOF marker sof), 3 components
+// sampled 2×2, 1×1, 1×1 (4:2:0): all the probe reads.
+func jpegHeader(sof byte, w, h int) []byte {
+	return []byte{0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1, 0, 1, 0, 0,
+		0xFF, sof, 0, 17, 8, byte(h >> 8), byte(h), byte(w >> 8), byte(w), 3,
+		1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1}
+}
+
+// A progressive JPEG is weighed with the DCT coefficients its decoder keeps (4 bytes per sample of
+// each component: 1.5 samples a pixel in 4:2:0); a baseline one by its decoded image alone.
+func TestProgressiveJPEGWeighsItsCoefficients(t *testing.T) {
+	const w, h = 4000, 3000
+	base, err := Probe(bytes.NewReader(jpegHeader(0xC0, w, h)), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := Probe(bytes.NewReader(jpegHeader(0xC2, w, h)), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base.DecodedBytes != w*h*4 {
+		t.Errorf("baseline: %d, want %d", base.DecodedBytes, w*h*4)
+	}
+	if coeff := prog.DecodedBytes - base.DecodedBytes; coeff < w*h*3/2*4 || coeff > w*h*3/2*4*12/10 {
+		t.Errorf("progressive: %d bytes of coefficients, want about %d", coeff, w*h*3/2*4)
+	}
+}
