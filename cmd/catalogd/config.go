@@ -136,10 +136,10 @@ var variables = []variable{
 		help: "time between two runs of the publication scheduler over due schedules", cmds: cmdServe,
 		set: func(s *settings, v string) (err error) { s.app.SchedulerInterval, err = parseDuration(v); return err }},
 	{env: "CATALOG_RATE_LIMIT_RPS", flag: "rate-limit-rps", def: "200", accepts: "a number from 0 to 1000000 (0 turns the per-tenant limits off)",
-		help: "per-tenant requests per second (token bucket, per replica); a tenant also holds at most half the database pool", cmds: cmdServe,
+		help: "per-tenant requests per second (token bucket, per replica); a tenant also holds at most half the database pool", cmds: cmdServe | cmdMock,
 		set: func(s *settings, v string) (err error) { s.app.RateLimitRPS, err = parseRate(v); return err }},
 	{env: "CATALOG_RATE_LIMIT_BURST", flag: "rate-limit-burst", def: "400", accepts: "a whole number from 1 to 1000000",
-		help: "per-tenant burst: requests a tenant may make at once (the bucket's size)", cmds: cmdServe,
+		help: "per-tenant burst: requests a tenant may make at once (the bucket's size)", cmds: cmdServe | cmdMock,
 		set: func(s *settings, v string) (err error) {
 			s.app.RateLimitBurst, err = parseInt(v, 1, 1_000_000)
 			return err
@@ -182,6 +182,9 @@ var variables = []variable{
 		accepts: "empty, * (any origin), or origins separated by commas: scheme://host[:port] (e.g. https://admin.example.com)",
 		help:    "web pages of these origins may call the API from a browser (REST, Connect, gRPC-Web); empty: none (mock: any)", cmds: cmdServe | cmdMock,
 		set: func(s *settings, v string) (err error) { s.app.CORSAllowedOrigins, err = parseOrigins(v); return err }},
+	{env: "CATALOG_MOCK_ALLOW_PUBLIC", flag: "mock-allow-public", def: "false", accepts: "true or false",
+		help: "let catalogd mock listen on an address other than loopback (it accepts any token: anyone who reaches it acts as any tenant)", cmds: cmdMock, boolean: true,
+		set: func(s *settings, v string) (err error) { s.app.MockAllowPublic, err = parseBool(v); return err }},
 	{env: "CATALOG_LOG_LEVEL", flag: "log-level", def: "info", accepts: "debug, info, warn or error",
 		help: "least severe log level written", cmds: cmdServe | cmdMigrate | cmdMock,
 		set: func(s *settings, v string) (err error) { s.logLevel, err = parseLogLevel(v); return err }},

@@ -60,7 +60,9 @@ var commands = []command{
 			"own that starts empty at each start and is deleted at exit. Every tenant starts with the demo\n" +
 			"catalog (docs/mock-catalog.md). Any well-formed bearer token is accepted, signed or not: the\n" +
 			"tenant is its tenant_id claim (else \"mock\"), its scopes its scope claim (else every scope).\n" +
-			"Webhook targets on private addresses are allowed; CATALOG_CORS_ALLOWED_ORIGINS empty means any origin."},
+			"It listens on loopback only (unless CATALOG_MOCK_ALLOW_PUBLIC=true), sends webhooks to loopback\n" +
+			"targets only, keeps the per-tenant rate limit and takes uploads of at most 100 MiB;\n" +
+			"CATALOG_CORS_ALLOWED_ORIGINS empty means any origin."},
 	{name: "migrate", summary: "apply the database migrations and exit", vars: cmdMigrate, run: migrate,
 		about: "Applies the database migrations (serve does too at start-up) and exits."},
 	{name: "token", summary: "print a development token (HS256) that serve accepts", vars: cmdToken, run: token,

@@ -220,6 +220,30 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
+// catalogd mock keeps the per-tenant rate limit (the serve defaults) and listens on loopback unless
+// CATALOG_MOCK_ALLOW_PUBLIC (or -mock-allow-public) says otherwise (app.Start refuses the rest).
+func TestMockDefaults(t *testing.T) {
+	s, err := load("mock", cmdMock, nil, lookup(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.app.RateLimitRPS != 200 || s.app.RateLimitBurst != 400 || s.app.MockAllowPublic ||
+		s.app.HTTPAddr != "127.0.0.1:8080" || s.app.GRPCAddr != "127.0.0.1:9090" {
+		t.Errorf("mock defaults: %+v", s.app)
+	}
+	for _, c := range []struct {
+		env  map[string]string
+		args []string
+	}{
+		{map[string]string{"CATALOG_MOCK_ALLOW_PUBLIC": "true"}, nil},
+		{nil, []string{"-mock-allow-public"}},
+	} {
+		if s, err := load("mock", cmdMock, c.args, lookup(c.env)); err != nil || !s.app.MockAllowPublic {
+			t.Errorf("%v %v: %v", c.env, c.args, err)
+		}
+	}
+}
+
 func TestFlagWinsOverVariableWinsOverDefault(t *testing.T) {
 	env := map[string]string{"CATALOG_WEBHOOK_WORKERS": "3", "CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS": "true",
 		"CATALOG_LOG_LEVEL": "DEBUG", "CATALOG_WEBHOOK_RETRY_SCHEDULE": "1s, 2m"}

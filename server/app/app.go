@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,8 +93,45 @@ type Config struct {
 	CORSAllowedOrigins []string
 	// Mock makes this the spec's mock server (`catalogd mock`, mock.go): any well-formed bearer token
 	// is accepted, every tenant starts with the demo catalog, private webhook targets are allowed.
-	// With no DatabaseURL its database and DataDir are a throwaway temporary directory.
-	Mock bool
+	// With no DatabaseURL its database and DataDir are a throwaway temporary directory. It listens on
+	// loopback addresses only unless MockAllowPublic (CATALOG_MOCK_ALLOW_PUBLIC): anyone who reaches
+	// it is any tenant. Its webhook targets are loopback addresses only, and its uploads at most
+	// MockMaxUploadBytes.
+	Mock            bool
+	MockAllowPublic bool
+}
+
+// MockMaxUploadBytes is the largest asset file an upload to catalogd mock may declare (its blobs are
+// in a temporary directory).
+const MockMaxUploadBytes = 100 << 20
+
+// checkMockAddrs refuses a mock whose ports would listen on an address other than loopback (an
+// empty host or 0.0.0.0 is every address), unless MockAllowPublic: a mock accepts any token.
+func checkMockAddrs(ctx context.Context, cfg Config) error {
+	if !cfg.Mock || cfg.MockAllowPublic {
+		return nil
+	}
+	for _, addr := range []string{cfg.HTTPAddr, cfg.GRPCAddr} {
+		host, _, err := net.SplitHostPort(addr)
+		if err != nil {
+			return fmt.Errorf("listen address %q: %w", addr, err)
+		}
+		loopback := host != ""
+		if ip, err := netip.ParseAddr(host); err == nil {
+			loopback = ip.IsLoopback()
+		} else if host != "" {
+			ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+			loopback = err == nil && len(ips) > 0
+			for _, ip := range ips {
+				loopback = loopback && ip.IsLoopback()
+			}
+		}
+		if !loopback {
+			return fmt.Errorf("catalogd mock accepts any token, and %s is not a loopback address: listen on 127.0.0.1 or localhost, "+
+				"or set CATALOG_MOCK_ALLOW_PUBLIC=true (-mock-allow-public) to let anyone who reaches it act as any tenant", addr)
+		}
+	}
+	return nil
 }
 
 // DevScopes are the scopes of the development token.
@@ -130,6 +168,17 @@ func (s *Server) GRPCAddr() string { return s.grpcLis.Addr().String() }
 // Start opens the database (starting an embedded one when no URL is set), migrates it, and starts
 // serving. Stop shuts everything down.
 func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err error) {
+	if err := checkMockAddrs(ctx, cfg); err != nil {
+		return nil, err
+	}
+	if cfg.Mock {
+		if cfg.MockAllowPublic {
+			log.Warn("catalogd mock listens beyond loopback (CATALOG_MOCK_ALLOW_PUBLIC): anyone who reaches it acts as any tenant")
+		}
+		if cfg.MaxUploadBytes == 0 || cfg.MaxUploadBytes > MockMaxUploadBytes {
+			cfg.MaxUploadBytes = MockMaxUploadBytes
+		}
+	}
 	s := &Server{Log: log, done: make(chan struct{})}
 	defer func() {
 		if err != nil {
@@ -188,7 +237,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if err != nil {
 		return nil, fmt.Errorf("CATALOG_SECRET_KEY: %w", err)
 	}
-	guard := webhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivate}
+	guard := webhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivate, LoopbackOnly: cfg.Mock}
 	// The HTTP listener comes first: catalogd's own signed blob URLs need the address it got.
 	if s.httpLis, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
 		return nil, fmt.Errorf("listen HTTP: %w", err)

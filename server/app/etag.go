@@ -200,14 +200,10 @@ func singleTag(resp proto.Message) string {
 // answered in full: its tag is the resource's own, which those views of other resources do not
 // change.
 //
-// It also refuses what the gateway would drop silently: an empty If-Match (400, as a malformed
-// one), and If-None-Match on anything but a GET (400: no write here is conditional on absence).
+// It also refuses what the gateway would drop silently: If-None-Match on anything but a GET (400: no
+// write here is conditional on absence). An empty If-Match is the front door's (after the token).
 func notModified(next runtime.HandlerFunc) runtime.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, params map[string]string) {
-		if v, ok := r.Header["If-Match"]; ok && strings.TrimSpace(strings.Join(v, "")) == "" {
-			WriteProblem(w, r, apierr.Field("If-Match", `must be * or a list of entity tags ("…")`))
-			return
-		}
 		if _, ok := r.Header["If-None-Match"]; ok && r.Method != http.MethodGet {
 			WriteProblem(w, r, apierr.Field("If-None-Match", "only a GET takes If-None-Match"))
 			return

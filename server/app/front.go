@@ -38,7 +38,8 @@ import (
 //  1. the token and the operation's scope (exactly one Authorization header): 401/403;
 //  2. the tenant's token bucket (429 with Retry-After; RateLimit-Policy and RateLimit on every
 //     answer);
-//  3. path and query parameters: invalid UTF-8 or U+0000 in any of them is 400 naming it;
+//  3. an empty If-Match, path and query parameters: invalid UTF-8 or U+0000 in any of them is 400
+//     naming it;
 //  4. one of the tenant's concurrency slots (half the database pool), held until the answer, so
 //     that the bodies one tenant has in memory are bounded too;
 //  5. the body, only on operations that take one (any other body is never read): a JSON
@@ -140,20 +141,22 @@ type frontDoor struct {
 
 // newRESTGateway builds the gateway with the front door, registers every service on it over conn,
 // and checks that every route the gateway serves is one the front door knows (so that no route
-// would reach the body unchecked).
-func newRESTGateway(ctx context.Context, services []Service, conn grpc.ClientConnInterface, ic *interceptors) (*runtime.ServeMux, error) {
+// would reach the body unchecked). The handler answers a path's 405 before the gateway routes
+// (routeTable).
+func newRESTGateway(ctx context.Context, services []Service, conn grpc.ClientConnInterface, ic *interceptors) (http.Handler, error) {
 	routes, err := restRoutes(services)
 	if err != nil {
 		return nil, err
 	}
 	f := &frontDoor{ic: ic, routes: routes}
-	gw := newGateway(f.middleware)
+	table := newRouteTable(routes)
+	gw := newGateway(table, f.middleware)
 	for _, svc := range services {
 		if err := svc.Gateway(ctx, gw, conn); err != nil {
 			return nil, err
 		}
 	}
-	return gw, f.check(gw)
+	return table.wrap(gw), f.check(gw)
 }
 
 // check replays one request per route (a sample path) under a probe and verifies that the gateway
@@ -185,7 +188,14 @@ func (f *frontDoor) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 			next(w, r, params)
 			return
 		}
-		ctx, release, err := f.ic.door(w, r, rt.rpc, func() *apierr.Error { return checkParams(rt, params, r.URL.RawQuery) })
+		ctx, release, err := f.ic.door(w, r, rt.rpc, func() *apierr.Error {
+			// An empty If-Match, which the gateway would drop silently, is malformed (400), after
+			// authentication like every other check of the request.
+			if v, ok := r.Header["If-Match"]; ok && strings.TrimSpace(strings.Join(v, "")) == "" {
+				return apierr.Field("If-Match", `must be * or a list of entity tags ("…")`)
+			}
+			return checkParams(rt, params, r.URL.RawQuery)
+		})
 		if err != nil {
 			if err != errClientGone {
 				WriteProblem(w, r, apierr.From(err))

@@ -187,7 +187,7 @@ func TestEveryRouteHasItsRPC(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A gateway without the routes fails the check.
-	if err := (&frontDoor{ic: f.ic, routes: routes}).check(newGateway()); err == nil {
+	if err := (&frontDoor{ic: f.ic, routes: routes}).check(newGateway(newRouteTable(routes))); err == nil {
 		t.Fatal("check passed on a gateway without routes")
 	}
 	for _, c := range []struct{ tmpl, want string }{

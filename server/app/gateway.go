@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -35,7 +36,7 @@ const retryAfterSeconds = "5"
 // before the handler decodes it; so a bad token is 401 and a missing scope 403 whatever the body).
 // The method is always the request's: X-HTTP-Method-Override and the gateway's form-POST-as-GET
 // fallback are off.
-func newGateway(middlewares ...runtime.Middleware) *runtime.ServeMux {
+func newGateway(table *routeTable, middlewares ...runtime.Middleware) *runtime.ServeMux {
 	return runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, &jsonpb.Marshaler{}),
 		queryParser(),
@@ -51,14 +52,14 @@ func newGateway(middlewares ...runtime.Middleware) *runtime.ServeMux {
 			}
 			WriteProblem(w, r, apierr.From(err))
 		}),
-		runtime.WithRoutingErrorHandler(func(ctx context.Context, mux *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, status int) {
+		runtime.WithRoutingErrorHandler(func(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, status int) {
 			if probing(r) {
 				return
 			}
-			if status == http.StatusMethodNotAllowed {
-				allow := withHead(allowedMethods(mux, r))
-				w.Header().Set("Allow", strings.Join(allow, ", "))
-				WriteProblem(w, r, apierr.New(apierr.MethodNotAllowed, "%s is not allowed on %s; allowed: %s", clientMethod(r), r.URL.Path, strings.Join(allow, ", ")))
+			// The route table answers every 405 before the gateway routes (routeTable.wrap); one
+			// the gateway still finds is answered the same way.
+			if allow := table.allowed(r); status == http.StatusMethodNotAllowed && allow != nil {
+				methodNotAllowed(w, r, allow)
 				return
 			}
 			WriteProblem(w, r, apierr.New(apierr.NotFound, "no resource at %s", r.URL.Path))
@@ -101,12 +102,9 @@ func queryParser() runtime.ServeMuxOption {
 	}
 }
 
-// The gateway answers 405 when a path has routes but none for the request's method; the Allow
-// header of that answer lists the methods that do route the path. runtime.ServeMux does not expose
-// its routes, so allowedMethods asks the mux itself: it replays the request with each method under
-// a probe context, and routeProbe (a middleware around every registered handler) records that a
-// route matched and returns without serving; the error handlers stay silent for probes. The routes
-// are thus the mux's own, with its own matching rules, and nothing else has to be kept in step.
+// A route is probed (the start-up check of the front door, front.go) by replaying a request under a
+// probe context: routeProbe (a middleware around every registered handler) records that a route
+// matched and its pattern, and returns without serving; the error handlers stay silent for probes.
 
 type probeKey struct{}
 
@@ -116,7 +114,7 @@ type probe struct {
 	pattern string
 }
 
-// probeMethods are the methods a 405's Allow header may list: those the API's HTTP rules use.
+// probeMethods are the methods the API's HTTP rules use.
 var probeMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
 
 // routeProbe marks a probe as routed instead of serving it.
@@ -138,22 +136,107 @@ func probing(r *http.Request) bool {
 	return ok
 }
 
-// allowedMethods lists the methods (of probeMethods) that mux routes for r's path.
-func allowedMethods(mux *runtime.ServeMux, r *http.Request) []string {
-	var out []string
-	for _, m := range probeMethods {
-		pr := &probe{}
-		p := r.Clone(context.WithValue(r.Context(), probeKey{}, pr))
-		p.Method = m
-		p.Body = http.NoBody
-		p.ContentLength = 0
-		p.Header.Del("Content-Type")
-		mux.ServeHTTP(discardWriter{}, p)
-		if pr.routed {
-			out = append(out, m)
+// Which methods a path has (the 405 and its Allow header) is decided once, from the HTTP rules,
+// before the gateway routes: a path belongs to the most specific route shape that matches it (its
+// template with every variable as one non-empty segment; at the first segment where two shapes
+// differ, a literal beats a variable), and only the methods of that shape are allowed on it. So
+// GET /v1/tags/bulk is 405 (Allow: POST, PATCH) instead of falling into GET /v1/tags/{uuid} (400),
+// and a 405's Allow lists only the methods the path itself has.
+
+// routeTable is the route shapes of the HTTP rules and the methods of each.
+type routeTable struct{ shapes []*routeShape }
+
+type routeShape struct {
+	segs    []string // a literal segment, or "" for a variable
+	methods []string // in probeMethods' order
+}
+
+// newRouteTable reads the shapes of the front door's routes.
+func newRouteTable(routes map[string]*route) *routeTable {
+	byKey := map[string]*routeShape{}
+	t := &routeTable{}
+	for _, rt := range routes {
+		segs := strings.Split(strings.TrimPrefix(rt.template, "/"), "/")
+		for i, s := range segs {
+			if strings.HasPrefix(s, "{") {
+				segs[i] = ""
+			}
+		}
+		key := strings.Join(segs, "/")
+		sh := byKey[key]
+		if sh == nil {
+			sh = &routeShape{segs: segs}
+			byKey[key] = sh
+			t.shapes = append(t.shapes, sh)
+		}
+		if !slices.Contains(sh.methods, rt.verb) {
+			sh.methods = append(sh.methods, rt.verb)
 		}
 	}
-	return out
+	for _, sh := range t.shapes {
+		slices.SortFunc(sh.methods, func(a, b string) int { return slices.Index(probeMethods, a) - slices.Index(probeMethods, b) })
+	}
+	return t
+}
+
+// allowed is the methods of the most specific shape that matches the path (RawPath when the path
+// has escapes, as the gateway matches), nil when none does (the gateway's 404).
+func (t *routeTable) allowed(r *http.Request) []string {
+	path := r.URL.Path
+	if r.URL.RawPath != "" {
+		path = r.URL.RawPath
+	}
+	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	var best *routeShape
+	for _, sh := range t.shapes {
+		if len(sh.segs) != len(segs) || !sh.matches(segs) {
+			continue
+		}
+		if best == nil || sh.moreSpecific(best) {
+			best = sh
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return best.methods
+}
+
+func (sh *routeShape) matches(segs []string) bool {
+	for i, s := range sh.segs {
+		if (s == "" && segs[i] == "") || (s != "" && s != segs[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// moreSpecific reports whether sh has a literal at the first segment where it differs from o.
+func (sh *routeShape) moreSpecific(o *routeShape) bool {
+	for i := range sh.segs {
+		if (sh.segs[i] == "") != (o.segs[i] == "") {
+			return sh.segs[i] != ""
+		}
+	}
+	return false
+}
+
+// wrap answers 405 before next (the gateway) when the path has routes but none for the method.
+func (t *routeTable) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if allow := t.allowed(r); allow != nil && !slices.Contains(allow, r.Method) {
+			methodNotAllowed(w, r, allow)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// methodNotAllowed is the 405 of a path whose methods are allow (HEAD listed after GET).
+func methodNotAllowed(w http.ResponseWriter, r *http.Request, allow []string) {
+	allow = withHead(allow)
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	WriteProblem(w, r, apierr.New(apierr.MethodNotAllowed, "%s is not allowed on %s; allowed: %s", clientMethod(r), r.URL.Path, strings.Join(allow, ", ")))
 }
 
 // discardWriter is the response writer of a probe: nothing is ever written to it.
@@ -229,6 +312,7 @@ func WriteProblem(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
 	if e.Code == apierr.PayloadTooLarge {
 		e = payloadTooLarge()
 	}
+	recordCode(r.Context(), e.Code.GRPCCode())
 	h := w.Header()
 	switch e.Code.HTTPStatus() {
 	case http.StatusUnauthorized:

@@ -38,13 +38,18 @@ func testGateway(t *testing.T, rpcErr error) (http.Handler, *atomic.Int64) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	gw := newGateway()
+	routes, err := restRoutes(Services(Deps{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := newRouteTable(routes)
+	gw := newGateway(table)
 	for _, svc := range Services(Deps{}) {
 		if err := svc.Gateway(context.Background(), gw, conn); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return headAsGet(gw), calls
+	return headAsGet(table.wrap(gw)), calls
 }
 
 func serve(h http.Handler, method, path string) *httptest.ResponseRecorder {
@@ -159,6 +164,59 @@ func TestMethodNotAllowedListsTheAllowedMethods(t *testing.T) {
 	// A path no rule has stays 404, without Allow.
 	if w := serve(h, "GET", "/v1/nothing-here"); w.Code != http.StatusNotFound || w.Header().Get("Allow") != "" {
 		t.Errorf("unknown path: %d Allow %q", w.Code, w.Header().Get("Allow"))
+	}
+}
+
+// A path with a literal segment where another route has a variable (every …/bulk path beside its
+// /{uuid}) has only its own methods: the others are 405 with Allow listing exactly the methods its
+// HTTP rules give it (read from the rules here, not from the route table), never the /{uuid}
+// route's 400 or 404; no RPC runs.
+func TestBulkPathsHaveOnlyTheirMethods(t *testing.T) {
+	h, calls := testGateway(t, status.Error(codes.Unavailable, "no server"))
+	byPath := map[string][]string{}
+	for _, svc := range Services(Deps{}) {
+		d, err := protoregistry.GlobalFiles.FindDescriptorByName(protoreflect.FullName(svc.Desc.ServiceName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sd := d.(protoreflect.ServiceDescriptor)
+		for j := 0; j < sd.Methods().Len(); j++ {
+			rule, _ := proto.GetExtension(sd.Methods().Get(j).Options(), annotations.E_Http).(*annotations.HttpRule)
+			for m, tmpl := range map[string]string{"GET": rule.GetGet(), "POST": rule.GetPost(), "PUT": rule.GetPut(),
+				"PATCH": rule.GetPatch(), "DELETE": rule.GetDelete()} {
+				if tmpl != "" && strings.Contains(tmpl+"/", "/bulk/") {
+					p := regexp.MustCompile(`\{[^}]*\}`).ReplaceAllString(tmpl, "0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13")
+					byPath[p] = append(byPath[p], m)
+				}
+			}
+		}
+	}
+	if len(byPath) < 37 {
+		t.Fatalf("only %d bulk paths", len(byPath))
+	}
+	for path, methods := range byPath {
+		var allow []string
+		for _, m := range probeMethods {
+			if slices.Contains(methods, m) {
+				allow = append(allow, m)
+			}
+		}
+		for _, m := range append(slices.Clone(probeMethods), http.MethodHead) {
+			if slices.Contains(methods, m) {
+				continue
+			}
+			before := calls.Load()
+			w := serve(h, m, path)
+			if w.Code != http.StatusMethodNotAllowed || w.Header().Get("Allow") != strings.Join(allow, ", ") {
+				t.Errorf("%s %s: %d Allow %q, want 405 %q", m, path, w.Code, w.Header().Get("Allow"), strings.Join(allow, ", "))
+			}
+			if calls.Load() != before {
+				t.Errorf("%s %s: the 405 ran an RPC", m, path)
+			}
+		}
+	}
+	if w := serve(h, "PUT", "/v1/tags/bulk"); w.Header().Get("Allow") != "POST, PATCH" {
+		t.Errorf("PUT /v1/tags/bulk: Allow %q, want POST, PATCH", w.Header().Get("Allow"))
 	}
 }
 

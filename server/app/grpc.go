@@ -179,6 +179,7 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 			err = apierr.New(apierr.Internal, "internal error")
 		}
 		code := status.Code(err)
+		recordCode(ctx, code) // the HTTP request's log line names it (requestLog)
 		ic.metrics.observe(info.FullMethod, code, time.Since(start))
 		lvl := slog.LevelInfo
 		if adm.http || ctx.Value(seedingKey{}) != nil { // the HTTP request has its own log line; the mock's seed one for all
@@ -201,7 +202,8 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 	if tooLarge(req) {
 		return nil, payloadTooLarge()
 	}
-	if p := reqctx.PrincipalFrom(ctx); !adm.http && p != nil && ic.limits.Enabled() {
+	// The mock's demo seed is not the tenant's own traffic: it spends none of its limits.
+	if p := reqctx.PrincipalFrom(ctx); !adm.http && p != nil && ic.limits.Enabled() && ctx.Value(seedingKey{}) == nil {
 		release, err := ic.limit(ctx, p.Tenant)
 		if err != nil {
 			return nil, err

@@ -1,9 +1,19 @@
 package app
 
 import (
+	"context"
+	"io"
 	"log/slog"
 	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
+
+	"connectrpc.com/connect"
+	"google.golang.org/grpc/codes"
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
@@ -69,15 +79,31 @@ func httpHandler(log *slog.Logger, p httpParts) http.Handler {
 	return requestLog(log, mux)
 }
 
+// bodyGrace is how long a request's unread body may still take once its answer is decided (a
+// refusal before the body, a route that takes none): net/http reads up to 256 KiB of what is left so
+// that the connection can serve another request, and a body that never finishes would otherwise hold
+// the answer and the connection for ever. Within the grace the connection is kept; past it, the
+// answer is sent and the connection closed.
+var bodyGrace = time.Second
+
+// statusWriter records the status for the request log, and guards the request's body: the first
+// time the answer is written (or when the handler returns), a body not read to its end gets a read
+// deadline of bodyGrace.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
+	status  int
+	body    *watchedBody // nil: the request has no body
+	guarded bool
+	outcome *callOutcome
+	connect bool // a Connect call: an error's code is in its JSON body
 }
 
 func (s *statusWriter) WriteHeader(c int) {
 	if s.status == 0 {
 		s.status = c
+		s.outcome.fromHeader(s.Header())
 	}
+	s.guard()
 	s.ResponseWriter.WriteHeader(c)
 }
 
@@ -87,12 +113,49 @@ func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 func (s *statusWriter) Write(b []byte) (int, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
+		s.outcome.fromHeader(s.Header())
 	}
+	if s.connect && s.status != http.StatusOK {
+		s.outcome.fromConnectError(b)
+	}
+	s.guard()
 	return s.ResponseWriter.Write(b)
 }
 
+func (s *statusWriter) Flush() {
+	s.guard()
+	_ = http.NewResponseController(s.ResponseWriter).Flush()
+}
+
+// guard gives a body that was not read to its end bodyGrace to finish (see bodyGrace). A body read
+// to its end is left alone: a read deadline then would end the connection's background read and
+// cancel the request.
+func (s *statusWriter) guard() {
+	if s.guarded || s.body == nil {
+		return
+	}
+	s.guarded = true
+	if !s.body.done.Load() {
+		_ = http.NewResponseController(s.ResponseWriter).SetReadDeadline(time.Now().Add(bodyGrace))
+	}
+}
+
+// watchedBody is a request body that records when a read has ended it (its end, or an error).
+type watchedBody struct {
+	io.ReadCloser
+	done atomic.Bool
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil {
+		b.done.Store(true)
+	}
+	return n, err
+}
+
 // requestLog gives every request an id (X-Request-Id, taken from the client when sane), passes it to
-// the gRPC server, and logs one line per request.
+// the gRPC server, guards its body (bodyGrace), and logs one line per request.
 func requestLog(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -103,14 +166,95 @@ func requestLog(log *slog.Logger, next http.Handler) http.Handler {
 		}
 		w.Header().Set("X-Request-Id", rid)
 		ctx := reqctx.WithRequestID(r.Context(), rid)
-		sw := &statusWriter{ResponseWriter: w}
-		next.ServeHTTP(sw, r.WithContext(ctx))
+		outcome := &callOutcome{}
+		sw := &statusWriter{ResponseWriter: w, outcome: outcome, connect: r.Header.Get("Connect-Protocol-Version") != ""}
+		ctx = context.WithValue(ctx, outcomeKey{}, outcome)
+		r = r.WithContext(ctx)
+		if r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
+			sw.body = &watchedBody{ReadCloser: r.Body}
+			r.Body = sw.body
+		}
+		next.ServeHTTP(sw, r)
+		sw.guard() // nothing written: net/http writes the answer after this returns
 		if r.URL.Path == "/healthz" || r.URL.Path == "/metrics" {
 			return
 		}
-		log.InfoContext(ctx, "http", "method", r.Method, "path", r.URL.Path, "status", sw.status,
-			"duration_ms", float64(time.Since(start).Microseconds())/1000)
+		attrs := []any{"method", r.Method, "path", r.URL.Path, "status", sw.status}
+		lvl := slog.LevelInfo
+		if code, ok := outcome.get(); ok {
+			attrs = append(attrs, "rpc_code", rpcCodeName(code))
+			if code == codes.Internal || code == codes.Unknown || code == codes.DataLoss {
+				lvl = slog.LevelError
+			}
+		} else if sw.status == http.StatusInternalServerError {
+			lvl = slog.LevelError
+		}
+		attrs = append(attrs, "duration_ms", float64(time.Since(start).Microseconds())/1000)
+		log.Log(ctx, lvl, "http", attrs...)
 	})
+}
+
+// The request log names the call's RPC status (rpc_code: OK, INVALID_ARGUMENT…) beside the HTTP
+// status, which says little for gRPC-Web (200 whatever the outcome) and Connect: what the answer
+// itself says comes first (a gRPC-Web Grpc-Status header when the answer's headers are written, a
+// Connect error body's code), else what was recorded: the status of the call the interceptor chain
+// ran, or of the refusal the problem and Connect error writers wrote.
+type outcomeKey struct{}
+
+type callOutcome struct {
+	mu             sync.Mutex
+	code, wire     codes.Code
+	set, wireKnown bool
+}
+
+// recordCode records the RPC status of the request ctx belongs to (nothing outside an HTTP request:
+// direct gRPC calls have their own log line).
+func recordCode(ctx context.Context, code codes.Code) {
+	if o, ok := ctx.Value(outcomeKey{}).(*callOutcome); ok {
+		o.mu.Lock()
+		o.code, o.set = code, true
+		o.mu.Unlock()
+	}
+}
+
+func (o *callOutcome) fromHeader(h http.Header) {
+	if v := h.Get("Grpc-Status"); v != "" {
+		if n, err := strconv.Atoi(v); err == nil {
+			o.mu.Lock()
+			o.wire, o.wireKnown = codes.Code(n), true
+			o.mu.Unlock()
+		}
+	}
+}
+
+var connectErrorCode = regexp.MustCompile(`^\{"code":"([a-z_]+)"`)
+
+func (o *callOutcome) fromConnectError(b []byte) {
+	var c connect.Code
+	if m := connectErrorCode.FindSubmatch(b); m != nil && c.UnmarshalText(m[1]) == nil {
+		o.mu.Lock()
+		if !o.wireKnown {
+			o.wire, o.wireKnown = codes.Code(c), true
+		}
+		o.mu.Unlock()
+	}
+}
+
+func (o *callOutcome) get() (codes.Code, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.wireKnown {
+		return o.wire, true
+	}
+	return o.code, o.set
+}
+
+// rpcCodeName is a status code's canonical name (google.rpc.Code): OK, INVALID_ARGUMENT…
+func rpcCodeName(c codes.Code) string {
+	if c == codes.OK {
+		return "OK"
+	}
+	return strings.ToUpper(connect.Code(c).String())
 }
 
 // validRequestID tells whether a client's request id is kept: 1 to 128 printable ASCII characters

@@ -133,3 +133,32 @@ func TestDemoTenantsAreCapped(t *testing.T) {
 		t.Errorf("a known tenant: %v", err)
 	}
 }
+
+// catalogd mock refuses to start on an address that is not loopback (every address, a private or a
+// public one) unless MockAllowPublic: anyone who reaches it is any tenant. Refused before anything
+// starts (no database).
+func TestMockListensOnLoopbackOnly(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, c := range []struct{ http, grpc string }{
+		{"0.0.0.0:0", "127.0.0.1:0"},
+		{":0", "127.0.0.1:0"},
+		{"127.0.0.1:0", "[::]:0"},
+		{"127.0.0.1:0", "10.1.2.3:0"},
+	} {
+		_, err := Start(context.Background(), Config{Mock: true, HTTPAddr: c.http, GRPCAddr: c.grpc}, log)
+		if err == nil || !strings.Contains(err.Error(), "CATALOG_MOCK_ALLOW_PUBLIC") {
+			t.Errorf("mock on %s and %s: %v, want a refusal naming CATALOG_MOCK_ALLOW_PUBLIC", c.http, c.grpc, err)
+		}
+	}
+	for _, c := range []struct{ http, grpc string }{
+		{"127.0.0.1:0", "[::1]:0"},
+		{"localhost:0", "127.0.0.1:0"},
+	} {
+		if err := checkMockAddrs(context.Background(), Config{Mock: true, HTTPAddr: c.http, GRPCAddr: c.grpc}); err != nil {
+			t.Errorf("mock on %s and %s: %v", c.http, c.grpc, err)
+		}
+	}
+	if err := checkMockAddrs(context.Background(), Config{Mock: true, MockAllowPublic: true, HTTPAddr: "0.0.0.0:0", GRPCAddr: ":0"}); err != nil {
+		t.Errorf("mock on every address with MockAllowPublic: %v", err)
+	}
+}

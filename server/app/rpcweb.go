@@ -9,10 +9,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"connectrpc.com/connect"
 	"connectrpc.com/vanguard"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
@@ -100,6 +102,7 @@ func (h *rpcWeb) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	method := r.URL.Path
 	if _, known := h.ic.scopes[method]; !known {
+		recordCode(r.Context(), codes.Unimplemented)
 		_ = h.errs.Write(w, r, connect.NewError(connect.CodeUnimplemented, fmt.Errorf("no method %s", printable(method))))
 		return
 	}
@@ -112,7 +115,13 @@ func (h *rpcWeb) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	r = r.WithContext(ctx)
-	body, bad := readAll(w, r, maxRPCWebBody)
+	// A Connect unary body is the message itself: at most MaxBodyBytes, like a REST body. A gRPC-Web
+	// body is the message in a frame (the gRPC server's codec holds the message to MaxBodyBytes).
+	limit := int64(maxRPCWebBody)
+	if protocol == "connect" {
+		limit = MaxBodyBytes
+	}
+	body, bad := readAll(w, r, limit)
 	if bad != nil {
 		h.writeError(w, r, bad)
 		return
@@ -141,41 +150,80 @@ func acceptedBody(w http.ResponseWriter, r *http.Request, protocol string) *apie
 				h, strconv.Quote(printable(v)))
 		}
 	}
-	if v := r.Header.Get("Connect-Timeout-Ms"); v != "" && !connectTimeout.MatchString(v) {
-		return apierr.New(apierr.MalformedRequest, "Connect-Timeout-Ms must be a whole number of milliseconds (1 to 10 digits)")
+	if v := r.Header.Get("Connect-Timeout-Ms"); v != "" {
+		if !connectTimeout.MatchString(v) {
+			return apierr.New(apierr.MalformedRequest, "Connect-Timeout-Ms must be a whole number of milliseconds (1 to 10 digits)")
+		}
+		if ms, _ := strconv.ParseInt(v, 10, 64); ms > requestTimeout.Milliseconds() {
+			r.Header.Del("Connect-Timeout-Ms")
+		}
 	}
-	if v := r.Header.Get("Grpc-Timeout"); v != "" && !grpcTimeout.MatchString(v) {
-		return apierr.New(apierr.MalformedRequest, "Grpc-Timeout must be 1 to 8 digits and a unit (H, M, S, m, u or n)")
+	if v := r.Header.Get("Grpc-Timeout"); v != "" {
+		if !grpcTimeout.MatchString(v) {
+			return apierr.New(apierr.MalformedRequest, "Grpc-Timeout must be 1 to 8 digits and a unit (H, M, S, m, u or n)")
+		}
+		if n, _ := strconv.ParseInt(v[:len(v)-1], 10, 64); n > int64(requestTimeout/grpcTimeoutUnits[v[len(v)-1]]) {
+			r.Header.Del("Grpc-Timeout")
+		}
 	}
 	return nil
 }
 
+// A time-out longer than requestTimeout (the longest any call runs) is the same as none: the
+// header is dropped before vanguard reads it (which refused a valid one of more than 8 hours,
+// 99999999H, with a plain-text 400), and the call runs under requestTimeout.
 var (
-	connectTimeout = regexp.MustCompile(`^[0-9]{1,10}$`)
-	grpcTimeout    = regexp.MustCompile(`^[0-9]{1,8}[HMSmun]$`)
+	connectTimeout   = regexp.MustCompile(`^[0-9]{1,10}$`)
+	grpcTimeout      = regexp.MustCompile(`^[0-9]{1,8}[HMSmun]$`)
+	grpcTimeoutUnits = map[byte]time.Duration{'H': time.Hour, 'M': time.Minute, 'S': time.Second,
+		'm': time.Millisecond, 'u': time.Microsecond, 'n': time.Nanosecond}
 )
 
-// checkGRPCWebFrames refuses a gRPC-Web body whose frames are not plain messages: a frame flagged
-// compressed (no Grpc-Encoding is accepted), or a trailer frame from a client.
+// checkGRPCWebFrames refuses a gRPC-Web body that is not exactly one plain message frame (every
+// method is unary): an empty body, a body that ends inside a frame, a second frame, a frame flagged
+// compressed (no Grpc-Encoding is accepted) or a trailer frame from a client. Each is the API's
+// MALFORMED_REQUEST (INVALID_ARGUMENT), not vanguard's or grpc's INTERNAL, and no frame after the
+// first is ever ignored.
 func checkGRPCWebFrames(b []byte) *apierr.Error {
-	for len(b) >= 5 {
-		if b[0] != 0 {
-			return apierr.New(apierr.MalformedRequest, "a gRPC-Web request frame must be an uncompressed message (flags 0), not flags %#x", b[0])
-		}
-		n := uint64(binary.BigEndian.Uint32(b[1:5]))
-		if n > uint64(len(b)-5) {
-			break // a short frame: vanguard reports it
-		}
-		b = b[5+n:]
+	if len(b) == 0 {
+		return apierr.New(apierr.MalformedRequest, "a gRPC-Web call of a unary method takes one message frame; the body is empty")
+	}
+	if len(b) < 5 {
+		return apierr.New(apierr.MalformedRequest, "the gRPC-Web body ends inside a frame header (%d bytes)", len(b))
+	}
+	if b[0] != 0 {
+		return apierr.New(apierr.MalformedRequest, "a gRPC-Web request frame must be an uncompressed message (flags 0), not flags %#x", b[0])
+	}
+	n := uint64(binary.BigEndian.Uint32(b[1:5]))
+	switch {
+	case n > uint64(len(b)-5):
+		return apierr.New(apierr.MalformedRequest, "the gRPC-Web frame declares %d bytes, the body holds %d", n, len(b)-5)
+	case n < uint64(len(b)-5):
+		return apierr.New(apierr.MalformedRequest, "a gRPC-Web call of a unary method takes one message frame; the body has %d bytes after it", uint64(len(b)-5)-n)
 	}
 	return nil
 }
 
 // writeError writes err (an API error) in the request's protocol, with the same status and details
-// a gRPC client gets.
+// a gRPC client gets. A Connect refusal of the body's size is HTTP 413, not the 429 Connect gives
+// resource_exhausted: 429 tells clients and proxies to retry, and the same body will never pass
+// (the error's code stays resource_exhausted, with PAYLOAD_TOO_LARGE, as every transport says).
 func (h *rpcWeb) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	_ = h.errs.Write(w, r, connectError(err))
+	ae := apierr.From(err)
+	recordCode(r.Context(), status.Code(ae))
+	if ae.Code == apierr.PayloadTooLarge && rpcWebProtocol(r) == "connect" {
+		w = statusOverride{ResponseWriter: w, status: http.StatusRequestEntityTooLarge}
+	}
+	_ = h.errs.Write(w, r, connectError(ae))
 }
+
+// statusOverride writes another HTTP status than the one its writer is given.
+type statusOverride struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s statusOverride) WriteHeader(int) { s.ResponseWriter.WriteHeader(s.status) }
 
 // connectError is an API error as Connect's error, with the details a gRPC client gets.
 func connectError(err error) *connect.Error {

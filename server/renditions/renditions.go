@@ -16,8 +16,10 @@
 //   - the decoded image is unavoidable, but the scaler (resize.go) streams:
 //     it keeps only a ring of horizontally resampled rows, so its own memory
 //     is O(dstWidth × filter taps), not O(source);
-//   - Pool bounds how many renditions run at once and how many estimated
-//     decoded bytes they hold together.
+//   - Pool bounds how many renditions run at once and the memory they hold
+//     together, each weighed by its real peak (Weight: the decoder's peak,
+//     the scaled copies, their encodings), and hands the memory of a large
+//     rendition back before the next one starts.
 package renditions
 
 import (
@@ -160,8 +162,91 @@ func probe(r io.Reader, lim Limits) (Info, []byte, error) {
 		return info, nil, fmt.Errorf("%w: %d×%d (limit %d pixels, %d px a side)",
 			ErrTooLarge, cfg.Width, cfg.Height, lim.MaxPixels, lim.MaxSide)
 	}
-	info.DecodedBytes = int64(cfg.Width) * int64(cfg.Height) * bytesPerPixel(format, cfg.ColorModel)
+	info.DecodedBytes = decodedBytes(format, cfg, rec.buf)
 	return info, rec.buf, nil
+}
+
+// decodedBytes is the peak memory the decoder takes for an image (from its header): the decoded
+// image (bytesPerPixel), plus what the decoder holds beside it. An interlaced PNG decodes each of
+// its seven passes into an image of its own before merging it (counted as a second picture: the
+// passes together are one); a progressive JPEG keeps every component's DCT coefficients until the end (an
+// int32 per coefficient, 4 bytes per sample of each component, rounded up to whole blocks).
+func decodedBytes(format string, cfg image.Config, header []byte) int64 {
+	px := int64(cfg.Width) * int64(cfg.Height)
+	n := px * bytesPerPixel(format, cfg.ColorModel)
+	switch format {
+	case "png":
+		// IHDR is the first chunk: its interlace method is byte 28 of the file.
+		if len(header) > 28 && header[28] != 0 {
+			n *= 2
+		}
+	case "jpeg":
+		if samples, progressive := jpegFrame(header); progressive {
+			n += samples * 4 * 11 / 10
+		}
+	}
+	return n
+}
+
+// jpegFrame reads the frame header (SOFn) of a JPEG: the samples of all its components (each
+// component's share of the picture per its sampling factors) and whether it is progressive.
+func jpegFrame(b []byte) (samples int64, progressive bool) {
+	for i := 2; i+4 <= len(b); {
+		if b[i] != 0xFF {
+			i++
+			continue
+		}
+		m := b[i+1]
+		if m == 0xFF || m == 0x01 || (m >= 0xD0 && m <= 0xD9) { // fill byte, TEM, RSTn, SOI, EOI: no length
+			i += 2
+			continue
+		}
+		l := int(b[i+2])<<8 | int(b[i+3])
+		if m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC && i+10 <= len(b) {
+			h := int64(b[i+5])<<8 | int64(b[i+6])
+			w := int64(b[i+7])<<8 | int64(b[i+8])
+			nc := int(b[i+9])
+			var hmax, vmax int64 = 1, 1
+			type comp struct{ h, v int64 }
+			comps := make([]comp, 0, nc)
+			for k := 0; k < nc && i+12+3*k <= len(b); k++ {
+				hv := b[i+11+3*k]
+				c := comp{max(1, int64(hv>>4)), max(1, int64(hv&0x0F))}
+				hmax, vmax = max(hmax, c.h), max(vmax, c.v)
+				comps = append(comps, c)
+			}
+			for _, c := range comps {
+				cw := (w*c.h + hmax - 1) / hmax
+				ch := (h*c.v + vmax - 1) / vmax
+				samples += ((cw + 7) / 8 * 8) * ((ch + 7) / 8 * 8)
+			}
+			return samples, m == 0xC2 || m == 0xC6 || m == 0xCA || m == 0xCE
+		}
+		i += 2 + l
+	}
+	return 0, false
+}
+
+// renditionOverhead is what a rendition allocates beside its images: the decoder's and encoder's
+// state (the PNG encoder's deflate compressor is about 1 MB) and row buffers.
+const renditionOverhead = 2 << 20
+
+// Weight is the peak memory a rendition of an image (its header's Info) into the sizes longest
+// takes, which a Pool admits it by: the decoder's peak (Info.DecodedBytes) and, for each size, the
+// scaled RGBA copy, its encoding (a bytes.Buffer, which may hold twice the raw size while it grows)
+// and the scaler's rows and weight tables, plus a fixed overhead. TestWeightCoversAllocations holds
+// it above everything a rendition allocates.
+func Weight(info Info, longest []int) int64 {
+	n := info.DecodedBytes + renditionOverhead
+	for _, l := range longest {
+		dw, dh := fit(info.Width, info.Height, max(l, 1))
+		px := int64(dw) * int64(dh)
+		taps := int64(4*max(float64(info.Width)/float64(dw), float64(info.Height)/float64(dh), 1)) + 2
+		n += px*4 + px*4*2 + // the scaled image, its encoding
+			taps*int64(dw)*16 + int64(dw)*16 + int64(info.Width)*4 + // the ring, the accumulator, a source row
+			(int64(dw)+int64(dh))*taps*4 + (int64(dw)+int64(dh))*8 // the weight tables
+	}
+	return n
 }
 
 // sniff decides the format from magic bytes instead of image.Decode's
@@ -283,10 +368,10 @@ func MakeSizes(ctx context.Context, src io.Reader, longest []int, lim Limits) ([
 
 // makeRenditions runs probe → (admit) → decode → scale → encode, checking
 // ctx between steps. admit, when set, is called after the probe with its
-// Info and must return a release func (Pool's hook: it weighs by
-// DecodedBytes, which is only known from the header).
+// Info and the rendition's Weight and must return a release func (Pool's
+// hook: the weight is only known from the header).
 func makeRenditions(ctx context.Context, src io.Reader, longest []int, lim Limits,
-	admit func(context.Context, Info) (func(), error)) ([]Output, Info, error) {
+	admit func(context.Context, Info, int64) (func(), error)) ([]Output, Info, error) {
 	if len(longest) == 0 {
 		return nil, Info{}, errors.New("renditions: no size asked for")
 	}
@@ -301,7 +386,7 @@ func makeRenditions(ctx context.Context, src io.Reader, longest []int, lim Limit
 		return nil, info, err
 	}
 	if admit != nil {
-		release, err := admit(ctx, info)
+		release, err := admit(ctx, info, Weight(info, longest))
 		if err != nil {
 			return nil, info, err
 		}

@@ -402,7 +402,12 @@ func waitFor(t *testing.T, p *Pool, running, waiting int) {
 }
 
 func TestPoolBoundsConcurrencyAndBytes(t *testing.T) {
-	src := encode(t, "png", noise(300, 300)) // 360 000 estimated bytes, ~270 KB so it blocks past the header
+	src := encode(t, "png", noise(300, 300)) // ~270 KB so it blocks past the header
+	info, err := Probe(bytes.NewReader(src), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	weight := Weight(info, []int{Thumbnail})
 	run := func(p *Pool, r io.Reader, ctx context.Context) chan error {
 		done := make(chan error, 1)
 		go func() { _, err := p.Make(ctx, r, Thumbnail); done <- err }()
@@ -410,13 +415,13 @@ func TestPoolBoundsConcurrencyAndBytes(t *testing.T) {
 	}
 	for name, p := range map[string]*Pool{
 		"slots": NewPool(1, 1<<30, Limits{}),
-		"bytes": NewPool(8, 500_000, Limits{}), // one 300×300 RGBA fits, two do not
+		"bytes": NewPool(8, weight*3/2, Limits{}), // one rendition fits, two do not
 	} {
 		t.Run(name, func(t *testing.T) {
 			first := &blockingReader{data: src, header: 4096, release: make(chan struct{}), reached: make(chan struct{})}
 			d1 := run(p, first, context.Background())
 			<-first.reached // admitted, decoding, blocked
-			if r, used, _ := p.Stats(); r != 1 || used != 360_000 {
+			if r, used, _ := p.Stats(); r != 1 || used != weight {
 				t.Fatalf("running %d, bytes %d", r, used)
 			}
 			// A second one waits; cancelling it frees its place in line.
@@ -445,7 +450,7 @@ func TestPoolBoundsConcurrencyAndBytes(t *testing.T) {
 	}
 	// An image estimated above the whole budget is refused before any pixel is decoded, and
 	// takes nothing from the pool.
-	p := NewPool(2, 1000, Limits{})
+	p := NewPool(2, weight-1, Limits{})
 	if _, err := p.Make(context.Background(), bytes.NewReader(src), Thumbnail); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("image over the budget: %v, want ErrTooLarge", err)
 	}

@@ -37,7 +37,10 @@ const PrivateTargetsHint = "a receiver on this machine or a private network need
 // Guard is the SSRF policy for webhook targets. The zero value is the production policy;
 // AllowPrivate (CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS) opens loopback and private ranges for
 // local development and tests, never link-local or metadata addresses.
-type Guard struct{ AllowPrivate bool }
+//
+// LoopbackOnly (catalogd mock) allows loopback targets and nothing else: not private ranges, not
+// public addresses. A mock accepts any token, so it must not be a way to make requests elsewhere.
+type Guard struct{ AllowPrivate, LoopbackOnly bool }
 
 // CheckURL validates a target URL on create/update: http or https only, no userinfo, a host,
 // at most 2048 characters, no numeric host in a non-dotted-quad form (decimal, hex, octal or
@@ -91,7 +94,14 @@ func (g Guard) CheckURL(raw string) error {
 		}
 		return g.CheckIP(ip)
 	}
-	return checkHostName(host)
+	if err := checkHostName(host); err != nil {
+		return err
+	}
+	// A mock's target is a loopback address or localhost (the dialer checks what it resolves to).
+	if name := strings.TrimSuffix(strings.ToLower(host), "."); g.LoopbackOnly && name != "localhost" && !strings.HasSuffix(name, ".localhost") {
+		return blocked("targetUrl host %s is not allowed (catalogd mock sends webhooks to loopback addresses only: 127.0.0.1, [::1] or localhost)", host)
+	}
+	return nil
 }
 
 // checkHostName accepts a DNS name (letters, digits, '-', '_' and non-ASCII for IDNs) and refuses
@@ -218,6 +228,12 @@ func (g Guard) CheckIP(ip netip.Addr) error {
 			b := ip.As16()
 			ip = netip.AddrFrom4([4]byte(b[2:6]))
 		}
+	}
+	if g.LoopbackOnly {
+		if ip.IsLoopback() {
+			return nil
+		}
+		return blocked("address %s is not allowed (catalogd mock sends webhooks to loopback addresses only)", orig)
 	}
 	if class, private := g.classify(ip); class != "" {
 		if private {

@@ -309,3 +309,30 @@ func TestControlDial(t *testing.T) {
 		t.Errorf("Control(tcp6, [::1]:80) with AllowPrivate = %v", err)
 	}
 }
+
+// catalogd mock's guard (LoopbackOnly) allows loopback targets and nothing else: not private
+// ranges, not public addresses or names, at creation (CheckURL) and at dial time (Control).
+func TestLoopbackOnly(t *testing.T) {
+	g := webhooks.Guard{AllowPrivate: true, LoopbackOnly: true}
+	for _, ok := range []string{"http://127.0.0.1:9/hook", "http://127.5.6.7/hook", "http://[::1]:8080/x", "http://localhost:3000/hook",
+		"http://api.localhost/hook"} {
+		if err := g.CheckURL(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"http://10.0.0.1/hook", "http://192.168.1.1/hook", "http://8.8.8.8/hook", "https://example.com/hook",
+		"http://[fd00::1]/hook", "http://[2606:4700::1]/hook", "http://169.254.169.254/"} {
+		if err := g.CheckURL(bad); !errors.Is(err, webhooks.ErrBlocked) {
+			t.Errorf("%s: %v, want ErrBlocked", bad, err)
+		}
+	}
+	for _, tc := range []struct {
+		addr string
+		ok   bool
+	}{{"127.0.0.1:80", true}, {"[::1]:80", true}, {"10.1.2.3:80", false}, {"93.184.216.34:443", false}} {
+		err := g.Control("tcp", tc.addr, nil)
+		if (err == nil) != tc.ok {
+			t.Errorf("Control(%s) = %v, want allowed %v", tc.addr, err, tc.ok)
+		}
+	}
+}

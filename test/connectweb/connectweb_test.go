@@ -392,3 +392,70 @@ func send(t *testing.T, m, path string, body []byte, hdr ...string) (*http.Respo
 	b, _ := io.ReadAll(resp.Body)
 	return resp, string(b)
 }
+
+// A gRPC-Web body that is not exactly one message frame is INVALID_ARGUMENT (MALFORMED_REQUEST),
+// never INTERNAL, and a second frame on a unary call is refused, not ignored; a time-out longer than
+// any call runs is no time-out (the call runs under the server's own), not a plain-text 400.
+func TestGRPCWebFramesAndTimeouts(t *testing.T) {
+	list := method("ListLocales")
+	frame := func(msg proto.Message) []byte {
+		b, _ := proto.Marshal(msg)
+		return append(binary.BigEndian.AppendUint32([]byte{0}, uint32(len(b))), b...)
+	}
+	one := frame(&pb.ListLocalesRequest{})
+	create := frame(&pb.CreateLocaleRequest{Locale: &pb.LocaleCreate{Code: "de-DE"}})
+	for _, c := range []struct {
+		what string
+		body []byte
+		hdr  []string
+		code connect.Code
+	}{
+		{"an empty body", nil, nil, connect.CodeInvalidArgument},
+		{"a body inside a frame header", []byte{0, 0, 0}, nil, connect.CodeInvalidArgument},
+		{"a truncated frame", []byte{0, 0, 0, 0, 9, 8, 1}, nil, connect.CodeInvalidArgument},
+		{"a second frame", append(append([]byte{}, one...), one...), nil, connect.CodeInvalidArgument},
+		{"99999999H", one, []string{"Grpc-Timeout", "99999999H"}, connect.Code(0)},
+		{"9H", one, []string{"Grpc-Timeout", "9H"}, connect.Code(0)},
+		{"5S", one, []string{"Grpc-Timeout", "5S"}, connect.Code(0)},
+		{"a malformed time-out", one, []string{"Grpc-Timeout", "soon"}, connect.CodeInvalidArgument},
+	} {
+		token := apptest.Token("t-" + apptest.RandomHex(6)) // a tenant each: the bucket holds 8 calls
+		resp, body := send(t, http.MethodPost, list, c.body, append([]string{"Content-Type", "application/grpc-web+proto",
+			"Authorization", "Bearer " + token}, c.hdr...)...)
+		if resp.StatusCode != 200 || resp.Header.Get("Grpc-Status") != strconv.Itoa(int(c.code)) &&
+			!(c.code == 0 && strings.Contains(strings.ToLower(body), "grpc-status: 0\r\n")) {
+			t.Errorf("%s: %d %v %q, want grpc-status %d", c.what, resp.StatusCode, resp.Header, body, c.code)
+		}
+	}
+	// The second frame of a create is not ignored: nothing is created.
+	token := apptest.Token("t-" + apptest.RandomHex(6))
+	resp, _ := send(t, http.MethodPost, method("CreateLocale"), append(append([]byte{}, create...), create...),
+		"Content-Type", "application/grpc-web+proto", "Authorization", "Bearer "+token)
+	if resp.Header.Get("Grpc-Status") != strconv.Itoa(int(connect.CodeInvalidArgument)) {
+		t.Errorf("a create with two frames: %v", resp.Header)
+	}
+	// Connect's time-out: 10 digits of milliseconds (115 days) is no time-out either.
+	resp, body := send(t, http.MethodPost, list, []byte(`{}`), "Content-Type", "application/json", "Connect-Protocol-Version", "1",
+		"Connect-Timeout-Ms", "9999999999", "Authorization", "Bearer "+token)
+	if resp.StatusCode != 200 {
+		t.Errorf("Connect-Timeout-Ms 9999999999: %d %s", resp.StatusCode, body)
+	}
+}
+
+// A Connect body over 1 MiB is HTTP 413 (resource_exhausted, PAYLOAD_TOO_LARGE in the body), not
+// Connect's 429 for resource_exhausted, which clients and proxies take as "retry".
+func TestConnectBodyOverTheLimitIs413(t *testing.T) {
+	token := apptest.Token("t-" + apptest.RandomHex(6))
+	body := []byte(`{"locale":{"code":"` + strings.Repeat("a", app.MaxBodyBytes) + `"}}`)
+	resp, b := send(t, http.MethodPost, method("CreateLocale"), body, "Content-Type", "application/json",
+		"Connect-Protocol-Version", "1", "Authorization", "Bearer "+token)
+	if resp.StatusCode != 413 || !strings.Contains(b, `"code":"resource_exhausted"`) || !strings.Contains(b, "PAYLOAD_TOO_LARGE") {
+		t.Errorf("JSON over 1 MiB: %d %s", resp.StatusCode, b)
+	}
+	big, _ := proto.Marshal(&pb.CreateLocaleRequest{Locale: &pb.LocaleCreate{Code: strings.Repeat("a", app.MaxBodyBytes)}})
+	resp, b = send(t, http.MethodPost, method("CreateLocale"), big, "Content-Type", "application/proto",
+		"Connect-Protocol-Version", "1", "Authorization", "Bearer "+token)
+	if resp.StatusCode != 413 || !strings.Contains(b, "PAYLOAD_TOO_LARGE") {
+		t.Errorf("proto over 1 MiB: %d %s", resp.StatusCode, b)
+	}
+}

@@ -8,11 +8,14 @@ package hardening
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -303,5 +306,146 @@ func TestHeaderSizeBounded(t *testing.T) {
 	long := "/v1/attributes?code%5Bcontains%5D=" + strings.Repeat("a", 100<<10)
 	if st, _, _ := raw(t, "GET", long, "", "Authorization", "Bearer "+c.Token); st != http.StatusRequestHeaderFieldsTooLarge {
 		t.Fatalf("100 KiB query: %d, want 431", st)
+	}
+}
+
+// Every …/bulk path of the OpenAPI document (the registered routes) has only its own methods: any
+// other (GET and DELETE included, which a /{uuid} route beside it has) is 405 with Allow listing
+// exactly the document's methods of that path, never the /{uuid} route's 400 or 404; PUT
+// /v1/tags/bulk's Allow is POST, PATCH.
+func TestBulkPathsAre405ForOtherMethods(t *testing.T) {
+	st, _, body := raw(t, "GET", "/openapi.json", "")
+	if st != 200 {
+		t.Fatalf("openapi.json: %d", st)
+	}
+	var doc struct {
+		Paths map[string]map[string]any `json:"paths"`
+	}
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	order := []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"}
+	n := 0
+	for path, ops := range doc.Paths {
+		if !strings.Contains(path+"/", "/bulk/") {
+			continue
+		}
+		n++
+		var allow []string
+		for _, m := range order {
+			if _, ok := ops[strings.ToLower(m)]; ok {
+				allow = append(allow, m)
+			}
+		}
+		concrete := regexp.MustCompile(`\{[^}]*\}`).ReplaceAllString(path, "0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13")
+		for _, m := range order {
+			if slices.Contains(allow, m) {
+				continue
+			}
+			st, hdr, body := raw(t, m, concrete, "")
+			if st != 405 || hdr.Get("Allow") != strings.Join(allow, ", ") {
+				t.Errorf("%s %s: %d Allow %q, want 405 %q: %s", m, concrete, st, hdr.Get("Allow"), strings.Join(allow, ", "), body)
+			}
+		}
+	}
+	if n < 37 {
+		t.Errorf("only %d bulk paths in the document", n)
+	}
+	if _, hdr, _ := raw(t, "PUT", "/v1/tags/bulk", ""); hdr.Get("Allow") != "POST, PATCH" {
+		t.Errorf("PUT /v1/tags/bulk: Allow %q", hdr.Get("Allow"))
+	}
+}
+
+// An empty If-Match is checked after authentication: anonymous, 401; with a token, 400 naming it.
+func TestEmptyIfMatchAfterAuthentication(t *testing.T) {
+	path := "/v1/attributes/0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13"
+	if st, _, body := raw(t, "PATCH", path, `{"displayName":"x"}`, "Content-Type", "application/json", "If-Match", ""); st != 401 {
+		t.Errorf("anonymous: %d %s", st, body)
+	}
+	c := env.Client(t)
+	if st, _, body := raw(t, "PATCH", path, `{"displayName":"x"}`, "Authorization", "Bearer "+c.Token,
+		"Content-Type", "application/json", "If-Match", ""); st != 400 || !strings.Contains(body, `"If-Match"`) {
+		t.Errorf("with a token: %d %s", st, body)
+	}
+}
+
+// A request whose body never finishes (a Content-Length under the 256 KiB net/http would read to
+// keep the connection) is answered and its connection closed whatever refused it before the body:
+// REST without a token, a 405, a path with no resource, a Connect call without a token, an
+// signed blob URL that is not one (whatever its status). 40 such connections at once are all answered; before, none was, and each
+// held its connection for as long as the client liked. The bound below only ends a failing run: the
+// answer comes within the server's grace of a second.
+func TestUnfinishedBodiesAreAnsweredAndClosed(t *testing.T) {
+	u, _ := url.Parse(env.BaseURL)
+	heads := []struct {
+		head   string
+		status int
+	}{
+		{"POST /v1/attributes HTTP/1.1\r\nContent-Type: application/json\r\n", 401},
+		{"GET /v1/tags/bulk HTTP/1.1\r\n", 405},
+		{"POST /nothing-here HTTP/1.1\r\n", 404},
+		{"POST /catalog.v1.AttributeService/ListAttributes HTTP/1.1\r\nContent-Type: application/json\r\nConnect-Protocol-Version: 1\r\n", 401},
+		{"PUT /blobs/nothing HTTP/1.1\r\n", 0},
+	}
+	const per = 8
+	errs := make(chan error, len(heads)*per)
+	for _, h := range heads {
+		for range per {
+			go func() {
+				conn, err := net.Dial("tcp", u.Host)
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer conn.Close()
+				_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+				fmt.Fprintf(conn, "%sHost: x\r\nContent-Length: 1000\r\n\r\n{\"code\":", h.head)
+				br := bufio.NewReader(conn)
+				res, err := http.ReadResponse(br, nil)
+				if err != nil {
+					errs <- fmt.Errorf("%q: no answer: %v", h.head, err)
+					return
+				}
+				_, _ = io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				if h.status != 0 && res.StatusCode != h.status {
+					errs <- fmt.Errorf("%q: status %d, want %d", h.head, res.StatusCode, h.status)
+					return
+				}
+				if _, err := br.ReadByte(); err != io.EOF {
+					errs <- fmt.Errorf("%q: the connection is not closed after the answer: %v", h.head, err)
+					return
+				}
+				errs <- nil
+			}()
+		}
+	}
+	for range len(heads) * per {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// A refused request whose body is sent whole keeps its connection: the next request on it is served.
+func TestRefusedWholeBodyKeepsTheConnection(t *testing.T) {
+	u, _ := url.Parse(env.BaseURL)
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+	body := `{"code":"x"}`
+	fmt.Fprintf(conn, "POST /v1/attributes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	br := bufio.NewReader(conn)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil || res.StatusCode != 401 || res.Close {
+		t.Fatalf("first: %v %v", res, err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	fmt.Fprintf(conn, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+	if res, err = http.ReadResponse(br, nil); err != nil || res.StatusCode != 200 {
+		t.Fatalf("second request on the connection: %v %v", res, err)
 	}
 }

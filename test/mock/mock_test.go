@@ -24,7 +24,13 @@ import (
 
 var env *Env
 
-func TestMain(m *testing.M) { Main(m, &env, nil, func(c *app.Config) { c.Mock = true }) }
+// The mock runs with a rate limit, as `catalogd mock` does (CATALOG_RATE_LIMIT_RPS/BURST): a small
+// one here, which the demo seed does not spend (TestTheMockKeepsItsLimits).
+func TestMain(m *testing.M) {
+	Main(m, &env, nil, func(c *app.Config) { c.Mock, c.RateLimitRPS, c.RateLimitBurst = true, 0.5, mockBurst })
+}
+
+const mockBurst = 40
 
 // token is an unsigned JWT with the given claims: the mock checks no signature.
 func token(claims map[string]any) string {
@@ -146,5 +152,32 @@ func TestPrivateWebhookTargets(t *testing.T) {
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("no delivery to the localhost receiver")
+	}
+}
+
+// The mock is no open relay: a webhook target that is not loopback (a private address, a public
+// address or name) is refused; the tenant's rate limit applies (the demo seed spends none of it);
+// an upload may declare at most app.MockMaxUploadBytes.
+func TestTheMockKeepsItsLimits(t *testing.T) {
+	c := client(t, token(map[string]any{"tenant_id": "limits-" + RandomHex(4)}))
+	for _, target := range []string{"http://10.0.0.1/hook", "http://192.168.1.20:8080/hook", "https://example.com/hook", "http://8.8.8.8/hook"} {
+		WantProblem(t, c.Post("/v1/webhook-subscriptions", Body("displayName", "away", "targetUrl", target)), 400, "VALIDATION_FAILED", "targetUrl")
+	}
+	asset := Str(Want(t, c.Get("/v1/assets"), 200).Items()[0], "uuid")
+	initiate := func(size int64) Resp {
+		return c.Post("/v1/assets/"+asset+"/files/actions/initiate-upload", Body("kind", "original", "fileName", "big.bin",
+			"contentType", "application/octet-stream", "sizeBytes", size))
+	}
+	WantProblem(t, initiate(app.MockMaxUploadBytes+1), 400, "VALIDATION_FAILED", "sizeBytes")
+	Want(t, initiate(app.MockMaxUploadBytes), 201)
+	// 7 calls so far (the seed made many more); the bucket of mockBurst runs out.
+	limited := 0
+	for range mockBurst {
+		if c.Get("/v1/locales").Status == 429 {
+			limited++
+		}
+	}
+	if limited == 0 {
+		t.Errorf("%d calls of one tenant past a burst of %d: none was 429", mockBurst+7, mockBurst)
 	}
 }
