@@ -113,6 +113,13 @@ type Map struct {
 	// Members selects the children of a resource: (key uuid, child uuid), $1 the tenant and $2
 	// the resource's uuid.
 	Members string
+	// Exact: children whose key is not given are deleted (the map is the whole set).
+	Exact bool
+	// IDKey names a child's uuid in its own children's events ("productAttributeUuid").
+	IDKey string
+	// Set, when given, makes each key's value a list of codes: the key's child is created when
+	// missing and the list becomes its set (a product's attributes, each with its terms).
+	Set *Set
 }
 
 // Set is a set of links a line gives as codes (a product's "categories"): after the line, the
@@ -127,6 +134,10 @@ type Set struct {
 	// Members selects the links of a resource: (member uuid, link uuid), $1 the tenant and $2 the
 	// resource's uuid.
 	Members string
+	// Lookup, when set, finds a member by code among those of the set's key (a term among its
+	// attribute's): its uuid, $1 the tenant, $2 the key's uuid, $3 the code. Else members are
+	// looked up by Kind.
+	Lookup string
 }
 
 // Ref is a reference field of a line: the code (or codes) of a resource of another kind, given
@@ -360,7 +371,7 @@ func (im *Importer) apply(ctx context.Context, tx pgx.Tx, l *line, res *Result) 
 		if !given {
 			continue
 		}
-		changed, err := im.applySet(ctx, tx, k, st, res.UUID, v)
+		changed, err := im.applySet(ctx, tx, st, []string{k.IDKey, res.UUID.String()}, res.UUID, uuid.Nil, v)
 		if err != nil {
 			return err
 		}
@@ -636,18 +647,36 @@ func statusOf(m proto.Message) string {
 // applySet makes the links of set st of resource id exactly the members whose codes v lists
 // (a code given twice counts once): links to other members are deleted, missing ones created,
 // the others left as they are. It reports whether anything changed.
-func (im *Importer) applySet(ctx context.Context, tx pgx.Tx, k *Kind, st Set, id uuid.UUID, v json.RawMessage) (bool, error) {
+func (im *Importer) applySet(ctx context.Context, tx pgx.Tx, st Set, keys []string, id, within uuid.UUID, v json.RawMessage) (bool, error) {
 	ref := Ref{Field: st.Field, Kind: st.Kind, List: true}
 	if string(v) == "null" {
 		v = []byte("[]")
 	}
-	resolved, err := im.resolve(ctx, tx, st.Line, ref, v)
-	if err != nil {
-		return false, err
-	}
 	var want []uuid.UUID
-	if err := json.Unmarshal(resolved, &want); err != nil {
-		return false, err
+	if st.Lookup == "" {
+		resolved, err := im.resolve(ctx, tx, st.Line, ref, v)
+		if err != nil {
+			return false, err
+		}
+		if err := json.Unmarshal(resolved, &want); err != nil {
+			return false, err
+		}
+	} else {
+		var codes []string
+		if err := json.Unmarshal(v, &codes); err != nil {
+			return false, malformed(st.Line, "%s must be an array of %s codes", st.Line, st.Kind)
+		}
+		for i, c := range codes {
+			var m uuid.UUID
+			err := tx.QueryRow(ctx, st.Lookup, reqctx.Tenant(ctx), within, c).Scan(&m)
+			if store.IsNoRows(err) {
+				return false, apierr.New(apierr.UnresolvedReference, "%s %q does not exist", st.Kind, c).
+					WithField(fmt.Sprintf("%s[%d]", st.Line, i), fmt.Sprintf("no %s with code %q", st.Kind, c))
+			} else if err != nil {
+				return false, err
+			}
+			want = append(want, m)
+		}
 	}
 	have, err := members(ctx, tx, st.Members, id) // member → link
 	if err != nil {
@@ -676,7 +705,7 @@ func (im *Importer) applySet(ctx context.Context, tx pgx.Tx, k *Kind, st Set, id
 			drop = append(drop, link)
 		}
 	}
-	scope := crud.Scope{Parent: id, Keys: []string{k.IDKey, id.String()}}
+	scope := crud.Scope{Parent: id, Keys: keys}
 	if len(drop) > 0 {
 		sort.Slice(drop, func(i, j int) bool { return drop[i].String() < drop[j].String() })
 		if err := st.Ops.Delete(ctx, im.DB, repeat(scope, len(drop)), drop); err != nil {
@@ -767,6 +796,7 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 	}
 	scope := []crud.Scope{{Parent: id, Keys: keys}}
 	changed := false
+	given := map[uuid.UUID]bool{}
 	for _, code := range codes {
 		field := mp.Line + "." + code
 		key, ok, err := lookup(ctx, tx, im.kinds[mp.Kind].Table, code)
@@ -779,6 +809,28 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 		}
 		child, exists := have[key]
 		val := entries[code]
+		given[key] = true
+		if mp.Set != nil {
+			if !exists {
+				m := mp.Ops.NewCreate()
+				if err := decodeBody([]byte(`{"`+mp.Field+`":"`+key.String()+`"}`), m); err != nil {
+					return false, under(err, field)
+				}
+				got, err := mp.Ops.Create(ctx, im.DB, scope, []proto.Message{m})
+				if err != nil {
+					return false, under(err, field)
+				}
+				child, changed = uuidOf(got[0]), true
+			}
+			st := *mp.Set
+			st.Line = field
+			did, err := im.applySet(ctx, tx, st, append(append([]string{}, keys...), mp.IDKey, child.String()), child, key, val)
+			if err != nil {
+				return false, err
+			}
+			changed = changed || did
+			continue
+		}
 		if string(val) == "null" {
 			if exists {
 				if err := mp.Ops.Delete(ctx, im.DB, scope, []uuid.UUID{child}); err != nil {
@@ -830,6 +882,21 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 			return false, under(err, field)
 		}
 		changed = true
+	}
+	if mp.Exact {
+		var drop []uuid.UUID
+		for key, child := range have {
+			if !given[key] {
+				drop = append(drop, child)
+			}
+		}
+		sort.Slice(drop, func(i, j int) bool { return drop[i].String() < drop[j].String() })
+		if len(drop) > 0 {
+			if err := mp.Ops.Delete(ctx, im.DB, repeat(scope[0], len(drop)), drop); err != nil {
+				return false, inSet(err, mp.Line, nil)
+			}
+			changed = true
+		}
 	}
 	return changed, nil
 }

@@ -561,3 +561,60 @@ func TestProductValues(t *testing.T) {
 		t.Errorf("a failed line changed the product")
 	}
 }
+
+func TestProductAttributes(t *testing.T) {
+	t.Parallel()
+	c, tenant, apply := importer(t)
+	for _, l := range []string{
+		`{"type":"attribute","code":"color","status":"published","terms":[{"code":"red"},{"code":"blue"}]}`,
+		`{"type":"attribute","code":"size","status":"published","terms":[{"code":"s"},{"code":"red"}]}`,
+	} {
+		wantOutcome(t, apply(l), transfer.Created)
+	}
+	log := NewEventLog(pool, tenant).Skip(t)
+	p := apply(`{"type":"product","code":"TEE","kind":"simple","attributes":{"color":["red","blue"],"size":["s"]}}`)
+	wantOutcome(t, p, transfer.Created)
+	id := p.UUID.String()
+	// attribute code → its term codes, as the API shows them.
+	state := func() map[string][]string {
+		t.Helper()
+		codes := map[string]string{}
+		for _, a := range Want(t, c.Get("/v1/attributes"), 200).Items() {
+			codes[Str(a, "uuid")] = Str(a, "code")
+			for _, tm := range Want(t, c.Get("/v1/attributes/"+Str(a, "uuid")+"/terms"), 200).Items() {
+				codes[Str(tm, "uuid")] = Str(tm, "code")
+			}
+		}
+		out := map[string][]string{}
+		for _, pa := range Want(t, c.Get("/v1/products/"+id+"/attributes"), 200).Items() {
+			terms := []string{}
+			for _, pt := range Want(t, c.Get("/v1/products/"+id+"/attributes/"+Str(pa, "uuid")+"/terms"), 200).Items() {
+				terms = append(terms, codes[Str(pt, "termUuid")])
+			}
+			out[codes[Str(pa, "attributeUuid")]] = terms
+		}
+		return out
+	}
+	got := state()
+	if len(got) != 2 || !sameSet(got["color"], "red", "blue") || !sameSet(got["size"], "s") {
+		t.Fatalf("attributes: %v", got)
+	}
+	if len(log.All(t)) == 0 {
+		t.Errorf("no events")
+	}
+	log.Skip(t)
+	// The same again: unchanged.
+	wantOutcome(t, apply(`{"type":"product","code":"TEE","attributes":{"size":["s"],"color":["blue","red"]}}`), transfer.Unchanged)
+	log.Expect(t, "same attributes")
+	// Exactly the set given: size goes, color keeps only red; a term code is looked up within its
+	// attribute ("red" of size is another term).
+	wantOutcome(t, apply(`{"type":"product","code":"TEE","attributes":{"color":["red"]}}`), transfer.Updated)
+	if got := state(); len(got) != 1 || !sameSet(got["color"], "red") {
+		t.Errorf("attributes after the new set: %v", got)
+	}
+	wantFailed(t, apply(`{"type":"product","code":"TEE","attributes":{"color":["s"]}}`), "attributes.color[0]", "UNRESOLVED_REFERENCE")
+	wantFailed(t, apply(`{"type":"product","code":"TEE","attributes":{"weight":["x"]}}`), "attributes.weight", "UNRESOLVED_REFERENCE")
+	if got := state(); len(got) != 1 || !sameSet(got["color"], "red") {
+		t.Errorf("attributes after failed lines: %v", got)
+	}
+}
