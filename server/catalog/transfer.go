@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"strings"
+
 	"github.com/google/uuid"
 
 	"github.com/catalogd/catalogd/server/crud"
@@ -27,10 +29,19 @@ func TransferKinds() []*transfer.Kind {
 		{Type: "tag", Table: "tags", Ops: tags.Ops(), IDKey: "tagUuid", Maps: []transfer.Map{contentMap(kindTag, tags.contents.Ops())}},
 		{Type: "typeGroup", Table: "type_groups", Ops: typeGroups.Ops()},
 		{Type: "inputType", Table: "input_types", Ops: inputTypes.Ops(), Refs: map[string]transfer.Ref{"typeGroup": ref("typeGroupUuid", "typeGroup")}},
-		{Type: "channel", Table: "channels", Ops: channels.Ops(), Refs: map[string]transfer.Ref{"locales": {Field: "localeUuids", Kind: "locale", List: true}}},
+		{Type: "channel", Table: "channels", Ops: channels.Ops(), IDKey: "channelUuid",
+			Refs: map[string]transfer.Ref{"locales": {Field: "localeUuids", Kind: "locale", List: true}},
+			Merges: []transfer.Merge{linkList("inputTypes", "inputType", "inputTypeUuid", channelInputTypes.Ops(),
+				"SELECT input_type_uuid::text, uuid FROM channel_input_types WHERE tenant_id = $1 AND channel_uuid = $2")}},
 		{Type: "productAssetType", Table: "product_asset_types", Ops: productAssetTypes.Ops()},
 		{Type: "productRelationType", Table: "product_relation_types", Ops: productRelationTypes.Ops()},
-		{Type: "family", Table: "families", Ops: families.Ops()},
+		{Type: "family", Table: "families", Ops: families.Ops(), IDKey: "familyUuid", Merges: []transfer.Merge{
+			familyLinks("attributes", "attribute", "attributeUuid", familyAttributes.Ops(), "attribute"),
+			familyLinks("inputTypes", "inputType", "inputTypeUuid", familyInputTypes.Ops(), "input_type"),
+			familyLinks("categories", "category", "categoryUuid", familyCategories.Ops(), "category"),
+			familyLinks("assetTypes", "productAssetType", "productAssetTypeUuid", familyAssetTypes.Ops(), "asset_type"),
+			familyLinks("relationTypes", "productRelationType", "productRelationTypeUuid", familyRelationTypes.Ops(), "relation_type"),
+		}},
 		{Type: "asset", Table: "assets", Ops: assets.Ops()},
 		{Type: "product", Table: "products", Ops: products.Ops(), IDKey: "productUuid",
 			Refs: map[string]transfer.Ref{"family": ref("familyUuid", "family"), "parent": ref("parentUuid", "product"), "brand": ref("brandUuid", "brand")},
@@ -68,3 +79,25 @@ var termContentMap = func() transfer.Map {
 	m.OpsOf = func(path []uuid.UUID) crud.Ops { return termContents(path[0]).Ops() }
 	return m
 }()
+
+// linkList is a line's array of links to other resources, each an object naming its target by
+// code under the target's line type ("inputType") with the link's own fields: the array is the
+// whole set of links (transfer.Merge, Exact).
+func linkList(line, kind, field string, ops crud.Ops, members string) transfer.Merge {
+	return transfer.Merge{Line: line, Ops: ops, Exact: true, Members: members, KeyOrder: []string{kind},
+		Keys: map[string]transfer.Ref{kind: {Field: field, Kind: kind}}}
+}
+
+// familyLinks is a family line's links of one kind (family_links), e.g. "attributes":
+// [{"attribute":"color","requirementLevel":"required"}]; a product asset or relation type is
+// named "assetType" or "relationType" in the line.
+func familyLinks(line, kind, field string, ops crud.Ops, linkKind string) transfer.Merge {
+	m := linkList(line, kind, field, ops,
+		"SELECT target_uuid::text, uuid FROM family_links WHERE tenant_id = $1 AND family_uuid = $2 AND kind = '"+linkKind+"'")
+	if name := strings.TrimPrefix(strings.TrimPrefix(kind, "product"), "Product"); name != kind {
+		short := strings.ToLower(name[:1]) + name[1:]
+		m.Keys = map[string]transfer.Ref{short: m.Keys[kind]}
+		m.KeyOrder = []string{short}
+	}
+	return m
+}

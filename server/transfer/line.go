@@ -78,6 +78,9 @@ type Merge struct {
 	// the resource's uuid).
 	Members  string
 	KeyOrder []string
+	// Exact: children whose key no item gives are deleted (the array is the whole set: a
+	// family's attributes).
+	Exact bool
 }
 
 // List is a line's array of children keyed by their own code within the resource (an attribute's
@@ -1161,6 +1164,25 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 			return false, under(err, at)
 		}
 		changed = true
+	}
+	if mg.Exact {
+		var gone []string
+		for key := range have {
+			if !seen[key] {
+				gone = append(gone, key)
+			}
+		}
+		sort.Strings(gone)
+		drop := make([]uuid.UUID, len(gone))
+		for i, key := range gone {
+			drop[i] = have[key]
+		}
+		if len(drop) > 0 {
+			if err := mg.Ops.Delete(ctx, im.DB, repeat(scope[0], len(drop)), drop); err != nil {
+				return false, inSet(err, mg.Line, nil)
+			}
+			changed = true
+		}
 	}
 	return changed, nil
 }

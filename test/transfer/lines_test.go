@@ -618,3 +618,58 @@ func TestProductAttributes(t *testing.T) {
 		t.Errorf("attributes after failed lines: %v", got)
 	}
 }
+
+func TestFamilyAndChannelLinks(t *testing.T) {
+	t.Parallel()
+	c, tenant, apply := importer(t)
+	for _, l := range []string{
+		`{"type":"attribute","code":"color","status":"published"}`, `{"type":"attribute","code":"size","status":"published"}`,
+		`{"type":"typeGroup","code":"main","entityType":"product"}`,
+		`{"type":"inputType","code":"title","typeGroup":"main","dataType":"text"}`,
+		`{"type":"productAssetType","code":"gallery"}`,
+	} {
+		wantOutcome(t, apply(l), transfer.Created)
+	}
+	log := NewEventLog(pool, tenant).Skip(t)
+	line := `{"type":"family","code":"footwear","attributes":[{"attribute":"color","requirementLevel":"required","appliesTo":"variant","isVariantAxis":true},{"attribute":"size"}],` +
+		`"inputTypes":[{"inputType":"title","requirementLevel":"required"}],"assetTypes":[{"assetType":"gallery","minCount":1}]}`
+	f := apply(line)
+	wantOutcome(t, f, transfer.Created)
+	id := f.UUID.String()
+	links := func(path string) []map[string]any {
+		t.Helper()
+		return Want(t, c.Get("/v1/families/"+id+"/"+path), 200).Items()
+	}
+	attrs := links("attributes")
+	if len(attrs) != 2 || len(links("input-types")) != 1 || len(links("asset-types")) != 1 || links("asset-types")[0]["minCount"] != float64(1) {
+		t.Fatalf("links: %v %v %v", attrs, links("input-types"), links("asset-types"))
+	}
+	byLevel := map[string]int{}
+	for _, a := range attrs {
+		byLevel[Str(a, "requirementLevel")]++
+	}
+	if byLevel["required"] != 1 || byLevel["optional"] != 1 {
+		t.Errorf("family attributes: %v", attrs)
+	}
+	log.Skip(t)
+	wantOutcome(t, apply(line), transfer.Unchanged)
+	log.Expect(t, "same family")
+	// Exactly the links given: size goes, color changes its level; input types emptied.
+	wantOutcome(t, apply(`{"type":"family","code":"footwear","attributes":[{"attribute":"color","requirementLevel":"recommended"}],"inputTypes":[]}`), transfer.Updated)
+	attrs = links("attributes")
+	if len(attrs) != 1 || attrs[0]["requirementLevel"] != "recommended" || attrs[0]["isVariantAxis"] != true || len(links("input-types")) != 0 {
+		t.Errorf("after the new links: %v %v", attrs, links("input-types"))
+	}
+	wantFailed(t, apply(`{"type":"family","code":"footwear","attributes":[{"attribute":"weight"}]}`), "attributes[0].attribute", "UNRESOLVED_REFERENCE")
+	wantFailed(t, apply(`{"type":"family","code":"footwear","attributes":[{"attributeUuid":"x"}]}`), "attributes[0].attributeUuid", "MALFORMED_REQUEST")
+
+	// A channel's input types the same way.
+	ch := apply(`{"type":"channel","code":"web","inputTypes":[{"inputType":"title","requirementLevel":"required","scoping":"global"}]}`)
+	wantOutcome(t, ch, transfer.Created)
+	its := Want(t, c.Get("/v1/channels/"+ch.UUID.String()+"/input-types"), 200).Items()
+	if len(its) != 1 || its[0]["requirementLevel"] != "required" {
+		t.Errorf("channel input types: %v", its)
+	}
+	wantOutcome(t, apply(`{"type":"channel","code":"web","inputTypes":[{"inputType":"title","requirementLevel":"required","scoping":"global"}]}`), transfer.Unchanged)
+	wantOutcome(t, apply(`{"type":"channel","code":"web","inputTypes":[]}`), transfer.Updated)
+}
