@@ -56,7 +56,8 @@ func TransferKinds() []*transfer.Kind {
 				Keys:     map[string]transfer.Ref{"inputType": ref("inputTypeUuid", "inputType"), "channel": ref("channelUuid", "channel"), "locale": ref("localeUuid", "locale")},
 				KeyOrder: []string{"inputType", "channel", "locale"},
 				Members: "SELECT concat_ws('/', input_type_uuid, coalesce(channel_uuid::text, ''), coalesce(locale_uuid::text, '')), uuid " +
-					"FROM product_input_values WHERE tenant_id = $1 AND product_uuid = $2"}}},
+					"FROM product_input_values WHERE tenant_id = $1 AND product_uuid = $2"},
+				publicationList}},
 	}
 }
 
@@ -101,3 +102,13 @@ func familyLinks(line, kind, field string, ops crud.Ops, linkKind string) transf
 	}
 	return m
 }
+
+// publicationList is a product line's "publications": [{"channel":"web","status":"published"}],
+// exactly the product's publications, each moved to its status through the publication lifecycle
+// (publish is gated by readiness: REQUIREMENTS_NOT_MET fails the line).
+var publicationList = func() transfer.Merge {
+	m := linkList("publications", "channel", "channelUuid", productPublications.Ops(),
+		"SELECT channel_uuid::text, uuid FROM product_publications WHERE tenant_id = $1 AND product_uuid = $2")
+	m.Moves = publicationMoves.Ops()
+	return m
+}()

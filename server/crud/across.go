@@ -43,6 +43,9 @@ type Ops interface {
 	Delete(ctx context.Context, d *store.DB, scopes []Scope, ids []uuid.UUID) error
 	// Move applies transition to ids[i] of scopes[i]; moved[i] reports whether item i moved.
 	Move(ctx context.Context, d *store.DB, scopes []Scope, transition string, ids []uuid.UUID) (moved []bool, err error)
+	// Get reads item id of scope s as the family's reads show it, in the transaction of ctx
+	// when there is one (store.WithTx).
+	Get(ctx context.Context, d *store.DB, s Scope, id uuid.UUID) (proto.Message, error)
 }
 
 // Ops returns the family's write path as Ops.
@@ -113,6 +116,22 @@ func (e erased[R, M, C, U]) Update(ctx context.Context, d *store.DB, scopes []Sc
 
 func (e erased[R, M, C, U]) Delete(ctx context.Context, d *store.DB, scopes []Scope, ids []uuid.UUID) error {
 	return e.f.deleteIn(ctx, d, scopes, ids)
+}
+
+func (e erased[R, M, C, U]) Get(ctx context.Context, d *store.DB, s Scope, id uuid.UUID) (proto.Message, error) {
+	var out proto.Message
+	err := run(ctx, d, s, func(t *Tx) error {
+		r, err := e.f.GetOne(ctx, t.Q, t.Tenant, s, id)
+		if store.IsNoRows(err) {
+			return apierr.NotFoundf(e.f.Kind, id.String())
+		} else if err != nil {
+			return err
+		}
+		m, err := e.f.shown(ctx, t, r)
+		out, _ = any(m).(proto.Message)
+		return err
+	})
+	return out, err
 }
 
 func (e erased[R, M, C, U]) Move(ctx context.Context, d *store.DB, scopes []Scope, transition string, ids []uuid.UUID) ([]bool, error) {

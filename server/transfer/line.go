@@ -81,6 +81,9 @@ type Merge struct {
 	// Exact: children whose key no item gives are deleted (the array is the whole set: a
 	// family's attributes).
 	Exact bool
+	// Moves, when set, is the children's lifecycle: an item's "status" is reached through it
+	// (a publication's publish and unpublish, with their gate), after the item is written.
+	Moves crud.Ops
 }
 
 // List is a line's array of children keyed by their own code within the resource (an attribute's
@@ -408,27 +411,37 @@ func (im *Importer) apply(ctx context.Context, tx pgx.Tx, l *line, res *Result) 
 			res.Outcome = Updated
 		}
 	}
-	for _, mg := range k.Merges {
-		v, given := l.fields[mg.Line]
-		if !given {
-			continue
+	// Children first, then the line's status, then the children's own lifecycles (a publication
+	// is published once its product is active and has its values).
+	mergeAll := func(lifecycles bool) error {
+		for _, mg := range k.Merges {
+			v, given := l.fields[mg.Line]
+			if !given || (mg.Moves != nil) != lifecycles {
+				continue
+			}
+			changed, err := im.applyMerge(ctx, tx, k, mg, res.UUID, v)
+			if err != nil {
+				return err
+			}
+			if changed && res.Outcome == Unchanged {
+				res.Outcome = Updated
+			}
 		}
-		changed, err := im.applyMerge(ctx, tx, k, mg, res.UUID, v)
+		return nil
+	}
+	if err := mergeAll(false); err != nil {
+		return err
+	}
+	if l.hasSt {
+		moved, err := im.moveTo(ctx, k.Ops, crud.Scope{}, k.Type, "status", res.UUID, statusOf(out), l.status)
 		if err != nil {
 			return err
 		}
-		if changed && res.Outcome == Unchanged {
+		if moved && res.Outcome == Unchanged {
 			res.Outcome = Updated
 		}
 	}
-	if !l.hasSt {
-		return nil
-	}
-	moved, err := im.moveTo(ctx, k, res.UUID, statusOf(out), l.status)
-	if moved && res.Outcome == Unchanged {
-		res.Outcome = Updated
-	}
-	return err
+	return mergeAll(true)
 }
 
 // body is the family's create or update body of line l: its fields with each reference's code
@@ -552,11 +565,11 @@ func decodeBody(body []byte, m proto.Message) error {
 
 // moveTo moves the resource to status want through the one transition that leads there from its
 // current status (the API's lifecycle, its gate and its events); reports whether it moved.
-func (im *Importer) moveTo(ctx context.Context, k *Kind, id uuid.UUID, cur, want string) (bool, error) {
+func (im *Importer) moveTo(ctx context.Context, ops crud.Ops, scope crud.Scope, typ, field string, id uuid.UUID, cur, want string) (bool, error) {
 	if cur == want {
 		return false, nil
 	}
-	m := k.Ops.Machine()
+	m := ops.Machine()
 	var transition string
 	var states []string
 	seen := map[string]bool{}
@@ -577,22 +590,22 @@ func (im *Importer) moveTo(ctx context.Context, k *Kind, id uuid.UUID, cur, want
 	if transition == "" {
 		if !seen[want] {
 			sort.Strings(states)
-			return false, apierr.New(apierr.ValidationFailed, "status must be one of %s", strings.Join(states, ", ")).
-				WithField("status", "must be one of "+strings.Join(states, ", "))
+			return false, apierr.New(apierr.ValidationFailed, "%s must be one of %s", field, strings.Join(states, ", ")).
+				WithField(field, "must be one of "+strings.Join(states, ", "))
 		}
-		return false, m.Refuse(cur, "a %s in status %s cannot move to %s", k.Type, cur, want).WithField("status", "cannot move from "+cur+" to "+want)
+		return false, m.Refuse(cur, "a %s in status %s cannot move to %s", typ, cur, want).WithField(field, "cannot move from "+cur+" to "+want)
 	}
-	moved, err := k.Ops.Move(ctx, im.DB, []crud.Scope{{}}, transition, []uuid.UUID{id})
+	moved, err := ops.Move(ctx, im.DB, []crud.Scope{scope}, transition, []uuid.UUID{id})
 	if err != nil {
 		var ae *apierr.Error
 		if errors.As(err, &ae) {
 			for i := range ae.Fields {
 				if strings.HasPrefix(ae.Fields[i].Field, "uuids[") || ae.Fields[i].Field == "[0]" {
-					ae.Fields[i].Field = "status"
+					ae.Fields[i].Field = field
 				}
 			}
 			if len(ae.Fields) == 0 {
-				ae.WithField("status", ae.Detail)
+				ae.WithField(field, ae.Detail)
 			}
 		}
 		return false, err
@@ -1134,36 +1147,56 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 				}
 			}
 		}
+		given := 0 // fields of the item besides its key and status
 		for _, f := range order {
-			if _, isKey := mg.Keys[f]; isKey {
+			if _, isKey := mg.Keys[f]; isKey || (f == "status" && mg.Moves != nil) {
 				continue
 			}
 			if strings.HasSuffix(f, "Uuid") || f == "uuid" {
 				return false, malformed(at+"."+f, "references are given by code")
 			}
 			put(f, fs[f])
+			given++
 		}
 		b.WriteByte('}')
-		if exists {
+		var out proto.Message
+		if exists && given == 0 {
+			// Nothing to update but perhaps the status: the child as it is.
+			if out, err = mg.Ops.Get(ctx, im.DB, scope[0], child); err != nil {
+				return false, err
+			}
+		} else if exists {
 			m := mg.Ops.NewUpdate()
 			if err := decodeBody(b.Bytes(), m); err != nil {
 				return false, under(err, at)
 			}
-			_, did, err := mg.Ops.Update(ctx, im.DB, scope, []proto.Message{m})
+			got, did, err := mg.Ops.Update(ctx, im.DB, scope, []proto.Message{m})
 			if err != nil {
 				return false, under(err, at)
 			}
-			changed = changed || did[0]
-			continue
+			out, changed = got[0], changed || did[0]
+		} else {
+			m := mg.Ops.NewCreate()
+			if err := decodeBody(b.Bytes(), m); err != nil {
+				return false, under(err, at)
+			}
+			got, err := mg.Ops.Create(ctx, im.DB, scope, []proto.Message{m})
+			if err != nil {
+				return false, under(err, at)
+			}
+			out, changed = got[0], true
 		}
-		m := mg.Ops.NewCreate()
-		if err := decodeBody(b.Bytes(), m); err != nil {
-			return false, under(err, at)
+		if st, ok := fs["status"]; ok && mg.Moves != nil {
+			var want string
+			if err := json.Unmarshal(st, &want); err != nil || want == "" {
+				return false, malformed(at+".status", "status must be a string")
+			}
+			moved, err := im.moveTo(ctx, mg.Moves, scope[0], mg.Moves.Kind(), at+".status", uuidOf(out), statusOf(out), want)
+			if err != nil {
+				return false, err
+			}
+			changed = changed || moved
 		}
-		if _, err := mg.Ops.Create(ctx, im.DB, scope, []proto.Message{m}); err != nil {
-			return false, under(err, at)
-		}
-		changed = true
 	}
 	if mg.Exact {
 		var gone []string

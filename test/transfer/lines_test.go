@@ -673,3 +673,54 @@ func TestFamilyAndChannelLinks(t *testing.T) {
 	wantOutcome(t, apply(`{"type":"channel","code":"web","inputTypes":[{"inputType":"title","requirementLevel":"required","scoping":"global"}]}`), transfer.Unchanged)
 	wantOutcome(t, apply(`{"type":"channel","code":"web","inputTypes":[]}`), transfer.Updated)
 }
+
+func TestPublications(t *testing.T) {
+	t.Parallel()
+	c, _, apply := importer(t)
+	for _, l := range []string{
+		`{"type":"locale","code":"de-DE"}`,
+		`{"type":"channel","code":"web","locales":["de-DE"]}`, `{"type":"channel","code":"app"}`,
+		`{"type":"typeGroup","code":"main","entityType":"product"}`,
+		`{"type":"inputType","code":"title","typeGroup":"main","dataType":"text"}`,
+		`{"type":"channel","code":"shop","inputTypes":[{"inputType":"title","requirementLevel":"required"}]}`,
+	} {
+		wantOutcome(t, apply(l), transfer.Created)
+	}
+	p := apply(`{"type":"product","code":"BOOT-1","kind":"simple","status":"active","publications":[{"channel":"web","status":"published"},{"channel":"app"}]}`)
+	wantOutcome(t, p, transfer.Created)
+	base := "/v1/products/" + p.UUID.String() + "/publications"
+	pubs := func() map[string]string {
+		t.Helper()
+		chans := map[string]string{}
+		for _, ch := range Want(t, c.Get("/v1/channels"), 200).Items() {
+			chans[Str(ch, "uuid")] = Str(ch, "code")
+		}
+		out := map[string]string{}
+		for _, it := range Want(t, c.Get(base), 200).Items() {
+			out[chans[Str(it, "channelUuid")]] = Str(it, "status")
+		}
+		return out
+	}
+	if got := pubs(); !reflect.DeepEqual(got, map[string]string{"web": "published", "app": "draft"}) {
+		t.Fatalf("publications: %v", got)
+	}
+	wantOutcome(t, apply(`{"type":"product","code":"BOOT-1","publications":[{"channel":"web","status":"published"},{"channel":"app"}]}`), transfer.Unchanged)
+	// Exactly the publications given: app goes, web unpublished.
+	wantOutcome(t, apply(`{"type":"product","code":"BOOT-1","publications":[{"channel":"web","status":"unpublished"}]}`), transfer.Updated)
+	if got := pubs(); !reflect.DeepEqual(got, map[string]string{"web": "unpublished"}) {
+		t.Errorf("publications after the new list: %v", got)
+	}
+	// The readiness gate is the API's: shop requires a title the product lacks.
+	r := apply(`{"type":"product","code":"BOOT-1","publications":[{"channel":"web","status":"unpublished"},{"channel":"shop","status":"published"}]}`)
+	wantFailed(t, r, "publications[1].status", "REQUIREMENTS_NOT_MET")
+	if got := pubs(); !reflect.DeepEqual(got, map[string]string{"web": "unpublished"}) {
+		t.Errorf("a refused line changed the publications: %v", got)
+	}
+	// With the value in the same line, it publishes.
+	wantOutcome(t, apply(`{"type":"product","code":"BOOT-1","values":[{"inputType":"title","value":"Boot"}],`+
+		`"publications":[{"channel":"web","status":"unpublished"},{"channel":"shop","status":"published"}]}`), transfer.Updated)
+	if got := pubs(); !reflect.DeepEqual(got, map[string]string{"web": "unpublished", "shop": "published"}) {
+		t.Errorf("publications: %v", got)
+	}
+	wantFailed(t, apply(`{"type":"product","code":"BOOT-1","publications":[{"channel":"web","status":"gone"}]}`), "publications[0].status", "VALIDATION_FAILED")
+}
