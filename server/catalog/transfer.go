@@ -57,7 +57,7 @@ func TransferKinds() []*transfer.Kind {
 				KeyOrder: []string{"inputType", "channel", "locale"},
 				Members: "SELECT concat_ws('/', input_type_uuid, coalesce(channel_uuid::text, ''), coalesce(locale_uuid::text, '')), uuid " +
 					"FROM product_input_values WHERE tenant_id = $1 AND product_uuid = $2"},
-				publicationList}},
+				productAssetList, relationList, publicationList}},
 	}
 }
 
@@ -112,3 +112,23 @@ var publicationList = func() transfer.Merge {
 	m.Moves = publicationMoves.Ops()
 	return m
 }()
+
+// productAssetList is a product line's "assets": [{"asset":"boot-front","assetType":"gallery",
+// "displayPriority":0}], exactly the product's assets (keyed by asset).
+var productAssetList = func() transfer.Merge {
+	m := linkList("assets", "asset", "assetUuid", productAssets.Ops(),
+		"SELECT asset_uuid::text, uuid FROM product_assets WHERE tenant_id = $1 AND product_uuid = $2")
+	m.Refs = map[string]transfer.Ref{"assetType": {Field: "productAssetTypeUuid", Kind: "productAssetType"}}
+	return m
+}()
+
+// relationList is a product line's "relations": [{"relationType":"cross_sell","target":"SOCK-1"}],
+// exactly the product's relations (keyed by type and target; a two_way type's inverse on the
+// target is the relation family's own doing).
+var relationList = transfer.Merge{Line: "relations", Ops: productRelations.Ops(), Exact: true,
+	Keys: map[string]transfer.Ref{
+		"relationType": {Field: "productRelationTypeUuid", Kind: "productRelationType"},
+		"target":       {Field: "targetProductUuid", Kind: "product"}},
+	KeyOrder: []string{"relationType", "target"},
+	Members: "SELECT concat_ws('/', product_relation_type_uuid, target_product_uuid), uuid " +
+		"FROM product_relations WHERE tenant_id = $1 AND product_uuid = $2"}

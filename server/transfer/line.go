@@ -84,6 +84,8 @@ type Merge struct {
 	// Moves, when set, is the children's lifecycle: an item's "status" is reached through it
 	// (a publication's publish and unpublish, with their gate), after the item is written.
 	Moves crud.Ops
+	// Refs are the items' other reference fields, by their name in the item ("assetType").
+	Refs map[string]Ref
 }
 
 // List is a line's array of children keyed by their own code within the resource (an attribute's
@@ -354,7 +356,7 @@ func (im *Importer) apply(ctx context.Context, tx pgx.Tx, l *line, res *Result) 
 		}
 		got, err := k.Ops.Create(ctx, im.DB, scope, []proto.Message{m})
 		if err != nil {
-			return err
+			return lineNames(err, k.Refs)
 		}
 		out, res.Outcome = got[0], Created
 	} else {
@@ -364,7 +366,7 @@ func (im *Importer) apply(ctx context.Context, tx pgx.Tx, l *line, res *Result) 
 		}
 		got, changed, err := k.Ops.Update(ctx, im.DB, scope, []proto.Message{m})
 		if err != nil {
-			return err
+			return lineNames(err, k.Refs)
 		}
 		out, res.Outcome = got[0], Unchanged
 		if changed[0] {
@@ -1155,7 +1157,15 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 			if strings.HasSuffix(f, "Uuid") || f == "uuid" {
 				return false, malformed(at+"."+f, "references are given by code")
 			}
-			put(f, fs[f])
+			if ref, ok := mg.Refs[f]; ok {
+				resolved, err := im.resolve(ctx, tx, at+"."+f, ref, fs[f])
+				if err != nil {
+					return false, err
+				}
+				put(ref.Field, resolved)
+			} else {
+				put(f, fs[f])
+			}
 			given++
 		}
 		b.WriteByte('}')
@@ -1172,7 +1182,7 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 			}
 			got, did, err := mg.Ops.Update(ctx, im.DB, scope, []proto.Message{m})
 			if err != nil {
-				return false, under(err, at)
+				return false, lineNames(under(err, at), mg.Keys, mg.Refs)
 			}
 			out, changed = got[0], changed || did[0]
 		} else {
@@ -1182,7 +1192,7 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 			}
 			got, err := mg.Ops.Create(ctx, im.DB, scope, []proto.Message{m})
 			if err != nil {
-				return false, under(err, at)
+				return false, lineNames(under(err, at), mg.Keys, mg.Refs)
 			}
 			out, changed = got[0], true
 		}
@@ -1218,4 +1228,27 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 		}
 	}
 	return changed, nil
+}
+
+// lineNames renames, in err's fields, the body's uuid fields (the last segment, "parentUuid") to
+// the line's names of those references ("parent"): errors speak of what the line gave.
+func lineNames(err error, refs ...map[string]Ref) error {
+	var ae *apierr.Error
+	if !errors.As(err, &ae) {
+		return err
+	}
+	for i, f := range ae.Fields {
+		head, last := "", f.Field
+		if j := strings.LastIndex(f.Field, "."); j >= 0 {
+			head, last = f.Field[:j+1], f.Field[j+1:]
+		}
+		for _, rs := range refs {
+			for name, r := range rs {
+				if r.Field == last {
+					ae.Fields[i].Field = head + name
+				}
+			}
+		}
+	}
+	return err
 }

@@ -724,3 +724,43 @@ func TestPublications(t *testing.T) {
 	}
 	wantFailed(t, apply(`{"type":"product","code":"BOOT-1","publications":[{"channel":"web","status":"gone"}]}`), "publications[0].status", "VALIDATION_FAILED")
 }
+
+func TestProductAssetsAndRelations(t *testing.T) {
+	t.Parallel()
+	c, _, apply := importer(t)
+	// Relations to products further down the file resolve once those exist (Run defers them);
+	// here the targets come first.
+	for _, l := range []string{
+		`{"type":"productAssetType","code":"gallery"}`, `{"type":"productAssetType","code":"hero"}`,
+		`{"type":"asset","code":"boot-front","category":"image"}`, `{"type":"asset","code":"boot-side","category":"image"}`,
+		`{"type":"productRelationType","code":"cross_sell","direction":"one_way"}`,
+		`{"type":"productRelationType","code":"pair","direction":"two_way"}`,
+		`{"type":"product","code":"SOCK-1","kind":"simple"}`, `{"type":"product","code":"LACE-1","kind":"simple"}`,
+	} {
+		wantOutcome(t, apply(l), transfer.Created)
+	}
+	p := apply(`{"type":"product","code":"BOOT-1","kind":"simple",` +
+		`"assets":[{"asset":"boot-front","assetType":"hero","displayPriority":0},{"asset":"boot-side","assetType":"gallery","displayPriority":1}],` +
+		`"relations":[{"relationType":"cross_sell","target":"SOCK-1"},{"relationType":"pair","target":"LACE-1"}]}`)
+	wantOutcome(t, p, transfer.Created)
+	id := p.UUID.String()
+	assets := Want(t, c.Get("/v1/products/"+id+"/assets"), 200).Items()
+	relations := Want(t, c.Get("/v1/products/"+id+"/relations"), 200).Items()
+	if len(assets) != 2 || len(relations) != 2 {
+		t.Fatalf("assets %v relations %v", assets, relations)
+	}
+	wantOutcome(t, apply(`{"type":"product","code":"BOOT-1","assets":[{"asset":"boot-side","assetType":"gallery","displayPriority":1},{"asset":"boot-front","assetType":"hero","displayPriority":0}],`+
+		`"relations":[{"relationType":"pair","target":"LACE-1"},{"relationType":"cross_sell","target":"SOCK-1"}]}`), transfer.Unchanged)
+	// Exactly the given ones: boot-side's priority changes, boot-front goes; the pair goes (and its
+	// inverse on LACE-1 with it).
+	wantOutcome(t, apply(`{"type":"product","code":"BOOT-1","assets":[{"asset":"boot-side","displayPriority":5}],"relations":[{"relationType":"cross_sell","target":"SOCK-1"}]}`), transfer.Updated)
+	assets = Want(t, c.Get("/v1/products/"+id+"/assets"), 200).Items()
+	if len(assets) != 1 || assets[0]["displayPriority"] != float64(5) {
+		t.Errorf("assets: %v", assets)
+	}
+	if rs := Want(t, c.Get("/v1/products/"+id+"/relations"), 200).Items(); len(rs) != 1 {
+		t.Errorf("relations: %v", rs)
+	}
+	wantFailed(t, apply(`{"type":"product","code":"BOOT-1","assets":[{"asset":"boot-side","assetType":"banner"}]}`), "assets[0].assetType", "UNRESOLVED_REFERENCE")
+	wantFailed(t, apply(`{"type":"product","code":"BOOT-1","relations":[{"relationType":"cross_sell","target":"BOOT-1"}]}`), "relations[0].target", "VALIDATION_FAILED")
+}
