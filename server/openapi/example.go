@@ -188,6 +188,10 @@ func allowsNull(s obj) bool {
 
 // isSimple: a scalar (or a reference to an enum), not an object or array.
 func isSimple(s obj) bool {
+	if alts, ok := s["oneOf"].([]any); ok && len(alts) > 0 { // a decimal: string or number
+		a, _ := alts[0].(obj)
+		return isSimple(a)
+	}
 	t := s["type"]
 	if ts, ok := t.([]any); ok && len(ts) > 0 {
 		t = ts[0]

@@ -105,8 +105,7 @@ func Document(in Input) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &generator{in: in, comments: cm, schemas: obj{}, outputMsgs: map[protoreflect.FullName]bool{},
-		tagSeen: map[string]bool{}, opIDs: map[string]string{}}
+	g := &generator{in: in, comments: cm, schemas: obj{}, outputMsgs: map[protoreflect.FullName]bool{}, tagSeen: map[string]bool{}, opIDs: map[string]string{}}
 	var methods []protoreflect.MethodDescriptor
 	for _, name := range in.Services {
 		d, err := protoregistry.GlobalFiles.FindDescriptorByName(name)
@@ -146,6 +145,15 @@ func Document(in Input) (obj, error) {
 		wj := strings.HasPrefix(g.tags[j]["name"].(string), "Webhook")
 		return !wi && wj
 	})
+	// Generators name the wrapper of an operation's answer <OperationId>Response (oapi-codegen) or
+	// <OperationId>Res (ogen): no component may take those names.
+	for id := range g.opIDs {
+		for _, suffix := range []string{"Response", "Res"} {
+			if _, taken := g.schemas[upperFirst(id)+suffix]; taken {
+				return nil, fmt.Errorf("component %s%s collides with the name generators give operation %s's answer", upperFirst(id), suffix, id)
+			}
+		}
+	}
 	g.schemas["Problem"] = problemSchema()
 	g.schemas["ProblemFieldViolation"] = obj{"type": "object", "additionalProperties": false,
 		"description": "One invalid field: bulk items are named by index (`[2].code`), query parameters as written (`codes[eq]`).",
@@ -603,6 +611,16 @@ func jsonArrayField(md protoreflect.MessageDescriptor) protoreflect.FieldDescrip
 // schemaName names the component of a message in a direction.
 func (g *generator) schemaName(md protoreflect.MessageDescriptor, dir direction, bulkUpdate bool) string {
 	n := string(md.Name())
+	// No component is named like oapi-codegen's wrapper of an operation's answer (<OperationId>Response,
+	// checked by Document): a list's page ListAttributesResponse is AttributesPage, the answer
+	// GetProductPublicationReadinessResponse is ProductPublicationReadiness.
+	if base, ok := strings.CutSuffix(n, "Response"); ok {
+		if items, ok := strings.CutPrefix(base, "List"); ok {
+			n = items + "Page"
+		} else if what, ok := strings.CutPrefix(base, "Get"); ok {
+			n = what
+		}
+	}
 	if dir == request && g.outputMsgs[md.FullName()] {
 		n += "Input"
 	}
@@ -721,7 +739,9 @@ func (g *generator) singleValue(f protoreflect.FieldDescriptor, dir direction, b
 		case "google.protobuf.ListValue":
 			return obj{"type": "array"}
 		case "google.protobuf.Value":
-			return obj{"type": []any{"string", "number", "boolean", "object", "array"}}
+			// Any JSON value: the empty schema (a list of types, which 3.1 allows, is refused by
+			// oapi-codegen and ogen, and dropped by openapi-python-client).
+			return obj{}
 		case "google.protobuf.StringValue":
 			return obj{"type": "string"}
 		case "google.protobuf.BoolValue":
@@ -773,9 +793,7 @@ func (g *generator) scalarSchema(f protoreflect.FieldDescriptor, dir direction, 
 	}
 	if withRules {
 		r := fields.RulesOf(f)
-		if r.GetJsonNumber() && dir == request {
-			s["type"] = []any{"string", "number"}
-		}
+		jsonNumber := r.GetJsonNumber() && dir == request
 		if r.GetMinLen() > 0 {
 			s["minLength"] = r.GetMinLen()
 		}
@@ -793,6 +811,10 @@ func (g *generator) scalarSchema(f protoreflect.FieldDescriptor, dir direction, 
 		}
 		if r != nil && r.Maximum != nil {
 			s["maximum"] = r.GetMaximum()
+		}
+		if jsonNumber {
+			// A decimal as a string or a JSON number: one type per alternative (see Value above).
+			s = obj{"oneOf": []any{s, obj{"type": "number"}}}
 		}
 	}
 	return s
@@ -845,8 +867,19 @@ func addRules(s obj, f protoreflect.FieldDescriptor) {
 	}
 }
 
-// nullable allows null besides s.
+// nullable allows null besides s: one type and null (the only list of types in the document), a
+// null alternative in a oneOf, nothing for the empty schema (any JSON value, null included), else
+// anyOf s or null.
 func nullable(s obj) obj {
+	if len(s) == 0 {
+		return s
+	}
+	if alts, ok := s["oneOf"].([]any); ok {
+		if !slices.ContainsFunc(alts, func(a any) bool { m, _ := a.(obj); return m["type"] == "null" }) {
+			s["oneOf"] = append(alts, obj{"type": "null"})
+		}
+		return s
+	}
 	if t, ok := s["type"]; ok {
 		switch t := t.(type) {
 		case string:

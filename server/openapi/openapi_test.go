@@ -2,6 +2,7 @@ package openapi_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -216,8 +217,12 @@ func TestShapesFollowTheCodec(t *testing.T) {
 		t.Errorf("bulk create body %v, want an array of AttributeCreate", bulk)
 	}
 	// Decimal constraint bounds accept a JSON number in requests and are strings in responses.
-	if ts, _ := get(schema(d, "InputTypeConstraintsInput"), "properties", "min", "type").([]any); !slices.Equal(ts, []any{"string", "number", "null"}) {
-		t.Errorf("InputTypeConstraintsInput.min type %v, want [string number null]", ts)
+	// One type per alternative (generators refuse a list of types): string, number or null.
+	if got := mustJSON(t, get(schema(d, "InputTypeConstraintsInput"), "properties", "min")); got != `{"oneOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}` {
+		t.Errorf("InputTypeConstraintsInput.min %s, want oneOf string, number, null", got)
+	}
+	if got := mustJSON(t, get(schema(d, "InputTypeConstraintsInput"), "properties", "allowedValues", "items")); got != `{"oneOf":[{"type":"string"},{"type":"number"}]}` {
+		t.Errorf("InputTypeConstraintsInput.allowedValues items %s, want oneOf string, number", got)
 	}
 	if ts, _ := get(schema(d, "InputTypeConstraints"), "properties", "min", "type").([]any); !slices.Equal(ts, []any{"string", "null"}) {
 		t.Errorf("InputTypeConstraints.min type %v, want [string null]", ts)
@@ -330,5 +335,64 @@ func TestNoUnusedOrDanglingComponents(t *testing.T) {
 				t.Errorf("component %s/%s is never used", kind, name)
 			}
 		}
+	}
+}
+
+// The document as the Go and Python generators read it (oapi-codegen and ogen refuse `type: [string,
+// number]`, openapi-python-client drops the operation): a list of types is only ever one type and
+// null; a JSON value of any type is the empty schema.
+func TestNoListOfTypes(t *testing.T) {
+	d := build(t)
+	n := 0
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if ts, ok := v["type"].([]any); ok {
+				n++
+				if len(ts) != 2 || !slices.Contains(ts, any("null")) || ts[0] == ts[1] {
+					t.Errorf("%s: type %v: a list of types other than one type and null", path, ts)
+				}
+			}
+			for k, x := range v {
+				walk(path+"/"+k, x)
+			}
+		case []any:
+			for i, x := range v {
+				walk(fmt.Sprintf("%s/%d", path, i), x)
+			}
+		}
+	}
+	walk("#", d)
+	if n == 0 {
+		t.Error("no nullable type at all: the walk found nothing")
+	}
+	if got := mustJSON(t, get(schema(d, "ProductInputValueCreate"), "properties", "value")); !strings.HasPrefix(got, `{"description":`) || strings.Contains(got, `"type"`) {
+		t.Errorf("ProductInputValueCreate.value %s, want the empty schema (any JSON value) with its description", got)
+	}
+}
+
+// No component is named like a generator's wrapper of an operation's answer: oapi-codegen names the
+// answer of listAttributes ListAttributesResponse, ogen ListAttributesRes.
+func TestComponentNamesLeaveGeneratorsTheirs(t *testing.T) {
+	d := build(t)
+	schemas := get(d, "components", "schemas").(map[string]any)
+	for _, item := range d["paths"].(map[string]any) {
+		for _, op := range item.(map[string]any) {
+			id, _ := get(op, "operationId").(string)
+			for _, suffix := range []string{"Response", "Res"} {
+				if name := strings.ToUpper(id[:1]) + id[1:] + suffix; schemas[name] != nil {
+					t.Errorf("component %s is the name generators give %s's answer", name, id)
+				}
+			}
+		}
+	}
+	for _, name := range []string{"AttributesPage", "ProductPublicationReadiness"} {
+		if schemas[name] == nil {
+			t.Errorf("no component %s", name)
+		}
+	}
+	if get(d, "paths", "/v1/attributes", "get", "responses", "200", "content", "application/json", "schema", "$ref") != "#/components/schemas/AttributesPage" {
+		t.Error("listAttributes does not answer an AttributesPage")
 	}
 }
