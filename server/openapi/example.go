@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"math"
 	"strings"
 )
 
@@ -29,6 +30,10 @@ var nameExamples = map[string]any{
 	"failureCode":     "REQUIREMENTS_NOT_MET",
 	"detail":          "a value for the input type title is required",
 	"storageLocation": "assets/" + exampleUUID + "/",
+	"contentType":     "image/jpeg",
+	"fileName":        "front.jpg",
+	// The SHA-256 of no bytes: the example's sizeBytes is 0.
+	"checksumSha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
 }
 
 var intExamples = map[string]any{"requestTimeoutMs": 15000, "page": 1, "size": 20, "totalItems": 1, "totalPages": 1,
@@ -129,11 +134,12 @@ func (g *generator) exampleNamed(name string, s obj, depth int) any {
 		}
 		return []any{g.exampleNamed(strings.TrimSuffix(name, "s"), items, depth+1)}
 	case "integer":
-		if m, ok := s["minimum"]; ok {
-			return m
-		}
 		if v, ok := intExamples[name]; ok {
 			return v
+		}
+		// The lowest value a rule allows, but not int32's own bound (math.MinInt32: any).
+		if m, ok := s["minimum"]; ok && m != any(math.MinInt32) {
+			return m
 		}
 		return 0
 	case "number":

@@ -17,6 +17,7 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -65,6 +66,10 @@ type generator struct {
 	// outputMsgs are the messages reachable from a response (request variants of these are named
 	// <Name>Input).
 	outputMsgs map[protoreflect.FullName]bool
+	// pathFields are, by body message, its fields that a single operation taking it as its body
+	// fills from its path (the asset of an upload's initiate): an item of a bulk body that has no
+	// such path must give them.
+	pathFields map[protoreflect.FullName]map[protoreflect.Name]bool
 	tags       []obj
 	tagSeen    map[string]bool
 	opIDs      map[string]string
@@ -105,7 +110,8 @@ func Document(in Input) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &generator{in: in, comments: cm, schemas: obj{}, outputMsgs: map[protoreflect.FullName]bool{}, tagSeen: map[string]bool{}, opIDs: map[string]string{}}
+	g := &generator{in: in, comments: cm, schemas: obj{}, outputMsgs: map[protoreflect.FullName]bool{},
+		pathFields: map[protoreflect.FullName]map[protoreflect.Name]bool{}, tagSeen: map[string]bool{}, opIDs: map[string]string{}}
 	var methods []protoreflect.MethodDescriptor
 	for _, name := range in.Services {
 		d, err := protoregistry.GlobalFiles.FindDescriptorByName(name)
@@ -122,6 +128,7 @@ func Document(in Input) (obj, error) {
 	}
 	for _, md := range methods {
 		g.markOutput(md.Output())
+		g.markPathFields(md)
 	}
 	paths := obj{}
 	for _, md := range methods {
@@ -215,6 +222,39 @@ func (g *generator) markOutput(md protoreflect.MessageDescriptor) {
 		if f.Message() != nil {
 			g.markOutput(f.Message())
 		}
+	}
+}
+
+// markPathFields records the fields of md's body message that md takes from its path.
+func (g *generator) markPathFields(md protoreflect.MethodDescriptor) {
+	rule, _ := proto.GetExtension(md.Options(), annotations.E_Http).(*annotations.HttpRule)
+	body := md.Input().Fields().ByName(protoreflect.Name(rule.GetBody()))
+	if body == nil || body.IsList() || body.Message() == nil {
+		return
+	}
+	var tmpl string
+	switch p := rule.Pattern.(type) {
+	case *annotations.HttpRule_Post:
+		tmpl = p.Post
+	case *annotations.HttpRule_Patch:
+		tmpl = p.Patch
+	case *annotations.HttpRule_Put:
+		tmpl = p.Put
+	}
+	_, pathFields, err := convertPath(tmpl, md.Input())
+	if err != nil {
+		return // reported by operation
+	}
+	for _, pf := range pathFields {
+		if body.Message().Fields().ByName(pf.Name()) == nil {
+			continue
+		}
+		m := g.pathFields[body.Message().FullName()]
+		if m == nil {
+			m = map[protoreflect.Name]bool{}
+			g.pathFields[body.Message().FullName()] = m
+		}
+		m[pf.Name()] = true
 	}
 }
 
@@ -414,10 +454,15 @@ func (g *generator) bodySchema(md protoreflect.MethodDescriptor, in protoreflect
 	if f.IsList() {
 		// As the request rules enforce it: an item of a bulk body that has a uuid (a bulk update
 		// item) must give it.
+		// So must an item that has a field the single operation takes from its path (the asset of
+		// a bulk upload initiate), when the bulk path does not give it.
 		var withUUID bool
 		if im := f.Message(); im != nil {
 			u := im.Fields().ByName("uuid")
 			withUUID = u != nil && u.Kind() == protoreflect.StringKind && !u.IsList()
+			for name := range g.pathFields[im.FullName()] {
+				withUUID = withUUID || !isPath[name]
+			}
 		}
 		items := g.singleValue(f, request, withUUID)
 		s := obj{"type": "array", "items": items}
@@ -653,7 +698,7 @@ func (g *generator) objectSchema(md protoreflect.MessageDescriptor, dir directio
 		// A list with min_items is required too: absent and empty are the same list, which the rule
 		// refuses (the uuids of a bulk lifecycle move).
 		rules := fields.RulesOf(f)
-		req := dir == response || rules.GetRequired() || (f.IsList() && rules.GetMinItems() > 0) || (bulkUpdate && f.Name() == "uuid")
+		req := dir == response || rules.GetRequired() || (f.IsList() && rules.GetMinItems() > 0) || (bulkUpdate && (f.Name() == "uuid" || g.pathFields[md.FullName()][f.Name()]))
 		props[f.JSONName()] = g.fieldSchema(f, dir, req)
 		if req {
 			required = append(required, f.JSONName())
@@ -775,9 +820,11 @@ func (g *generator) scalarSchema(f protoreflect.FieldDescriptor, dir direction, 
 	case protoreflect.BoolKind:
 		s = obj{"type": "boolean"}
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		s = obj{"type": "integer", "format": "int32"}
+		// The bounds in the schema too: a validator need not read format int32 (past them the
+		// codec refuses the body).
+		s = obj{"type": "integer", "format": "int32", "minimum": math.MinInt32, "maximum": math.MaxInt32}
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		s = obj{"type": "integer", "minimum": 0}
+		s = obj{"type": "integer", "minimum": 0, "maximum": uint32(math.MaxUint32)}
 	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
 		s = obj{"type": "integer", "format": "int64"}
 	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:

@@ -3,12 +3,16 @@ package openapi_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/catalogd/catalogd/server/app"
+	"github.com/catalogd/catalogd/server/etag"
+	"github.com/catalogd/catalogd/server/fields"
+	"github.com/catalogd/catalogd/server/openapi"
 )
 
 type doc = map[string]any
@@ -218,10 +222,10 @@ func TestShapesFollowTheCodec(t *testing.T) {
 	}
 	// Decimal constraint bounds accept a JSON number in requests and are strings in responses.
 	// One type per alternative (generators refuse a list of types): string, number or null.
-	if got := mustJSON(t, get(schema(d, "InputTypeConstraintsInput"), "properties", "min")); got != `{"oneOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}` {
+	if got := mustJSON(t, get(schema(d, "InputTypeConstraintsInput"), "properties", "min")); got != `{"oneOf":[{"pattern":"^[^\\x00]*$","type":"string"},{"type":"number"},{"type":"null"}]}` {
 		t.Errorf("InputTypeConstraintsInput.min %s, want oneOf string, number, null", got)
 	}
-	if got := mustJSON(t, get(schema(d, "InputTypeConstraintsInput"), "properties", "allowedValues", "items")); got != `{"oneOf":[{"type":"string"},{"type":"number"}]}` {
+	if got := mustJSON(t, get(schema(d, "InputTypeConstraintsInput"), "properties", "allowedValues", "items")); got != `{"oneOf":[{"pattern":"^[^\\x00]*$","type":"string"},{"type":"number"}]}` {
 		t.Errorf("InputTypeConstraintsInput.allowedValues items %s, want oneOf string, number", got)
 	}
 	if ts, _ := get(schema(d, "InputTypeConstraints"), "properties", "min", "type").([]any); !slices.Equal(ts, []any{"string", "null"}) {
@@ -394,5 +398,136 @@ func TestComponentNamesLeaveGeneratorsTheirs(t *testing.T) {
 	}
 	if get(d, "paths", "/v1/attributes", "get", "responses", "200", "content", "application/json", "schema", "$ref") != "#/components/schemas/AttributesPage" {
 		t.Error("listAttributes does not answer an AttributesPage")
+	}
+}
+
+// Rules the service applies are stated in the schemas, not only in prose (a generated client or a
+// fuzzer reads the schema): no fixed Idempotency-Key, the If-Match syntax, no U+0000, BCP 47 codes,
+// hex checksums, media types, int32 bounds, the asset of each bulk upload item.
+func TestRulesAreInTheSchemas(t *testing.T) {
+	d := build(t)
+	// A fixed example key would make every example request after the first a 422.
+	idem := get(d, "components", "parameters", "Idempotency-Key").(map[string]any)
+	for _, k := range []string{"example", "examples"} {
+		if _, ok := idem[k]; ok {
+			t.Errorf("the Idempotency-Key parameter has an %s", k)
+		}
+		if _, ok := get(idem, "schema").(map[string]any)[k]; ok {
+			t.Errorf("the Idempotency-Key schema has an %s", k)
+		}
+	}
+	for _, h := range []string{"If-Match", "If-None-Match"} {
+		if p := get(d, "components", "parameters", h, "schema", "pattern"); p != openapi.ConditionPattern {
+			t.Errorf("%s pattern %v, want %s", h, p, openapi.ConditionPattern)
+		}
+	}
+	for _, c := range []struct{ schema, prop, pattern string }{
+		{"AttributeCreate", "displayName", fields.NoNULPattern},
+		{"AttributeCreate", "code", fields.CodePattern},
+		{"LocaleCreate", "code", fields.LocaleCodePattern},
+		{"LocaleUpdate", "code", fields.LocaleCodePattern},
+		{"AssetFileUploadInitiate", "checksumSha256", fields.SHA256HexPattern},
+		{"AssetFileUploadInitiate", "contentType", fields.MediaTypePattern},
+		{"AssetFileUploadInitiateBulkItem", "contentType", fields.MediaTypePattern},
+	} {
+		if p := get(schema(d, c.schema), "properties", c.prop, "pattern"); p != c.pattern {
+			t.Errorf("%s.%s pattern %v, want %s", c.schema, c.prop, p, c.pattern)
+		}
+	}
+	// Every request string without a format refuses U+0000 in its pattern; int32 values carry their bounds.
+	strs, ints := 0, 0
+	var walk func(path string, v any, inRequest bool)
+	walk = func(path string, v any, inRequest bool) {
+		switch v := v.(type) {
+		case map[string]any:
+			typ := v["type"]
+			if ts, ok := typ.([]any); ok {
+				typ = ts[0]
+			}
+			if typ == "string" && inRequest && v["format"] == nil && v["enum"] == nil && v["contentEncoding"] == nil {
+				strs++
+				if p, _ := v["pattern"].(string); p == "" || regexp.MustCompile(p).MatchString("a\x00b") {
+					t.Errorf("%s: a request string whose pattern (%q) does not refuse U+0000", path, p)
+				}
+			}
+			if v["format"] == "int32" {
+				ints++
+				lo, _ := v["minimum"].(float64)
+				hi, _ := v["maximum"].(float64)
+				if _, ok := v["maximum"]; !ok || hi > math.MaxInt32 || lo < math.MinInt32 {
+					t.Errorf("%s: int32 without its bounds: %v", path, v)
+				}
+			}
+			for k, x := range v {
+				walk(path+"/"+k, x, inRequest)
+			}
+		case []any:
+			for i, x := range v {
+				walk(fmt.Sprintf("%s/%d", path, i), x, inRequest)
+			}
+		}
+	}
+	for name, s := range get(d, "components", "schemas").(map[string]any) {
+		// Request components: the body schemas (<Name>Input, Create, Update, Transition, bulk items, …)
+		// are the ones not answered; find them by the operations that take them.
+		walk("#/components/schemas/"+name, s, requestSchemas(d)[name])
+	}
+	t.Logf("%d request strings, %d int32 values", strs, ints)
+	if strs < 50 || ints < 10 {
+		t.Errorf("the walk found %d request strings and %d int32 values: too few", strs, ints)
+	}
+	// Each item of a bulk upload initiate names its asset (the single initiate takes it from the path).
+	items := get(d, "paths", "/v1/assets/files/bulk/actions/initiate-upload", "post", "requestBody", "content", "application/json", "schema", "items", "$ref")
+	if items != "#/components/schemas/AssetFileUploadInitiateBulkItem" {
+		t.Fatalf("bulk initiate items %v", items)
+	}
+	if req, _ := schema(d, "AssetFileUploadInitiateBulkItem")["required"].([]any); !slices.Contains(req, any("assetUuid")) {
+		t.Errorf("bulk upload items require %v, want assetUuid among them", req)
+	}
+	if req, _ := schema(d, "AssetFileUploadInitiate")["required"].([]any); slices.Contains(req, any("assetUuid")) {
+		t.Errorf("the single initiate requires assetUuid in its body: %v (it is the path's)", req)
+	}
+}
+
+// requestSchemas are the components reachable from a request body.
+func requestSchemas(d doc) map[string]bool {
+	out := map[string]bool{}
+	var visit func(v any)
+	visit = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if r, ok := v["$ref"].(string); ok {
+				name := strings.TrimPrefix(r, "#/components/schemas/")
+				if name != r && !out[name] {
+					out[name] = true
+					visit(schema(d, name))
+				}
+			}
+			for _, x := range v {
+				visit(x)
+			}
+		case []any:
+			for _, x := range v {
+				visit(x)
+			}
+		}
+	}
+	for _, item := range d["paths"].(map[string]any) {
+		for _, op := range item.(map[string]any) {
+			visit(get(op, "requestBody"))
+		}
+	}
+	return out
+}
+
+// ConditionPattern accepts exactly what the service reads as an If-Match or If-None-Match value.
+func TestConditionPatternIsTheParser(t *testing.T) {
+	re := regexp.MustCompile(openapi.ConditionPattern)
+	for _, v := range []string{`*`, `"a"`, `W/"a"`, `""`, `"a", "b"`, `"a",W/"b"`, `"a" ,  "b"`, `"ü"`,
+		``, `a`, `"a`, `"a b"`, `"a",`, `,"a"`, `"a" "b"`, `**`, `W/a`, `w/"a"`, `"a"; "b"`, "\"a\x01\"", `"a"x`} {
+		_, ok := etag.ParseList(v)
+		if match := re.MatchString(v); ok != match {
+			t.Errorf("%q: the service reads it: %v; the pattern matches it: %v", v, ok, match)
+		}
 	}
 }
