@@ -653,9 +653,20 @@ func jsonArrayField(md protoreflect.MessageDescriptor) protoreflect.FieldDescrip
 	return nil
 }
 
+// specNames are the names the interface spec gives some components (its "type name"s), by the
+// message or enum they describe: the spec's name wins over the proto's.
+var specNames = map[protoreflect.FullName]string{
+	"catalog.v1.Attribute":                "AttributeHydratedResponse",
+	"catalog.v1.AttributeContent":         "AttributeContentResponse",
+	"catalog.v1.ProductPublicationStatus": "ProductChannelPublicationStatus",
+}
+
 // schemaName names the component of a message in a direction.
 func (g *generator) schemaName(md protoreflect.MessageDescriptor, dir direction, bulkUpdate bool) string {
 	n := string(md.Name())
+	if spec, ok := specNames[md.FullName()]; ok && dir == response {
+		return spec
+	}
 	// No component is named like oapi-codegen's wrapper of an operation's answer (<OperationId>Response,
 	// checked by Document): a list's page ListAttributesResponse is AttributesPage, the answer
 	// GetProductPublicationReadinessResponse is ProductPublicationReadiness.
@@ -870,6 +881,9 @@ func (g *generator) scalarSchema(f protoreflect.FieldDescriptor, dir direction, 
 // enumRef returns a $ref to the enum's component: its short lower-case values.
 func (g *generator) enumRef(ed protoreflect.EnumDescriptor) obj {
 	name := string(ed.Name())
+	if spec, ok := specNames[ed.FullName()]; ok {
+		name = spec
+	}
 	if _, ok := g.schemas[name]; !ok {
 		vals := jsonpb.EnumValues(ed)
 		s := obj{"type": "string", "enum": anySlice(vals)}

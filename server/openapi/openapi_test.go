@@ -168,7 +168,7 @@ func TestEveryOperationIsDescribed(t *testing.T) {
 // responses list every property as required, enums carry the short names.
 func TestShapesFollowTheCodec(t *testing.T) {
 	d := build(t)
-	attr := schema(d, "Attribute")
+	attr := schema(d, "AttributeHydratedResponse")
 	for _, f := range []string{"contentUuids", "contents"} {
 		typ := get(attr, "properties", f, "type")
 		if ts, _ := typ.([]any); !slices.Equal(ts, []any{"array", "null"}) {
@@ -529,5 +529,32 @@ func TestConditionPatternIsTheParser(t *testing.T) {
 		if match := re.MatchString(v); ok != match {
 			t.Errorf("%q: the service reads it: %v; the pattern matches it: %v", v, ok, match)
 		}
+	}
+}
+
+// The components the interface spec names carry its names: AttributeHydratedResponse (the attribute
+// of lists and gets), AttributeContentResponse, ProductChannelPublicationStatus.
+func TestSpecNames(t *testing.T) {
+	d := build(t)
+	for name, why := range map[string]string{
+		"AttributeHydratedResponse":       "the attribute of lists and gets",
+		"AttributeContentResponse":        "an attribute's content",
+		"ProductChannelPublicationStatus": "a publication's status",
+	} {
+		if schema(d, name) == nil {
+			t.Errorf("no component %s (%s)", name, why)
+		}
+	}
+	for _, old := range []string{"Attribute", "AttributeContent", "ProductPublicationStatus"} {
+		if schema(d, old) != nil {
+			t.Errorf("component %s is still named by the proto, not by the spec", old)
+		}
+	}
+	if get(d, "paths", "/v1/attributes", "get", "responses", "200", "content", "application/json", "schema", "$ref") != "#/components/schemas/AttributesPage" ||
+		get(schema(d, "AttributesPage"), "properties", "items", "items", "$ref") != "#/components/schemas/AttributeHydratedResponse" {
+		t.Error("the list of attributes is not a page of AttributeHydratedResponse")
+	}
+	if get(schema(d, "ProductPublication"), "properties", "status", "$ref") != "#/components/schemas/ProductChannelPublicationStatus" {
+		t.Errorf("ProductPublication.status %v", get(schema(d, "ProductPublication"), "properties", "status"))
 	}
 }

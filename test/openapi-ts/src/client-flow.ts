@@ -10,8 +10,8 @@ import createClient, { type Middleware } from "openapi-fetch";
 import type { components, paths } from "./schema.js";
 
 type Schemas = components["schemas"];
-type Attribute = Schemas["Attribute"];
-type AttributeContent = Schemas["AttributeContent"];
+type Attribute = Schemas["AttributeHydratedResponse"];
+type AttributeContent = Schemas["AttributeContentResponse"];
 type Locale = Schemas["Locale"];
 type Problem = Schemas["Problem"];
 

@@ -119,7 +119,7 @@ func ogenClient(ctx context.Context, base, token string) {
 	code := uniqueCode("og")
 
 	cres, err := c.CreateAttribute(ctx, &og.AttributeCreate{Code: code}, og.CreateAttributeParams{})
-	created, ok := cres.(*og.AttributeHeaders)
+	created, ok := cres.(*og.AttributeHydratedResponseHeaders)
 	step(name, "create", err == nil && ok && created.Response.Code == code && created.Response.Status == og.AttributeStatusDraft &&
 		created.Location.Value == "/v1/attributes/"+created.Response.UUID.String(), "%v %#v", err, cres)
 	id := created.Response.UUID
