@@ -485,10 +485,44 @@ func (g *generator) responseSchema(md protoreflect.MethodDescriptor, field strin
 	if f == nil {
 		return nil, fmt.Errorf("response body field %q not in %s", field, out.FullName())
 	}
+	if omit := AnswerOmits(md.FullName()); omit != nil { // views.go
+		if f.Message() == nil {
+			return nil, fmt.Errorf("%s leaves fields out of an answer that is not a message", md.FullName())
+		}
+		for name := range omit {
+			if f.Message().Fields().ByName(name) == nil {
+				return nil, fmt.Errorf("%s leaves out %s, which %s does not have", md.FullName(), name, f.Message().FullName())
+			}
+		}
+		item := g.refWithout(f.Message(), omit)
+		if f.IsList() {
+			return obj{"type": "array", "items": item}, nil
+		}
+		return item, nil
+	}
 	if f.IsList() {
 		return obj{"type": "array", "items": g.singleValue(f, response, false)}, nil
 	}
 	return g.ref(f.Message(), response, false), nil
+}
+
+// refWithout returns a $ref to the response schema of md without the fields in omit:
+// <Name>Response (AttributeResponse), built on first use.
+func (g *generator) refWithout(md protoreflect.MessageDescriptor, omit map[protoreflect.Name]bool) obj {
+	name := string(md.Name()) + "Response"
+	if _, ok := g.schemas[name]; !ok {
+		s := g.objectSchema(md, response, func(f protoreflect.FieldDescriptor) bool { return !omit[f.Name()] }, false)
+		var left []string
+		for i := 0; i < md.Fields().Len(); i++ {
+			if f := md.Fields().Get(i); omit[f.Name()] {
+				left = append(left, "`"+f.JSONName()+"`")
+			}
+		}
+		s["description"] = strings.TrimSpace(g.comments.of(md.FullName()) + " As create, bulk and lifecycle operations answer it: without " +
+			strings.Join(left, " and ") + " (the keys are absent).")
+		g.schemas[name] = s
+	}
+	return ref("schemas", name)
 }
 
 // ---- query parameters
