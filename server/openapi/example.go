@@ -39,6 +39,11 @@ var nameExamples = map[string]any{
 var intExamples = map[string]any{"requestTimeoutMs": 15000, "page": 1, "size": 20, "totalItems": 1, "totalPages": 1,
 	"attempts": 1, "lastStatusCode": 200, "statusCode": 200, "responseTimeMs": 42}
 
+// notShown are optional request fields a request example leaves out, as an example the service
+// accepts must: uuid (a single update takes it from the path: any other is refused) and parentUuid
+// (only a variant has a parent; the example product is a simple one).
+var notShown = map[string]bool{"uuid": true, "parentUuid": true}
+
 // componentExamples override property examples of some components (by the component's name prefix):
 // a locale's code is a BCP 47 tag, not an identifier like an attribute's.
 var componentExamples = map[string]map[string]any{
@@ -121,7 +126,7 @@ func (g *generator) exampleNamed(name string, s obj, depth int) any {
 				out[k] = nil
 			case required[k]:
 				out[k] = g.exampleNamed(k, ps, depth+1)
-			case depth <= 2 && isSimple(ps):
+			case depth <= 2 && isSimple(ps) && !notShown[k]:
 				// A request's optional field: the simple ones are shown with a value.
 				out[k] = g.exampleNamed(k, ps, depth+1)
 			}
