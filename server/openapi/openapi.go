@@ -3,7 +3,8 @@
 // document describes exactly what the service sends and accepts:
 //
 //   - responses carry every field (the codec writes unset nullable fields as null), so every
-//     property of a response schema is required, and nullable where the codec can write null;
+//     property of a response schema is required, and nullable where the codec can write null; the
+//     answers AnswerOmits names (views.go) leave some out, and have a schema without them;
 //   - requests accept null on every field but the required ones (null leaves a field unset);
 //   - json_array messages are plain arrays, enums their short lower-case names, timestamps
 //     date-times, int64 JSON numbers, FieldMask fields absent;
