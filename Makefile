@@ -20,7 +20,7 @@ TEST_GOFLAGS := $(GOFLAGS) -ldflags=-w
 # Listed only while they exist; ./... adds every other package once.
 SLOW_TESTS := $(foreach d,test/webhooks test/e2e test/fault test/sdk_typescript server/pgembed test/docs test/openapi_ts,$(if $(wildcard $(d)/*_test.go),./$(d)))
 
-.PHONY: run mock build generate sdk-tools third_party check-generated lint test test-go bench contract clean
+.PHONY: run mock build generate sdk-tools third_party check-generated check-clients lint test test-go bench contract clean
 
 ## run: build bin/catalogd and start it (embedded PostgreSQL in ./.data unless DATABASE_URL is set);
 ## its banner's TOKEN=$$(./bin/catalogd token) works from here. Ctrl-C stops it (exit 0, no make error).
@@ -101,6 +101,13 @@ lint:
 ## server binaries with apt-get if there are none. TEST_DATABASE_URL=postgres://... uses that server instead.
 test: lint
 	GOFLAGS="$(TEST_GOFLAGS)" $(GO) run ./cmd/testpg -install -- $(GO) test -count=1 -p 2 -timeout 30m $(SLOW_TESTS) ./...
+
+## check-clients: generate the Go clients of oapi-codegen and ogen (tools/go.mod) from the served
+## /openapi.json, compile them and run the attribute flow with each against a live catalogd
+## (test/clients, build tag `clients`). Compiling ogen's client takes minutes and gigabytes, so it is not
+## part of `make test`; CI (.ci/run) runs it after `make test`.
+check-clients:
+	GOFLAGS="$(TEST_GOFLAGS)" $(GO) run ./cmd/testpg -install -- $(GO) test -tags clients -count=1 -timeout 60m ./test/clients
 
 ## bench: Go benchmarks of the hot paths plus the pgbench comparisons (see bench/README.md)
 bench:

@@ -66,6 +66,7 @@ func newGateway(table *routeTable, middlewares ...runtime.Middleware) *runtime.S
 		}),
 		runtime.WithForwardResponseOption(etagHeader), // before successStatus writes the status
 		runtime.WithForwardResponseOption(successStatus),
+		runtime.WithForwardResponseRewriter(withoutOmitted),
 		runtime.WithIncomingHeaderMatcher(func(k string) (string, bool) {
 			// The gateway passes Authorization on by itself (every value): matching it here too
 			// would send each value twice.
@@ -255,6 +256,24 @@ func payloadTooLarge() *apierr.Error {
 // which the OpenAPI document publishes): 201 for creates and initiates, with Location on single
 // ones (an initiate's is its file's: the path before /actions/ plus the file's uuid), 204 for
 // deletes, else 200 (left to the gateway).
+// withoutOmitted writes the answer of an RPC that leaves fields of its resource out (the attribute
+// of a create, bulk or lifecycle answer: openapi.AnswerOmits) without them.
+func withoutOmitted(ctx context.Context, resp proto.Message) (any, error) {
+	method, ok := runtime.RPCMethod(ctx)
+	if !ok {
+		return resp, nil
+	}
+	omit := openapi.AnswerOmits(protoreflect.FullName(strings.ReplaceAll(strings.TrimPrefix(method, "/"), "/", ".")))
+	if omit == nil {
+		return resp, nil
+	}
+	var body any = resp
+	if rb, ok := resp.(interface{ XXX_ResponseBody() any }); ok {
+		body = rb.XXX_ResponseBody()
+	}
+	return jsonpb.Without{Body: body, Fields: omit}, nil
+}
+
 func successStatus(ctx context.Context, w http.ResponseWriter, resp proto.Message) error {
 	method, ok := runtime.RPCMethod(ctx)
 	if !ok {

@@ -43,13 +43,48 @@ const CodePattern = `^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*$`
 // IsCodeName reports whether a string field's JSON name makes it a code (see CodePattern).
 func IsCodeName(jsonName string) bool { return jsonName == "code" }
 
-// PatternOf is the pattern the server enforces on a request string field by convention ("" for
-// none): CodePattern for codes. The OpenAPI document publishes it.
+// NoNULPattern is the rule of every other request string as a JSON Schema pattern: no U+0000.
+const NoNULPattern = `^[^\x00]*$`
+
+// The special forms the services check (server/catalog) as JSON Schema patterns, each the syntax
+// the check starts from, so that a value the pattern refuses is refused by the service too (the
+// services then check more: a registered BCP 47 subtag, a parsable media type's parameters):
+const (
+	// LocaleCodePattern: a BCP 47 language tag, subtags of 1 to 8 letters or digits joined by `-`
+	// (or `_`, which the service reads too: en_us is stored en-US).
+	LocaleCodePattern = `^[A-Za-z]{1,8}([-_][A-Za-z0-9]{1,8})*$`
+	// SHA256HexPattern: a SHA-256 as 64 hexadecimal digits.
+	SHA256HexPattern = `^[0-9A-Fa-f]{64}$`
+	// MediaTypePattern: a media type, type/subtype (RFC 9110 tokens) with optional parameters.
+	MediaTypePattern = "^\\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+\\s*(;.*)?$"
+)
+
+// specialPatterns are the fields of those forms, by full name.
+var specialPatterns = map[protoreflect.FullName]string{
+	"catalog.v1.LocaleCreate.code":                       LocaleCodePattern,
+	"catalog.v1.LocaleUpdate.code":                       LocaleCodePattern,
+	"catalog.v1.AssetFileUploadInitiate.checksum_sha256": SHA256HexPattern,
+	"catalog.v1.AssetFileUploadInitiate.content_type":    MediaTypePattern,
+}
+
+// PatternOf is the pattern the server enforces on a request string field ("" for none): a special
+// form's (above), CodePattern for codes, NoNULPattern for any other string without a format (every
+// request string refuses U+0000; a format such as uuid or date-time excludes it already). The
+// OpenAPI document publishes it.
 func PatternOf(fd protoreflect.FieldDescriptor) string {
-	if fd.Kind() == protoreflect.StringKind && !fd.IsList() && !fd.IsMap() && IsCodeName(fd.JSONName()) {
+	if fd.Kind() != protoreflect.StringKind || fd.IsMap() {
+		return ""
+	}
+	if p, ok := specialPatterns[fd.FullName()]; ok {
+		return p
+	}
+	if !fd.IsList() && IsCodeName(fd.JSONName()) {
 		return CodePattern
 	}
-	return ""
+	if IsUUIDName(fd.JSONName()) || RulesOf(fd).GetFormat() != "" {
+		return ""
+	}
+	return NoNULPattern
 }
 
 // codeViolation is the message for a code holding a refused character, or "".

@@ -28,6 +28,12 @@ func appendMessage(b []byte, m protoreflect.Message) ([]byte, error) {
 
 // appendMessageInfo is appendMessage with m's msgInfo at hand.
 func appendMessageInfo(b []byte, m protoreflect.Message, info *msgInfo) ([]byte, error) {
+	return appendMessageOmitting(b, m, info, nil)
+}
+
+// appendMessageOmitting is appendMessageInfo without the fields named in omit (of m itself, not of
+// the messages inside it).
+func appendMessageOmitting(b []byte, m protoreflect.Message, info *msgInfo, omit map[protoreflect.Name]bool) ([]byte, error) {
 	switch info.wkt {
 	case wktTimestamp:
 		return appendTimestampMessage(b, m)
@@ -52,10 +58,15 @@ func appendMessageInfo(b []byte, m protoreflect.Message, info *msgInfo) ([]byte,
 	}
 	b = append(b, '{')
 	var err error
-	for i, f := range info.fields {
-		if i > 0 {
+	wrote := false
+	for _, f := range info.fields {
+		if omit != nil && omit[f.fd.Name()] {
+			continue
+		}
+		if wrote {
 			b = append(b, ',')
 		}
+		wrote = true
 		b = append(b, f.key...)
 		if f.nullable && !m.Has(f.fd) {
 			b = append(b, "null"...)

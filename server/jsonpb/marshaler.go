@@ -35,11 +35,13 @@ package jsonpb
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"reflect"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // ContentType of every body this codec reads and writes.
@@ -51,13 +53,24 @@ type Marshaler struct{}
 
 var _ runtime.Marshaler = Marshaler{}
 
-// Marshal encodes v: a proto message, a slice of proto messages, or any other value (encoding/json).
+// Without is a body written without some fields of its message, or of each message of a list
+// body: an answer that leaves out views of the resource the codec would otherwise write as null
+// (the attribute of a create, bulk or lifecycle answer has no contentUuids and contents keys).
+type Without struct {
+	Body   any // a proto message or a slice of them
+	Fields map[protoreflect.Name]bool
+}
+
+// Marshal encodes v: a proto message, a slice of proto messages, Without, or any other value
+// (encoding/json).
 func (Marshaler) Marshal(v any) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
 		return []byte("null"), nil
 	case proto.Message:
 		return marshalMessage(v)
+	case Without:
+		return marshalWithout(v)
 	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Slice && rv.Type().Elem().Implements(protoMessageType) {
@@ -79,6 +92,42 @@ func marshalMessage(msg proto.Message) ([]byte, error) {
 	}
 	info.sizeHint.Store(int64(len(b)))
 	return b, nil
+}
+
+func marshalWithout(w Without) ([]byte, error) {
+	var b []byte
+	one := func(msg proto.Message) error {
+		m := msg.ProtoReflect()
+		if !m.IsValid() {
+			b = append(b, "null"...)
+			return nil
+		}
+		var err error
+		b, err = appendMessageOmitting(b, m, messageInfo(m.Descriptor()), w.Fields)
+		return err
+	}
+	if msg, ok := w.Body.(proto.Message); ok {
+		return b, one(msg)
+	}
+	rv := reflect.ValueOf(w.Body)
+	if rv.Kind() != reflect.Slice || !rv.Type().Elem().Implements(protoMessageType) {
+		return nil, fmt.Errorf("jsonpb: Without of %T", w.Body)
+	}
+	b = append(b, '[')
+	for i := 0; i < rv.Len(); i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		el, _ := rv.Index(i).Interface().(proto.Message)
+		if el == nil {
+			b = append(b, "null"...)
+			continue
+		}
+		if err := one(el); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
 }
 
 func marshalSlice(rv reflect.Value) ([]byte, error) {

@@ -16,6 +16,10 @@ import (
 // bulk updates and moves (their etags are per item, in the body). The resources' `etag` field is
 // not a property of their schemas: over REST the tag is the header.
 
+// ConditionPattern is what server/etag.ParseList reads as an If-Match or If-None-Match value: `*`, or
+// a comma-separated list of entity tags (`"x"`, `W/"x"`; no control character, space or quote inside).
+const ConditionPattern = `^[ \t]*(\*|(W/)?"[^"\x00-\x20\x7F]*"([ \t]*,[ \t]*(W/)?"[^"\x00-\x20\x7F]*")*)[ \t]*$`
+
 // conditional reports an RPC that takes conditions: Update*, Delete*, Transition* and their bulk
 // forms (the names server/app/etag.go reads them for).
 func conditional(name string) (single, bulk bool) {
@@ -69,11 +73,11 @@ func addETagComponents(c obj) {
 			"of which may match; `*` matches any existing resource). Compared strongly: a weak tag (`W/\"…\"`) never matches. " +
 			"When the resource's tag differs, the answer is 412 `PRECONDITION_FAILED` with the current tag in `meta.etag`, " +
 			"and nothing is written. The body's `etag` (on an update) is the same condition; both given and different: 400.",
-		"schema": obj{"type": "string"}, "example": `"3q2-7wLt1mFqkbXq0hGZ0g"`}
+		"schema": obj{"type": "string", "pattern": ConditionPattern}, "example": `"3q2-7wLt1mFqkbXq0hGZ0g"`}
 	c["parameters"].(obj)["If-None-Match"] = obj{"name": "If-None-Match", "in": "header", "required": false,
 		"description": "Answer 304 Not Modified, without a body, when the resource's `ETag` is one of these tags (weak comparison; " +
 			"`*` matches any). A GET with `include[…]` or `expand[…]` is always answered in full.",
-		"schema": obj{"type": "string"}, "example": `"3q2-7wLt1mFqkbXq0hGZ0g"`}
+		"schema": obj{"type": "string", "pattern": ConditionPattern}, "example": `"3q2-7wLt1mFqkbXq0hGZ0g"`}
 	c["headers"].(obj)["ETag"] = obj{"description": "The resource's strong entity tag: it changes with every write of the resource " +
 		"(include/expand views of other resources do not change it). Give it back as `If-Match` to update, delete or move the " +
 		"resource only if nobody changed it since, or as `If-None-Match` to re-read it only if it changed.",

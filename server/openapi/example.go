@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"math"
 	"strings"
 )
 
@@ -29,10 +30,19 @@ var nameExamples = map[string]any{
 	"failureCode":     "REQUIREMENTS_NOT_MET",
 	"detail":          "a value for the input type title is required",
 	"storageLocation": "assets/" + exampleUUID + "/",
+	"contentType":     "image/jpeg",
+	"fileName":        "front.jpg",
+	// The SHA-256 of no bytes: the example's sizeBytes is 0.
+	"checksumSha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
 }
 
 var intExamples = map[string]any{"requestTimeoutMs": 15000, "page": 1, "size": 20, "totalItems": 1, "totalPages": 1,
 	"attempts": 1, "lastStatusCode": 200, "statusCode": 200, "responseTimeMs": 42}
+
+// notShown are optional request fields a request example leaves out, as an example the service
+// accepts must: uuid (a single update takes it from the path: any other is refused) and parentUuid
+// (only a variant has a parent; the example product is a simple one).
+var notShown = map[string]bool{"uuid": true, "parentUuid": true}
 
 // componentExamples override property examples of some components (by the component's name prefix):
 // a locale's code is a BCP 47 tag, not an identifier like an attribute's.
@@ -116,7 +126,7 @@ func (g *generator) exampleNamed(name string, s obj, depth int) any {
 				out[k] = nil
 			case required[k]:
 				out[k] = g.exampleNamed(k, ps, depth+1)
-			case depth <= 2 && isSimple(ps):
+			case depth <= 2 && isSimple(ps) && !notShown[k]:
 				// A request's optional field: the simple ones are shown with a value.
 				out[k] = g.exampleNamed(k, ps, depth+1)
 			}
@@ -129,11 +139,12 @@ func (g *generator) exampleNamed(name string, s obj, depth int) any {
 		}
 		return []any{g.exampleNamed(strings.TrimSuffix(name, "s"), items, depth+1)}
 	case "integer":
-		if m, ok := s["minimum"]; ok {
-			return m
-		}
 		if v, ok := intExamples[name]; ok {
 			return v
+		}
+		// The lowest value a rule allows, but not int32's own bound (math.MinInt32: any).
+		if m, ok := s["minimum"]; ok && m != any(math.MinInt32) {
+			return m
 		}
 		return 0
 	case "number":
@@ -188,6 +199,10 @@ func allowsNull(s obj) bool {
 
 // isSimple: a scalar (or a reference to an enum), not an object or array.
 func isSimple(s obj) bool {
+	if alts, ok := s["oneOf"].([]any); ok && len(alts) > 0 { // a decimal: string or number
+		a, _ := alts[0].(obj)
+		return isSimple(a)
+	}
 	t := s["type"]
 	if ts, ok := t.([]any); ok && len(ts) > 0 {
 		t = ts[0]

@@ -3,7 +3,8 @@
 // document describes exactly what the service sends and accepts:
 //
 //   - responses carry every field (the codec writes unset nullable fields as null), so every
-//     property of a response schema is required, and nullable where the codec can write null;
+//     property of a response schema is required, and nullable where the codec can write null; the
+//     answers AnswerOmits names (views.go) leave some out, and have a schema without them;
 //   - requests accept null on every field but the required ones (null leaves a field unset);
 //   - json_array messages are plain arrays, enums their short lower-case names, timestamps
 //     date-times, int64 JSON numbers, FieldMask fields absent;
@@ -17,6 +18,7 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -65,6 +67,10 @@ type generator struct {
 	// outputMsgs are the messages reachable from a response (request variants of these are named
 	// <Name>Input).
 	outputMsgs map[protoreflect.FullName]bool
+	// pathFields are, by body message, its fields that a single operation taking it as its body
+	// fills from its path (the asset of an upload's initiate): an item of a bulk body that has no
+	// such path must give them.
+	pathFields map[protoreflect.FullName]map[protoreflect.Name]bool
 	tags       []obj
 	tagSeen    map[string]bool
 	opIDs      map[string]string
@@ -106,7 +112,7 @@ func Document(in Input) (obj, error) {
 		return nil, err
 	}
 	g := &generator{in: in, comments: cm, schemas: obj{}, outputMsgs: map[protoreflect.FullName]bool{},
-		tagSeen: map[string]bool{}, opIDs: map[string]string{}}
+		pathFields: map[protoreflect.FullName]map[protoreflect.Name]bool{}, tagSeen: map[string]bool{}, opIDs: map[string]string{}}
 	var methods []protoreflect.MethodDescriptor
 	for _, name := range in.Services {
 		d, err := protoregistry.GlobalFiles.FindDescriptorByName(name)
@@ -123,6 +129,7 @@ func Document(in Input) (obj, error) {
 	}
 	for _, md := range methods {
 		g.markOutput(md.Output())
+		g.markPathFields(md)
 	}
 	paths := obj{}
 	for _, md := range methods {
@@ -146,6 +153,15 @@ func Document(in Input) (obj, error) {
 		wj := strings.HasPrefix(g.tags[j]["name"].(string), "Webhook")
 		return !wi && wj
 	})
+	// Generators name the wrapper of an operation's answer <OperationId>Response (oapi-codegen) or
+	// <OperationId>Res (ogen): no component may take those names.
+	for id := range g.opIDs {
+		for _, suffix := range []string{"Response", "Res"} {
+			if _, taken := g.schemas[upperFirst(id)+suffix]; taken {
+				return nil, fmt.Errorf("component %s%s collides with the name generators give operation %s's answer", upperFirst(id), suffix, id)
+			}
+		}
+	}
 	g.schemas["Problem"] = problemSchema()
 	g.schemas["ProblemFieldViolation"] = obj{"type": "object", "additionalProperties": false,
 		"description": "One invalid field: bulk items are named by index (`[2].code`), query parameters as written (`codes[eq]`).",
@@ -207,6 +223,39 @@ func (g *generator) markOutput(md protoreflect.MessageDescriptor) {
 		if f.Message() != nil {
 			g.markOutput(f.Message())
 		}
+	}
+}
+
+// markPathFields records the fields of md's body message that md takes from its path.
+func (g *generator) markPathFields(md protoreflect.MethodDescriptor) {
+	rule, _ := proto.GetExtension(md.Options(), annotations.E_Http).(*annotations.HttpRule)
+	body := md.Input().Fields().ByName(protoreflect.Name(rule.GetBody()))
+	if body == nil || body.IsList() || body.Message() == nil {
+		return
+	}
+	var tmpl string
+	switch p := rule.Pattern.(type) {
+	case *annotations.HttpRule_Post:
+		tmpl = p.Post
+	case *annotations.HttpRule_Patch:
+		tmpl = p.Patch
+	case *annotations.HttpRule_Put:
+		tmpl = p.Put
+	}
+	_, pathFields, err := convertPath(tmpl, md.Input())
+	if err != nil {
+		return // reported by operation
+	}
+	for _, pf := range pathFields {
+		if body.Message().Fields().ByName(pf.Name()) == nil {
+			continue
+		}
+		m := g.pathFields[body.Message().FullName()]
+		if m == nil {
+			m = map[protoreflect.Name]bool{}
+			g.pathFields[body.Message().FullName()] = m
+		}
+		m[pf.Name()] = true
 	}
 }
 
@@ -406,10 +455,15 @@ func (g *generator) bodySchema(md protoreflect.MethodDescriptor, in protoreflect
 	if f.IsList() {
 		// As the request rules enforce it: an item of a bulk body that has a uuid (a bulk update
 		// item) must give it.
+		// So must an item that has a field the single operation takes from its path (the asset of
+		// a bulk upload initiate), when the bulk path does not give it.
 		var withUUID bool
 		if im := f.Message(); im != nil {
 			u := im.Fields().ByName("uuid")
 			withUUID = u != nil && u.Kind() == protoreflect.StringKind && !u.IsList()
+			for name := range g.pathFields[im.FullName()] {
+				withUUID = withUUID || !isPath[name]
+			}
 		}
 		items := g.singleValue(f, request, withUUID)
 		s := obj{"type": "array", "items": items}
@@ -432,10 +486,44 @@ func (g *generator) responseSchema(md protoreflect.MethodDescriptor, field strin
 	if f == nil {
 		return nil, fmt.Errorf("response body field %q not in %s", field, out.FullName())
 	}
+	if omit := AnswerOmits(md.FullName()); omit != nil { // views.go
+		if f.Message() == nil {
+			return nil, fmt.Errorf("%s leaves fields out of an answer that is not a message", md.FullName())
+		}
+		for name := range omit {
+			if f.Message().Fields().ByName(name) == nil {
+				return nil, fmt.Errorf("%s leaves out %s, which %s does not have", md.FullName(), name, f.Message().FullName())
+			}
+		}
+		item := g.refWithout(f.Message(), omit)
+		if f.IsList() {
+			return obj{"type": "array", "items": item}, nil
+		}
+		return item, nil
+	}
 	if f.IsList() {
 		return obj{"type": "array", "items": g.singleValue(f, response, false)}, nil
 	}
 	return g.ref(f.Message(), response, false), nil
+}
+
+// refWithout returns a $ref to the response schema of md without the fields in omit:
+// <Name>Response (AttributeResponse), built on first use.
+func (g *generator) refWithout(md protoreflect.MessageDescriptor, omit map[protoreflect.Name]bool) obj {
+	name := string(md.Name()) + "Response"
+	if _, ok := g.schemas[name]; !ok {
+		s := g.objectSchema(md, response, func(f protoreflect.FieldDescriptor) bool { return !omit[f.Name()] }, false)
+		var left []string
+		for i := 0; i < md.Fields().Len(); i++ {
+			if f := md.Fields().Get(i); omit[f.Name()] {
+				left = append(left, "`"+f.JSONName()+"`")
+			}
+		}
+		s["description"] = strings.TrimSpace(g.comments.of(md.FullName()) + " As create, bulk and lifecycle operations answer it: without " +
+			strings.Join(left, " and ") + " (the keys are absent).")
+		g.schemas[name] = s
+	}
+	return ref("schemas", name)
 }
 
 // ---- query parameters
@@ -600,9 +688,30 @@ func jsonArrayField(md protoreflect.MessageDescriptor) protoreflect.FieldDescrip
 	return nil
 }
 
+// specNames are the names the interface spec gives some components (its "type name"s), by the
+// message or enum they describe: the spec's name wins over the proto's.
+var specNames = map[protoreflect.FullName]string{
+	"catalog.v1.Attribute":                "AttributeHydratedResponse",
+	"catalog.v1.AttributeContent":         "AttributeContentResponse",
+	"catalog.v1.ProductPublicationStatus": "ProductChannelPublicationStatus",
+}
+
 // schemaName names the component of a message in a direction.
 func (g *generator) schemaName(md protoreflect.MessageDescriptor, dir direction, bulkUpdate bool) string {
 	n := string(md.Name())
+	if spec, ok := specNames[md.FullName()]; ok && dir == response {
+		return spec
+	}
+	// No component is named like oapi-codegen's wrapper of an operation's answer (<OperationId>Response,
+	// checked by Document): a list's page ListAttributesResponse is AttributesPage, the answer
+	// GetProductPublicationReadinessResponse is ProductPublicationReadiness.
+	if base, ok := strings.CutSuffix(n, "Response"); ok {
+		if items, ok := strings.CutPrefix(base, "List"); ok {
+			n = items + "Page"
+		} else if what, ok := strings.CutPrefix(base, "Get"); ok {
+			n = what
+		}
+	}
 	if dir == request && g.outputMsgs[md.FullName()] {
 		n += "Input"
 	}
@@ -635,7 +744,7 @@ func (g *generator) objectSchema(md protoreflect.MessageDescriptor, dir directio
 		// A list with min_items is required too: absent and empty are the same list, which the rule
 		// refuses (the uuids of a bulk lifecycle move).
 		rules := fields.RulesOf(f)
-		req := dir == response || rules.GetRequired() || (f.IsList() && rules.GetMinItems() > 0) || (bulkUpdate && f.Name() == "uuid")
+		req := dir == response || rules.GetRequired() || (f.IsList() && rules.GetMinItems() > 0) || (bulkUpdate && (f.Name() == "uuid" || g.pathFields[md.FullName()][f.Name()]))
 		props[f.JSONName()] = g.fieldSchema(f, dir, req)
 		if req {
 			required = append(required, f.JSONName())
@@ -721,7 +830,9 @@ func (g *generator) singleValue(f protoreflect.FieldDescriptor, dir direction, b
 		case "google.protobuf.ListValue":
 			return obj{"type": "array"}
 		case "google.protobuf.Value":
-			return obj{"type": []any{"string", "number", "boolean", "object", "array"}}
+			// Any JSON value: the empty schema (a list of types, which 3.1 allows, is refused by
+			// oapi-codegen and ogen, and dropped by openapi-python-client).
+			return obj{}
 		case "google.protobuf.StringValue":
 			return obj{"type": "string"}
 		case "google.protobuf.BoolValue":
@@ -755,9 +866,11 @@ func (g *generator) scalarSchema(f protoreflect.FieldDescriptor, dir direction, 
 	case protoreflect.BoolKind:
 		s = obj{"type": "boolean"}
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		s = obj{"type": "integer", "format": "int32"}
+		// The bounds in the schema too: a validator need not read format int32 (past them the
+		// codec refuses the body).
+		s = obj{"type": "integer", "format": "int32", "minimum": math.MinInt32, "maximum": math.MaxInt32}
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		s = obj{"type": "integer", "minimum": 0}
+		s = obj{"type": "integer", "minimum": 0, "maximum": uint32(math.MaxUint32)}
 	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
 		s = obj{"type": "integer", "format": "int64"}
 	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
@@ -773,9 +886,7 @@ func (g *generator) scalarSchema(f protoreflect.FieldDescriptor, dir direction, 
 	}
 	if withRules {
 		r := fields.RulesOf(f)
-		if r.GetJsonNumber() && dir == request {
-			s["type"] = []any{"string", "number"}
-		}
+		jsonNumber := r.GetJsonNumber() && dir == request
 		if r.GetMinLen() > 0 {
 			s["minLength"] = r.GetMinLen()
 		}
@@ -794,6 +905,10 @@ func (g *generator) scalarSchema(f protoreflect.FieldDescriptor, dir direction, 
 		if r != nil && r.Maximum != nil {
 			s["maximum"] = r.GetMaximum()
 		}
+		if jsonNumber {
+			// A decimal as a string or a JSON number: one type per alternative (see Value above).
+			s = obj{"oneOf": []any{s, obj{"type": "number"}}}
+		}
 	}
 	return s
 }
@@ -801,6 +916,9 @@ func (g *generator) scalarSchema(f protoreflect.FieldDescriptor, dir direction, 
 // enumRef returns a $ref to the enum's component: its short lower-case values.
 func (g *generator) enumRef(ed protoreflect.EnumDescriptor) obj {
 	name := string(ed.Name())
+	if spec, ok := specNames[ed.FullName()]; ok {
+		name = spec
+	}
 	if _, ok := g.schemas[name]; !ok {
 		vals := jsonpb.EnumValues(ed)
 		s := obj{"type": "string", "enum": anySlice(vals)}
@@ -845,8 +963,19 @@ func addRules(s obj, f protoreflect.FieldDescriptor) {
 	}
 }
 
-// nullable allows null besides s.
+// nullable allows null besides s: one type and null (the only list of types in the document), a
+// null alternative in a oneOf, nothing for the empty schema (any JSON value, null included), else
+// anyOf s or null.
 func nullable(s obj) obj {
+	if len(s) == 0 {
+		return s
+	}
+	if alts, ok := s["oneOf"].([]any); ok {
+		if !slices.ContainsFunc(alts, func(a any) bool { m, _ := a.(obj); return m["type"] == "null" }) {
+			s["oneOf"] = append(alts, obj{"type": "null"})
+		}
+		return s
+	}
 	if t, ok := s["type"]; ok {
 		switch t := t.(type) {
 		case string:

@@ -2,12 +2,17 @@ package openapi_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/catalogd/catalogd/server/app"
+	"github.com/catalogd/catalogd/server/etag"
+	"github.com/catalogd/catalogd/server/fields"
+	"github.com/catalogd/catalogd/server/openapi"
 )
 
 type doc = map[string]any
@@ -163,7 +168,7 @@ func TestEveryOperationIsDescribed(t *testing.T) {
 // responses list every property as required, enums carry the short names.
 func TestShapesFollowTheCodec(t *testing.T) {
 	d := build(t)
-	attr := schema(d, "Attribute")
+	attr := schema(d, "AttributeHydratedResponse")
 	for _, f := range []string{"contentUuids", "contents"} {
 		typ := get(attr, "properties", f, "type")
 		if ts, _ := typ.([]any); !slices.Equal(ts, []any{"array", "null"}) {
@@ -216,8 +221,12 @@ func TestShapesFollowTheCodec(t *testing.T) {
 		t.Errorf("bulk create body %v, want an array of AttributeCreate", bulk)
 	}
 	// Decimal constraint bounds accept a JSON number in requests and are strings in responses.
-	if ts, _ := get(schema(d, "InputTypeConstraintsInput"), "properties", "min", "type").([]any); !slices.Equal(ts, []any{"string", "number", "null"}) {
-		t.Errorf("InputTypeConstraintsInput.min type %v, want [string number null]", ts)
+	// One type per alternative (generators refuse a list of types): string, number or null.
+	if got := mustJSON(t, get(schema(d, "InputTypeConstraintsInput"), "properties", "min")); got != `{"oneOf":[{"pattern":"^[^\\x00]*$","type":"string"},{"type":"number"},{"type":"null"}]}` {
+		t.Errorf("InputTypeConstraintsInput.min %s, want oneOf string, number, null", got)
+	}
+	if got := mustJSON(t, get(schema(d, "InputTypeConstraintsInput"), "properties", "allowedValues", "items")); got != `{"oneOf":[{"pattern":"^[^\\x00]*$","type":"string"},{"type":"number"}]}` {
+		t.Errorf("InputTypeConstraintsInput.allowedValues items %s, want oneOf string, number", got)
 	}
 	if ts, _ := get(schema(d, "InputTypeConstraints"), "properties", "min", "type").([]any); !slices.Equal(ts, []any{"string", "null"}) {
 		t.Errorf("InputTypeConstraints.min type %v, want [string null]", ts)
@@ -330,5 +339,222 @@ func TestNoUnusedOrDanglingComponents(t *testing.T) {
 				t.Errorf("component %s/%s is never used", kind, name)
 			}
 		}
+	}
+}
+
+// The document as the Go and Python generators read it (oapi-codegen and ogen refuse `type: [string,
+// number]`, openapi-python-client drops the operation): a list of types is only ever one type and
+// null; a JSON value of any type is the empty schema.
+func TestNoListOfTypes(t *testing.T) {
+	d := build(t)
+	n := 0
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if ts, ok := v["type"].([]any); ok {
+				n++
+				if len(ts) != 2 || !slices.Contains(ts, any("null")) || ts[0] == ts[1] {
+					t.Errorf("%s: type %v: a list of types other than one type and null", path, ts)
+				}
+			}
+			for k, x := range v {
+				walk(path+"/"+k, x)
+			}
+		case []any:
+			for i, x := range v {
+				walk(fmt.Sprintf("%s/%d", path, i), x)
+			}
+		}
+	}
+	walk("#", d)
+	if n == 0 {
+		t.Error("no nullable type at all: the walk found nothing")
+	}
+	if got := mustJSON(t, get(schema(d, "ProductInputValueCreate"), "properties", "value")); !strings.HasPrefix(got, `{"description":`) || strings.Contains(got, `"type"`) {
+		t.Errorf("ProductInputValueCreate.value %s, want the empty schema (any JSON value) with its description", got)
+	}
+}
+
+// No component is named like a generator's wrapper of an operation's answer: oapi-codegen names the
+// answer of listAttributes ListAttributesResponse, ogen ListAttributesRes.
+func TestComponentNamesLeaveGeneratorsTheirs(t *testing.T) {
+	d := build(t)
+	schemas := get(d, "components", "schemas").(map[string]any)
+	for _, item := range d["paths"].(map[string]any) {
+		for _, op := range item.(map[string]any) {
+			id, _ := get(op, "operationId").(string)
+			for _, suffix := range []string{"Response", "Res"} {
+				if name := strings.ToUpper(id[:1]) + id[1:] + suffix; schemas[name] != nil {
+					t.Errorf("component %s is the name generators give %s's answer", name, id)
+				}
+			}
+		}
+	}
+	for _, name := range []string{"AttributesPage", "ProductPublicationReadiness"} {
+		if schemas[name] == nil {
+			t.Errorf("no component %s", name)
+		}
+	}
+	if get(d, "paths", "/v1/attributes", "get", "responses", "200", "content", "application/json", "schema", "$ref") != "#/components/schemas/AttributesPage" {
+		t.Error("listAttributes does not answer an AttributesPage")
+	}
+}
+
+// Rules the service applies are stated in the schemas, not only in prose (a generated client or a
+// fuzzer reads the schema): no fixed Idempotency-Key, the If-Match syntax, no U+0000, BCP 47 codes,
+// hex checksums, media types, int32 bounds, the asset of each bulk upload item.
+func TestRulesAreInTheSchemas(t *testing.T) {
+	d := build(t)
+	// A fixed example key would make every example request after the first a 422.
+	idem := get(d, "components", "parameters", "Idempotency-Key").(map[string]any)
+	for _, k := range []string{"example", "examples"} {
+		if _, ok := idem[k]; ok {
+			t.Errorf("the Idempotency-Key parameter has an %s", k)
+		}
+		if _, ok := get(idem, "schema").(map[string]any)[k]; ok {
+			t.Errorf("the Idempotency-Key schema has an %s", k)
+		}
+	}
+	for _, h := range []string{"If-Match", "If-None-Match"} {
+		if p := get(d, "components", "parameters", h, "schema", "pattern"); p != openapi.ConditionPattern {
+			t.Errorf("%s pattern %v, want %s", h, p, openapi.ConditionPattern)
+		}
+	}
+	for _, c := range []struct{ schema, prop, pattern string }{
+		{"AttributeCreate", "displayName", fields.NoNULPattern},
+		{"AttributeCreate", "code", fields.CodePattern},
+		{"LocaleCreate", "code", fields.LocaleCodePattern},
+		{"LocaleUpdate", "code", fields.LocaleCodePattern},
+		{"AssetFileUploadInitiate", "checksumSha256", fields.SHA256HexPattern},
+		{"AssetFileUploadInitiate", "contentType", fields.MediaTypePattern},
+		{"AssetFileUploadInitiateBulkItem", "contentType", fields.MediaTypePattern},
+	} {
+		if p := get(schema(d, c.schema), "properties", c.prop, "pattern"); p != c.pattern {
+			t.Errorf("%s.%s pattern %v, want %s", c.schema, c.prop, p, c.pattern)
+		}
+	}
+	// Every request string without a format refuses U+0000 in its pattern; int32 values carry their bounds.
+	strs, ints := 0, 0
+	var walk func(path string, v any, inRequest bool)
+	walk = func(path string, v any, inRequest bool) {
+		switch v := v.(type) {
+		case map[string]any:
+			typ := v["type"]
+			if ts, ok := typ.([]any); ok {
+				typ = ts[0]
+			}
+			if typ == "string" && inRequest && v["format"] == nil && v["enum"] == nil && v["contentEncoding"] == nil {
+				strs++
+				if p, _ := v["pattern"].(string); p == "" || regexp.MustCompile(p).MatchString("a\x00b") {
+					t.Errorf("%s: a request string whose pattern (%q) does not refuse U+0000", path, p)
+				}
+			}
+			if v["format"] == "int32" {
+				ints++
+				lo, _ := v["minimum"].(float64)
+				hi, _ := v["maximum"].(float64)
+				if _, ok := v["maximum"]; !ok || hi > math.MaxInt32 || lo < math.MinInt32 {
+					t.Errorf("%s: int32 without its bounds: %v", path, v)
+				}
+			}
+			for k, x := range v {
+				walk(path+"/"+k, x, inRequest)
+			}
+		case []any:
+			for i, x := range v {
+				walk(fmt.Sprintf("%s/%d", path, i), x, inRequest)
+			}
+		}
+	}
+	for name, s := range get(d, "components", "schemas").(map[string]any) {
+		// Request components: the body schemas (<Name>Input, Create, Update, Transition, bulk items, …)
+		// are the ones not answered; find them by the operations that take them.
+		walk("#/components/schemas/"+name, s, requestSchemas(d)[name])
+	}
+	t.Logf("%d request strings, %d int32 values", strs, ints)
+	if strs < 50 || ints < 10 {
+		t.Errorf("the walk found %d request strings and %d int32 values: too few", strs, ints)
+	}
+	// Each item of a bulk upload initiate names its asset (the single initiate takes it from the path).
+	items := get(d, "paths", "/v1/assets/files/bulk/actions/initiate-upload", "post", "requestBody", "content", "application/json", "schema", "items", "$ref")
+	if items != "#/components/schemas/AssetFileUploadInitiateBulkItem" {
+		t.Fatalf("bulk initiate items %v", items)
+	}
+	if req, _ := schema(d, "AssetFileUploadInitiateBulkItem")["required"].([]any); !slices.Contains(req, any("assetUuid")) {
+		t.Errorf("bulk upload items require %v, want assetUuid among them", req)
+	}
+	if req, _ := schema(d, "AssetFileUploadInitiate")["required"].([]any); slices.Contains(req, any("assetUuid")) {
+		t.Errorf("the single initiate requires assetUuid in its body: %v (it is the path's)", req)
+	}
+}
+
+// requestSchemas are the components reachable from a request body.
+func requestSchemas(d doc) map[string]bool {
+	out := map[string]bool{}
+	var visit func(v any)
+	visit = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if r, ok := v["$ref"].(string); ok {
+				name := strings.TrimPrefix(r, "#/components/schemas/")
+				if name != r && !out[name] {
+					out[name] = true
+					visit(schema(d, name))
+				}
+			}
+			for _, x := range v {
+				visit(x)
+			}
+		case []any:
+			for _, x := range v {
+				visit(x)
+			}
+		}
+	}
+	for _, item := range d["paths"].(map[string]any) {
+		for _, op := range item.(map[string]any) {
+			visit(get(op, "requestBody"))
+		}
+	}
+	return out
+}
+
+// ConditionPattern accepts exactly what the service reads as an If-Match or If-None-Match value.
+func TestConditionPatternIsTheParser(t *testing.T) {
+	re := regexp.MustCompile(openapi.ConditionPattern)
+	for _, v := range []string{`*`, `"a"`, `W/"a"`, `""`, `"a", "b"`, `"a",W/"b"`, `"a" ,  "b"`, `"ü"`,
+		``, `a`, `"a`, `"a b"`, `"a",`, `,"a"`, `"a" "b"`, `**`, `W/a`, `w/"a"`, `"a"; "b"`, "\"a\x01\"", `"a"x`} {
+		_, ok := etag.ParseList(v)
+		if match := re.MatchString(v); ok != match {
+			t.Errorf("%q: the service reads it: %v; the pattern matches it: %v", v, ok, match)
+		}
+	}
+}
+
+// The components the interface spec names carry its names: AttributeHydratedResponse (the attribute
+// of lists and gets), AttributeContentResponse, ProductChannelPublicationStatus.
+func TestSpecNames(t *testing.T) {
+	d := build(t)
+	for name, why := range map[string]string{
+		"AttributeHydratedResponse":       "the attribute of lists and gets",
+		"AttributeContentResponse":        "an attribute's content",
+		"ProductChannelPublicationStatus": "a publication's status",
+	} {
+		if schema(d, name) == nil {
+			t.Errorf("no component %s (%s)", name, why)
+		}
+	}
+	for _, old := range []string{"Attribute", "AttributeContent", "ProductPublicationStatus"} {
+		if schema(d, old) != nil {
+			t.Errorf("component %s is still named by the proto, not by the spec", old)
+		}
+	}
+	if get(d, "paths", "/v1/attributes", "get", "responses", "200", "content", "application/json", "schema", "$ref") != "#/components/schemas/AttributesPage" ||
+		get(schema(d, "AttributesPage"), "properties", "items", "items", "$ref") != "#/components/schemas/AttributeHydratedResponse" {
+		t.Error("the list of attributes is not a page of AttributeHydratedResponse")
+	}
+	if get(schema(d, "ProductPublication"), "properties", "status", "$ref") != "#/components/schemas/ProductChannelPublicationStatus" {
+		t.Errorf("ProductPublication.status %v", get(schema(d, "ProductPublication"), "properties", "status"))
 	}
 }

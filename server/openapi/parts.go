@@ -151,8 +151,9 @@ func idempotencyKeyParameter() obj {
 			"without doing anything. The same key with another body (or operation, or `If-Match`) is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while " +
 			"the first request still runs is 409 `IDEMPOTENCY_IN_PROGRESS`. 5xx answers are not stored: a retry runs again. " +
 			"Use a new random key (a UUID) per operation.",
-		"schema":  obj{"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7E]+$"},
-		"example": "5f0c6f4e-3c1b-4a0e-9a61-2d5d0f1e8b7a"}
+		// No example: a tool that sends the example of every operation would send one fixed key,
+		// and every request after the first would be 422 IDEMPOTENCY_KEY_REUSED.
+		"schema": obj{"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7E]+$"}}
 }
 
 // commonHeaders are the headers of every answer of an operation.

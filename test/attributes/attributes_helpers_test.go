@@ -17,8 +17,16 @@ import (
 	. "github.com/catalogd/catalogd/server/apptest"
 )
 
-// attributeKeys are the keys every attribute response carries (nullable ones as null).
+// attributeKeys are the keys of an attribute as get, list and update answer it (the spec's
+// AttributeHydratedResponse; nullable ones as null).
 var attributeKeys = []string{"uuid", "createdAt", "updatedAt", "removedAt", "status", "code", "displayName", "contentUuids", "contents"}
+
+// viewKeys are the views of an attribute that create, bulk and lifecycle answers leave out: the spec
+// returns the attribute there "without contentUuids and contents" (the keys are absent, not null).
+var viewKeys = []string{"contentUuids", "contents"}
+
+// answerKeys are the keys of an attribute as create, bulk and lifecycle answer it.
+var answerKeys = []string{"uuid", "createdAt", "updatedAt", "removedAt", "status", "code", "displayName"}
 
 // create makes one attribute (displayName optional) and returns it.
 func create(t *testing.T, c *Client, code string, displayName ...string) map[string]any {
@@ -41,9 +49,18 @@ func bulkCreate(t *testing.T, c *Client, codes ...string) []map[string]any {
 }
 
 // get fetches one attribute, failing unless it exists.
+// get reads an attribute (without include or expand: its views are null) and returns it as create,
+// bulk and lifecycle answer it, without the view keys, so that the two compare directly.
 func get(t *testing.T, c *Client, id string) map[string]any {
 	t.Helper()
-	return Want(t, c.Get("/v1/attributes/"+id), 200).Obj()
+	g := Want(t, c.Get("/v1/attributes/"+id), 200).Obj()
+	for _, k := range viewKeys {
+		if v, ok := g[k]; !ok || v != nil {
+			t.Errorf("GET %s: %s = %v (present %v), want null", id, k, v, ok)
+		}
+		delete(g, k)
+	}
+	return g
 }
 
 // transition moves one attribute and returns the raw response.
@@ -123,11 +140,22 @@ func wantCodeSet(t *testing.T, what string, got []string, want ...string) {
 	}
 }
 
-// wantAttribute checks the shape of an attribute response: every key, uuid and timestamp formats,
-// status, code and displayName.
+// wantAttribute checks the shape of an attribute as create, bulk and lifecycle answer it (and as get
+// returns it): every key (none of the views), uuid and timestamp formats, status, code and displayName.
 func wantAttribute(t *testing.T, what string, a map[string]any, status, code, displayName string) {
 	t.Helper()
-	WantKeys(t, what, a, attributeKeys...)
+	checkAttribute(t, what, a, answerKeys, status, code, displayName)
+}
+
+// wantHydrated checks an attribute as list and update answer it: with contentUuids and contents.
+func wantHydrated(t *testing.T, what string, a map[string]any, status, code, displayName string) {
+	t.Helper()
+	checkAttribute(t, what, a, attributeKeys, status, code, displayName)
+}
+
+func checkAttribute(t *testing.T, what string, a map[string]any, keys []string, status, code, displayName string) {
+	t.Helper()
+	WantKeys(t, what, a, keys...)
 	if s := Str(a, "uuid"); !UUIDRe.MatchString(s) {
 		t.Errorf("%s: uuid %q is not a lowercase uuid", what, s)
 	}

@@ -194,7 +194,7 @@ func TestBulkLifecycle(t *testing.T) {
 		t.Errorf("response order %v, want %v", UUIDsOf(items), req)
 	}
 	for _, it := range items {
-		WantKeys(t, "bulk lifecycle item", it, attributeKeys...)
+		WantKeys(t, "bulk lifecycle item", it, answerKeys...)
 		if it["status"] != "published" {
 			t.Errorf("item %v", it)
 		}

@@ -53,7 +53,7 @@ func TestListItemsShape(t *testing.T) {
 	if len(items) != 1 {
 		t.Fatalf("list: %s", r.Raw)
 	}
-	wantAttribute(t, "list item", items[0], "draft", "color", "Color")
+	wantHydrated(t, "list item", items[0], "draft", "color", "Color")
 	if items[0]["uuid"] != a["uuid"] || items[0]["createdAt"] != a["createdAt"] || items[0]["updatedAt"] != a["updatedAt"] {
 		t.Errorf("list item %v differs from the created %v", items[0], a)
 	}
@@ -198,7 +198,7 @@ func TestFilterStatusesAndRemoved(t *testing.T) {
 
 	// The removed item is still readable directly.
 	removed := list(t, c, Q("isRemoved[eq]", "true")).Items()[0]
-	wantAttribute(t, "removed in list", removed, "removed", "removed", "removed")
+	wantHydrated(t, "removed in list", removed, "removed", "removed", "removed")
 
 	WantProblem(t, c.Get("/v1/attributes"+Q("statuses[eq]", "archived")), 400, "VALIDATION_FAILED", "statuses[eq]")
 }
