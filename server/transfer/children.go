@@ -1,0 +1,589 @@
+package transfer
+
+// The children a line carries inside it (Kind's Sets, Maps, Lists and Merges): each applied
+// through the child family's own writes after the line's resource, in the line's transaction.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/crud"
+	"github.com/catalogd/catalogd/server/reqctx"
+	"github.com/catalogd/catalogd/server/store"
+)
+
+// applySet makes the links of set st of resource id exactly the members whose codes v lists
+// (a code given twice counts once): links to other members are deleted, missing ones created,
+// the others left as they are. It reports whether anything changed.
+func (im *Importer) applySet(ctx context.Context, tx pgx.Tx, st Set, keys []string, id, within uuid.UUID, v json.RawMessage) (bool, error) {
+	ref := Ref{Field: st.Field, Kind: st.Kind, List: true}
+	if string(v) == "null" {
+		v = []byte("[]")
+	}
+	var want []uuid.UUID
+	if st.Lookup == "" {
+		resolved, err := im.resolve(ctx, tx, st.Line, ref, v)
+		if err != nil {
+			return false, err
+		}
+		if err := json.Unmarshal(resolved, &want); err != nil {
+			return false, err
+		}
+	} else {
+		var codes []string
+		if err := json.Unmarshal(v, &codes); err != nil {
+			return false, malformed(st.Line, "%s must be an array of %s codes", st.Line, st.Kind)
+		}
+		for i, c := range codes {
+			var m uuid.UUID
+			err := tx.QueryRow(ctx, st.Lookup, reqctx.Tenant(ctx), within, c).Scan(&m)
+			if store.IsNoRows(err) {
+				return false, apierr.New(apierr.UnresolvedReference, "%s %q does not exist", st.Kind, c).
+					WithField(fmt.Sprintf("%s[%d]", st.Line, i), fmt.Sprintf("no %s with code %q", st.Kind, c))
+			} else if err != nil {
+				return false, err
+			}
+			want = append(want, m)
+		}
+	}
+	have, err := members(ctx, tx, st.Members, id) // member → link
+	if err != nil {
+		return false, err
+	}
+	keep := map[uuid.UUID]bool{}
+	var add []proto.Message
+	var at []int // add[j] is the member at position at[j] of the line's list
+	for i, m := range want {
+		if keep[m] {
+			continue
+		}
+		keep[m] = true
+		if _, ok := have[m]; ok {
+			continue
+		}
+		body := st.Ops.NewCreate()
+		if err := decodeBody([]byte(`{"`+st.Field+`":"`+m.String()+`"}`), body); err != nil {
+			return false, err
+		}
+		add, at = append(add, body), append(at, i)
+	}
+	var drop []uuid.UUID
+	for m, link := range have {
+		if !keep[m] {
+			drop = append(drop, link)
+		}
+	}
+	scope := crud.Scope{Parent: id, Keys: keys}
+	if len(drop) > 0 {
+		sort.Slice(drop, func(i, j int) bool { return drop[i].String() < drop[j].String() })
+		if err := st.Ops.Delete(ctx, im.DB, repeat(scope, len(drop)), drop); err != nil {
+			return false, inSet(err, st.Line, nil)
+		}
+	}
+	if len(add) > 0 {
+		if _, err := st.Ops.Create(ctx, im.DB, repeat(scope, len(add)), add); err != nil {
+			return false, inSet(err, st.Line, at)
+		}
+	}
+	return len(drop)+len(add) > 0, nil
+}
+
+func repeat(s crud.Scope, n int) []crud.Scope {
+	out := make([]crud.Scope, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+// inSet names a link write's error fields after the line's set: "[j].categoryUuid" is
+// "categories[at[j]]"; a field that names no item is the set itself.
+func inSet(err error, line string, at []int) error {
+	var ae *apierr.Error
+	if !errors.As(err, &ae) {
+		return err
+	}
+	for i, f := range ae.Fields {
+		name := line
+		if strings.HasPrefix(f.Field, "[") {
+			if end := strings.Index(f.Field, "]"); end > 0 {
+				var j int
+				if _, err := fmt.Sscanf(f.Field[1:end], "%d", &j); err == nil && j < len(at) {
+					name = fmt.Sprintf("%s[%d]", line, at[j])
+				}
+			}
+		}
+		ae.Fields[i].Field = name
+	}
+	if len(ae.Fields) == 0 {
+		ae.WithField(line, ae.Detail)
+	}
+	return err
+}
+
+// members reads a resource's children as (key or member uuid → child uuid) with query q.
+func members(ctx context.Context, tx pgx.Tx, q string, id uuid.UUID) (map[uuid.UUID]uuid.UUID, error) {
+	out := map[uuid.UUID]uuid.UUID{}
+	rows, err := tx.Query(ctx, q, reqctx.Tenant(ctx), id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, child uuid.UUID
+		if err := rows.Scan(&k, &child); err != nil {
+			return nil, err
+		}
+		out[k] = child
+	}
+	return out, rows.Err()
+}
+
+// applyMap merges the children of map mp of the resource at the end of path (keys: its scope's
+// path keys) with v, an object keyed by codes (in the keys' sorted order, so that a line always
+// writes alike). It reports whether anything changed.
+func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []string, path []uuid.UUID, v json.RawMessage) (bool, error) {
+	id := path[len(path)-1]
+	if mp.OpsOf != nil {
+		mp.Ops = mp.OpsOf(path)
+	}
+	if string(v) == "null" {
+		return false, nil
+	}
+	if len(v) == 0 || v[0] != '{' {
+		return false, malformed(mp.Line, "%s must be an object keyed by %s codes", mp.Line, mp.Kind)
+	}
+	entries, codes, err := objectKeys(v)
+	if err != nil {
+		return false, malformed(mp.Line, "%s: %v", mp.Line, err)
+	}
+	sort.Strings(codes)
+	have, err := members(ctx, tx, mp.Members, id)
+	if err != nil {
+		return false, err
+	}
+	scope := []crud.Scope{{Parent: id, Keys: keys}}
+	changed := false
+	given := map[uuid.UUID]bool{}
+	for _, code := range codes {
+		field := mp.Line + "." + code
+		key, ok, err := lookup(ctx, tx, im.kinds[mp.Kind].Table, code)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			return false, apierr.New(apierr.UnresolvedReference, "%s %q does not exist", mp.Kind, code).
+				WithField(field, fmt.Sprintf("no %s with code %q", mp.Kind, code))
+		}
+		child, exists := have[key]
+		val := entries[code]
+		given[key] = true
+		if mp.Set != nil {
+			if !exists {
+				var o object
+				o.id(mp.Field, key)
+				got, _, err := im.write(ctx, mp.Ops, scope[0], false, o.bytes())
+				if err != nil {
+					return false, under(err, field)
+				}
+				child, changed = uuidOf(got), true
+			}
+			st := *mp.Set
+			st.Line = field
+			did, err := im.applySet(ctx, tx, st, append(append([]string{}, keys...), mp.IDKey, child.String()), child, key, val)
+			if err != nil {
+				return false, err
+			}
+			changed = changed || did
+			continue
+		}
+		if string(val) == "null" {
+			if exists {
+				if err := mp.Ops.Delete(ctx, im.DB, scope, []uuid.UUID{child}); err != nil {
+					return false, under(err, field)
+				}
+				changed = true
+			}
+			continue
+		}
+		fs, order, err := objectKeys(val)
+		if err != nil || len(val) == 0 || val[0] != '{' {
+			return false, malformed(field, "%s must be an object", field)
+		}
+		var o object
+		if exists {
+			o.id("uuid", child)
+		} else {
+			o.id(mp.Field, key)
+		}
+		for _, f := range order {
+			if f == "uuid" || f == mp.Field {
+				return false, malformed(field+"."+f, "%s is given by the key", f)
+			}
+			o.put(f, fs[f])
+		}
+		_, did, err := im.write(ctx, mp.Ops, scope[0], exists, o.bytes())
+		if err != nil {
+			return false, under(err, field)
+		}
+		changed = changed || did
+	}
+	if mp.Exact {
+		var drop []uuid.UUID
+		for key, child := range have {
+			if !given[key] {
+				drop = append(drop, child)
+			}
+		}
+		sort.Slice(drop, func(i, j int) bool { return drop[i].String() < drop[j].String() })
+		if len(drop) > 0 {
+			if err := mp.Ops.Delete(ctx, im.DB, repeat(scope[0], len(drop)), drop); err != nil {
+				return false, inSet(err, mp.Line, nil)
+			}
+			changed = true
+		}
+	}
+	return changed, nil
+}
+
+// under names an error's fields under prefix: "[0].displayName" is "contents.de-DE.displayName".
+func under(err error, prefix string) error {
+	var ae *apierr.Error
+	if !errors.As(err, &ae) {
+		return err
+	}
+	for i, f := range ae.Fields {
+		name := strings.TrimPrefix(strings.TrimPrefix(f.Field, "[0]"), ".")
+		if name == "" {
+			ae.Fields[i].Field = prefix
+		} else {
+			ae.Fields[i].Field = prefix + "." + name
+		}
+	}
+	if len(ae.Fields) == 0 {
+		ae.WithField(prefix, ae.Detail)
+	}
+	return err
+}
+
+// codeMembers reads a resource's children as code → child uuid with query q.
+func codeMembers(ctx context.Context, tx pgx.Tx, q string, id uuid.UUID) (map[string]uuid.UUID, error) {
+	out := map[string]uuid.UUID{}
+	rows, err := tx.Query(ctx, q, reqctx.Tenant(ctx), id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var code string
+		var child uuid.UUID
+		if err := rows.Scan(&code, &child); err != nil {
+			return nil, err
+		}
+		out[code] = child
+	}
+	return out, rows.Err()
+}
+
+// applyList makes the children of list ls of resource id exactly the items of v, an array of
+// objects each with its code: listed codes are updated or created in the order given, with their
+// own maps; children not listed are deleted. It reports whether anything changed.
+func (im *Importer) applyList(ctx context.Context, tx pgx.Tx, k *Kind, ls List, id uuid.UUID, v json.RawMessage) (bool, error) {
+	if string(v) == "null" {
+		v = []byte("[]")
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(v, &items); err != nil {
+		return false, malformed(ls.Line, "%s must be an array of objects with a code", ls.Line)
+	}
+	have, err := codeMembers(ctx, tx, ls.Members, id)
+	if err != nil {
+		return false, err
+	}
+	nested := map[string]bool{}
+	for _, mp := range ls.Maps {
+		nested[mp.Line] = true
+	}
+	scope := []crud.Scope{{Parent: id, Keys: []string{k.IDKey, id.String()}}}
+	listed := map[string]bool{}
+	changed := false
+	for i, raw := range items {
+		at := fmt.Sprintf("%s[%d]", ls.Line, i)
+		fs, order, err := objectKeys(raw)
+		if err != nil || len(raw) == 0 || raw[0] != '{' {
+			return false, malformed(at, "%s must be an object with a code", at)
+		}
+		var code string
+		if err := json.Unmarshal(fs["code"], &code); err != nil || code == "" {
+			return false, apierr.New(apierr.ValidationFailed, "%s.code is required", at).WithField(at+".code", "is required")
+		}
+		if listed[code] {
+			return false, apierr.New(apierr.ValidationFailed, "%s: code %q is listed twice", at, code).WithField(at+".code", "listed twice")
+		}
+		listed[code] = true
+		child, exists := have[code]
+		var o object
+		if exists {
+			o.id("uuid", child)
+		}
+		for _, f := range order {
+			if nested[f] || (exists && f == "code") {
+				continue
+			}
+			if f == "uuid" {
+				return false, malformed(at+".uuid", "children are given by code")
+			}
+			o.put(f, fs[f])
+		}
+		got, did, err := im.write(ctx, ls.Ops, scope[0], exists, o.bytes())
+		if err != nil {
+			return false, under(err, at)
+		}
+		child, changed = uuidOf(got), changed || did
+		for _, mp := range ls.Maps {
+			mv, given := fs[mp.Line]
+			if !given {
+				continue
+			}
+			did, err := im.applyMap(ctx, tx, mp, []string{k.IDKey, id.String(), ls.IDKey, child.String()}, []uuid.UUID{id, child}, mv)
+			if err != nil {
+				return false, under(err, at)
+			}
+			changed = changed || did
+		}
+	}
+	var drop []uuid.UUID
+	var dropCodes []string
+	for code := range have {
+		if !listed[code] {
+			dropCodes = append(dropCodes, code)
+		}
+	}
+	sort.Strings(dropCodes)
+	for _, code := range dropCodes {
+		drop = append(drop, have[code])
+	}
+	if len(drop) > 0 {
+		if err := ls.Ops.Delete(ctx, im.DB, repeat(scope[0], len(drop)), drop); err != nil {
+			return false, inSet(err, ls.Line, nil)
+		}
+		changed = true
+	}
+	return changed, nil
+}
+
+// applyMerge merges the items of v, an array of objects keyed by mg's references, into the
+// children of resource id. It reports whether anything changed.
+func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge, id uuid.UUID, v json.RawMessage) (bool, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(v, &items); err != nil {
+		return false, malformed(mg.Line, "%s must be an array of objects", mg.Line)
+	}
+	have, err := codeMembers(ctx, tx, mg.Members, id)
+	if err != nil {
+		return false, err
+	}
+	scope := []crud.Scope{{Parent: id, Keys: []string{k.IDKey, id.String()}}}
+	seen := map[string]bool{}
+	changed := false
+	for i, raw := range items {
+		at := fmt.Sprintf("%s[%d]", mg.Line, i)
+		fs, order, err := objectKeys(raw)
+		if err != nil || len(raw) == 0 || raw[0] != '{' {
+			return false, malformed(at, "%s must be an object", at)
+		}
+		// The key: each reference resolved (absent or null: none).
+		parts := make([]string, len(mg.KeyOrder))
+		refs := map[string][]byte{}
+		for j, name := range mg.KeyOrder {
+			ref := mg.Keys[name]
+			val, given := fs[name]
+			if !given || string(val) == "null" {
+				continue
+			}
+			resolved, err := im.resolve(ctx, tx, at+"."+name, ref, val)
+			if err != nil {
+				return false, err
+			}
+			refs[ref.Field] = resolved
+			var u string
+			_ = json.Unmarshal(resolved, &u)
+			parts[j] = u
+		}
+		key := strings.Join(parts, "/")
+		if seen[key] {
+			return false, apierr.New(apierr.ValidationFailed, "%s repeats the key of an item before it", at).WithField(at, "given twice")
+		}
+		seen[key] = true
+		child, exists := have[key]
+		if nv, ok := fs[mg.Null]; ok && string(nv) == "null" {
+			if exists {
+				if err := mg.Ops.Delete(ctx, im.DB, scope, []uuid.UUID{child}); err != nil {
+					return false, under(err, at)
+				}
+				changed = true
+			}
+			continue
+		}
+		var o object
+		if exists {
+			o.id("uuid", child)
+		} else {
+			for _, name := range mg.KeyOrder {
+				if r, ok := refs[mg.Keys[name].Field]; ok {
+					o.put(mg.Keys[name].Field, r)
+				}
+			}
+		}
+		given := 0 // fields of the item besides its key and status
+		for _, f := range order {
+			if _, isKey := mg.Keys[f]; isKey || (f == "status" && mg.Moves != nil) {
+				continue
+			}
+			if strings.HasSuffix(f, "Uuid") || f == "uuid" {
+				return false, malformed(at+"."+f, "references are given by code")
+			}
+			if ref, ok := mg.Refs[f]; ok {
+				resolved, err := im.resolve(ctx, tx, at+"."+f, ref, fs[f])
+				if err != nil {
+					return false, err
+				}
+				o.put(ref.Field, resolved)
+			} else {
+				o.put(f, fs[f])
+			}
+			given++
+		}
+		var out proto.Message
+		if exists && given == 0 {
+			// Nothing to update but perhaps the status: the child as it is.
+			if out, err = mg.Ops.Get(ctx, im.DB, scope[0], child); err != nil {
+				return false, err
+			}
+		} else {
+			var did bool
+			if out, did, err = im.write(ctx, mg.Ops, scope[0], exists, o.bytes()); err != nil {
+				return false, lineNames(under(err, at), mg.Keys, mg.Refs)
+			}
+			changed = changed || did
+		}
+		if st, ok := fs["status"]; ok && mg.Moves != nil {
+			var want string
+			if err := json.Unmarshal(st, &want); err != nil || want == "" {
+				return false, malformed(at+".status", "status must be a string")
+			}
+			moved, err := im.moveTo(ctx, mg.Moves, scope[0], mg.Moves.Kind(), at+".status", uuidOf(out), statusOf(out), want)
+			if err != nil {
+				return false, err
+			}
+			changed = changed || moved
+		}
+	}
+	if mg.Exact {
+		var gone []string
+		for key := range have {
+			if !seen[key] {
+				gone = append(gone, key)
+			}
+		}
+		sort.Strings(gone)
+		drop := make([]uuid.UUID, len(gone))
+		for i, key := range gone {
+			drop[i] = have[key]
+		}
+		if len(drop) > 0 {
+			if err := mg.Ops.Delete(ctx, im.DB, repeat(scope[0], len(drop)), drop); err != nil {
+				return false, inSet(err, mg.Line, nil)
+			}
+			changed = true
+		}
+	}
+	return changed, nil
+}
+
+// lineNames renames, in err's fields, the body's uuid fields (the last segment, "parentUuid") to
+// the line's names of those references ("parent"): errors speak of what the line gave.
+func lineNames(err error, refs ...map[string]Ref) error {
+	var ae *apierr.Error
+	if !errors.As(err, &ae) {
+		return err
+	}
+	for i, f := range ae.Fields {
+		head, last := "", f.Field
+		if j := strings.LastIndex(f.Field, "."); j >= 0 {
+			head, last = f.Field[:j+1], f.Field[j+1:]
+		}
+		for _, rs := range refs {
+			for name, r := range rs {
+				if r.Field == last {
+					ae.Fields[i].Field = head + name
+				}
+			}
+		}
+	}
+	return err
+}
+
+// object builds a JSON object member by member (a body for a family's decoder).
+type object struct {
+	b bytes.Buffer
+	n int
+}
+
+func (o *object) put(key string, v []byte) {
+	if o.n == 0 {
+		o.b.WriteByte('{')
+	} else {
+		o.b.WriteByte(',')
+	}
+	o.n++
+	kb, _ := json.Marshal(key)
+	o.b.Write(kb)
+	o.b.WriteByte(':')
+	o.b.Write(v)
+}
+
+// id puts a uuid member.
+func (o *object) id(key string, id uuid.UUID) { o.put(key, []byte(`"`+id.String()+`"`)) }
+
+func (o *object) bytes() []byte {
+	if o.n == 0 {
+		return []byte("{}")
+	}
+	return append(o.b.Bytes(), '}')
+}
+
+// write decodes body as the family's update body (exists) or create body and writes it in
+// scope: the message as the family answers it and whether anything changed.
+func (im *Importer) write(ctx context.Context, ops crud.Ops, scope crud.Scope, exists bool, body []byte) (proto.Message, bool, error) {
+	if exists {
+		m := ops.NewUpdate()
+		if err := decodeBody(body, m); err != nil {
+			return nil, false, err
+		}
+		got, changed, err := ops.Update(ctx, im.DB, []crud.Scope{scope}, []proto.Message{m})
+		if err != nil {
+			return nil, false, err
+		}
+		return got[0], changed[0], nil
+	}
+	m := ops.NewCreate()
+	if err := decodeBody(body, m); err != nil {
+		return nil, false, err
+	}
+	got, err := ops.Create(ctx, im.DB, []crud.Scope{scope}, []proto.Message{m})
+	if err != nil {
+		return nil, false, err
+	}
+	return got[0], true, nil
+}
