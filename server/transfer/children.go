@@ -56,7 +56,7 @@ func (im *Importer) applySet(ctx context.Context, tx pgx.Tx, st Set, keys []stri
 			want = append(want, m)
 		}
 	}
-	have, err := members(ctx, tx, st.Members, id) // member → link
+	have, err := children[uuid.UUID](ctx, tx, st.Members, id) // member → link
 	if err != nil {
 		return false, err
 	}
@@ -77,25 +77,17 @@ func (im *Importer) applySet(ctx context.Context, tx pgx.Tx, st Set, keys []stri
 		}
 		add, at = append(add, body), append(at, i)
 	}
-	var drop []uuid.UUID
-	for m, link := range have {
-		if !keep[m] {
-			drop = append(drop, link)
-		}
-	}
 	scope := crud.Scope{Parent: id, Keys: keys}
-	if len(drop) > 0 {
-		sort.Slice(drop, func(i, j int) bool { return drop[i].String() < drop[j].String() })
-		if err := st.Ops.Delete(ctx, im.DB, repeat(scope, len(drop)), drop); err != nil {
-			return false, inSet(err, st.Line, nil)
-		}
+	dropped, err := dropUnlisted(ctx, im, st.Ops, scope, have, keep, st.Line)
+	if err != nil {
+		return false, err
 	}
 	if len(add) > 0 {
 		if _, err := st.Ops.Create(ctx, im.DB, repeat(scope, len(add)), add); err != nil {
 			return false, inSet(err, st.Line, at)
 		}
 	}
-	return len(drop)+len(add) > 0, nil
+	return dropped || len(add) > 0, nil
 }
 
 func repeat(s crud.Scope, n int) []crud.Scope {
@@ -131,22 +123,43 @@ func inSet(err error, line string, at []int) error {
 	return err
 }
 
-// members reads a resource's children as (key or member uuid → child uuid) with query q.
-func members(ctx context.Context, tx pgx.Tx, q string, id uuid.UUID) (map[uuid.UUID]uuid.UUID, error) {
-	out := map[uuid.UUID]uuid.UUID{}
+// children reads a resource's children as key → child uuid with query q ($1 the tenant, $2 the
+// resource): the key a member's or key's uuid (sets, maps) or a code or joined key (lists, merges).
+func children[K comparable](ctx context.Context, tx pgx.Tx, q string, id uuid.UUID) (map[K]uuid.UUID, error) {
+	out := map[K]uuid.UUID{}
 	rows, err := tx.Query(ctx, q, reqctx.Tenant(ctx), id)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var k, child uuid.UUID
+		var k K
+		var child uuid.UUID
 		if err := rows.Scan(&k, &child); err != nil {
 			return nil, err
 		}
 		out[k] = child
 	}
 	return out, rows.Err()
+}
+
+// dropUnlisted deletes, through ops, the children in have whose key kept does not hold (in the
+// order of their uuids, so that a line always writes alike), and reports whether it deleted any.
+func dropUnlisted[K comparable](ctx context.Context, im *Importer, ops crud.Ops, scope crud.Scope, have map[K]uuid.UUID, kept map[K]bool, line string) (bool, error) {
+	var drop []uuid.UUID
+	for k, child := range have {
+		if !kept[k] {
+			drop = append(drop, child)
+		}
+	}
+	if len(drop) == 0 {
+		return false, nil
+	}
+	sort.Slice(drop, func(i, j int) bool { return drop[i].String() < drop[j].String() })
+	if err := ops.Delete(ctx, im.DB, repeat(scope, len(drop)), drop); err != nil {
+		return false, inSet(err, line, nil)
+	}
+	return true, nil
 }
 
 // applyMap merges the children of map mp of the resource at the end of path (keys: its scope's
@@ -168,7 +181,7 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 		return false, malformed(mp.Line, "%s: %v", mp.Line, err)
 	}
 	sort.Strings(codes)
-	have, err := members(ctx, tx, mp.Members, id)
+	have, err := children[uuid.UUID](ctx, tx, mp.Members, id)
 	if err != nil {
 		return false, err
 	}
@@ -239,19 +252,11 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 		changed = changed || did
 	}
 	if mp.Exact {
-		var drop []uuid.UUID
-		for key, child := range have {
-			if !given[key] {
-				drop = append(drop, child)
-			}
+		dropped, err := dropUnlisted(ctx, im, mp.Ops, scope[0], have, given, mp.Line)
+		if err != nil {
+			return false, err
 		}
-		sort.Slice(drop, func(i, j int) bool { return drop[i].String() < drop[j].String() })
-		if len(drop) > 0 {
-			if err := mp.Ops.Delete(ctx, im.DB, repeat(scope[0], len(drop)), drop); err != nil {
-				return false, inSet(err, mp.Line, nil)
-			}
-			changed = true
-		}
+		changed = changed || dropped
 	}
 	return changed, nil
 }
@@ -276,25 +281,6 @@ func under(err error, prefix string) error {
 	return err
 }
 
-// codeMembers reads a resource's children as code → child uuid with query q.
-func codeMembers(ctx context.Context, tx pgx.Tx, q string, id uuid.UUID) (map[string]uuid.UUID, error) {
-	out := map[string]uuid.UUID{}
-	rows, err := tx.Query(ctx, q, reqctx.Tenant(ctx), id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var code string
-		var child uuid.UUID
-		if err := rows.Scan(&code, &child); err != nil {
-			return nil, err
-		}
-		out[code] = child
-	}
-	return out, rows.Err()
-}
-
 // applyList makes the children of list ls of resource id exactly the items of v, an array of
 // objects each with its code: listed codes are updated or created in the order given, with their
 // own maps; children not listed are deleted. It reports whether anything changed.
@@ -306,7 +292,7 @@ func (im *Importer) applyList(ctx context.Context, tx pgx.Tx, k *Kind, ls List, 
 	if err := json.Unmarshal(v, &items); err != nil {
 		return false, malformed(ls.Line, "%s must be an array of objects with a code", ls.Line)
 	}
-	have, err := codeMembers(ctx, tx, ls.Members, id)
+	have, err := children[string](ctx, tx, ls.Members, id)
 	if err != nil {
 		return false, err
 	}
@@ -362,24 +348,8 @@ func (im *Importer) applyList(ctx context.Context, tx pgx.Tx, k *Kind, ls List, 
 			changed = changed || did
 		}
 	}
-	var drop []uuid.UUID
-	var dropCodes []string
-	for code := range have {
-		if !listed[code] {
-			dropCodes = append(dropCodes, code)
-		}
-	}
-	sort.Strings(dropCodes)
-	for _, code := range dropCodes {
-		drop = append(drop, have[code])
-	}
-	if len(drop) > 0 {
-		if err := ls.Ops.Delete(ctx, im.DB, repeat(scope[0], len(drop)), drop); err != nil {
-			return false, inSet(err, ls.Line, nil)
-		}
-		changed = true
-	}
-	return changed, nil
+	dropped, err := dropUnlisted(ctx, im, ls.Ops, scope[0], have, listed, ls.Line)
+	return changed || dropped, err
 }
 
 // applyMerge merges the items of v, an array of objects keyed by mg's references, into the
@@ -389,7 +359,7 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 	if err := json.Unmarshal(v, &items); err != nil {
 		return false, malformed(mg.Line, "%s must be an array of objects", mg.Line)
 	}
-	have, err := codeMembers(ctx, tx, mg.Members, id)
+	have, err := children[string](ctx, tx, mg.Members, id)
 	if err != nil {
 		return false, err
 	}
@@ -490,23 +460,11 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 		}
 	}
 	if mg.Exact {
-		var gone []string
-		for key := range have {
-			if !seen[key] {
-				gone = append(gone, key)
-			}
+		dropped, err := dropUnlisted(ctx, im, mg.Ops, scope[0], have, seen, mg.Line)
+		if err != nil {
+			return false, err
 		}
-		sort.Strings(gone)
-		drop := make([]uuid.UUID, len(gone))
-		for i, key := range gone {
-			drop[i] = have[key]
-		}
-		if len(drop) > 0 {
-			if err := mg.Ops.Delete(ctx, im.DB, repeat(scope[0], len(drop)), drop); err != nil {
-				return false, inSet(err, mg.Line, nil)
-			}
-			changed = true
-		}
+		changed = changed || dropped
 	}
 	return changed, nil
 }
