@@ -218,18 +218,13 @@ func (f *Family[R, M, C, U]) deleteIn(ctx context.Context, d *store.DB, scopes [
 					return renumber(withItem(err, i), []int{i})
 				}
 			}
-			n, err := f.DeleteOne(ctx, t, id)
+			err := f.deleteRow(ctx, t, id, func() error {
+				return apierr.NotFoundf(f.Kind, id.String()).WithField(FieldName("uuid", i, false), "not found")
+			})
 			if err != nil {
-				if code, constraint := store.PgCode(err); code == store.ForeignKeyViolation {
-					refusedAt = i
-					return &refused{constraint: constraint}
-				}
+				refusedAt = i
 				return err
 			}
-			if n == 0 {
-				return apierr.NotFoundf(f.Kind, id.String()).WithField(FieldName("uuid", i, false), "not found")
-			}
-			t.Emit(f.event(or(f.DeletedVerb, "deleted"), scopes[i], id))
 		}
 		return nil
 	})

@@ -629,18 +629,7 @@ func (f *Family[R, M, C, U]) Delete(ctx context.Context, d *store.DB, s Scope, r
 				}
 			}
 		}
-		n, err := f.DeleteOne(ctx, t, id)
-		if err != nil {
-			if code, constraint := store.PgCode(err); code == store.ForeignKeyViolation {
-				return &refused{constraint: constraint}
-			}
-			return err
-		}
-		if n == 0 {
-			return apierr.NotFoundf(f.Kind, raw)
-		}
-		t.Emit(f.event(or(f.DeletedVerb, "deleted"), s, id))
-		return nil
+		return f.deleteRow(ctx, t, id, func() error { return apierr.NotFoundf(f.Kind, raw) })
 	})
 	var r *refused
 	if errors.As(err, &r) {
@@ -648,6 +637,24 @@ func (f *Family[R, M, C, U]) Delete(ctx context.Context, d *store.DB, s Scope, r
 		return inUse(ctx, d, reqctx.Tenant(ctx), f.Kind, raw, id, r.constraint)
 	}
 	return err
+}
+
+// deleteRow deletes row id of t's scope and records its event: a foreign key's refusal is
+// *refused (Delete and deleteIn read who refers once the transaction is over), a row that is not
+// there notFound().
+func (f *Family[R, M, C, U]) deleteRow(ctx context.Context, t *Tx, id uuid.UUID, notFound func() error) error {
+	n, err := f.DeleteOne(ctx, t, id)
+	if err != nil {
+		if code, constraint := store.PgCode(err); code == store.ForeignKeyViolation {
+			return &refused{constraint: constraint}
+		}
+		return err
+	}
+	if n == 0 {
+		return notFound()
+	}
+	t.Emit(f.event(or(f.DeletedVerb, "deleted"), t.Scope, id))
+	return nil
 }
 
 // refused carries a delete that a foreign key refused out of its transaction.
