@@ -65,10 +65,9 @@ type proc struct {
 
 func (p *proc) log() string { p.mu.Lock(); defer p.mu.Unlock(); return p.logs.String() }
 
-func start(t *testing.T, env ...string) (*proc, string, string) {
-	httpAddr, grpcAddr := freePort(t), freePort(t)
-	cmd := exec.Command(binary, "serve")
-	cmd.Env = append(os.Environ(), append(env, "CATALOG_HTTP_ADDR="+httpAddr, "CATALOG_GRPC_ADDR="+grpcAddr)...)
+// launch starts cmd with its output collected in the proc's log and its end sent on done.
+func launch(t *testing.T, cmd *exec.Cmd) *proc {
+	t.Helper()
 	p := &proc{cmd: cmd, done: make(chan error, 1)}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
@@ -85,6 +84,14 @@ func start(t *testing.T, env ...string) (*proc, string, string) {
 		t.Fatal(err)
 	}
 	go func() { p.done <- cmd.Wait(); pw.Close() }()
+	return p
+}
+
+func start(t *testing.T, env ...string) (*proc, string, string) {
+	httpAddr, grpcAddr := freePort(t), freePort(t)
+	cmd := exec.Command(binary, "serve")
+	cmd.Env = append(os.Environ(), append(env, "CATALOG_HTTP_ADDR="+httpAddr, "CATALOG_GRPC_ADDR="+grpcAddr)...)
+	p := launch(t, cmd)
 	t.Cleanup(func() {
 		if cmd.ProcessState == nil {
 			_ = cmd.Process.Signal(syscall.SIGTERM)

@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"bufio"
 	"errors"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -43,22 +41,7 @@ func TestMakeRun(t *testing.T) {
 	cmd := exec.Command("make", "--no-print-directory", "run")
 	cmd.Dir, cmd.Env = root, env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // a terminal's foreground process group
-	p := &proc{cmd: cmd, done: make(chan error, 1)}
-	pr, pw := io.Pipe()
-	cmd.Stdout, cmd.Stderr = pw, pw
-	go func() {
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			p.mu.Lock()
-			p.logs.WriteString(sc.Text() + "\n")
-			p.mu.Unlock()
-		}
-	}()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { p.done <- cmd.Wait(); pw.Close() }()
+	p := launch(t, cmd)
 	stopped := false
 	defer func() {
 		if !stopped {
