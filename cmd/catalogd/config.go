@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -29,6 +31,10 @@ type settings struct {
 	tenant, subject string
 	scopes          []string
 	ttl             time.Duration
+	// import's and export's (transfer.go).
+	jobs jobSettings
+	// The command's operands (import's FILE), when it takes some (command.operands).
+	operands []string
 }
 
 // cmdSet says which commands read a variable.
@@ -39,6 +45,8 @@ const (
 	cmdMigrate
 	cmdToken
 	cmdMock
+	cmdImport
+	cmdExport
 )
 
 // variable is one setting: an environment variable (empty for a flag of one command only) and the
@@ -199,6 +207,35 @@ var variables = []variable{
 		set: func(s *settings, v string) error { s.scopes = strings.Fields(v); return nil }},
 	{flag: "ttl", def: "24h", accepts: "a positive Go duration (e.g. 1h, 24h)", help: "lifetime of the token", cmds: cmdToken,
 		set: func(s *settings, v string) (err error) { s.ttl, err = parseDuration(v); return err }},
+
+	// import's and export's: the server they talk to, and their own flags.
+	{env: "CATALOG_TOKEN", flag: "token", def: "", accepts: "empty, or a bearer token (a JWT, no whitespace)",
+		help: "import and export: the bearer token sent to the server", secret: true, cmds: cmdImport | cmdExport,
+		set: func(s *settings, v string) error { s.jobs.token = v; return parseBearer(v) }},
+	{flag: "url", def: "http://localhost:8080", accepts: "the server's HTTP origin: http(s)://host[:port], or host:port (http)",
+		help: "the catalogd server (its HTTP port)", cmds: cmdImport | cmdExport,
+		set: func(s *settings, v string) (err error) { s.jobs.url, err = parseServerURL(v); return err }},
+	{flag: "format", def: "", accepts: "empty, ndjson or csv",
+		help: "the file's format; empty: import reads it from the file's extension (.ndjson, .jsonl, .csv), export writes ndjson", cmds: cmdImport | cmdExport,
+		set: func(s *settings, v string) error { s.jobs.format = v; return oneOf(v, "", "ndjson", "csv") }},
+	{flag: "dry-run", def: "false", accepts: "true or false", boolean: true,
+		help: "check and count every line, write nothing", cmds: cmdImport,
+		set: func(s *settings, v string) (err error) { s.jobs.dryRun, err = parseBool(v); return err }},
+	{flag: "wait", def: "false", accepts: "true or false", boolean: true,
+		help: "wait for the import to finish, showing its progress, then print the summary and the failed lines (exit status 1 when any line failed)", cmds: cmdImport,
+		set: func(s *settings, v string) (err error) { s.jobs.wait, err = parseBool(v); return err }},
+	{flag: "types", def: "", accepts: "empty (every type), or line types separated by commas (locale, attribute, …, product)",
+		help: "the line types to export", cmds: cmdExport,
+		set: func(s *settings, v string) error { s.jobs.types = splitList(v); return nil }},
+	{flag: "filter", def: "", accepts: `empty, or a JSON object of the product list's filters (e.g. {"statuses":["active"]})`,
+		help: "which products to export", cmds: cmdExport,
+		set: func(s *settings, v string) (err error) { s.jobs.filter, err = parseJSONObject(v); return err }},
+	{flag: "gzip", def: "false", accepts: "true or false", boolean: true,
+		help: "gzip the file (the bytes written are gzip)", cmds: cmdExport,
+		set: func(s *settings, v string) (err error) { s.jobs.gzip, err = parseBool(v); return err }},
+	{flag: "out", def: "", accepts: "empty (standard output), or a file path",
+		help: "where the exported file goes (written whole, then checked against the export's size and SHA-256)", cmds: cmdExport,
+		set: func(s *settings, v string) error { s.jobs.out = v; return nil }},
 }
 
 // errInvalid is a refusal whose reason is all in the variable's accepts text.
@@ -411,6 +448,57 @@ func parseLogLevel(v string) (slog.Level, error) {
 	return 0, errInvalid
 }
 
+func oneOf(v string, allowed ...string) error {
+	if !slices.Contains(allowed, v) {
+		return errInvalid
+	}
+	return nil
+}
+
+// splitList reads values separated by commas, spaces around them dropped, empty ones ignored.
+func splitList(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// parseBearer is a token as an Authorization header carries it: no whitespace (a token pasted with
+// its line break would be refused by the server as malformed; say so here).
+func parseBearer(v string) error {
+	if strings.ContainsFunc(v, unicode.IsSpace) {
+		return errors.New("contains whitespace")
+	}
+	return nil
+}
+
+// parseServerURL is the server's origin, without a trailing slash; host:port alone is http.
+func parseServerURL(v string) (string, error) {
+	if !strings.Contains(v, "://") {
+		v = "http://" + v
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return "", errInvalid
+	}
+	return strings.TrimSuffix(u.String(), "/"), nil
+}
+
+// parseJSONObject is empty or a JSON object, kept as its text.
+func parseJSONObject(v string) (json.RawMessage, error) {
+	if strings.TrimSpace(v) == "" {
+		return nil, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(v), &m); err != nil {
+		return nil, errors.New("not a JSON object")
+	}
+	return json.RawMessage(v), nil
+}
+
 // configError is a value refused: it names the variable (and the flag when the value came from
 // it) and says what the variable accepts.
 type configError struct {
@@ -469,6 +557,10 @@ func (e *usageError) Error() string { return e.msg }
 // variable when set, replaced by its flag when given. Every value refused is reported (all of
 // them, joined), never replaced by the default.
 func load(name string, cmd cmdSet, args []string, lookupEnv func(string) (string, bool)) (*settings, error) {
+	var operands []string // the names of the command's operands
+	if c := findCommand(name); c != nil {
+		operands = c.operands
+	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
@@ -482,18 +574,35 @@ func load(name string, cmd cmdSet, args []string, lookupEnv func(string) (string
 		raw[v.flag] = r
 		fs.Var(r, v.flag, v.help)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, errHelp
+	// Operands may come before, between or after the flags (catalogd import FILE -wait); "--" ends
+	// the flags.
+	var ops []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, errHelp
+			}
+			return nil, &usageError{err.Error()}
 		}
-		return nil, &usageError{err.Error()}
+		if fs.NArg() == 0 {
+			break
+		}
+		rest := fs.Args()
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			ops = append(ops, rest...)
+			break
+		}
+		ops, args = append(ops, rest[0]), rest[1:]
 	}
-	if fs.NArg() > 0 {
-		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	if len(ops) > len(operands) {
+		return nil, &usageError{fmt.Sprintf("unexpected argument %q", ops[len(operands)])}
+	}
+	if len(ops) < len(operands) {
+		return nil, &usageError{"missing " + operands[len(ops)]}
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	s := &settings{}
+	s := &settings{operands: ops}
 	var errs []error
 	for i := range variables {
 		v := &variables[i]

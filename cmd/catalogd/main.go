@@ -4,6 +4,8 @@
 //	catalogd mock      run the spec's mock server (demo catalog, any well-formed token)
 //	catalogd migrate   apply the database migrations and exit
 //	catalogd token     print a development token that serve accepts
+//	catalogd import    import a file into a server's catalog (transfer.go)
+//	catalogd export    export a server's catalog to a file (transfer.go)
 //	catalogd version   print the version
 //	catalogd help      the overview; `catalogd <command> -h` lists a command's flags
 //
@@ -47,7 +49,9 @@ type command struct {
 	summary string // one line, for the overview
 	about   string // a paragraph, for `catalogd <command> -h`
 	vars    cmdSet
-	run     func(std stdio, s *settings) error
+	// operands names the arguments it takes besides flags (import's FILE), in order, all required.
+	operands []string
+	run      func(std stdio, s *settings) error
 }
 
 var commands = []command{
@@ -69,6 +73,19 @@ var commands = []command{
 		about: "Prints a token signed with the HS256 secret serve uses, and nothing else on stdout:\n" +
 			"TOKEN=$(catalogd token). The secret is CATALOG_JWT_HS256_SECRET when set, otherwise the development\n" +
 			"secret serve made in the data directory; token never makes one."},
+	{name: "import", summary: "import a file (NDJSON or CSV of products) into a server's catalog", vars: cmdImport, run: importCommand,
+		operands: []string{"FILE"},
+		about: "Imports FILE into the tenant of the token: creates an import with the file's size and SHA-256,\n" +
+			"uploads the file to the URL the server signs, and starts the import (API.md \"Import and export\n" +
+			"(jobs)\"). With -wait it follows the import to its end (a progress bar on a terminal, a progress\n" +
+			"line now and then otherwise), prints the summary and every failed line (line, type, code, then\n" +
+			"each error's field, code and message), and exits with status 1 when the import failed or any\n" +
+			"line did; without -wait it prints the import's uuid and exits once it is queued."},
+	{name: "export", summary: "export a server's catalog (NDJSON, or CSV of products) to a file", vars: cmdExport, run: exportCommand,
+		about: "Exports the tenant of the token: creates an export (the line types of -types, the products of\n" +
+			"-filter), waits for it with its progress, downloads the file from the URL the server signs to\n" +
+			"-out (standard output when empty) and checks its size and SHA-256. The report goes to standard\n" +
+			"output, or to standard error when the file does. Exit status 1 when the export failed."},
 	{name: "version", summary: "print the version", run: version,
 		about: "Prints catalogd's version, the git commit it was built from (stamped by `make build` and `make run`),\n" +
 			"the interface version (the OpenAPI document's) and the Go version."},
@@ -174,6 +191,9 @@ variable; a value that does not parse stops catalogd with exit code 2):
 // commandUsage is `catalogd <command> -h`: the command's own flags, from the table.
 func commandUsage(w io.Writer, c *command) {
 	fmt.Fprintf(w, "Usage: catalogd %s", c.name)
+	for _, o := range c.operands {
+		fmt.Fprint(w, " "+o)
+	}
 	if c.vars != 0 {
 		fmt.Fprint(w, " [flags]")
 	}

@@ -291,7 +291,7 @@ func TestHelp(t *testing.T) {
 	for _, m := range regexp.MustCompile(`(?m)^  ([a-z]+) +\S`).FindAllStringSubmatch(cmds, -1) {
 		listed = append(listed, m[1])
 	}
-	if want := []string{"serve", "mock", "migrate", "token", "version", "help"}; !slices.Equal(listed, want) {
+	if want := []string{"serve", "mock", "migrate", "token", "import", "export", "version", "help"}; !slices.Equal(listed, want) {
 		t.Errorf("commands listed: %v, want %v", listed, want)
 	}
 	if !strings.Contains(first, "  serve     run the service (the default command)\n") {
@@ -322,6 +322,8 @@ func TestEachCommandsHelpListsItsOwnFlags(t *testing.T) {
 		{"migrate", cmdMigrate, []string{"database-url", "data-dir", "log-level"}, []string{"http-addr", "jwt-issuer", "tenant"}},
 		{"token", cmdToken, []string{"tenant", "subject", "scopes", "ttl", "data-dir", "jwt-hs256-secret"},
 			[]string{"http-addr", "webhook-workers", "database-url", "log-level"}},
+		{"import", cmdImport, []string{"url", "token", "format", "dry-run", "wait"}, []string{"http-addr", "out", "types", "tenant"}},
+		{"export", cmdExport, []string{"url", "token", "format", "types", "filter", "gzip", "out"}, []string{"http-addr", "wait", "dry-run"}},
 		{"version", 0, nil, []string{"http-addr"}},
 	} {
 		for _, args := range [][]string{{c.name, "-h"}, {c.name, "--help"}, {"help", c.name}} {
