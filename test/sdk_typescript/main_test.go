@@ -167,6 +167,9 @@ func build(t *testing.T, sdk, consumer string) error {
 	if err := writeWebhookSources(sdk, filepath.Join(consumer, "src", "webhooks")); err != nil {
 		return err
 	}
+	if err := writeSources(filepath.Join(consumer, "src", "transfers"), filepath.Join("transfers", "transfers.test.ts")); err != nil {
+		return err
+	}
 	r, err = command(consumer, nil, 5*time.Minute, filepath.Join(consumer, "node_modules", ".bin", "tsc"), "-p", "tsconfig.json", "--pretty", "false")
 	if err != nil {
 		return fmt.Errorf("tsc --strict rejects the code that uses the SDK (src/*.ts, and src/readme/*.ts from README.md's "+

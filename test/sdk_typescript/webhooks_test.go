@@ -15,13 +15,19 @@ import (
 // receiver example (sdk/typescript/examples/webhook-receiver.ts) into the consumer project's dir
 // (src/webhooks, rebuilt), where tsc --strict compiles them against the packed SDK like the rest.
 func writeWebhookSources(sdk, dir string) error {
+	return writeSources(dir, filepath.Join("webhooks", "webhooks.test.ts"), filepath.Join(sdk, "examples", "webhook-receiver.ts"))
+}
+
+// writeSources copies files into the consumer project's dir (rebuilt), where tsc --strict compiles
+// them against the packed SDK like the rest.
+func writeSources(dir string, files ...string) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for _, f := range []string{filepath.Join("webhooks", "webhooks.test.ts"), filepath.Join(sdk, "examples", "webhook-receiver.ts")} {
+	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			return err
