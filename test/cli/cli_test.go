@@ -99,9 +99,9 @@ func TestImportWithFailedLines(t *testing.T) {
 		`(?m)^completed: (\d+) B/(\d+) B, 8 lines: 5 created, 0 updated, 0 unchanged, 3 failed$`,
 		`(?m)^import ` + uuidRE + ` completed: 8 lines: 5 created, 0 updated, 0 unchanged, 3 failed$`,
 		`(?m)^failed lines:\n  LINE +TYPE +CODE +FIELD +ERROR +MESSAGE\n`,
-		`(?m)^  6 +product +BOOT-2 +categories +UNRESOLVED_REFERENCE +\S.*nowhere`,
-		`(?m)^  7 +category +socks +position +\S+ +\S`,
-		`(?m)^  8 +- +- +- +\S+ +\S`,
+		`(?m)^  6 +product +BOOT-2 +categories\[0\] +UNRESOLVED_REFERENCE +no category with code "nowhere"$`,
+		`(?m)^  7 +category +socks +position +MALFORMED_REQUEST +must be an integer, not a string$`,
+		`(?m)^  8 +- +- +- +MALFORMED_REQUEST +a line is one JSON object$`,
 	} {
 		if !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("stdout does not match %s", re)

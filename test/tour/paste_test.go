@@ -115,6 +115,11 @@ func TestReadmePasted(t *testing.T) {
 		t.Fatalf("only %d curl commands in %q", len(cmds), sectionStart)
 	}
 
+	// catalogd's own commands (import, export) as `make run` builds them into ./bin.
+	bin, err := apptest.BuildCatalogd(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	tenant := "paste-" + apptest.RandomHex(4)
 	answers := t.TempDir()
 	var script strings.Builder
@@ -126,6 +131,7 @@ func TestReadmePasted(t *testing.T) {
   command curl -w "%{stderr}call %{http_code} %{method} $f %{url_effective}\n" "$@" | tee "$f"
 }
 `)
+	script.WriteString("./bin/catalogd() { \"$CATALOGD\" \"$@\"; }\n")
 	for pass := 1; pass <= passes; pass++ {
 		fmt.Fprintf(&script, "echo 'pass %d' >&2; echo; echo 'pass %d'\n", pass, pass)
 		for _, l := range blocks {
@@ -136,11 +142,11 @@ func TestReadmePasted(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", script.String())
 	cmd.Dir = root // "in another terminal at the root of the repository"
-	cmd.Env = append(os.Environ(), "BASE="+env.BaseURL, "TOKEN="+apptest.Token(tenant), "GRPC="+env.Server.GRPCAddr(), "ANSWERS="+answers)
+	cmd.Env = append(os.Environ(), "BASE="+env.BaseURL, "TOKEN="+apptest.Token(tenant), "GRPC="+env.Server.GRPCAddr(), "ANSWERS="+answers, "CATALOGD="+bin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
 	t.Logf("the README pasted twice (%s):\n%s", time.Since(start).Round(time.Millisecond), stdout.String())
 	if err != nil {
 		t.Fatalf("bash: %v\n%s", err, stderr.String())
@@ -194,8 +200,16 @@ func TestReadmePasted(t *testing.T) {
 		t.Errorf("locales after two passes: %v, want en-US once", locales)
 	}
 	products := apptest.Want(t, c.Get("/v1/products?size=100"), 200).Items()
-	if len(products) != 3*passes {
-		t.Errorf("%d products after two passes, want %d (TSHIRT-, TSHIRT-RED-, RUNNER- each time)", len(products), 3*passes)
+	if len(products) != 3*passes+3 {
+		t.Errorf("%d products after two passes, want %d (TSHIRT-, TSHIRT-RED-, RUNNER- each time, JACKET-1 to 3 imported once)", len(products), 3*passes+3)
+	}
+	jackets := apptest.Want(t, c.Get("/v1/products?codes[eq]=JACKET-1&codes[eq]=JACKET-2&codes[eq]=JACKET-3&code[order]=asc"), 200).Items()
+	var got []string
+	for _, p := range jackets {
+		got = append(got, fmt.Sprintf("%v:%v", p["code"], p["status"]))
+	}
+	if strings.Join(got, ",") != "JACKET-1:active,JACKET-2:active,JACKET-3:active" {
+		t.Errorf("the imported products: %v", got)
 	}
 }
 
@@ -279,6 +293,33 @@ func check(t *testing.T, pass int, cmds []command, answered map[int]call, out st
 	// gRPC: created and listed by the Go SDK.
 	if !regexp.MustCompile(`(?m)created grpc-[0-9]+ \(ATTRIBUTE_STATUS_DRAFT\) \S+\nlisted grpc-[0-9]+ \(ATTRIBUTE_STATUS_DRAFT\) \S+$`).MatchString(out) {
 		t.Errorf("pass %d: the gRPC example did not print its attribute created and listed:\n%s", pass, out)
+	}
+
+	// catalogd import and export: the catalog and the spreadsheet created by the first pass, unchanged
+	// in the second; the export imported again (a dry run) changes nothing.
+	counts := func(lines, created int) string {
+		return fmt.Sprintf("%d lines: %d created, 0 updated, %d unchanged, 0 failed", lines, created, lines-created)
+	}
+	catalog, csv := counts(11, 10), counts(2, 2) // the locale en-US was there: unchanged
+	if pass > 1 {
+		catalog, csv = counts(11, 0), counts(2, 0)
+	}
+	uuid := `[0-9a-f-]{36}`
+	dry := regexp.QuoteMeta(" (dry run: nothing was written)")
+	for _, re := range []string{
+		`(?m)^import ` + uuid + ` completed: ` + catalog + `$`,
+		`(?m)^import ` + uuid + ` completed` + dry + `: ` + csv + `$`,
+		`(?m)^import ` + uuid + ` completed: ` + csv + `$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("pass %d: catalogd import printed no line matching %s", pass, re)
+		}
+	}
+	m := regexp.MustCompile(`(?m)^export ` + uuid + ` completed: (\d+) items, .*, written to /tmp/catalog-export\.ndjson \(size and checksum checked\)$`).FindStringSubmatch(out)
+	if m == nil {
+		t.Errorf("pass %d: catalogd export did not report its file", pass)
+	} else if n, _ := strconv.Atoi(m[1]); !regexp.MustCompile(`(?m)^import ` + uuid + ` completed` + dry + `: ` + counts(n, 0) + `$`).MatchString(out) {
+		t.Errorf("pass %d: the export (%d items) imported again is not all unchanged", pass, n)
 	}
 
 	// The search: the red running shoe, alone.
