@@ -6,6 +6,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -241,5 +242,28 @@ func TestErrors(t *testing.T) {
 	r = catalogd(t, "cli-"+apptest.RandomHex(6), "export", "--types", "nonsense", "--out", filepath.Join(t.TempDir(), "x"))
 	if r.Code != 1 || !strings.Contains(r.Stderr, "POST /v1/exports: HTTP 400 ") {
 		t.Errorf("an unknown type: exit %d, stderr %q", r.Code, r.Stderr)
+	}
+}
+
+// On a terminal (a pseudo-terminal made by util-linux's script) the progress is one line redrawn in
+// place, with a bar that ends full.
+func TestProgressBarOnATerminal(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Fatalf("this test needs script (util-linux, apt-get install bsdutils): %v", err)
+	}
+	path := file(t, "catalog.ndjson", catalog...)
+	line := strings.Join([]string{bin, "import", "--wait", "--url", env.BaseURL, path}, " ")
+	r := apptest.RunCommand(t, t.TempDir(), []string{"PATH=" + os.Getenv("PATH"), "TERM=xterm",
+		"CATALOG_TOKEN=" + apptest.Token("cli-"+apptest.RandomHex(6))}, 2*time.Minute, "script", "-qec", line, "/dev/null")
+	t.Logf("on a terminal: exit %d\n%q", r.Code, r.Stdout)
+	if r.Code != 0 {
+		t.Fatalf("exit %d", r.Code)
+	}
+	for _, want := range []string{"\r\x1b[Kuploading ", "\r\x1b[Kcompleted   [########################] 100%  ",
+		"5 lines: 5 created, 0 updated, 0 unchanged, 0 failed\r\nimport "} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("the terminal's output lacks %q", want)
+		}
 	}
 }
