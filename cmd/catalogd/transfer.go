@@ -256,7 +256,7 @@ func importCommand(std stdio, s *settings) error {
 	}
 	if !j.wait {
 		p.done()
-		fmt.Fprintf(out, "import %s %s: %s, %s (follow it: GET /v1/imports/%s, or catalogd import -wait next time)\n",
+		fmt.Fprintf(out, "import %s %s: %s, %s (follow it: GET /v1/imports/%s; -wait waits for it)\n",
 			imp.UUID, imp.Status, path, byteSize(size), imp.UUID)
 		return nil
 	}
