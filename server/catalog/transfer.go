@@ -19,7 +19,7 @@ func TransferKinds() []*transfer.Kind {
 		{Type: "locale", Table: "locales", Ops: locales.Ops()},
 		{Type: "attribute", Table: "attributes", Ops: attributes.Ops(), IDKey: "attributeUuid",
 			Maps: []transfer.Map{contentMap(kindAttribute, attributeContents.Ops())},
-			Lists: []transfer.List{{Line: "terms", Ops: terms.Ops(), IDKey: "termUuid",
+			Lists: []transfer.List{{Line: "terms", Kind: "term", Ops: terms.Ops(), IDKey: "termUuid",
 				Members: "SELECT code, uuid FROM attribute_terms WHERE tenant_id = $1 AND attribute_uuid = $2",
 				Maps:    []transfer.Map{termContentMap}}}},
 		{Type: "category", Table: "categories", Ops: categories.Ops(), IDKey: "categoryUuid",
