@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/catalogd/catalogd/server/reqctx"
+	"github.com/catalogd/catalogd/server/store"
 )
 
 // FileError is a file that cannot be read as what it claims to be (a CSV without its header's
@@ -341,6 +344,34 @@ func (im *Importer) Merging() *Importer {
 			c.Merges[i].Exact = false
 		}
 		out.kinds[t] = &c
+	}
+	return out
+}
+
+// InputDataTypes is DataTypes read from the input types of the context's tenant.
+func InputDataTypes(d *store.DB) DataTypes {
+	return func(ctx context.Context, code string) (string, bool, error) {
+		var dt string
+		err := d.Pool.QueryRow(ctx, "SELECT data_type FROM input_types WHERE tenant_id = $1 AND code = $2", reqctx.Tenant(ctx), code).Scan(&dt)
+		if store.IsNoRows(err) {
+			return "", false, nil
+		}
+		return dt, err == nil, err
+	}
+}
+
+// Rename is errs with their fields named as the line's file names them (Field): the errors of
+// the line's result, for the job's record of a failed line.
+func (l Line) Rename(errs []LineError) []LineError {
+	if l.Field == nil {
+		return errs
+	}
+	out := make([]LineError, len(errs))
+	for i, e := range errs {
+		if name := l.Field(e.Field); name != "" {
+			e.Field = name
+		}
+		out[i] = e
 	}
 	return out
 }
