@@ -5,7 +5,6 @@ package transfer
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -177,14 +176,24 @@ func (s *CSVSource) line(cells [][]byte) ([]byte, func(string) string, []LineErr
 	failCell := func(i int, code, format string, args ...any) {
 		fails = append(fails, LineError{Field: s.names[i], Code: code, Message: fmt.Sprintf(format, args...)})
 	}
-	var o object
-	o.put("type", []byte(`"product"`))
-	var (
-		attrs            object
-		values, pubs     []json.RawMessage
-		valCols, pubCols []int // the column of each item of values and pubs
-	)
-	str := func(v string) []byte { return jsonString(v) }
+	// The line's object, and its attributes, values and publications built beside it.
+	o := append(make([]byte, 0, 512), `{"type":"product"`...)
+	var attrs, values, pubs []byte
+	var valCols, pubCols []int // the column of each item of values and pubs
+	member := func(b []byte, key string) []byte {
+		if len(b) == 0 {
+			b = append(b, '{')
+		} else if b[len(b)-1] != '{' {
+			b = append(b, ',')
+		}
+		return append(appendJSONString(b, key), ':')
+	}
+	item := func(b []byte) []byte {
+		if len(b) > 0 {
+			return append(b, ',')
+		}
+		return b
+	}
 	for i, c := range cells {
 		if !utf8.Valid(c) {
 			failCell(i, "MALFORMED_REQUEST", "the cell is not valid UTF-8")
@@ -199,84 +208,81 @@ func (s *CSVSource) line(cells [][]byte) ([]byte, func(string) string, []LineErr
 		col := s.cols[i]
 		switch col.Kind {
 		case ColCode, ColKind, ColFamily, ColParent, ColBrand, ColStatus:
+			o = member(o, col.Kind)
 			if null {
-				o.put(col.Kind, []byte("null"))
+				o = append(o, "null"...)
 			} else {
-				o.put(col.Kind, str(code))
+				o = appendJSONString(o, code)
 			}
-		case ColCategories, ColTags:
-			codes := []string{}
-			if !null {
-				codes = splitCodes(text)
+		case ColCategories, ColTags, ColAttribute:
+			var b []byte
+			switch {
+			case null && col.Kind == ColAttribute:
+				b = append(b, "null"...) // deletes the attribute
+			default:
+				b = append(b, '[')
+				if !null { // else empties the set
+					for j, c := range splitCodes(text) {
+						if j > 0 {
+							b = append(b, ',')
+						}
+						b = appendJSONString(b, c)
+					}
+				}
+				b = append(b, ']')
 			}
-			b, _ := json.Marshal(codes)
-			o.put(col.Kind, b)
-		case ColAttribute:
-			if null {
-				attrs.put(col.Code, []byte("null"))
+			if col.Kind == ColAttribute {
+				attrs = append(member(attrs, col.Code), b...)
 			} else {
-				b, _ := json.Marshal(splitCodes(text))
-				attrs.put(col.Code, b)
+				o = append(member(o, col.Kind), b...)
 			}
 		case ColValue:
-			var item object
-			item.put("inputType", str(col.Code))
-			if col.Locale != "" {
-				item.put("locale", str(col.Locale))
-			}
-			if col.Channel != "" {
-				item.put("channel", str(col.Channel))
-			}
+			var v []byte
 			switch dt := s.types[col.Code]; {
 			case null:
-				item.put("value", []byte("null"))
+				v = []byte("null")
 			case dt == "":
-				item.put("value", str(text)) // the input type is unknown: the importer says so
+				v = jsonString(text) // the input type is unknown: the importer says so
 			default:
-				v, err := ParseCSVValue(dt, raw)
-				if err != nil {
+				var err error
+				if v, err = ParseCSVValue(dt, raw); err != nil {
 					failCell(i, "VALIDATION_FAILED", "%s (a %s value)", err, dt)
 					continue
 				}
-				item.put("value", v)
 			}
-			values, valCols = append(values, item.bytes()), append(valCols, i)
+			values = appendJSONString(append(item(values), `{"inputType":`...), col.Code)
+			if col.Locale != "" {
+				values = appendJSONString(append(values, `,"locale":`...), col.Locale)
+			}
+			if col.Channel != "" {
+				values = appendJSONString(append(values, `,"channel":`...), col.Channel)
+			}
+			values = append(append(append(values, `,"value":`...), v...), '}')
+			valCols = append(valCols, i)
 		case ColPublication:
-			var item object
-			item.put("channel", str(col.Code))
+			pubs = append(appendJSONString(append(item(pubs), `{"channel":`...), col.Code), `,"status":`...)
 			if null {
-				item.put("status", []byte("null"))
+				pubs = append(pubs, "null"...) // deletes the publication
 			} else {
-				item.put("status", str(code))
+				pubs = appendJSONString(pubs, code)
 			}
-			pubs, pubCols = append(pubs, item.bytes()), append(pubCols, i)
+			pubs = append(pubs, '}')
+			pubCols = append(pubCols, i)
 		}
 	}
 	if fails != nil {
 		return nil, nil, fails
 	}
-	if attrs.n > 0 {
-		o.put("attributes", attrs.bytes())
+	if attrs != nil {
+		o = append(append(member(o, "attributes"), attrs...), '}')
 	}
 	if values != nil {
-		o.put("values", jsonArray(values))
+		o = append(append(append(member(o, "values"), '['), values...), ']')
 	}
 	if pubs != nil {
-		o.put("publications", jsonArray(pubs))
+		o = append(append(append(member(o, "publications"), '['), pubs...), ']')
 	}
-	return o.bytes(), s.namer(valCols, pubCols), nil
-}
-
-// jsonArray is the JSON array of items.
-func jsonArray(items []json.RawMessage) []byte {
-	b := []byte{'['}
-	for i, it := range items {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, it...)
-	}
-	return append(b, ']')
+	return append(o, '}'), s.namer(valCols, pubCols), nil
 }
 
 // namer renames the fields of a row's line errors to the row's columns: values[2].value is the

@@ -67,6 +67,9 @@ func TestCSVValueForms(t *testing.T) {
 		{DataJSON, `{ "a" : [ 1 ] }`, `{"a":[1]}`},
 		{DataText, `"#NULL"`, "##NULL"},
 		{DataText, `""`, ""},
+		{DataText, `"a\"b\\c\n"`, "a\"b\\c\n"},
+		{DataText, `"caf\u00e9"`, "café"},
+		{DataMoney, `{"currency":"USD","amount":"5"}`, "5 USD"},
 	} {
 		if got, err := FormatCSVValue(c.dataType, json.RawMessage(c.value)); err != nil || got != c.cell {
 			t.Errorf("FormatCSVValue(%s, %s) = %q, %v; want %q", c.dataType, c.value, got, err, c.cell)
@@ -87,7 +90,7 @@ func TestCSVValueForms(t *testing.T) {
 	}
 	for _, c := range []struct{ dataType, value string }{
 		{DataText, `5`}, {DataInteger, `"5"`}, {DataInteger, `1.5`}, {DataBoolean, `"true"`},
-		{DataMoney, `{"amount":"1"}`}, {DataMoney, `"1 EUR"`}, {DataDecimal, `1e3`}, {DataJSON, `null`}, {DataText, ``},
+		{DataMoney, `{"amount":"1"}`}, {DataMoney, `"1 EUR"`}, {DataMoney, `{"amount":"1","currency":"eur"}`}, {DataText, `"abc`}, {DataText, `"a"b"`}, {DataDecimal, `1e3`}, {DataJSON, `null`}, {DataText, ``},
 		{"colour", `"x"`},
 	} {
 		if got, err := FormatCSVValue(c.dataType, json.RawMessage(c.value)); err == nil {
@@ -364,4 +367,34 @@ func BenchmarkCSVSource(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// appendJSONString writes every string as encoding/json reads it back.
+func TestCSVJSONString(t *testing.T) {
+	for _, s := range []string{"", "plain", `quo"te`, `back\slash`, "tab\tnew\nline\rcr", "\x00\x01\x1f\x7f", "<&>", "ünïcödé ✓ \u2028", "#NULL"} {
+		var back string
+		if err := json.Unmarshal(jsonString(s), &back); err != nil || back != s {
+			t.Errorf("jsonString(%q) = %s: reads back %q, %v", s, jsonString(s), back, err)
+		}
+	}
+	if _, err := ParseCSVValue(DataText, "bad \xff"); err == nil {
+		t.Error("ParseCSVValue of invalid UTF-8 succeeded")
+	}
+}
+
+// BenchmarkFormatCSVValue measures writing values as cells (the export's side).
+func BenchmarkFormatCSVValue(b *testing.B) {
+	values := []struct {
+		dataType string
+		value    json.RawMessage
+	}{
+		{DataText, json.RawMessage(`"Stiefel rot"`)}, {DataDecimal, json.RawMessage(`"1.5"`)},
+		{DataMoney, json.RawMessage(`{"amount":"89.90","currency":"EUR"}`)}, {DataInteger, json.RawMessage(`12`)},
+	}
+	for i := 0; i < b.N; i++ {
+		v := values[i%len(values)]
+		if _, err := FormatCSVValue(v.dataType, v.value); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

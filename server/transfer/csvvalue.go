@@ -8,8 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // CSVNull is the cell that deletes: a value, an attribute, a publication, a reference, or empties
@@ -17,12 +17,16 @@ import (
 // so that any text can be written (EscapeCSVCell).
 const CSVNull = "#NULL"
 
-var nullLike = regexp.MustCompile(`^#+NULL$`)
+// nullLike: s is one or more "#" then "NULL".
+func nullLike(s string) bool {
+	rest := strings.TrimLeft(s, "#")
+	return len(rest) < len(s) && rest == "NULL"
+}
 
 // EscapeCSVCell is the cell of text s: s itself, or with one more "#" when it reads as CSVNull
 // or as an escaped one.
 func EscapeCSVCell(s string) string {
-	if nullLike.MatchString(s) {
+	if len(s) > 0 && s[0] == '#' && nullLike(s) {
 		return "#" + s
 	}
 	return s
@@ -30,10 +34,13 @@ func EscapeCSVCell(s string) string {
 
 // unescapeCell reads a cell: its text and whether it is CSVNull.
 func unescapeCell(s string) (string, bool) {
+	if len(s) == 0 || s[0] != '#' {
+		return s, false
+	}
 	if s == CSVNull {
 		return "", true
 	}
-	if nullLike.MatchString(s) {
+	if nullLike(s) {
 		return s[1:], false
 	}
 	return s, false
@@ -163,11 +170,42 @@ const (
 	DataJSON     = "json"
 )
 
-var (
-	csvInteger  = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
-	csvDecimal  = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?$`)
-	csvCurrency = regexp.MustCompile(`^[A-Z]{3}$`)
-)
+// isInteger: s is -?(0|[1-9][0-9]*).
+func isInteger(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	return digits(s)
+}
+
+// isDecimal: s is an integer, then perhaps a dot and digits.
+func isDecimal(s string) bool {
+	whole, frac, dot := strings.Cut(s, ".")
+	return isInteger(whole) && (!dot || (frac != "" && digits(frac)))
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isCurrency: s is three capital letters.
+func isCurrency(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for i := 0; i < 3; i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
 
 // ParseCSVValue is the JSON value (as the API takes it) of a value cell's text for dataType:
 //
@@ -186,6 +224,9 @@ var (
 func ParseCSVValue(dataType, cell string) (json.RawMessage, error) {
 	cell, null := unescapeCell(cell)
 	s := strings.TrimSpace(cell)
+	if !utf8.ValidString(cell) {
+		return nil, errors.New("must be UTF-8 text")
+	}
 	if null || s == "" {
 		return nil, errors.New("no value: an empty cell leaves the value alone, " + CSVNull + " deletes it")
 	}
@@ -195,12 +236,12 @@ func ParseCSVValue(dataType, cell string) (json.RawMessage, error) {
 	case DataURL, DataDate, DataDateTime:
 		return jsonString(s), nil
 	case DataInteger:
-		if !csvInteger.MatchString(s) {
+		if !isInteger(s) {
 			return nil, errors.New("must be an integer such as 42 or -5 (digits, no separators or exponent)")
 		}
 		return json.RawMessage(s), nil
 	case DataDecimal:
-		if !csvDecimal.MatchString(s) {
+		if !isDecimal(s) {
 			return nil, errors.New("must be a decimal such as 12.50 or -0.5 (a dot, no separators or exponent)")
 		}
 		return jsonString(s), nil
@@ -214,10 +255,12 @@ func ParseCSVValue(dataType, cell string) (json.RawMessage, error) {
 		return nil, errors.New("must be true or false")
 	case DataMoney:
 		parts := strings.Fields(s)
-		if len(parts) != 2 || !csvDecimal.MatchString(parts[0]) || !csvCurrency.MatchString(parts[1]) {
+		if len(parts) != 2 || !isDecimal(parts[0]) || !isCurrency(parts[1]) {
 			return nil, errors.New(`must be an amount and a currency code such as "89.90 EUR"`)
 		}
-		return json.Marshal(map[string]string{"amount": parts[0], "currency": parts[1]})
+		b := append([]byte(`{"amount":`), jsonString(parts[0])...)
+		b = append(append(b, `,"currency":`...), jsonString(parts[1])...)
+		return append(b, '}'), nil
 	case DataJSON:
 		if !json.Valid([]byte(s)) {
 			return nil, errors.New("must be JSON text")
@@ -247,18 +290,19 @@ func FormatCSVValue(dataType string, value json.RawMessage) (string, error) {
 	var out string
 	switch dataType {
 	case DataText, DataRichText, DataURL, DataDate, DataDateTime:
-		if err := json.Unmarshal(value, &out); err != nil {
+		var ok bool
+		if out, ok = unquote(value); !ok {
 			return bad()
 		}
 	case DataInteger:
 		n, ok := number(value)
-		if !ok || value[0] == '"' || !csvInteger.MatchString(n) {
+		if !ok || value[0] == '"' || !isInteger(n) {
 			return bad()
 		}
 		out = n
 	case DataDecimal:
 		n, ok := number(value)
-		if !ok || !csvDecimal.MatchString(n) {
+		if !ok || !isDecimal(n) {
 			return bad()
 		}
 		out = n
@@ -270,13 +314,16 @@ func FormatCSVValue(dataType string, value json.RawMessage) (string, error) {
 			return bad()
 		}
 	case DataMoney:
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(value, &m); err != nil || len(m) != 2 {
+		var m struct {
+			Amount   json.RawMessage `json:"amount"`
+			Currency json.RawMessage `json:"currency"`
+		}
+		if err := json.Unmarshal(value, &m); err != nil || value[0] != '{' {
 			return bad()
 		}
-		amount, ok := number(m["amount"])
-		var cur string
-		if !ok || !csvDecimal.MatchString(amount) || json.Unmarshal(m["currency"], &cur) != nil || !csvCurrency.MatchString(cur) {
+		amount, ok := number(m.Amount)
+		cur, curOK := unquote(m.Currency)
+		if !ok || !isDecimal(amount) || !curOK || !isCurrency(cur) {
 			return bad()
 		}
 		out = amount + " " + cur
@@ -292,13 +339,55 @@ func FormatCSVValue(dataType string, value json.RawMessage) (string, error) {
 	return EscapeCSVCell(out), nil
 }
 
-// jsonString is s as a JSON string (<, > and & as they are).
-func jsonString(s string) json.RawMessage {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+// jsonString is s (UTF-8) as a JSON string.
+func jsonString(s string) json.RawMessage { return appendJSONString(nil, s) }
+
+// appendJSONString appends s (UTF-8) as a JSON string: quotes, backslashes and control
+// characters escaped, the rest as it is.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// unquote is the string of the JSON string v.
+func unquote(v json.RawMessage) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	if bytes.IndexByte(v, '\\') < 0 && utf8.Valid(v) {
+		inner := v[1 : len(v)-1]
+		if bytes.IndexByte(inner, '"') < 0 && bytes.IndexFunc(inner, func(r rune) bool { return r < 0x20 }) < 0 {
+			return string(inner), true // nothing escaped
+		}
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // number is the text of a JSON number or of a string (a decimal's two forms).
@@ -307,11 +396,7 @@ func number(v json.RawMessage) (string, bool) {
 		return "", false
 	}
 	if v[0] == '"' {
-		var s string
-		if json.Unmarshal(v, &s) != nil {
-			return "", false
-		}
-		return s, true
+		return unquote(v)
 	}
 	var n json.Number
 	dec := json.NewDecoder(bytes.NewReader(v))
