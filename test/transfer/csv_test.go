@@ -91,18 +91,18 @@ func csvTenant(t *testing.T) (*Client, string, func(file string, start transfer.
 // spreadsheet is a spreadsheet's "CSV UTF-8" export: a BOM, CRLF, quoted cells with commas,
 // quotes and line breaks, every column form.
 const spreadsheet = "\xEF\xBB\xBFcode,kind,family,parent,brand,status,categories,tags,attribute:color,attribute:size," +
-	"value:title@de-DE,value:title@en-GB,value:desc@de-DE,value:weight,value:weight#web,value:price#web,value:stock," +
+	"value:title@de-DE,value:title@en-GB,value:title@de-DE#web,value:desc@de-DE,value:weight,value:weight#web,value:price#web,value:stock," +
 	"value:launch,value:released,value:fresh,value:site,value:specs,publication:web,publication:app\r\n" +
 	// line 2-3: a cell over two lines
-	`BOOT-1,simple,footwear,#NULL,acme,active,boots|sale,summer,red,,"Stiefel, rot",Boot,"<p>Ein ""guter""` + "\r\n" + `Stiefel</p>",` +
+	`BOOT-1,simple,footwear,#NULL,acme,active,boots|sale,summer,red,,"Stiefel, rot",Boot,Stiefel (Web),"<p>Ein ""guter""` + "\r\n" + `Stiefel</p>",` +
 	`1.5,1.25,89.90 EUR,12,2024-03-01,2024-03-01T10:00:00Z,TRUE,https://example.com/boot,"{""sole"":""rubber""}",published,` + "\r\n" +
-	"SOCK-1,simple,,,,,sale,winter|summer,blue,s | m,Socke,,,,,,,,,false,,,,draft\r\n" +
+	"SOCK-1,simple,,,,,sale,winter|summer,blue,s | m,Socke,,,,,,,,,,false,,,,draft\r\n" +
 	// line 5: a cell that is not a decimal fails the row alone
-	"BAD-1,simple,,,,,,,,,,,,heavy,,,,,,,,,,\r\n" +
+	"BAD-1,simple,,,,,,,,,,,,,heavy,,,,,,,,,,\r\n" +
 	// line 6: a category that does not exist: the importer's error, named by column
-	"REF-1,simple,,,,,boots|nope,,,,,,,,,,,,,,,,,\r\n" +
+	"REF-1,simple,,,,,boots|nope,,,,,,,,,,,,,,,,,,\r\n" +
 	// line 7: a date the input type refuses: the importer's error on values[1].value
-	"DATE-1,simple,,,,,,,,,Datum,,,,,,,2024-02-30,,,,,,\r\n"
+	"DATE-1,simple,,,,,,,,,Datum,,,,,,,,2024-02-30,,,,,,\r\n"
 
 func TestCSVImport(t *testing.T) {
 	t.Parallel()
@@ -142,7 +142,7 @@ func TestCSVImport(t *testing.T) {
 		categories: []string{"boots", "sale"}, tags: []string{"summer"},
 		attributes: map[string][]string{"color": {"red"}},
 		values: map[string]string{
-			"title@de-DE": `"Stiefel, rot"`, "title@en-GB": `"Boot"`, "desc@de-DE": `"<p>Ein \"guter\"\r\nStiefel</p>"`,
+			"title@de-DE": `"Stiefel, rot"`, "title@en-GB": `"Boot"`, "title@de-DE#web": `"Stiefel (Web)"`, "desc@de-DE": `"<p>Ein \"guter\"\r\nStiefel</p>"`,
 			"weight": `"1.5"`, "weight#web": `"1.25"`, "price#web": `{"amount":"89.90","currency":"EUR"}`, "stock": `12`,
 			"launch": `"2024-03-01"`, "released": `"2024-03-01T10:00:00Z"`, "fresh": `true`, "site": `"https://example.com/boot"`,
 			"specs": `{"sole":"rubber"}`,
