@@ -398,3 +398,20 @@ func BenchmarkFormatCSVValue(b *testing.B) {
 		}
 	}
 }
+
+// A long row of separators is read without keeping its cells (at most those of its first
+// MaxLineBytes bytes).
+func TestCSVLongRowOfSeparators(t *testing.T) {
+	file := "code,tags\n" + strings.Repeat(",", 4*MaxLineBytes) + "\nA,x\n"
+	s := openCSV(t, file, Position{})
+	l, err := s.Next(context.Background())
+	if err != nil || l.Fail == nil || l.Fail[0].Code != "PAYLOAD_TOO_LARGE" {
+		t.Fatalf("%+v %v", l, err)
+	}
+	if cap(s.rd.ends) > 3*MaxLineBytes {
+		t.Errorf("the long row kept %d cell ends", cap(s.rd.ends))
+	}
+	if l, err := s.Next(context.Background()); err != nil || l.No != 3 || !strings.Contains(string(l.Raw), `"A"`) {
+		t.Errorf("the next row: %+v %v", l, err)
+	}
+}

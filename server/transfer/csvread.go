@@ -78,7 +78,9 @@ func (cr *csvReader) row() (csvRow, error) {
 	state := csvStart
 	var n int64 // the row's bytes
 	endCell := func() {
-		cr.ends = append(cr.ends, len(cr.buf))
+		if !row.long { // a long row keeps nothing, not even where its cells end
+			cr.ends = append(cr.ends, len(cr.buf))
+		}
 		state = csvStart
 	}
 	fail := func(msg string) {
