@@ -415,3 +415,47 @@ func TestCSVLongRowOfSeparators(t *testing.T) {
 		t.Errorf("the next row: %+v %v", l, err)
 	}
 }
+
+// FuzzCSVSource: any bytes read without a panic, every line valid JSON or failed, and resuming at
+// any row's end reads the same rows after it.
+func FuzzCSVSource(f *testing.F) {
+	for _, s := range []string{
+		"code,tags\nA,x|y\n",
+		"\xEF\xBB\xBFcode,value:title@de-DE\r\n\"A\",\"a\r\nb\"\r\n",
+		"code,publication:web,attribute:c\nA,#NULL,##NULL\n,,\n\"B\"x,\",\n",
+		"code,value:weight\nA,1.5\nB,x\nC",
+		"code\n\"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, file string) {
+		s, err := CSV(context.Background(), memFile(file), Position{}, testTypes)
+		if err != nil {
+			var fe *FileError
+			if !errors.As(err, &fe) {
+				t.Fatalf("not a FileError: %v", err)
+			}
+			return
+		}
+		all := readAll(t, s)
+		for i, l := range all {
+			if (l.Raw == nil) == (l.Fail == nil) || (l.Raw != nil && !json.Valid(l.Raw)) {
+				t.Fatalf("line %d: %+v", i, l)
+			}
+			if i > 0 && (l.No <= all[i-1].End.Line || l.End.Offset <= all[i-1].End.Offset) {
+				t.Fatalf("line %d at %d after %+v", i, l.No, all[i-1].End)
+			}
+		}
+		if len(all) > 1 {
+			rest := readAll(t, openCSV(t, file, all[0].End))
+			if len(rest) != len(all)-1 {
+				t.Fatalf("resumed: %d rows, want %d", len(rest), len(all)-1)
+			}
+			for i, l := range rest {
+				if w := all[i+1]; l.No != w.No || l.End != w.End || !bytes.Equal(l.Raw, w.Raw) {
+					t.Fatalf("resumed row %d: %+v, want %+v", i, l, w)
+				}
+			}
+		}
+	})
+}
