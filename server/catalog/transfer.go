@@ -105,11 +105,13 @@ func familyLinks(line, kind, field string, ops crud.Ops, linkKind string) transf
 
 // publicationList is a product line's "publications": [{"channel":"web","status":"published"}],
 // exactly the product's publications, each moved to its status through the publication lifecycle
-// (publish is gated by readiness: REQUIREMENTS_NOT_MET fails the line).
+// (publish is gated by readiness: REQUIREMENTS_NOT_MET fails the line); a status null deletes one
+// (for CSV rows, which merge: Importer.Merging).
 var publicationList = func() transfer.Merge {
 	m := linkList("publications", "channel", "channelUuid", productPublications.Ops(),
 		"SELECT channel_uuid::text, uuid FROM product_publications WHERE tenant_id = $1 AND product_uuid = $2")
 	m.Moves = publicationMoves.Ops()
+	m.Null = "status" // {"channel":"web","status":null} deletes the publication
 	return m
 }()
 

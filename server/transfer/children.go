@@ -199,6 +199,15 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 		child, exists := have[key]
 		val := entries[code]
 		given[key] = true
+		if string(val) == "null" {
+			if exists {
+				if err := mp.Ops.Delete(ctx, im.DB, scope, []uuid.UUID{child}); err != nil {
+					return false, under(err, field)
+				}
+				changed = true
+			}
+			continue
+		}
 		if mp.Set != nil {
 			if !exists {
 				var o object
@@ -216,15 +225,6 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 				return false, err
 			}
 			changed = changed || did
-			continue
-		}
-		if string(val) == "null" {
-			if exists {
-				if err := mp.Ops.Delete(ctx, im.DB, scope, []uuid.UUID{child}); err != nil {
-					return false, under(err, field)
-				}
-				changed = true
-			}
 			continue
 		}
 		fs, order, err := objectKeys(val)
