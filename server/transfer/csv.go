@@ -146,7 +146,12 @@ func (s *CSVSource) Next(ctx context.Context) (Line, error) {
 		if row.blank() {
 			continue
 		}
-		l := Line{No: row.no, End: row.end}
+		l := Line{No: row.no, End: row.end, Type: "product"}
+		for i, col := range s.cols {
+			if col.Kind == ColCode && i < len(row.cells) && utf8.Valid(row.cells[i]) {
+				l.Code = string(row.cells[i])
+			}
+		}
 		switch {
 		case row.long:
 			l.Fail = []LineError{{Code: "PAYLOAD_TOO_LARGE", Message: fmt.Sprintf("the row is longer than %d bytes", MaxLineBytes)}}

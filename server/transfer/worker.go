@@ -36,6 +36,9 @@ type Worker struct {
 	Imports, Exports int
 	// Lease: DefaultLease when 0. Interval is the idle poll (DefaultInterval when 0).
 	Lease, Interval time.Duration
+
+	once sync.Once
+	csv  *Importer
 }
 
 // Defaults of Worker.
@@ -117,6 +120,12 @@ func sleep(ctx context.Context, d time.Duration) bool {
 
 func (w *Worker) leaseSeconds() float64 { return w.Lease.Seconds() }
 
+// merging is the importer of CSV rows (Importer.Merging), made once.
+func (w *Worker) merging() *Importer {
+	w.once.Do(func() { w.csv = w.Importer.Merging() })
+	return w.csv
+}
+
 // nextImport claims and runs one import; false when none was waiting.
 func (w *Worker) nextImport(ctx context.Context) (bool, error) {
 	lease := uuid.New()
@@ -147,6 +156,8 @@ type importRun struct {
 	w     *Worker
 	imp   db.Import
 	lease uuid.UUID
+	// im applies the lines: the importer, or its merging form for CSV rows.
+	im *Importer
 	// defined are the codes the lines of a dry run would have created (dry runs write nothing, so
 	// a later line's reference to one is taken as resolved).
 	defined map[RefKey]bool
@@ -171,22 +182,28 @@ func (r *importRun) run(ctx context.Context) error {
 	}
 	start := Position{Offset: imp.BytesRead, Line: imp.LinesRead}
 	var src Source
-	var closer io.Closer
+	r.im = r.w.Importer
 	switch imp.Format {
 	case "ndjson":
 		rc, err := open(ctx, start.Offset)
 		if err != nil {
 			return r.fail(ctx, "the file cannot be read: "+err.Error())
 		}
-		src, closer = NDJSON(rc, start), rc
+		defer rc.Close()
+		src = NDJSON(rc, start)
 	default:
-		var err error
-		if src, err = CSV(ctx, open, start, r.w.dataTypes(imp.TenantID)); err != nil {
-			return r.fail(ctx, err.Error())
+		// Each column of a row touches its own attribute, value or channel only (Merging).
+		r.im = r.w.merging()
+		cs, err := CSV(ctx, open, start, InputDataTypes(r.w.DB))
+		if err != nil {
+			var fe *FileError
+			if errors.As(err, &fe) {
+				return r.fail(ctx, fe.Reason)
+			}
+			return r.fail(ctx, "the file cannot be read: "+err.Error())
 		}
-	}
-	if closer != nil {
-		defer closer.Close()
+		defer cs.Close()
+		src = cs
 	}
 	for {
 		l, err := src.Next(ctx)
@@ -227,7 +244,7 @@ func (r *importRun) restartDry(ctx context.Context) error {
 
 // apply applies (or, in a dry run, checks) one line in the transaction of ctx.
 func (r *importRun) apply(ctx context.Context, raw []byte) (Result, error) {
-	im := r.w.Importer
+	im := r.im
 	if !r.imp.DryRun {
 		return im.Apply(ctx, raw)
 	}
@@ -272,20 +289,14 @@ func (r *importRun) commit(ctx context.Context, l Line, deferred bool) error {
 	imp := r.imp
 	return r.w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
 		tctx := store.WithTx(ctx, tx)
-		res := Result{Outcome: Failed, Errors: l.Fail}
+		res := Result{Outcome: Failed, Errors: l.Fail, Type: l.Type, Code: l.Code}
 		if l.Fail == nil {
 			var err error
 			if res, err = r.apply(tctx, l.Raw); err != nil {
 				return err
 			}
 		}
-		if l.Field != nil {
-			for i, e := range res.Errors {
-				if n := l.Field(e.Field); n != "" {
-					res.Errors[i].Field = n
-				}
-			}
-		}
+		res.Errors = l.Rename(res.Errors)
 		var c Counts
 		switch {
 		case !deferred && unresolvedOnly(res):
@@ -393,7 +404,7 @@ func (r *importRun) probe(ctx context.Context, raw []byte) (Result, error) {
 		})
 		return res, err
 	}
-	return r.w.Importer.Check(ctx, raw)
+	return r.im.Check(ctx, raw)
 }
 
 // fail ends the import as failed: its file could not be read.
@@ -414,18 +425,6 @@ func (r *importRun) finish(ctx context.Context, status string, reason *string) e
 		}
 		return events.Record(ctx, q, r.imp.TenantID, now, []events.Event{events.New("import."+status, "importUuid", r.imp.Uuid.String())})
 	})
-}
-
-// dataTypes tells a CSV source the data type of an input type of tenant by its code.
-func (w *Worker) dataTypes(tenant string) func(ctx context.Context, code string) (string, bool, error) {
-	return func(ctx context.Context, code string) (string, bool, error) {
-		var dt string
-		err := w.DB.Pool.QueryRow(ctx, `SELECT data_type FROM input_types WHERE tenant_id = $1 AND code = $2`, tenant, code).Scan(&dt)
-		if store.IsNoRows(err) {
-			return "", false, nil
-		}
-		return dt, err == nil, err
-	}
 }
 
 // nextExport claims and runs one export; false when none was waiting.

@@ -316,3 +316,39 @@ func TestImportBadLines(t *testing.T) {
 		"5 tag <nil> code:VALIDATION_FAILED",
 		"6 <nil> <nil> :MALFORMED_REQUEST")
 }
+
+// TestCSVImportJob: a spreadsheet as an import job (inline, with a BOM and CRLF): rows applied,
+// a bad cell failing its row with the column named, and a CSV without its code column failing the
+// whole import with its reason.
+func TestCSVImportJob(t *testing.T) {
+	t.Parallel()
+	c, _ := env.TenantClient(t)
+	setup := `{"type":"locale","code":"de-DE"}
+{"type":"typeGroup","code":"main","entityType":"product"}
+{"type":"inputType","code":"title","typeGroup":"main","dataType":"text","isLocalizable":true}
+{"type":"inputType","code":"weight","typeGroup":"main","dataType":"decimal"}
+{"type":"category","code":"boots"}
+`
+	wantCounts(t, waitImport(t, c, Str(Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(setup)), 201).Obj(), "uuid")), 5, 0, 0, 0)
+	sheet := "\ufeffcode,kind,categories,value:title@de-DE,value:weight\r\n" +
+		"SKU-1,simple,boots,\"Stiefel, rot\",1.5\r\n" +
+		"SKU-2,simple,boots,Stiefel blau,heavy\r\n" +
+		"SKU-3,simple,,\"zwei\r\nZeilen\",\r\n"
+	imp := Want(t, raw(t, c, "POST", "/v1/imports?fileName=sheet.csv", "text/csv", []byte(sheet)), 201).Obj()
+	if imp["format"] != "csv" {
+		t.Errorf("format: %v", imp["format"])
+	}
+	done := waitImport(t, c, Str(imp, "uuid"))
+	wantCounts(t, done, 2, 0, 0, 1)
+	wantLines(t, "failed rows", failedLines(t, c, Str(imp, "uuid"), ""), "3 product SKU-2 value:weight:VALIDATION_FAILED")
+	skus := Want(t, c.Get("/v1/products?codes%5Beq%5D=SKU-1&codes%5Beq%5D=SKU-3"), 200).Items()
+	if len(skus) != 2 {
+		t.Fatalf("products: %v", skus)
+	}
+
+	noCode := Want(t, raw(t, c, "POST", "/v1/imports", "text/csv", []byte("sku,kind\nA,simple\n")), 201).Obj()
+	failed := waitImport(t, c, Str(noCode, "uuid"))
+	if failed["status"] != "failed" || !strings.Contains(Str(failed, "failureReason"), "code") {
+		t.Errorf("CSV without code: %v", failed)
+	}
+}
