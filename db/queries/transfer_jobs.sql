@@ -1,12 +1,12 @@
 -- Import and export jobs (server/transfer jobs.go). Leases and due times are on the database's
--- clock (now()), row and event timestamps on the caller's (@now). Every write of a worker names
+-- clock (now()), row and event timestamps on the caller's (@now::timestamptz). Every write of a worker names
 -- its lease (lease_id): a worker whose import was taken over, or cancelled, changes nothing.
 
 -- name: InsertImport :one
 INSERT INTO imports (tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key,
                      status, upload_expires_at, created_at, updated_at)
 VALUES (@tenant_id, @uuid, @format, @dry_run, sqlc.narg(file_name), @size_bytes, sqlc.narg(checksum_sha256), @storage_key,
-        @status, sqlc.narg(upload_expires_at), @now, @now)
+        @status, sqlc.narg(upload_expires_at), @now::timestamptz, @now::timestamptz)
 RETURNING *;
 
 -- name: GetImport :one
@@ -20,7 +20,7 @@ SELECT * FROM imports WHERE tenant_id = @tenant_id AND uuid = @uuid FOR UPDATE;
 -- final status is stamped finished.
 UPDATE imports
 SET status = @status, checksum_sha256 = coalesce(sqlc.narg(checksum_sha256), checksum_sha256),
-    failure_reason = sqlc.narg(failure_reason), updated_at = @now,
+    failure_reason = sqlc.narg(failure_reason), updated_at = @now::timestamptz,
     finished_at = CASE WHEN @status IN ('completed', 'failed', 'cancelled') THEN @now::timestamptz END,
     lease_id = CASE WHEN @status IN ('queued', 'running') THEN lease_id END,
     lease_until = CASE WHEN @status IN ('queued', 'running') THEN lease_until END
@@ -46,7 +46,7 @@ WITH next AS (
 UPDATE imports i
 SET status = 'running', lease_id = @lease_id,
     lease_until = now() + make_interval(secs => @lease_seconds::double precision),
-    started_at = coalesce(i.started_at, @now), updated_at = @now
+    started_at = coalesce(i.started_at, @now::timestamptz), updated_at = @now::timestamptz
 FROM next
 WHERE i.tenant_id = next.tenant_id AND i.uuid = next.uuid
 RETURNING i.*;
@@ -58,13 +58,13 @@ UPDATE imports
 SET bytes_read = @bytes_read, lines_read = @lines_read,
     created_count = created_count + @created::bigint, updated_count = updated_count + @updated::bigint,
     unchanged_count = unchanged_count + @unchanged::bigint, failed_count = failed_count + @failed::bigint,
-    lease_until = now() + make_interval(secs => @lease_seconds::double precision), updated_at = @now
+    lease_until = now() + make_interval(secs => @lease_seconds::double precision), updated_at = @now::timestamptz
 WHERE tenant_id = @tenant_id AND uuid = @uuid AND lease_id = @lease_id AND status = 'running';
 
 -- name: FinishImport :one
 -- The worker's end of an import: completed, or failed with the file's reason.
 UPDATE imports
-SET status = @status, failure_reason = sqlc.narg(failure_reason), finished_at = @now, updated_at = @now,
+SET status = @status, failure_reason = sqlc.narg(failure_reason), finished_at = @now::timestamptz, updated_at = @now::timestamptz,
     lease_id = NULL, lease_until = NULL
 WHERE tenant_id = @tenant_id AND uuid = @uuid AND lease_id = @lease_id AND status = 'running'
 RETURNING *;
@@ -76,7 +76,7 @@ WHERE tenant_id = @tenant_id AND uuid = @uuid AND lease_id = @lease_id AND statu
 
 -- name: InsertImportLine :exec
 INSERT INTO import_lines (tenant_id, uuid, import_uuid, line, type, code, status, errors, created_at, updated_at)
-VALUES (@tenant_id, @uuid, @import_uuid, @line, sqlc.narg(type), sqlc.narg(code), 'failed', @errors, @now, @now);
+VALUES (@tenant_id, @uuid, @import_uuid, @line, sqlc.narg(type), sqlc.narg(code), 'failed', @errors, @now::timestamptz, @now::timestamptz);
 
 -- name: GetImportLine :one
 SELECT * FROM import_lines WHERE tenant_id = @tenant_id AND import_uuid = @import_uuid AND uuid = @uuid;
@@ -95,7 +95,7 @@ DELETE FROM import_deferred WHERE tenant_id = @tenant_id AND import_uuid = @impo
 
 -- name: InsertExport :one
 INSERT INTO exports (tenant_id, uuid, format, types, product_filter, gzip, storage_key, status, created_at, updated_at)
-VALUES (@tenant_id, @uuid, @format, @types, sqlc.narg(product_filter), @gzip, @storage_key, 'queued', @now, @now)
+VALUES (@tenant_id, @uuid, @format, @types, sqlc.narg(product_filter), @gzip, @storage_key, 'queued', @now::timestamptz, @now::timestamptz)
 RETURNING *;
 
 -- name: GetExport :one
@@ -105,7 +105,7 @@ SELECT * FROM exports WHERE tenant_id = @tenant_id AND uuid = @uuid;
 SELECT * FROM exports WHERE tenant_id = @tenant_id AND uuid = @uuid FOR UPDATE;
 
 -- name: CancelExport :one
-UPDATE exports SET status = 'cancelled', finished_at = @now, updated_at = @now, lease_id = NULL, lease_until = NULL
+UPDATE exports SET status = 'cancelled', finished_at = @now::timestamptz, updated_at = @now::timestamptz, lease_id = NULL, lease_until = NULL
 WHERE tenant_id = @tenant_id AND uuid = @uuid
 RETURNING *;
 
@@ -123,7 +123,7 @@ WITH next AS (
 UPDATE exports e
 SET status = 'running', lease_id = @lease_id, item_count = 0,
     lease_until = now() + make_interval(secs => @lease_seconds::double precision),
-    started_at = @now, updated_at = @now
+    started_at = @now::timestamptz, updated_at = @now::timestamptz
 FROM next
 WHERE e.tenant_id = next.tenant_id AND e.uuid = next.uuid
 RETURNING e.*;
@@ -131,14 +131,14 @@ RETURNING e.*;
 -- name: ProgressExport :execrows
 -- The export's count so far, renewing the lease; 0 rows: cancelled or taken over.
 UPDATE exports
-SET item_count = @item_count, updated_at = @now,
+SET item_count = @item_count, updated_at = @now::timestamptz,
     lease_until = now() + make_interval(secs => @lease_seconds::double precision)
 WHERE tenant_id = @tenant_id AND uuid = @uuid AND lease_id = @lease_id AND status = 'running';
 
 -- name: FinishExport :one
 UPDATE exports
 SET status = @status, item_count = @item_count, size_bytes = @size_bytes, checksum_sha256 = sqlc.narg(checksum_sha256),
-    failure_reason = sqlc.narg(failure_reason), finished_at = @now, updated_at = @now, lease_id = NULL, lease_until = NULL
+    failure_reason = sqlc.narg(failure_reason), finished_at = @now::timestamptz, updated_at = @now::timestamptz, lease_id = NULL, lease_until = NULL
 WHERE tenant_id = @tenant_id AND uuid = @uuid AND lease_id = @lease_id AND status = 'running'
 RETURNING *;
 
@@ -160,5 +160,5 @@ DELETE FROM exports d WHERE (d.tenant_id, d.uuid) IN (
 -- Imports whose upload was never started before its URL expired fail (their staged file goes with
 -- the row at retention).
 UPDATE imports SET status = 'failed', failure_reason = 'the upload was not started before its URL expired',
-    finished_at = @now, updated_at = @now
+    finished_at = @now::timestamptz, updated_at = @now::timestamptz
 WHERE status = 'awaiting_upload' AND upload_expires_at < now();

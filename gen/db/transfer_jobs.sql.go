@@ -13,15 +13,15 @@ import (
 )
 
 const cancelExport = `-- name: CancelExport :one
-UPDATE exports SET status = 'cancelled', finished_at = $1, updated_at = $1, lease_id = NULL, lease_until = NULL
+UPDATE exports SET status = 'cancelled', finished_at = $1::timestamptz, updated_at = $1::timestamptz, lease_id = NULL, lease_until = NULL
 WHERE tenant_id = $2 AND uuid = $3
 RETURNING tenant_id, uuid, format, types, product_filter, gzip, storage_key, status, item_count, size_bytes, checksum_sha256, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at
 `
 
 type CancelExportParams struct {
-	Now      *time.Time `db:"now"`
-	TenantID string     `db:"tenant_id"`
-	Uuid     uuid.UUID  `db:"uuid"`
+	Now      time.Time `db:"now"`
+	TenantID string    `db:"tenant_id"`
+	Uuid     uuid.UUID `db:"uuid"`
 }
 
 func (q *Queries) CancelExport(ctx context.Context, arg CancelExportParams) (Export, error) {
@@ -55,7 +55,7 @@ UPDATE imports
 SET bytes_read = $1, lines_read = $2,
     created_count = created_count + $3::bigint, updated_count = updated_count + $4::bigint,
     unchanged_count = unchanged_count + $5::bigint, failed_count = failed_count + $6::bigint,
-    lease_until = now() + make_interval(secs => $7::double precision), updated_at = $8
+    lease_until = now() + make_interval(secs => $7::double precision), updated_at = $8::timestamptz
 WHERE tenant_id = $9 AND uuid = $10 AND lease_id = $11 AND status = 'running'
 `
 
@@ -107,7 +107,7 @@ WITH next AS (
 UPDATE exports e
 SET status = 'running', lease_id = $1, item_count = 0,
     lease_until = now() + make_interval(secs => $2::double precision),
-    started_at = $3, updated_at = $3
+    started_at = $3::timestamptz, updated_at = $3::timestamptz
 FROM next
 WHERE e.tenant_id = next.tenant_id AND e.uuid = next.uuid
 RETURNING e.tenant_id, e.uuid, e.format, e.types, e.product_filter, e.gzip, e.storage_key, e.status, e.item_count, e.size_bytes, e.checksum_sha256, e.started_at, e.finished_at, e.failure_reason, e.lease_id, e.lease_until, e.created_at, e.updated_at
@@ -116,7 +116,7 @@ RETURNING e.tenant_id, e.uuid, e.format, e.types, e.product_filter, e.gzip, e.st
 type ClaimExportParams struct {
 	LeaseID      *uuid.UUID `db:"lease_id"`
 	LeaseSeconds float64    `db:"lease_seconds"`
-	Now          *time.Time `db:"now"`
+	Now          time.Time  `db:"now"`
 }
 
 // Takes one export to run: queued, or running with its worker's lease ended (an export is written
@@ -162,7 +162,7 @@ WITH next AS (
 UPDATE imports i
 SET status = 'running', lease_id = $1,
     lease_until = now() + make_interval(secs => $2::double precision),
-    started_at = coalesce(i.started_at, $3), updated_at = $3
+    started_at = coalesce(i.started_at, $3::timestamptz), updated_at = $3::timestamptz
 FROM next
 WHERE i.tenant_id = next.tenant_id AND i.uuid = next.uuid
 RETURNING i.tenant_id, i.uuid, i.format, i.dry_run, i.file_name, i.size_bytes, i.checksum_sha256, i.storage_key, i.status, i.upload_expires_at, i.bytes_read, i.lines_read, i.created_count, i.updated_count, i.unchanged_count, i.failed_count, i.started_at, i.finished_at, i.failure_reason, i.lease_id, i.lease_until, i.created_at, i.updated_at
@@ -229,13 +229,13 @@ func (q *Queries) DeleteImportDeferred(ctx context.Context, arg DeleteImportDefe
 
 const expireImportUploads = `-- name: ExpireImportUploads :execrows
 UPDATE imports SET status = 'failed', failure_reason = 'the upload was not started before its URL expired',
-    finished_at = $1, updated_at = $1
+    finished_at = $1::timestamptz, updated_at = $1::timestamptz
 WHERE status = 'awaiting_upload' AND upload_expires_at < now()
 `
 
 // Imports whose upload was never started before its URL expired fail (their staged file goes with
 // the row at retention).
-func (q *Queries) ExpireImportUploads(ctx context.Context, now *time.Time) (int64, error) {
+func (q *Queries) ExpireImportUploads(ctx context.Context, now time.Time) (int64, error) {
 	result, err := q.db.Exec(ctx, expireImportUploads, now)
 	if err != nil {
 		return 0, err
@@ -246,7 +246,7 @@ func (q *Queries) ExpireImportUploads(ctx context.Context, now *time.Time) (int6
 const finishExport = `-- name: FinishExport :one
 UPDATE exports
 SET status = $1, item_count = $2, size_bytes = $3, checksum_sha256 = $4,
-    failure_reason = $5, finished_at = $6, updated_at = $6, lease_id = NULL, lease_until = NULL
+    failure_reason = $5, finished_at = $6::timestamptz, updated_at = $6::timestamptz, lease_id = NULL, lease_until = NULL
 WHERE tenant_id = $7 AND uuid = $8 AND lease_id = $9 AND status = 'running'
 RETURNING tenant_id, uuid, format, types, product_filter, gzip, storage_key, status, item_count, size_bytes, checksum_sha256, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at
 `
@@ -257,7 +257,7 @@ type FinishExportParams struct {
 	SizeBytes      int64      `db:"size_bytes"`
 	ChecksumSha256 *string    `db:"checksum_sha256"`
 	FailureReason  *string    `db:"failure_reason"`
-	Now            *time.Time `db:"now"`
+	Now            time.Time  `db:"now"`
 	TenantID       string     `db:"tenant_id"`
 	Uuid           uuid.UUID  `db:"uuid"`
 	LeaseID        *uuid.UUID `db:"lease_id"`
@@ -301,7 +301,7 @@ func (q *Queries) FinishExport(ctx context.Context, arg FinishExportParams) (Exp
 
 const finishImport = `-- name: FinishImport :one
 UPDATE imports
-SET status = $1, failure_reason = $2, finished_at = $3, updated_at = $3,
+SET status = $1, failure_reason = $2, finished_at = $3::timestamptz, updated_at = $3::timestamptz,
     lease_id = NULL, lease_until = NULL
 WHERE tenant_id = $4 AND uuid = $5 AND lease_id = $6 AND status = 'running'
 RETURNING tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key, status, upload_expires_at, bytes_read, lines_read, created_count, updated_count, unchanged_count, failed_count, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at
@@ -310,7 +310,7 @@ RETURNING tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha2
 type FinishImportParams struct {
 	Status        string     `db:"status"`
 	FailureReason *string    `db:"failure_reason"`
-	Now           *time.Time `db:"now"`
+	Now           time.Time  `db:"now"`
 	TenantID      string     `db:"tenant_id"`
 	Uuid          uuid.UUID  `db:"uuid"`
 	LeaseID       *uuid.UUID `db:"lease_id"`
@@ -460,7 +460,7 @@ func (q *Queries) GetImportLine(ctx context.Context, arg GetImportLineParams) (I
 
 const insertExport = `-- name: InsertExport :one
 INSERT INTO exports (tenant_id, uuid, format, types, product_filter, gzip, storage_key, status, created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $8)
+VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8::timestamptz, $8::timestamptz)
 RETURNING tenant_id, uuid, format, types, product_filter, gzip, storage_key, status, item_count, size_bytes, checksum_sha256, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at
 `
 
@@ -515,7 +515,7 @@ const insertImport = `-- name: InsertImport :one
 INSERT INTO imports (tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key,
                      status, upload_expires_at, created_at, updated_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
-        $9, $10, $11, $11)
+        $9, $10, $11::timestamptz, $11::timestamptz)
 RETURNING tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key, status, upload_expires_at, bytes_read, lines_read, created_count, updated_count, unchanged_count, failed_count, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at
 `
 
@@ -534,7 +534,7 @@ type InsertImportParams struct {
 }
 
 // Import and export jobs (server/transfer jobs.go). Leases and due times are on the database's
-// clock (now()), row and event timestamps on the caller's (@now). Every write of a worker names
+// clock (now()), row and event timestamps on the caller's (@now::timestamptz). Every write of a worker names
 // its lease (lease_id): a worker whose import was taken over, or cancelled, changes nothing.
 func (q *Queries) InsertImport(ctx context.Context, arg InsertImportParams) (Import, error) {
 	row := q.db.QueryRow(ctx, insertImport,
@@ -602,7 +602,7 @@ func (q *Queries) InsertImportDeferred(ctx context.Context, arg InsertImportDefe
 
 const insertImportLine = `-- name: InsertImportLine :exec
 INSERT INTO import_lines (tenant_id, uuid, import_uuid, line, type, code, status, errors, created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, 'failed', $7, $8, $8)
+VALUES ($1, $2, $3, $4, $5, $6, 'failed', $7, $8::timestamptz, $8::timestamptz)
 `
 
 type InsertImportLineParams struct {
@@ -751,7 +751,7 @@ func (q *Queries) LockImport(ctx context.Context, arg LockImportParams) (Import,
 
 const progressExport = `-- name: ProgressExport :execrows
 UPDATE exports
-SET item_count = $1, updated_at = $2,
+SET item_count = $1, updated_at = $2::timestamptz,
     lease_until = now() + make_interval(secs => $3::double precision)
 WHERE tenant_id = $4 AND uuid = $5 AND lease_id = $6 AND status = 'running'
 `
@@ -861,7 +861,7 @@ func (q *Queries) ReleaseImport(ctx context.Context, arg ReleaseImportParams) (i
 const setImportStatus = `-- name: SetImportStatus :one
 UPDATE imports
 SET status = $1, checksum_sha256 = coalesce($2, checksum_sha256),
-    failure_reason = $3, updated_at = $4,
+    failure_reason = $3, updated_at = $4::timestamptz,
     finished_at = CASE WHEN $1 IN ('completed', 'failed', 'cancelled') THEN $4::timestamptz END,
     lease_id = CASE WHEN $1 IN ('queued', 'running') THEN lease_id END,
     lease_until = CASE WHEN $1 IN ('queued', 'running') THEN lease_until END

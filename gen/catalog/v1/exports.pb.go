@@ -1147,10 +1147,10 @@ const file_catalog_v1_exports_proto_rawDesc = "" +
 	"\x17EXPORT_STATUS_CANCELLED\x10\x05*S\n" +
 	"\x10ExportTransition\x12!\n" +
 	"\x1dEXPORT_TRANSITION_UNSPECIFIED\x10\x00\x12\x1c\n" +
-	"\x18EXPORT_TRANSITION_CANCEL\x10\x012\xbc\x04\n" +
+	"\x18EXPORT_TRANSITION_CANCEL\x10\x012\xc5\x04\n" +
 	"\rExportService\x12s\n" +
-	"\vListExports\x12\x1e.catalog.v1.ListExportsRequest\x1a\x1f.catalog.v1.ListExportsResponse\"#\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02\r\x12\v/v1/exports\x12\x7f\n" +
-	"\fCreateExport\x12\x1f.catalog.v1.CreateExportRequest\x1a .catalog.v1.CreateExportResponse\",\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x15:\x06export\"\v/v1/exports\x12\x83\x01\n" +
+	"\vListExports\x12\x1e.catalog.v1.ListExportsRequest\x1a\x1f.catalog.v1.ListExportsResponse\"#\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02\r\x12\v/v1/exports\x12\x87\x01\n" +
+	"\fCreateExport\x12\x1f.catalog.v1.CreateExportRequest\x1a .catalog.v1.CreateExportResponse\"4\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x1d:\x06exportb\x06export\"\v/v1/exports\x12\x83\x01\n" +
 	"\tGetExport\x12\x1c.catalog.v1.GetExportRequest\x1a\x1d.catalog.v1.GetExportResponse\"9\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02#b\x06export\x12\x19/v1/exports/{export_uuid}\x12\xae\x01\n" +
 	"\x10TransitionExport\x12#.catalog.v1.TransitionExportRequest\x1a$.catalog.v1.TransitionExportResponse\"O\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x028:\x01*b\x06export2+/v1/exports/{export_uuid}/actions/lifecycleB7Z5github.com/catalogd/catalogd/gen/catalog/v1;catalogv1b\x06proto3"
 

@@ -225,7 +225,7 @@ func RegisterExportServiceHandlerServer(ctx context.Context, mux *runtime.ServeM
 			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
 			return
 		}
-		forward_ExportService_CreateExport_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+		forward_ExportService_CreateExport_0(annotatedContext, mux, outboundMarshaler, w, req, response_ExportService_CreateExport_0{resp.(*CreateExportResponse)}, mux.GetForwardResponseOptions()...)
 	})
 	mux.Handle(http.MethodGet, pattern_ExportService_GetExport_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
@@ -339,7 +339,7 @@ func RegisterExportServiceHandlerClient(ctx context.Context, mux *runtime.ServeM
 			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
 			return
 		}
-		forward_ExportService_CreateExport_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+		forward_ExportService_CreateExport_0(annotatedContext, mux, outboundMarshaler, w, req, response_ExportService_CreateExport_0{resp.(*CreateExportResponse)}, mux.GetForwardResponseOptions()...)
 	})
 	mux.Handle(http.MethodGet, pattern_ExportService_GetExport_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
@@ -376,6 +376,15 @@ func RegisterExportServiceHandlerClient(ctx context.Context, mux *runtime.ServeM
 		forward_ExportService_TransitionExport_0(annotatedContext, mux, outboundMarshaler, w, req, response_ExportService_TransitionExport_0{resp.(*TransitionExportResponse)}, mux.GetForwardResponseOptions()...)
 	})
 	return nil
+}
+
+type response_ExportService_CreateExport_0 struct {
+	*CreateExportResponse
+}
+
+func (m response_ExportService_CreateExport_0) XXX_ResponseBody() interface{} {
+	response := m.CreateExportResponse
+	return response.Export
 }
 
 type response_ExportService_GetExport_0 struct {

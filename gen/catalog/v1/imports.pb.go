@@ -918,8 +918,8 @@ func (x *CreateImportRequest) GetImport() *ImportCreate {
 	return nil
 }
 
-// CreateImportResponse is the import and, when its file is to be uploaded, where to.
-type CreateImportResponse struct {
+// ImportUpload is a created import and, when its file is to be uploaded, where to.
+type ImportUpload struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Import *Import                `protobuf:"bytes,1,opt,name=import,proto3" json:"import,omitempty"`
 	// Send the file here (pre-signed: no Authorization header); null for an inline file.
@@ -934,9 +934,81 @@ type CreateImportResponse struct {
 	sizeCache     protoimpl.SizeCache
 }
 
+func (x *ImportUpload) Reset() {
+	*x = ImportUpload{}
+	mi := &file_catalog_v1_imports_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportUpload) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportUpload) ProtoMessage() {}
+
+func (x *ImportUpload) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_imports_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportUpload.ProtoReflect.Descriptor instead.
+func (*ImportUpload) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *ImportUpload) GetImport() *Import {
+	if x != nil {
+		return x.Import
+	}
+	return nil
+}
+
+func (x *ImportUpload) GetUploadUrl() string {
+	if x != nil && x.UploadUrl != nil {
+		return *x.UploadUrl
+	}
+	return ""
+}
+
+func (x *ImportUpload) GetUploadMethod() string {
+	if x != nil && x.UploadMethod != nil {
+		return *x.UploadMethod
+	}
+	return ""
+}
+
+func (x *ImportUpload) GetUploadHeaders() map[string]string {
+	if x != nil {
+		return x.UploadHeaders
+	}
+	return nil
+}
+
+func (x *ImportUpload) GetExpiresAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpiresAt
+	}
+	return nil
+}
+
+type CreateImportResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Upload        *ImportUpload          `protobuf:"bytes,1,opt,name=upload,proto3" json:"upload,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
 func (x *CreateImportResponse) Reset() {
 	*x = CreateImportResponse{}
-	mi := &file_catalog_v1_imports_proto_msgTypes[7]
+	mi := &file_catalog_v1_imports_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -948,7 +1020,7 @@ func (x *CreateImportResponse) String() string {
 func (*CreateImportResponse) ProtoMessage() {}
 
 func (x *CreateImportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_imports_proto_msgTypes[7]
+	mi := &file_catalog_v1_imports_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -961,40 +1033,12 @@ func (x *CreateImportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateImportResponse.ProtoReflect.Descriptor instead.
 func (*CreateImportResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{7}
+	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{8}
 }
 
-func (x *CreateImportResponse) GetImport() *Import {
+func (x *CreateImportResponse) GetUpload() *ImportUpload {
 	if x != nil {
-		return x.Import
-	}
-	return nil
-}
-
-func (x *CreateImportResponse) GetUploadUrl() string {
-	if x != nil && x.UploadUrl != nil {
-		return *x.UploadUrl
-	}
-	return ""
-}
-
-func (x *CreateImportResponse) GetUploadMethod() string {
-	if x != nil && x.UploadMethod != nil {
-		return *x.UploadMethod
-	}
-	return ""
-}
-
-func (x *CreateImportResponse) GetUploadHeaders() map[string]string {
-	if x != nil {
-		return x.UploadHeaders
-	}
-	return nil
-}
-
-func (x *CreateImportResponse) GetExpiresAt() *timestamppb.Timestamp {
-	if x != nil {
-		return x.ExpiresAt
+		return x.Upload
 	}
 	return nil
 }
@@ -1008,7 +1052,7 @@ type GetImportRequest struct {
 
 func (x *GetImportRequest) Reset() {
 	*x = GetImportRequest{}
-	mi := &file_catalog_v1_imports_proto_msgTypes[8]
+	mi := &file_catalog_v1_imports_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1020,7 +1064,7 @@ func (x *GetImportRequest) String() string {
 func (*GetImportRequest) ProtoMessage() {}
 
 func (x *GetImportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_imports_proto_msgTypes[8]
+	mi := &file_catalog_v1_imports_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1033,7 +1077,7 @@ func (x *GetImportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetImportRequest.ProtoReflect.Descriptor instead.
 func (*GetImportRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{8}
+	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *GetImportRequest) GetImportUuid() string {
@@ -1052,7 +1096,7 @@ type GetImportResponse struct {
 
 func (x *GetImportResponse) Reset() {
 	*x = GetImportResponse{}
-	mi := &file_catalog_v1_imports_proto_msgTypes[9]
+	mi := &file_catalog_v1_imports_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1064,7 +1108,7 @@ func (x *GetImportResponse) String() string {
 func (*GetImportResponse) ProtoMessage() {}
 
 func (x *GetImportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_imports_proto_msgTypes[9]
+	mi := &file_catalog_v1_imports_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1077,7 +1121,7 @@ func (x *GetImportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetImportResponse.ProtoReflect.Descriptor instead.
 func (*GetImportResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{9}
+	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetImportResponse) GetImport() *Import {
@@ -1100,7 +1144,7 @@ type TransitionImportRequest struct {
 
 func (x *TransitionImportRequest) Reset() {
 	*x = TransitionImportRequest{}
-	mi := &file_catalog_v1_imports_proto_msgTypes[10]
+	mi := &file_catalog_v1_imports_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1112,7 +1156,7 @@ func (x *TransitionImportRequest) String() string {
 func (*TransitionImportRequest) ProtoMessage() {}
 
 func (x *TransitionImportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_imports_proto_msgTypes[10]
+	mi := &file_catalog_v1_imports_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1125,7 +1169,7 @@ func (x *TransitionImportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TransitionImportRequest.ProtoReflect.Descriptor instead.
 func (*TransitionImportRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{10}
+	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *TransitionImportRequest) GetImportUuid() string {
@@ -1158,7 +1202,7 @@ type TransitionImportResponse struct {
 
 func (x *TransitionImportResponse) Reset() {
 	*x = TransitionImportResponse{}
-	mi := &file_catalog_v1_imports_proto_msgTypes[11]
+	mi := &file_catalog_v1_imports_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1170,7 +1214,7 @@ func (x *TransitionImportResponse) String() string {
 func (*TransitionImportResponse) ProtoMessage() {}
 
 func (x *TransitionImportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_imports_proto_msgTypes[11]
+	mi := &file_catalog_v1_imports_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1183,7 +1227,7 @@ func (x *TransitionImportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TransitionImportResponse.ProtoReflect.Descriptor instead.
 func (*TransitionImportResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{11}
+	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *TransitionImportResponse) GetImport() *Import {
@@ -1212,7 +1256,7 @@ type ListImportLinesRequest struct {
 
 func (x *ListImportLinesRequest) Reset() {
 	*x = ListImportLinesRequest{}
-	mi := &file_catalog_v1_imports_proto_msgTypes[12]
+	mi := &file_catalog_v1_imports_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1224,7 +1268,7 @@ func (x *ListImportLinesRequest) String() string {
 func (*ListImportLinesRequest) ProtoMessage() {}
 
 func (x *ListImportLinesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_imports_proto_msgTypes[12]
+	mi := &file_catalog_v1_imports_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1237,7 +1281,7 @@ func (x *ListImportLinesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListImportLinesRequest.ProtoReflect.Descriptor instead.
 func (*ListImportLinesRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{12}
+	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ListImportLinesRequest) GetImportUuid() string {
@@ -1313,7 +1357,7 @@ type ListImportLinesResponse struct {
 
 func (x *ListImportLinesResponse) Reset() {
 	*x = ListImportLinesResponse{}
-	mi := &file_catalog_v1_imports_proto_msgTypes[13]
+	mi := &file_catalog_v1_imports_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1325,7 +1369,7 @@ func (x *ListImportLinesResponse) String() string {
 func (*ListImportLinesResponse) ProtoMessage() {}
 
 func (x *ListImportLinesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_imports_proto_msgTypes[13]
+	mi := &file_catalog_v1_imports_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1338,7 +1382,7 @@ func (x *ListImportLinesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListImportLinesResponse.ProtoReflect.Descriptor instead.
 func (*ListImportLinesResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{13}
+	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ListImportLinesResponse) GetItems() []*ImportLine {
@@ -1365,7 +1409,7 @@ type GetImportLineRequest struct {
 
 func (x *GetImportLineRequest) Reset() {
 	*x = GetImportLineRequest{}
-	mi := &file_catalog_v1_imports_proto_msgTypes[14]
+	mi := &file_catalog_v1_imports_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1377,7 +1421,7 @@ func (x *GetImportLineRequest) String() string {
 func (*GetImportLineRequest) ProtoMessage() {}
 
 func (x *GetImportLineRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_imports_proto_msgTypes[14]
+	mi := &file_catalog_v1_imports_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1390,7 +1434,7 @@ func (x *GetImportLineRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetImportLineRequest.ProtoReflect.Descriptor instead.
 func (*GetImportLineRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{14}
+	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetImportLineRequest) GetImportUuid() string {
@@ -1416,7 +1460,7 @@ type GetImportLineResponse struct {
 
 func (x *GetImportLineResponse) Reset() {
 	*x = GetImportLineResponse{}
-	mi := &file_catalog_v1_imports_proto_msgTypes[15]
+	mi := &file_catalog_v1_imports_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1428,7 +1472,7 @@ func (x *GetImportLineResponse) String() string {
 func (*GetImportLineResponse) ProtoMessage() {}
 
 func (x *GetImportLineResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_imports_proto_msgTypes[15]
+	mi := &file_catalog_v1_imports_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1441,7 +1485,7 @@ func (x *GetImportLineResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetImportLineResponse.ProtoReflect.Descriptor instead.
 func (*GetImportLineResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{15}
+	return file_catalog_v1_imports_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GetImportLineResponse) GetImportLine() *ImportLine {
@@ -1549,20 +1593,22 @@ const file_catalog_v1_imports_proto_rawDesc = "" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
 	"pagination\"O\n" +
 	"\x13CreateImportRequest\x128\n" +
-	"\x06import\x18\x01 \x01(\v2\x18.catalog.v1.ImportCreateB\x06\xe2\xf3\x18\x02\b\x01R\x06import\"\x8a\x03\n" +
-	"\x14CreateImportResponse\x12*\n" +
+	"\x06import\x18\x01 \x01(\v2\x18.catalog.v1.ImportCreateB\x06\xe2\xf3\x18\x02\b\x01R\x06import\"\xfa\x02\n" +
+	"\fImportUpload\x12*\n" +
 	"\x06import\x18\x01 \x01(\v2\x12.catalog.v1.ImportR\x06import\x12\"\n" +
 	"\n" +
 	"upload_url\x18\x02 \x01(\tH\x00R\tuploadUrl\x88\x01\x01\x12(\n" +
-	"\rupload_method\x18\x03 \x01(\tH\x01R\fuploadMethod\x88\x01\x01\x12Z\n" +
-	"\x0eupload_headers\x18\x04 \x03(\v23.catalog.v1.CreateImportResponse.UploadHeadersEntryR\ruploadHeaders\x129\n" +
+	"\rupload_method\x18\x03 \x01(\tH\x01R\fuploadMethod\x88\x01\x01\x12R\n" +
+	"\x0eupload_headers\x18\x04 \x03(\v2+.catalog.v1.ImportUpload.UploadHeadersEntryR\ruploadHeaders\x129\n" +
 	"\n" +
 	"expires_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\texpiresAt\x1a@\n" +
 	"\x12UploadHeadersEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\r\n" +
 	"\v_upload_urlB\x10\n" +
-	"\x0e_upload_method\";\n" +
+	"\x0e_upload_method\"H\n" +
+	"\x14CreateImportResponse\x120\n" +
+	"\x06upload\x18\x01 \x01(\v2\x18.catalog.v1.ImportUploadR\x06upload\";\n" +
 	"\x10GetImportRequest\x12'\n" +
 	"\vimport_uuid\x18\x01 \x01(\tB\x06\xe2\xf3\x18\x02\b\x01R\n" +
 	"importUuid\"?\n" +
@@ -1625,10 +1671,10 @@ const file_catalog_v1_imports_proto_rawDesc = "" +
 	"\x18IMPORT_TRANSITION_CANCEL\x10\x02*U\n" +
 	"\x10ImportLineStatus\x12\"\n" +
 	"\x1eIMPORT_LINE_STATUS_UNSPECIFIED\x10\x00\x12\x1d\n" +
-	"\x19IMPORT_LINE_STATUS_FAILED\x10\x012\xfb\x06\n" +
+	"\x19IMPORT_LINE_STATUS_FAILED\x10\x012\x84\a\n" +
 	"\rImportService\x12s\n" +
-	"\vListImports\x12\x1e.catalog.v1.ListImportsRequest\x1a\x1f.catalog.v1.ListImportsResponse\"#\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02\r\x12\v/v1/imports\x12\x7f\n" +
-	"\fCreateImport\x12\x1f.catalog.v1.CreateImportRequest\x1a .catalog.v1.CreateImportResponse\",\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x15:\x06import\"\v/v1/imports\x12\x83\x01\n" +
+	"\vListImports\x12\x1e.catalog.v1.ListImportsRequest\x1a\x1f.catalog.v1.ListImportsResponse\"#\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02\r\x12\v/v1/imports\x12\x87\x01\n" +
+	"\fCreateImport\x12\x1f.catalog.v1.CreateImportRequest\x1a .catalog.v1.CreateImportResponse\"4\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x02\x1d:\x06importb\x06upload\"\v/v1/imports\x12\x83\x01\n" +
 	"\tGetImport\x12\x1c.catalog.v1.GetImportRequest\x1a\x1d.catalog.v1.GetImportResponse\"9\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02#b\x06import\x12\x19/v1/imports/{import_uuid}\x12\xae\x01\n" +
 	"\x10TransitionImport\x12#.catalog.v1.TransitionImportRequest\x1a$.catalog.v1.TransitionImportResponse\"O\xca\xf3\x18\rcatalog:write\x82\xd3\xe4\x93\x028:\x01*b\x06import2+/v1/imports/{import_uuid}/actions/lifecycle\x12\x93\x01\n" +
 	"\x0fListImportLines\x12\".catalog.v1.ListImportLinesRequest\x1a#.catalog.v1.ListImportLinesResponse\"7\xca\xf3\x18\fcatalog:read\x82\xd3\xe4\x93\x02!\x12\x1f/v1/imports/{import_uuid}/lines\x12\xa6\x01\n" +
@@ -1647,7 +1693,7 @@ func file_catalog_v1_imports_proto_rawDescGZIP() []byte {
 }
 
 var file_catalog_v1_imports_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_catalog_v1_imports_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
+var file_catalog_v1_imports_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_catalog_v1_imports_proto_goTypes = []any{
 	(ImportFormat)(0),                // 0: catalog.v1.ImportFormat
 	(ImportStatus)(0),                // 1: catalog.v1.ImportStatus
@@ -1660,75 +1706,77 @@ var file_catalog_v1_imports_proto_goTypes = []any{
 	(*ListImportsRequest)(nil),       // 8: catalog.v1.ListImportsRequest
 	(*ListImportsResponse)(nil),      // 9: catalog.v1.ListImportsResponse
 	(*CreateImportRequest)(nil),      // 10: catalog.v1.CreateImportRequest
-	(*CreateImportResponse)(nil),     // 11: catalog.v1.CreateImportResponse
-	(*GetImportRequest)(nil),         // 12: catalog.v1.GetImportRequest
-	(*GetImportResponse)(nil),        // 13: catalog.v1.GetImportResponse
-	(*TransitionImportRequest)(nil),  // 14: catalog.v1.TransitionImportRequest
-	(*TransitionImportResponse)(nil), // 15: catalog.v1.TransitionImportResponse
-	(*ListImportLinesRequest)(nil),   // 16: catalog.v1.ListImportLinesRequest
-	(*ListImportLinesResponse)(nil),  // 17: catalog.v1.ListImportLinesResponse
-	(*GetImportLineRequest)(nil),     // 18: catalog.v1.GetImportLineRequest
-	(*GetImportLineResponse)(nil),    // 19: catalog.v1.GetImportLineResponse
-	nil,                              // 20: catalog.v1.CreateImportResponse.UploadHeadersEntry
-	(*timestamppb.Timestamp)(nil),    // 21: google.protobuf.Timestamp
-	(*StringsFilter)(nil),            // 22: catalog.v1.StringsFilter
-	(*TimeFilter)(nil),               // 23: catalog.v1.TimeFilter
-	(*OrderBy)(nil),                  // 24: catalog.v1.OrderBy
-	(*Pagination)(nil),               // 25: catalog.v1.Pagination
-	(*IntFilter)(nil),                // 26: catalog.v1.IntFilter
+	(*ImportUpload)(nil),             // 11: catalog.v1.ImportUpload
+	(*CreateImportResponse)(nil),     // 12: catalog.v1.CreateImportResponse
+	(*GetImportRequest)(nil),         // 13: catalog.v1.GetImportRequest
+	(*GetImportResponse)(nil),        // 14: catalog.v1.GetImportResponse
+	(*TransitionImportRequest)(nil),  // 15: catalog.v1.TransitionImportRequest
+	(*TransitionImportResponse)(nil), // 16: catalog.v1.TransitionImportResponse
+	(*ListImportLinesRequest)(nil),   // 17: catalog.v1.ListImportLinesRequest
+	(*ListImportLinesResponse)(nil),  // 18: catalog.v1.ListImportLinesResponse
+	(*GetImportLineRequest)(nil),     // 19: catalog.v1.GetImportLineRequest
+	(*GetImportLineResponse)(nil),    // 20: catalog.v1.GetImportLineResponse
+	nil,                              // 21: catalog.v1.ImportUpload.UploadHeadersEntry
+	(*timestamppb.Timestamp)(nil),    // 22: google.protobuf.Timestamp
+	(*StringsFilter)(nil),            // 23: catalog.v1.StringsFilter
+	(*TimeFilter)(nil),               // 24: catalog.v1.TimeFilter
+	(*OrderBy)(nil),                  // 25: catalog.v1.OrderBy
+	(*Pagination)(nil),               // 26: catalog.v1.Pagination
+	(*IntFilter)(nil),                // 27: catalog.v1.IntFilter
 }
 var file_catalog_v1_imports_proto_depIdxs = []int32{
-	21, // 0: catalog.v1.Import.created_at:type_name -> google.protobuf.Timestamp
-	21, // 1: catalog.v1.Import.updated_at:type_name -> google.protobuf.Timestamp
+	22, // 0: catalog.v1.Import.created_at:type_name -> google.protobuf.Timestamp
+	22, // 1: catalog.v1.Import.updated_at:type_name -> google.protobuf.Timestamp
 	0,  // 2: catalog.v1.Import.format:type_name -> catalog.v1.ImportFormat
 	1,  // 3: catalog.v1.Import.status:type_name -> catalog.v1.ImportStatus
-	21, // 4: catalog.v1.Import.started_at:type_name -> google.protobuf.Timestamp
-	21, // 5: catalog.v1.Import.finished_at:type_name -> google.protobuf.Timestamp
+	22, // 4: catalog.v1.Import.started_at:type_name -> google.protobuf.Timestamp
+	22, // 5: catalog.v1.Import.finished_at:type_name -> google.protobuf.Timestamp
 	0,  // 6: catalog.v1.ImportCreate.format:type_name -> catalog.v1.ImportFormat
-	21, // 7: catalog.v1.ImportLine.created_at:type_name -> google.protobuf.Timestamp
-	21, // 8: catalog.v1.ImportLine.updated_at:type_name -> google.protobuf.Timestamp
+	22, // 7: catalog.v1.ImportLine.created_at:type_name -> google.protobuf.Timestamp
+	22, // 8: catalog.v1.ImportLine.updated_at:type_name -> google.protobuf.Timestamp
 	3,  // 9: catalog.v1.ImportLine.status:type_name -> catalog.v1.ImportLineStatus
 	7,  // 10: catalog.v1.ImportLine.errors:type_name -> catalog.v1.ImportLineError
-	22, // 11: catalog.v1.ListImportsRequest.uuids:type_name -> catalog.v1.StringsFilter
-	22, // 12: catalog.v1.ListImportsRequest.statuses:type_name -> catalog.v1.StringsFilter
-	22, // 13: catalog.v1.ListImportsRequest.formats:type_name -> catalog.v1.StringsFilter
-	23, // 14: catalog.v1.ListImportsRequest.created_at:type_name -> catalog.v1.TimeFilter
-	23, // 15: catalog.v1.ListImportsRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	24, // 16: catalog.v1.ListImportsRequest.order_by:type_name -> catalog.v1.OrderBy
+	23, // 11: catalog.v1.ListImportsRequest.uuids:type_name -> catalog.v1.StringsFilter
+	23, // 12: catalog.v1.ListImportsRequest.statuses:type_name -> catalog.v1.StringsFilter
+	23, // 13: catalog.v1.ListImportsRequest.formats:type_name -> catalog.v1.StringsFilter
+	24, // 14: catalog.v1.ListImportsRequest.created_at:type_name -> catalog.v1.TimeFilter
+	24, // 15: catalog.v1.ListImportsRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	25, // 16: catalog.v1.ListImportsRequest.order_by:type_name -> catalog.v1.OrderBy
 	4,  // 17: catalog.v1.ListImportsResponse.items:type_name -> catalog.v1.Import
-	25, // 18: catalog.v1.ListImportsResponse.pagination:type_name -> catalog.v1.Pagination
+	26, // 18: catalog.v1.ListImportsResponse.pagination:type_name -> catalog.v1.Pagination
 	5,  // 19: catalog.v1.CreateImportRequest.import:type_name -> catalog.v1.ImportCreate
-	4,  // 20: catalog.v1.CreateImportResponse.import:type_name -> catalog.v1.Import
-	20, // 21: catalog.v1.CreateImportResponse.upload_headers:type_name -> catalog.v1.CreateImportResponse.UploadHeadersEntry
-	21, // 22: catalog.v1.CreateImportResponse.expires_at:type_name -> google.protobuf.Timestamp
-	4,  // 23: catalog.v1.GetImportResponse.import:type_name -> catalog.v1.Import
-	2,  // 24: catalog.v1.TransitionImportRequest.transition:type_name -> catalog.v1.ImportTransition
-	4,  // 25: catalog.v1.TransitionImportResponse.import:type_name -> catalog.v1.Import
-	22, // 26: catalog.v1.ListImportLinesRequest.uuids:type_name -> catalog.v1.StringsFilter
-	26, // 27: catalog.v1.ListImportLinesRequest.line:type_name -> catalog.v1.IntFilter
-	22, // 28: catalog.v1.ListImportLinesRequest.types:type_name -> catalog.v1.StringsFilter
-	22, // 29: catalog.v1.ListImportLinesRequest.codes:type_name -> catalog.v1.StringsFilter
-	24, // 30: catalog.v1.ListImportLinesRequest.order_by:type_name -> catalog.v1.OrderBy
-	6,  // 31: catalog.v1.ListImportLinesResponse.items:type_name -> catalog.v1.ImportLine
-	25, // 32: catalog.v1.ListImportLinesResponse.pagination:type_name -> catalog.v1.Pagination
-	6,  // 33: catalog.v1.GetImportLineResponse.import_line:type_name -> catalog.v1.ImportLine
-	8,  // 34: catalog.v1.ImportService.ListImports:input_type -> catalog.v1.ListImportsRequest
-	10, // 35: catalog.v1.ImportService.CreateImport:input_type -> catalog.v1.CreateImportRequest
-	12, // 36: catalog.v1.ImportService.GetImport:input_type -> catalog.v1.GetImportRequest
-	14, // 37: catalog.v1.ImportService.TransitionImport:input_type -> catalog.v1.TransitionImportRequest
-	16, // 38: catalog.v1.ImportService.ListImportLines:input_type -> catalog.v1.ListImportLinesRequest
-	18, // 39: catalog.v1.ImportService.GetImportLine:input_type -> catalog.v1.GetImportLineRequest
-	9,  // 40: catalog.v1.ImportService.ListImports:output_type -> catalog.v1.ListImportsResponse
-	11, // 41: catalog.v1.ImportService.CreateImport:output_type -> catalog.v1.CreateImportResponse
-	13, // 42: catalog.v1.ImportService.GetImport:output_type -> catalog.v1.GetImportResponse
-	15, // 43: catalog.v1.ImportService.TransitionImport:output_type -> catalog.v1.TransitionImportResponse
-	17, // 44: catalog.v1.ImportService.ListImportLines:output_type -> catalog.v1.ListImportLinesResponse
-	19, // 45: catalog.v1.ImportService.GetImportLine:output_type -> catalog.v1.GetImportLineResponse
-	40, // [40:46] is the sub-list for method output_type
-	34, // [34:40] is the sub-list for method input_type
-	34, // [34:34] is the sub-list for extension type_name
-	34, // [34:34] is the sub-list for extension extendee
-	0,  // [0:34] is the sub-list for field type_name
+	4,  // 20: catalog.v1.ImportUpload.import:type_name -> catalog.v1.Import
+	21, // 21: catalog.v1.ImportUpload.upload_headers:type_name -> catalog.v1.ImportUpload.UploadHeadersEntry
+	22, // 22: catalog.v1.ImportUpload.expires_at:type_name -> google.protobuf.Timestamp
+	11, // 23: catalog.v1.CreateImportResponse.upload:type_name -> catalog.v1.ImportUpload
+	4,  // 24: catalog.v1.GetImportResponse.import:type_name -> catalog.v1.Import
+	2,  // 25: catalog.v1.TransitionImportRequest.transition:type_name -> catalog.v1.ImportTransition
+	4,  // 26: catalog.v1.TransitionImportResponse.import:type_name -> catalog.v1.Import
+	23, // 27: catalog.v1.ListImportLinesRequest.uuids:type_name -> catalog.v1.StringsFilter
+	27, // 28: catalog.v1.ListImportLinesRequest.line:type_name -> catalog.v1.IntFilter
+	23, // 29: catalog.v1.ListImportLinesRequest.types:type_name -> catalog.v1.StringsFilter
+	23, // 30: catalog.v1.ListImportLinesRequest.codes:type_name -> catalog.v1.StringsFilter
+	25, // 31: catalog.v1.ListImportLinesRequest.order_by:type_name -> catalog.v1.OrderBy
+	6,  // 32: catalog.v1.ListImportLinesResponse.items:type_name -> catalog.v1.ImportLine
+	26, // 33: catalog.v1.ListImportLinesResponse.pagination:type_name -> catalog.v1.Pagination
+	6,  // 34: catalog.v1.GetImportLineResponse.import_line:type_name -> catalog.v1.ImportLine
+	8,  // 35: catalog.v1.ImportService.ListImports:input_type -> catalog.v1.ListImportsRequest
+	10, // 36: catalog.v1.ImportService.CreateImport:input_type -> catalog.v1.CreateImportRequest
+	13, // 37: catalog.v1.ImportService.GetImport:input_type -> catalog.v1.GetImportRequest
+	15, // 38: catalog.v1.ImportService.TransitionImport:input_type -> catalog.v1.TransitionImportRequest
+	17, // 39: catalog.v1.ImportService.ListImportLines:input_type -> catalog.v1.ListImportLinesRequest
+	19, // 40: catalog.v1.ImportService.GetImportLine:input_type -> catalog.v1.GetImportLineRequest
+	9,  // 41: catalog.v1.ImportService.ListImports:output_type -> catalog.v1.ListImportsResponse
+	12, // 42: catalog.v1.ImportService.CreateImport:output_type -> catalog.v1.CreateImportResponse
+	14, // 43: catalog.v1.ImportService.GetImport:output_type -> catalog.v1.GetImportResponse
+	16, // 44: catalog.v1.ImportService.TransitionImport:output_type -> catalog.v1.TransitionImportResponse
+	18, // 45: catalog.v1.ImportService.ListImportLines:output_type -> catalog.v1.ListImportLinesResponse
+	20, // 46: catalog.v1.ImportService.GetImportLine:output_type -> catalog.v1.GetImportLineResponse
+	41, // [41:47] is the sub-list for method output_type
+	35, // [35:41] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_imports_proto_init() }
@@ -1743,15 +1791,15 @@ func file_catalog_v1_imports_proto_init() {
 	file_catalog_v1_imports_proto_msgTypes[2].OneofWrappers = []any{}
 	file_catalog_v1_imports_proto_msgTypes[4].OneofWrappers = []any{}
 	file_catalog_v1_imports_proto_msgTypes[7].OneofWrappers = []any{}
-	file_catalog_v1_imports_proto_msgTypes[10].OneofWrappers = []any{}
-	file_catalog_v1_imports_proto_msgTypes[12].OneofWrappers = []any{}
+	file_catalog_v1_imports_proto_msgTypes[11].OneofWrappers = []any{}
+	file_catalog_v1_imports_proto_msgTypes[13].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_imports_proto_rawDesc), len(file_catalog_v1_imports_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   17,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -333,7 +333,7 @@ func RegisterImportServiceHandlerServer(ctx context.Context, mux *runtime.ServeM
 			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
 			return
 		}
-		forward_ImportService_CreateImport_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+		forward_ImportService_CreateImport_0(annotatedContext, mux, outboundMarshaler, w, req, response_ImportService_CreateImport_0{resp.(*CreateImportResponse)}, mux.GetForwardResponseOptions()...)
 	})
 	mux.Handle(http.MethodGet, pattern_ImportService_GetImport_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
@@ -487,7 +487,7 @@ func RegisterImportServiceHandlerClient(ctx context.Context, mux *runtime.ServeM
 			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
 			return
 		}
-		forward_ImportService_CreateImport_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+		forward_ImportService_CreateImport_0(annotatedContext, mux, outboundMarshaler, w, req, response_ImportService_CreateImport_0{resp.(*CreateImportResponse)}, mux.GetForwardResponseOptions()...)
 	})
 	mux.Handle(http.MethodGet, pattern_ImportService_GetImport_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
@@ -558,6 +558,15 @@ func RegisterImportServiceHandlerClient(ctx context.Context, mux *runtime.ServeM
 		forward_ImportService_GetImportLine_0(annotatedContext, mux, outboundMarshaler, w, req, response_ImportService_GetImportLine_0{resp.(*GetImportLineResponse)}, mux.GetForwardResponseOptions()...)
 	})
 	return nil
+}
+
+type response_ImportService_CreateImport_0 struct {
+	*CreateImportResponse
+}
+
+func (m response_ImportService_CreateImport_0) XXX_ResponseBody() interface{} {
+	response := m.CreateImportResponse
+	return response.Upload
 }
 
 type response_ImportService_GetImport_0 struct {

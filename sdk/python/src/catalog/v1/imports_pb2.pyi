@@ -31,24 +31,10 @@ class CreateImportRequest(_message.Message):
     def __init__(self, **kwargs) -> None: ...
 
 class CreateImportResponse(_message.Message):
-    __slots__ = ["expires_at", "upload_headers", "upload_method", "upload_url"]
-    class UploadHeadersEntry(_message.Message):
-        __slots__ = ["key", "value"]
-        KEY_FIELD_NUMBER: _ClassVar[int]
-        VALUE_FIELD_NUMBER: _ClassVar[int]
-        key: str
-        value: str
-        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
-    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
-    IMPORT_FIELD_NUMBER: _ClassVar[int]
-    UPLOAD_HEADERS_FIELD_NUMBER: _ClassVar[int]
-    UPLOAD_METHOD_FIELD_NUMBER: _ClassVar[int]
-    UPLOAD_URL_FIELD_NUMBER: _ClassVar[int]
-    expires_at: _timestamp_pb2.Timestamp
-    upload_headers: _containers.ScalarMap[str, str]
-    upload_method: str
-    upload_url: str
-    def __init__(self, upload_url: _Optional[str] = ..., upload_method: _Optional[str] = ..., upload_headers: _Optional[_Mapping[str, str]] = ..., expires_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., **kwargs) -> None: ...
+    __slots__ = ["upload"]
+    UPLOAD_FIELD_NUMBER: _ClassVar[int]
+    upload: ImportUpload
+    def __init__(self, upload: _Optional[_Union[ImportUpload, _Mapping]] = ...) -> None: ...
 
 class GetImportLineRequest(_message.Message):
     __slots__ = ["import_uuid", "line_uuid"]
@@ -166,6 +152,26 @@ class ImportLineError(_message.Message):
     field: str
     message: str
     def __init__(self, field: _Optional[str] = ..., code: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+
+class ImportUpload(_message.Message):
+    __slots__ = ["expires_at", "upload_headers", "upload_method", "upload_url"]
+    class UploadHeadersEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
+    IMPORT_FIELD_NUMBER: _ClassVar[int]
+    UPLOAD_HEADERS_FIELD_NUMBER: _ClassVar[int]
+    UPLOAD_METHOD_FIELD_NUMBER: _ClassVar[int]
+    UPLOAD_URL_FIELD_NUMBER: _ClassVar[int]
+    expires_at: _timestamp_pb2.Timestamp
+    upload_headers: _containers.ScalarMap[str, str]
+    upload_method: str
+    upload_url: str
+    def __init__(self, upload_url: _Optional[str] = ..., upload_method: _Optional[str] = ..., upload_headers: _Optional[_Mapping[str, str]] = ..., expires_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., **kwargs) -> None: ...
 
 class ListImportLinesRequest(_message.Message):
     __slots__ = ["codes", "cursor", "import_uuid", "line", "order_by", "page", "size", "types", "uuids"]
