@@ -141,7 +141,7 @@ export async function importFile(transport: Transport, source: string | Uint8Arr
   const format = formatOf(options.format, name);
   const data = await readSource(source);
   const total = data.byteLength;
-  const created = await client.createImport(
+  const { upload: created } = await client.createImport(
     {
       import: {
         format: format === "csv" ? ImportFormat.CSV : ImportFormat.NDJSON,
@@ -153,7 +153,7 @@ export async function importFile(transport: Transport, source: string | Uint8Arr
     },
     { signal: options.signal },
   );
-  if (!created.import || !created.uploadUrl) throw new Error("catalogd gave no import or no upload URL");
+  if (!created?.import || !created.uploadUrl) throw new Error("catalogd gave no import or no upload URL");
   const uuid = created.import.uuid;
   options.onProgress?.({ phase: "uploading", bytesDone: 0, bytesTotal: total });
   const put = await fetch(created.uploadUrl, {

@@ -117,7 +117,7 @@ def import_file(
     if file_name:
         create.file_name = file_name
     # "import" is a Python keyword: the request's field is set by name.
-    created = stub.CreateImport(imports_pb2.CreateImportRequest(**{"import": create}))
+    created = stub.CreateImport(imports_pb2.CreateImportRequest(**{"import": create})).upload
     uuid = getattr(created, "import").uuid
     if not created.upload_url:
         raise RuntimeError(f"import {uuid}: catalogd gave no upload URL")
