@@ -267,3 +267,31 @@ func TestProgressBarOnATerminal(t *testing.T) {
 		}
 	}
 }
+
+// A spreadsheet: products as CSV rows (the format from the extension); a row that fails is named by
+// its line and column.
+func TestImportCSV(t *testing.T) {
+	t.Parallel()
+	tenant := "cli-" + apptest.RandomHex(6)
+	if r := catalogd(t, tenant, "import", "--wait", file(t, "structure.ndjson", catalog...)); r.Code != 0 {
+		t.Fatalf("the structure: exit %d", r.Code)
+	}
+	r := catalogd(t, tenant, "import", "--wait", file(t, "products.csv",
+		"code,kind,brand,categories",
+		"BOOT-3,simple,acme,boots|shoes",
+		`BOOT-4,simple,acme,"boots|nowhere"`))
+	if r.Code != 1 {
+		t.Fatalf("exit %d, want 1 (a row failed)", r.Code)
+	}
+	for _, re := range []string{
+		`(?m)^import ` + uuidRE + ` completed: 3 lines: 1 created, 0 updated, 0 unchanged, 1 failed$`,
+		`(?m)^  3 +product +BOOT-4 +categories\[1\] +UNRESOLVED_REFERENCE +no category with code "nowhere"$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(r.Stdout) {
+			t.Errorf("stdout does not match %s", re)
+		}
+	}
+	if got := codes(t, env.ClientFor(t, tenant), "/v1/products?code[order]=asc"); got != "BOOT-1,BOOT-3" {
+		t.Errorf("products after the CSV: %s", got)
+	}
+}
