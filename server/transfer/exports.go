@@ -130,7 +130,7 @@ func (s *ExportServer) CreateExport(ctx context.Context, req *pb.CreateExportReq
 		v.Add("format", "must be one of ndjson, csv")
 	}
 	known := s.Importer.Types()
-	types := append([]string{}, in.GetTypes()...) // never nil: the column is NOT NULL ({} is every type)
+	types := append([]string{}, in.GetTypes()...)
 	for i, t := range types {
 		if !slices.Contains(known, t) {
 			v.Add(crud.FieldName("types", i, false), "unknown type %q: one of %s", t, strings.Join(known, ", "))
