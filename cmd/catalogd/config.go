@@ -230,7 +230,7 @@ var variables = []variable{
 	{env: "CATALOG_TOKEN", flag: "token", def: "", accepts: "empty, or a bearer token (a JWT, no whitespace)",
 		help: "import and export: the bearer token sent to the server", secret: true, cmds: cmdImport | cmdExport,
 		set: func(s *settings, v string) error { s.jobs.token = v; return parseBearer(v) }},
-	{flag: "url", def: "http://localhost:8080", accepts: "the server's HTTP origin: http(s)://host[:port], or host:port (http)",
+	{flag: "url", def: "http://localhost:8080", accepts: "the server's URL: http(s)://host[:port][/path], or host:port (http)",
 		help: "the catalogd server (its HTTP port)", cmds: cmdImport | cmdExport,
 		set: func(s *settings, v string) (err error) { s.jobs.url, err = parseServerURL(v); return err }},
 	{flag: "format", def: "", accepts: "empty, ndjson or csv",
