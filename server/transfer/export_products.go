@@ -1,0 +1,642 @@
+package transfer
+
+// The product reader of exports: products in batches of ExportBatch by code (keyset, so memory
+// stays bounded whatever the catalog's size), each batch's children read with one statement per
+// child table (= ANY of the batch's uuids, pipelined), the lines written by hand. The field names
+// are the product kind's declarations (server/catalog/transfer.go); the SQL is the product
+// family's tables.
+//
+// Order: products without a parent (simple, variant_parent) by code, then variants by code, so a
+// variant's parent is defined before it. Relations can form cycles (A cross-sells B, B cross-sells
+// A), so they are not in a product's line: after every product, a line
+// {"type":"product","code":…,"relations":[…],"publications":[…]} completes each product that has
+// relations, or whose parent has (readiness counts relations, a variant's its parent's): its
+// publications travel with the relations, so that a publication published where the family
+// requires relations is published once they exist.
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+)
+
+// product is one product of a batch with its children as codes.
+type product struct {
+	id               uuid.UUID
+	code, name, kind string
+	status           string
+	family, parent   *string
+	brand            *string
+	related          bool // it or its parent has relations: publications go with them
+	categories, tags []string
+	attributes       map[string][]string
+	values           []productValue
+	assets           []productAsset
+	publications     []productPublication
+	relations        []productRelation
+	attributeOrder   []string
+}
+
+type productValue struct {
+	inputType       string
+	channel, locale *string
+	value           []byte
+}
+
+type productAsset struct {
+	asset, assetType string
+	priority         int32
+}
+
+type productPublication struct{ channel, status string }
+
+type productRelation struct{ relationType, target string }
+
+// relatedSQL: the product or its parent has relations.
+const relatedSQL = `(EXISTS (SELECT 1 FROM product_relations x WHERE x.tenant_id = products.tenant_id AND x.product_uuid = products.uuid)
+	OR (products.parent_uuid IS NOT NULL AND EXISTS (SELECT 1 FROM product_relations x WHERE x.tenant_id = products.tenant_id AND x.product_uuid = products.parent_uuid)))`
+
+// scan reads the selected products in export order (without a parent, then variants; by code),
+// batch by batch, with extra an additional condition on products; fn gets each batch.
+func (r *reader) scan(extra string, fn func([]*product) error) error {
+	for _, variants := range []bool{false, true} {
+		cond := "parent_uuid IS NULL"
+		if variants {
+			cond = "parent_uuid IS NOT NULL"
+		}
+		if extra != "" {
+			cond += " AND " + extra
+		}
+		n := len(r.args)
+		q := "WITH p AS (SELECT uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, " + relatedSQL + " AS related" +
+			" FROM products WHERE " + r.where + " AND " + cond + " AND code > $" + strconv.Itoa(n+1) + " ORDER BY code LIMIT " + strconv.Itoa(ExportBatch) + ")" +
+			" SELECT p.uuid, p.code, p.display_name, p.kind, p.status, f.code, pp.code, b.code, p.related FROM p" +
+			" LEFT JOIN families f ON f.tenant_id = $1 AND f.uuid = p.family_uuid" +
+			" LEFT JOIN products pp ON pp.tenant_id = $1 AND pp.uuid = p.parent_uuid" +
+			" LEFT JOIN brands b ON b.tenant_id = $1 AND b.uuid = p.brand_uuid ORDER BY p.code"
+		last := ""
+		for {
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+			rows, err := r.tx.Query(r.ctx, q, append(append([]any{}, r.args...), last)...)
+			if err != nil {
+				return err
+			}
+			var batch []*product
+			for rows.Next() {
+				p := &product{}
+				if err := rows.Scan(&p.id, &p.code, &p.name, &p.kind, &p.status, &p.family, &p.parent, &p.brand, &p.related); err != nil {
+					rows.Close()
+					return err
+				}
+				batch = append(batch, p)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			if len(batch) == 0 {
+				break
+			}
+			if err := fn(batch); err != nil {
+				return err
+			}
+			if len(batch) < ExportBatch {
+				break
+			}
+			last = batch[len(batch)-1].code
+		}
+	}
+	return nil
+}
+
+// childSQL are the statements reading a batch's children ($1 the tenant, $2 the batch's uuids).
+var childSQL = struct{ links, attributes, values, assets, publications, relations string }{
+	links: `SELECT l.product_uuid, l.kind = 'category', coalesce(c.code, t.code) FROM product_links l
+		LEFT JOIN categories c ON c.tenant_id = l.tenant_id AND c.uuid = l.category_uuid
+		LEFT JOIN tags t ON t.tenant_id = l.tenant_id AND t.uuid = l.tag_uuid
+		WHERE l.tenant_id = $1 AND l.product_uuid = ANY($2)`,
+	attributes: `SELECT pa.product_uuid, a.code, tm.code FROM product_attributes pa
+		JOIN attributes a ON a.tenant_id = pa.tenant_id AND a.uuid = pa.attribute_uuid
+		LEFT JOIN product_terms pt ON pt.tenant_id = pa.tenant_id AND pt.product_attribute_uuid = pa.uuid
+		LEFT JOIN attribute_terms tm ON tm.tenant_id = pt.tenant_id AND tm.uuid = pt.term_uuid
+		WHERE pa.tenant_id = $1 AND pa.product_uuid = ANY($2)`,
+	values: `SELECT v.product_uuid, it.code, ch.code, lo.code, v.value FROM product_input_values v
+		JOIN input_types it ON it.tenant_id = v.tenant_id AND it.uuid = v.input_type_uuid
+		LEFT JOIN channels ch ON ch.tenant_id = v.tenant_id AND ch.uuid = v.channel_uuid
+		LEFT JOIN locales lo ON lo.tenant_id = v.tenant_id AND lo.uuid = v.locale_uuid
+		WHERE v.tenant_id = $1 AND v.product_uuid = ANY($2)`,
+	assets: `SELECT pa.product_uuid, a.code, t.code, pa.display_priority FROM product_assets pa
+		JOIN assets a ON a.tenant_id = pa.tenant_id AND a.uuid = pa.asset_uuid
+		JOIN product_asset_types t ON t.tenant_id = pa.tenant_id AND t.uuid = pa.product_asset_type_uuid
+		WHERE pa.tenant_id = $1 AND pa.product_uuid = ANY($2)`,
+	publications: `SELECT pp.product_uuid, ch.code, pp.status FROM product_publications pp
+		JOIN channels ch ON ch.tenant_id = pp.tenant_id AND ch.uuid = pp.channel_uuid
+		WHERE pp.tenant_id = $1 AND pp.product_uuid = ANY($2)`,
+	relations: `SELECT r.product_uuid, rt.code, tp.code FROM product_relations r
+		JOIN product_relation_types rt ON rt.tenant_id = r.tenant_id AND rt.uuid = r.product_relation_type_uuid
+		JOIN products tp ON tp.tenant_id = r.tenant_id AND tp.uuid = r.target_product_uuid
+		WHERE r.tenant_id = $1 AND r.product_uuid = ANY($2)`,
+}
+
+// load reads the children of batch: all of them, or (relationsOnly) relations and publications.
+func (r *reader) load(batch []*product, relationsOnly bool) error {
+	ids := make([]uuid.UUID, len(batch))
+	byID := make(map[uuid.UUID]*product, len(batch))
+	for i, p := range batch {
+		ids[i], byID[p.id] = p.id, p
+	}
+	type reader struct {
+		sql  string
+		scan func(pgx.Rows) error
+	}
+	var id uuid.UUID
+	var a, b string
+	var c, d *string
+	readers := []reader{
+		{childSQL.publications, func(rows pgx.Rows) error {
+			if err := rows.Scan(&id, &a, &b); err != nil {
+				return err
+			}
+			byID[id].publications = append(byID[id].publications, productPublication{a, b})
+			return nil
+		}},
+		{childSQL.relations, func(rows pgx.Rows) error {
+			if err := rows.Scan(&id, &a, &b); err != nil {
+				return err
+			}
+			byID[id].relations = append(byID[id].relations, productRelation{a, b})
+			return nil
+		}},
+	}
+	if !relationsOnly { // everything but the relations, which have their own lines
+		readers = append(readers[:1],
+			reader{childSQL.links, func(rows pgx.Rows) error {
+				var isCategory bool
+				if err := rows.Scan(&id, &isCategory, &a); err != nil {
+					return err
+				}
+				if p := byID[id]; isCategory {
+					p.categories = append(p.categories, a)
+				} else {
+					p.tags = append(p.tags, a)
+				}
+				return nil
+			}},
+			reader{childSQL.attributes, func(rows pgx.Rows) error {
+				if err := rows.Scan(&id, &a, &c); err != nil {
+					return err
+				}
+				p := byID[id]
+				if p.attributes == nil {
+					p.attributes = map[string][]string{}
+				}
+				terms, seen := p.attributes[a]
+				if !seen {
+					p.attributeOrder = append(p.attributeOrder, a)
+					terms = []string{}
+				}
+				if c != nil {
+					terms = append(terms, *c)
+				}
+				p.attributes[a] = terms
+				return nil
+			}},
+			reader{childSQL.values, func(rows pgx.Rows) error {
+				var v []byte
+				if err := rows.Scan(&id, &a, &c, &d, &v); err != nil {
+					return err
+				}
+				byID[id].values = append(byID[id].values, productValue{a, c, d, compact(v)})
+				return nil
+			}},
+			reader{childSQL.assets, func(rows pgx.Rows) error {
+				var prio int32
+				if err := rows.Scan(&id, &a, &b, &prio); err != nil {
+					return err
+				}
+				byID[id].assets = append(byID[id].assets, productAsset{a, b, prio})
+				return nil
+			}})
+	}
+	pb := &pgx.Batch{}
+	for _, rd := range readers {
+		pb.Queue(rd.sql, r.tenant, ids)
+	}
+	br := r.tx.SendBatch(r.ctx, pb)
+	for _, rd := range readers {
+		rows, err := br.Query()
+		if err != nil {
+			br.Close()
+			return err
+		}
+		for rows.Next() {
+			if err := rd.scan(rows); err != nil {
+				rows.Close()
+				br.Close()
+				return err
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			br.Close()
+			return err
+		}
+	}
+	if err := br.Close(); err != nil {
+		return err
+	}
+	for _, p := range batch {
+		p.sort()
+	}
+	return nil
+}
+
+// sort puts a product's children in their export order (by codes).
+func (p *product) sort() {
+	sort.Strings(p.categories)
+	sort.Strings(p.tags)
+	sort.Strings(p.attributeOrder)
+	for _, ts := range p.attributes {
+		sort.Strings(ts)
+	}
+	str := func(s *string) string {
+		if s == nil {
+			return ""
+		}
+		return *s
+	}
+	sort.Slice(p.values, func(i, j int) bool {
+		a, b := p.values[i], p.values[j]
+		if a.inputType != b.inputType {
+			return a.inputType < b.inputType
+		}
+		if str(a.channel) != str(b.channel) {
+			return str(a.channel) < str(b.channel)
+		}
+		return str(a.locale) < str(b.locale)
+	})
+	sort.Slice(p.assets, func(i, j int) bool { return p.assets[i].asset < p.assets[j].asset })
+	sort.Slice(p.publications, func(i, j int) bool { return p.publications[i].channel < p.publications[j].channel })
+	sort.Slice(p.relations, func(i, j int) bool {
+		a, b := p.relations[i], p.relations[j]
+		if a.relationType != b.relationType {
+			return a.relationType < b.relationType
+		}
+		return a.target < b.target
+	})
+}
+
+// products writes the product lines of kind k, then the lines completing related products.
+func (r *reader) products(k *Kind, out *output) error {
+	var buf []byte
+	err := r.scan("", func(batch []*product) error {
+		if err := r.load(batch, false); err != nil {
+			return err
+		}
+		for _, p := range batch {
+			buf = p.line(buf[:0], k.Type)
+			if err := out.line(buf, true); err != nil {
+				return err
+			}
+		}
+		out.tick()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return r.scan(relatedSQL, func(batch []*product) error {
+		if err := r.load(batch, true); err != nil {
+			return err
+		}
+		for _, p := range batch {
+			if len(p.relations) == 0 && len(p.publications) == 0 {
+				continue // a variant of a related parent, without publications: nothing to complete
+			}
+			buf = append(buf[:0], `{"type":`...)
+			buf = appendString(buf, k.Type)
+			buf = append(buf, `,"code":`...)
+			buf = appendString(buf, p.code)
+			if len(p.relations) > 0 {
+				buf = append(buf, `,"relations":[`...)
+				for i, rel := range p.relations {
+					if i > 0 {
+						buf = append(buf, ',')
+					}
+					buf = append(buf, `{"relationType":`...)
+					buf = appendString(buf, rel.relationType)
+					buf = append(buf, `,"target":`...)
+					buf = appendString(buf, rel.target)
+					buf = append(buf, '}')
+				}
+				buf = append(buf, ']')
+			}
+			buf = p.appendPublications(buf)
+			buf = append(buf, '}')
+			if err := out.line(buf, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// line appends product p's line (without its relations, and without its publications when they
+// travel with the relations).
+func (p *product) line(b []byte, typ string) []byte {
+	b = append(b, `{"type":`...)
+	b = appendString(b, typ)
+	b = append(b, `,"code":`...)
+	b = appendString(b, p.code)
+	if p.name != p.code {
+		b = append(b, `,"displayName":`...)
+		b = appendString(b, p.name)
+	}
+	b = append(b, `,"kind":`...)
+	b = appendString(b, p.kind)
+	for _, ref := range []struct {
+		name string
+		code *string
+	}{{"family", p.family}, {"parent", p.parent}, {"brand", p.brand}} {
+		if ref.code != nil {
+			b = append(b, `,"`+ref.name+`":`...)
+			b = appendString(b, *ref.code)
+		}
+	}
+	b = append(b, `,"status":`...)
+	b = appendString(b, p.status)
+	b = appendCodes(b, "categories", p.categories)
+	b = appendCodes(b, "tags", p.tags)
+	if len(p.attributeOrder) > 0 {
+		b = append(b, `,"attributes":{`...)
+		for i, a := range p.attributeOrder {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, a)
+			b = append(b, ':')
+			b = appendList(b, p.attributes[a])
+		}
+		b = append(b, '}')
+	}
+	if len(p.values) > 0 {
+		b = append(b, `,"values":[`...)
+		for i, v := range p.values {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"inputType":`...)
+			b = appendString(b, v.inputType)
+			if v.channel != nil {
+				b = append(b, `,"channel":`...)
+				b = appendString(b, *v.channel)
+			}
+			if v.locale != nil {
+				b = append(b, `,"locale":`...)
+				b = appendString(b, *v.locale)
+			}
+			b = append(b, `,"value":`...)
+			b = append(b, v.value...)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(p.assets) > 0 {
+		b = append(b, `,"assets":[`...)
+		for i, a := range p.assets {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"asset":`...)
+			b = appendString(b, a.asset)
+			b = append(b, `,"assetType":`...)
+			b = appendString(b, a.assetType)
+			if a.priority != 0 {
+				b = append(b, `,"displayPriority":`...)
+				b = strconv.AppendInt(b, int64(a.priority), 10)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if !p.related {
+		b = p.appendPublications(b)
+	}
+	return append(b, '}')
+}
+
+// appendPublications appends ,"publications":[…] when p has any.
+func (p *product) appendPublications(b []byte) []byte {
+	if len(p.publications) == 0 {
+		return b
+	}
+	b = append(b, `,"publications":[`...)
+	for i, pub := range p.publications {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"channel":`...)
+		b = appendString(b, pub.channel)
+		b = append(b, `,"status":`...)
+		b = appendString(b, pub.status)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendCodes appends ,"name":[codes] when there are any.
+func appendCodes(b []byte, name string, codes []string) []byte {
+	if len(codes) == 0 {
+		return b
+	}
+	b = append(b, `,"`+name+`":`...)
+	return appendList(b, codes)
+}
+
+func appendList(b []byte, codes []string) []byte {
+	b = append(b, '[')
+	for i, c := range codes {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, c)
+	}
+	return append(b, ']')
+}
+
+// appendString appends s as a JSON string (as encoding/json writes it without HTML escaping).
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			b = append(b, c)
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		default:
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}
+
+// csvValue is a value's CSV text: a JSON string as its text, anything else (a number, a
+// boolean, an object such as a price) as its compact JSON.
+func csvValue(v []byte) string {
+	if len(v) > 0 && v[0] == '"' {
+		var s string
+		if err := json.Unmarshal(v, &s); err == nil {
+			return s
+		}
+	}
+	return string(v)
+}
+
+// valueColumn is the CSV column of a value: value:<inputType>[@<locale>][#<channel>].
+func valueColumn(inputType string, locale, channel *string) string {
+	col := "value:" + inputType
+	if locale != nil {
+		col += "@" + *locale
+	}
+	if channel != nil {
+		col += "#" + *channel
+	}
+	return col
+}
+
+// productsCSV writes the selected products as CSV (API.md "CSV (products)"): the header is the
+// union of the columns the products use (read first, set-based), then one row per product in
+// the order of the NDJSON export. Codes in lists are separated by "|".
+func (r *reader) productsCSV(out *output) error {
+	in := " IN (SELECT uuid FROM products WHERE " + r.where + ")"
+	var attrs, values, pubs []string
+	for _, q := range []struct {
+		sql  string
+		into *[]string
+		col  func(rows pgx.Rows) (string, error)
+	}{
+		{`SELECT DISTINCT a.code FROM product_attributes pa JOIN attributes a ON a.tenant_id = pa.tenant_id AND a.uuid = pa.attribute_uuid
+			WHERE pa.tenant_id = $1 AND pa.product_uuid` + in, &attrs, func(rows pgx.Rows) (string, error) {
+			var c string
+			err := rows.Scan(&c)
+			return "attribute:" + c, err
+		}},
+		{`SELECT DISTINCT it.code, lo.code, ch.code FROM product_input_values v
+			JOIN input_types it ON it.tenant_id = v.tenant_id AND it.uuid = v.input_type_uuid
+			LEFT JOIN channels ch ON ch.tenant_id = v.tenant_id AND ch.uuid = v.channel_uuid
+			LEFT JOIN locales lo ON lo.tenant_id = v.tenant_id AND lo.uuid = v.locale_uuid
+			WHERE v.tenant_id = $1 AND v.product_uuid` + in, &values, func(rows pgx.Rows) (string, error) {
+			var it string
+			var lo, ch *string
+			err := rows.Scan(&it, &lo, &ch)
+			return valueColumn(it, lo, ch), err
+		}},
+		{`SELECT DISTINCT ch.code FROM product_publications pp JOIN channels ch ON ch.tenant_id = pp.tenant_id AND ch.uuid = pp.channel_uuid
+			WHERE pp.tenant_id = $1 AND pp.product_uuid` + in, &pubs, func(rows pgx.Rows) (string, error) {
+			var c string
+			err := rows.Scan(&c)
+			return "publication:" + c, err
+		}},
+	} {
+		rows, err := r.tx.Query(r.ctx, q.sql, r.args...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			c, err := q.col(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			*q.into = append(*q.into, c)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		sort.Strings(*q.into)
+	}
+	header := append([]string{"code", "kind", "family", "parent", "brand", "status", "categories", "tags"}, attrs...)
+	header = append(append(header, values...), pubs...)
+	at := make(map[string]int, len(header))
+	for i, h := range header {
+		at[h] = i
+	}
+	cw := csv.NewWriter(out.w)
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	row := make([]string, len(header))
+	opt := func(s *string) string {
+		if s == nil {
+			return ""
+		}
+		return *s
+	}
+	err := r.scan("", func(batch []*product) error {
+		if err := r.load(batch, false); err != nil {
+			return err
+		}
+		for _, p := range batch {
+			for i := range row {
+				row[i] = ""
+			}
+			copy(row, []string{p.code, p.kind, opt(p.family), opt(p.parent), opt(p.brand), p.status,
+				strings.Join(p.categories, "|"), strings.Join(p.tags, "|")})
+			for a, terms := range p.attributes {
+				row[at["attribute:"+a]] = strings.Join(terms, "|")
+			}
+			for _, v := range p.values {
+				row[at[valueColumn(v.inputType, v.locale, v.channel)]] = csvValue(v.value)
+			}
+			for _, pub := range p.publications {
+				row[at["publication:"+pub.channel]] = pub.status
+			}
+			if err := cw.Write(row); err != nil {
+				return err
+			}
+			out.items++
+		}
+		cw.Flush()
+		out.tick()
+		return cw.Error()
+	})
+	if err != nil {
+		return err
+	}
+	cw.Flush()
+	return cw.Error()
+}
