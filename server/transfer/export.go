@@ -272,27 +272,33 @@ type reader struct {
 	// where and args select the exported products (args[0] the tenant).
 	where string
 	args  []any
-	// codes caches the codes of referenced resources by line type.
+	// codes caches the codes of referenced resources by table.
 	codes map[string]map[uuid.UUID]string
 }
 
 // code is the code of resource id of line type kind.
 func (r *reader) code(kind string, id uuid.UUID) (string, error) {
-	m := r.codes[kind]
-	if m == nil {
-		m = map[uuid.UUID]string{}
-		r.codes[kind] = m
-	}
-	if c, ok := m[id]; ok {
-		return c, nil
-	}
 	k := r.ex.byType[kind]
 	if k == nil {
 		return "", fmt.Errorf("export: no line type %q", kind)
 	}
+	return r.codeIn(k.Table, id)
+}
+
+// codeIn is the code of row id of table (cached: the tables of referenced resources are the
+// catalog's structure, read once per export).
+func (r *reader) codeIn(table string, id uuid.UUID) (string, error) {
+	m := r.codes[table]
+	if m == nil {
+		m = map[uuid.UUID]string{}
+		r.codes[table] = m
+	}
+	if c, ok := m[id]; ok {
+		return c, nil
+	}
 	var c string
-	if err := r.tx.QueryRow(r.ctx, "SELECT code FROM "+pgx.Identifier{k.Table}.Sanitize()+" WHERE tenant_id = $1 AND uuid = $2", r.tenant, id).Scan(&c); err != nil {
-		return "", fmt.Errorf("export: the code of %s %s: %w", kind, id, err)
+	if err := r.tx.QueryRow(r.ctx, "SELECT code FROM "+pgx.Identifier{table}.Sanitize()+" WHERE tenant_id = $1 AND uuid = $2", r.tenant, id).Scan(&c); err != nil {
+		return "", fmt.Errorf("export: the code of %s %s: %w", table, id, err)
 	}
 	m[id] = c
 	return c, nil

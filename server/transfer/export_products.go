@@ -36,12 +36,38 @@ type product struct {
 	related          bool // it or its parent has relations: publications go with them
 	categories, tags []string
 	attributes       map[string][]string
+	attributeOrder   []string
 	values           []productValue
 	assets           []productAsset
 	publications     []productPublication
 	relations        []productRelation
-	attributeOrder   []string
+
+	// As read, before their codes are looked up (code tables are read once per export).
+	familyID, brandID, parentID *uuid.UUID
+	raw                         []rawChild
 }
+
+// rawChild is a child row as read: the uuids of the structure it names (table, uuid), resolved
+// to codes after the batch is read.
+type rawChild struct {
+	kind  childKind
+	ids   [3]*uuid.UUID
+	text  string // an asset's or a relation target's code (read by join: they are many)
+	value []byte
+	n     int32
+}
+
+type childKind int
+
+const (
+	childCategory childKind = iota
+	childTag
+	childAttribute // ids: attribute, term (nil: none)
+	childValue     // ids: input type, channel, locale
+	childAsset     // ids: asset type; text: the asset's code
+	childPublication
+	childRelation // ids: relation type; text: the target's code
+)
 
 type productValue struct {
 	inputType       string
@@ -58,9 +84,8 @@ type productPublication struct{ channel, status string }
 
 type productRelation struct{ relationType, target string }
 
-// relatedSQL: the product or its parent has relations.
-const relatedSQL = `(EXISTS (SELECT 1 FROM product_relations x WHERE x.tenant_id = products.tenant_id AND x.product_uuid = products.uuid)
-	OR (products.parent_uuid IS NOT NULL AND EXISTS (SELECT 1 FROM product_relations x WHERE x.tenant_id = products.tenant_id AND x.product_uuid = products.parent_uuid)))`
+// holdersSQL are the products holding relations ($1 the tenant).
+const holdersSQL = "(SELECT x.product_uuid FROM product_relations x WHERE x.tenant_id = $1)"
 
 // scan reads the selected products in export order (without a parent, then variants; by code),
 // batch by batch, with extra an additional condition on products; fn gets each batch.
@@ -74,12 +99,10 @@ func (r *reader) scan(extra string, fn func([]*product) error) error {
 			cond += " AND " + extra
 		}
 		n := len(r.args)
-		q := "WITH p AS (SELECT uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, " + relatedSQL + " AS related" +
+		q := "WITH p AS (SELECT uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid" +
 			" FROM products WHERE " + r.where + " AND " + cond + " AND code > $" + strconv.Itoa(n+1) + " ORDER BY code LIMIT " + strconv.Itoa(ExportBatch) + ")" +
-			" SELECT p.uuid, p.code, p.display_name, p.kind, p.status, f.code, pp.code, b.code, p.related FROM p" +
-			" LEFT JOIN families f ON f.tenant_id = $1 AND f.uuid = p.family_uuid" +
-			" LEFT JOIN products pp ON pp.tenant_id = $1 AND pp.uuid = p.parent_uuid" +
-			" LEFT JOIN brands b ON b.tenant_id = $1 AND b.uuid = p.brand_uuid ORDER BY p.code"
+			" SELECT p.uuid, p.code, p.display_name, p.kind, p.status, p.family_uuid, p.parent_uuid, pp.code, p.brand_uuid FROM p" +
+			" LEFT JOIN products pp ON pp.tenant_id = $1 AND pp.uuid = p.parent_uuid ORDER BY p.code"
 		last := ""
 		for {
 			if err := r.ctx.Err(); err != nil {
@@ -92,7 +115,7 @@ func (r *reader) scan(extra string, fn func([]*product) error) error {
 			var batch []*product
 			for rows.Next() {
 				p := &product{}
-				if err := rows.Scan(&p.id, &p.code, &p.name, &p.kind, &p.status, &p.family, &p.parent, &p.brand, &p.related); err != nil {
+				if err := rows.Scan(&p.id, &p.code, &p.name, &p.kind, &p.status, &p.familyID, &p.parentID, &p.parent, &p.brandID); err != nil {
 					rows.Close()
 					return err
 				}
@@ -118,127 +141,127 @@ func (r *reader) scan(extra string, fn func([]*product) error) error {
 }
 
 // childSQL are the statements reading a batch's children ($1 the tenant, $2 the batch's uuids).
-var childSQL = struct{ links, attributes, values, assets, publications, relations string }{
-	links: `SELECT l.product_uuid, l.kind = 'category', coalesce(c.code, t.code) FROM product_links l
-		LEFT JOIN categories c ON c.tenant_id = l.tenant_id AND c.uuid = l.category_uuid
-		LEFT JOIN tags t ON t.tenant_id = l.tenant_id AND t.uuid = l.tag_uuid
-		WHERE l.tenant_id = $1 AND l.product_uuid = ANY($2)`,
-	attributes: `SELECT pa.product_uuid, a.code, tm.code FROM product_attributes pa
-		JOIN attributes a ON a.tenant_id = pa.tenant_id AND a.uuid = pa.attribute_uuid
+// They name the structure by uuid (codes come from the export's cache); assets and relation
+// targets, which grow with the catalog, by join.
+var childSQL = struct{ links, attributes, values, assets, publications, relations, holders string }{
+	links: `SELECT product_uuid, kind = 'category', target_uuid FROM product_links WHERE tenant_id = $1 AND product_uuid = ANY($2)`,
+	attributes: `SELECT pa.product_uuid, pa.attribute_uuid, pt.term_uuid FROM product_attributes pa
 		LEFT JOIN product_terms pt ON pt.tenant_id = pa.tenant_id AND pt.product_attribute_uuid = pa.uuid
-		LEFT JOIN attribute_terms tm ON tm.tenant_id = pt.tenant_id AND tm.uuid = pt.term_uuid
 		WHERE pa.tenant_id = $1 AND pa.product_uuid = ANY($2)`,
-	values: `SELECT v.product_uuid, it.code, ch.code, lo.code, v.value FROM product_input_values v
-		JOIN input_types it ON it.tenant_id = v.tenant_id AND it.uuid = v.input_type_uuid
-		LEFT JOIN channels ch ON ch.tenant_id = v.tenant_id AND ch.uuid = v.channel_uuid
-		LEFT JOIN locales lo ON lo.tenant_id = v.tenant_id AND lo.uuid = v.locale_uuid
-		WHERE v.tenant_id = $1 AND v.product_uuid = ANY($2)`,
-	assets: `SELECT pa.product_uuid, a.code, t.code, pa.display_priority FROM product_assets pa
+	values: `SELECT product_uuid, input_type_uuid, channel_uuid, locale_uuid, value FROM product_input_values
+		WHERE tenant_id = $1 AND product_uuid = ANY($2)`,
+	assets: `SELECT pa.product_uuid, pa.product_asset_type_uuid, a.code, pa.display_priority FROM product_assets pa
 		JOIN assets a ON a.tenant_id = pa.tenant_id AND a.uuid = pa.asset_uuid
-		JOIN product_asset_types t ON t.tenant_id = pa.tenant_id AND t.uuid = pa.product_asset_type_uuid
 		WHERE pa.tenant_id = $1 AND pa.product_uuid = ANY($2)`,
-	publications: `SELECT pp.product_uuid, ch.code, pp.status FROM product_publications pp
-		JOIN channels ch ON ch.tenant_id = pp.tenant_id AND ch.uuid = pp.channel_uuid
-		WHERE pp.tenant_id = $1 AND pp.product_uuid = ANY($2)`,
-	relations: `SELECT r.product_uuid, rt.code, tp.code FROM product_relations r
-		JOIN product_relation_types rt ON rt.tenant_id = r.tenant_id AND rt.uuid = r.product_relation_type_uuid
+	publications: `SELECT product_uuid, channel_uuid, status FROM product_publications WHERE tenant_id = $1 AND product_uuid = ANY($2)`,
+	relations: `SELECT r.product_uuid, r.product_relation_type_uuid, tp.code FROM product_relations r
 		JOIN products tp ON tp.tenant_id = r.tenant_id AND tp.uuid = r.target_product_uuid
 		WHERE r.tenant_id = $1 AND r.product_uuid = ANY($2)`,
+	// The products of the batch, or parents of it, that hold relations.
+	holders: `SELECT DISTINCT product_uuid FROM product_relations WHERE tenant_id = $1 AND product_uuid = ANY($2)`,
 }
 
-// load reads the children of batch: all of them, or (relationsOnly) relations and publications.
-func (r *reader) load(batch []*product, relationsOnly bool) error {
+// load reads the children of batch: all but relations, or (related) relations and publications.
+func (r *reader) load(batch []*product, related bool) error {
 	ids := make([]uuid.UUID, len(batch))
 	byID := make(map[uuid.UUID]*product, len(batch))
+	var withParents []uuid.UUID
 	for i, p := range batch {
 		ids[i], byID[p.id] = p.id, p
+		withParents = append(withParents, p.id)
+		if p.parentID != nil {
+			withParents = append(withParents, *p.parentID)
+		}
 	}
-	type reader struct {
+	holders := map[uuid.UUID]bool{}
+	var id uuid.UUID
+	add := func(c rawChild) { p := byID[id]; p.raw = append(p.raw, c) }
+	type child struct {
 		sql  string
+		args []any
 		scan func(pgx.Rows) error
 	}
-	var id uuid.UUID
-	var a, b string
-	var c, d *string
-	readers := []reader{
-		{childSQL.publications, func(rows pgx.Rows) error {
-			if err := rows.Scan(&id, &a, &b); err != nil {
+	var a, b, c *uuid.UUID
+	var text string
+	children := []child{{childSQL.publications, nil, func(rows pgx.Rows) error {
+		if err := rows.Scan(&id, &a, &text); err != nil {
+			return err
+		}
+		add(rawChild{kind: childPublication, ids: [3]*uuid.UUID{a}, text: text})
+		return nil
+	}}}
+	if related {
+		children = append(children, child{childSQL.relations, nil, func(rows pgx.Rows) error {
+			if err := rows.Scan(&id, &a, &text); err != nil {
 				return err
 			}
-			byID[id].publications = append(byID[id].publications, productPublication{a, b})
+			add(rawChild{kind: childRelation, ids: [3]*uuid.UUID{a}, text: text})
 			return nil
-		}},
-		{childSQL.relations, func(rows pgx.Rows) error {
-			if err := rows.Scan(&id, &a, &b); err != nil {
-				return err
-			}
-			byID[id].relations = append(byID[id].relations, productRelation{a, b})
-			return nil
-		}},
-	}
-	if !relationsOnly { // everything but the relations, which have their own lines
-		readers = append(readers[:1],
-			reader{childSQL.links, func(rows pgx.Rows) error {
+		}})
+	} else {
+		children = append(children,
+			child{childSQL.holders, []any{r.tenant, withParents}, func(rows pgx.Rows) error {
+				var h uuid.UUID
+				if err := rows.Scan(&h); err != nil {
+					return err
+				}
+				holders[h] = true
+				return nil
+			}},
+			child{childSQL.links, nil, func(rows pgx.Rows) error {
 				var isCategory bool
 				if err := rows.Scan(&id, &isCategory, &a); err != nil {
 					return err
 				}
-				if p := byID[id]; isCategory {
-					p.categories = append(p.categories, a)
-				} else {
-					p.tags = append(p.tags, a)
+				k := childTag
+				if isCategory {
+					k = childCategory
 				}
+				add(rawChild{kind: k, ids: [3]*uuid.UUID{a}})
 				return nil
 			}},
-			reader{childSQL.attributes, func(rows pgx.Rows) error {
-				if err := rows.Scan(&id, &a, &c); err != nil {
+			child{childSQL.attributes, nil, func(rows pgx.Rows) error {
+				if err := rows.Scan(&id, &a, &b); err != nil {
 					return err
 				}
-				p := byID[id]
-				if p.attributes == nil {
-					p.attributes = map[string][]string{}
-				}
-				terms, seen := p.attributes[a]
-				if !seen {
-					p.attributeOrder = append(p.attributeOrder, a)
-					terms = []string{}
-				}
-				if c != nil {
-					terms = append(terms, *c)
-				}
-				p.attributes[a] = terms
+				add(rawChild{kind: childAttribute, ids: [3]*uuid.UUID{a, b}})
 				return nil
 			}},
-			reader{childSQL.values, func(rows pgx.Rows) error {
+			child{childSQL.values, nil, func(rows pgx.Rows) error {
 				var v []byte
-				if err := rows.Scan(&id, &a, &c, &d, &v); err != nil {
+				if err := rows.Scan(&id, &a, &b, &c, &v); err != nil {
 					return err
 				}
-				byID[id].values = append(byID[id].values, productValue{a, c, d, compact(v)})
+				add(rawChild{kind: childValue, ids: [3]*uuid.UUID{a, b, c}, value: compact(v)})
 				return nil
 			}},
-			reader{childSQL.assets, func(rows pgx.Rows) error {
+			child{childSQL.assets, nil, func(rows pgx.Rows) error {
 				var prio int32
-				if err := rows.Scan(&id, &a, &b, &prio); err != nil {
+				if err := rows.Scan(&id, &a, &text, &prio); err != nil {
 					return err
 				}
-				byID[id].assets = append(byID[id].assets, productAsset{a, b, prio})
+				add(rawChild{kind: childAsset, ids: [3]*uuid.UUID{a}, text: text, n: prio})
 				return nil
 			}})
 	}
 	pb := &pgx.Batch{}
-	for _, rd := range readers {
-		pb.Queue(rd.sql, r.tenant, ids)
+	for _, ch := range children {
+		args := ch.args
+		if args == nil {
+			args = []any{r.tenant, ids}
+		}
+		pb.Queue(ch.sql, args...)
 	}
 	br := r.tx.SendBatch(r.ctx, pb)
-	for _, rd := range readers {
+	for _, ch := range children {
 		rows, err := br.Query()
 		if err != nil {
 			br.Close()
 			return err
 		}
 		for rows.Next() {
-			if err := rd.scan(rows); err != nil {
+			a, b, c = nil, nil, nil
+			if err := ch.scan(rows); err != nil {
 				rows.Close()
 				br.Close()
 				return err
@@ -254,9 +277,74 @@ func (r *reader) load(batch []*product, relationsOnly bool) error {
 		return err
 	}
 	for _, p := range batch {
+		p.related = holders[p.id] || (p.parentID != nil && holders[*p.parentID])
+		if err := r.resolve(p); err != nil {
+			return err
+		}
 		p.sort()
 	}
 	return nil
+}
+
+// resolve turns p's references as read into codes.
+func (r *reader) resolve(p *product) error {
+	var err error
+	code := func(table string, id *uuid.UUID) *string {
+		if id == nil || err != nil {
+			return nil
+		}
+		var c string
+		c, err = r.codeIn(table, *id)
+		return &c
+	}
+	p.family, p.brand = code("families", p.familyID), code("brands", p.brandID)
+	for _, c := range p.raw {
+		switch c.kind {
+		case childCategory:
+			if s := code("categories", c.ids[0]); s != nil {
+				p.categories = append(p.categories, *s)
+			}
+		case childTag:
+			if s := code("tags", c.ids[0]); s != nil {
+				p.tags = append(p.tags, *s)
+			}
+		case childAttribute:
+			a := code("attributes", c.ids[0])
+			if a == nil {
+				continue
+			}
+			if p.attributes == nil {
+				p.attributes = map[string][]string{}
+			}
+			terms, seen := p.attributes[*a]
+			if !seen {
+				p.attributeOrder = append(p.attributeOrder, *a)
+				terms = []string{}
+			}
+			if t := code("attribute_terms", c.ids[1]); t != nil {
+				terms = append(terms, *t)
+			}
+			p.attributes[*a] = terms
+		case childValue:
+			if it := code("input_types", c.ids[0]); it != nil {
+				p.values = append(p.values, productValue{*it, code("channels", c.ids[1]), code("locales", c.ids[2]), c.value})
+			}
+		case childAsset:
+			if t := code("product_asset_types", c.ids[0]); t != nil {
+				p.assets = append(p.assets, productAsset{c.text, *t, c.n})
+			}
+		case childPublication:
+			if ch := code("channels", c.ids[0]); ch != nil {
+				p.publications = append(p.publications, productPublication{*ch, c.text})
+			}
+		case childRelation:
+			if t := code("product_relation_types", c.ids[0]); t != nil {
+				p.relations = append(p.relations, productRelation{*t, c.text})
+			}
+		}
+	}
+	p.raw = nil
+	return err
 }
 
 // sort puts a product's children in their export order (by codes).
@@ -313,7 +401,8 @@ func (r *reader) products(k *Kind, out *output) error {
 	if err != nil {
 		return err
 	}
-	return r.scan(relatedSQL, func(batch []*product) error {
+	// The lines completing related products (holders of relations and their variants).
+	return r.scan("(uuid IN "+holdersSQL+" OR parent_uuid IN "+holdersSQL+")", func(batch []*product) error {
 		if err := r.load(batch, true); err != nil {
 			return err
 		}
