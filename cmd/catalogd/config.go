@@ -178,6 +178,24 @@ var variables = []variable{
 			}
 			return err
 		}},
+	{env: "CATALOG_MAX_IMPORT_BYTES", flag: "max-import-bytes", def: "1073741824", accepts: "a whole number of bytes from 1 to 5497558138880 (5 TiB)",
+		help: "largest import file an upload may declare (at most CATALOG_MAX_UPLOAD_BYTES applies too)", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 1 || n > 5<<40 {
+				return errInvalid
+			}
+			s.app.MaxImportBytes = n
+			return nil
+		}},
+	{env: "CATALOG_JOB_LEASE", flag: "job-lease", def: "30s", accepts: "a Go duration from 1s to 1h (e.g. 30s)",
+		help: "how long a claimed import or export stays with its worker without news: after a crash, another replica goes on with it once this has passed", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) {
+			if s.app.JobLease, err = parseDuration(v); err == nil && (s.app.JobLease < time.Second || s.app.JobLease > time.Hour) {
+				err = errInvalid
+			}
+			return err
+		}},
 	{env: "CATALOG_CORS_ALLOWED_ORIGINS", flag: "cors-allowed-origins", def: "",
 		accepts: "empty, * (any origin), or origins separated by commas: scheme://host[:port] (e.g. https://admin.example.com)",
 		help:    "web pages of these origins may call the API from a browser (REST, Connect, gRPC-Web); empty: none (mock: any)", cmds: cmdServe | cmdMock,

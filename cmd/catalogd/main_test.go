@@ -205,6 +205,7 @@ func TestDefaults(t *testing.T) {
 	want.WebhookLease = time.Minute
 	want.MaxUploadBytes, want.UploadURLTTL, want.DownloadURLTTL = 1<<30, time.Hour, 15*time.Minute
 	want.RenditionLease = time.Minute
+	want.MaxImportBytes, want.JobLease = 1<<30, 30*time.Second
 	if !reflect.DeepEqual(s.app, want) {
 		t.Errorf("defaults:\n%+v\nwant\n%+v", s.app, want)
 	}

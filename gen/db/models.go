@@ -172,6 +172,27 @@ type Event struct {
 	Tx        int64     `db:"tx"`
 }
 
+type Export struct {
+	TenantID       string     `db:"tenant_id"`
+	Uuid           uuid.UUID  `db:"uuid"`
+	Format         string     `db:"format"`
+	Types          []string   `db:"types"`
+	ProductFilter  []byte     `db:"product_filter"`
+	Gzip           bool       `db:"gzip"`
+	StorageKey     string     `db:"storage_key"`
+	Status         string     `db:"status"`
+	ItemCount      int64      `db:"item_count"`
+	SizeBytes      int64      `db:"size_bytes"`
+	ChecksumSha256 *string    `db:"checksum_sha256"`
+	StartedAt      *time.Time `db:"started_at"`
+	FinishedAt     *time.Time `db:"finished_at"`
+	FailureReason  *string    `db:"failure_reason"`
+	LeaseID        *uuid.UUID `db:"lease_id"`
+	LeaseUntil     *time.Time `db:"lease_until"`
+	CreatedAt      time.Time  `db:"created_at"`
+	UpdatedAt      time.Time  `db:"updated_at"`
+}
+
 type Family struct {
 	TenantID    string    `db:"tenant_id"`
 	Uuid        uuid.UUID `db:"uuid"`
@@ -211,6 +232,52 @@ type IdempotencyKey struct {
 	Code        int32     `db:"code"`
 	Response    []byte    `db:"response"`
 	CreatedAt   time.Time `db:"created_at"`
+}
+
+type Import struct {
+	TenantID        string     `db:"tenant_id"`
+	Uuid            uuid.UUID  `db:"uuid"`
+	Format          string     `db:"format"`
+	DryRun          bool       `db:"dry_run"`
+	FileName        *string    `db:"file_name"`
+	SizeBytes       int64      `db:"size_bytes"`
+	ChecksumSha256  *string    `db:"checksum_sha256"`
+	StorageKey      string     `db:"storage_key"`
+	Status          string     `db:"status"`
+	UploadExpiresAt *time.Time `db:"upload_expires_at"`
+	BytesRead       int64      `db:"bytes_read"`
+	LinesRead       int64      `db:"lines_read"`
+	CreatedCount    int64      `db:"created_count"`
+	UpdatedCount    int64      `db:"updated_count"`
+	UnchangedCount  int64      `db:"unchanged_count"`
+	FailedCount     int64      `db:"failed_count"`
+	StartedAt       *time.Time `db:"started_at"`
+	FinishedAt      *time.Time `db:"finished_at"`
+	FailureReason   *string    `db:"failure_reason"`
+	LeaseID         *uuid.UUID `db:"lease_id"`
+	LeaseUntil      *time.Time `db:"lease_until"`
+	CreatedAt       time.Time  `db:"created_at"`
+	UpdatedAt       time.Time  `db:"updated_at"`
+}
+
+type ImportDeferred struct {
+	TenantID   string    `db:"tenant_id"`
+	ImportUuid uuid.UUID `db:"import_uuid"`
+	Line       int64     `db:"line"`
+	Raw        []byte    `db:"raw"`
+}
+
+type ImportLine struct {
+	TenantID   string    `db:"tenant_id"`
+	Uuid       uuid.UUID `db:"uuid"`
+	ImportUuid uuid.UUID `db:"import_uuid"`
+	Line       int64     `db:"line"`
+	Type       *string   `db:"type"`
+	Code       *string   `db:"code"`
+	Status     string    `db:"status"`
+	Errors     []byte    `db:"errors"`
+	CreatedAt  time.Time `db:"created_at"`
+	UpdatedAt  time.Time `db:"updated_at"`
 }
 
 type InputType struct {

@@ -38,6 +38,7 @@ import (
 	"github.com/catalogd/catalogd/server/retention"
 	"github.com/catalogd/catalogd/server/scheduler"
 	"github.com/catalogd/catalogd/server/store"
+	"github.com/catalogd/catalogd/server/transfer"
 	"github.com/catalogd/catalogd/server/webhooks"
 )
 
@@ -87,6 +88,12 @@ type Config struct {
 	// (renditions, upload expiry, blob collection) in this process (tests).
 	RenditionLease    time.Duration
 	DisableFileWorker bool
+	// Import and export jobs (API.md "Import and export (jobs)"): MaxImportBytes is
+	// CATALOG_MAX_IMPORT_BYTES (0: 1 GiB); JobLease how long a claimed job stays with a worker that
+	// stopped renewing it (0: 30 s); DisableTransferWorker runs no import/export worker here (tests).
+	MaxImportBytes        int64
+	JobLease              time.Duration
+	DisableTransferWorker bool
 	// CORSAllowedOrigins are the origins browsers may call the API from (REST, Connect and gRPC-Web;
 	// CATALOG_CORS_ALLOWED_ORIGINS): exact origins such as https://admin.example.com, or "*" for any.
 	// Empty: no cross-origin calls (same-origin pages and non-browser clients are unaffected).
@@ -246,7 +253,8 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 		return nil, err
 	}
 	files := catalog.FileStorage{Store: s.blobs, UploadTTL: cfg.UploadURLTTL, DownloadTTL: cfg.DownloadURLTTL}
-	services := Services(Deps{DB: s.DB, Box: box, Guard: guard, Files: files})
+	jobs := newJobs(s.DB, s.blobs, cfg)
+	services := Services(Deps{DB: s.DB, Box: box, Guard: guard, Files: files, Jobs: jobs})
 	scopes, err := MethodScopes(services)
 	if err != nil {
 		return nil, err
@@ -325,6 +333,9 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if !cfg.DisableFileWorker { // every replica makes renditions, expires uploads, collects blobs
 		s.startWorker(ctx, (&assetfiles.Worker{DB: s.DB, Store: s.blobs, Log: log, Lease: cfg.RenditionLease,
 			Metrics: assetfiles.NewMetrics(reg)}).Run)
+	}
+	if !cfg.DisableTransferWorker { // every replica runs import and export jobs
+		s.startWorker(ctx, (&transfer.Worker{Jobs: jobs, Log: log, Lease: cfg.JobLease}).Run)
 	}
 	// Every replica runs a pruner; one at a time prunes (server/retention). Idempotency keys are
 	// pruned after 24 h even when CATALOG_RETENTION keeps events forever.

@@ -29,6 +29,7 @@ import (
 	"github.com/catalogd/catalogd/server/limits"
 	"github.com/catalogd/catalogd/server/reqctx"
 	"github.com/catalogd/catalogd/server/store"
+	"github.com/catalogd/catalogd/server/transfer"
 )
 
 // The front door of the REST facade (docs/design.md "Front door: limits and rate limits"): a
@@ -206,7 +207,12 @@ func (f *frontDoor) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 		// The call carries the path too (the Location of a create).
 		r = r.WithContext(context.WithValue(ctx, pathKey{}, r.URL.Path))
 		if rt.body {
-			if err := readBody(w, r); err != nil {
+			read := readBody
+			if rt.rpc == transfer.InlineImportRPC && transfer.InlineFormat(r.Header.Get("Content-Type")) != "" {
+				read = readInlineImport // the file itself as the body (inline.go)
+				r = r.WithContext(context.WithValue(r.Context(), inlineKey{}, true))
+			}
+			if err := read(w, r); err != nil {
 				WriteProblem(w, r, err)
 				return
 			}

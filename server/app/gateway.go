@@ -259,6 +259,7 @@ func payloadTooLarge() *apierr.Error {
 // withoutOmitted writes the answer of an RPC that leaves fields of its resource out (the attribute
 // of a create, bulk or lifecycle answer: openapi.AnswerOmits) without them.
 func withoutOmitted(ctx context.Context, resp proto.Message) (any, error) {
+	resp = inlineAnswer(ctx, resp)
 	method, ok := runtime.RPCMethod(ctx)
 	if !ok {
 		return resp, nil

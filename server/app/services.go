@@ -18,6 +18,7 @@ import (
 	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/store"
+	"github.com/catalogd/catalogd/server/transfer"
 	"github.com/catalogd/catalogd/server/webhooks"
 )
 
@@ -43,6 +44,8 @@ type Deps struct {
 	Guard webhooks.Guard
 	// Files is the asset files' blob storage (zero: their operations answer 503).
 	Files catalog.FileStorage
+	// Jobs are the import and export jobs' (nil: their operations answer 503).
+	Jobs *transfer.Jobs
 }
 
 // Services lists every API service. Groups of families register in their own files
@@ -54,7 +57,7 @@ func Services(d Deps) []Service {
 	for _, g := range groups {
 		out = append(out, g.services(c)...)
 	}
-	return out
+	return append(out, transferServices(d)...)
 }
 
 // group is a set of families registered together.
@@ -99,6 +102,7 @@ func ListSpecs() map[proto.Message]*list.Spec {
 			out[k] = v
 		}
 	}
+	maps.Copy(out, transferListSpecs())
 	return out
 }
 

@@ -371,6 +371,19 @@ func (s *Store) NewReader(ctx context.Context, key string) (io.ReadCloser, error
 	return r, nil
 }
 
+// NewRangeReader opens key for reading from byte offset to its end (an import resuming where
+// its last committed line ended); a missing object gives an error for which IsNotFound is true.
+func (s *Store) NewRangeReader(ctx context.Context, key string, offset int64) (io.ReadCloser, error) {
+	if err := ValidateKey(key); err != nil {
+		return nil, err
+	}
+	r, err := s.bucket.NewRangeReader(ctx, key, offset, -1, nil)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
 // Put writes r under key (server side: rendition workers) and returns its size and lower-case
 // hex SHA-256. The bytes stream through a spool file while hashed (memory stays one buffer), and
 // only then into the bucket with the digest recorded (local: metadata; s3: S3's checksum, which

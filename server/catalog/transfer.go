@@ -19,7 +19,7 @@ func TransferKinds() []*transfer.Kind {
 		{Type: "locale", Table: "locales", Ops: locales.Ops()},
 		{Type: "attribute", Table: "attributes", Ops: attributes.Ops(), IDKey: "attributeUuid",
 			Maps: []transfer.Map{contentMap(kindAttribute, attributeContents.Ops())},
-			Lists: []transfer.List{{Line: "terms", Ops: terms.Ops(), IDKey: "termUuid",
+			Lists: []transfer.List{{Line: "terms", Kind: "term", Ops: terms.Ops(), IDKey: "termUuid",
 				Members: "SELECT code, uuid FROM attribute_terms WHERE tenant_id = $1 AND attribute_uuid = $2",
 				Maps:    []transfer.Map{termContentMap}}}},
 		{Type: "category", Table: "categories", Ops: categories.Ops(), IDKey: "categoryUuid",
@@ -105,11 +105,13 @@ func familyLinks(line, kind, field string, ops crud.Ops, linkKind string) transf
 
 // publicationList is a product line's "publications": [{"channel":"web","status":"published"}],
 // exactly the product's publications, each moved to its status through the publication lifecycle
-// (publish is gated by readiness: REQUIREMENTS_NOT_MET fails the line).
+// (publish is gated by readiness: REQUIREMENTS_NOT_MET fails the line); a status null deletes one
+// (for CSV rows, which merge: Importer.Merging).
 var publicationList = func() transfer.Merge {
 	m := linkList("publications", "channel", "channelUuid", productPublications.Ops(),
 		"SELECT channel_uuid::text, uuid FROM product_publications WHERE tenant_id = $1 AND product_uuid = $2")
 	m.Moves = publicationMoves.Ops()
+	m.Null = "status" // {"channel":"web","status":null} deletes the publication
 	return m
 }()
 

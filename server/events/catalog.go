@@ -73,6 +73,18 @@ var families = []family{
 	{"asset", "asset", "assetUuid", crud},
 	{"asset.file", "asset file", "assetUuid, fileUuid", []string{"created", "uploaded", "failed", "deleted"}},
 	{"asset.collection", "asset collection", "assetUuid, assetCollectionUuid", []string{"linked", "unlinked"}},
+	{"import", "import", "importUuid", []string{"created", "completed", "failed", "cancelled"}},
+	{"export", "export", "exportUuid", []string{"completed", "failed"}},
+}
+
+// jobText describes the import and export events (API.md "Import and export (jobs)"), by name.
+var jobText = map[string]string{
+	"import.created":   "An import was created (queued, or awaiting the upload of its file). Payload: importUuid.",
+	"import.completed": "An import read its whole file; its counts say how many lines were created, updated, unchanged or failed (GET /v1/imports/{importUuid}/lines lists the failed ones). Payload: importUuid.",
+	"import.failed":    "An import's file could not be read (its failureReason says why): an upload that failed its check, a file that is not NDJSON or CSV. Payload: importUuid.",
+	"import.cancelled": "An import was cancelled; the lines applied before stay applied. Payload: importUuid.",
+	"export.completed": "An export's file is written: its get has a downloadUrl. Payload: exportUuid.",
+	"export.failed":    "An export could not be written (its failureReason says why). Payload: exportUuid.",
 }
 
 var verbText = map[string]string{
@@ -104,8 +116,11 @@ func build() map[string]Type {
 			if f.prefix == "product" && (v == "published" || v == "unpublished") {
 				desc = "A product was " + v + " on a channel (its publication moved). Payload: productUuid, publicationUuid."
 			}
-			if strings.ContainsAny(f.noun[:1], "aeiou") {
+			if strings.HasPrefix(desc, "A ") && strings.ContainsAny(f.noun[:1], "aeiou") {
 				desc = "An" + desc[1:]
+			}
+			if d, ok := jobText[name]; ok {
+				desc = d
 			}
 			out[name] = Type{Name: name, Description: desc}
 		}

@@ -3,6 +3,7 @@ package events
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -27,6 +28,22 @@ func TestAppendPayload(t *testing.T) {
 		}
 		if p["k"] == "" && string(got) != string(want) { // plain payloads: the very bytes
 			t.Errorf("got %s, want %s", got, want)
+		}
+	}
+}
+
+// TestCatalogDescriptionsReadWell: every description starts with "A " or "An " as its noun wants
+// (an "An asset file" once became "Ann asset file"), and ends with its payload keys.
+func TestCatalogDescriptionsReadWell(t *testing.T) {
+	for _, ty := range Catalog() {
+		d := ty.Description
+		article, rest, _ := strings.Cut(d, " ")
+		vowel := rest != "" && strings.ContainsAny(rest[:1], "aeiou")
+		if (article == "A" && vowel) || (article == "An" && !vowel) || (article != "A" && article != "An") {
+			t.Errorf("%s: %q does not start with the right article", ty.Name, d)
+		}
+		if !strings.Contains(d, "Payload: ") {
+			t.Errorf("%s: %q does not name its payload", ty.Name, d)
 		}
 	}
 }

@@ -78,8 +78,9 @@ type Pruner struct {
 type Result struct {
 	// Skipped: another replica holds the lock, nothing was done.
 	Skipped bool
-	// Events, Deliveries, Attempts and IdempotencyKeys deleted.
-	Events, Deliveries, Attempts, IdempotencyKeys int64
+	// Events, Deliveries, Attempts and IdempotencyKeys deleted; Jobs are finished imports and
+	// exports (with their failed lines; their files are queued for the blob collector).
+	Events, Deliveries, Attempts, IdempotencyKeys, Jobs int64
 	// Statements is the number of delete statements the run sent (each one batch).
 	Statements int
 }
@@ -180,6 +181,9 @@ func (p *Pruner) RunOnce(ctx context.Context) (res Result, err error) {
 	if err := r.deliveries(ctx); err != nil {
 		return res, err
 	}
+	if err := r.jobs(ctx); err != nil {
+		return res, err
+	}
 	return res, r.events(ctx)
 }
 
@@ -253,6 +257,34 @@ func (r *run) deliveries(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// jobs deletes the imports and exports that finished before the cutoff, oldest first.
+func (r *run) jobs(ctx context.Context) error {
+	for _, prune := range []func(context.Context) (int64, error){
+		func(ctx context.Context) (int64, error) {
+			return r.q.PruneImports(ctx, db.PruneImportsParams{Cutoff: r.cutoff, Max: int32(r.batch)})
+		},
+		func(ctx context.Context) (int64, error) {
+			return r.q.PruneExports(ctx, db.PruneExportsParams{Cutoff: r.cutoff, Max: int32(r.batch)})
+		},
+	} {
+		for {
+			var n int64
+			if err := r.statement(ctx, func(ctx context.Context) (err error) { n, err = prune(ctx); return err }); err != nil {
+				return err
+			}
+			r.res.Jobs += n
+			r.p.Metrics.add(kindJobs, n)
+			if n < int64(r.batch) {
+				break
+			}
+			if err := r.rest(ctx, n); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // events deletes events created before the cutoff, tenant by tenant, each tenant's in uuid order.
@@ -364,6 +396,8 @@ const (
 	kindAttempts   = "attempts"
 	// kindIdempotencyKeys are idempotency keys older than 24 h (server/app/idempotency.go).
 	kindIdempotencyKeys = "idempotency_keys"
+	// kindJobs are finished imports and exports.
+	kindJobs = "jobs"
 )
 
 // Metrics are the pruner's Prometheus counters.
@@ -377,12 +411,12 @@ type Metrics struct {
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		deleted: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_retention_deleted_total",
-			Help: "Rows deleted by retention (CATALOG_RETENTION; idempotency keys after 24 h), by kind: events, deliveries, attempts, idempotency_keys."}, []string{"kind"}),
+			Help: "Rows deleted by retention (CATALOG_RETENTION; idempotency keys after 24 h), by kind: events, deliveries, attempts, idempotency_keys, jobs (finished imports and exports)."}, []string{"kind"}),
 		runs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_retention_runs_total",
 			Help: "Retention runs of this process, by outcome: done, skipped (another replica was pruning), error."}, []string{"outcome"}),
 	}
 	reg.MustRegister(m.deleted, m.runs)
-	for _, k := range []string{kindEvents, kindDeliveries, kindAttempts, kindIdempotencyKeys} {
+	for _, k := range []string{kindEvents, kindDeliveries, kindAttempts, kindIdempotencyKeys, kindJobs} {
 		m.deleted.WithLabelValues(k)
 	}
 	for _, o := range []string{"done", "skipped", "error"} {

@@ -48,8 +48,7 @@ func (im *Importer) applySet(ctx context.Context, tx pgx.Tx, st Set, keys []stri
 			var m uuid.UUID
 			err := tx.QueryRow(ctx, st.Lookup, reqctx.Tenant(ctx), within, c).Scan(&m)
 			if store.IsNoRows(err) {
-				return false, apierr.New(apierr.UnresolvedReference, "%s %q does not exist", st.Kind, c).
-					WithField(fmt.Sprintf("%s[%d]", st.Line, i), fmt.Sprintf("no %s with code %q", st.Kind, c))
+				return false, unresolved(st.Kind, c, fmt.Sprintf("%s[%d]", st.Line, i))
 			} else if err != nil {
 				return false, err
 			}
@@ -195,12 +194,20 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 			return false, err
 		}
 		if !ok {
-			return false, apierr.New(apierr.UnresolvedReference, "%s %q does not exist", mp.Kind, code).
-				WithField(field, fmt.Sprintf("no %s with code %q", mp.Kind, code))
+			return false, unresolved(mp.Kind, code, field)
 		}
 		child, exists := have[key]
 		val := entries[code]
 		given[key] = true
+		if string(val) == "null" {
+			if exists {
+				if err := mp.Ops.Delete(ctx, im.DB, scope, []uuid.UUID{child}); err != nil {
+					return false, under(err, field)
+				}
+				changed = true
+			}
+			continue
+		}
 		if mp.Set != nil {
 			if !exists {
 				var o object
@@ -218,15 +225,6 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 				return false, err
 			}
 			changed = changed || did
-			continue
-		}
-		if string(val) == "null" {
-			if exists {
-				if err := mp.Ops.Delete(ctx, im.DB, scope, []uuid.UUID{child}); err != nil {
-					return false, under(err, field)
-				}
-				changed = true
-			}
 			continue
 		}
 		fs, order, err := objectKeys(val)

@@ -92,8 +92,9 @@ type Merge struct {
 // "terms"): a listed code is updated (PATCH semantics) or created, a child whose code is not
 // listed is deleted, all through the child family's own writes.
 type List struct {
-	// Line is the line's field ("terms").
-	Line string
+	// Line is the line's field ("terms"); Kind the line type its items' codes are referred to by
+	// ("term").
+	Line, Kind string
 	// Ops is the child family's write path.
 	Ops crud.Ops
 	// Members selects the children of a resource: (code, child uuid), $1 the tenant and $2 the
@@ -183,7 +184,12 @@ type Result struct {
 	Outcome Outcome
 	UUID    uuid.UUID
 	Errors  []LineError
+	// Unresolved is the reference that failed the line with UNRESOLVED_REFERENCE, if one did.
+	Unresolved *RefKey
 }
+
+// RefKey names a resource by line type and code.
+type RefKey struct{ Type, Code string }
 
 // Importer applies lines to the tenant of the context it is given.
 type Importer struct {
@@ -214,19 +220,82 @@ func (im *Importer) Types() []string {
 // answers Failed with its reasons (never a Go error for the line's own faults); the error is for
 // the database failing.
 func (im *Importer) Apply(ctx context.Context, line []byte) (Result, error) {
+	return im.apply1(ctx, line, false)
+}
+
+// Check is Apply rolled back whatever happens: the line is checked and its outcome told, nothing
+// is written and no event recorded (a dry run).
+func (im *Importer) Check(ctx context.Context, line []byte) (Result, error) {
+	return im.apply1(ctx, line, true)
+}
+
+// errDryRun rolls a checked line back.
+var errDryRun = errors.New("dry run")
+
+func (im *Importer) apply1(ctx context.Context, line []byte, dry bool) (Result, error) {
 	var res Result
 	l, err := im.decode(line, &res)
 	if err == nil {
 		err = im.DB.Tx(ctx, func(tx pgx.Tx, _ *db.Queries) error {
-			return im.apply(store.WithTx(ctx, tx), tx, l, &res)
+			if err := im.apply(store.WithTx(ctx, tx), tx, l, &res); err != nil || !dry {
+				return err
+			}
+			return errDryRun
 		})
+	}
+	if errors.Is(err, errDryRun) {
+		return res, nil
 	}
 	var ae *apierr.Error
 	if errors.As(err, &ae) {
 		res.Outcome, res.UUID, res.Errors = Failed, uuid.Nil, lineErrors(ae)
+		if ae.Code == apierr.UnresolvedReference {
+			kind, _ := ae.Meta["kind"].(string)
+			code, _ := ae.Meta["code"].(string)
+			res.Unresolved = &RefKey{Type: kind, Code: code}
+		}
 		return res, nil
 	}
 	return res, err
+}
+
+// exists tells whether the resource a line names exists (in the transaction of ctx, if any).
+func (im *Importer) exists(ctx context.Context, raw []byte) (uuid.UUID, bool, error) {
+	var res Result
+	l, err := im.decode(raw, &res)
+	if err != nil {
+		return uuid.Nil, false, err
+	}
+	var id uuid.UUID
+	var ok bool
+	err = im.DB.Tx(ctx, func(tx pgx.Tx, _ *db.Queries) error {
+		var err error
+		id, ok, err = lookup(ctx, tx, l.kind.Table, l.code)
+		return err
+	})
+	return id, ok, err
+}
+
+// Defines are the codes line defines (its own, and its children's with codes of their own such as
+// an attribute's terms), by line type; nil for a line that cannot be read.
+func (im *Importer) Defines(line []byte) []RefKey {
+	var res Result
+	l, err := im.decode(line, &res)
+	if err != nil {
+		return nil
+	}
+	out := []RefKey{{Type: l.kind.Type, Code: l.code}}
+	for _, ls := range l.kind.Lists {
+		var items []struct {
+			Code string `json:"code"`
+		}
+		if json.Unmarshal(l.fields[ls.Line], &items) == nil {
+			for _, it := range items {
+				out = append(out, RefKey{Type: ls.Kind, Code: it.Code})
+			}
+		}
+	}
+	return out
 }
 
 // line is a decoded line: its kind, code, status and the rest of its fields.
@@ -501,8 +570,7 @@ func (im *Importer) resolve(ctx context.Context, tx pgx.Tx, key string, ref Ref,
 			if ref.List {
 				field = fmt.Sprintf("%s[%d]", key, i)
 			}
-			return nil, apierr.New(apierr.UnresolvedReference, "%s %q does not exist", ref.Kind, c).
-				WithField(field, fmt.Sprintf("no %s with code %q", ref.Kind, c))
+			return nil, unresolved(ref.Kind, c, field)
 		}
 		ids[i] = id.String()
 	}
@@ -510,6 +578,13 @@ func (im *Importer) resolve(ctx context.Context, tx pgx.Tx, key string, ref Ref,
 		return json.Marshal(ids)
 	}
 	return json.Marshal(ids[0])
+}
+
+// unresolved is the failure of a reference (field) to a code of kind that does not exist. Its meta
+// names the kind and the code: a dry run tells the codes that lines before it would have created.
+func unresolved(kind, code, field string) *apierr.Error {
+	return apierr.New(apierr.UnresolvedReference, "%s %q does not exist", kind, code).
+		WithField(field, fmt.Sprintf("no %s with code %q", kind, code)).WithMeta("kind", kind).WithMeta("code", code)
 }
 
 // lookup is the uuid of the row of table with code c in the context's tenant.

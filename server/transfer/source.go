@@ -36,6 +36,9 @@ type Line struct {
 	// Fail, when set, is why the line cannot even be read (too long, not UTF-8, a CSV cell that
 	// cannot be parsed): the line fails alone with these errors, Raw is nil.
 	Fail []LineError
+	// Type and Code are the line's type and code when the source knows them even if the line
+	// cannot be read (a CSV row's product code): they name a failed line.
+	Type, Code string
 	// Field, when set, renames a field of the line's errors as the file names it (a CSV column
 	// for values[2].value); "" keeps the name.
 	Field func(name string) string

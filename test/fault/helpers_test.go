@@ -90,6 +90,8 @@ func startCatalogd(t *testing.T, dbURL, dataDir string) *proc {
 		"CATALOG_WEBHOOK_LEASE=3s",
 		// So are its claimed rendition jobs.
 		"CATALOG_RENDITION_LEASE=3s",
+		// And its running import, which another process takes over after the last committed line.
+		"CATALOG_JOB_LEASE=3s",
 		"CATALOG_RATE_LIMIT_RPS=0",
 		"CATALOG_RETENTION=720h",
 	)

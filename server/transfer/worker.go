@@ -1,0 +1,543 @@
+package transfer
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/gen/db"
+	"github.com/catalogd/catalogd/server/events"
+	"github.com/catalogd/catalogd/server/jsonpb"
+	"github.com/catalogd/catalogd/server/reqctx"
+	"github.com/catalogd/catalogd/server/store"
+)
+
+// Worker runs import and export jobs until Run's context ends. Every replica runs one: jobs are
+// claimed with a lease (ClaimImport, ClaimExport), renewed by every committed line (imports) or
+// progress report (exports); a worker that dies leaves its job to be taken over when the lease
+// ends. An import goes on after its last committed line: each line commits with the progress that
+// passes it (CheckpointImport), so no line is applied twice and none is skipped. An export taken
+// over is written again from the start (its file is only stored once complete).
+type Worker struct {
+	*Jobs
+	Log *slog.Logger
+	// Imports and Exports are how many of each this worker runs at once (DefaultWorkers when 0).
+	Imports, Exports int
+	// Lease: DefaultLease when 0. Interval is the idle poll (DefaultInterval when 0).
+	Lease, Interval time.Duration
+
+	once sync.Once
+	csv  *Importer
+}
+
+// Defaults of Worker.
+const (
+	DefaultWorkers  = 1
+	DefaultLease    = 30 * time.Second
+	DefaultInterval = time.Second
+	// progressEvery is how often an export reports its count (and renews its lease).
+	progressEvery = time.Second
+	// deferredBatch is how many deferred lines a pass reads at once.
+	deferredBatch = 100
+)
+
+// errLost: the job was cancelled or taken over by another worker; the line rolls back.
+var errLost = errors.New("the job was cancelled or taken over")
+
+func (w *Worker) defaults() {
+	if w.Imports <= 0 {
+		w.Imports = DefaultWorkers
+	}
+	if w.Exports <= 0 {
+		w.Exports = DefaultWorkers
+	}
+	if w.Lease <= 0 {
+		w.Lease = DefaultLease
+	}
+	if w.Interval <= 0 {
+		w.Interval = DefaultInterval
+	}
+	if w.Log == nil {
+		w.Log = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Run works until ctx ends. A job cut by ctx gives its lease back (another worker or replica
+// takes it over at once) after its current line.
+func (w *Worker) Run(ctx context.Context) {
+	w.defaults()
+	var wg sync.WaitGroup
+	for range w.Imports {
+		wg.Go(func() { w.loop(ctx, w.nextImport) })
+	}
+	for range w.Exports {
+		wg.Go(func() { w.loop(ctx, w.nextExport) })
+	}
+	wg.Go(func() {
+		for sleep(ctx, w.Interval*10) {
+			if _, err := w.DB.Q.ExpireImportUploads(ctx, store.Now()); err != nil && ctx.Err() == nil {
+				w.Log.Error("import upload expiry", "error", err.Error())
+			}
+		}
+	})
+	wg.Wait()
+}
+
+// loop runs next until ctx ends, waiting an interval whenever there was nothing to do.
+func (w *Worker) loop(ctx context.Context, next func(ctx context.Context) (bool, error)) {
+	for ctx.Err() == nil {
+		did, err := next(ctx)
+		if err != nil && ctx.Err() == nil {
+			w.Log.Error("transfer job", "error", err.Error())
+		}
+		if !did && !sleep(ctx, w.Interval) {
+			return
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+func (w *Worker) leaseSeconds() float64 { return w.Lease.Seconds() }
+
+// merging is the importer of CSV rows (Importer.Merging), made once.
+func (w *Worker) merging() *Importer {
+	w.once.Do(func() { w.csv = w.Importer.Merging() })
+	return w.csv
+}
+
+// nextImport claims and runs one import; false when none was waiting.
+func (w *Worker) nextImport(ctx context.Context) (bool, error) {
+	lease := uuid.New()
+	imp, err := w.DB.Q.ClaimImport(ctx, db.ClaimImportParams{LeaseID: &lease, LeaseSeconds: w.leaseSeconds(), Now: store.Now()})
+	if store.IsNoRows(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	run := &importRun{w: w, imp: imp, lease: lease}
+	err = run.run(ctx)
+	switch {
+	case errors.Is(err, errLost):
+		return true, nil
+	case ctx.Err() != nil:
+		// Shutdown: the lease goes back so that another replica goes on at once.
+		_, _ = w.DB.Q.ReleaseImport(context.WithoutCancel(ctx), db.ReleaseImportParams{TenantID: imp.TenantID, Uuid: imp.Uuid, LeaseID: &lease})
+		return true, nil
+	case err != nil:
+		return true, err // the lease ends and a worker takes the import over
+	}
+	return true, nil
+}
+
+// importRun is one worker's run of one import.
+type importRun struct {
+	w     *Worker
+	imp   db.Import
+	lease uuid.UUID
+	// im applies the lines: the importer, or its merging form for CSV rows.
+	im *Importer
+	// defined are the codes the lines of a dry run would have created (dry runs write nothing, so
+	// a later line's reference to one is taken as resolved).
+	defined map[RefKey]bool
+}
+
+// run reads the import's file from where its last committed line ended, applies each line, then
+// the deferred lines pass after pass, and finishes the import.
+func (r *importRun) run(ctx context.Context) error {
+	imp := r.imp
+	ctx = reqctx.WithPrincipal(ctx, &reqctx.Principal{Tenant: imp.TenantID, Subject: "import:" + imp.Uuid.String()})
+	if imp.DryRun {
+		// A dry run taken over starts again: the codes its lines would have defined are not kept.
+		r.defined = map[RefKey]bool{}
+		if imp.BytesRead > 0 || imp.LinesRead > 0 {
+			if err := r.restartDry(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	open := func(ctx context.Context, offset int64) (io.ReadCloser, error) {
+		return r.w.Files.NewRangeReader(ctx, imp.StorageKey, offset)
+	}
+	start := Position{Offset: imp.BytesRead, Line: imp.LinesRead}
+	var src Source
+	r.im = r.w.Importer
+	switch imp.Format {
+	case "ndjson":
+		rc, err := open(ctx, start.Offset)
+		if err != nil {
+			return r.fail(ctx, "the file cannot be read: "+err.Error())
+		}
+		defer rc.Close()
+		src = NDJSON(rc, start)
+	default:
+		// Each column of a row touches its own attribute, value or channel only (Merging).
+		r.im = r.w.merging()
+		cs, err := CSV(ctx, open, start, InputDataTypes(r.w.DB))
+		if err != nil {
+			var fe *FileError
+			if errors.As(err, &fe) {
+				return r.fail(ctx, fe.Reason)
+			}
+			return r.fail(ctx, "the file cannot be read: "+err.Error())
+		}
+		defer cs.Close()
+		src = cs
+	}
+	for {
+		l, err := src.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return r.fail(ctx, err.Error())
+		}
+		if err := r.line(ctx, l, false); err != nil {
+			return err
+		}
+	}
+	if err := r.passes(ctx); err != nil {
+		return err
+	}
+	return r.finish(ctx, "completed", nil)
+}
+
+// restartDry zeroes a dry run's progress and drops its recorded lines.
+func (r *importRun) restartDry(ctx context.Context) error {
+	return r.w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		if _, err := tx.Exec(ctx, `DELETE FROM import_lines WHERE tenant_id = $1 AND import_uuid = $2`, r.imp.TenantID, r.imp.Uuid); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM import_deferred WHERE tenant_id = $1 AND import_uuid = $2`, r.imp.TenantID, r.imp.Uuid); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE imports SET bytes_read = 0, lines_read = 0, created_count = 0, updated_count = 0,
+			unchanged_count = 0, failed_count = 0 WHERE tenant_id = $1 AND uuid = $2 AND lease_id = $3`, r.imp.TenantID, r.imp.Uuid, r.lease)
+		r.imp.BytesRead, r.imp.LinesRead = 0, 0
+		return err
+	})
+}
+
+// apply applies (or, in a dry run, checks) one line in the transaction of ctx.
+func (r *importRun) apply(ctx context.Context, raw []byte) (Result, error) {
+	im := r.im
+	if !r.imp.DryRun {
+		return im.Apply(ctx, raw)
+	}
+	res, err := im.Check(ctx, raw)
+	if err != nil {
+		return res, err
+	}
+	if res.Unresolved != nil && r.defined[*res.Unresolved] {
+		// Refers to what an earlier line of this dry run would have created: checked as far as
+		// the dry run can without writing it.
+		res.Errors, res.Unresolved = nil, nil
+		res.Outcome = Updated
+		if _, exists, err := im.exists(ctx, raw); err == nil && !exists {
+			res.Outcome = Created
+		}
+	}
+	if res.Outcome != Failed {
+		for _, k := range im.Defines(raw) {
+			r.defined[k] = true
+		}
+	}
+	return res, nil
+}
+
+// line applies one line of the file (deferred: from the deferred lines, whose reading position
+// has passed already) and commits it with its outcome and progress, in one transaction. A line
+// the database fails twice (not for its content: the API's errors are outcomes) is recorded as
+// failed with INTERNAL, so that no line can hold an import forever.
+func (r *importRun) line(ctx context.Context, l Line, deferred bool) error {
+	var err error
+	for attempt := 0; attempt < 2; attempt++ {
+		if err = r.commit(ctx, l, deferred); err == nil || errors.Is(err, errLost) || ctx.Err() != nil {
+			return err
+		}
+		r.w.Log.Error("import line", "import", r.imp.Uuid.String(), "line", l.No, "error", err.Error())
+	}
+	l.Raw, l.Fail = nil, []LineError{{Code: "INTERNAL", Message: "the line could not be applied (internal error)"}}
+	return r.commit(ctx, l, deferred)
+}
+
+func (r *importRun) commit(ctx context.Context, l Line, deferred bool) error {
+	imp := r.imp
+	return r.w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		tctx := store.WithTx(ctx, tx)
+		res := Result{Outcome: Failed, Errors: l.Fail, Type: l.Type, Code: l.Code}
+		if l.Fail == nil {
+			var err error
+			if res, err = r.apply(tctx, l.Raw); err != nil {
+				return err
+			}
+		}
+		res.Errors = l.Rename(res.Errors)
+		var c Counts
+		switch {
+		case !deferred && unresolvedOnly(res):
+			// Applied again once the file is read: a later line may define the code.
+			if err := q.InsertImportDeferred(ctx, db.InsertImportDeferredParams{TenantID: imp.TenantID, ImportUuid: imp.Uuid,
+				Line: l.No, Raw: l.Raw}); err != nil {
+				return err
+			}
+		default:
+			c.add(res)
+			if res.Outcome == Failed {
+				if err := r.recordFailure(ctx, q, l.No, res); err != nil {
+					return err
+				}
+			}
+		}
+		if deferred {
+			if _, err := q.DeleteImportDeferred(ctx, db.DeleteImportDeferredParams{TenantID: imp.TenantID, ImportUuid: imp.Uuid, Line: l.No}); err != nil {
+				return err
+			}
+			l.End = Position{Offset: r.imp.BytesRead, Line: r.imp.LinesRead}
+		}
+		n, err := q.CheckpointImport(ctx, db.CheckpointImportParams{TenantID: imp.TenantID, Uuid: imp.Uuid, LeaseID: &r.lease,
+			BytesRead: l.End.Offset, LinesRead: l.End.Line, Created: c.Created, Updated: c.Updated, Unchanged: c.Unchanged,
+			Failed: c.FailedLines, LeaseSeconds: r.w.leaseSeconds(), Now: store.Now()})
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return errLost
+		}
+		if !deferred {
+			r.imp.BytesRead, r.imp.LinesRead = l.End.Offset, l.End.Line
+		}
+		return nil
+	})
+}
+
+// recordFailure lists a failed line.
+func (r *importRun) recordFailure(ctx context.Context, q *db.Queries, no int64, res Result) error {
+	errs, err := json.Marshal(res.Errors)
+	if err != nil {
+		return err
+	}
+	p := db.InsertImportLineParams{TenantID: r.imp.TenantID, Uuid: uuid.Must(uuid.NewV7()), ImportUuid: r.imp.Uuid, Line: no,
+		Errors: errs, Now: store.Now()}
+	if res.Type != "" {
+		p.Type = &res.Type
+	}
+	if res.Code != "" {
+		p.Code = &res.Code
+	}
+	return q.InsertImportLine(ctx, p)
+}
+
+// passes applies the deferred lines again, pass after pass while one resolves; then what is left
+// fails with its UNRESOLVED_REFERENCE.
+func (r *importRun) passes(ctx context.Context) error {
+	for final := false; ; {
+		progress := false
+		var after int64
+		for {
+			batch, err := r.w.DB.Q.ListImportDeferred(ctx, db.ListImportDeferredParams{TenantID: r.imp.TenantID, ImportUuid: r.imp.Uuid,
+				AfterLine: after, Max: deferredBatch})
+			if err != nil {
+				return err
+			}
+			for _, d := range batch {
+				after = d.Line
+				if !final {
+					res, err := r.probe(ctx, d.Raw)
+					if err != nil {
+						return err
+					}
+					if unresolvedOnly(res) {
+						continue
+					}
+				}
+				progress = true
+				if err := r.line(ctx, Line{No: d.Line, Raw: d.Raw}, true); err != nil {
+					return err
+				}
+			}
+			if len(batch) < deferredBatch {
+				break
+			}
+		}
+		if final || (!progress && after == 0) {
+			return nil
+		}
+		if !progress {
+			final = true // nothing resolved: what is left fails
+		}
+	}
+}
+
+// probe tells whether a deferred line still misses a reference, writing nothing.
+func (r *importRun) probe(ctx context.Context, raw []byte) (Result, error) {
+	if r.imp.DryRun {
+		var res Result
+		err := r.w.DB.Tx(ctx, func(tx pgx.Tx, _ *db.Queries) error {
+			var err error
+			res, err = r.apply(store.WithTx(ctx, tx), raw)
+			return err
+		})
+		return res, err
+	}
+	return r.im.Check(ctx, raw)
+}
+
+// fail ends the import as failed: its file could not be read.
+func (r *importRun) fail(ctx context.Context, reason string) error {
+	return r.finish(ctx, "failed", &reason)
+}
+
+func (r *importRun) finish(ctx context.Context, status string, reason *string) error {
+	return r.w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		now := store.Now()
+		_, err := q.FinishImport(ctx, db.FinishImportParams{TenantID: r.imp.TenantID, Uuid: r.imp.Uuid, LeaseID: &r.lease,
+			Status: status, FailureReason: reason, Now: now})
+		if store.IsNoRows(err) {
+			return errLost
+		}
+		if err != nil {
+			return err
+		}
+		return events.Record(ctx, q, r.imp.TenantID, now, []events.Event{events.New("import."+status, "importUuid", r.imp.Uuid.String())})
+	})
+}
+
+// nextExport claims and runs one export; false when none was waiting.
+func (w *Worker) nextExport(ctx context.Context) (bool, error) {
+	lease := uuid.New()
+	exp, err := w.DB.Q.ClaimExport(ctx, db.ClaimExportParams{LeaseID: &lease, LeaseSeconds: w.leaseSeconds(), Now: store.Now()})
+	if store.IsNoRows(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	err = w.runExport(ctx, exp, lease)
+	switch {
+	case errors.Is(err, errLost):
+		return true, nil
+	case ctx.Err() != nil:
+		_, _ = w.DB.Q.ReleaseExport(context.WithoutCancel(ctx), db.ReleaseExportParams{TenantID: exp.TenantID, Uuid: exp.Uuid, LeaseID: &lease})
+		return true, nil
+	case err != nil:
+		return true, w.finishExport(ctx, exp, lease, "failed", 0, 0, "", err.Error())
+	}
+	return true, nil
+}
+
+// runExport writes an export's lines into a spool file (hashing them, gzip when asked), reporting
+// its count every progressEvery, then stores the file and completes the export.
+func (w *Worker) runExport(ctx context.Context, exp db.Export, lease uuid.UUID) error {
+	ctx = reqctx.WithPrincipal(ctx, &reqctx.Principal{Tenant: exp.TenantID, Subject: "export:" + exp.Uuid.String()})
+	var products *pb.ListProductsRequest
+	if len(exp.ProductFilter) > 0 {
+		f := &pb.ProductFilter{}
+		if err := (jsonpb.Marshaler{}).Unmarshal(exp.ProductFilter, f); err != nil {
+			return err
+		}
+		products = ProductsRequest(f)
+	}
+	if w.Export == nil {
+		return errors.New("exports are not available in this build")
+	}
+	spool, err := os.CreateTemp("", "catalogd-export-*")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = spool.Close(); _ = os.Remove(spool.Name()) }()
+	var out io.Writer = spool
+	var gz *gzip.Writer
+	if exp.Gzip {
+		gz = gzip.NewWriter(spool)
+		out = gz
+	}
+	var lost error
+	last := time.Now()
+	progress := func(n int64) {
+		if time.Since(last) < progressEvery || lost != nil {
+			return
+		}
+		last = time.Now()
+		rows, err := w.DB.Q.ProgressExport(ctx, db.ProgressExportParams{TenantID: exp.TenantID, Uuid: exp.Uuid, LeaseID: &lease,
+			ItemCount: n, LeaseSeconds: w.leaseSeconds(), Now: store.Now()})
+		if err == nil && rows == 0 {
+			lost = errLost
+		}
+	}
+	pctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	count, err := w.Export(pctx, exp.Types, products, exp.Format, out, func(n int64) {
+		if progress(n); lost != nil {
+			cancel(lost)
+		}
+	})
+	if lost != nil {
+		return lost
+	}
+	if err != nil {
+		return fmt.Errorf("the export could not be written: %w", err)
+	}
+	if gz != nil {
+		if err := gz.Close(); err != nil {
+			return err
+		}
+	}
+	if _, err := spool.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	ct := contentTypes[exp.Format]
+	if exp.Gzip {
+		ct = "application/gzip"
+	}
+	size, sum, err := w.Files.Put(ctx, exp.StorageKey, ct, spool)
+	if err != nil {
+		return err
+	}
+	return w.finishExport(ctx, exp, lease, "completed", count, size, sum, "")
+}
+
+func (w *Worker) finishExport(ctx context.Context, exp db.Export, lease uuid.UUID, status string, count, size int64, sum, reason string) error {
+	return w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		now := store.Now()
+		p := db.FinishExportParams{TenantID: exp.TenantID, Uuid: exp.Uuid, LeaseID: &lease, Status: status, ItemCount: count,
+			SizeBytes: size, Now: now}
+		if sum != "" {
+			p.ChecksumSha256 = &sum
+		}
+		if reason != "" {
+			p.FailureReason = &reason
+		}
+		if _, err := q.FinishExport(ctx, p); err != nil {
+			if store.IsNoRows(err) {
+				return errLost
+			}
+			return err
+		}
+		return events.Record(ctx, q, exp.TenantID, now, []events.Event{exportEvent(status, exp.Uuid)})
+	})
+}
