@@ -16,11 +16,9 @@ package transfer
 
 import (
 	"encoding/csv"
-	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -427,9 +425,9 @@ func (r *reader) products(k *Kind, out *output) error {
 				continue // a variant of a related parent, without publications: nothing to complete
 			}
 			buf = append(buf[:0], `{"type":`...)
-			buf = appendString(buf, k.Type)
+			buf = appendJSONString(buf, k.Type)
 			buf = append(buf, `,"code":`...)
-			buf = appendString(buf, p.code)
+			buf = appendJSONString(buf, p.code)
 			if len(p.relations) > 0 {
 				buf = append(buf, `,"relations":[`...)
 				for i, rel := range p.relations {
@@ -437,9 +435,9 @@ func (r *reader) products(k *Kind, out *output) error {
 						buf = append(buf, ',')
 					}
 					buf = append(buf, `{"relationType":`...)
-					buf = appendString(buf, rel.relationType)
+					buf = appendJSONString(buf, rel.relationType)
 					buf = append(buf, `,"target":`...)
-					buf = appendString(buf, rel.target)
+					buf = appendJSONString(buf, rel.target)
 					buf = append(buf, '}')
 				}
 				buf = append(buf, ']')
@@ -458,26 +456,26 @@ func (r *reader) products(k *Kind, out *output) error {
 // travel with the relations).
 func (p *product) line(b []byte, typ string) []byte {
 	b = append(b, `{"type":`...)
-	b = appendString(b, typ)
+	b = appendJSONString(b, typ)
 	b = append(b, `,"code":`...)
-	b = appendString(b, p.code)
+	b = appendJSONString(b, p.code)
 	if p.name != p.code {
 		b = append(b, `,"displayName":`...)
-		b = appendString(b, p.name)
+		b = appendJSONString(b, p.name)
 	}
 	b = append(b, `,"kind":`...)
-	b = appendString(b, p.kind)
+	b = appendJSONString(b, p.kind)
 	for _, ref := range []struct {
 		name string
 		code *string
 	}{{"family", p.family}, {"parent", p.parent}, {"brand", p.brand}} {
 		if ref.code != nil {
 			b = append(b, `,"`+ref.name+`":`...)
-			b = appendString(b, *ref.code)
+			b = appendJSONString(b, *ref.code)
 		}
 	}
 	b = append(b, `,"status":`...)
-	b = appendString(b, p.status)
+	b = appendJSONString(b, p.status)
 	b = appendCodes(b, "categories", p.categories)
 	b = appendCodes(b, "tags", p.tags)
 	if len(p.attributeOrder) > 0 {
@@ -486,7 +484,7 @@ func (p *product) line(b []byte, typ string) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, a)
+			b = appendJSONString(b, a)
 			b = append(b, ':')
 			b = appendList(b, p.attributes[a])
 		}
@@ -499,14 +497,14 @@ func (p *product) line(b []byte, typ string) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"inputType":`...)
-			b = appendString(b, v.inputType)
+			b = appendJSONString(b, v.inputType)
 			if v.channel != nil {
 				b = append(b, `,"channel":`...)
-				b = appendString(b, *v.channel)
+				b = appendJSONString(b, *v.channel)
 			}
 			if v.locale != nil {
 				b = append(b, `,"locale":`...)
-				b = appendString(b, *v.locale)
+				b = appendJSONString(b, *v.locale)
 			}
 			b = append(b, `,"value":`...)
 			b = append(b, v.value...)
@@ -521,9 +519,9 @@ func (p *product) line(b []byte, typ string) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"asset":`...)
-			b = appendString(b, a.asset)
+			b = appendJSONString(b, a.asset)
 			b = append(b, `,"assetType":`...)
-			b = appendString(b, a.assetType)
+			b = appendJSONString(b, a.assetType)
 			if a.priority != 0 {
 				b = append(b, `,"displayPriority":`...)
 				b = strconv.AppendInt(b, int64(a.priority), 10)
@@ -549,9 +547,9 @@ func (p *product) appendPublications(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"channel":`...)
-		b = appendString(b, pub.channel)
+		b = appendJSONString(b, pub.channel)
 		b = append(b, `,"status":`...)
-		b = appendString(b, pub.status)
+		b = appendJSONString(b, pub.status)
 		b = append(b, '}')
 	}
 	return append(b, ']')
@@ -572,82 +570,32 @@ func appendList(b []byte, codes []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, c)
+		b = appendJSONString(b, c)
 	}
 	return append(b, ']')
 }
 
-// appendString appends s as a JSON string (as encoding/json writes it without HTML escaping).
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			b = append(b, c)
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(b, '"')
-}
-
-// csvValue is a value's CSV text: a JSON string as its text, anything else (a number, a
-// boolean, an object such as a price) as its compact JSON.
-func csvValue(v []byte) string {
-	if len(v) > 0 && v[0] == '"' {
-		var s string
-		if err := json.Unmarshal(v, &s); err == nil {
-			return s
-		}
-	}
-	return string(v)
-}
-
 // valueColumn is the CSV column of a value: value:<inputType>[@<locale>][#<channel>].
 func valueColumn(inputType string, locale, channel *string) string {
-	col := "value:" + inputType
+	c := CSVColumn{Kind: ColValue, Code: inputType}
 	if locale != nil {
-		col += "@" + *locale
+		c.Locale = *locale
 	}
 	if channel != nil {
-		col += "#" + *channel
+		c.Channel = *channel
 	}
-	return col
+	return c.String()
 }
 
 // productsCSV writes the selected products as CSV (API.md "CSV (products)"): the header is the
 // union of the columns the products use (read first, set-based), then one row per product in
-// the order of the NDJSON export. Codes in lists are separated by "|".
+// the order of the NDJSON export. Cells are in the CSV import's text forms (csvvalue.go: lists of
+// codes joined by "|", values by FormatCSVValue for their input type's data type), so a CSV export
+// imported back changes nothing.
 func (r *reader) productsCSV(out *output) error {
 	in := " IN (SELECT uuid FROM products WHERE " + r.where + ")"
 	var attrs, values, pubs []string
+	dataTypes := map[string]string{} // input type code → data type
 	for _, q := range []struct {
 		sql  string
 		into *[]string
@@ -657,23 +605,24 @@ func (r *reader) productsCSV(out *output) error {
 			WHERE pa.tenant_id = $1 AND pa.product_uuid` + in, &attrs, func(rows pgx.Rows) (string, error) {
 			var c string
 			err := rows.Scan(&c)
-			return "attribute:" + c, err
+			return CSVColumn{Kind: ColAttribute, Code: c}.String(), err
 		}},
-		{`SELECT DISTINCT it.code, lo.code, ch.code FROM product_input_values v
+		{`SELECT DISTINCT it.code, it.data_type, lo.code, ch.code FROM product_input_values v
 			JOIN input_types it ON it.tenant_id = v.tenant_id AND it.uuid = v.input_type_uuid
 			LEFT JOIN channels ch ON ch.tenant_id = v.tenant_id AND ch.uuid = v.channel_uuid
 			LEFT JOIN locales lo ON lo.tenant_id = v.tenant_id AND lo.uuid = v.locale_uuid
 			WHERE v.tenant_id = $1 AND v.product_uuid` + in, &values, func(rows pgx.Rows) (string, error) {
-			var it string
+			var it, dt string
 			var lo, ch *string
-			err := rows.Scan(&it, &lo, &ch)
+			err := rows.Scan(&it, &dt, &lo, &ch)
+			dataTypes[it] = dt
 			return valueColumn(it, lo, ch), err
 		}},
 		{`SELECT DISTINCT ch.code FROM product_publications pp JOIN channels ch ON ch.tenant_id = pp.tenant_id AND ch.uuid = pp.channel_uuid
 			WHERE pp.tenant_id = $1 AND pp.product_uuid` + in, &pubs, func(rows pgx.Rows) (string, error) {
 			var c string
 			err := rows.Scan(&c)
-			return "publication:" + c, err
+			return CSVColumn{Kind: ColPublication, Code: c}.String(), err
 		}},
 	} {
 		rows, err := r.tx.Query(r.ctx, q.sql, r.args...)
@@ -694,7 +643,7 @@ func (r *reader) productsCSV(out *output) error {
 		}
 		sort.Strings(*q.into)
 	}
-	header := append([]string{"code", "kind", "family", "parent", "brand", "status", "categories", "tags"}, attrs...)
+	header := append(append([]string{}, plainColumns...), attrs...)
 	header = append(append(header, values...), pubs...)
 	at := make(map[string]int, len(header))
 	for i, h := range header {
@@ -709,7 +658,7 @@ func (r *reader) productsCSV(out *output) error {
 		if s == nil {
 			return ""
 		}
-		return *s
+		return EscapeCSVCell(*s)
 	}
 	err := r.scan("", func(batch []*product) error {
 		if err := r.load(batch, false); err != nil {
@@ -719,16 +668,29 @@ func (r *reader) productsCSV(out *output) error {
 			for i := range row {
 				row[i] = ""
 			}
-			copy(row, []string{p.code, p.kind, opt(p.family), opt(p.parent), opt(p.brand), p.status,
-				strings.Join(p.categories, "|"), strings.Join(p.tags, "|")})
+			row[0], row[1], row[2], row[3], row[4], row[5] = opt(&p.code), p.kind, opt(p.family), opt(p.parent), opt(p.brand), p.status
+			var err error
+			if row[6], err = JoinCSVCodes(p.categories); err != nil {
+				return fmt.Errorf("product %s: %w", p.code, err)
+			}
+			if row[7], err = JoinCSVCodes(p.tags); err != nil {
+				return fmt.Errorf("product %s: %w", p.code, err)
+			}
 			for a, terms := range p.attributes {
-				row[at["attribute:"+a]] = strings.Join(terms, "|")
+				// An attribute without terms is an empty cell (which an import reads as "leave alone").
+				if row[at[CSVColumn{Kind: ColAttribute, Code: a}.String()]], err = JoinCSVCodes(terms); err != nil {
+					return fmt.Errorf("product %s: %w", p.code, err)
+				}
 			}
 			for _, v := range p.values {
-				row[at[valueColumn(v.inputType, v.locale, v.channel)]] = csvValue(v.value)
+				cell, err := FormatCSVValue(dataTypes[v.inputType], v.value)
+				if err != nil {
+					return fmt.Errorf("product %s, %s: %w", p.code, valueColumn(v.inputType, v.locale, v.channel), err)
+				}
+				row[at[valueColumn(v.inputType, v.locale, v.channel)]] = cell
 			}
 			for _, pub := range p.publications {
-				row[at["publication:"+pub.channel]] = pub.status
+				row[at[CSVColumn{Kind: ColPublication, Code: pub.channel}.String()]] = pub.status
 			}
 			if err := cw.Write(row); err != nil {
 				return err
