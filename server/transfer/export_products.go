@@ -15,8 +15,10 @@ package transfer
 // requires relations is published once they exist.
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
+	"github.com/jackc/pgx/v5/pgtype"
 	"sort"
 	"strconv"
 
@@ -41,7 +43,7 @@ type product struct {
 	relations        []productRelation
 
 	// As read, before their codes are looked up (code tables are read once per export).
-	familyID, brandID, parentID *uuid.UUID
+	familyID, brandID, parentID pgtype.UUID
 	raw                         []rawChild
 }
 
@@ -49,7 +51,7 @@ type product struct {
 // to codes after the batch is read.
 type rawChild struct {
 	kind  childKind
-	ids   [3]*uuid.UUID
+	ids   [3]pgtype.UUID
 	text  string // an asset's or a relation target's code (read by join: they are many)
 	value []byte
 	n     int32
@@ -70,7 +72,7 @@ const (
 
 type productValue struct {
 	inputType       string
-	channel, locale *string
+	channel, locale string // "": none
 	value           []byte
 }
 
@@ -147,6 +149,45 @@ func (r *reader) scan(extra string, fn func([]*product) error) error {
 	return nil
 }
 
+// batches reads the selected products with their children (load; related as there) batch by
+// batch and gives each to write, in order. Reading runs in a goroutine of its own, one batch
+// ahead: the database reads the next batch while this one is written (the transaction is used by
+// that goroutine only).
+func (r *reader) batches(extra string, related bool, write func([]*product) error) error {
+	ctx, cancel := context.WithCancel(r.ctx)
+	defer cancel()
+	rd := *r
+	rd.ctx = ctx
+	ready := make(chan []*product, 1)
+	done := make(chan error, 1)
+	go func() {
+		defer close(ready)
+		done <- rd.scan(extra, func(batch []*product) error {
+			if err := rd.load(batch, related); err != nil {
+				return err
+			}
+			select {
+			case ready <- batch:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	var err error
+	for batch := range ready {
+		if err == nil {
+			if err = write(batch); err != nil {
+				cancel()
+			}
+		}
+	}
+	if rerr := <-done; err == nil {
+		err = rerr
+	}
+	return err
+}
+
 // childSQL are the statements reading a batch's children ($1 the tenant, $2 the batch's uuids).
 // They name the structure by uuid (codes come from the export's cache); assets and relation
 // targets, which grow with the catalog, by join.
@@ -175,8 +216,8 @@ func (r *reader) load(batch []*product, related bool) error {
 	for i, p := range batch {
 		ids[i], byID[p.id] = p.id, p
 		withParents = append(withParents, p.id)
-		if p.parentID != nil {
-			withParents = append(withParents, *p.parentID)
+		if p.parentID.Valid {
+			withParents = append(withParents, p.parentID.Bytes)
 		}
 	}
 	holders := map[uuid.UUID]bool{}
@@ -187,13 +228,13 @@ func (r *reader) load(batch []*product, related bool) error {
 		args []any
 		scan func(pgx.Rows) error
 	}
-	var a, b, c *uuid.UUID
+	var a, b, c pgtype.UUID
 	var text string
 	children := []child{{childSQL.publications, nil, func(rows pgx.Rows) error {
 		if err := rows.Scan(&id, &a, &text); err != nil {
 			return err
 		}
-		add(rawChild{kind: childPublication, ids: [3]*uuid.UUID{a}, text: text})
+		add(rawChild{kind: childPublication, ids: [3]pgtype.UUID{a}, text: text})
 		return nil
 	}}}
 	if related {
@@ -201,7 +242,7 @@ func (r *reader) load(batch []*product, related bool) error {
 			if err := rows.Scan(&id, &a, &text); err != nil {
 				return err
 			}
-			add(rawChild{kind: childRelation, ids: [3]*uuid.UUID{a}, text: text})
+			add(rawChild{kind: childRelation, ids: [3]pgtype.UUID{a}, text: text})
 			return nil
 		}})
 	} else {
@@ -223,21 +264,21 @@ func (r *reader) load(batch []*product, related bool) error {
 				if isCategory {
 					k = childCategory
 				}
-				add(rawChild{kind: k, ids: [3]*uuid.UUID{a}})
+				add(rawChild{kind: k, ids: [3]pgtype.UUID{a}})
 				return nil
 			}},
 			child{childSQL.attributes, nil, func(rows pgx.Rows) error {
 				if err := rows.Scan(&id, &a, &b); err != nil {
 					return err
 				}
-				add(rawChild{kind: childAttribute, ids: [3]*uuid.UUID{a, b}})
+				add(rawChild{kind: childAttribute, ids: [3]pgtype.UUID{a, b}})
 				return nil
 			}},
 			child{childSQL.terms, nil, func(rows pgx.Rows) error {
 				if err := rows.Scan(&id, &a, &b); err != nil {
 					return err
 				}
-				add(rawChild{kind: childTerm, ids: [3]*uuid.UUID{a, b}})
+				add(rawChild{kind: childTerm, ids: [3]pgtype.UUID{a, b}})
 				return nil
 			}},
 			child{childSQL.values, nil, func(rows pgx.Rows) error {
@@ -245,7 +286,12 @@ func (r *reader) load(batch []*product, related bool) error {
 				if err := rows.Scan(&id, &a, &b, &c, &v); err != nil {
 					return err
 				}
-				add(rawChild{kind: childValue, ids: [3]*uuid.UUID{a, b, c}, value: compact(v)})
+				if len(v) > 0 && (v[0] == '{' || v[0] == '[') {
+					v = compact(v) // jsonb's text has spaces after ':' and ','
+				} else {
+					v = append([]byte(nil), v...)
+				}
+				add(rawChild{kind: childValue, ids: [3]pgtype.UUID{a, b, c}, value: v})
 				return nil
 			}},
 			child{childSQL.assets, nil, func(rows pgx.Rows) error {
@@ -253,7 +299,7 @@ func (r *reader) load(batch []*product, related bool) error {
 				if err := rows.Scan(&id, &a, &text, &prio); err != nil {
 					return err
 				}
-				add(rawChild{kind: childAsset, ids: [3]*uuid.UUID{a}, text: text, n: prio})
+				add(rawChild{kind: childAsset, ids: [3]pgtype.UUID{a}, text: text, n: prio})
 				return nil
 			}})
 	}
@@ -273,7 +319,6 @@ func (r *reader) load(batch []*product, related bool) error {
 			return err
 		}
 		for rows.Next() {
-			a, b, c = nil, nil, nil
 			if err := ch.scan(rows); err != nil {
 				rows.Close()
 				br.Close()
@@ -290,7 +335,7 @@ func (r *reader) load(batch []*product, related bool) error {
 		return err
 	}
 	for _, p := range batch {
-		p.related = holders[p.id] || (p.parentID != nil && holders[*p.parentID])
+		p.related = holders[p.id] || (p.parentID.Valid && holders[p.parentID.Bytes])
 		if err := r.resolve(p); err != nil {
 			return err
 		}
@@ -302,58 +347,67 @@ func (r *reader) load(batch []*product, related bool) error {
 // resolve turns p's references as read into codes.
 func (r *reader) resolve(p *product) error {
 	var err error
-	code := func(table string, id *uuid.UUID) *string {
-		if id == nil || err != nil {
-			return nil
+	code := func(table string, id pgtype.UUID) (string, bool) {
+		if !id.Valid || err != nil {
+			return "", false
 		}
 		var c string
-		c, err = r.codeIn(table, *id)
-		return &c
+		c, err = r.codeIn(table, id.Bytes)
+		return c, err == nil
 	}
-	p.family, p.brand = code("families", p.familyID), code("brands", p.brandID)
-	attributeOf := map[uuid.UUID]string{} // product attribute → attribute code
+	opt := func(table string, id pgtype.UUID) *string {
+		if c, ok := code(table, id); ok {
+			return &c
+		}
+		return nil
+	}
+	p.family, p.brand = opt("families", p.familyID), opt("brands", p.brandID)
+	attributeOf := map[[16]byte]string{} // product attribute → attribute code
 	for _, c := range p.raw {
-		if c.kind == childAttribute {
-			if a := code("attributes", c.ids[1]); a != nil {
-				attributeOf[*c.ids[0]] = *a
-				if p.attributes == nil {
-					p.attributes = map[string][]string{}
-				}
-				p.attributes[*a] = []string{}
-				p.attributeOrder = append(p.attributeOrder, *a)
+		if c.kind != childAttribute {
+			continue
+		}
+		if a, ok := code("attributes", c.ids[1]); ok {
+			attributeOf[c.ids[0].Bytes] = a
+			if p.attributes == nil {
+				p.attributes = map[string][]string{}
 			}
+			p.attributes[a] = []string{}
+			p.attributeOrder = append(p.attributeOrder, a)
 		}
 	}
 	for _, c := range p.raw {
 		switch c.kind {
 		case childCategory:
-			if s := code("categories", c.ids[0]); s != nil {
-				p.categories = append(p.categories, *s)
+			if s, ok := code("categories", c.ids[0]); ok {
+				p.categories = append(p.categories, s)
 			}
 		case childTag:
-			if s := code("tags", c.ids[0]); s != nil {
-				p.tags = append(p.tags, *s)
+			if s, ok := code("tags", c.ids[0]); ok {
+				p.tags = append(p.tags, s)
 			}
 		case childTerm:
-			a, ok := attributeOf[*c.ids[0]]
-			if t := code("attribute_terms", c.ids[1]); t != nil && ok {
-				p.attributes[a] = append(p.attributes[a], *t)
+			a, ok := attributeOf[c.ids[0].Bytes]
+			if t, tok := code("attribute_terms", c.ids[1]); tok && ok {
+				p.attributes[a] = append(p.attributes[a], t)
 			}
 		case childValue:
-			if it := code("input_types", c.ids[0]); it != nil {
-				p.values = append(p.values, productValue{*it, code("channels", c.ids[1]), code("locales", c.ids[2]), c.value})
+			if it, ok := code("input_types", c.ids[0]); ok {
+				ch, _ := code("channels", c.ids[1])
+				lo, _ := code("locales", c.ids[2])
+				p.values = append(p.values, productValue{it, ch, lo, c.value})
 			}
 		case childAsset:
-			if t := code("product_asset_types", c.ids[0]); t != nil {
-				p.assets = append(p.assets, productAsset{c.text, *t, c.n})
+			if t, ok := code("product_asset_types", c.ids[0]); ok {
+				p.assets = append(p.assets, productAsset{c.text, t, c.n})
 			}
 		case childPublication:
-			if ch := code("channels", c.ids[0]); ch != nil {
-				p.publications = append(p.publications, productPublication{*ch, c.text})
+			if ch, ok := code("channels", c.ids[0]); ok {
+				p.publications = append(p.publications, productPublication{ch, c.text})
 			}
 		case childRelation:
-			if t := code("product_relation_types", c.ids[0]); t != nil {
-				p.relations = append(p.relations, productRelation{*t, c.text})
+			if t, ok := code("product_relation_types", c.ids[0]); ok {
+				p.relations = append(p.relations, productRelation{t, c.text})
 			}
 		}
 	}
@@ -369,21 +423,15 @@ func (p *product) sort() {
 	for _, ts := range p.attributes {
 		sort.Strings(ts)
 	}
-	str := func(s *string) string {
-		if s == nil {
-			return ""
-		}
-		return *s
-	}
 	sort.Slice(p.values, func(i, j int) bool {
 		a, b := p.values[i], p.values[j]
 		if a.inputType != b.inputType {
 			return a.inputType < b.inputType
 		}
-		if str(a.channel) != str(b.channel) {
-			return str(a.channel) < str(b.channel)
+		if a.channel != b.channel {
+			return a.channel < b.channel
 		}
-		return str(a.locale) < str(b.locale)
+		return a.locale < b.locale
 	})
 	sort.Slice(p.assets, func(i, j int) bool { return p.assets[i].asset < p.assets[j].asset })
 	sort.Slice(p.publications, func(i, j int) bool { return p.publications[i].channel < p.publications[j].channel })
@@ -399,10 +447,7 @@ func (p *product) sort() {
 // products writes the product lines of kind k, then the lines completing related products.
 func (r *reader) products(k *Kind, out *output) error {
 	var buf []byte
-	err := r.scan("", func(batch []*product) error {
-		if err := r.load(batch, false); err != nil {
-			return err
-		}
+	err := r.batches("", false, func(batch []*product) error {
 		for _, p := range batch {
 			buf = p.line(buf[:0], k.Type)
 			if err := out.line(buf, true); err != nil {
@@ -416,10 +461,7 @@ func (r *reader) products(k *Kind, out *output) error {
 		return err
 	}
 	// The lines completing related products (holders of relations and their variants).
-	return r.scan("(uuid IN "+holdersSQL+" OR parent_uuid IN "+holdersSQL+")", func(batch []*product) error {
-		if err := r.load(batch, true); err != nil {
-			return err
-		}
+	return r.batches("(uuid IN "+holdersSQL+" OR parent_uuid IN "+holdersSQL+")", true, func(batch []*product) error {
 		for _, p := range batch {
 			if len(p.relations) == 0 && len(p.publications) == 0 {
 				continue // a variant of a related parent, without publications: nothing to complete
@@ -498,13 +540,13 @@ func (p *product) line(b []byte, typ string) []byte {
 			}
 			b = append(b, `{"inputType":`...)
 			b = appendJSONString(b, v.inputType)
-			if v.channel != nil {
+			if v.channel != "" {
 				b = append(b, `,"channel":`...)
-				b = appendJSONString(b, *v.channel)
+				b = appendJSONString(b, v.channel)
 			}
-			if v.locale != nil {
+			if v.locale != "" {
 				b = append(b, `,"locale":`...)
-				b = appendJSONString(b, *v.locale)
+				b = appendJSONString(b, v.locale)
 			}
 			b = append(b, `,"value":`...)
 			b = append(b, v.value...)
@@ -660,10 +702,7 @@ func (r *reader) productsCSV(out *output) error {
 		}
 		return EscapeCSVCell(*s)
 	}
-	err := r.scan("", func(batch []*product) error {
-		if err := r.load(batch, false); err != nil {
-			return err
-		}
+	err := r.batches("", false, func(batch []*product) error {
 		for _, p := range batch {
 			for i := range row {
 				row[i] = ""
@@ -685,9 +724,9 @@ func (r *reader) productsCSV(out *output) error {
 			for _, v := range p.values {
 				cell, err := FormatCSVValue(dataTypes[v.inputType], v.value)
 				if err != nil {
-					return fmt.Errorf("product %s, %s: %w", p.code, valueColumn(v.inputType, v.locale, v.channel), err)
+					return fmt.Errorf("product %s, %s: %w", p.code, valueColumn(v.inputType, &v.locale, &v.channel), err)
 				}
-				row[at[valueColumn(v.inputType, v.locale, v.channel)]] = cell
+				row[at[valueColumn(v.inputType, &v.locale, &v.channel)]] = cell
 			}
 			for _, pub := range p.publications {
 				row[at[CSVColumn{Kind: ColPublication, Code: pub.channel}.String()]] = pub.status
