@@ -93,6 +93,13 @@ func NewExporter(d *store.DB, kinds []*Kind, products *list.Spec) *Exporter {
 	return ex
 }
 
+// Func is the exporter as the jobs' ExportFunc.
+func (ex *Exporter) Func() ExportFunc {
+	return func(ctx context.Context, types []string, products *catalogv1.ListProductsRequest, format string, w io.Writer, progress func(int64)) (int64, error) {
+		return ex.Export(ctx, ExportOptions{Types: types, Products: products, Format: format}, w, progress)
+	}
+}
+
 // Types are the line types in the order an export writes them.
 func (ex *Exporter) Types() []string {
 	out := make([]string, len(ex.kinds))

@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	catalogv1 "github.com/catalogd/catalogd/gen/catalog/v1"
 	. "github.com/catalogd/catalogd/server/apptest"
@@ -402,5 +404,43 @@ func TestExportTypes(t *testing.T) {
 	}
 	if _, err := exporter().Export(tenantCtx(a), transfer.ExportOptions{Format: "xml"}, &bytes.Buffer{}, nil); err == nil {
 		t.Errorf("format xml was accepted")
+	}
+}
+
+// TestExportJob runs exports as jobs over REST: the worker writes the file with this exporter,
+// stores it and the download is the export, byte for byte.
+func TestExportJob(t *testing.T) {
+	t.Parallel()
+	c, a, _ := load(t, richCatalog)
+	download := func(opts string) (map[string]any, string) {
+		t.Helper()
+		exp := Want(t, c.Post("/v1/exports", opts), 201).Obj()
+		id := Str(exp, "uuid")
+		WaitFor(t, 60*time.Second, "export "+id+" to finish", func() bool {
+			exp = Want(t, c.Get("/v1/exports/"+id), 200).Obj()
+			return exp["status"] != "queued" && exp["status"] != "running"
+		})
+		if exp["status"] != "completed" {
+			t.Fatalf("export %s: %v", id, exp)
+		}
+		res, err := http.Get(Str(exp, "downloadUrl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != 200 {
+			t.Fatalf("download: %d %s", res.StatusCode, b)
+		}
+		return exp, string(b)
+	}
+	exp, file := download(`{"format":"ndjson"}`)
+	if want, n := export(t, a, transfer.ExportOptions{}); file != want || exp["itemCount"] != float64(n) {
+		t.Errorf("the export job's file (%v items):\n%s\nwant (%d items):\n%s", exp["itemCount"], file, n, want)
+	}
+	exp, file = download(`{"format":"csv","productFilter":{"statuses":["active"]}}`)
+	want, n := export(t, a, transfer.ExportOptions{Format: "csv", Products: &catalogv1.ListProductsRequest{Statuses: &catalogv1.StringsFilter{Eq: []string{"active"}}}})
+	if file != want || exp["itemCount"] != float64(3) || n != 3 {
+		t.Errorf("the CSV export job's file (%v items):\n%s\nwant (%d items):\n%s", exp["itemCount"], file, n, want)
 	}
 }
