@@ -27,6 +27,11 @@
 #     store next to a plain copy on the same disk, the renditions of 12-megapixel photos (time per
 #     megapixel, the server's peak memory), and the Go benchmarks of server/blobstore (both backends),
 #     server/assetfiles and server/renditions.
+# 13. import (run before the summary): `catalogd serve` on a fresh database; bench/transfer generates
+#     BENCH_IMPORT_LINES (1000000) product lines (a family with a variant axis, a tenth variant parents,
+#     2 categories, 1 tag, 4 values in 2 locales each) after their structure, imports them into an
+#     empty tenant, imports the same file again, exports the tenant, and loads the same product rows by
+#     COPY (triggers and foreign keys off) as the reference: lines/s, database CPU, catalogd's RSS.
 # 11. search (run before the summary, which holds its goals): `catalogd serve` on a fresh database;
 #     bench/search seeds BENCH_SEARCH_PRODUCTS products (500 categories, 5 channels, terms, families,
 #     publications with their readiness) with set-based SQL, times a page filtered by category tree,
@@ -49,7 +54,7 @@ export PATH="$PATH:/usr/local/go/bin"
 export GOFLAGS="${GOFLAGS:--buildvcs=false}" GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
 
 # The steps to run (STEP[n]=1), from BENCH_STEPS and BENCH_SKIP; checked before anything starts.
-NAMES=(- setup load pgbench webhooks products summary micro frontdoor retention assetfiles search idempotency)
+NAMES=(- setup load pgbench webhooks products summary micro frontdoor retention assetfiles search idempotency import)
 # steps LIST: the step numbers of a list such as "2-5,webhooks,9", one a line.
 steps() {
 	local item a b n items=()
@@ -58,14 +63,14 @@ steps() {
 		for n in "${!NAMES[@]}"; do [ "${NAMES[$n]}" = "$item" ] && item=$n; done
 		if [[ $item =~ ^([0-9]+)(-([0-9]+))?$ ]]; then
 			a=${BASH_REMATCH[1]} b=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}}
-			if ((a >= 1 && b <= 12 && a <= b)); then seq "$a" "$b"; continue; fi
+			if ((a >= 1 && b <= 13 && a <= b)); then seq "$a" "$b"; continue; fi
 		fi
-		echo "bench: '$item' is not a step: give numbers 1-12, ranges (2-5) or names (${NAMES[*]:1})" >&2
+		echo "bench: '$item' is not a step: give numbers 1-13, ranges (2-5) or names (${NAMES[*]:1})" >&2
 		return 1
 	done
 }
 declare -A STEP=()
-selected="$(steps "${BENCH_STEPS:-1-12}")" && skipped="$(steps "${BENCH_SKIP:-}")" || exit 2
+selected="$(steps "${BENCH_STEPS:-1-13}")" && skipped="$(steps "${BENCH_SKIP:-}")" || exit 2
 for n in $selected; do STEP[$n]=1; done
 for n in $skipped; do unset "STEP[$n]"; done
 STEP[1]=1 STEP[6]=1 # the set-up and the summary
@@ -90,6 +95,7 @@ RETENTION_WINDOWS="${BENCH_RETENTION_WINDOWS:-8}"
 FILE_MB="${BENCH_FILE_MB:-256}"
 SEARCH_PRODUCTS="${BENCH_SEARCH_PRODUCTS:-1000000}"
 SEARCH_CHUNK="${BENCH_SEARCH_CHUNK:-100000}"
+IMPORT_LINES="${BENCH_IMPORT_LINES:-1000000}"
 CORES="$(nproc)"
 THREADS=$((CLIENTS < CORES ? CLIENTS : CORES))
 OUT=bench/results
@@ -158,6 +164,7 @@ PG_PID="$(head -n 1 "$(psql_admin -Atc 'SHOW data_directory')/postmaster.pid" 2>
 	echo "DURATION_S=$DURATION"
 	echo "ITEMS=$ITEMS"
 	echo "SEARCH_PRODUCTS=$SEARCH_PRODUCTS"
+	echo "IMPORT_LINES=$IMPORT_LINES"
 	echo "STEPS=$STEPS_RUN"
 	echo "PG_VERSION=$(psql_admin -Atc 'SHOW server_version')"
 	echo "PG_PID=$PG_PID"
@@ -293,6 +300,17 @@ if step 11 "search (bench/search against catalogd serve, $SEARCH_PRODUCTS produc
 		failed "bench/search; server log:"
 		tail -n 30 "$TMP/server.log" >&2
 	fi
+	stop_server
+	drop_dbs
+fi
+
+# --- 13. import: a catalog of product lines imported, imported again, exported; COPY as the reference -
+if step 13 "import (bench/transfer against catalogd serve, $IMPORT_LINES product lines)"; then
+	fresh_db
+	start_server CATALOG_RATE_LIMIT_RPS=0
+	go run ./bench/transfer -base "http://127.0.0.1:$HTTP_PORT" -db "$DB_URL" "${TOKEN_FLAGS[@]}" -lines "$IMPORT_LINES" \
+		-server-pid "$SERVER_PID" -pg-pid "$PG_PID" -out "$OUT/import.env" | tee "$OUT/import.txt" ||
+		{ failed "bench/transfer; server log:"; tail -n 30 "$TMP/server.log" >&2; }
 	stop_server
 	drop_dbs
 fi

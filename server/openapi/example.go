@@ -48,6 +48,11 @@ var notShown = map[string]bool{"uuid": true, "parentUuid": true}
 // a locale's code is a BCP 47 tag, not an identifier like an attribute's.
 var componentExamples = map[string]map[string]any{
 	"Locale": {"code": "en-US", "displayName": "English (United States)"},
+	// An import of one line given inline: {"type":"locale","code":"de-DE"} and a newline.
+	"ImportCreate": {"fileName": "catalog.ndjson", "content": "eyJ0eXBlIjoibG9jYWxlIiwiY29kZSI6ImRlLURFIn0K", "sizeBytes": 33,
+		"checksumSha256": "7c8ae4281d4ed86987f9f8d841c401d26d373b63b6b889d438233a681f5c0826"},
+	"ExportCreate":  {"types": []any{"locale", "product"}},
+	"ProductFilter": {"statuses": []any{"active"}, "kinds": []any{"simple"}, "codes": []any{"SKU-1"}},
 }
 
 func (g *generator) exampleNamed(name string, s obj, depth int) any {

@@ -130,7 +130,7 @@ func (s *ExportServer) CreateExport(ctx context.Context, req *pb.CreateExportReq
 		v.Add("format", "must be one of ndjson, csv")
 	}
 	known := s.Importer.Types()
-	types := slices.Clone(in.GetTypes())
+	types := append([]string{}, in.GetTypes()...)
 	for i, t := range types {
 		if !slices.Contains(known, t) {
 			v.Add(crud.FieldName("types", i, false), "unknown type %q: one of %s", t, strings.Join(known, ", "))

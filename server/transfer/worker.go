@@ -17,6 +17,7 @@ import (
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/gen/db"
+	"github.com/catalogd/catalogd/server/blobstore"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/jsonpb"
 	"github.com/catalogd/catalogd/server/reqctx"
@@ -187,7 +188,7 @@ func (r *importRun) run(ctx context.Context) error {
 	case "ndjson":
 		rc, err := open(ctx, start.Offset)
 		if err != nil {
-			return r.fail(ctx, "the file cannot be read: "+err.Error())
+			return r.unreadable(ctx, err)
 		}
 		defer rc.Close()
 		src = NDJSON(rc, start)
@@ -200,7 +201,7 @@ func (r *importRun) run(ctx context.Context) error {
 			if errors.As(err, &fe) {
 				return r.fail(ctx, fe.Reason)
 			}
-			return r.fail(ctx, "the file cannot be read: "+err.Error())
+			return r.unreadable(ctx, err)
 		}
 		defer cs.Close()
 		src = cs
@@ -405,6 +406,16 @@ func (r *importRun) probe(ctx context.Context, raw []byte) (Result, error) {
 		return res, err
 	}
 	return r.im.Check(ctx, raw)
+}
+
+// unreadable is an import whose file the blob store did not give: missing, the import fails
+// (replicas with a local blob store each do not share their files); anything else is an error of
+// the store, and the import is taken up again once the lease has run out.
+func (r *importRun) unreadable(ctx context.Context, err error) error {
+	if blobstore.IsNotFound(err) {
+		return r.fail(ctx, "the import's file is not in the blob store (replicas must share one: CATALOG_BLOB_URL)")
+	}
+	return err
 }
 
 // fail ends the import as failed: its file could not be read.

@@ -31,7 +31,11 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	Main(m, &env, &pool, func(c *app.Config) { c.WebhookAllowPrivate, c.DisableDispatcher = true, true })
+	// The mock replica of TestEveryFamily shares this one's database but not its blob store: its
+	// imports and exports are run by its own workers.
+	Main(m, &env, &pool, func(c *app.Config) {
+		c.WebhookAllowPrivate, c.DisableDispatcher, c.DisableTransferWorker = true, true, true
+	})
 }
 
 // strongTag is the form of every ETag: a strong tag of 22 base64url characters.

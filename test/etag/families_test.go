@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/protobuf/proto"
@@ -199,4 +200,14 @@ func fixtures(t *testing.T, c *Client) {
 	}
 	res.Body.Close()
 	Want(t, c.Patch(files+"/"+Str(up["file"].(map[string]any), "uuid")+"/actions/complete-upload", nil), 200)
+	// A finished import with a failed line, and a finished export (its GET's signed download URL
+	// is no part of its tag either).
+	imp := Want(t, c.Post("/v1/imports", Body("format", "ndjson", "content", []byte(`{"type":"planet","code":"mars"}`+"\n"))), 201).Obj()
+	exp := Want(t, c.Post("/v1/exports", Body("format", "ndjson", "types", []string{"locale"})), 201).Obj()
+	for _, job := range []string{"/v1/imports/" + Str(imp["import"].(map[string]any), "uuid"), "/v1/exports/" + Str(exp, "uuid")} {
+		WaitFor(t, 60*time.Second, job+" to finish", func() bool {
+			st := Want(t, c.Get(job), 200).Obj()["status"]
+			return st == "completed" || st == "failed"
+		})
+	}
 }
