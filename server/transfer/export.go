@@ -387,7 +387,7 @@ func (r *reader) resource(k *Kind, id uuid.UUID) ([]byte, error) {
 		return nil, err
 	}
 	var o object
-	o.put("type", mustJSON(k.Type))
+	o.put("type", jsonString(k.Type))
 	if err := r.body(&o, k.Ops.NewCreate(), msg, k.Refs, nil); err != nil {
 		return nil, err
 	}
@@ -413,7 +413,7 @@ func (r *reader) resource(k *Kind, id uuid.UUID) ([]byte, error) {
 		}
 		if len(codes) > 0 {
 			sort.Strings(codes)
-			o.put(st.Line, mustJSON(codes))
+			o.put(st.Line, jsonStrings(codes))
 		}
 	}
 	for _, mp := range k.Maps {
@@ -500,9 +500,9 @@ func (r *reader) refCodes(ref Ref, v json.RawMessage) ([]byte, error) {
 	}
 	if ref.List {
 		sort.Strings(codes)
-		return mustJSON(codes), nil
+		return jsonStrings(codes), nil
 	}
-	return mustJSON(codes[0]), nil
+	return jsonString(codes[0]), nil
 }
 
 // refByField finds the reference whose body field is field: its line name.
@@ -612,7 +612,7 @@ func (r *reader) listOf(o *object, ls List, keys []string, id uuid.UUID) error {
 		return nil
 	}
 	sort.Strings(codes)
-	items := make([]json.RawMessage, len(codes))
+	items := make([][]byte, len(codes))
 	for i, c := range codes {
 		child := have[c]
 		msg, err := r.message(ls.Ops, crud.Scope{Parent: id, Keys: keys}, child)
@@ -631,7 +631,7 @@ func (r *reader) listOf(o *object, ls List, keys []string, id uuid.UUID) error {
 		}
 		items[i] = b.bytes()
 	}
-	o.put(ls.Line, mustJSON(items))
+	o.put(ls.Line, jsonArray(items))
 	return nil
 }
 
@@ -675,11 +675,7 @@ func (r *reader) mergeOf(o *object, mg Merge, keys []string, id uuid.UUID) error
 		return nil
 	}
 	sort.Slice(items, func(i, j int) bool { return bytes.Compare(items[i], items[j]) < 0 })
-	raw := make([]json.RawMessage, len(items))
-	for i, it := range items {
-		raw[i] = it
-	}
-	o.put(mg.Line, mustJSON(raw))
+	o.put(mg.Line, jsonArray(items))
 	return nil
 }
 
@@ -690,12 +686,10 @@ func (o *object) putSome(key string, v json.RawMessage) {
 	}
 }
 
-func mustJSON(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(err) // strings and raw JSON only
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+// jsonStrings is codes as a JSON array of strings.
+func jsonStrings(codes []string) []byte { return appendList(nil, codes) }
+
+// jsonArray is the JSON array of items (each a JSON value).
+func jsonArray(items [][]byte) []byte {
+	return append(append([]byte{'['}, bytes.Join(items, []byte{','})...), ']')
 }
