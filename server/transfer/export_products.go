@@ -34,6 +34,11 @@ type product struct {
 	family, parent   *string
 	brand            *string
 	related          bool // it or its parent has relations: publications go with them
+	// restaged: inactive or removed, with unpublished publications (deactivating or removing a
+	// published product leaves them so; a draft one keeps the limit: active → draft is no move). Its line makes it active and publishes them; a later line moves it
+	// to its status, which unpublishes them again (unpublished is reached through published only,
+	// and publishing needs an active product).
+	restaged         bool
 	categories, tags []string
 	attributes       map[string][]string
 	attributeOrder   []string
@@ -84,6 +89,9 @@ type productAsset struct {
 type productPublication struct{ channel, status string }
 
 type productRelation struct{ relationType, target string }
+
+// restagedSQL: the product is restaged (not active, with unpublished publications).
+const restagedSQL = "(status IN ('inactive', 'removed') AND uuid IN (SELECT x.product_uuid FROM product_publications x WHERE x.tenant_id = $1 AND x.status = 'unpublished'))"
 
 // holdersSQL are the products holding relations ($1 the tenant).
 const holdersSQL = "(SELECT x.product_uuid FROM product_relations x WHERE x.tenant_id = $1)"
@@ -237,6 +245,14 @@ func (r *reader) load(batch []*product, related bool) error {
 		add(rawChild{kind: childPublication, ids: [3]pgtype.UUID{a}, text: text})
 		return nil
 	}}}
+	children = append(children, child{childSQL.holders, []any{r.tenant, withParents}, func(rows pgx.Rows) error {
+		var h uuid.UUID
+		if err := rows.Scan(&h); err != nil {
+			return err
+		}
+		holders[h] = true
+		return nil
+	}})
 	if related {
 		children = append(children, child{childSQL.relations, nil, func(rows pgx.Rows) error {
 			if err := rows.Scan(&id, &a, &text); err != nil {
@@ -247,14 +263,6 @@ func (r *reader) load(batch []*product, related bool) error {
 		}})
 	} else {
 		children = append(children,
-			child{childSQL.holders, []any{r.tenant, withParents}, func(rows pgx.Rows) error {
-				var h uuid.UUID
-				if err := rows.Scan(&h); err != nil {
-					return err
-				}
-				holders[h] = true
-				return nil
-			}},
 			child{childSQL.links, nil, func(rows pgx.Rows) error {
 				var isCategory bool
 				if err := rows.Scan(&id, &isCategory, &a); err != nil {
@@ -338,6 +346,9 @@ func (r *reader) load(batch []*product, related bool) error {
 		p.related = holders[p.id] || (p.parentID.Valid && holders[p.parentID.Bytes])
 		if err := r.resolve(p); err != nil {
 			return err
+		}
+		for _, pub := range p.publications {
+			p.restaged = p.restaged || ((p.status == "inactive" || p.status == "removed") && pub.status == "unpublished")
 		}
 		p.sort()
 	}
@@ -460,10 +471,11 @@ func (r *reader) products(k *Kind, out *output) error {
 	if err != nil {
 		return err
 	}
-	// The lines completing related products (holders of relations and their variants).
-	return r.batches("(uuid IN "+holdersSQL+" OR parent_uuid IN "+holdersSQL+")", true, func(batch []*product) error {
+	// The lines completing related products (holders of relations and their variants) and
+	// restaged ones.
+	return r.batches("(uuid IN "+holdersSQL+" OR parent_uuid IN "+holdersSQL+" OR "+restagedSQL+")", true, func(batch []*product) error {
 		for _, p := range batch {
-			if len(p.relations) == 0 && len(p.publications) == 0 {
+			if len(p.relations) == 0 && !(p.related && len(p.publications) > 0) && !p.restaged {
 				continue // a variant of a related parent, without publications: nothing to complete
 			}
 			buf = append(buf[:0], `{"type":`...)
@@ -484,7 +496,13 @@ func (r *reader) products(k *Kind, out *output) error {
 				}
 				buf = append(buf, ']')
 			}
-			buf = p.appendPublications(buf)
+			if p.related {
+				buf = p.appendPublications(buf)
+			}
+			if p.restaged {
+				buf = append(buf, `,"status":`...)
+				buf = appendJSONString(buf, p.status)
+			}
 			buf = append(buf, '}')
 			if err := out.line(buf, false); err != nil {
 				return err
@@ -517,7 +535,11 @@ func (p *product) line(b []byte, typ string) []byte {
 		}
 	}
 	b = append(b, `,"status":`...)
-	b = appendJSONString(b, p.status)
+	if p.restaged {
+		b = appendJSONString(b, "active")
+	} else {
+		b = appendJSONString(b, p.status)
+	}
 	b = appendCodes(b, "categories", p.categories)
 	b = appendCodes(b, "tags", p.tags)
 	if len(p.attributeOrder) > 0 {
@@ -591,7 +613,11 @@ func (p *product) appendPublications(b []byte) []byte {
 		b = append(b, `{"channel":`...)
 		b = appendJSONString(b, pub.channel)
 		b = append(b, `,"status":`...)
-		b = appendJSONString(b, pub.status)
+		if p.restaged && pub.status == "unpublished" {
+			b = appendJSONString(b, "published")
+		} else {
+			b = appendJSONString(b, pub.status)
+		}
 		b = append(b, '}')
 	}
 	return append(b, ']')

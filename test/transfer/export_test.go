@@ -71,6 +71,8 @@ var richCatalog = strings.Join([]string{
 	`{"type":"product","code":"SOCK-1","relations":[{"relationType":"cross_sell","target":"BOOT-1"},{"relationType":"pair","target":"LACE-1"}]}`,
 	`{"type":"product","code":"LACE-1","kind":"simple","status":"inactive","publications":[{"channel":"app"}]}`,
 	`{"type":"product","code":"OLD-1","kind":"simple","status":"removed"}`,
+	`{"type":"product","code":"GONE-1","kind":"simple","status":"active","publications":[{"channel":"app","status":"published"}]}`,
+	`{"type":"product","code":"GONE-1","status":"removed"}`,
 	`{"type":"product","code":"BOOT-1-BLUE","kind":"variant","family":"footwear","parent":"BOOT-1","attributes":{"color":["blue"]}}`,
 }, "\n")
 
@@ -113,11 +115,20 @@ func TestExportRoundTrip(t *testing.T) {
 	exA, items := export(t, a, transfer.ExportOptions{})
 	lines := strings.Split(strings.TrimSuffix(exA, "\n"), "\n")
 	// 3 locales, 2 attributes, 3 categories, 2 collections, 1 brand, 2 tags, 1 type group, 4
-	// input types, 2 channels, 2 asset types, 2 relation types, 1 family, 2 assets, 6 products;
+	// input types, 2 channels, 2 asset types, 2 relation types, 1 family, 2 assets, 7 products;
 	// then 4 lines completing the related products (BOOT-1, SOCK-1, LACE-1 by the two-way
-	// inverse, and BOOT-1's variants, whose readiness counts their parent's relations).
-	if items != 33 || len(lines) != 37 {
-		t.Errorf("%d items in %d lines, want 33 in 37:\n%s", items, len(lines), exA)
+	// inverse, and BOOT-1's variants, whose readiness counts their parent's relations) and one
+	// moving GONE-1 (removed, its publication unpublished by the removal) to its status.
+	if items != 34 || len(lines) != 39 {
+		t.Errorf("%d items in %d lines, want 34 in 39:\n%s", items, len(lines), exA)
+	}
+	for _, want := range []string{
+		`{"type":"product","code":"GONE-1","kind":"simple","status":"active","publications":[{"channel":"app","status":"published"}]}`,
+		`{"type":"product","code":"GONE-1","status":"removed"}`,
+	} {
+		if !strings.Contains(exA, want+"\n") {
+			t.Errorf("no line %s", want)
+		}
 	}
 	// Every line is a JSON object, without uuids or times.
 	for i, l := range lines {
@@ -253,7 +264,7 @@ func TestExportProductFilter(t *testing.T) {
 		}
 		return out
 	}
-	if got := codes(nil); !reflect.DeepEqual(got, []string{"BOOT-1", "LACE-1", "OLD-1", "SOCK-1", "BOOT-1-BLUE", "BOOT-1-RED"}) {
+	if got := codes(nil); !reflect.DeepEqual(got, []string{"BOOT-1", "GONE-1", "LACE-1", "OLD-1", "SOCK-1", "BOOT-1-BLUE", "BOOT-1-RED"}) {
 		t.Errorf("all products: %v", got)
 	}
 	// The list's rules: removed products only when asked for.
@@ -269,7 +280,7 @@ func TestExportProductFilter(t *testing.T) {
 		t.Errorf("category tree of shoes: %v", got)
 	}
 	removed := &catalogv1.ListProductsRequest{Statuses: &catalogv1.StringsFilter{Eq: []string{"removed"}}, Size: ptr(int32(1)), Page: ptr(int32(3))}
-	if got := codes(removed); !reflect.DeepEqual(got, []string{"OLD-1"}) {
+	if got := codes(removed); !reflect.DeepEqual(got, []string{"GONE-1", "OLD-1"}) {
 		t.Errorf("statuses removed (page and size ignored): %v", got)
 	}
 	// A bad filter is the list's error, named under productFilter.
@@ -365,8 +376,8 @@ func TestExportCSV(t *testing.T) {
 			t.Errorf("row %d (%s): %s %+v\n%s", l.No, res.Code, res.Outcome, res.Errors, l.Raw)
 		}
 	}
-	if rowsRead != 6 {
-		t.Errorf("%d rows read back, want 6", rowsRead)
+	if rowsRead != 7 {
+		t.Errorf("%d rows read back, want 7", rowsRead)
 	}
 	log.Expect(t, "a CSV export imported back")
 	// CSV has products only.
