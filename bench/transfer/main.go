@@ -117,9 +117,9 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("COPY reference: the same product rows in %.0f lines/s; the import reaches %.2fx of it\n", copyRate, first.rate/copyRate)
+	fmt.Printf("COPY reference: the same product rows in %.0f lines/s; the import reaches %.3fx of it\n", copyRate, first.rate/copyRate)
 	figures.Put("copy_lines_per_s", fmt.Sprintf("%.0f", copyRate))
-	figures.Put("import_vs_copy", fmt.Sprintf("%.2f", first.rate/copyRate))
+	figures.Put("import_vs_copy", fmt.Sprintf("%.3f", first.rate/copyRate))
 	if *out != "" {
 		return figures.Write(*out)
 	}

@@ -15,6 +15,7 @@ import (
 // catalog's families (catalog.TransferKinds), their exporter, and the blob store for the files.
 func newJobs(d *store.DB, blobs *blobstore.Store, cfg Config) *transfer.Jobs {
 	return &transfer.Jobs{DB: d, Files: blobs, Importer: transfer.NewImporter(d, catalog.TransferKinds()),
+		Export:      transfer.NewExporter(d, catalog.TransferKinds(), catalog.ProductList).Func(),
 		UploadTTL:   orDefault(cfg.UploadURLTTL, catalog.DefaultUploadTTL),
 		DownloadTTL: orDefault(cfg.DownloadURLTTL, catalog.DefaultDownloadTTL), MaxImportBytes: cfg.MaxImportBytes}
 }

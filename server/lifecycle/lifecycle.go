@@ -72,6 +72,52 @@ func (m Machine) Transitions() []string {
 	return out
 }
 
+// States lists every status a transition leads to, sorted.
+func (m Machine) States() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, mv := range m.Moves {
+		if !seen[mv.To] {
+			seen[mv.To] = true
+			out = append(out, mv.To)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Path is the shortest chain of transitions from status cur to status want (the first in the
+// transitions' sorted order among chains of one length); nil when there is none. known reports
+// whether want is a status of the machine at all.
+func (m Machine) Path(cur, want string) (path []string, known bool) {
+	for _, mv := range m.Moves {
+		known = known || mv.To == want
+	}
+	if !known || cur == want {
+		return nil, known
+	}
+	prev := map[string][]string{cur: {}}
+	frontier := []string{cur}
+	for len(frontier) > 0 {
+		var next []string
+		for _, s := range frontier {
+			for _, t := range m.AllowedFrom(s) {
+				to := m.Moves[t].To
+				if _, seen := prev[to]; seen {
+					continue
+				}
+				prev[to] = append(append([]string{}, prev[s]...), t)
+				if to == want {
+					return prev[to], true
+				}
+				next = append(next, to)
+			}
+		}
+		frontier = next
+	}
+	return nil, true
+}
+
 // AllowedFrom lists the transitions that change state cur.
 func (m Machine) AllowedFrom(cur string) []string {
 	var out []string

@@ -107,6 +107,9 @@ type Query struct {
 	Page, Size    int32
 	// Total is the count a cursor page carries (from the page the walk started on).
 	Total int64
+	// Where is the condition of the filters on the table's rows (no cursor, order or page), over
+	// Args: for a reader of every match in its own order (an export).
+	Where string
 	// hash identifies the filters and order the query was built for (queryHash).
 	hash []byte
 	// cursored: the page starts after a cursor's position.
@@ -392,6 +395,7 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 		return nil, err
 	}
 	where := strings.Join(b.where, " AND ")
+	q.Where = where
 	q.CountSQL = "SELECT count(*) FROM " + s.Table + " WHERE " + where
 	offset := " OFFSET " + strconv.FormatInt(int64(q.Page-1)*int64(q.Size), 10)
 	if after != nil {

@@ -450,7 +450,7 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 			if err := json.Unmarshal(st, &want); err != nil || want == "" {
 				return false, malformed(at+".status", "status must be a string")
 			}
-			moved, err := im.moveTo(ctx, mg.Moves, scope[0], mg.Moves.Kind(), at+".status", uuidOf(out), statusOf(out), want)
+			moved, err := im.moveTo(ctx, mg.Moves, scope[0], mg.Moves.Kind(), at+".status", uuidOf(out), !exists, statusOf(out), want)
 			if err != nil {
 				return false, err
 			}

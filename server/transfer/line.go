@@ -490,7 +490,7 @@ func (im *Importer) apply(ctx context.Context, tx pgx.Tx, l *line, res *Result) 
 		return err
 	}
 	if l.hasSt {
-		moved, err := im.moveTo(ctx, k.Ops, crud.Scope{}, k.Type, "status", res.UUID, statusOf(out), l.status)
+		moved, err := im.moveTo(ctx, k.Ops, crud.Scope{}, k.Type, "status", res.UUID, !exists, statusOf(out), l.status)
 		if err != nil {
 			return err
 		}
@@ -614,53 +614,41 @@ func decodeBody(body []byte, m proto.Message) error {
 }
 
 // moveTo moves the resource to status want through the one transition that leads there from its
-// current status (the API's lifecycle, its gate and its events); reports whether it moved.
-func (im *Importer) moveTo(ctx context.Context, ops crud.Ops, scope crud.Scope, typ, field string, id uuid.UUID, cur, want string) (bool, error) {
+// current status or, for a resource the line created (created), through the shortest chain of
+// transitions that does (a new category reaches inactive by activate then deactivate, so that an
+// export, which gives statuses as they are, rebuilds them); each move is the API's, with its gate
+// and its events. It reports whether it moved.
+func (im *Importer) moveTo(ctx context.Context, ops crud.Ops, scope crud.Scope, typ, field string, id uuid.UUID, created bool, cur, want string) (bool, error) {
 	if cur == want {
 		return false, nil
 	}
 	m := ops.Machine()
-	var transition string
-	var states []string
-	seen := map[string]bool{}
-	for _, t := range m.Transitions() {
-		mv := m.Moves[t]
-		if !seen[mv.To] {
-			seen[mv.To] = true
-			states = append(states, mv.To)
-		}
-		if mv.To == want && transition == "" {
-			for _, f := range mv.From {
-				if f == cur {
-					transition = t
-				}
-			}
-		}
+	path, known := m.Path(cur, want)
+	if !known {
+		states := m.States()
+		return false, apierr.New(apierr.ValidationFailed, "%s must be one of %s", field, strings.Join(states, ", ")).
+			WithField(field, "must be one of "+strings.Join(states, ", "))
 	}
-	if transition == "" {
-		if !seen[want] {
-			sort.Strings(states)
-			return false, apierr.New(apierr.ValidationFailed, "%s must be one of %s", field, strings.Join(states, ", ")).
-				WithField(field, "must be one of "+strings.Join(states, ", "))
-		}
+	if path == nil || (len(path) > 1 && !created) {
 		return false, m.Refuse(cur, "a %s in status %s cannot move to %s", typ, cur, want).WithField(field, "cannot move from "+cur+" to "+want)
 	}
-	moved, err := ops.Move(ctx, im.DB, []crud.Scope{scope}, transition, []uuid.UUID{id})
-	if err != nil {
-		var ae *apierr.Error
-		if errors.As(err, &ae) {
-			for i := range ae.Fields {
-				if strings.HasPrefix(ae.Fields[i].Field, "uuids[") || ae.Fields[i].Field == "[0]" {
-					ae.Fields[i].Field = field
+	for _, transition := range path {
+		if _, err := ops.Move(ctx, im.DB, []crud.Scope{scope}, transition, []uuid.UUID{id}); err != nil {
+			var ae *apierr.Error
+			if errors.As(err, &ae) {
+				for i := range ae.Fields {
+					if strings.HasPrefix(ae.Fields[i].Field, "uuids[") || ae.Fields[i].Field == "[0]" {
+						ae.Fields[i].Field = field
+					}
+				}
+				if len(ae.Fields) == 0 {
+					ae.WithField(field, ae.Detail)
 				}
 			}
-			if len(ae.Fields) == 0 {
-				ae.WithField(field, ae.Detail)
-			}
+			return false, err
 		}
-		return false, err
 	}
-	return moved[0], nil
+	return true, nil
 }
 
 // lineErrors are an API error's reasons as a line's: one per field (the item prefix of a bulk

@@ -2,6 +2,7 @@ package transfer
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	. "github.com/catalogd/catalogd/server/apptest"
+	"github.com/catalogd/catalogd/server/retention"
 )
 
 // Import jobs over REST (API.md "Import and export (jobs)"): the file inline or uploaded in two
@@ -350,5 +352,58 @@ func TestCSVImportJob(t *testing.T) {
 	failed := waitImport(t, c, Str(noCode, "uuid"))
 	if failed["status"] != "failed" || !strings.Contains(Str(failed, "failureReason"), "code") {
 		t.Errorf("CSV without code: %v", failed)
+	}
+}
+
+// TestJobRetention: finished imports and exports older than the retention go with their failed
+// lines, and their files are queued for the blob collector; running and recent ones stay.
+func TestJobRetention(t *testing.T) {
+	c, tenant := env.TenantClient(t)
+	old := Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(`{"type":"planet","code":"x"}`+"\n")), 201).Obj()
+	recent := Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(`{"type":"tag","code":"t"}`+"\n")), 201).Obj()
+	waiting := Want(t, c.Post("/v1/imports", Body("format", "csv", "sizeBytes", 5)), 201).Obj()["import"].(map[string]any)
+	waitImport(t, c, Str(old, "uuid"))
+	waitImport(t, c, Str(recent, "uuid"))
+	exp := Want(t, c.Post("/v1/exports", Body("format", "ndjson", "types", []string{"tag"})), 201).Obj()
+	WaitFor(t, 60*time.Second, "export", func() bool { return Want(t, c.Get("/v1/exports/"+Str(exp, "uuid")), 200).Obj()["status"] == "completed" })
+	ctx := context.Background()
+	for _, q := range []string{
+		`UPDATE imports SET finished_at = now() - interval '2 hours' WHERE tenant_id = $1 AND uuid = $2`,
+		`UPDATE exports SET finished_at = now() - interval '2 hours' WHERE tenant_id = $1 AND uuid = $2`,
+	} {
+		id := Str(old, "uuid")
+		if strings.Contains(q, "exports") {
+			id = Str(exp, "uuid")
+		}
+		if _, err := pool.Exec(ctx, q, tenant, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var keys []string
+	rows, _ := pool.Query(ctx, `SELECT storage_key FROM imports WHERE tenant_id = $1 AND uuid = $2 UNION ALL
+		SELECT storage_key FROM exports WHERE tenant_id = $1 AND uuid = $3`, tenant, Str(old, "uuid"), Str(exp, "uuid"))
+	for rows.Next() {
+		var k string
+		_ = rows.Scan(&k)
+		keys = append(keys, k)
+	}
+	if len(keys) != 2 {
+		t.Fatalf("storage keys %v", keys)
+	}
+	res, err := (&retention.Pruner{DB: env.Server.DB, Retention: time.Hour}).RunOnce(ctx)
+	if err != nil || res.Jobs < 2 {
+		t.Fatalf("retention: %+v %v", res, err)
+	}
+	Problem(t, "pruned import", c.Get("/v1/imports/"+Str(old, "uuid")), 404, "NOT_FOUND")
+	Problem(t, "pruned export", c.Get("/v1/exports/"+Str(exp, "uuid")), 404, "NOT_FOUND")
+	Want(t, c.Get("/v1/imports/"+Str(recent, "uuid")), 200)
+	Want(t, c.Get("/v1/imports/"+Str(waiting, "uuid")), 200)
+	if n := CountRows(t, pool, "import_lines", tenant, "import_uuid = '"+Str(old, "uuid")+"'"); n != 0 {
+		t.Errorf("%d failed lines of the pruned import left", n)
+	}
+	var queued int
+	_ = pool.QueryRow(ctx, `SELECT count(*) FROM blob_deletions WHERE storage_key = ANY($1)`, keys).Scan(&queued)
+	if queued != 2 {
+		t.Errorf("%d of the pruned jobs' files queued for deletion, want 2", queued)
 	}
 }

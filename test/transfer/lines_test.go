@@ -168,12 +168,23 @@ func TestFailedLines(t *testing.T) {
 		t.Errorf("%d categories after failed lines", n)
 	}
 
-	// A line is atomic: a create whose status move is refused leaves nothing behind.
-	wantFailed(t, apply(`{"type":"category","code":"gone","status":"inactive"}`), "status", "INVALID_TRANSITION")
-	if n := len(Want(t, c.Get("/v1/categories"), 200).Items()); n != 0 {
-		t.Errorf("%d categories after a refused line", n)
+	// A line is atomic: an update whose status move is refused (an existing resource moves by one
+	// transition) leaves nothing behind.
+	wantOutcome(t, apply(`{"type":"category","code":"kept"}`), transfer.Created)
+	log.Skip(t)
+	wantFailed(t, apply(`{"type":"category","code":"kept","displayName":"Gone","status":"inactive"}`), "status", "INVALID_TRANSITION")
+	if cs := Want(t, c.Get("/v1/categories"), 200).Items(); len(cs) != 1 || cs[0]["displayName"] != "kept" || cs[0]["status"] != "draft" {
+		t.Errorf("categories after a refused line: %v", cs)
 	}
 	log.Expect(t, "a refused line records no event")
+	// A line that creates a resource reaches its status through the shortest chain of moves.
+	nw := apply(`{"type":"category","code":"new","status":"inactive"}`)
+	wantOutcome(t, nw, transfer.Created)
+	if got := Want(t, c.Get("/v1/categories/"+nw.UUID.String()), 200).Obj(); got["status"] != "inactive" {
+		t.Errorf("new category: %v", got)
+	}
+	log.Expect(t, "create, activate, deactivate", Ev("category.created", "categoryUuid", nw.UUID.String()),
+		Ev("category.activated", "categoryUuid", nw.UUID.String()), Ev("category.deactivated", "categoryUuid", nw.UUID.String()))
 
 	// Uniqueness is the API's: a second locale code of another case is the same locale.
 	wantOutcome(t, apply(`{"type":"brand","code":"acme"}`), transfer.Created)
