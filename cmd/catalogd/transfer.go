@@ -442,6 +442,7 @@ func exportCommand(std stdio, s *settings) error {
 			return err
 		}
 	}
+	p.show(fmt.Sprintf("%d items", exp.ItemCount), exp.Status, -1)
 	if exp.Status != "completed" {
 		p.done()
 		reason := ""
