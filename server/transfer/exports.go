@@ -16,11 +16,9 @@ import (
 	"github.com/catalogd/catalogd/server/crud"
 	"github.com/catalogd/catalogd/server/etag"
 	"github.com/catalogd/catalogd/server/events"
-	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/jsonpb"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/reqctx"
-	"github.com/catalogd/catalogd/server/store"
 )
 
 // ExportServer implements catalog.v1.ExportService.
@@ -90,15 +88,9 @@ func (s *ExportServer) ListExports(ctx context.Context, req *pb.ListExportsReque
 }
 
 func (s *ExportServer) exportAt(ctx context.Context, raw string) (db.Export, error) {
-	id, err := fields.UUID("exportUuid", raw)
-	if err != nil {
-		return db.Export{}, err
-	}
-	r, err := s.DB.Q.GetExport(ctx, db.GetExportParams{TenantID: reqctx.Tenant(ctx), Uuid: id})
-	if store.IsNoRows(err) {
-		return r, apierr.NotFoundf("export", raw)
-	}
-	return r, err
+	return jobAt(ctx, "export", "exportUuid", raw, func(tenant string, id uuid.UUID) (db.Export, error) {
+		return s.DB.Q.GetExport(ctx, db.GetExportParams{TenantID: tenant, Uuid: id})
+	})
 }
 
 // GetExport answers an export, with a signed download URL once it is completed.

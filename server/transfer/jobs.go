@@ -187,13 +187,22 @@ func (s *ImportServer) GetImport(ctx context.Context, req *pb.GetImportRequest) 
 }
 
 func (s *ImportServer) importAt(ctx context.Context, raw string) (db.Import, error) {
-	id, err := fields.UUID("importUuid", raw)
+	return jobAt(ctx, "import", "importUuid", raw, func(tenant string, id uuid.UUID) (db.Import, error) {
+		return s.DB.Q.GetImport(ctx, db.GetImportParams{TenantID: tenant, Uuid: id})
+	})
+}
+
+// jobAt reads the job (or line) of path parameter raw, field its JSON name, in the caller's
+// tenant with get: 404 naming kind when there is none.
+func jobAt[T any](ctx context.Context, kind, field, raw string, get func(tenant string, id uuid.UUID) (T, error)) (T, error) {
+	id, err := fields.UUID(field, raw)
 	if err != nil {
-		return db.Import{}, err
+		var zero T
+		return zero, err
 	}
-	r, err := s.DB.Q.GetImport(ctx, db.GetImportParams{TenantID: reqctx.Tenant(ctx), Uuid: id})
+	r, err := get(reqctx.Tenant(ctx), id)
 	if store.IsNoRows(err) {
-		return r, apierr.NotFoundf("import", raw)
+		return r, apierr.NotFoundf(kind, raw)
 	}
 	return r, err
 }
@@ -397,14 +406,9 @@ func (s *ImportServer) GetImportLine(ctx context.Context, req *pb.GetImportLineR
 	if err != nil {
 		return nil, err
 	}
-	id, err := fields.UUID("lineUuid", req.LineUuid)
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.DB.Q.GetImportLine(ctx, db.GetImportLineParams{TenantID: imp.TenantID, ImportUuid: imp.Uuid, Uuid: id})
-	if store.IsNoRows(err) {
-		return nil, apierr.NotFoundf("import line", req.LineUuid)
-	}
+	r, err := jobAt(ctx, "import line", "lineUuid", req.LineUuid, func(tenant string, id uuid.UUID) (db.ImportLine, error) {
+		return s.DB.Q.GetImportLine(ctx, db.GetImportLineParams{TenantID: tenant, ImportUuid: imp.Uuid, Uuid: id})
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -45,6 +45,20 @@ func raw(t *testing.T, c *Client, method, path, contentType string, body []byte)
 	return r
 }
 
+// upload transfers file to the upload URL of a create's answer, with its headers, as a client does.
+func upload(t *testing.T, created map[string]any, file []byte) {
+	t.Helper()
+	req, _ := http.NewRequest(Str(created, "uploadMethod"), Str(created, "uploadUrl"), bytes.NewReader(file))
+	for k, v := range created["uploadHeaders"].(map[string]any) {
+		req.Header.Set(k, v.(string))
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode/100 != 2 {
+		t.Fatalf("upload: %v %v", res, err)
+	}
+	res.Body.Close()
+}
+
 // waitImport polls an import until it is finished (completed, failed or cancelled).
 func waitImport(t *testing.T, c *Client, id string) map[string]any {
 	t.Helper()
@@ -215,15 +229,7 @@ func TestUploadedImport(t *testing.T) {
 		t.Errorf("failed start: %v", failed)
 	}
 
-	req, _ := http.NewRequest(Str(created, "uploadMethod"), Str(created, "uploadUrl"), bytes.NewReader(file))
-	for k, v := range created["uploadHeaders"].(map[string]any) {
-		req.Header.Set(k, v.(string))
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil || res.StatusCode/100 != 2 {
-		t.Fatalf("upload: %v %v", res, err)
-	}
-	res.Body.Close()
+	upload(t, created, file)
 	started := Want(t, c.Patch("/v1/imports/"+id+"/actions/lifecycle", Body("transition", "start")), 200).Obj()
 	if started["status"] != "queued" && started["status"] != "running" && started["status"] != "completed" {
 		t.Errorf("started: %v", started)
@@ -294,15 +300,7 @@ func TestImportBadLines(t *testing.T) {
 	file.WriteString(`{"type":"tag","code":"a","code":"b"}` + "\n")
 	file.WriteString(`{"type":"tag","code":"fine"}`) // no final newline
 	created := Want(t, c.Post("/v1/imports", Body("format", "ndjson", "sizeBytes", file.Len())), 201).Obj()
-	req, _ := http.NewRequest("PUT", Str(created, "uploadUrl"), bytes.NewReader(file.Bytes()))
-	for k, v := range created["uploadHeaders"].(map[string]any) {
-		req.Header.Set(k, v.(string))
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil || res.StatusCode/100 != 2 {
-		t.Fatalf("upload: %v %v", res, err)
-	}
-	res.Body.Close()
+	upload(t, created, file.Bytes())
 	id := Str(created["import"].(map[string]any), "uuid")
 	Want(t, c.Patch("/v1/imports/"+id+"/actions/lifecycle", Body("transition", "start")), 200)
 	done := waitImport(t, c, id)
