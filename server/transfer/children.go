@@ -189,7 +189,7 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 	given := map[uuid.UUID]bool{}
 	for _, code := range codes {
 		field := mp.Line + "." + code
-		key, ok, err := lookup(ctx, tx, im.kinds[mp.Kind].Table, code)
+		key, ok, err := refLookup(ctx, tx, im.kinds[mp.Kind].Table, code)
 		if err != nil {
 			return false, err
 		}

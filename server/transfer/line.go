@@ -233,11 +233,29 @@ func (im *Importer) Check(ctx context.Context, line []byte) (Result, error) {
 var errDryRun = errors.New("dry run")
 
 func (im *Importer) apply1(ctx context.Context, line []byte, dry bool) (Result, error) {
+	c := codesOf(ctx)
+	hits := c.hitCount()
+	res, err := im.applyOnce(ctx, line, dry)
+	if err == nil && res.Outcome == Failed && c.hitCount() > hits {
+		// It used remembered codes: once more looking them up, so that a resource deleted
+		// meanwhile fails the line as it would have without the memory.
+		return im.applyOnce(refreshing(ctx), line, dry)
+	}
+	return res, err
+}
+
+func (im *Importer) applyOnce(ctx context.Context, line []byte, dry bool) (Result, error) {
 	var res Result
 	l, err := im.decode(line, &res)
 	if err == nil {
-		err = im.DB.Tx(ctx, func(tx pgx.Tx, _ *db.Queries) error {
-			if err := im.apply(store.WithTx(ctx, tx), tx, l, &res); err != nil || !dry {
+		// One time for the line's writes, and their events recorded together at its end.
+		ctx = store.WithNow(ctx, store.NowFor(ctx))
+		err = im.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+			lctx := crud.HoldEvents(store.WithTx(ctx, tx))
+			if err := im.apply(lctx, tx, l, &res); err != nil {
+				return err
+			}
+			if err := crud.RecordHeld(lctx, q); err != nil || !dry {
 				return err
 			}
 			return errDryRun
@@ -561,7 +579,7 @@ func (im *Importer) resolve(ctx context.Context, tx pgx.Tx, key string, ref Ref,
 	}
 	ids := make([]string, len(codes))
 	for i, c := range codes {
-		id, ok, err := lookup(ctx, tx, target.Table, c)
+		id, ok, err := refLookup(ctx, tx, target.Table, c)
 		if err != nil {
 			return nil, err
 		}
