@@ -597,7 +597,8 @@ func (r *writeRun) add(exists bool, body []byte, at string) {
 // write writes the run's items in one call of the family's write path (as a bulk request does:
 // the same checks and statements, one statement and one trigger run for all) and empties it;
 // it reports whether anything changed. When the call fails, it fails as a whole (its savepoint
-// rolled back) and the items are written again one by one, so the line's outcome and its first
+// rolled back; under store.Flat the line is applied again the careful way) and the items are
+// written again one by one, so the line's outcome and its first
 // error are exactly those of items applied in turn; name renames an item's error (at: the
 // item's name in the line).
 func (r *writeRun) write(ctx context.Context, im *Importer, ops crud.Ops, scope crud.Scope, name func(err error, at string) error) (bool, error) {
@@ -611,6 +612,10 @@ func (r *writeRun) write(ctx context.Context, im *Importer, ops crud.Ops, scope 
 		var ae *apierr.Error
 		if err == nil || !errors.As(err, &ae) {
 			return changed, err
+		}
+		if store.IsFlat(ctx) {
+			store.FailFlat(ctx) // the line starts over the careful way
+			return false, err
 		}
 	}
 	changed := false
