@@ -126,11 +126,22 @@ func inSet(err error, line string, at []int) error {
 // children reads a resource's children as key → child uuid with query q ($1 the tenant, $2 the
 // resource): the key a member's or key's uuid (sets, maps) or a code or joined key (lists, merges).
 func children[K comparable](ctx context.Context, tx pgx.Tx, q string, id uuid.UUID) (map[K]uuid.UUID, error) {
-	out := map[K]uuid.UUID{}
+	if ahead, _ := ctx.Value(aheadKey{}).(readAhead); ahead != nil {
+		if m, ok := ahead[aheadOf{q, id}].(map[K]uuid.UUID); ok {
+			delete(ahead, aheadOf{q, id}) // read once: a second use reads again
+			return m, nil
+		}
+	}
 	rows, err := tx.Query(ctx, q, reqctx.Tenant(ctx), id)
 	if err != nil {
 		return nil, err
 	}
+	return collect[K](rows)
+}
+
+// collect reads rows of (key, child uuid).
+func collect[K comparable](rows pgx.Rows) (map[K]uuid.UUID, error) {
+	out := map[K]uuid.UUID{}
 	defer rows.Close()
 	for rows.Next() {
 		var k K
@@ -649,4 +660,76 @@ func (im *Importer) writeAll(ctx context.Context, ops crud.Ops, scope crud.Scope
 	}
 	_, changed, err := ops.Update(ctx, im.DB, scopes, ms)
 	return slices.Contains(changed, true), err
+}
+
+// readAhead holds the children of a line's resource read ahead of their use, by query and
+// resource: map[K]uuid.UUID as children answers them.
+type readAhead map[aheadOf]any
+
+type aheadOf struct {
+	q  string
+	id uuid.UUID
+}
+
+type aheadKey struct{}
+
+// readChildren reads, in one round trip, the children of resource id that line l's sets, maps,
+// lists and merges (those without a lifecycle) will compare themselves with, and answers ctx
+// under which children answers them from there. Each is read after the resource's own write, as
+// before; reading them together is the same as one by one because the children of one of
+// them are never written by another (they are different families, or different kinds of links).
+func (im *Importer) readChildren(ctx context.Context, tx pgx.Tx, l *line, id uuid.UUID) (context.Context, error) {
+	type want struct {
+		q     string
+		codes bool // keyed by strings (codes, joined keys), else by uuids
+	}
+	var ws []want
+	k := l.kind
+	for _, st := range k.Sets {
+		if _, given := l.fields[st.Line]; given {
+			ws = append(ws, want{st.Members, false})
+		}
+	}
+	for _, mp := range k.Maps {
+		if v, given := l.fields[mp.Line]; given && string(v) != "null" {
+			ws = append(ws, want{mp.Members, false})
+		}
+	}
+	for _, ls := range k.Lists {
+		if _, given := l.fields[ls.Line]; given {
+			ws = append(ws, want{ls.Members, true})
+		}
+	}
+	for _, mg := range k.Merges {
+		if _, given := l.fields[mg.Line]; given && mg.Moves == nil {
+			ws = append(ws, want{mg.Members, true})
+		}
+	}
+	if len(ws) < 2 {
+		return ctx, nil
+	}
+	b := &pgx.Batch{}
+	for _, w := range ws {
+		b.Queue(w.q, reqctx.Tenant(ctx), id)
+	}
+	br := tx.SendBatch(ctx, b)
+	got := readAhead{}
+	for _, w := range ws {
+		rows, err := br.Query()
+		if err == nil {
+			if w.codes {
+				got[aheadOf{w.q, id}], err = collect[string](rows)
+			} else {
+				got[aheadOf{w.q, id}], err = collect[uuid.UUID](rows)
+			}
+		}
+		if err != nil {
+			_ = br.Close()
+			return ctx, err
+		}
+	}
+	if err := br.Close(); err != nil {
+		return ctx, err
+	}
+	return context.WithValue(ctx, aheadKey{}, got), nil
 }

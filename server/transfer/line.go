@@ -477,6 +477,9 @@ func (im *Importer) apply(ctx context.Context, tx pgx.Tx, l *line, res *Result) 
 		res.Outcome = Unchanged
 	}
 	res.UUID = uuidOf(out)
+	if ctx, err = im.readChildren(ctx, tx, l, res.UUID); err != nil {
+		return err
+	}
 	for _, st := range k.Sets {
 		v, given := l.fields[st.Line]
 		if !given {
