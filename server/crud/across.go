@@ -10,7 +10,9 @@ import (
 	"github.com/google/uuid"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/lifecycle"
 	"github.com/catalogd/catalogd/server/reqctx"
 	"github.com/catalogd/catalogd/server/store"
@@ -273,4 +275,46 @@ func (f *Family[R, M, C, U]) moveIn(ctx context.Context, d *store.DB, scopes []S
 		return nil
 	})
 	return moved, err
+}
+
+// eventBuffer holds the events of the writes under a context from HoldEvents.
+type eventBuffer struct{ evs []events.Event }
+
+type eventBufferKey struct{}
+
+// HoldEvents is ctx under which the engine's writes keep their events instead of recording each
+// write's with a statement of its own; RecordHeld records them all, in the order they were
+// emitted, with one statement. For a caller that makes many writes in one transaction of its
+// own (an import line): it must call RecordHeld in that transaction before it commits, and
+// drop the context if the transaction rolls back. The events, their order and their
+// transaction are the same as without it.
+func HoldEvents(ctx context.Context) context.Context {
+	return context.WithValue(ctx, eventBufferKey{}, &eventBuffer{})
+}
+
+// RecordHeld records the events held under ctx (see HoldEvents) with q, the transaction's
+// queries, at the context's time.
+func RecordHeld(ctx context.Context, q *db.Queries) error {
+	b, _ := ctx.Value(eventBufferKey{}).(*eventBuffer)
+	if b == nil {
+		return nil
+	}
+	evs := b.evs
+	b.evs = nil
+	return events.Record(ctx, q, reqctx.Tenant(ctx), store.NowFor(ctx), evs)
+}
+
+// heldEvents is how many events ctx holds (HoldEvents); dropHeldEvents drops those after the
+// first n, for a write rolled back to a savepoint.
+func heldEvents(ctx context.Context) int {
+	if b, _ := ctx.Value(eventBufferKey{}).(*eventBuffer); b != nil {
+		return len(b.evs)
+	}
+	return 0
+}
+
+func dropHeldEvents(ctx context.Context, n int) {
+	if b, _ := ctx.Value(eventBufferKey{}).(*eventBuffer); b != nil && len(b.evs) > n {
+		b.evs = b.evs[:n]
+	}
 }

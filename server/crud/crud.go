@@ -208,6 +208,10 @@ func run(ctx context.Context, d *store.DB, s Scope, fn func(t *Tx) error) error 
 		if err := fn(t); err != nil {
 			return err
 		}
+		if b, _ := ctx.Value(eventBufferKey{}).(*eventBuffer); b != nil {
+			b.evs = append(b.evs, t.events...) // HoldEvents
+			return nil
+		}
 		return events.Record(ctx, q, tenant, now, t.events)
 	})
 }
@@ -518,7 +522,7 @@ func (f *Family[R, M, C, U]) updateOne(ctx context.Context, t *Tx, id uuid.UUID,
 	if _, err := t.Conn.Exec(ctx, "SAVEPOINT crud_update"); err != nil {
 		return old, false, err
 	}
-	emitted := len(t.events)
+	emitted, held := len(t.events), heldEvents(ctx)
 	r, err := f.UpdateOne(ctx, t, id, u)
 	if err == nil && f.AfterUpdate != nil {
 		r, err = f.AfterUpdate(ctx, t, r, u, field)
@@ -536,6 +540,7 @@ func (f *Family[R, M, C, U]) updateOne(ctx context.Context, t *Tx, id uuid.UUID,
 	}
 	if sameMessage(any(before), any(after)) {
 		t.events = t.events[:emitted]
+		dropHeldEvents(ctx, held) // of writes AfterUpdate made through the engine
 		_, err := t.Conn.Exec(ctx, "ROLLBACK TO SAVEPOINT crud_update")
 		return old, false, err
 	}

@@ -131,6 +131,13 @@ func (d *DB) Ready(ctx context.Context) error {
 // database (and its own per-attempt state).
 func (d *DB) Tx(ctx context.Context, fn func(tx pgx.Tx, q *db.Queries) error) error {
 	if outer, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
+		if f, _ := ctx.Value(flatKey{}).(*flat); f != nil {
+			err := fn(outer, d.Q.WithTx(outer))
+			if err != nil {
+				f.failed = true
+			}
+			return err
+		}
 		return d.tx(ctx, outer.Begin, fn)
 	}
 	for attempt := 1; ; attempt++ {
@@ -156,6 +163,38 @@ func (d *DB) tx(ctx context.Context, begin func(context.Context) (pgx.Tx, error)
 }
 
 type txKey struct{}
+
+type flatKey struct{}
+
+// flat records whether a transaction under Flat failed.
+type flat struct{ failed bool }
+
+// Flat is ctx (one from WithTx) under which DB.Tx runs fn straight in the caller's transaction,
+// without a savepoint of its own: a round trip less each way, for a caller that makes many
+// writes in one transaction and, when any fails, rolls the whole transaction back and does it
+// again without Flat (an import line). A failure under Flat may leave the transaction aborted
+// or holding part of a write, and code that goes on after an error (a second attempt, a read
+// that explains the error) sees that; FlatFailed tells the caller to start over.
+func Flat(ctx context.Context) context.Context {
+	return context.WithValue(ctx, flatKey{}, &flat{})
+}
+
+// FlatFailed reports whether a DB.Tx under ctx (from Flat) has failed; IsFlat whether ctx is one.
+func FlatFailed(ctx context.Context) bool {
+	f, _ := ctx.Value(flatKey{}).(*flat)
+	return f != nil && f.failed
+}
+
+// IsFlat reports whether ctx is from Flat.
+func IsFlat(ctx context.Context) bool { return ctx.Value(flatKey{}) != nil }
+
+// FailFlat marks ctx's writes (from Flat) as failed, for a caller that would otherwise go on
+// after a failure as it does with savepoints.
+func FailFlat(ctx context.Context) {
+	if f, _ := ctx.Value(flatKey{}).(*flat); f != nil {
+		f.failed = true
+	}
+}
 
 // WithTx returns ctx under which DB.Tx runs in a savepoint of tx, and DB.Q's statements in tx (the
 // scheduler runs publication moves inside the transaction that claims the schedule; an

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -125,11 +126,22 @@ func inSet(err error, line string, at []int) error {
 // children reads a resource's children as key → child uuid with query q ($1 the tenant, $2 the
 // resource): the key a member's or key's uuid (sets, maps) or a code or joined key (lists, merges).
 func children[K comparable](ctx context.Context, tx pgx.Tx, q string, id uuid.UUID) (map[K]uuid.UUID, error) {
-	out := map[K]uuid.UUID{}
+	if ahead, _ := ctx.Value(aheadKey{}).(readAhead); ahead != nil {
+		if m, ok := ahead[aheadOf{q, id}].(map[K]uuid.UUID); ok {
+			delete(ahead, aheadOf{q, id}) // read once: a second use reads again
+			return m, nil
+		}
+	}
 	rows, err := tx.Query(ctx, q, reqctx.Tenant(ctx), id)
 	if err != nil {
 		return nil, err
 	}
+	return collect[K](rows)
+}
+
+// collect reads rows of (key, child uuid).
+func collect[K comparable](rows pgx.Rows) (map[K]uuid.UUID, error) {
+	out := map[K]uuid.UUID{}
 	defer rows.Close()
 	for rows.Next() {
 		var k K
@@ -189,7 +201,7 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 	given := map[uuid.UUID]bool{}
 	for _, code := range codes {
 		field := mp.Line + "." + code
-		key, ok, err := lookup(ctx, tx, im.kinds[mp.Kind].Table, code)
+		key, ok, err := refLookup(ctx, tx, im.kinds[mp.Kind].Table, code)
 		if err != nil {
 			return false, err
 		}
@@ -364,11 +376,29 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 	scope := []crud.Scope{{Parent: id, Keys: []string{k.IDKey, id.String()}}}
 	seen := map[string]bool{}
 	changed := false
+	// Writes of consecutive items of the same kind (creates, updates) wait in run and go to the
+	// family in one call (one statement for all, one trigger run): see writeRun. Anything else an
+	// item does (a failure, a delete, a read, a lifecycle move) writes what waits first, so the
+	// line's writes, events and first error are those of items applied one by one.
+	var run writeRun
+	flush := func() error {
+		did, err := run.write(ctx, im, mg.Ops, scope[0], func(err error, at string) error {
+			return lineNames(under(err, at), mg.Keys, mg.Refs)
+		})
+		changed = changed || did
+		return err
+	}
+	fail := func(err error) (bool, error) {
+		if ferr := flush(); ferr != nil {
+			return false, ferr
+		}
+		return false, err
+	}
 	for i, raw := range items {
 		at := fmt.Sprintf("%s[%d]", mg.Line, i)
 		fs, order, err := objectKeys(raw)
 		if err != nil || len(raw) == 0 || raw[0] != '{' {
-			return false, malformed(at, "%s must be an object", at)
+			return fail(malformed(at, "%s must be an object", at))
 		}
 		// The key: each reference resolved (absent or null: none).
 		parts := make([]string, len(mg.KeyOrder))
@@ -381,7 +411,7 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 			}
 			resolved, err := im.resolve(ctx, tx, at+"."+name, ref, val)
 			if err != nil {
-				return false, err
+				return fail(err)
 			}
 			refs[ref.Field] = resolved
 			var u string
@@ -390,12 +420,15 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 		}
 		key := strings.Join(parts, "/")
 		if seen[key] {
-			return false, apierr.New(apierr.ValidationFailed, "%s repeats the key of an item before it", at).WithField(at, "given twice")
+			return fail(apierr.New(apierr.ValidationFailed, "%s repeats the key of an item before it", at).WithField(at, "given twice"))
 		}
 		seen[key] = true
 		child, exists := have[key]
 		if nv, ok := fs[mg.Null]; ok && string(nv) == "null" {
 			if exists {
+				if err := flush(); err != nil {
+					return false, err
+				}
 				if err := mg.Ops.Delete(ctx, im.DB, scope, []uuid.UUID{child}); err != nil {
 					return false, under(err, at)
 				}
@@ -419,18 +452,30 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 				continue
 			}
 			if strings.HasSuffix(f, "Uuid") || f == "uuid" {
-				return false, malformed(at+"."+f, "references are given by code")
+				return fail(malformed(at+"."+f, "references are given by code"))
 			}
 			if ref, ok := mg.Refs[f]; ok {
 				resolved, err := im.resolve(ctx, tx, at+"."+f, ref, fs[f])
 				if err != nil {
-					return false, err
+					return fail(err)
 				}
 				o.put(ref.Field, resolved)
 			} else {
 				o.put(f, fs[f])
 			}
 			given++
+		}
+		if mg.Moves == nil && (!exists || given > 0) {
+			if run.exists != exists {
+				if err := flush(); err != nil {
+					return false, err
+				}
+			}
+			run.add(exists, o.bytes(), at)
+			continue
+		}
+		if err := flush(); err != nil {
+			return false, err
 		}
 		var out proto.Message
 		if exists && given == 0 {
@@ -456,6 +501,9 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 			}
 			changed = changed || moved
 		}
+	}
+	if err := flush(); err != nil {
+		return false, err
 	}
 	if mg.Exact {
 		dropped, err := dropUnlisted(ctx, im, mg.Ops, scope[0], have, seen, mg.Line)
@@ -542,4 +590,146 @@ func (im *Importer) write(ctx context.Context, ops crud.Ops, scope crud.Scope, e
 		return nil, false, err
 	}
 	return got[0], true, nil
+}
+
+// writeRun is a run of a line's child writes of one kind (creates, or updates) waiting to be
+// written: their bodies and the line's names of the items (at, "values[2]").
+type writeRun struct {
+	exists bool
+	bodies [][]byte
+	at     []string
+}
+
+func (r *writeRun) add(exists bool, body []byte, at string) {
+	r.exists = exists
+	r.bodies, r.at = append(r.bodies, body), append(r.at, at)
+}
+
+// write writes the run's items in one call of the family's write path (as a bulk request does:
+// the same checks and statements, one statement and one trigger run for all) and empties it;
+// it reports whether anything changed. When the call fails, it fails as a whole (its savepoint
+// rolled back; under store.Flat the line is applied again the careful way) and the items are
+// written again one by one, so the line's outcome and its first
+// error are exactly those of items applied in turn; name renames an item's error (at: the
+// item's name in the line).
+func (r *writeRun) write(ctx context.Context, im *Importer, ops crud.Ops, scope crud.Scope, name func(err error, at string) error) (bool, error) {
+	bodies, ats, exists := r.bodies, r.at, r.exists
+	*r = writeRun{}
+	if len(bodies) == 0 {
+		return false, nil
+	}
+	if len(bodies) > 1 {
+		changed, err := im.writeAll(ctx, ops, scope, exists, bodies)
+		var ae *apierr.Error
+		if err == nil || !errors.As(err, &ae) {
+			return changed, err
+		}
+		if store.IsFlat(ctx) {
+			store.FailFlat(ctx) // the line starts over the careful way
+			return false, err
+		}
+	}
+	changed := false
+	for i, body := range bodies {
+		_, did, err := im.write(ctx, ops, scope, exists, body)
+		if err != nil {
+			return false, name(err, ats[i])
+		}
+		changed = changed || did
+	}
+	return changed, nil
+}
+
+// writeAll is write of many bodies in one call; it reports whether any changed.
+func (im *Importer) writeAll(ctx context.Context, ops crud.Ops, scope crud.Scope, exists bool, bodies [][]byte) (bool, error) {
+	ms := make([]proto.Message, len(bodies))
+	for i, body := range bodies {
+		if exists {
+			ms[i] = ops.NewUpdate()
+		} else {
+			ms[i] = ops.NewCreate()
+		}
+		if err := decodeBody(body, ms[i]); err != nil {
+			return false, err
+		}
+	}
+	scopes := repeat(scope, len(ms))
+	if !exists {
+		_, err := ops.Create(ctx, im.DB, scopes, ms)
+		return err == nil, err
+	}
+	_, changed, err := ops.Update(ctx, im.DB, scopes, ms)
+	return slices.Contains(changed, true), err
+}
+
+// readAhead holds the children of a line's resource read ahead of their use, by query and
+// resource: map[K]uuid.UUID as children answers them.
+type readAhead map[aheadOf]any
+
+type aheadOf struct {
+	q  string
+	id uuid.UUID
+}
+
+type aheadKey struct{}
+
+// readChildren reads, in one round trip, the children of resource id that line l's sets, maps,
+// lists and merges (those without a lifecycle) will compare themselves with, and answers ctx
+// under which children answers them from there. Each is read after the resource's own write, as
+// before; reading them together is the same as one by one because the children of one of
+// them are never written by another (they are different families, or different kinds of links).
+func (im *Importer) readChildren(ctx context.Context, tx pgx.Tx, l *line, id uuid.UUID) (context.Context, error) {
+	type want struct {
+		q     string
+		codes bool // keyed by strings (codes, joined keys), else by uuids
+	}
+	var ws []want
+	k := l.kind
+	for _, st := range k.Sets {
+		if _, given := l.fields[st.Line]; given {
+			ws = append(ws, want{st.Members, false})
+		}
+	}
+	for _, mp := range k.Maps {
+		if v, given := l.fields[mp.Line]; given && string(v) != "null" {
+			ws = append(ws, want{mp.Members, false})
+		}
+	}
+	for _, ls := range k.Lists {
+		if _, given := l.fields[ls.Line]; given {
+			ws = append(ws, want{ls.Members, true})
+		}
+	}
+	for _, mg := range k.Merges {
+		if _, given := l.fields[mg.Line]; given && mg.Moves == nil {
+			ws = append(ws, want{mg.Members, true})
+		}
+	}
+	if len(ws) < 2 {
+		return ctx, nil
+	}
+	b := &pgx.Batch{}
+	for _, w := range ws {
+		b.Queue(w.q, reqctx.Tenant(ctx), id)
+	}
+	br := tx.SendBatch(ctx, b)
+	got := readAhead{}
+	for _, w := range ws {
+		rows, err := br.Query()
+		if err == nil {
+			if w.codes {
+				got[aheadOf{w.q, id}], err = collect[string](rows)
+			} else {
+				got[aheadOf{w.q, id}], err = collect[uuid.UUID](rows)
+			}
+		}
+		if err != nil {
+			_ = br.Close()
+			return ctx, err
+		}
+	}
+	if err := br.Close(); err != nil {
+		return ctx, err
+	}
+	return context.WithValue(ctx, aheadKey{}, got), nil
 }

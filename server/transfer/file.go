@@ -49,6 +49,7 @@ type deferred struct {
 // (its bytes are skipped, never held). Blank lines are skipped and not counted. The error is for
 // the reader or the database failing; ctx ending stops it between lines.
 func (im *Importer) Run(ctx context.Context, r io.Reader, report func(LineResult)) (Counts, error) {
+	ctx = WithCodes(ctx)
 	var c Counts
 	var later []deferred
 	br := bufio.NewReaderSize(r, 64<<10)

@@ -235,17 +235,65 @@ var errDryRun = errors.New("dry run")
 func (im *Importer) apply1(ctx context.Context, line []byte, dry bool) (Result, error) {
 	var res Result
 	l, err := im.decode(line, &res)
-	if err == nil {
-		err = im.DB.Tx(ctx, func(tx pgx.Tx, _ *db.Queries) error {
-			if err := im.apply(store.WithTx(ctx, tx), tx, l, &res); err != nil || !dry {
-				return err
-			}
-			return errDryRun
-		})
+	if err != nil {
+		return failedLine(res, err)
 	}
+	c := codesOf(ctx)
+	hits := c.hitCount()
+	// First the fast way: the family writes without savepoints of their own (store.Flat). Most
+	// lines succeed so; a line where a family's write failed is applied again the careful way
+	// (savepoints, which the writes' error handling relies on: a second attempt of a create,
+	// the explanation of a refused delete, a bulk written again item by item), so its outcome
+	// and errors are exactly those of that way. And a line that used remembered codes and fails
+	// is applied again looking them up, so that a resource deleted meanwhile fails the line as
+	// it would have without the memory.
+	res, err = im.applyOnce(ctx, l, dry, true)
+	flatFailed := errors.Is(err, errFlat)
+	if stale := (flatFailed || (err == nil && res.Outcome == Failed)) && c.hitCount() > hits; stale || flatFailed {
+		if stale {
+			ctx = refreshing(ctx)
+		}
+		res, err = im.applyOnce(ctx, l, dry, false)
+	}
+	return res, err
+}
+
+// errFlat rolls back a line whose fast attempt met a failure of a family's write.
+var errFlat = errors.New("a write failed without its savepoint")
+
+func (im *Importer) applyOnce(ctx context.Context, l *line, dry, flat bool) (Result, error) {
+	res := Result{Type: l.kind.Type, Code: l.code}
+	// One time for the line's writes, and their events recorded together at its end.
+	ctx = store.WithNow(ctx, store.NowFor(ctx))
+	err := im.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		lctx := crud.HoldEvents(store.WithTx(ctx, tx))
+		if flat {
+			lctx = store.Flat(lctx)
+		}
+		err := im.apply(lctx, tx, l, &res)
+		if store.FlatFailed(lctx) {
+			return errFlat
+		}
+		if err != nil {
+			return err
+		}
+		if err := crud.RecordHeld(lctx, q); err != nil || !dry {
+			return err
+		}
+		return errDryRun
+	})
 	if errors.Is(err, errDryRun) {
 		return res, nil
 	}
+	if errors.Is(err, errFlat) {
+		return res, err
+	}
+	return failedLine(res, err)
+}
+
+// failedLine is res failed with err when err is the API's error (the line's own fault); any
+// other error is the database failing.
+func failedLine(res Result, err error) (Result, error) {
 	var ae *apierr.Error
 	if errors.As(err, &ae) {
 		res.Outcome, res.UUID, res.Errors = Failed, uuid.Nil, lineErrors(ae)
@@ -429,6 +477,9 @@ func (im *Importer) apply(ctx context.Context, tx pgx.Tx, l *line, res *Result) 
 		res.Outcome = Unchanged
 	}
 	res.UUID = uuidOf(out)
+	if ctx, err = im.readChildren(ctx, tx, l, res.UUID); err != nil {
+		return err
+	}
 	for _, st := range k.Sets {
 		v, given := l.fields[st.Line]
 		if !given {
@@ -561,7 +612,7 @@ func (im *Importer) resolve(ctx context.Context, tx pgx.Tx, key string, ref Ref,
 	}
 	ids := make([]string, len(codes))
 	for i, c := range codes {
-		id, ok, err := lookup(ctx, tx, target.Table, c)
+		id, ok, err := refLookup(ctx, tx, target.Table, c)
 		if err != nil {
 			return nil, err
 		}

@@ -169,6 +169,7 @@ type importRun struct {
 func (r *importRun) run(ctx context.Context) error {
 	imp := r.imp
 	ctx = reqctx.WithPrincipal(ctx, &reqctx.Principal{Tenant: imp.TenantID, Subject: "import:" + imp.Uuid.String()})
+	ctx = WithCodes(ctx)
 	if imp.DryRun {
 		// A dry run taken over starts again: the codes its lines would have defined are not kept.
 		r.defined = map[RefKey]bool{}
