@@ -265,7 +265,10 @@ func (a *api) mustCode(collection, code string) map[string]any {
 	return m
 }
 
-func (a *api) uuidOf(collection, code string) string { a.t.Helper(); return str(a.mustCode(collection, code), "uuid") }
+func (a *api) uuidOf(collection, code string) string {
+	a.t.Helper()
+	return str(a.mustCode(collection, code), "uuid")
+}
 
 // all pages of a list.
 func (a *api) all(path string) []map[string]any {
