@@ -257,3 +257,34 @@ func TestJobScopesAndTenants(t *testing.T) {
 		t.Errorf("other tenant lists %d imports", n)
 	}
 }
+
+func parseTime(s string) (time.Time, error) { return time.Parse(time.RFC3339, s) }
+
+// putUpload sends file to a create answer's uploadUrl with its method and headers.
+func putUpload(t *testing.T, created map[string]any, file []byte) {
+	t.Helper()
+	u := str(created, "uploadUrl")
+	if !strings.HasPrefix(u, "http") {
+		u = env.BaseURL + u
+	}
+	req, err := http.NewRequest(str(created, "uploadMethod"), u, bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, ok := created["uploadHeaders"].(map[string]any); ok {
+		for k, v := range h {
+			if s, ok := v.(string); ok {
+				req.Header.Set(k, s)
+			}
+		}
+	}
+	res, err := httpc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode/100 != 2 {
+		t.Fatalf("upload: %d %s", res.StatusCode, b)
+	}
+}
