@@ -181,11 +181,15 @@ func TestImportDryRun(t *testing.T) {
 			t.Errorf("dry run wrote %d in %s", n, c)
 		}
 	}
-	for _, e := range a.eventTypes() {
+	evs := a.eventTypes()
+	for _, e := range evs {
 		if !strings.HasPrefix(e, "import.") {
 			t.Errorf("dry run emitted %s", e)
 		}
 	}
+	// API.md's "no event" for a dry run is read as no event of the catalog's resources: whether
+	// the job's own import.* events are recorded is not asserted.
+	t.Logf("dry run events: %v", evs)
 	ls := a.lines(str(im, "uuid"), "")
 	if len(ls) != 1 || str(ls[0], "code") != "BAD" {
 		t.Errorf("dry run lines: %v, want BAD listed", ls)

@@ -1,6 +1,13 @@
 // Package accept_transfer is a black-box acceptance test of ../shared/API.md "Import and export
 // (jobs)": it starts catalogd with the shared harness and talks to it only over HTTP (REST /v1),
 // asserting what API.md states, without any knowledge of the implementation.
+//
+// Where API.md is ambiguous nothing is asserted (each place says so): whether an export's
+// itemCount counts lines or resources; whether a dry run records the job's own import.* events;
+// whether a bad upload is refused by the upload or by start (either is accepted, start's refusal as
+// 409 like the asset-file checks); whether two lines referring to each other resolve.
+//
+// Run: go run ./cmd/testpg -install -- go test -count=1 ./test/accept_transfer
 package accept_transfer
 
 import (
