@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -321,20 +322,26 @@ func (r *importRun) commit(ctx context.Context, l Line, deferred bool) error {
 			}
 			l.End = Position{Offset: r.imp.BytesRead, Line: r.imp.LinesRead}
 		}
-		n, err := q.CheckpointImport(ctx, db.CheckpointImportParams{TenantID: imp.TenantID, Uuid: imp.Uuid, LeaseID: &r.lease,
-			BytesRead: l.End.Offset, LinesRead: l.End.Line, Created: c.Created, Updated: c.Updated, Unchanged: c.Unchanged,
-			Failed: c.FailedLines, LeaseSeconds: r.w.leaseSeconds(), Now: store.Now()})
-		if err != nil {
+		if err := r.checkpoint(ctx, q, l.End, c); err != nil {
 			return err
-		}
-		if n == 0 {
-			return errLost
 		}
 		if !deferred {
 			r.imp.BytesRead, r.imp.LinesRead = l.End.Offset, l.End.Line
 		}
 		return nil
 	})
+}
+
+// checkpoint commits, with the transaction of q, the lines' counts c and the reading position pos,
+// renewing the lease: errLost when the import was cancelled or taken over.
+func (r *importRun) checkpoint(ctx context.Context, q *db.Queries, pos Position, c Counts) error {
+	n, err := q.CheckpointImport(ctx, db.CheckpointImportParams{TenantID: r.imp.TenantID, Uuid: r.imp.Uuid, LeaseID: &r.lease,
+		BytesRead: pos.Offset, LinesRead: pos.Line, Created: c.Created, Updated: c.Updated, Unchanged: c.Unchanged,
+		Failed: c.FailedLines, LeaseSeconds: r.w.leaseSeconds(), Now: store.Now()})
+	if err == nil && n == 0 {
+		return errLost
+	}
+	return err
 }
 
 // recordFailure lists a failed line.
@@ -390,9 +397,141 @@ func (r *importRun) passes(ctx context.Context) error {
 			return nil
 		}
 		if !progress {
-			final = true // nothing resolved: what is left fails
+			joined, err := r.together(ctx)
+			if err != nil {
+				return err
+			}
+			final = !joined // nothing resolved: what is left fails
 		}
 	}
+}
+
+// maxTogether bounds the lines applied together in one transaction.
+const maxTogether = 500
+
+// errApart rolls back lines applied together when one of them fails.
+var errApart = errors.New("lines applied together failed")
+
+// together applies, in one transaction, the deferred product lines that wait only for the codes
+// of their relations' targets (new products relating to each other: each waits for the other):
+// every such line without its relations first, then their relations. All of them commit, each
+// line whole, or none does (and the last pass fails each with its own reason); so lines stay
+// atomic while a file may relate new products both ways. True when they committed.
+func (r *importRun) together(ctx context.Context) (bool, error) {
+	type member struct {
+		d      db.ListImportDeferredRow
+		code   string
+		target RefKey
+	}
+	var group []member
+	var after int64
+	for len(group) < maxTogether {
+		batch, err := r.w.DB.Q.ListImportDeferred(ctx, db.ListImportDeferredParams{TenantID: r.imp.TenantID, ImportUuid: r.imp.Uuid,
+			AfterLine: after, Max: deferredBatch})
+		if err != nil {
+			return false, err
+		}
+		for _, d := range batch {
+			after = d.Line
+			res, err := r.probe(ctx, d.Raw)
+			if err != nil {
+				return false, err
+			}
+			if res.Type == "product" && unresolvedOnly(res) && onlyIn(res, "relations") && res.Unresolved != nil && len(group) < maxTogether {
+				group = append(group, member{d: d, code: res.Code, target: *res.Unresolved})
+			}
+		}
+		if len(batch) < deferredBatch {
+			break
+		}
+	}
+	// Only lines whose missing target is one of the group's own codes, until that holds for all.
+	for changed := true; changed; {
+		changed = false
+		codes := map[RefKey]bool{}
+		for _, m := range group {
+			codes[RefKey{Type: "product", Code: m.code}] = true
+		}
+		kept := group[:0]
+		for _, m := range group {
+			if codes[m.target] {
+				kept = append(kept, m)
+			} else {
+				changed = true
+			}
+		}
+		group = kept
+	}
+	// A line that fails in the group (a relation to a code that never comes, a check of its own)
+	// leaves it, and the others are tried again without it.
+	for len(group) >= 2 {
+		failedAt := -1
+		err := r.w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+			tctx := store.WithTx(ctx, tx)
+			outs := make([]Result, len(group))
+			for pass := 0; pass < 2; pass++ {
+				for i, m := range group {
+					part, err := splitLine(m.d.Raw, "relations", pass == 1)
+					if err != nil {
+						failedAt = i
+						return errApart
+					}
+					res, err := r.apply(tctx, part)
+					if err != nil {
+						return err
+					}
+					switch {
+					case res.Outcome == Failed:
+						failedAt = i
+						return errApart
+					case pass == 0:
+						outs[i] = res
+					case res.Outcome == Updated && outs[i].Outcome == Unchanged:
+						outs[i].Outcome = Updated
+					}
+				}
+			}
+			var c Counts
+			for i, m := range group {
+				c.add(outs[i])
+				if _, err := q.DeleteImportDeferred(ctx, db.DeleteImportDeferredParams{TenantID: r.imp.TenantID, ImportUuid: r.imp.Uuid, Line: m.d.Line}); err != nil {
+					return err
+				}
+			}
+			return r.checkpoint(ctx, q, Position{Offset: r.imp.BytesRead, Line: r.imp.LinesRead}, c)
+		})
+		if !errors.Is(err, errApart) {
+			return err == nil, err
+		}
+		group = append(group[:failedAt], group[failedAt+1:]...)
+	}
+	return false, nil
+}
+
+// onlyIn: every error of res is on field (or an item of it).
+func onlyIn(res Result, field string) bool {
+	for _, e := range res.Errors {
+		if e.Field != field && !strings.HasPrefix(e.Field, field+"[") && !strings.HasPrefix(e.Field, field+".") {
+			return false
+		}
+	}
+	return true
+}
+
+// splitLine is the line raw without field (rest false), or only its type, code and field (rest
+// true).
+func splitLine(raw []byte, field string, rest bool) ([]byte, error) {
+	fs, order, err := objectKeys(raw)
+	if err != nil {
+		return nil, err
+	}
+	var o object
+	for _, k := range order {
+		if (k == field) == rest || (rest && (k == "type" || k == "code")) {
+			o.put(k, fs[k])
+		}
+	}
+	return o.bytes(), nil
 }
 
 // probe tells whether a deferred line still misses a reference, writing nothing.

@@ -407,3 +407,37 @@ func TestJobRetention(t *testing.T) {
 		t.Errorf("%d of the pruned jobs' files queued for deletion, want 2", queued)
 	}
 }
+
+// TestImportRelatedNewProducts: new products that relate to each other in one file (each waiting
+// for the other) are applied together, each line whole; a line whose target never appears still
+// fails alone with UNRESOLVED_REFERENCE.
+func TestImportRelatedNewProducts(t *testing.T) {
+	t.Parallel()
+	c, _ := env.TenantClient(t)
+	file := `{"type":"product","code":"A","kind":"simple","relations":[{"relationType":"cross_sell","target":"B"}],"status":"active"}
+{"type":"product","code":"B","kind":"simple","relations":[{"relationType":"cross_sell","target":"A"}]}
+{"type":"product","code":"C","kind":"simple","relations":[{"relationType":"cross_sell","target":"NOPE"}]}
+{"type":"productRelationType","code":"cross_sell","direction":"one_way"}
+`
+	imp := Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(file)), 201).Obj()
+	done := waitImport(t, c, Str(imp, "uuid"))
+	wantCounts(t, done, 3, 0, 0, 1)
+	wantLines(t, "failed lines", failedLines(t, c, Str(imp, "uuid"), ""), "3 product C relations[0].target:UNRESOLVED_REFERENCE")
+	for code, other := range map[string]string{"A": "B", "B": "A"} {
+		p := Want(t, c.Get("/v1/products?codes%5Beq%5D="+code), 200).Items()
+		q := Want(t, c.Get("/v1/products?codes%5Beq%5D="+other), 200).Items()
+		if len(p) != 1 || len(q) != 1 {
+			t.Fatalf("products %s, %s: %v %v", code, other, p, q)
+		}
+		rel := Want(t, c.Get("/v1/products/"+Str(p[0], "uuid")+"/relations"), 200).Items()
+		if len(rel) != 1 || rel[0]["targetProductUuid"] != q[0]["uuid"] {
+			t.Errorf("%s relations %v, want one to %s", code, rel, other)
+		}
+	}
+	if a := Want(t, c.Get("/v1/products?codes%5Beq%5D=A"), 200).Items()[0]; a["status"] != "active" {
+		t.Errorf("A's status %v", a["status"])
+	}
+	// Imported again: nothing changes.
+	again := Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(file)), 201).Obj()
+	wantCounts(t, waitImport(t, c, Str(again, "uuid")), 0, 0, 3, 1)
+}
