@@ -82,7 +82,8 @@ func TestForwardReferencesAndCascades(t *testing.T) {
 	)
 	counts(t, im, 2, 0, 0, 2)
 	// (Two lines referring to each other are not asserted: API.md's atomic lines and "any order"
-	// do not say whether such a cycle resolves; the service fails both.)
+	// do not say whether such a cycle resolves; the service applies such products together, see
+	// test/transfer TestImportRelatedNewProducts.)
 	ma, mb := a.uuidOf("/v1/products", "MA"), a.uuidOf("/v1/products", "MB")
 	if rs := a.all("/v1/products/" + ma + "/relations"); len(rs) != 1 || str(rs[0], "targetProductUuid") != mb {
 		t.Errorf("MA relations %v", rs)
