@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/catalogd/catalogd/server/jsonpb"
 	"github.com/catalogd/catalogd/server/reqctx"
 	"github.com/catalogd/catalogd/server/store"
 )
@@ -191,7 +192,7 @@ func (s *CSVSource) line(cells [][]byte) ([]byte, func(string) string, []LineErr
 		} else if b[len(b)-1] != '{' {
 			b = append(b, ',')
 		}
-		return append(appendJSONString(b, key), ':')
+		return append(jsonpb.AppendString(b, key), ':')
 	}
 	item := func(b []byte) []byte {
 		if len(b) > 0 {
@@ -217,7 +218,7 @@ func (s *CSVSource) line(cells [][]byte) ([]byte, func(string) string, []LineErr
 			if null {
 				o = append(o, "null"...)
 			} else {
-				o = appendJSONString(o, code)
+				o = jsonpb.AppendString(o, code)
 			}
 		case ColCategories, ColTags, ColAttribute:
 			var b []byte
@@ -231,7 +232,7 @@ func (s *CSVSource) line(cells [][]byte) ([]byte, func(string) string, []LineErr
 						if j > 0 {
 							b = append(b, ',')
 						}
-						b = appendJSONString(b, c)
+						b = jsonpb.AppendString(b, c)
 					}
 				}
 				b = append(b, ']')
@@ -255,21 +256,21 @@ func (s *CSVSource) line(cells [][]byte) ([]byte, func(string) string, []LineErr
 					continue
 				}
 			}
-			values = appendJSONString(append(item(values), `{"inputType":`...), col.Code)
+			values = jsonpb.AppendString(append(item(values), `{"inputType":`...), col.Code)
 			if col.Locale != "" {
-				values = appendJSONString(append(values, `,"locale":`...), col.Locale)
+				values = jsonpb.AppendString(append(values, `,"locale":`...), col.Locale)
 			}
 			if col.Channel != "" {
-				values = appendJSONString(append(values, `,"channel":`...), col.Channel)
+				values = jsonpb.AppendString(append(values, `,"channel":`...), col.Channel)
 			}
 			values = append(append(append(values, `,"value":`...), v...), '}')
 			valCols = append(valCols, i)
 		case ColPublication:
-			pubs = append(appendJSONString(append(item(pubs), `{"channel":`...), col.Code), `,"status":`...)
+			pubs = append(jsonpb.AppendString(append(item(pubs), `{"channel":`...), col.Code), `,"status":`...)
 			if null {
 				pubs = append(pubs, "null"...) // deletes the publication
 			} else {
-				pubs = appendJSONString(pubs, code)
+				pubs = jsonpb.AppendString(pubs, code)
 			}
 			pubs = append(pubs, '}')
 			pubCols = append(pubCols, i)

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/catalogd/catalogd/server/jsonpb"
 )
 
 // CSVNull is the cell that deletes: a value, an attribute, a publication, a reference, or empties
@@ -340,37 +342,7 @@ func FormatCSVValue(dataType string, value json.RawMessage) (string, error) {
 }
 
 // jsonString is s (UTF-8) as a JSON string.
-func jsonString(s string) json.RawMessage { return appendJSONString(nil, s) }
-
-// appendJSONString appends s (UTF-8) as a JSON string: quotes, backslashes and control
-// characters escaped, the rest as it is.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+func jsonString(s string) json.RawMessage { return jsonpb.AppendString(nil, s) }
 
 // unquote is the string of the JSON string v.
 func unquote(v json.RawMessage) (string, bool) {

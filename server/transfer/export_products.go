@@ -18,12 +18,14 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"github.com/jackc/pgx/v5/pgtype"
 	"sort"
 	"strconv"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/catalogd/catalogd/server/jsonpb"
 )
 
 // product is one product of a batch with its children as codes.
@@ -479,9 +481,9 @@ func (r *reader) products(k *Kind, out *output) error {
 				continue // a variant of a related parent, without publications: nothing to complete
 			}
 			buf = append(buf[:0], `{"type":`...)
-			buf = appendJSONString(buf, k.Type)
+			buf = jsonpb.AppendString(buf, k.Type)
 			buf = append(buf, `,"code":`...)
-			buf = appendJSONString(buf, p.code)
+			buf = jsonpb.AppendString(buf, p.code)
 			if len(p.relations) > 0 {
 				buf = append(buf, `,"relations":[`...)
 				for i, rel := range p.relations {
@@ -489,9 +491,9 @@ func (r *reader) products(k *Kind, out *output) error {
 						buf = append(buf, ',')
 					}
 					buf = append(buf, `{"relationType":`...)
-					buf = appendJSONString(buf, rel.relationType)
+					buf = jsonpb.AppendString(buf, rel.relationType)
 					buf = append(buf, `,"target":`...)
-					buf = appendJSONString(buf, rel.target)
+					buf = jsonpb.AppendString(buf, rel.target)
 					buf = append(buf, '}')
 				}
 				buf = append(buf, ']')
@@ -501,7 +503,7 @@ func (r *reader) products(k *Kind, out *output) error {
 			}
 			if p.restaged {
 				buf = append(buf, `,"status":`...)
-				buf = appendJSONString(buf, p.status)
+				buf = jsonpb.AppendString(buf, p.status)
 			}
 			buf = append(buf, '}')
 			if err := out.line(buf, false); err != nil {
@@ -516,29 +518,29 @@ func (r *reader) products(k *Kind, out *output) error {
 // travel with the relations).
 func (p *product) line(b []byte, typ string) []byte {
 	b = append(b, `{"type":`...)
-	b = appendJSONString(b, typ)
+	b = jsonpb.AppendString(b, typ)
 	b = append(b, `,"code":`...)
-	b = appendJSONString(b, p.code)
+	b = jsonpb.AppendString(b, p.code)
 	if p.name != p.code {
 		b = append(b, `,"displayName":`...)
-		b = appendJSONString(b, p.name)
+		b = jsonpb.AppendString(b, p.name)
 	}
 	b = append(b, `,"kind":`...)
-	b = appendJSONString(b, p.kind)
+	b = jsonpb.AppendString(b, p.kind)
 	for _, ref := range []struct {
 		name string
 		code *string
 	}{{"family", p.family}, {"parent", p.parent}, {"brand", p.brand}} {
 		if ref.code != nil {
 			b = append(b, `,"`+ref.name+`":`...)
-			b = appendJSONString(b, *ref.code)
+			b = jsonpb.AppendString(b, *ref.code)
 		}
 	}
 	b = append(b, `,"status":`...)
 	if p.restaged {
-		b = appendJSONString(b, "active")
+		b = jsonpb.AppendString(b, "active")
 	} else {
-		b = appendJSONString(b, p.status)
+		b = jsonpb.AppendString(b, p.status)
 	}
 	b = appendCodes(b, "categories", p.categories)
 	b = appendCodes(b, "tags", p.tags)
@@ -548,7 +550,7 @@ func (p *product) line(b []byte, typ string) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, a)
+			b = jsonpb.AppendString(b, a)
 			b = append(b, ':')
 			b = appendList(b, p.attributes[a])
 		}
@@ -561,14 +563,14 @@ func (p *product) line(b []byte, typ string) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"inputType":`...)
-			b = appendJSONString(b, v.inputType)
+			b = jsonpb.AppendString(b, v.inputType)
 			if v.channel != "" {
 				b = append(b, `,"channel":`...)
-				b = appendJSONString(b, v.channel)
+				b = jsonpb.AppendString(b, v.channel)
 			}
 			if v.locale != "" {
 				b = append(b, `,"locale":`...)
-				b = appendJSONString(b, v.locale)
+				b = jsonpb.AppendString(b, v.locale)
 			}
 			b = append(b, `,"value":`...)
 			b = append(b, v.value...)
@@ -583,9 +585,9 @@ func (p *product) line(b []byte, typ string) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"asset":`...)
-			b = appendJSONString(b, a.asset)
+			b = jsonpb.AppendString(b, a.asset)
 			b = append(b, `,"assetType":`...)
-			b = appendJSONString(b, a.assetType)
+			b = jsonpb.AppendString(b, a.assetType)
 			if a.priority != 0 {
 				b = append(b, `,"displayPriority":`...)
 				b = strconv.AppendInt(b, int64(a.priority), 10)
@@ -611,12 +613,12 @@ func (p *product) appendPublications(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"channel":`...)
-		b = appendJSONString(b, pub.channel)
+		b = jsonpb.AppendString(b, pub.channel)
 		b = append(b, `,"status":`...)
 		if p.restaged && pub.status == "unpublished" {
-			b = appendJSONString(b, "published")
+			b = jsonpb.AppendString(b, "published")
 		} else {
-			b = appendJSONString(b, pub.status)
+			b = jsonpb.AppendString(b, pub.status)
 		}
 		b = append(b, '}')
 	}
@@ -638,7 +640,7 @@ func appendList(b []byte, codes []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, c)
+		b = jsonpb.AppendString(b, c)
 	}
 	return append(b, ']')
 }
