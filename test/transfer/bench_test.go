@@ -18,20 +18,7 @@ import (
 // (under cmd/testpg). The first import's figure is lines/s of the line path alone, without the
 // job machinery (not built yet).
 func BenchmarkImportProducts(b *testing.B) {
-	tenant := "t-" + RandomHex(8)
-	ctx := reqctx.WithPrincipal(context.Background(), &reqctx.Principal{Tenant: tenant, Subject: "bench"})
-	im := transfer.NewImporter(env.Server.DB, catalog.TransferKinds())
-	setup := strings.Join([]string{
-		`{"type":"locale","code":"de-DE"}`, `{"type":"locale","code":"en-GB"}`,
-		`{"type":"category","code":"boots"}`, `{"type":"category","code":"sale"}`, `{"type":"tag","code":"summer"}`,
-		`{"type":"typeGroup","code":"main","entityType":"product"}`,
-		`{"type":"inputType","code":"title","typeGroup":"main","dataType":"text","isLocalizable":true}`,
-		`{"type":"inputType","code":"weight","typeGroup":"main","dataType":"decimal"}`,
-	}, "\n")
-	fail := func(r transfer.LineResult) { b.Fatalf("line %d: %+v", r.Line, r.Errors) }
-	if _, err := im.Run(ctx, strings.NewReader(setup), fail); err != nil {
-		b.Fatal(err)
-	}
+	_, ctx, im, fail := benchTenant(b)
 	var file strings.Builder
 	for i := 0; i < b.N; i++ {
 		fmt.Fprintf(&file, `{"type":"product","code":"SKU-%07d","kind":"simple","categories":["boots","sale"],"tags":["summer"],`+
@@ -138,3 +125,26 @@ const exportBenchProducts = 50000
 type countingWriter struct{ n int64 }
 
 func (w *countingWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
+
+// benchTenant is a fresh tenant for the import benchmarks: the context of its importer and the
+// structure their product lines use (two locales, the categories boots and sale, the tag summer,
+// the input types title (localizable text) and weight (decimal)); fail ends a benchmark on a
+// failed line.
+func benchTenant(b *testing.B) (string, context.Context, *transfer.Importer, func(transfer.LineResult)) {
+	b.Helper()
+	tenant := "t-" + RandomHex(8)
+	ctx := reqctx.WithPrincipal(context.Background(), &reqctx.Principal{Tenant: tenant, Subject: "bench"})
+	im := transfer.NewImporter(env.Server.DB, catalog.TransferKinds())
+	setup := strings.Join([]string{
+		`{"type":"locale","code":"de-DE"}`, `{"type":"locale","code":"en-GB"}`,
+		`{"type":"category","code":"boots"}`, `{"type":"category","code":"sale"}`, `{"type":"tag","code":"summer"}`,
+		`{"type":"typeGroup","code":"main","entityType":"product"}`,
+		`{"type":"inputType","code":"title","typeGroup":"main","dataType":"text","isLocalizable":true}`,
+		`{"type":"inputType","code":"weight","typeGroup":"main","dataType":"decimal"}`,
+	}, "\n")
+	fail := func(r transfer.LineResult) { b.Fatalf("line %d: %+v", r.Line, r.Errors) }
+	if _, err := im.Run(ctx, strings.NewReader(setup), fail); err != nil {
+		b.Fatal(err)
+	}
+	return tenant, ctx, im, fail
+}

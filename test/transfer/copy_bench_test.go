@@ -1,19 +1,13 @@
 package transfer
 
 import (
-	"context"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	. "github.com/catalogd/catalogd/server/apptest"
-	"github.com/catalogd/catalogd/server/catalog"
-	"github.com/catalogd/catalogd/server/reqctx"
-	"github.com/catalogd/catalogd/server/transfer"
 )
 
 // BenchmarkCopyProducts is the reference of BenchmarkImportProducts (issue 26: imports at 0.3x
@@ -24,20 +18,7 @@ import (
 // upkeep beyond what the tables' own triggers do per statement:
 // go test -run '^$' -bench CopyProducts -benchtime 2000x ./test/transfer (under cmd/testpg).
 func BenchmarkCopyProducts(b *testing.B) {
-	tenant := "t-" + RandomHex(8)
-	ctx := reqctx.WithPrincipal(context.Background(), &reqctx.Principal{Tenant: tenant, Subject: "bench"})
-	im := transfer.NewImporter(env.Server.DB, catalog.TransferKinds())
-	setup := strings.Join([]string{
-		`{"type":"locale","code":"de-DE"}`, `{"type":"locale","code":"en-GB"}`,
-		`{"type":"category","code":"boots"}`, `{"type":"category","code":"sale"}`, `{"type":"tag","code":"summer"}`,
-		`{"type":"typeGroup","code":"main","entityType":"product"}`,
-		`{"type":"inputType","code":"title","typeGroup":"main","dataType":"text","isLocalizable":true}`,
-		`{"type":"inputType","code":"weight","typeGroup":"main","dataType":"decimal"}`,
-	}, "\n")
-	fail := func(r transfer.LineResult) { b.Fatalf("line %d: %+v", r.Line, r.Errors) }
-	if _, err := im.Run(ctx, strings.NewReader(setup), fail); err != nil {
-		b.Fatal(err)
-	}
+	tenant, ctx, _, _ := benchTenant(b)
 	id := func(table, code string) uuid.UUID {
 		var u uuid.UUID
 		if err := pool.QueryRow(ctx, "SELECT uuid FROM "+table+" WHERE tenant_id = $1 AND code = $2", tenant, code).Scan(&u); err != nil {

@@ -1,16 +1,12 @@
 package transfer
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"testing"
 
-	. "github.com/catalogd/catalogd/server/apptest"
-	"github.com/catalogd/catalogd/server/catalog"
-	"github.com/catalogd/catalogd/server/reqctx"
 	"github.com/catalogd/catalogd/server/transfer"
 )
 
@@ -19,19 +15,7 @@ import (
 // and applied by the merging importer; then the same file again (all unchanged). Reports rows/s:
 // go test -run '^$' -bench ImportProductsCSV -benchtime 2000x ./test/transfer (under cmd/testpg).
 func BenchmarkImportProductsCSV(b *testing.B) {
-	tenant := "t-" + RandomHex(8)
-	ctx := reqctx.WithPrincipal(context.Background(), &reqctx.Principal{Tenant: tenant, Subject: "bench"})
-	im := transfer.NewImporter(env.Server.DB, catalog.TransferKinds())
-	setup := strings.Join([]string{
-		`{"type":"locale","code":"de-DE"}`, `{"type":"locale","code":"en-GB"}`,
-		`{"type":"category","code":"boots"}`, `{"type":"category","code":"sale"}`, `{"type":"tag","code":"summer"}`,
-		`{"type":"typeGroup","code":"main","entityType":"product"}`,
-		`{"type":"inputType","code":"title","typeGroup":"main","dataType":"text","isLocalizable":true}`,
-		`{"type":"inputType","code":"weight","typeGroup":"main","dataType":"decimal"}`,
-	}, "\n")
-	if _, err := im.Run(ctx, strings.NewReader(setup), func(r transfer.LineResult) { b.Fatalf("line %d: %+v", r.Line, r.Errors) }); err != nil {
-		b.Fatal(err)
-	}
+	_, ctx, im, _ := benchTenant(b)
 	var file strings.Builder
 	file.WriteString("code,kind,categories,tags,value:title@de-DE,value:title@en-GB,value:weight\r\n")
 	for i := 0; i < b.N; i++ {
