@@ -610,3 +610,39 @@ func TestPrettyJSONKeepsOrder(t *testing.T) {
 		t.Errorf("compact: %s", got)
 	}
 }
+
+// TestNamesStayOnOneLine: field and parameter names are never broken mid-word (issue 27: names
+// wrapped inside `categoryTreeUuids[eq]`): their code is white-space: nowrap, and no rule lets
+// their cell break words.
+func TestNamesStayOnOneLine(t *testing.T) {
+	css, err := assets.ReadFile("assets/style.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := map[string]string{}
+	for _, r := range strings.Split(string(css), "}") {
+		sel, body, ok := strings.Cut(r, "{")
+		if !ok {
+			continue
+		}
+		if i := strings.LastIndex(sel, "*/"); i >= 0 {
+			sel = sel[i+2:]
+		}
+		rules[strings.TrimSpace(sel)] += body
+	}
+	if !strings.Contains(rules[".fields td.name code"], "white-space: nowrap") {
+		t.Errorf(".fields td.name code is %q, want white-space: nowrap", rules[".fields td.name code"])
+	}
+	for sel, body := range rules {
+		if strings.Contains(sel, "td.name") && (strings.Contains(body, "word-break") || strings.Contains(body, "overflow-wrap")) {
+			t.Errorf("%s lets names break: %q", sel, body)
+		}
+	}
+	page, _, err := Render([]byte(`{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/v1/x":{"get":{"parameters":[{"name":"categoryTreeUuids[eq]","in":"query","schema":{"type":"string"}}],"responses":{"200":{"description":"ok"}}}}}}`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `<td class="name"><code>categoryTreeUuids[eq]</code>`) {
+		t.Errorf("the parameter's name is not in a name cell's code")
+	}
+}
