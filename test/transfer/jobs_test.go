@@ -441,3 +441,35 @@ func TestImportRelatedNewProducts(t *testing.T) {
 	again := Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(file)), 201).Obj()
 	wantCounts(t, waitImport(t, c, Str(again, "uuid")), 0, 0, 3, 1)
 }
+
+// TestImportsFairAcrossTenants: one running import per tenant, and the tenant whose last import
+// started longest ago goes first: a tenant's second import waits for another tenant's first.
+func TestImportsFairAcrossTenants(t *testing.T) {
+	a, _ := env.TenantClient(t)
+	b, _ := env.TenantClient(t)
+	var file strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&file, `{"type":"tag","code":"t%d"}`+"\n", i)
+	}
+	var ids []string
+	for range 3 {
+		ids = append(ids, Str(Want(t, raw(t, a, "POST", "/v1/imports", "application/x-ndjson", []byte(file.String())), 201).Obj(), "uuid"))
+	}
+	bID := Str(Want(t, raw(t, b, "POST", "/v1/imports", "application/x-ndjson", []byte(file.String())), 201).Obj(), "uuid")
+	started := map[string]time.Time{}
+	for _, id := range ids {
+		started[id] = TS(t, waitImport(t, a, id)["startedAt"])
+	}
+	started[bID] = TS(t, waitImport(t, b, bID)["startedAt"])
+	// A's imports ran one after the other: each started after the one before finished.
+	for i := 1; i < len(ids); i++ {
+		prev := waitImport(t, a, ids[i-1])
+		if started[ids[i]].Before(TS(t, prev["finishedAt"])) {
+			t.Errorf("import %d of the tenant started at %v, before import %d finished at %v", i, started[ids[i]], i-1, prev["finishedAt"])
+		}
+	}
+	// B's only import did not wait behind A's queue: it started before A's last one.
+	if !started[bID].Before(started[ids[2]]) {
+		t.Errorf("the other tenant's import started at %v, after the first tenant's third at %v", started[bID], started[ids[2]])
+	}
+}
