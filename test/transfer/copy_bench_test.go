@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-
 )
 
 // BenchmarkCopyProducts is the reference of BenchmarkImportProducts (issue 26: imports at 0.3x
