@@ -12,6 +12,7 @@ package accept_transfer
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -308,6 +309,25 @@ func fieldSet(items []map[string]any, k string) []string {
 
 // eventTypes is the tenant's recorded event types, oldest first, following cursors.
 func (a *api) eventTypes() []string {
+	a.t.Helper()
+	// GET /v1/events shows an event once every transaction older than it has ended (commit order,
+	// DESIGN.md): another tenant's long transaction (an export's snapshot) can hold a committed
+	// event back for a moment. Wait until the log shows every event the tenant has committed (the
+	// database's count is read only to know when to read, never asserted on).
+	var committed int
+	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM events WHERE tenant_id = $1", a.tenant).Scan(&committed); err != nil {
+		a.t.Fatal(err)
+	}
+	var out []string
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if out = a.eventTypesNow(); len(out) >= committed || time.Now().After(deadline) {
+			return out
+		}
+	}
+}
+
+// eventTypesNow is the types of every event GET /v1/events shows the tenant now.
+func (a *api) eventTypesNow() []string {
 	a.t.Helper()
 	var out []string
 	cursor := ""
