@@ -311,7 +311,7 @@ func fieldSet(items []map[string]any, k string) []string {
 func (a *api) eventTypes() []string {
 	a.t.Helper()
 	// GET /v1/events shows an event once every transaction older than it has ended (commit order,
-	// DESIGN.md): another tenant's long transaction (an export's snapshot) can hold a committed
+	// DESIGN.md): another tenant's open write transaction (an import line's) can hold a committed
 	// event back for a moment. Wait until the log shows every event the tenant has committed (the
 	// database's count is read only to know when to read, never asserted on).
 	var committed int
