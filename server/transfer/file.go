@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 )
 
@@ -52,42 +51,30 @@ func (im *Importer) Run(ctx context.Context, r io.Reader, report func(LineResult
 	ctx = WithCodes(ctx)
 	var c Counts
 	var later []deferred
-	br := bufio.NewReaderSize(r, 64<<10)
-	var lineNo int64
+	src := NDJSON(r, Position{}).(*ndjson) // its position after the last line is the bytes read
 	for {
-		if err := ctx.Err(); err != nil {
-			return c, err
-		}
-		raw, n, err := readLine(br)
-		c.BytesRead += n
-		if errors.Is(err, io.EOF) && n == 0 {
+		l, err := src.Next(ctx)
+		c.BytesRead = src.pos.Offset
+		if errors.Is(err, io.EOF) {
 			break
 		}
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, errLineTooLong) {
+		if err != nil {
 			return c, err
 		}
-		lineNo++
-		var res Result
-		switch {
-		case errors.Is(err, errLineTooLong):
-			res = Result{Outcome: Failed, Errors: []LineError{{Code: "PAYLOAD_TOO_LARGE",
-				Message: fmt.Sprintf("the line is longer than %d bytes", MaxLineBytes)}}}
-		case len(bytes.TrimSpace(raw)) == 0:
-			continue
-		default:
-			var aerr error
-			if res, aerr = im.Apply(ctx, raw); aerr != nil {
-				return c, aerr
+		c.LinesRead++
+		res := Result{Outcome: Failed, Errors: l.Fail}
+		if l.Fail == nil {
+			if res, err = im.Apply(ctx, l.Raw); err != nil {
+				return c, err
 			}
 		}
-		c.LinesRead++
 		if unresolvedOnly(res) {
-			later = append(later, deferred{line: lineNo, raw: bytes.Clone(raw)})
+			later = append(later, deferred{line: l.No, raw: bytes.Clone(l.Raw)})
 			continue
 		}
 		c.add(res)
 		if res.Outcome == Failed {
-			report(LineResult{Line: lineNo, Result: res})
+			report(LineResult{Line: l.No, Result: res})
 		}
 	}
 	// Deferred lines: pass after pass while one resolves.
