@@ -162,3 +162,15 @@ DELETE FROM exports d WHERE (d.tenant_id, d.uuid) IN (
 UPDATE imports SET status = 'failed', failure_reason = 'the upload was not started before its URL expired',
     finished_at = @now::timestamptz, updated_at = @now::timestamptz
 WHERE status = 'awaiting_upload' AND upload_expires_at < now();
+
+-- name: RestartImport :execrows
+-- A dry run taken over starts again from the top: its failed and deferred lines go, its progress
+-- and counts are zeroed (under the worker's lease).
+WITH lines AS (
+    DELETE FROM import_lines l WHERE l.tenant_id = @tenant_id AND l.import_uuid = @uuid
+), waiting AS (
+    DELETE FROM import_deferred d WHERE d.tenant_id = @tenant_id AND d.import_uuid = @uuid
+)
+UPDATE imports i
+SET bytes_read = 0, lines_read = 0, created_count = 0, updated_count = 0, unchanged_count = 0, failed_count = 0
+WHERE i.tenant_id = @tenant_id AND i.uuid = @uuid AND i.lease_id = @lease_id;

@@ -858,6 +858,33 @@ func (q *Queries) ReleaseImport(ctx context.Context, arg ReleaseImportParams) (i
 	return result.RowsAffected(), nil
 }
 
+const restartImport = `-- name: RestartImport :execrows
+WITH lines AS (
+    DELETE FROM import_lines l WHERE l.tenant_id = $1 AND l.import_uuid = $2
+), waiting AS (
+    DELETE FROM import_deferred d WHERE d.tenant_id = $1 AND d.import_uuid = $2
+)
+UPDATE imports i
+SET bytes_read = 0, lines_read = 0, created_count = 0, updated_count = 0, unchanged_count = 0, failed_count = 0
+WHERE i.tenant_id = $1 AND i.uuid = $2 AND i.lease_id = $3
+`
+
+type RestartImportParams struct {
+	TenantID string     `db:"tenant_id"`
+	Uuid     uuid.UUID  `db:"uuid"`
+	LeaseID  *uuid.UUID `db:"lease_id"`
+}
+
+// A dry run taken over starts again from the top: its failed and deferred lines go, its progress
+// and counts are zeroed (under the worker's lease).
+func (q *Queries) RestartImport(ctx context.Context, arg RestartImportParams) (int64, error) {
+	result, err := q.db.Exec(ctx, restartImport, arg.TenantID, arg.Uuid, arg.LeaseID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const setImportStatus = `-- name: SetImportStatus :one
 UPDATE imports
 SET status = $1, checksum_sha256 = coalesce($2, checksum_sha256),

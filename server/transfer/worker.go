@@ -231,18 +231,11 @@ func (r *importRun) run(ctx context.Context) error {
 
 // restartDry zeroes a dry run's progress and drops its recorded lines.
 func (r *importRun) restartDry(ctx context.Context) error {
-	return r.w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
-		if _, err := tx.Exec(ctx, `DELETE FROM import_lines WHERE tenant_id = $1 AND import_uuid = $2`, r.imp.TenantID, r.imp.Uuid); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM import_deferred WHERE tenant_id = $1 AND import_uuid = $2`, r.imp.TenantID, r.imp.Uuid); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `UPDATE imports SET bytes_read = 0, lines_read = 0, created_count = 0, updated_count = 0,
-			unchanged_count = 0, failed_count = 0 WHERE tenant_id = $1 AND uuid = $2 AND lease_id = $3`, r.imp.TenantID, r.imp.Uuid, r.lease)
-		r.imp.BytesRead, r.imp.LinesRead = 0, 0
+	if _, err := r.w.DB.Q.RestartImport(ctx, db.RestartImportParams{TenantID: r.imp.TenantID, Uuid: r.imp.Uuid, LeaseID: &r.lease}); err != nil {
 		return err
-	})
+	}
+	r.imp.BytesRead, r.imp.LinesRead = 0, 0
+	return nil
 }
 
 // apply applies (or, in a dry run, checks) one line in the transaction of ctx.
@@ -365,35 +358,22 @@ func (r *importRun) recordFailure(ctx context.Context, q *db.Queries, no int64, 
 // fails with its UNRESOLVED_REFERENCE.
 func (r *importRun) passes(ctx context.Context) error {
 	for final := false; ; {
-		progress := false
-		var after int64
-		for {
-			batch, err := r.w.DB.Q.ListImportDeferred(ctx, db.ListImportDeferredParams{TenantID: r.imp.TenantID, ImportUuid: r.imp.Uuid,
-				AfterLine: after, Max: deferredBatch})
-			if err != nil {
-				return err
-			}
-			for _, d := range batch {
-				after = d.Line
-				if !final {
-					res, err := r.probe(ctx, d.Raw)
-					if err != nil {
-						return err
-					}
-					if unresolvedOnly(res) {
-						continue
-					}
-				}
-				progress = true
-				if err := r.line(ctx, Line{No: d.Line, Raw: d.Raw}, true); err != nil {
-					return err
+		progress, seen := false, false
+		err := r.eachDeferred(ctx, func(d db.ListImportDeferredRow) (bool, error) {
+			seen = true
+			if !final {
+				res, err := r.probe(ctx, d.Raw)
+				if err != nil || unresolvedOnly(res) {
+					return true, err
 				}
 			}
-			if len(batch) < deferredBatch {
-				break
-			}
+			progress = true
+			return true, r.line(ctx, Line{No: d.Line, Raw: d.Raw}, true)
+		})
+		if err != nil {
+			return err
 		}
-		if final || (!progress && after == 0) {
+		if final || (!progress && !seen) {
 			return nil
 		}
 		if !progress {
@@ -402,6 +382,28 @@ func (r *importRun) passes(ctx context.Context) error {
 				return err
 			}
 			final = !joined // nothing resolved: what is left fails
+		}
+	}
+}
+
+// eachDeferred calls fn with the import's deferred lines in line order, a batch read at a time,
+// while fn answers true.
+func (r *importRun) eachDeferred(ctx context.Context, fn func(d db.ListImportDeferredRow) (bool, error)) error {
+	var after int64
+	for {
+		batch, err := r.w.DB.Q.ListImportDeferred(ctx, db.ListImportDeferredParams{TenantID: r.imp.TenantID, ImportUuid: r.imp.Uuid,
+			AfterLine: after, Max: deferredBatch})
+		if err != nil {
+			return err
+		}
+		for _, d := range batch {
+			after = d.Line
+			if more, err := fn(d); err != nil || !more {
+				return err
+			}
+		}
+		if len(batch) < deferredBatch {
+			return nil
 		}
 	}
 }
@@ -424,26 +426,18 @@ func (r *importRun) together(ctx context.Context) (bool, error) {
 		target RefKey
 	}
 	var group []member
-	var after int64
-	for len(group) < maxTogether {
-		batch, err := r.w.DB.Q.ListImportDeferred(ctx, db.ListImportDeferredParams{TenantID: r.imp.TenantID, ImportUuid: r.imp.Uuid,
-			AfterLine: after, Max: deferredBatch})
+	err := r.eachDeferred(ctx, func(d db.ListImportDeferredRow) (bool, error) {
+		res, err := r.probe(ctx, d.Raw)
 		if err != nil {
 			return false, err
 		}
-		for _, d := range batch {
-			after = d.Line
-			res, err := r.probe(ctx, d.Raw)
-			if err != nil {
-				return false, err
-			}
-			if res.Type == "product" && unresolvedOnly(res) && onlyIn(res, "relations") && res.Unresolved != nil && len(group) < maxTogether {
-				group = append(group, member{d: d, code: res.Code, target: *res.Unresolved})
-			}
+		if res.Type == "product" && unresolvedOnly(res) && onlyIn(res, "relations") && res.Unresolved != nil {
+			group = append(group, member{d: d, code: res.Code, target: *res.Unresolved})
 		}
-		if len(batch) < deferredBatch {
-			break
-		}
+		return len(group) < maxTogether, nil
+	})
+	if err != nil {
+		return false, err
 	}
 	// Only lines whose missing target is one of the group's own codes, until that holds for all.
 	for changed := true; changed; {
@@ -612,9 +606,6 @@ func (w *Worker) runExport(ctx context.Context, exp db.Export, lease uuid.UUID) 
 			return err
 		}
 		products = ProductsRequest(f)
-	}
-	if w.Export == nil {
-		return errors.New("exports are not available in this build")
 	}
 	spool, err := os.CreateTemp("", "catalogd-export-*")
 	if err != nil {
