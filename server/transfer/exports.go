@@ -40,8 +40,8 @@ func exportFileName(r db.Export) string {
 
 func exportToPB(r db.Export) *pb.Export {
 	m := &pb.Export{Uuid: r.Uuid.String(), CreatedAt: timestamppb.New(r.CreatedAt), UpdatedAt: timestamppb.New(r.UpdatedAt),
-		Format: pb.ExportFormat(enumOf(pb.ExportFormat_value, "EXPORT_FORMAT_", r.Format)), Types: r.Types, Gzip: r.Gzip,
-		Status:    pb.ExportStatus(enumOf(pb.ExportStatus_value, "EXPORT_STATUS_", r.Status)),
+		Format: enumOf[pb.ExportFormat](r.Format), Types: r.Types, Gzip: r.Gzip,
+		Status:    enumOf[pb.ExportStatus](r.Status),
 		ItemCount: r.ItemCount, SizeBytes: r.SizeBytes, ChecksumSha256: r.ChecksumSha256,
 		StartedAt: ts(r.StartedAt), FinishedAt: ts(r.FinishedAt), FailureReason: r.FailureReason}
 	if len(r.ProductFilter) > 0 {

@@ -6,11 +6,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
@@ -123,9 +125,15 @@ var ExportList = &list.Spec{
 	Order: map[string]string{"createdAt": "created_at", "updatedAt": "updated_at", "status": "status"},
 }
 
-// enumOf is the enum number of a stored lower-case value (IMPORT_STATUS_QUEUED ← queued).
-func enumOf(values map[string]int32, prefix, s string) int32 {
-	return values[prefix+strings.ToUpper(s)]
+// enumOf is the enum value of a stored value, its JSON name (IMPORT_STATUS_QUEUED ← queued), as
+// the codec reads it (jsonpb.ParseEnum).
+func enumOf[E interface {
+	~int32
+	Descriptor() protoreflect.EnumDescriptor
+}](s string) E {
+	var zero E
+	n, _ := jsonpb.ParseEnum(zero.Descriptor(), s)
+	return E(n)
 }
 
 func ts(t *time.Time) *timestamppb.Timestamp {
@@ -137,9 +145,9 @@ func ts(t *time.Time) *timestamppb.Timestamp {
 
 func importToPB(r db.Import) *pb.Import {
 	m := &pb.Import{Uuid: r.Uuid.String(), CreatedAt: timestamppb.New(r.CreatedAt), UpdatedAt: timestamppb.New(r.UpdatedAt),
-		Format: pb.ImportFormat(enumOf(pb.ImportFormat_value, "IMPORT_FORMAT_", r.Format)), DryRun: r.DryRun,
+		Format: enumOf[pb.ImportFormat](r.Format), DryRun: r.DryRun,
 		FileName: r.FileName, SizeBytes: r.SizeBytes, ChecksumSha256: r.ChecksumSha256,
-		Status:    pb.ImportStatus(enumOf(pb.ImportStatus_value, "IMPORT_STATUS_", r.Status)),
+		Status:    enumOf[pb.ImportStatus](r.Status),
 		BytesRead: r.BytesRead, LinesRead: r.LinesRead, CreatedCount: r.CreatedCount, UpdatedCount: r.UpdatedCount,
 		UnchangedCount: r.UnchangedCount, FailedCount: r.FailedCount, StartedAt: ts(r.StartedAt), FinishedAt: ts(r.FinishedAt),
 		FailureReason: r.FailureReason}
@@ -150,7 +158,7 @@ func importToPB(r db.Import) *pb.Import {
 func importLineToPB(r db.ImportLine) *pb.ImportLine {
 	m := &pb.ImportLine{Uuid: r.Uuid.String(), CreatedAt: timestamppb.New(r.CreatedAt), UpdatedAt: timestamppb.New(r.UpdatedAt),
 		ImportUuid: r.ImportUuid.String(), Line: r.Line, Type: r.Type, Code: r.Code,
-		Status: pb.ImportLineStatus(enumOf(pb.ImportLineStatus_value, "IMPORT_LINE_STATUS_", r.Status))}
+		Status: enumOf[pb.ImportLineStatus](r.Status)}
 	var errs []LineError
 	_ = json.Unmarshal(r.Errors, &errs)
 	for _, e := range errs {
@@ -371,7 +379,7 @@ func (s *ImportServer) verifyUpload(ctx context.Context, r db.Import) (*string, 
 	case !ok:
 		return nil, "no file was uploaded", nil
 	case info.Size != r.SizeBytes:
-		return nil, "the uploaded file has " + itoa(info.Size) + " bytes, not the declared " + itoa(r.SizeBytes), nil
+		return nil, fmt.Sprintf("the uploaded file has %d bytes, not the declared %d", info.Size, r.SizeBytes), nil
 	}
 	sum, err := fs.Checksum(ctx, r.StorageKey)
 	if err != nil {
@@ -382,8 +390,6 @@ func (s *ImportServer) verifyUpload(ctx context.Context, r db.Import) (*string, 
 	}
 	return &sum, "", nil
 }
-
-func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
 
 func (s *ImportServer) ListImportLines(ctx context.Context, req *pb.ListImportLinesRequest) (*pb.ListImportLinesResponse, error) {
 	imp, err := s.importAt(ctx, req.ImportUuid)
