@@ -360,15 +360,24 @@ func readBody(w http.ResponseWriter, r *http.Request) *apierr.Error {
 		return apierr.New(apierr.UnsupportedMedia, "the request body must be JSON (Content-Type: application/json), not %s",
 			strconv.Quote(printable(ct)))
 	}
-	// No content coding is supported (RFC 9110 §15.5.16: 415 for an unsupported one): a gzip body
-	// would otherwise be read as JSON bytes, and a body labelled gzip but plain stored as is.
-	if ce, coded := contentCoding(r.Header, "Content-Encoding"); coded {
-		w.Header().Set("Accept-Encoding", "identity")
-		return apierr.New(apierr.UnsupportedMedia, "request bodies are not accepted with a Content-Encoding (%s); send plain JSON",
-			strconv.Quote(printable(ce)))
+	if err := refuseCoding(w, r, "; send plain JSON"); err != nil {
+		return err
 	}
 	_, err := readAll(w, r, MaxBodyBytes)
 	return err
+}
+
+// refuseCoding refuses a request body with a content coding: none is supported (RFC 9110
+// §15.5.16: 415 for an unsupported one), as a gzip body would otherwise be read as its bytes, and
+// a body labelled gzip but plain stored as is. hint ends the message.
+func refuseCoding(w http.ResponseWriter, r *http.Request, hint string) *apierr.Error {
+	ce, coded := contentCoding(r.Header, "Content-Encoding")
+	if !coded {
+		return nil
+	}
+	w.Header().Set("Accept-Encoding", "identity")
+	return apierr.New(apierr.UnsupportedMedia, "request bodies are not accepted with a Content-Encoding (%s)%s",
+		strconv.Quote(printable(ce)), hint)
 }
 
 // contentCoding reports whether the header name (Content-Encoding, Grpc-Encoding…) gives a request

@@ -21,9 +21,8 @@ type inlineKey struct{}
 // transfer.MaxInlineBytes; no content coding) and replaces it by the create's JSON body, with the
 // query's dryRun and fileName moved into it.
 func readInlineImport(w http.ResponseWriter, r *http.Request) *apierr.Error {
-	if ce, coded := contentCoding(r.Header, "Content-Encoding"); coded {
-		w.Header().Set("Accept-Encoding", "identity")
-		return apierr.New(apierr.UnsupportedMedia, "request bodies are not accepted with a Content-Encoding (%q)", printable(ce))
+	if err := refuseCoding(w, r, "; send the file itself"); err != nil {
+		return err
 	}
 	file, bad := readAll(w, r, transfer.MaxInlineBytes)
 	if bad != nil {
