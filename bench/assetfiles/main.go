@@ -29,7 +29,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/catalogd/catalogd/bench/measure"
@@ -233,7 +232,7 @@ func renditions(api *measure.API) {
 	if err := writePhoto(photo, w, h); err != nil {
 		fail(err)
 	}
-	baseRSS, _ := procKB("VmRSS")
+	baseRSS, _ := measure.StatusKB(*pid, "VmRSS")
 	if *pid > 0 {
 		_ = os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", *pid), []byte("5"), 0) // reset VmHWM (peak RSS)
 	}
@@ -262,7 +261,7 @@ func renditions(api *measure.API) {
 	fmt.Printf("  renditions of a %.1f-megapixel JPEG (%d×%d, thumbnail + web_optimized, %d photos): %s from complete to both listed, %.1f ms per megapixel (polled every 20 ms)\n",
 		mp, w, h, *photos, per.Round(time.Millisecond), float64(per.Microseconds())/1000/mp)
 	if *pid > 0 {
-		peak, _ := procKB("VmHWM")
+		peak, _ := measure.StatusKB(*pid, "VmHWM")
 		fmt.Printf("  catalogd resident memory: %.0f MB before, peak %.0f MB during the renditions (+%.0f MB)\n",
 			float64(baseRSS)/1024, float64(peak)/1024, float64(peak-baseRSS)/1024)
 	}
@@ -283,21 +282,4 @@ func writePhoto(path string, w, h int) error {
 		return err
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
-}
-
-// procKB reads a "<key>: <n> kB" line of the server's /proc status (0 without -pid).
-func procKB(key string) (int64, error) {
-	if *pid <= 0 {
-		return 0, nil
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", *pid))
-	if err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, key+":"); ok {
-			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-		}
-	}
-	return 0, fmt.Errorf("no %s in /proc/%d/status", key, *pid)
 }

@@ -2,6 +2,7 @@ package measure
 
 import (
 	"flag"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -116,4 +117,22 @@ func Timed(clients int, d time.Duration, p Procs, op func(*rand.Rand) error) Run
 	r.P50, r.P99, _ = Pct(lat)
 	r.P95 = Percentile(lat, 95)
 	return r
+}
+
+// StatusKB reads a kB field of /proc/<pid>/status (VmRSS, VmHWM: resident memory now and at its
+// peak); 0 and no error when pid is not positive.
+func StatusKB(pid int, key string) (int64, error) {
+	if pid <= 0 {
+		return 0, nil
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key+":"); ok {
+			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("no %s in /proc/%d/status", key, pid)
 }

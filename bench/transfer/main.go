@@ -26,7 +26,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -193,7 +192,7 @@ func watch(stop chan struct{}) func() float64 {
 	go func() {
 		defer close(done)
 		for {
-			if kb := rssKB(procs.Server); kb > peak.Load() {
+			if kb, _ := measure.StatusKB(procs.Server, "VmRSS"); kb > peak.Load() {
 				peak.Store(kb)
 			}
 			select {
@@ -204,23 +203,6 @@ func watch(stop chan struct{}) func() float64 {
 		}
 	}()
 	return func() float64 { <-done; return float64(peak.Load()) / 1024 }
-}
-
-func rssKB(pid int) int64 {
-	if pid <= 0 {
-		return 0
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return n
-		}
-	}
-	return 0
 }
 
 // importFile uploads the file and waits for its import.
