@@ -77,14 +77,22 @@ var families = []family{
 	{"export", "export", "exportUuid", []string{"completed", "failed"}},
 }
 
-// jobText describes the import and export events (API.md "Import and export (jobs)"), by name.
-var jobText = map[string]string{
-	"import.created":   "An import was created (queued, or awaiting the upload of its file). Payload: importUuid.",
-	"import.completed": "An import read its whole file; its counts say how many lines were created, updated, unchanged or failed (GET /v1/imports/{importUuid}/lines lists the failed ones). Payload: importUuid.",
-	"import.failed":    "An import's file could not be read (its failureReason says why): an upload that failed its check, a file that is not NDJSON or CSV. Payload: importUuid.",
-	"import.cancelled": "An import was cancelled; the lines applied before stay applied. Payload: importUuid.",
-	"export.completed": "An export's file is written: its get has a downloadUrl. Payload: exportUuid.",
-	"export.failed":    "An export could not be written (its failureReason says why). Payload: exportUuid.",
+// described are the events whose verbs mean more than the shared texts say, by name: their whole
+// description (the asset files' of API.md "Assets", a product's publication moves, the jobs' of
+// "Import and export (jobs)").
+var described = map[string]string{
+	"asset.file.created":  "An asset file upload was initiated: the file is pending until its bytes are transferred and the upload completed. Payload: assetUuid, fileUuid.",
+	"asset.file.uploaded": "An asset file is uploaded: an upload was completed and verified, or catalogd made a rendition (thumbnail, web_optimized) of an image original. Payload: assetUuid, fileUuid.",
+	"asset.file.failed":   "An asset file upload failed: complete-upload found no object or one of another size or SHA-256, or the upload expired; the object is removed. Payload: assetUuid, fileUuid.",
+	"asset.file.deleted":  "An asset file was deleted permanently with its stored object (deleting an original deletes its renditions, one event each). Payload: assetUuid, fileUuid.",
+	"product.published":   "A product was published on a channel (its publication moved). Payload: productUuid, publicationUuid.",
+	"product.unpublished": "A product was unpublished on a channel (its publication moved). Payload: productUuid, publicationUuid.",
+	"import.created":      "An import was created (queued, or awaiting the upload of its file). Payload: importUuid.",
+	"import.completed":    "An import read its whole file; its counts say how many lines were created, updated, unchanged or failed (GET /v1/imports/{importUuid}/lines lists the failed ones). Payload: importUuid.",
+	"import.failed":       "An import's file could not be read (its failureReason says why): an upload that failed its check, a file that is not NDJSON or CSV. Payload: importUuid.",
+	"import.cancelled":    "An import was cancelled; the lines applied before stay applied. Payload: importUuid.",
+	"export.completed":    "An export's file is written: its get has a downloadUrl. Payload: exportUuid.",
+	"export.failed":       "An export could not be written (its failureReason says why). Payload: exportUuid.",
 }
 
 var verbText = map[string]string{
@@ -95,32 +103,18 @@ var verbText = map[string]string{
 	"cancelled": "was cancelled", "executed": "was executed by the scheduler", "failed": "failed when the scheduler ran it",
 }
 
-// fileText describes the asset-file events (API.md "Assets"), whose verbs mean more than the shared
-// texts say.
-var fileText = map[string]string{
-	"created":  "upload was initiated: the file is pending until its bytes are transferred and the upload completed",
-	"uploaded": "is uploaded: an upload was completed and verified, or catalogd made a rendition (thumbnail, web_optimized) of an image original",
-	"failed":   "upload failed: complete-upload found no object or one of another size or SHA-256, or the upload expired; the object is removed",
-	"deleted":  "was deleted permanently with its stored object (deleting an original deletes its renditions, one event each)",
-}
-
 func build() map[string]Type {
 	out := map[string]Type{}
 	for _, f := range families {
+		article := "A "
+		if strings.ContainsAny(f.noun[:1], "aeiou") {
+			article = "An "
+		}
 		for _, v := range f.verbs {
 			name := f.prefix + "." + v
-			desc := "A " + f.noun + " " + verbText[v] + ". Payload: " + f.keys + "."
-			if d, ok := fileText[v]; ok && f.prefix == "asset.file" {
-				desc = "An asset file " + d + ". Payload: " + f.keys + "."
-			}
-			if f.prefix == "product" && (v == "published" || v == "unpublished") {
-				desc = "A product was " + v + " on a channel (its publication moved). Payload: productUuid, publicationUuid."
-			}
-			if strings.HasPrefix(desc, "A ") && strings.ContainsAny(f.noun[:1], "aeiou") {
-				desc = "An" + desc[1:]
-			}
-			if d, ok := jobText[name]; ok {
-				desc = d
+			desc, ok := described[name]
+			if !ok {
+				desc = article + f.noun + " " + verbText[v] + ". Payload: " + f.keys + "."
 			}
 			out[name] = Type{Name: name, Description: desc}
 		}
