@@ -76,11 +76,16 @@ WITH combo AS (
     FROM products p
     WHERE p.tenant_id = @tenant_id AND p.uuid = ANY(@product_uuids::uuid[]) AND p.kind = 'variant' AND p.parent_uuid IS NOT NULL
 )
-SELECT DISTINCT ON (c.uuid) c.uuid AS product_uuid, c.parent_uuid::uuid AS parent_uuid, s.uuid AS twin_uuid
+SELECT c.uuid AS product_uuid, c.parent_uuid::uuid AS parent_uuid, t.twin::uuid AS twin_uuid
 FROM combo c
-JOIN products s ON s.tenant_id = @tenant_id AND s.parent_uuid = c.parent_uuid AND s.uuid <> c.uuid
-WHERE c.terms <> '{}'
-  AND coalesce((SELECT array_agg(pt.term_uuid ORDER BY pt.term_uuid) FROM product_terms pt
-       JOIN product_attributes pa ON pa.tenant_id = pt.tenant_id AND pa.uuid = pt.product_attribute_uuid
-       WHERE pt.tenant_id = s.tenant_id AND pt.product_uuid = s.uuid AND pa.is_variant_axis), '{}') = c.terms
-ORDER BY c.uuid, s.uuid;
+-- The siblings of each variant through the parent index, whatever the plan (a generic plan
+-- joined every product of the tenant by a merge join: a cost growing with the catalog).
+CROSS JOIN LATERAL (
+    SELECT (array_agg(s.uuid ORDER BY s.uuid))[1] AS twin FROM products s
+    WHERE s.tenant_id = @tenant_id AND s.parent_uuid = c.parent_uuid AND s.uuid <> c.uuid
+      AND coalesce((SELECT array_agg(pt.term_uuid ORDER BY pt.term_uuid) FROM product_terms pt
+           JOIN product_attributes pa ON pa.tenant_id = pt.tenant_id AND pa.uuid = pt.product_attribute_uuid
+           WHERE pt.tenant_id = s.tenant_id AND pt.product_uuid = s.uuid AND pa.is_variant_axis), '{}') = c.terms
+) t
+WHERE c.terms <> '{}' AND t.twin IS NOT NULL
+ORDER BY c.uuid;

@@ -102,14 +102,17 @@ WITH combo AS (
     FROM products p
     WHERE p.tenant_id = $1 AND p.uuid = ANY($2::uuid[]) AND p.kind = 'variant' AND p.parent_uuid IS NOT NULL
 )
-SELECT DISTINCT ON (c.uuid) c.uuid AS product_uuid, c.parent_uuid::uuid AS parent_uuid, s.uuid AS twin_uuid
+SELECT c.uuid AS product_uuid, c.parent_uuid::uuid AS parent_uuid, t.twin::uuid AS twin_uuid
 FROM combo c
-JOIN products s ON s.tenant_id = $1 AND s.parent_uuid = c.parent_uuid AND s.uuid <> c.uuid
-WHERE c.terms <> '{}'
-  AND coalesce((SELECT array_agg(pt.term_uuid ORDER BY pt.term_uuid) FROM product_terms pt
-       JOIN product_attributes pa ON pa.tenant_id = pt.tenant_id AND pa.uuid = pt.product_attribute_uuid
-       WHERE pt.tenant_id = s.tenant_id AND pt.product_uuid = s.uuid AND pa.is_variant_axis), '{}') = c.terms
-ORDER BY c.uuid, s.uuid
+CROSS JOIN LATERAL (
+    SELECT (array_agg(s.uuid ORDER BY s.uuid))[1] AS twin FROM products s
+    WHERE s.tenant_id = $1 AND s.parent_uuid = c.parent_uuid AND s.uuid <> c.uuid
+      AND coalesce((SELECT array_agg(pt.term_uuid ORDER BY pt.term_uuid) FROM product_terms pt
+           JOIN product_attributes pa ON pa.tenant_id = pt.tenant_id AND pa.uuid = pt.product_attribute_uuid
+           WHERE pt.tenant_id = s.tenant_id AND pt.product_uuid = s.uuid AND pa.is_variant_axis), '{}') = c.terms
+) t
+WHERE c.terms <> '{}' AND t.twin IS NOT NULL
+ORDER BY c.uuid
 `
 
 type FindAxisTwinsParams struct {
@@ -125,6 +128,8 @@ type FindAxisTwinsRow struct {
 
 // For each of the variants, the first sibling (same parent) whose combination of axis terms (the
 // sorted terms of its product attributes with is_variant_axis) equals the variant's non-empty one.
+// The siblings of each variant through the parent index, whatever the plan (a generic plan
+// joined every product of the tenant by a merge join: a cost growing with the catalog).
 func (q *Queries) FindAxisTwins(ctx context.Context, arg FindAxisTwinsParams) ([]FindAxisTwinsRow, error) {
 	rows, err := q.db.Query(ctx, findAxisTwins, arg.TenantID, arg.ProductUuids)
 	if err != nil {

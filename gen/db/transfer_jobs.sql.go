@@ -885,6 +885,26 @@ func (q *Queries) RestartImport(ctx context.Context, arg RestartImportParams) (i
 	return result.RowsAffected(), nil
 }
 
+const searchDefer = `-- name: SearchDefer :exec
+SELECT search_defer()
+`
+
+// Queues the transaction's search-array refreshes until SearchFlush (migration 0029).
+func (q *Queries) SearchDefer(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, searchDefer)
+	return err
+}
+
+const searchFlush = `-- name: SearchFlush :exec
+SELECT search_flush()
+`
+
+// Runs the queued search-array refreshes, once per product.
+func (q *Queries) SearchFlush(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, searchFlush)
+	return err
+}
+
 const setImportStatus = `-- name: SetImportStatus :one
 UPDATE imports
 SET status = $1, checksum_sha256 = coalesce($2, checksum_sha256),

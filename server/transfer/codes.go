@@ -56,6 +56,17 @@ func (c *codes) hitCount() int64 {
 	return c.hits
 }
 
+// forget empties the memory (lines rolled back may have remembered codes of rows the rollback
+// removed).
+func (c *codes) forget() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ids = map[codeKey]uuid.UUID{}
+}
+
 type refreshKey struct{}
 
 // refreshing is ctx under which every reference is looked up again (and remembered anew, or

@@ -28,6 +28,14 @@ func (c *Counts) add(r Result) {
 	}
 }
 
+// plus adds o's line counts to c.
+func (c *Counts) plus(o Counts) {
+	c.Created += o.Created
+	c.Updated += o.Updated
+	c.Unchanged += o.Unchanged
+	c.FailedLines += o.FailedLines
+}
+
 // LineResult is the result of the line at Line (1-based) of a file.
 type LineResult struct {
 	Line int64

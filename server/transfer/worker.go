@@ -163,6 +163,11 @@ type importRun struct {
 	// defined are the codes the lines of a dry run would have created (dry runs write nothing, so
 	// a later line's reference to one is taken as resolved).
 	defined map[RefKey]bool
+	// added are the codes of defined in the order the lines added them (a batch rolled back
+	// takes its own out again).
+	added []RefKey
+	// ctx is the run's context, with its memory of codes (WithCodes).
+	ctx context.Context
 }
 
 // run reads the import's file from where its last committed line ended, applies each line, then
@@ -171,6 +176,7 @@ func (r *importRun) run(ctx context.Context) error {
 	imp := r.imp
 	ctx = reqctx.WithPrincipal(ctx, &reqctx.Principal{Tenant: imp.TenantID, Subject: "import:" + imp.Uuid.String()})
 	ctx = WithCodes(ctx)
+	r.ctx = ctx
 	if imp.DryRun {
 		// A dry run taken over starts again: the codes its lines would have defined are not kept.
 		r.defined = map[RefKey]bool{}
@@ -209,18 +215,19 @@ func (r *importRun) run(ctx context.Context) error {
 		src = cs
 	}
 	for {
-		l, err := src.Next(ctx)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
+		done, err := r.batch(ctx, src)
+		var re readError
+		switch {
+		case errors.As(err, &re):
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return r.fail(ctx, err.Error())
-		}
-		if err := r.line(ctx, l, false); err != nil {
+			return r.fail(ctx, re.err.Error())
+		case err != nil:
 			return err
+		}
+		if done {
+			break
 		}
 	}
 	if err := r.passes(ctx); err != nil {
@@ -259,7 +266,10 @@ func (r *importRun) apply(ctx context.Context, raw []byte) (Result, error) {
 	}
 	if res.Outcome != Failed {
 		for _, k := range im.Defines(raw) {
-			r.defined[k] = true
+			if !r.defined[k] {
+				r.defined[k] = true
+				r.added = append(r.added, k)
+			}
 		}
 	}
 	return res, nil
@@ -277,45 +287,32 @@ func (r *importRun) line(ctx context.Context, l Line, deferred bool) error {
 		}
 		r.w.Log.Error("import line", "import", r.imp.Uuid.String(), "line", l.No, "error", err.Error())
 	}
+	if l.Type == "" {
+		var res Result
+		_, _ = r.im.decode(l.Raw, &res) // the type and code it names, as far as it can be read
+		l.Type, l.Code = res.Type, res.Code
+	}
 	l.Raw, l.Fail = nil, []LineError{{Code: "INTERNAL", Message: "the line could not be applied (internal error)"}}
 	return r.commit(ctx, l, deferred)
 }
 
 func (r *importRun) commit(ctx context.Context, l Line, deferred bool) error {
-	imp := r.imp
 	return r.w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
-		tctx := store.WithTx(ctx, tx)
-		res := Result{Outcome: Failed, Errors: l.Fail, Type: l.Type, Code: l.Code}
-		if l.Fail == nil {
-			var err error
-			if res, err = r.apply(tctx, l.Raw); err != nil {
-				return err
-			}
+		if err := q.SearchDefer(ctx); err != nil {
+			return err
 		}
-		res.Errors = l.Rename(res.Errors)
-		var c Counts
-		switch {
-		case !deferred && unresolvedOnly(res):
-			// Applied again once the file is read: a later line may define the code.
-			if err := q.InsertImportDeferred(ctx, db.InsertImportDeferredParams{TenantID: imp.TenantID, ImportUuid: imp.Uuid,
-				Line: l.No, Raw: l.Raw}); err != nil {
-				return err
-			}
-		default:
-			c.add(res)
-			if res.Outcome == Failed {
-				if err := r.recordFailure(ctx, q, l.No, res); err != nil {
-					return err
-				}
-			}
+		c, err := r.step(store.WithTx(ctx, tx), q, l, deferred)
+		if err != nil {
+			return err
 		}
+		if err := q.SearchFlush(ctx); err != nil {
+			return err
+		}
+		pos := l.End
 		if deferred {
-			if _, err := q.DeleteImportDeferred(ctx, db.DeleteImportDeferredParams{TenantID: imp.TenantID, ImportUuid: imp.Uuid, Line: l.No}); err != nil {
-				return err
-			}
-			l.End = Position{Offset: r.imp.BytesRead, Line: r.imp.LinesRead}
+			pos = Position{Offset: r.imp.BytesRead, Line: r.imp.LinesRead}
 		}
-		if err := r.checkpoint(ctx, q, l.End, c); err != nil {
+		if err := r.checkpoint(ctx, q, pos, c); err != nil {
 			return err
 		}
 		if !deferred {
@@ -323,6 +320,141 @@ func (r *importRun) commit(ctx context.Context, l Line, deferred bool) error {
 		}
 		return nil
 	})
+}
+
+// Batches: the lines read from the file are applied batchLines at a time, or as many as
+// batchTime allows, in one transaction (each line in a savepoint of its own, so still atomic and
+// independent) committed with the progress after its last line: one commit, one progress write
+// and one refresh of the search arrays (migration 0029) per batch instead of per line. Bounded in
+// time, so that the rows a batch locks (the products it writes, their categories and parents)
+// and the events of other transactions that wait for it in GET /v1/events (commit order) are held
+// no longer than that.
+const (
+	batchLines = 250
+	batchTime  = 100 * time.Millisecond
+)
+
+// readError is the file failing to be read in a batch (the import fails, after the batch's lines
+// before it commit).
+type readError struct{ err error }
+
+func (e readError) Error() string { return e.err.Error() }
+
+// batch reads and applies the next lines of src, committed together; true at the end of the file.
+// A batch that fails as a whole (the database failing, not a line: a line's own faults are its
+// outcome) is rolled back and its lines applied again one transaction each (line), so one line the
+// database cannot apply never holds back the others.
+func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
+	var lines []Line
+	var eof bool
+	var readErr error
+	start := time.Now()
+	mark := len(r.added)
+	err := r.w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		r.forget(mark) // a deadlock victim runs again from its first line
+		if err := q.SearchDefer(ctx); err != nil {
+			return err
+		}
+		tctx := store.WithTx(ctx, tx)
+		var c Counts
+		for i := 0; ; i++ {
+			if i == len(lines) {
+				if eof || readErr != nil || len(lines) >= batchLines || time.Since(start) >= batchTime {
+					break
+				}
+				l, err := src.Next(ctx)
+				if errors.Is(err, io.EOF) {
+					eof = true
+					break
+				}
+				if err != nil {
+					readErr = err
+					break
+				}
+				lines = append(lines, l)
+			}
+			lc, err := r.step(tctx, q, lines[i], false)
+			if err != nil {
+				return err
+			}
+			c.plus(lc)
+		}
+		if len(lines) == 0 {
+			return nil
+		}
+		if err := q.SearchFlush(ctx); err != nil {
+			return err
+		}
+		return r.checkpoint(ctx, q, lines[len(lines)-1].End, c)
+	})
+	switch {
+	case err == nil:
+		if n := len(lines); n > 0 {
+			r.imp.BytesRead, r.imp.LinesRead = lines[n-1].End.Offset, lines[n-1].End.Line
+		}
+	case errors.Is(err, errLost) || ctx.Err() != nil:
+		return false, err
+	default:
+		r.w.Log.Warn("import batch rolled back, its lines applied one by one", "import", r.imp.Uuid.String(),
+			"lines", len(lines), "error", err.Error())
+		r.forget(mark)
+		for _, l := range lines {
+			if err := r.line(ctx, l, false); err != nil {
+				return false, err
+			}
+		}
+	}
+	if readErr != nil {
+		return false, readError{readErr}
+	}
+	return eof, nil
+}
+
+// forget undoes what the run remembered from lines rolled back: the codes a dry run's lines
+// defined after mark, and the codes resolved (which may name rows the rollback removed).
+func (r *importRun) forget(mark int) {
+	for _, k := range r.added[mark:] {
+		delete(r.defined, k)
+	}
+	r.added = r.added[:mark]
+	codesOf(r.ctx).forget()
+}
+
+// step applies line l in the transaction of ctx (q's) and records its outcome: the counts it adds,
+// its failure, or its deferral when it waits for codes further down the file (a deferred line
+// applied again is taken off the deferred ones).
+func (r *importRun) step(ctx context.Context, q *db.Queries, l Line, deferred bool) (Counts, error) {
+	imp := r.imp
+	var c Counts
+	res := Result{Outcome: Failed, Errors: l.Fail, Type: l.Type, Code: l.Code}
+	if l.Fail == nil {
+		var err error
+		if res, err = r.apply(ctx, l.Raw); err != nil {
+			return c, err
+		}
+	}
+	res.Errors = l.Rename(res.Errors)
+	switch {
+	case !deferred && unresolvedOnly(res):
+		// Applied again once the file is read: a later line may define the code.
+		if err := q.InsertImportDeferred(ctx, db.InsertImportDeferredParams{TenantID: imp.TenantID, ImportUuid: imp.Uuid,
+			Line: l.No, Raw: l.Raw}); err != nil {
+			return c, err
+		}
+	default:
+		c.add(res)
+		if res.Outcome == Failed {
+			if err := r.recordFailure(ctx, q, l.No, res); err != nil {
+				return c, err
+			}
+		}
+	}
+	if deferred {
+		if _, err := q.DeleteImportDeferred(ctx, db.DeleteImportDeferredParams{TenantID: imp.TenantID, ImportUuid: imp.Uuid, Line: l.No}); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
 }
 
 // checkpoint commits, with the transaction of q, the lines' counts c and the reading position pos,

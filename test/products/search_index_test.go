@@ -1,61 +1,12 @@
 package products
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"testing"
 
 	. "github.com/catalogd/catalogd/server/apptest"
 )
-
-// wantSearchFresh checks that every product of the tenant stores the search arrays of migration
-// 0023 (search_categories, search_terms, ready_channels) as they are computed now from the links,
-// written out here from their definitions rather than through the migration's functions.
-func wantSearchFresh(t *testing.T, tenant string) {
-	t.Helper()
-	rows, err := pool.Query(context.Background(), `
-		WITH RECURSIVE up (product_uuid, category) AS (
-			SELECT l.product_uuid, l.category_uuid FROM product_links l WHERE l.tenant_id = $1 AND l.kind = 'category'
-			UNION
-			SELECT up.product_uuid, c.parent_uuid FROM up
-			JOIN categories c ON c.tenant_id = $1 AND c.uuid = up.category WHERE c.parent_uuid IS NOT NULL
-		), fresh AS (
-			SELECT p.uuid,
-			       ARRAY(SELECT DISTINCT up.category FROM up WHERE up.product_uuid = p.uuid ORDER BY 1) AS categories,
-			       ARRAY(SELECT DISTINCT x.term FROM (
-			           SELECT pt.term_uuid AS term FROM product_terms pt WHERE pt.tenant_id = $1 AND pt.product_uuid = p.uuid
-			           UNION ALL
-			           SELECT pt.term_uuid FROM product_terms pt
-			           JOIN product_attributes pa ON pa.tenant_id = $1 AND pa.uuid = pt.product_attribute_uuid
-			           WHERE pt.tenant_id = $1 AND pt.product_uuid = p.parent_uuid
-			             AND NOT EXISTS (SELECT 1 FROM product_attributes o
-			                             WHERE o.tenant_id = $1 AND o.product_uuid = p.uuid AND o.attribute_uuid = pa.attribute_uuid)
-			       ) x ORDER BY 1) AS terms,
-			       ARRAY(SELECT pp.channel_uuid FROM product_publications pp
-			             WHERE pp.tenant_id = $1 AND pp.product_uuid = p.uuid AND pp.ready ORDER BY 1) AS ready
-			FROM products p WHERE p.tenant_id = $1
-		)
-		SELECT p.code, p.search_categories::text, f.categories::text, p.search_terms::text, f.terms::text,
-		       p.ready_channels::text, f.ready::text
-		FROM products p JOIN fresh f ON f.uuid = p.uuid
-		WHERE p.tenant_id = $1
-		  AND (p.search_categories, p.search_terms, p.ready_channels) IS DISTINCT FROM (f.categories, f.terms, f.ready)`, tenant)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var code, sc, fc, st, ft, sr, fr string
-		if err := rows.Scan(&code, &sc, &fc, &st, &ft, &sr, &fr); err != nil {
-			t.Fatal(err)
-		}
-		t.Errorf("product %s stores categories %s terms %s ready %s; they are %s, %s, %s", code, sc, st, sr, fc, ft, fr)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // The stored search arrays follow every write that changes what categoryTreeUuids and termUuids
 // match: category links, category moves (the whole subtree's products), terms and their unlinking,
@@ -72,7 +23,7 @@ func TestSearchArraysFollowEveryWrite(t *testing.T) {
 	v1 := mkProductID(t, c, "v1", "variant", "familyUuid", fam, "parentUuid", vp)
 	v2 := mkProductID(t, c, "v2", "variant", "familyUuid", fam, "parentUuid", vp)
 	s1, s2 := mkProductID(t, c, "s1", "simple"), mkProductID(t, c, "s2", "simple")
-	wantSearchFresh(t, tenant)
+	WantSearchFresh(t, pool, tenant)
 
 	// Category links and moves of the tree.
 	linkCat := func(p, cat string) string {
@@ -81,23 +32,23 @@ func TestSearchArraysFollowEveryWrite(t *testing.T) {
 	s1Leaf := linkCat(s1, leaf)
 	linkCat(s2, mid)
 	linkCat(vp, root)
-	wantSearchFresh(t, tenant)
+	WantSearchFresh(t, pool, tenant)
 	WantUUIDs(t, c, l("categoryTreeUuids[eq]", root), false, s1, s2, vp)
 	// mid (with leaf under it) moves under other: s1 and s2 leave root's tree for other's.
 	Want(t, c.Patch("/v1/categories/"+mid, Body("parentUuid", other)), 200)
-	wantSearchFresh(t, tenant)
+	WantSearchFresh(t, pool, tenant)
 	WantUUIDs(t, c, l("categoryTreeUuids[eq]", root), false, vp)
 	WantUUIDs(t, c, l("categoryTreeUuids[eq]", other), false, s1, s2)
 	// mid becomes a root itself, then leaf moves straight under root.
 	Want(t, c.Patch("/v1/categories/"+mid, Body("parentUuid", nil)), 200)
 	WantUUIDs(t, c, l("categoryTreeUuids[eq]", other), false)
 	Want(t, c.Patch("/v1/categories/"+leaf, Body("parentUuid", root)), 200)
-	wantSearchFresh(t, tenant)
+	WantSearchFresh(t, pool, tenant)
 	WantUUIDs(t, c, l("categoryTreeUuids[eq]", root), false, s1, vp)
 	WantUUIDs(t, c, l("categoryTreeUuids[eq]", mid), false, s2)
 	// Unlinking: s1 is in no tree any more.
 	Want(t, c.Delete("/v1/products/"+s1+"/categories/"+s1Leaf), 204)
-	wantSearchFresh(t, tenant)
+	WantSearchFresh(t, pool, tenant)
 	WantUUIDs(t, c, l("categoryTreeUuids[eq]", root), false, vp)
 
 	// Terms: the parent's red reaches its variants, unless a variant links colour itself.
@@ -117,15 +68,15 @@ func TestSearchArraysFollowEveryWrite(t *testing.T) {
 	}
 	vpColour := linkAttr(vp)
 	vpRed := linkTerm(vp, vpColour, red)
-	wantSearchFresh(t, tenant)
+	WantSearchFresh(t, pool, tenant)
 	WantUUIDs(t, c, l("termUuids[eq]", red), false, vp, v1, v2)
 	v2Colour := linkAttr(v2) // without terms: hides the parent's red
-	wantSearchFresh(t, tenant)
+	WantSearchFresh(t, pool, tenant)
 	WantUUIDs(t, c, l("termUuids[eq]", red), false, vp, v1)
 	linkTerm(v2, v2Colour, blue)
 	WantUUIDs(t, c, l("termUuids[eq]", blue), false, v2)
 	Want(t, c.Delete("/v1/products/"+v2+"/attributes/"+v2Colour), 204) // its terms go with it
-	wantSearchFresh(t, tenant)
+	WantSearchFresh(t, pool, tenant)
 	WantUUIDs(t, c, l("termUuids[eq]", red), false, vp, v1, v2)
 	WantUUIDs(t, c, l("termUuids[eq]", blue), false)
 
@@ -133,17 +84,17 @@ func TestSearchArraysFollowEveryWrite(t *testing.T) {
 	v3 := mkProductID(t, c, "v3", "variant", "familyUuid", fam, "parentUuid", vp)
 	vp2Colour := linkAttr(vp2)
 	linkTerm(vp2, vp2Colour, green)
-	wantSearchFresh(t, tenant)
+	WantSearchFresh(t, pool, tenant)
 	WantUUIDs(t, c, l("termUuids[eq]", red), false, vp, v1, v2, v3)
 	Want(t, c.Patch("/v1/products/"+v1, Body("parentUuid", vp2)), 200)
-	wantSearchFresh(t, tenant)
+	WantSearchFresh(t, pool, tenant)
 	WantUUIDs(t, c, l("termUuids[eq]", red), false, vp, v2, v3)
 	WantUUIDs(t, c, l("termUuids[eq]", green), false, vp2, v1)
 	// Unlinking the parent's term, then deleting a variant.
 	Want(t, c.Delete("/v1/products/"+vp+"/attributes/"+vpColour+"/terms/"+vpRed), 204)
 	WantUUIDs(t, c, l("termUuids[eq]", red), false)
 	Want(t, c.Delete("/v1/products/"+v3), 204)
-	wantSearchFresh(t, tenant)
+	WantSearchFresh(t, pool, tenant)
 	// All three filters at once, in one query.
 	linkCat(v1, leaf)
 	WantUUIDs(t, c, l("categoryTreeUuids[eq]", root, "termUuids[eq]", green), false, v1)
@@ -222,7 +173,7 @@ func TestSearchArraysUnderConcurrentWrites(t *testing.T) {
 	for f := range fail {
 		t.Error(f)
 	}
-	wantSearchFresh(t, tenant)
+	WantSearchFresh(t, pool, tenant)
 	// Every variant carries all eight terms; every linked product is in b's or a's tree as mid is now.
 	WantTotal(t, c, "/v1/products?size=100&kinds[eq]=variant&termUuids[eq]="+terms[7], 18)
 	WantTotal(t, c, "/v1/products?size=100&categoryTreeUuids[eq]="+b, 20)
