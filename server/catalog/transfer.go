@@ -47,7 +47,7 @@ func TransferKinds() []*transfer.Kind {
 			Refs: map[string]transfer.Ref{"family": ref("familyUuid", "family"), "parent": ref("parentUuid", "product"), "brand": ref("brandUuid", "brand")},
 			Sets: []transfer.Set{productLinkSet("categories", "category", linkCategory, productCategories.Ops()), productLinkSet("tags", "tag", linkTag, productTags.Ops())},
 			Maps: []transfer.Map{{Line: "attributes", Kind: "attribute", Field: "attributeUuid", Ops: productAttributes.Ops(), Exact: true,
-				IDKey:   "productAttributeUuid",
+				IDKey: "productAttributeUuid", SetIn: "terms",
 				Members: "SELECT attribute_uuid, uuid FROM product_attributes WHERE tenant_id = $1 AND product_uuid = $2",
 				Set: &transfer.Set{Kind: "term", Field: "termUuid", Ops: productTerms.Ops(),
 					Members: "SELECT term_uuid, uuid FROM product_terms WHERE tenant_id = $1 AND product_attribute_uuid = $2",

@@ -221,18 +221,40 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 			continue
 		}
 		if mp.Set != nil {
-			if !exists {
+			set, own, err := splitSetIn(mp, field, val)
+			if err != nil {
+				return false, err
+			}
+			if !exists || (own != nil && len(own.order) > 0) {
 				var o object
-				o.id(mp.Field, key)
-				got, _, err := im.write(ctx, mp.Ops, scope[0], false, o.bytes())
+				if exists {
+					o.id("uuid", child)
+				} else {
+					o.id(mp.Field, key)
+				}
+				if own != nil {
+					for _, f := range own.order {
+						o.put(f, own.fields[f])
+					}
+				}
+				got, did, err := im.write(ctx, mp.Ops, scope[0], exists, o.bytes())
 				if err != nil {
 					return false, under(err, field)
 				}
-				child, changed = uuidOf(got), true
+				if !exists {
+					child, did = uuidOf(got), true
+				}
+				changed = changed || did
+			}
+			if set == nil {
+				continue
 			}
 			st := *mp.Set
 			st.Line = field
-			did, err := im.applySet(ctx, tx, st, append(append([]string{}, keys...), mp.IDKey, child.String()), child, key, val)
+			if own != nil {
+				st.Line = field + "." + mp.SetIn
+			}
+			did, err := im.applySet(ctx, tx, st, append(append([]string{}, keys...), mp.IDKey, child.String()), child, key, set)
 			if err != nil {
 				return false, err
 			}
@@ -269,6 +291,35 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 		changed = changed || dropped
 	}
 	return changed, nil
+}
+
+// ownFields are the fields of a map key's object other than its set (SetIn), in their order.
+type ownFields struct {
+	fields map[string]json.RawMessage
+	order  []string
+}
+
+// splitSetIn splits the value of a key of map mp (a Set map) into its set (a list of codes; nil
+// when an object form leaves it out) and, for the object form, the child's own fields.
+func splitSetIn(mp Map, field string, val json.RawMessage) (json.RawMessage, *ownFields, error) {
+	if mp.SetIn == "" || len(val) == 0 || val[0] != '{' {
+		return val, nil, nil
+	}
+	fs, order, err := objectKeys(val)
+	if err != nil {
+		return nil, nil, malformed(field, "%s: %v", field, err)
+	}
+	own := &ownFields{fields: fs}
+	for _, f := range order {
+		switch f {
+		case mp.SetIn:
+		case "uuid", mp.Field:
+			return nil, nil, malformed(field+"."+f, "%s is given by the key", f)
+		default:
+			own.order = append(own.order, f)
+		}
+	}
+	return fs[mp.SetIn], own, nil
 }
 
 // under names an error's fields under prefix: "[0].displayName" is "contents.de-DE.displayName".

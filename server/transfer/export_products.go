@@ -44,6 +44,7 @@ type product struct {
 	categories, tags []string
 	attributes       map[string][]string
 	attributeOrder   []string
+	axes             map[string]bool // the attributes that are a variant axis of the product
 	values           []productValue
 	assets           []productAsset
 	publications     []productPublication
@@ -69,7 +70,7 @@ type childKind int
 const (
 	childCategory childKind = iota
 	childTag
-	childAttribute // ids: product attribute, attribute
+	childAttribute // ids: product attribute, attribute; n: 1 when it is a variant axis
 	childTerm      // ids: product attribute, term
 	childValue     // ids: input type, channel, locale
 	childAsset     // ids: asset type; text: the asset's code
@@ -203,7 +204,7 @@ func (r *reader) batches(extra string, related bool, write func([]*product) erro
 // targets, which grow with the catalog, by join.
 var childSQL = struct{ links, attributes, terms, values, assets, publications, relations, holders string }{
 	links:      `SELECT product_uuid, kind = 'category', target_uuid FROM product_links WHERE tenant_id = $1 AND product_uuid = ANY($2)`,
-	attributes: `SELECT product_uuid, uuid, attribute_uuid FROM product_attributes WHERE tenant_id = $1 AND product_uuid = ANY($2)`,
+	attributes: `SELECT product_uuid, uuid, attribute_uuid, is_variant_axis FROM product_attributes WHERE tenant_id = $1 AND product_uuid = ANY($2)`,
 	terms:      `SELECT product_uuid, product_attribute_uuid, term_uuid FROM product_terms WHERE tenant_id = $1 AND product_uuid = ANY($2)`,
 	values: `SELECT product_uuid, input_type_uuid, channel_uuid, locale_uuid, value FROM product_input_values
 		WHERE tenant_id = $1 AND product_uuid = ANY($2)`,
@@ -278,10 +279,15 @@ func (r *reader) load(batch []*product, related bool) error {
 				return nil
 			}},
 			child{childSQL.attributes, nil, func(rows pgx.Rows) error {
-				if err := rows.Scan(&id, &a, &b); err != nil {
+				var axis bool
+				if err := rows.Scan(&id, &a, &b, &axis); err != nil {
 					return err
 				}
-				add(rawChild{kind: childAttribute, ids: [3]pgtype.UUID{a, b}})
+				c := rawChild{kind: childAttribute, ids: [3]pgtype.UUID{a, b}}
+				if axis {
+					c.n = 1
+				}
+				add(c)
 				return nil
 			}},
 			child{childSQL.terms, nil, func(rows pgx.Rows) error {
@@ -387,6 +393,12 @@ func (r *reader) resolve(p *product) error {
 			}
 			p.attributes[a] = []string{}
 			p.attributeOrder = append(p.attributeOrder, a)
+			if c.n == 1 {
+				if p.axes == nil {
+					p.axes = map[string]bool{}
+				}
+				p.axes[a] = true
+			}
 		}
 	}
 	for _, c := range p.raw {
@@ -552,6 +564,13 @@ func (p *product) line(b []byte, typ string) []byte {
 			}
 			b = jsonpb.AppendString(b, a)
 			b = append(b, ':')
+			if p.axes[a] {
+				// The object form (API.md's line format extended): the terms and the flag.
+				b = append(b, `{"terms":`...)
+				b = appendList(b, p.attributes[a])
+				b = append(b, `,"isVariantAxis":true}`...)
+				continue
+			}
 			b = appendList(b, p.attributes[a])
 		}
 		b = append(b, '}')

@@ -127,8 +127,12 @@ type Map struct {
 	// IDKey names a child's uuid in its own children's events ("productAttributeUuid").
 	IDKey string
 	// Set, when given, makes each key's value a list of codes: the key's child is created when
-	// missing and the list becomes its set (a product's attributes, each with its terms).
-	Set *Set
+	// missing and the list becomes its set (a product's attributes, each with its terms). With
+	// SetIn, the value may also be an object: its SetIn field is the list (absent: the set is left
+	// alone) and its other fields are the child's own, created or updated with PATCH semantics
+	// ({"terms":["red"],"isVariantAxis":true}).
+	Set   *Set
+	SetIn string
 }
 
 // Set is a set of links a line gives as codes (a product's "categories"): after the line, the

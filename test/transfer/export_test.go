@@ -73,7 +73,7 @@ var richCatalog = strings.Join([]string{
 	`{"type":"product","code":"OLD-1","kind":"simple","status":"removed"}`,
 	`{"type":"product","code":"GONE-1","kind":"simple","status":"active","publications":[{"channel":"app","status":"published"}]}`,
 	`{"type":"product","code":"GONE-1","status":"removed"}`,
-	`{"type":"product","code":"BOOT-1-BLUE","kind":"variant","family":"footwear","parent":"BOOT-1","attributes":{"color":["blue"]}}`,
+	`{"type":"product","code":"BOOT-1-BLUE","kind":"variant","family":"footwear","parent":"BOOT-1","attributes":{"color":{"terms":["blue"],"isVariantAxis":true}}}`,
 }, "\n")
 
 func tenantCtx(tenant string) context.Context {
@@ -124,9 +124,11 @@ func TestExportRoundTrip(t *testing.T) {
 	}
 	for _, want := range []string{
 		`{"type":"product","code":"GONE-1","kind":"simple","status":"active","publications":[{"channel":"app","status":"published"}]}`,
+		// A product attribute that is a variant axis travels in the object form.
+		`"attributes":{"color":{"terms":["blue"],"isVariantAxis":true}}`,
 		`{"type":"product","code":"GONE-1","status":"removed"}`,
 	} {
-		if !strings.Contains(exA, want+"\n") {
+		if !strings.Contains(exA, want+"\n") && !strings.Contains(exA, want+"}\n") {
 			t.Errorf("no line %s", want)
 		}
 	}
@@ -165,6 +167,12 @@ func TestExportRoundTrip(t *testing.T) {
 	}
 	if len(prods) != 5 || prods["BOOT-1"]["status"] != "active" || prods["LACE-1"]["status"] != "inactive" || prods["BOOT-1"]["displayName"] != `Boot "One"` {
 		t.Errorf("products of the copy: %v", prods)
+	}
+	for _, v := range Want(t, cB.Get("/v1/products"+Q("size", "100", "codes[eq]", "BOOT-1-BLUE")), 200).Items() {
+		pa := Want(t, cB.Get("/v1/products/"+Str(v, "uuid")+"/attributes"), 200).Items()
+		if len(pa) != 1 || pa[0]["isVariantAxis"] != true {
+			t.Errorf("BOOT-1-BLUE's attributes in the copy: %v", pa)
+		}
 	}
 	pubs := Want(t, cB.Get("/v1/products/"+Str(prods["BOOT-1"], "uuid")+"/publications"), 200).Items()
 	statuses := map[string]bool{}

@@ -775,3 +775,40 @@ func TestProductAssetsAndRelations(t *testing.T) {
 	wantFailed(t, apply(`{"type":"product","code":"BOOT-1","assets":[{"asset":"boot-side","assetType":"banner"}]}`), "assets[0].assetType", "UNRESOLVED_REFERENCE")
 	wantFailed(t, apply(`{"type":"product","code":"BOOT-1","relations":[{"relationType":"cross_sell","target":"BOOT-1"}]}`), "relations[0].target", "VALIDATION_FAILED")
 }
+
+// TestProductAttributeObjectForm: a product's attribute given as an object carries its terms and
+// its own fields (isVariantAxis), created or updated with PATCH semantics; without "terms" the
+// terms are left alone; the list form still works; the key's own fields cannot be given.
+func TestProductAttributeObjectForm(t *testing.T) {
+	t.Parallel()
+	c, _, apply := importer(t)
+	wantOutcome(t, apply(`{"type":"attribute","code":"color","terms":[{"code":"red"},{"code":"blue"}]}`), transfer.Created)
+	wantOutcome(t, apply(`{"type":"family","code":"f","attributes":[{"attribute":"color"}]}`), transfer.Created)
+	wantOutcome(t, apply(`{"type":"product","code":"P","kind":"variant_parent","family":"f","attributes":{"color":{"terms":["red"],"isVariantAxis":true}}}`), transfer.Created)
+	p := uuidByCode(t, c, "/v1/products", "P")
+	state := func() string {
+		t.Helper()
+		pa := Want(t, c.Get("/v1/products/"+p+"/attributes"), 200).Items()
+		if len(pa) != 1 {
+			t.Fatalf("attributes %v", pa)
+		}
+		terms := Want(t, c.Get("/v1/products/"+p+"/attributes/"+Str(pa[0], "uuid")+"/terms"), 200).Items()
+		return fmt.Sprintf("axis=%v terms=%d", pa[0]["isVariantAxis"], len(terms))
+	}
+	if got := state(); got != "axis=true terms=1" {
+		t.Errorf("after create: %s", got)
+	}
+	wantOutcome(t, apply(`{"type":"product","code":"P","attributes":{"color":{"terms":["red"],"isVariantAxis":true}}}`), transfer.Unchanged)
+	// Without terms: the flag changes, the terms stay.
+	wantOutcome(t, apply(`{"type":"product","code":"P","attributes":{"color":{"isVariantAxis":false}}}`), transfer.Updated)
+	if got := state(); got != "axis=false terms=1" {
+		t.Errorf("after the flag alone: %s", got)
+	}
+	// The list form sets the terms and leaves the flag.
+	wantOutcome(t, apply(`{"type":"product","code":"P","attributes":{"color":["red","blue"]}}`), transfer.Updated)
+	if got := state(); got != "axis=false terms=2" {
+		t.Errorf("after the list form: %s", got)
+	}
+	wantFailed(t, apply(`{"type":"product","code":"P","attributes":{"color":{"attributeUuid":"`+RandomUUID()+`"}}}`), "attributes.color.attributeUuid", "MALFORMED_REQUEST")
+	wantFailed(t, apply(`{"type":"product","code":"P","attributes":{"color":{"terms":["green"]}}}`), "attributes.color.terms[0]", "UNRESOLVED_REFERENCE")
+}
