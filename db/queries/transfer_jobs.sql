@@ -175,10 +175,10 @@ UPDATE imports i
 SET bytes_read = 0, lines_read = 0, created_count = 0, updated_count = 0, unchanged_count = 0, failed_count = 0
 WHERE i.tenant_id = @tenant_id AND i.uuid = @uuid AND i.lease_id = @lease_id;
 
--- name: SearchDefer :exec
--- Queues the transaction's search-array refreshes until SearchFlush (migration 0029).
-SELECT search_defer();
+-- name: RefreshDefer :exec
+-- Queues the transaction's readiness and search-array refreshes until RefreshFlush (migration 0029).
+SELECT refresh_defer();
 
--- name: SearchFlush :exec
--- Runs the queued search-array refreshes, once per product.
-SELECT search_flush();
+-- name: RefreshFlush :exec
+-- Runs the queued readiness and search-array refreshes, once per product.
+SELECT refresh_flush();

@@ -819,6 +819,26 @@ func (q *Queries) PruneImports(ctx context.Context, arg PruneImportsParams) (int
 	return result.RowsAffected(), nil
 }
 
+const refreshDefer = `-- name: RefreshDefer :exec
+SELECT refresh_defer()
+`
+
+// Queues the transaction's readiness and search-array refreshes until RefreshFlush (migration 0029).
+func (q *Queries) RefreshDefer(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, refreshDefer)
+	return err
+}
+
+const refreshFlush = `-- name: RefreshFlush :exec
+SELECT refresh_flush()
+`
+
+// Runs the queued readiness and search-array refreshes, once per product.
+func (q *Queries) RefreshFlush(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, refreshFlush)
+	return err
+}
+
 const releaseExport = `-- name: ReleaseExport :execrows
 UPDATE exports SET lease_until = now() - interval '1 second'
 WHERE tenant_id = $1 AND uuid = $2 AND lease_id = $3 AND status = 'running'
@@ -883,26 +903,6 @@ func (q *Queries) RestartImport(ctx context.Context, arg RestartImportParams) (i
 		return 0, err
 	}
 	return result.RowsAffected(), nil
-}
-
-const searchDefer = `-- name: SearchDefer :exec
-SELECT search_defer()
-`
-
-// Queues the transaction's search-array refreshes until SearchFlush (migration 0029).
-func (q *Queries) SearchDefer(ctx context.Context) error {
-	_, err := q.db.Exec(ctx, searchDefer)
-	return err
-}
-
-const searchFlush = `-- name: SearchFlush :exec
-SELECT search_flush()
-`
-
-// Runs the queued search-array refreshes, once per product.
-func (q *Queries) SearchFlush(ctx context.Context) error {
-	_, err := q.db.Exec(ctx, searchFlush)
-	return err
 }
 
 const setImportStatus = `-- name: SetImportStatus :one

@@ -14,6 +14,7 @@ import (
 	"github.com/catalogd/catalogd/server/lifecycle"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/reqctx"
+	"github.com/catalogd/catalogd/server/store"
 )
 
 // Product channel publications: one per product and channel, draft → published ⇄ unpublished.
@@ -114,11 +115,18 @@ type missingItem struct {
 
 // readiness lists, for each of channels, what product lacks to be published there (an empty list
 // means ready), as stored on its publications (migration 0020: every write that can change it
-// recomputes it in its own transaction); one query for all of them.
+// recomputes it in its own transaction, or queues it until the transaction's refresh_flush, which
+// runs first then: migration 0029); one query for all of them.
 func readiness(ctx context.Context, q *db.Queries, tenant string, product uuid.UUID, channels []uuid.UUID) (map[uuid.UUID][]missingItem, error) {
 	out := make(map[uuid.UUID][]missingItem, len(channels))
 	for _, ch := range channels {
 		out[ch] = []missingItem{}
+	}
+	if store.RefreshDeferred(ctx) {
+		// An import batch's readiness waits in its queue: brought up to date first.
+		if err := q.RefreshFlush(ctx); err != nil {
+			return nil, err
+		}
 	}
 	rows, err := q.ListPublicationReadiness(ctx, db.ListPublicationReadinessParams{TenantID: tenant, ProductUuid: product, ChannelUuids: channels})
 	if err != nil {

@@ -196,6 +196,19 @@ func FailFlat(ctx context.Context) {
 	}
 }
 
+type deferredKey struct{}
+
+// WithDeferredRefresh marks ctx as running in a transaction that called refresh_defer()
+// (migration 0029: readiness and search arrays refreshed once, at refresh_flush(), instead of
+// after every statement): a read that needs them current calls refresh_flush() first
+// (RefreshDeferred tells it).
+func WithDeferredRefresh(ctx context.Context) context.Context {
+	return context.WithValue(ctx, deferredKey{}, true)
+}
+
+// RefreshDeferred reports whether ctx is from WithDeferredRefresh.
+func RefreshDeferred(ctx context.Context) bool { return ctx.Value(deferredKey{}) != nil }
+
 // WithTx returns ctx under which DB.Tx runs in a savepoint of tx, and DB.Q's statements in tx (the
 // scheduler runs publication moves inside the transaction that claims the schedule; an
 // Idempotency-Key request runs its handler inside the transaction that stores its answer).

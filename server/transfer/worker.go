@@ -298,14 +298,14 @@ func (r *importRun) line(ctx context.Context, l Line, deferred bool) error {
 
 func (r *importRun) commit(ctx context.Context, l Line, deferred bool) error {
 	return r.w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
-		if err := q.SearchDefer(ctx); err != nil {
+		if err := q.RefreshDefer(ctx); err != nil {
 			return err
 		}
-		c, err := r.step(store.WithTx(ctx, tx), q, l, deferred)
+		c, err := r.step(store.WithDeferredRefresh(store.WithTx(ctx, tx)), q, l, deferred)
 		if err != nil {
 			return err
 		}
-		if err := q.SearchFlush(ctx); err != nil {
+		if err := q.RefreshFlush(ctx); err != nil {
 			return err
 		}
 		pos := l.End
@@ -352,10 +352,10 @@ func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
 	mark := len(r.added)
 	err := r.w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
 		r.forget(mark) // a deadlock victim runs again from its first line
-		if err := q.SearchDefer(ctx); err != nil {
+		if err := q.RefreshDefer(ctx); err != nil {
 			return err
 		}
-		tctx := store.WithTx(ctx, tx)
+		tctx := store.WithDeferredRefresh(store.WithTx(ctx, tx))
 		var c Counts
 		for i := 0; ; i++ {
 			if i == len(lines) {
@@ -382,7 +382,7 @@ func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
 		if len(lines) == 0 {
 			return nil
 		}
-		if err := q.SearchFlush(ctx); err != nil {
+		if err := q.RefreshFlush(ctx); err != nil {
 			return err
 		}
 		return r.checkpoint(ctx, q, lines[len(lines)-1].End, c)
