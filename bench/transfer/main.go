@@ -180,7 +180,7 @@ func generate(n int) (string, int64, string, error) {
 type result struct {
 	elapsed            time.Duration
 	rate, rssMB        float64
-	pgCPU              time.Duration
+	pgCPU, serverCPU   time.Duration
 	created, unchanged int64
 	items, size        int64
 }
@@ -255,7 +255,8 @@ func importFile(a *measure.API, path string, size int64, sum string) (result, er
 	}
 	elapsed := time.Since(t0)
 	close(stop)
-	r := result{elapsed: elapsed, rssMB: peak(), pgCPU: measure.SampleCPU(*procs).Sub(cpu0).Postgres}
+	cpu := measure.SampleCPU(*procs).Sub(cpu0)
+	r := result{elapsed: elapsed, rssMB: peak(), pgCPU: cpu.Postgres, serverCPU: cpu.Server}
 	if imp["status"] != "completed" || imp["failedCount"] != float64(0) {
 		return r, fmt.Errorf("import %s: %v", id, imp)
 	}
@@ -265,8 +266,11 @@ func importFile(a *measure.API, path string, size int64, sum string) (result, er
 }
 
 func report(name string, r result, n int) {
-	fmt.Printf("%s: %d lines in %.1f s: %.0f lines/s (created %d, unchanged %d); database CPU %.1f s (%.0f%% of the wall time); catalogd peak RSS %.0f MB\n",
-		name, n, r.elapsed.Seconds(), r.rate, r.created, r.unchanged, r.pgCPU.Seconds(), 100*r.pgCPU.Seconds()/r.elapsed.Seconds(), r.rssMB)
+	fmt.Printf("%s: %d lines in %.1f s: %.0f lines/s (created %d, unchanged %d); database CPU %.1f s (%.0f%% of the wall time), %.2f ms a line; "+
+		"catalogd CPU %.1f s, %.2f ms a line; catalogd peak RSS %.0f MB\n",
+		name, n, r.elapsed.Seconds(), r.rate, r.created, r.unchanged, r.pgCPU.Seconds(), 100*r.pgCPU.Seconds()/r.elapsed.Seconds(),
+		1000*r.pgCPU.Seconds()/float64(n), r.serverCPU.Seconds(), 1000*r.serverCPU.Seconds()/float64(n), r.rssMB)
+	figures.Put(name+"_server_cpu_s", fmt.Sprintf("%.1f", r.serverCPU.Seconds()))
 	figures.Put(name+"_lines_per_s", fmt.Sprintf("%.0f", r.rate))
 	figures.Put(name+"_pg_cpu_s", fmt.Sprintf("%.1f", r.pgCPU.Seconds()))
 	figures.Put(name+"_rss_mb", fmt.Sprintf("%.0f", r.rssMB))
