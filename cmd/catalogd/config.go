@@ -20,6 +20,7 @@ import (
 
 	"github.com/catalogd/catalogd/server/app"
 	"github.com/catalogd/catalogd/server/auth"
+	"github.com/catalogd/catalogd/server/store"
 	"github.com/catalogd/catalogd/server/webhooks"
 )
 
@@ -75,6 +76,12 @@ var variables = []variable{
 	{env: "DATABASE_URL", flag: "database-url", def: "", accepts: "empty, or a PostgreSQL URL (postgres://…) or key=value connection string",
 		help: "PostgreSQL; empty runs an embedded PostgreSQL in CATALOG_DATA_DIR/pg", secret: true, cmds: cmdServe | cmdMigrate,
 		set: func(s *settings, v string) error { s.app.DatabaseURL = v; return parseDatabaseURL(v) }},
+	{env: "CATALOG_DATABASE_POOLER", flag: "database-pooler", def: "none", accepts: "none, transaction or session",
+		help: "what DATABASE_URL reaches: PostgreSQL itself, or a connection pooler (PgBouncer) in transaction or session mode; transaction: no prepared statement, lock or setting outlives a transaction", cmds: cmdServe | cmdMigrate,
+		set: func(s *settings, v string) (err error) { s.app.DatabasePooler, err = store.ParsePooler(v); return err }},
+	{env: "CATALOG_DATABASE_DIRECT_URL", flag: "database-direct-url", def: "", accepts: "empty, or a PostgreSQL URL (postgres://…) or key=value connection string",
+		help: "with CATALOG_DATABASE_POOLER=transaction: the same primary without the pooler, for LISTEN (webhook wake-ups); empty: the dispatcher polls every second", secret: true, cmds: cmdServe,
+		set: func(s *settings, v string) error { s.app.DatabaseDirectURL = v; return parseDatabaseURL(v) }},
 	{env: "CATALOG_DATA_DIR", flag: "data-dir", def: "./.data", accepts: "a directory path (created when missing)",
 		help: "embedded database, development JWT secret, generated webhook secret key, local asset file blobs", cmds: cmdServe | cmdMigrate | cmdToken,
 		set: func(s *settings, v string) error { s.app.DataDir = v; return nonEmpty(v) }},

@@ -460,7 +460,11 @@ func migrate(std stdio, s *settings) error {
 		defer c.Stop() //nolint:errcheck
 		url = c.URL()
 	}
-	d, err := store.Open(ctx, url)
+	var topo store.Topology
+	if s.app.DatabaseURL != "" {
+		topo.Pooler = s.app.DatabasePooler
+	}
+	d, err := store.OpenWith(ctx, url, store.Options{Topology: topo})
 	if err != nil {
 		return err
 	}

@@ -145,28 +145,3 @@ func (q *Queries) RetentionNextEventTenant(ctx context.Context, after string) (s
 	err := row.Scan(&tenant_id)
 	return tenant_id, err
 }
-
-const retentionTryLock = `-- name: RetentionTryLock :one
-SELECT pg_try_advisory_lock(hashtextextended('catalogd:retention', 0))
-`
-
-// Retention (server/retention) runs on one replica at a time: the others skip their run. Every
-// statement of a run goes through the one connection that holds this session advisory lock, outside
-// any explicit transaction, so each batch is its own short transaction.
-func (q *Queries) RetentionTryLock(ctx context.Context) (bool, error) {
-	row := q.db.QueryRow(ctx, retentionTryLock)
-	var pg_try_advisory_lock bool
-	err := row.Scan(&pg_try_advisory_lock)
-	return pg_try_advisory_lock, err
-}
-
-const retentionUnlock = `-- name: RetentionUnlock :one
-SELECT pg_advisory_unlock(hashtextextended('catalogd:retention', 0))
-`
-
-func (q *Queries) RetentionUnlock(ctx context.Context) (bool, error) {
-	row := q.db.QueryRow(ctx, retentionUnlock)
-	var pg_advisory_unlock bool
-	err := row.Scan(&pg_advisory_unlock)
-	return pg_advisory_unlock, err
-}

@@ -44,14 +44,19 @@ import (
 
 // Config is the service's configuration (DESIGN.md "Running it").
 type Config struct {
-	HTTPAddr       string
-	GRPCAddr       string
-	DatabaseURL    string
-	DataDir        string
-	JWTHS256Secret string
-	JWKSURL        string
-	JWTIssuer      string
-	JWTAudience    string
+	HTTPAddr    string
+	GRPCAddr    string
+	DatabaseURL string
+	// DatabasePooler is what DatabaseURL reaches (CATALOG_DATABASE_POOLER; "" is none) and
+	// DatabaseDirectURL the primary without the pooler (CATALOG_DATABASE_DIRECT_URL), for the
+	// sessions a transaction pooler cannot keep (DESIGN.md "Production topology").
+	DatabasePooler    store.Pooler
+	DatabaseDirectURL string
+	DataDir           string
+	JWTHS256Secret    string
+	JWKSURL           string
+	JWTIssuer         string
+	JWTAudience       string
 	// Webhooks (DESIGN.md "Events and webhooks").
 	WebhookAllowPrivate bool
 	WebhookPolicy       webhooks.Policy
@@ -210,10 +215,14 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 		}
 		url = s.embedded.URL()
 	}
-	if s.DB, err = store.Open(ctx, url); err != nil {
+	topo, err := cfg.topology(s.embedded != nil)
+	if err != nil {
 		return nil, err
 	}
-	if s.ops, err = store.OpenWith(ctx, url, store.Options{MaxConns: 2, MinConns: 1, Name: "ops"}); err != nil {
+	if s.DB, err = store.OpenWith(ctx, url, store.Options{Topology: topo}); err != nil {
+		return nil, err
+	}
+	if s.ops, err = store.OpenWith(ctx, url, store.Options{MaxConns: 2, MinConns: 1, Name: "ops", Topology: topo}); err != nil {
 		return nil, err
 	}
 	s.Pools = store.NewPoolCollector()
@@ -222,7 +231,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if !cfg.DisableDispatcher {
 		// The dispatcher has connections of its own, which API load cannot take (DESIGN.md "Limits
 		// and fairness"). Opened before anything serves: once /readyz answers, start-up cannot fail.
-		if s.dispatchDB, err = store.OpenWith(ctx, url, store.Options{MaxConns: webhooks.DispatcherConns, Name: "dispatcher"}); err != nil {
+		if s.dispatchDB, err = store.OpenWith(ctx, url, store.Options{MaxConns: webhooks.DispatcherConns, Name: "dispatcher", Topology: topo}); err != nil {
 			return nil, err
 		}
 		s.Pools.Add("dispatcher", s.dispatchDB)
@@ -349,6 +358,23 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	log.Info("catalogd serving", "http", s.HTTPAddr(), "grpc", s.GRPCAddr())
 	return s, nil
+}
+
+// topology is how the pools reach PostgreSQL: the configured pooler and direct URL, none of which
+// applies to an embedded database.
+func (cfg Config) topology(embedded bool) (store.Topology, error) {
+	topo := store.Topology{Pooler: cfg.DatabasePooler, DirectURL: cfg.DatabaseDirectURL}
+	if topo.Pooler == "" || embedded {
+		topo.Pooler = store.PoolerNone
+	}
+	if embedded {
+		topo.DirectURL = ""
+	}
+	if topo.DirectURL != "" && topo.Pooler != store.PoolerTransaction {
+		return topo, errors.New("CATALOG_DATABASE_DIRECT_URL is for CATALOG_DATABASE_POOLER=transaction " +
+			"(the sessions a transaction pooler cannot keep); with pooler " + string(topo.Pooler) + " DATABASE_URL keeps sessions itself")
+	}
+	return topo, nil
 }
 
 // Stop shuts down gracefully: no new requests, in-flight ones finish (up to ctx's deadline), then

@@ -151,6 +151,14 @@ func StartOn(dbURL string, drop func(), extra ...func(*app.Config)) (*Env, error
 	dir, _ := os.MkdirTemp("", "catalogd-test-")
 	cfg := app.Config{HTTPAddr: "127.0.0.1:0", GRPCAddr: "127.0.0.1:0", DatabaseURL: dbURL, DataDir: dir,
 		JWTHS256Secret: Secret, JWTIssuer: Issuer, JWTAudience: Audience}
+	pooled, err := poolerFromEnv()
+	if err != nil {
+		drop()
+		return nil, err
+	}
+	if pooled != nil { // TEST_POOLER: first, so that a test's own options may say otherwise
+		pooled(&cfg)
+	}
 	for _, f := range extra {
 		f(&cfg)
 	}

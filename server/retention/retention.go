@@ -4,8 +4,10 @@
 // their age. It also deletes the stored answers of idempotency keys (server/app/idempotency.go)
 // once they are older than IdempotencyTTL (24 h), whatever CATALOG_RETENTION says.
 //
-// Every replica runs a Pruner; a run takes a PostgreSQL session advisory lock first, so one replica
-// prunes at a time and the others skip their turn. A run deletes in bounded batches (Batch rows per
+// Every replica runs a Pruner; a run takes a PostgreSQL advisory lock first (store.DB.TryLock: a
+// transaction-scoped one, held by a transaction of its own for the run, so that it works behind a
+// transaction pooler and never stays with an idle connection), so one replica prunes at a time and
+// the others skip their turn. A run deletes in bounded batches (Batch rows per
 // statement, each statement its own short transaction, keyset-ordered on an index so no batch walks
 // what an earlier one deleted) and pauses between batches, so it never holds locks for long or takes
 // the database from the API.
@@ -21,6 +23,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/catalogd/catalogd/gen/db"
@@ -73,6 +76,9 @@ type Pruner struct {
 	// Now is the clock (tests); nil is store.Now.
 	Now func() time.Time
 }
+
+// LockKey names the advisory lock of a run (store.DB.TryLock).
+const LockKey = "catalogd:retention"
 
 // Result is what one run did.
 type Result struct {
@@ -135,26 +141,14 @@ func (p *Pruner) RunOnce(ctx context.Context) (res Result, err error) {
 	if p.Retention <= 0 && p.IdempotencyTTL <= 0 {
 		return res, errors.New("retention: Retention or IdempotencyTTL must be positive")
 	}
-	conn, err := p.DB.Pool.Acquire(ctx)
-	if err != nil {
-		return res, err
-	}
-	q := db.New(conn)
-	locked := false
+	release, locked, err := p.DB.TryLock(ctx, LockKey)
 	defer func() {
 		if locked {
-			uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			if _, uerr := q.RetentionUnlock(uctx); uerr != nil {
-				// A session lock dies with its session: close the connection rather than return it
-				// to the pool still holding the lock.
-				_ = conn.Conn().Close(uctx)
-			}
-			cancel()
+			release()
 		}
-		conn.Release()
 		p.Metrics.run(res, err)
 	}()
-	if locked, err = q.RetentionTryLock(ctx); err != nil || !locked {
+	if err != nil || !locked {
 		res.Skipped = err == nil
 		return res, err
 	}
@@ -162,7 +156,7 @@ func (p *Pruner) RunOnce(ctx context.Context) (res Result, err error) {
 	if p.Now != nil {
 		now = p.Now()
 	}
-	r := run{p: p, q: q, conn: conn.Conn(), res: &res, cutoff: now.Add(-p.Retention), batch: p.Batch}
+	r := run{p: p, q: p.DB.Q, pool: p.DB.Pool, res: &res, cutoff: now.Add(-p.Retention), batch: p.Batch}
 	if r.batch <= 0 {
 		r.batch = DefaultBatch
 	}
@@ -201,7 +195,7 @@ func (r *run) idempotencyKeys(ctx context.Context, cutoff time.Time) error {
 	for {
 		var n int64
 		if err := r.statement(ctx, func(ctx context.Context) error {
-			tag, err := r.conn.Exec(ctx, pruneIdempotencyKeys, cutoff, r.batch)
+			tag, err := r.pool.Exec(ctx, pruneIdempotencyKeys, cutoff, r.batch)
 			n = tag.RowsAffected()
 			return err
 		}); err != nil {
@@ -222,7 +216,7 @@ func (r *run) idempotencyKeys(ctx context.Context, cutoff time.Time) error {
 type run struct {
 	p                   *Pruner
 	q                   *db.Queries
-	conn                *pgx.Conn // q's connection (statements sqlc does not generate)
+	pool                *pgxpool.Pool // statements sqlc does not generate, each its own transaction
 	res                 *Result
 	cutoff, leaseCutoff time.Time
 	batch               int

@@ -20,6 +20,9 @@ import (
 type DB struct {
 	Pool *pgxpool.Pool
 	Q    *db.Queries
+	topo Topology
+	// direct is the configuration of topo.DirectURL's connections (nil: none).
+	direct *pgx.ConnConfig
 }
 
 // Open connects a pool to url and checks it answers.
@@ -37,6 +40,8 @@ type Options struct {
 	// default 0). The ops pool keeps one, so that /readyz answers from a warm connection even when
 	// the server's connection slots are all taken.
 	MinConns int32
+	// Topology: what url reaches (a pooler or PostgreSQL itself) and the direct URL beside it.
+	Topology
 }
 
 // OpenWith connects a pool to url with opts and checks it answers. The webhook dispatcher has a
@@ -56,9 +61,20 @@ func OpenWith(ctx context.Context, url string, opts Options) (*DB, error) {
 		cfg.ConnConfig.RuntimeParams["application_name"] = "catalogd-" + opts.Name
 	}
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
+	opts.Topology.configure(cfg.ConnConfig)
 	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
 		registerUUID(c.TypeMap())
 		return nil
+	}
+	var direct *pgx.ConnConfig
+	if opts.DirectURL != "" {
+		if direct, err = pgx.ParseConfig(opts.DirectURL); err != nil {
+			return nil, fmt.Errorf("parse CATALOG_DATABASE_DIRECT_URL: %w", err)
+		}
+		if opts.Name != "" {
+			direct.RuntimeParams["application_name"] = "catalogd-" + opts.Name
+		}
+		direct.RuntimeParams["timezone"] = "UTC"
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -70,7 +86,7 @@ func OpenWith(ctx context.Context, url string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
-	return &DB{Pool: pool, Q: db.New(ctxDB{pool})}, nil
+	return &DB{Pool: pool, Q: db.New(ctxDB{pool}), topo: opts.Topology, direct: direct}, nil
 }
 
 // ctxDB is the pool as the queries' connection, except that a statement under a context from

@@ -225,20 +225,33 @@ func (d *Dispatcher) start(ctx context.Context, r db.ClaimDueDeliveriesRow, leas
 	}()
 }
 
-// listen turns NOTIFY catalogd_webhooks into wake-ups, reconnecting as needed.
+// listen turns NOTIFY catalogd_webhooks into wake-ups, reconnecting as needed. Its connection is a
+// session of its own (store.DB.Session: behind a transaction pooler, one to
+// CATALOG_DATABASE_DIRECT_URL). Without one (a transaction pooler and no direct URL) nothing
+// wakes the loop but its poll (Poll), which /metrics shows (catalogd_webhook_listening 0).
 func (d *Dispatcher) listen(ctx context.Context) {
 	for ctx.Err() == nil {
-		conn, err := d.DB.Pool.Acquire(ctx)
+		conn, err := d.DB.Session(ctx)
+		if errors.Is(err, store.ErrNoSession) {
+			d.Log.Warn("webhook dispatcher polls for deliveries every "+d.Poll.String()+" instead of listening for wake-ups: "+
+				"set CATALOG_DATABASE_DIRECT_URL", "error", err.Error())
+			return
+		}
 		if err == nil {
 			if _, err = conn.Exec(ctx, "LISTEN "+events.Channel); err == nil {
+				d.Metrics.listening(true)
+				// Deliveries due while nobody listened are claimed now.
+				d.signal()
 				for {
-					if _, err = conn.Conn().WaitForNotification(ctx); err != nil {
+					if _, err = conn.WaitForNotification(ctx); err != nil {
 						break
 					}
+					d.Metrics.notified()
 					d.signal()
 				}
+				d.Metrics.listening(false)
 			}
-			conn.Hijack().Close(context.Background()) //nolint:errcheck // a LISTENing connection is not returned to the pool
+			conn.Close(context.Background()) //nolint:errcheck // a LISTENing connection is never reused
 		}
 		if ctx.Err() == nil {
 			d.Log.Warn("webhook listener reconnecting", "error", errString(err))

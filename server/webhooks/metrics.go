@@ -26,6 +26,9 @@ type Metrics struct {
 	latency    prometheus.Histogram
 	duration   prometheus.Histogram
 	inFlight   prometheus.Gauge
+	// listen and notifications show how deliveries are woken (Dispatcher.listen).
+	listen        prometheus.Gauge
+	notifications prometheus.Counter
 }
 
 // NewMetrics registers the dispatcher's metrics on reg, and, when backlog is not nil, the backlog
@@ -45,6 +48,10 @@ func NewMetrics(reg prometheus.Registerer, backlog *store.DB) *Metrics {
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 15, 30}}),
 		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_webhook_attempts_in_flight",
 			Help: "Delivery attempts this process is making now."}),
+		listen: prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_webhook_listening",
+			Help: "1 while the dispatcher LISTENs for wake-ups (a write's NOTIFY starts its delivery at once); 0 while it only polls (every second): behind a transaction pooler without CATALOG_DATABASE_DIRECT_URL, while its connection is lost, or in a process that runs no dispatcher."}),
+		notifications: prometheus.NewCounter(prometheus.CounterOpts{Name: "catalogd_webhook_notifications_total",
+			Help: "Wake-ups (NOTIFY) the dispatcher received."}),
 	}
 	for _, o := range []string{"delivered", "failed"} {
 		m.deliveries.WithLabelValues(o)
@@ -53,7 +60,7 @@ func NewMetrics(reg prometheus.Registerer, backlog *store.DB) *Metrics {
 		ClassRedirect, ClassBlocked, ClassNetwork, ClassSecret, OutcomeCanceled} {
 		m.attempts.WithLabelValues(o)
 	}
-	reg.MustRegister(m.deliveries, m.attempts, m.latency, m.duration, m.inFlight)
+	reg.MustRegister(m.deliveries, m.attempts, m.latency, m.duration, m.inFlight, m.listen, m.notifications)
 	if backlog != nil {
 		reg.MustRegister(&BacklogCollector{DB: backlog})
 	}
@@ -77,6 +84,18 @@ func (m *Metrics) attempt(res Result) {
 	}
 	m.attempts.WithLabelValues(attemptOutcome(res)).Inc()
 	m.duration.Observe(res.Duration.Seconds())
+}
+
+func (m *Metrics) listening(on bool) {
+	if m != nil {
+		m.listen.Set(map[bool]float64{false: 0, true: 1}[on])
+	}
+}
+
+func (m *Metrics) notified() {
+	if m != nil {
+		m.notifications.Inc()
+	}
 }
 
 func (m *Metrics) canceled() {
