@@ -14,7 +14,8 @@
 // When TEST_DATABASE_URL is already set, COMMAND runs on that server and no cluster is started.
 //
 // -install: when no PostgreSQL server binaries are found, run scripts/install-postgres.sh
-// (apt-get) first. -durable: PostgreSQL's own durability settings and 128MB of shared buffers,
+// (apt-get) first, and scripts/install-pgbouncer.sh when no pgbouncer is found (the topology
+// tests start PgBouncers in front of the cluster). -durable: PostgreSQL's own durability settings and 128MB of shared buffers,
 // as the benchmarks want, instead of the fast throwaway settings of the tests.
 package main
 
@@ -66,6 +67,13 @@ func run(args []string, install, durable, verbose bool) int {
 		}
 		if err := installBinaries(); err != nil {
 			logf("installing PostgreSQL: %v", err)
+			return 1
+		}
+	}
+	if _, err := pgembed.FindBouncer(); err != nil && install {
+		// The topology tests put PgBouncer in front of the cluster (pgembed.StartBouncer).
+		if err := installScript("install-pgbouncer.sh", func() error { _, err := pgembed.FindBouncer(); return err }); err != nil {
+			logf("installing PgBouncer: %v", err)
 			return 1
 		}
 	}
@@ -183,7 +191,12 @@ func serverCPU(dataDir string) (time.Duration, bool) {
 // installBinaries runs scripts/install-postgres.sh of the module testpg runs in, then checks that
 // the binaries are found now.
 func installBinaries() error {
-	script, err := findUp(filepath.Join("scripts", "install-postgres.sh"))
+	return installScript("install-postgres.sh", func() error { _, err := pgembed.FindBinaries(); return err })
+}
+
+// installScript runs scripts/<name> of the module testpg runs in, then found.
+func installScript(name string, found func() error) error {
+	script, err := findUp(filepath.Join("scripts", name))
 	if err != nil {
 		return err
 	}
@@ -192,8 +205,7 @@ func installBinaries() error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%s: %w", script, err)
 	}
-	_, err = pgembed.FindBinaries()
-	return err
+	return found()
 }
 
 // findUp looks for rel in the working directory and its parents.

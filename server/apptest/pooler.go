@@ -3,8 +3,13 @@ package apptest
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/catalogd/catalogd/server/app"
@@ -54,6 +59,7 @@ func Bouncer(mode string) (*pgembed.Bouncer, error) {
 // BehindPooler returns the option that runs a catalogd behind Bouncer(mode): its DATABASE_URL
 // (the database it was given) through the bouncer, CATALOG_DATABASE_POOLER mode and, with direct,
 // CATALOG_DATABASE_DIRECT_URL the database itself. Give it after any option that sets DatabaseURL.
+// A catalogd already behind a pooler (TEST_POOLER) is moved behind this one.
 func BehindPooler(mode string, direct bool) (func(*app.Config), error) {
 	pooler, err := store.ParsePooler(mode)
 	if err != nil || pooler == store.PoolerNone {
@@ -64,15 +70,18 @@ func BehindPooler(mode string, direct bool) (func(*app.Config), error) {
 		return nil, err
 	}
 	return func(cfg *app.Config) {
-		pooled, err := b.URL(cfg.DatabaseURL)
+		db := cfg.DatabaseURL
+		if cfg.DatabaseDirectURL != "" {
+			db = cfg.DatabaseDirectURL
+		}
+		pooled, err := b.URL(db)
 		if err != nil {
-			panic(fmt.Sprintf("apptest: database URL %q: %v", cfg.DatabaseURL, err))
+			panic(fmt.Sprintf("apptest: database URL %q: %v", db, err))
 		}
-		cfg.DatabasePooler = pooler
+		cfg.DatabasePooler, cfg.DatabaseURL, cfg.DatabaseDirectURL = pooler, pooled, ""
 		if direct && pooler == store.PoolerTransaction {
-			cfg.DatabaseDirectURL = cfg.DatabaseURL
+			cfg.DatabaseDirectURL = db
 		}
-		cfg.DatabaseURL = pooled
 	}, nil
 }
 
@@ -87,4 +96,30 @@ func poolerFromEnv() (func(*app.Config), error) {
 		return nil, fmt.Errorf("%s: %w", PoolerEnv, err)
 	}
 	return opt, nil
+}
+
+// Metrics reads e's /metrics: the value of every sample, keyed by its name and labels as written
+// (`catalogd_webhook_attempts_total{outcome="success"}`).
+func (e *Env) Metrics(t testing.TB) map[string]float64 {
+	t.Helper()
+	res, err := http.Get(e.BaseURL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		if v, err := strconv.ParseFloat(line[i+1:], 64); err == nil {
+			out[line[:i]] = v
+		}
+	}
+	return out
 }

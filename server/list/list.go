@@ -421,15 +421,17 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 	return q, nil
 }
 
-// customPlans makes PostgreSQL plan the list's statements for their values on every run. pgx
-// prepares each statement on a connection, and after five runs PostgreSQL may switch a prepared
-// statement to one generic plan for any values, estimated without them: the plan of a list is the
-// plan for any tenant (ten products or a million) and any filter values. For the products search of
-// `make bench` step search (a million products) it was a bitmap scan of every match sorted for the
-// first page, 30 ms, where the values' plan reads the created_at index until the page is full,
-// 3 ms. set_config(..., true) lasts until the end of the transaction: the batch's implicit one (a
-// pipeline up to its Sync), or the caller's.
-const customPlans = "SELECT set_config('plan_cache_mode', 'force_custom_plan', true)"
+// CustomPlans, queued first in the batch of every list, makes PostgreSQL plan the list's
+// statements for their values on every run. pgx prepares each statement on a connection, and after
+// five runs PostgreSQL may switch a prepared statement to one generic plan for any values,
+// estimated without them: the plan of a list is the plan for any tenant (ten products or a
+// million) and any filter values. For the products search of `make bench` step search (a million
+// products) it was a bitmap scan of every match sorted for the first page, 30 ms, where the values'
+// plan reads the created_at index until the page is full, 3 ms. set_config(..., true) is SET LOCAL:
+// it lasts until the end of the transaction, the batch's implicit one (a pipeline up to its Sync)
+// or the caller's, so behind a transaction pooler it holds for the list's statements, on the
+// server connection they run on, and for nobody after them (test/topology checks both).
+const CustomPlans = "SELECT set_config('plan_cache_mode', 'force_custom_plan', true)"
 
 // Querier is what a list runs on: the pool or a transaction.
 type Querier interface {
@@ -446,7 +448,7 @@ func Run[T any](ctx context.Context, db Querier, s *Spec, tenant string, req pro
 		return nil, nil, err
 	}
 	batch := &pgx.Batch{}
-	batch.Queue(customPlans)
+	batch.Queue(CustomPlans)
 	batch.Queue(q.SQL, q.Args...)
 	if q.CountSQL != "" {
 		batch.Queue(q.CountSQL, q.Args...)

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Bouncer is a private PgBouncer (Debian's pgbouncer package) in front of a PostgreSQL server, for
@@ -24,6 +26,7 @@ import (
 // by a watchdog shell (the same pipe trick as StartTemp's). As root it runs as the postgres user
 // (PgBouncer refuses to run as root).
 type Bouncer struct {
+	server   string // the URL StartBouncer was given (its user and password)
 	port     int
 	mode     string
 	root     string
@@ -103,7 +106,7 @@ func StartBouncer(ctx context.Context, serverURL string, opts BouncerOptions) (_
 	if err != nil {
 		return nil, fmt.Errorf("pgembed: bouncer: %w", err)
 	}
-	b := &Bouncer{mode: opts.Mode, root: root, logFile: filepath.Join(root, "pgbouncer.log")}
+	b := &Bouncer{server: serverURL, mode: opts.Mode, root: root, logFile: filepath.Join(root, "pgbouncer.log")}
 	defer func() {
 		if err != nil {
 			_ = b.Stop()
@@ -202,6 +205,40 @@ func (b *Bouncer) URL(serverURL string) (string, error) {
 	}
 	u.Host = net.JoinHostPort("127.0.0.1", strconv.Itoa(b.port))
 	return u.String(), nil
+}
+
+// Transactions is how many transactions the bouncer has passed to database (SHOW STATS of its
+// admin console, total_xact_count): 0 for a database it has not served.
+func (b *Bouncer) Transactions(ctx context.Context, database string) (int64, error) {
+	admin, err := b.URL(b.server)
+	if err != nil {
+		return 0, err
+	}
+	u, _ := url.Parse(admin)
+	u.Path, u.RawQuery = "/pgbouncer", "default_query_exec_mode=simple_protocol&sslmode=disable"
+	conn, err := pgx.Connect(ctx, u.String())
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	rows, err := conn.Query(ctx, "SHOW STATS")
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var n int64
+	for rows.Next() {
+		row := map[string]string{} // the simple protocol's text of each column
+		for i, f := range rows.FieldDescriptions() {
+			row[f.Name] = string(rows.RawValues()[i])
+		}
+		if row["database"] == database {
+			if n, err = strconv.ParseInt(row["total_xact_count"], 10, 64); err != nil {
+				return 0, fmt.Errorf("pgembed: SHOW STATS: total_xact_count %q", row["total_xact_count"])
+			}
+		}
+	}
+	return n, rows.Err()
 }
 
 // Log is what PgBouncer has logged so far.

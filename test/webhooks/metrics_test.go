@@ -2,9 +2,6 @@ package webhooks
 
 import (
 	"github.com/catalogd/catalogd/server/apptest"
-	"io"
-	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,27 +10,10 @@ import (
 	"github.com/catalogd/catalogd/server/webhooks"
 )
 
-// scrape reads /metrics and returns the value of every sample, keyed by its name and labels as
-// written (`catalogd_webhook_attempts_total{outcome="success"}`).
+// scrape reads s's /metrics (apptest.Env.Metrics).
 func scrape(t *testing.T, s *site) map[string]float64 {
 	t.Helper()
-	res, err := http.Get(s.env.BaseURL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	out := map[string]float64{}
-	for _, line := range strings.Split(string(b), "\n") {
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		i := strings.LastIndexByte(line, ' ')
-		if v, err := strconv.ParseFloat(line[i+1:], 64); err == nil {
-			out[line[:i]] = v
-		}
-	}
-	return out
+	return s.env.Metrics(t)
 }
 
 // The webhook figures on /metrics move with the deliveries: attempts by outcome, finished
