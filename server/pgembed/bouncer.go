@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -26,15 +24,12 @@ import (
 // by a watchdog shell (the same pipe trick as StartTemp's). As root it runs as the postgres user
 // (PgBouncer refuses to run as root).
 type Bouncer struct {
-	server   string // the URL StartBouncer was given (its user and password)
-	port     int
-	mode     string
-	root     string
-	logFile  string
-	watchdog *exec.Cmd
-	keepOpen *os.File
-	once     sync.Once
-	err      error
+	server  string // the URL StartBouncer was given (its user and password)
+	port    int
+	mode    string
+	root    string
+	logFile string
+	td      *tempDir // the running bouncer's watchdog (nil until it runs)
 }
 
 // BouncerOptions are a Bouncer's pool settings.
@@ -154,20 +149,9 @@ logfile = %s
 			return nil, fmt.Errorf("pgembed: bouncer: %w", err)
 		}
 	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("pgembed: bouncer: %w", err)
+	if b.td, err = startWatched(root, cred, bouncerScript, "pgembed-bouncer", bin, filepath.Join(root, "pgbouncer.ini"), root); err != nil {
+		return nil, err
 	}
-	cmd := exec.Command("/bin/sh", "-c", bouncerScript, "pgembed-bouncer", bin, filepath.Join(root, "pgbouncer.ini"), root)
-	cmd.Stdin, cmd.Dir = r, root
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Credential: cred}
-	err = cmd.Start()
-	_ = r.Close()
-	if err != nil {
-		_ = w.Close()
-		return nil, fmt.Errorf("pgembed: bouncer: %w", err)
-	}
-	b.watchdog, b.keepOpen = cmd, w
 	return b, b.waitReady(ctx)
 }
 
@@ -246,22 +230,8 @@ func (b *Bouncer) Log() string { return readFrom(b.logFile, 0) }
 
 // Stop stops PgBouncer and removes its directory.
 func (b *Bouncer) Stop() error {
-	b.once.Do(func() {
-		if b.keepOpen == nil {
-			b.err = os.RemoveAll(b.root)
-			return
-		}
-		_ = b.keepOpen.Close()
-		done := make(chan error, 1)
-		go func() { done <- b.watchdog.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				b.err = fmt.Errorf("pgembed: bouncer: %w", err)
-			}
-		case <-time.After(removeTimeout):
-			b.err = fmt.Errorf("pgembed: pgbouncer in %s not stopped within %s", b.root, removeTimeout)
-		}
-	})
-	return b.err
+	if b.td == nil {
+		return os.RemoveAll(b.root)
+	}
+	return b.td.remove()
 }

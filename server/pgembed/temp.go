@@ -98,15 +98,23 @@ func startWatchdog(root, dataDir, sockDir string) (*tempDir, error) {
 	if rel, err := filepath.Rel(root, sockDir); err != nil || strings.HasPrefix(rel, "..") {
 		extraSock = sockDir // a long TMPDIR puts the socket directory under /tmp (socketDir)
 	}
+	return startWatched(root, nil, watchdogScript, "pgembed-watchdog", dataDir, root, extraSock)
+}
+
+// startWatched runs script (sh -c, with args) as cred (nil: this process's user) with its standard
+// input the read end of a pipe whose write end only this process holds: the script's `read`
+// returns when remove closes it or the process ends in any way. The script must then stop what it
+// watches and delete root, which remove waits for.
+func startWatched(root string, cred *syscall.Credential, script string, args ...string) (*tempDir, error) {
 	r, w, err := os.Pipe() // both ends close-on-exec: no other child of this process inherits w
 	if err != nil {
 		return nil, fmt.Errorf("pgembed: watchdog: %w", err)
 	}
-	cmd := exec.Command("/bin/sh", "-c", watchdogScript, "pgembed-watchdog", dataDir, root, extraSock)
+	cmd := exec.Command("/bin/sh", append([]string{"-c", script}, args...)...)
 	cmd.Stdin = r // stdout and stderr: /dev/null, so that nobody waits on the watchdog's output
 	// Its own session: a Ctrl-C in the terminal (SIGINT to the foreground process group) does not
 	// kill the watchdog along with the tests, which is exactly when it is needed.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Credential: cred}
 	err = cmd.Start()
 	_ = r.Close()
 	if err != nil {
@@ -132,7 +140,7 @@ func (td *tempDir) remove() error {
 				td.err = fmt.Errorf("pgembed: watchdog: %w", err)
 			}
 		case <-time.After(removeTimeout):
-			td.err = fmt.Errorf("pgembed: the cluster in %s was not removed within %s", td.root, removeTimeout)
+			td.err = fmt.Errorf("pgembed: %s was not stopped and removed within %s", td.root, removeTimeout)
 			return
 		}
 		if _, err := os.Stat(td.root); !errors.Is(err, os.ErrNotExist) {

@@ -7,7 +7,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/catalogd/catalogd/server/app"
-	"github.com/catalogd/catalogd/server/apptest"
 	"github.com/catalogd/catalogd/server/store"
 )
 
@@ -16,12 +15,7 @@ import (
 // engine such as Citus needs to distribute the tables by tenant_id into one co-located group).
 func TestTenantKeysForDistribution(t *testing.T) {
 	t.Parallel()
-	dbURL, drop, err := apptest.CreateDatabase(ctx, "catalogd_topology")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
-	d, err := store.Open(ctx, dbURL)
+	d, err := store.Open(ctx, database(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,6 +60,17 @@ func replica(t *testing.T, dbURL string, drop func(), direct bool, opts ...func(
 	return e
 }
 
+// database is a fresh database, dropped when the test ends.
+func database(t *testing.T) string {
+	t.Helper()
+	dbURL, drop, err := apptest.CreateDatabase(ctx, "catalogd_topology")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(drop)
+	return dbURL
+}
+
 // dbName is the database of a URL.
 func dbName(t *testing.T, u string) string {
 	t.Helper()
@@ -84,10 +95,11 @@ func xacts(t *testing.T, e *apptest.Env) int64 {
 	return n
 }
 
-// direct is a pool on e's database itself, for what the tests look at beside the API.
-func direct(t *testing.T, e *apptest.Env) *pgxpool.Pool {
+// direct is a pool on the database itself (not through a pooler), for what the tests look at
+// beside the API.
+func direct(t *testing.T, dbURL string) *pgxpool.Pool {
 	t.Helper()
-	p, err := pgxpool.New(ctx, e.DBURL)
+	p, err := pgxpool.New(ctx, dbURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +208,7 @@ func TestRetentionWithTwoReplicasBehindTransactionPooler(t *testing.T) {
 	opt := func(c *app.Config) { c.Retention = 10 * time.Second; c.DisableDispatcher = true }
 	a := replica(t, dbURL, drop, true, opt)
 	b := replica(t, dbURL, nil, true, opt)
-	p := direct(t, a)
+	p := direct(t, a.DBURL)
 	tenant := "t-" + apptest.RandomHex(6)
 	runs := func(e *apptest.Env) float64 {
 		m := e.Metrics(t)
@@ -231,10 +243,16 @@ func TestRetentionWithTwoReplicasBehindTransactionPooler(t *testing.T) {
 	}
 }
 
-// pooledDB opens a store.DB on dbURL through bouncer in transaction mode (CATALOG_DATABASE_POOLER
-// transaction), with conns connections.
+// pooledDB opens a store.DB on dbURL through b in transaction mode (CATALOG_DATABASE_POOLER
+// transaction; nil b: the process's transaction-mode bouncer), with conns connections.
 func pooledDB(t *testing.T, b *pgembed.Bouncer, dbURL string, conns int32) *store.DB {
 	t.Helper()
+	if b == nil {
+		var err error
+		if b, err = apptest.Bouncer("transaction"); err != nil {
+			t.Fatal(err)
+		}
+	}
 	u, err := b.URL(dbURL)
 	if err != nil {
 		t.Fatal(err)
@@ -276,11 +294,7 @@ func soloBouncer(t *testing.T) *pgembed.Bouncer {
 func TestNothingOutlivesItsTransactionBehindTransactionPooler(t *testing.T) {
 	t.Parallel()
 	b := soloBouncer(t)
-	dbURL, drop, err := apptest.CreateDatabase(ctx, "catalogd_topology")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
+	dbURL := database(t)
 	one, two := pooledDB(t, b, dbURL, 1), pooledDB(t, b, dbURL, 1)
 
 	for i := range 8 {
@@ -315,7 +329,7 @@ func TestNothingOutlivesItsTransactionBehindTransactionPooler(t *testing.T) {
 	if twoErr != nil || !twoOK {
 		t.Errorf("after release, the other client's TryLock: %v, %v", twoOK, twoErr)
 	}
-	if n := idleAdvisoryLocks(t, direct(t, &apptest.Env{DBURL: dbURL})); n != 0 {
+	if n := idleAdvisoryLocks(t, direct(t, dbURL)); n != 0 {
 		t.Errorf("%d advisory locks held by idle connections", n)
 	}
 
@@ -338,16 +352,8 @@ func TestNothingOutlivesItsTransactionBehindTransactionPooler(t *testing.T) {
 // run skips while it is held and prunes once it is released.
 func TestRetentionLockBehindTransactionPooler(t *testing.T) {
 	t.Parallel()
-	b, err := apptest.Bouncer("transaction")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dbURL, drop, err := apptest.CreateDatabase(ctx, "catalogd_topology")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
-	one, two := pooledDB(t, b, dbURL, 4), pooledDB(t, b, dbURL, 4)
+	dbURL := database(t)
+	one, two := pooledDB(t, nil, dbURL, 4), pooledDB(t, nil, dbURL, 4)
 	if err := app.Migrate(ctx, one, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +375,7 @@ func TestRetentionLockBehindTransactionPooler(t *testing.T) {
 	if res, err := p2.RunOnce(ctx); err != nil || res.Skipped {
 		t.Errorf("a run after the lock's release: %+v, %v; want done", res, err)
 	}
-	if n := idleAdvisoryLocks(t, direct(t, &apptest.Env{DBURL: dbURL})); n != 0 {
+	if n := idleAdvisoryLocks(t, direct(t, dbURL)); n != 0 {
 		t.Errorf("%d advisory locks held by idle connections", n)
 	}
 }
@@ -377,16 +383,8 @@ func TestRetentionLockBehindTransactionPooler(t *testing.T) {
 // Replicas starting together behind a transaction pooler apply every migration once.
 func TestMigrationsBehindTransactionPooler(t *testing.T) {
 	t.Parallel()
-	b, err := apptest.Bouncer("transaction")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dbURL, drop, err := apptest.CreateDatabase(ctx, "catalogd_topology")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
-	dbs := []*store.DB{pooledDB(t, b, dbURL, 2), pooledDB(t, b, dbURL, 2), pooledDB(t, b, dbURL, 2)}
+	dbURL := database(t)
+	dbs := []*store.DB{pooledDB(t, nil, dbURL, 2), pooledDB(t, nil, dbURL, 2), pooledDB(t, nil, dbURL, 2)}
 	errs := make([]error, len(dbs))
 	var wg sync.WaitGroup
 	for i, d := range dbs {
@@ -402,7 +400,7 @@ func TestMigrationsBehindTransactionPooler(t *testing.T) {
 		t.Fatalf("migrations: %v, %v", files, err)
 	}
 	var n int
-	if err := direct(t, &apptest.Env{DBURL: dbURL}).QueryRow(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil {
+	if err := direct(t, dbURL).QueryRow(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	if n != len(files) {
