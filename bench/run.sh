@@ -32,6 +32,10 @@
 #     2 categories, 1 tag, 4 values in 2 locales each) after their structure, imports them into an
 #     empty tenant, imports the same file again, exports the tenant, and loads the same product rows by
 #     COPY (triggers and foreign keys off) as the reference: lines/s, database CPU, catalogd's RSS.
+# 14. topology: the webhook latency run of step 4 with catalogd on PostgreSQL directly, then behind a
+#     private PgBouncer in transaction mode with CATALOG_DATABASE_DIRECT_URL, then without it
+#     (polling): commit-to-receipt p50/p99 of each, and the goal of issue 28 (the pooler's p99
+#     within 1.5x of the direct one) (bench/webhooks -scenario topology).
 # 11. search (run before the summary, which holds its goals): `catalogd serve` on a fresh database;
 #     bench/search seeds BENCH_SEARCH_PRODUCTS products (500 categories, 5 channels, terms, families,
 #     publications with their readiness) with set-based SQL, times a page filtered by category tree,
@@ -54,7 +58,7 @@ export PATH="$PATH:/usr/local/go/bin"
 export GOFLAGS="${GOFLAGS:--buildvcs=false}" GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
 
 # The steps to run (STEP[n]=1), from BENCH_STEPS and BENCH_SKIP; checked before anything starts.
-NAMES=(- setup load pgbench webhooks products summary micro frontdoor retention assetfiles search idempotency import)
+NAMES=(- setup load pgbench webhooks products summary micro frontdoor retention assetfiles search idempotency import topology)
 # steps LIST: the step numbers of a list such as "2-5,webhooks,9", one a line.
 steps() {
 	local item a b n items=()
@@ -63,14 +67,14 @@ steps() {
 		for n in "${!NAMES[@]}"; do [ "${NAMES[$n]}" = "$item" ] && item=$n; done
 		if [[ $item =~ ^([0-9]+)(-([0-9]+))?$ ]]; then
 			a=${BASH_REMATCH[1]} b=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}}
-			if ((a >= 1 && b <= 13 && a <= b)); then seq "$a" "$b"; continue; fi
+			if ((a >= 1 && b <= 14 && a <= b)); then seq "$a" "$b"; continue; fi
 		fi
-		echo "bench: '$item' is not a step: give numbers 1-13, ranges (2-5) or names (${NAMES[*]:1})" >&2
+		echo "bench: '$item' is not a step: give numbers 1-14, ranges (2-5) or names (${NAMES[*]:1})" >&2
 		return 1
 	done
 }
 declare -A STEP=()
-selected="$(steps "${BENCH_STEPS:-1-13}")" && skipped="$(steps "${BENCH_SKIP:-}")" || exit 2
+selected="$(steps "${BENCH_STEPS:-1-14}")" && skipped="$(steps "${BENCH_SKIP:-}")" || exit 2
 for n in $selected; do STEP[$n]=1; done
 for n in $skipped; do unset "STEP[$n]"; done
 STEP[1]=1 STEP[6]=1 # the set-up and the summary
@@ -379,6 +383,12 @@ if step 12 "idempotency (bench/idempotency against catalogd serve, $CLIENTS clie
 		-duration "${DURATION}s" | tee "$OUT/idempotency.txt" || failed "bench/idempotency"
 	{ echo; cat "$OUT/idempotency.txt"; } >>"$OUT/latest.txt"
 	stop_server
+fi
+# --- 14. topology: delivery latency behind PgBouncer (transaction mode) next to direct ---------------
+if step 14 "topology (bench/webhooks -scenario topology: direct, PgBouncer + direct URL, PgBouncer polling)"; then
+	go run ./bench/webhooks -scenario topology -out "$OUT/topology.env" 2>"$OUT/topology.err" | tee "$OUT/topology.txt" ||
+		{ failed "bench/webhooks -scenario topology:"; tail -n 20 "$OUT/topology.err" >&2; }
+	{ echo; echo "Topology (go run ./bench/webhooks -scenario topology):"; grep '^topology:' "$OUT/topology.txt" || true; } >>"$OUT/latest.txt"
 fi
 step_done
 

@@ -14,6 +14,9 @@
 //
 // -out writes the figures as key=value lines for the summary of make bench (webhook_*).
 //
+// -scenario topology (topology.go) runs the latency run with catalogd on PostgreSQL directly, then
+// behind a private PgBouncer in transaction mode with and without CATALOG_DATABASE_DIRECT_URL.
+//
 // -scenario hang (hang.go) measures fairness instead: a subscription whose receiver hangs beside
 // healthy ones, in the same and in another tenant, under a steady and then a saturating write load.
 package main
@@ -53,7 +56,7 @@ var (
 	workers      = flag.Int("workers", 64, "dispatcher attempt slots (CATALOG_WEBHOOK_WORKERS)")
 	out          = flag.String("out", "", "also write the figures as key=value lines to this file (for the summary of make bench)")
 	cpuProfile   = flag.String("cpuprofile", "", "write a CPU profile of the throughput run to this file (catalogd runs in this process)")
-	scenario     = flag.String("scenario", "throughput", "throughput (the figures above) or hang (fairness beside a hanging receiver)")
+	scenario     = flag.String("scenario", "throughput", "throughput (the figures above), hang (fairness beside a hanging receiver) or topology (the latency run directly and behind PgBouncer)")
 	receiverMode = flag.Bool("receiver", false, "internal: run as the loopback receiver of the throughput scenario")
 )
 
@@ -65,8 +68,10 @@ func main() {
 		run = serveReceiver
 	case *scenario == "hang":
 		run = runHang
+	case *scenario == "topology":
+		run = runTopology
 	case *scenario != "throughput":
-		fmt.Fprintln(os.Stderr, "bench/webhooks: -scenario is throughput or hang")
+		fmt.Fprintln(os.Stderr, "bench/webhooks: -scenario is throughput, hang or topology")
 		os.Exit(2)
 	}
 	if err := run(); err != nil {
@@ -111,41 +116,11 @@ func run() error {
 		return err
 	}
 	defer recv.stop()
-	env, err := apptest.Start(func(c *app.Config) {
-		c.WebhookAllowPrivate = true
-		c.WebhookWorkers = *workers
-		c.WebhookPolicy = webhooks.Policy{Schedule: []time.Duration{time.Second}, SuspendAfterFailures: 1000, SuspendAfter: time.Hour}
-	})
+	b, stop, err := setup(recv, 0)
 	if err != nil {
 		return err
 	}
-	defer env.Stop()
-	pool, err := pgxpool.New(context.Background(), env.DBURL)
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	pgPID, err := postmasterPID(pool)
-	if err != nil {
-		return err
-	}
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-	b := &bench{api: &measure.API{Base: env.BaseURL, Token: apptest.Token("bench-webhooks"), HTTP: client}, recv: recv, pool: pool, pgPID: pgPID}
-	for i := 0; i < *subsN; i++ {
-		var sub struct{ Uuid string }
-		if err := b.api.Call("POST", "/v1/webhook-subscriptions", map[string]any{"displayName": fmt.Sprintf("bench %d", i), "targetUrl": recv.URL()}, &sub); err != nil {
-			return err
-		}
-		if err := b.api.Call("POST", "/v1/webhook-subscriptions/"+sub.Uuid+"/event-types",
-			map[string]any{"webhookEventTypeUuid": events.TypeUUID("attribute.created").String()}, nil); err != nil {
-			return err
-		}
-	}
-	// The API reference page renders in the background at start-up (a few hundred ms of CPU):
-	// asking for it waits for that, so that it is not in the figures.
-	if err := b.get("/docs"); err != nil {
-		return err
-	}
+	defer stop()
 	fmt.Printf("webhooks: %d dispatcher slots, %d subscription(s) of one tenant, receiver on loopback (own process)\n", *workers, *subsN)
 	b.figs.Put("webhook_workers", *workers)
 	b.figs.Put("webhook_subscriptions", *subsN)
@@ -158,6 +133,53 @@ func run() error {
 	// The figures measured so far are written even when a step failed (the summary shows the rest
 	// as not measured; "every attempt recorded" as missed).
 	return measure.FirstErr(err, b.figs.Write(*out))
+}
+
+// setup starts catalogd (in process, on a fresh database, with opts) subscribed to recv, whose
+// receipts already count issued attributes; stop stops it.
+func setup(recv *remoteReceiver, issued int, opts ...func(*app.Config)) (_ *bench, stop func(), err error) {
+	env, err := apptest.Start(append([]func(*app.Config){func(c *app.Config) {
+		c.WebhookAllowPrivate = true
+		c.WebhookWorkers = *workers
+		c.WebhookPolicy = webhooks.Policy{Schedule: []time.Duration{time.Second}, SuspendAfterFailures: 1000, SuspendAfter: time.Hour}
+	}}, opts...)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	pool, err := pgxpool.New(context.Background(), env.DBURL)
+	if err != nil {
+		env.Stop()
+		return nil, nil, err
+	}
+	stop = func() { pool.Close(); env.Stop() }
+	defer func() {
+		if err != nil {
+			stop()
+		}
+	}()
+	pgPID, err := postmasterPID(pool)
+	if err != nil {
+		return nil, nil, err
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	b := &bench{api: &measure.API{Base: env.BaseURL, Token: apptest.Token("bench-webhooks"), HTTP: client}, recv: recv, pool: pool,
+		pgPID: pgPID, issued: issued}
+	for i := 0; i < *subsN; i++ {
+		var sub struct{ Uuid string }
+		if err := b.api.Call("POST", "/v1/webhook-subscriptions", map[string]any{"displayName": fmt.Sprintf("bench %d", i), "targetUrl": recv.URL()}, &sub); err != nil {
+			return nil, nil, err
+		}
+		if err := b.api.Call("POST", "/v1/webhook-subscriptions/"+sub.Uuid+"/event-types",
+			map[string]any{"webhookEventTypeUuid": events.TypeUUID("attribute.created").String()}, nil); err != nil {
+			return nil, nil, err
+		}
+	}
+	// The API reference page renders in the background at start-up (a few hundred ms of CPU):
+	// asking for it waits for that, so that it is not in the figures.
+	if err := b.get("/docs"); err != nil {
+		return nil, nil, err
+	}
+	return b, stop, nil
 }
 
 // get fetches path of the API and discards the answer.
@@ -281,6 +303,30 @@ func (b *bench) throughput() error {
 // latency: bulk creates of -latency-batch paced to make -latency-rate deliveries per second; from
 // each write's 201 to the receipt of its delivery.
 func (b *bench) latency() error {
+	l, err := b.latencyRun()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("latency at %.0f deliveries/s (bulk creates of %d every %s): commit-to-receipt p50 %.2f ms, p99 %.2f ms, max %.2f ms (n=%d)\n",
+		l.rate, *latencyBatch, l.interval, l.p50, l.p99, l.max, l.n)
+	b.figs.Put("webhook_latency_rate", l.rate)
+	b.figs.Put("webhook_p50_ms_at_1000", l.p50)
+	b.figs.Put("webhook_p99_ms_at_1000", l.p99)
+	b.figs.Put("webhook_max_ms_at_1000", l.max)
+	return nil
+}
+
+// latencyFigures are a latency run's: the rate it made, the pace of its writes, commit-to-receipt
+// quantiles in ms, and the deliveries measured.
+type latencyFigures struct {
+	rate, p50, p99, max float64
+	interval            time.Duration
+	n                   int
+}
+
+// latencyRun makes the latency run: bulk creates of -latency-batch paced at -latency-rate
+// deliveries/s for -latency-duration, each delivery timed from its write's answer to its receipt.
+func (b *bench) latencyRun() (latencyFigures, error) {
 	perWrite := *latencyBatch * *subsN
 	interval := time.Second * time.Duration(perWrite) / time.Duration(*latencyRate)
 	type write struct {
@@ -320,7 +366,7 @@ func (b *bench) latency() error {
 	wg.Wait()
 	el := time.Since(start)
 	if firstErr != nil {
-		return fmt.Errorf("latency run: %d writes failed: %w", errs, firstErr)
+		return latencyFigures{}, fmt.Errorf("latency run: %d writes failed: %w", errs, firstErr)
 	}
 	n := 0
 	for _, w := range done {
@@ -328,11 +374,11 @@ func (b *bench) latency() error {
 	}
 	b.issued += n
 	if err := b.recv.waitDistinct(b.issued, 2*time.Minute); err != nil {
-		return err
+		return latencyFigures{}, err
 	}
 	rec, err := b.recv.receipts()
 	if err != nil {
-		return err
+		return latencyFigures{}, err
 	}
 	var lat []time.Duration
 	for _, w := range done {
@@ -342,14 +388,7 @@ func (b *bench) latency() error {
 	}
 	slices.Sort(lat)
 	q := func(f float64) float64 { return float64(lat[int(f*float64(len(lat)-1))].Microseconds()) / 1000 }
-	rate := float64(deliveries(n)) / el.Seconds()
-	fmt.Printf("latency at %.0f deliveries/s (bulk creates of %d every %s): commit-to-receipt p50 %.2f ms, p99 %.2f ms, max %.2f ms (n=%d)\n",
-		rate, *latencyBatch, interval, q(.5), q(.99), q(1), len(lat))
-	b.figs.Put("webhook_latency_rate", rate)
-	b.figs.Put("webhook_p50_ms_at_1000", q(.5))
-	b.figs.Put("webhook_p99_ms_at_1000", q(.99))
-	b.figs.Put("webhook_max_ms_at_1000", q(1))
-	return nil
+	return latencyFigures{rate: float64(deliveries(n)) / el.Seconds(), p50: q(.5), p99: q(.99), max: q(1), interval: interval, n: len(lat)}, nil
 }
 
 // saturated: -sat-writers writers creating attributes one at a time as fast as the API takes

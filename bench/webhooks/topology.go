@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/catalogd/catalogd/bench/measure"
+	"github.com/catalogd/catalogd/server/app"
+	"github.com/catalogd/catalogd/server/apptest"
+)
+
+// runTopology is -scenario topology (make bench step topology): the latency run (latencyRun) with
+// catalogd on PostgreSQL directly, then behind a private PgBouncer in transaction mode
+// (apptest.BehindPooler) with CATALOG_DATABASE_DIRECT_URL (the dispatcher LISTENs on it), then
+// behind it without (the dispatcher polls every second), each on a fresh database with the same
+// receiver. The goal of issue 28: the p99 through the pooler (with the direct URL) within 1.5x of
+// the direct one.
+func runTopology() error {
+	recv, err := startReceiver()
+	if err != nil {
+		return err
+	}
+	defer recv.stop()
+	var figs measure.Figures
+	issued := 0
+	p99 := map[string]float64{}
+	for _, c := range []struct {
+		name, key string
+		pooled    bool
+		direct    bool
+	}{
+		{"PostgreSQL directly", "direct", false, false},
+		{"PgBouncer (transaction mode) + CATALOG_DATABASE_DIRECT_URL", "pooler", true, true},
+		{"PgBouncer (transaction mode), no direct URL: polling", "pooler_polling", true, false},
+	} {
+		var opts []func(*app.Config)
+		if c.pooled {
+			opt, err := apptest.BehindPooler("transaction", c.direct)
+			if err != nil {
+				return err
+			}
+			opts = append(opts, opt)
+		}
+		b, stop, err := setup(recv, issued, opts...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		l, err := b.latencyRun()
+		issued = b.issued
+		listening := gauge(b, "catalogd_webhook_listening") == "1"
+		stop()
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		fmt.Printf("topology: delivery commit-to-receipt at %.0f/s, %s: p50 %.2f ms, p99 %.2f ms, max %.2f ms (n=%d, listening %v, load average %s)\n",
+			l.rate, c.name, l.p50, l.p99, l.max, l.n, listening, loadAverage())
+		figs.Put("topology_webhook_p50_ms_"+c.key, l.p50)
+		figs.Put("topology_webhook_p99_ms_"+c.key, l.p99)
+		p99[c.key] = l.p99
+	}
+	ratio := p99["pooler"] / p99["direct"]
+	verdict := "met"
+	if ratio > 1.5 {
+		verdict = "MISSED"
+	}
+	fmt.Printf("topology: delivery p99 through the pooler / direct = %.2f (goal <= 1.5: %s)\n", ratio, verdict)
+	figs.Put("topology_webhook_p99_ratio", ratio)
+	return figs.Write(*out)
+}
+
+// gauge is the value of the unlabelled metric name on b's catalogd /metrics ("" if absent).
+func gauge(b *bench, name string) string {
+	res, err := b.api.HTTP.Get(b.api.Base + "/metrics")
+	if err != nil {
+		return ""
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	for _, line := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// loadAverage is the machine's 1-minute load average (/proc/loadavg), what else competed for the CPU.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "unknown"
+}
