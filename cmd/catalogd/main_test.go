@@ -18,6 +18,7 @@ import (
 
 	"github.com/catalogd/catalogd/server/app"
 	"github.com/catalogd/catalogd/server/auth"
+	"github.com/catalogd/catalogd/server/store"
 )
 
 // lookup is an environment made of m only.
@@ -113,6 +114,10 @@ func TestEachBadValueStopsWithTheVariableAndWhatItAccepts(t *testing.T) {
 			want: `CATALOG_JWT_ISSUER="" is not valid (empty): accepts a non-empty string`},
 		{env: map[string]string{"CATALOG_JWT_AUDIENCE": ""},
 			want: `CATALOG_JWT_AUDIENCE="" is not valid (empty): accepts a non-empty string`},
+		{env: map[string]string{"CATALOG_DATABASE_POOLER": "pgbouncer"},
+			want: `CATALOG_DATABASE_POOLER="pgbouncer" is not valid (not a pooler mode): accepts none, transaction or session`},
+		{env: map[string]string{"CATALOG_DATABASE_POOLER": ""},
+			want: `CATALOG_DATABASE_POOLER="" is not valid (not a pooler mode): accepts none, transaction or session`},
 		{env: map[string]string{"CATALOG_DATA_DIR": ""},
 			want: `CATALOG_DATA_DIR="" is not valid (empty): accepts a directory path (created when missing)`},
 		// Flags name the flag and the variable it stands for.
@@ -206,6 +211,7 @@ func TestDefaults(t *testing.T) {
 	want.MaxUploadBytes, want.UploadURLTTL, want.DownloadURLTTL = 1<<30, time.Hour, 15*time.Minute
 	want.RenditionLease = time.Minute
 	want.MaxImportBytes, want.JobLease = 1<<30, 30*time.Second
+	want.DatabasePooler = store.PoolerNone
 	if !reflect.DeepEqual(s.app, want) {
 		t.Errorf("defaults:\n%+v\nwant\n%+v", s.app, want)
 	}

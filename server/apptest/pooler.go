@@ -45,7 +45,13 @@ func Bouncer(mode string) (*pgembed.Bouncer, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	b, err := pgembed.StartBouncer(ctx, admin, pgembed.BouncerOptions{Mode: mode})
+	// In session mode every client connection holds a server connection for its life: a catalogd
+	// opens up to 20 and a test may run several on one database.
+	size := 0
+	if mode == "session" {
+		size = 80
+	}
+	b, err := pgembed.StartBouncer(ctx, admin, pgembed.BouncerOptions{Mode: mode, PoolSize: size})
 	if err != nil {
 		return nil, err
 	}

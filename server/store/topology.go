@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -33,17 +32,14 @@ const (
 // Poolers are the accepted values of CATALOG_DATABASE_POOLER.
 var Poolers = []Pooler{PoolerNone, PoolerTransaction, PoolerSession}
 
-// ParsePooler reads CATALOG_DATABASE_POOLER ("" is PoolerNone).
+// ParsePooler reads CATALOG_DATABASE_POOLER: none, transaction or session (in any letter case).
 func ParsePooler(s string) (Pooler, error) {
-	if s == "" {
-		return PoolerNone, nil
-	}
 	for _, p := range Poolers {
 		if strings.EqualFold(s, string(p)) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("%q is not a pooler mode (none, transaction, session)", s)
+	return "", errors.New("not a pooler mode")
 }
 
 // Topology is how the service reaches PostgreSQL beyond DATABASE_URL.
