@@ -3,11 +3,13 @@ package apptest
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -530,4 +532,30 @@ func (e *Env) OpenAPI(t testing.TB, doc any) {
 	if err := json.NewDecoder(res.Body).Decode(doc); err != nil {
 		t.Fatalf("GET /openapi.json: %v", err)
 	}
+}
+
+// Metrics reads e's /metrics: the value of every sample, keyed by its name and labels as written
+// (`catalogd_webhook_attempts_total{outcome="success"}`).
+func (e *Env) Metrics(t testing.TB) map[string]float64 {
+	t.Helper()
+	res, err := http.Get(e.BaseURL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		if v, err := strconv.ParseFloat(line[i+1:], 64); err == nil {
+			out[line[:i]] = v
+		}
+	}
+	return out
 }

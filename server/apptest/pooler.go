@@ -3,13 +3,8 @@ package apptest
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
-	"strconv"
-	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/catalogd/catalogd/server/app"
@@ -102,30 +97,4 @@ func poolerFromEnv() (func(*app.Config), error) {
 		return nil, fmt.Errorf("%s: %w", PoolerEnv, err)
 	}
 	return opt, nil
-}
-
-// Metrics reads e's /metrics: the value of every sample, keyed by its name and labels as written
-// (`catalogd_webhook_attempts_total{outcome="success"}`).
-func (e *Env) Metrics(t testing.TB) map[string]float64 {
-	t.Helper()
-	res, err := http.Get(e.BaseURL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]float64{}
-	for _, line := range strings.Split(string(b), "\n") {
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		i := strings.LastIndexByte(line, ' ')
-		if v, err := strconv.ParseFloat(line[i+1:], 64); err == nil {
-			out[line[:i]] = v
-		}
-	}
-	return out
 }
