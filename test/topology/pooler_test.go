@@ -166,14 +166,7 @@ func TestWakeUpsBehindTransactionPooler(t *testing.T) {
 			}))
 			defer rc.Close()
 			cl, _ := e.TenantClient(t)
-			sub := apptest.Str(apptest.Want(t, cl.Post("/v1/webhook-subscriptions",
-				apptest.Body("displayName", "topology", "targetUrl", rc.URL+"/hook")), 201).Obj(), "uuid")
-			et := apptest.Want(t, cl.Get("/v1/webhook-event-types"+apptest.Q("names[eq]", "attribute.created")), 200).Items()
-			if len(et) != 1 {
-				t.Fatalf("event type attribute.created: %v", et)
-			}
-			apptest.Want(t, cl.Post("/v1/webhook-subscriptions/"+sub+"/event-types",
-				map[string]any{"webhookEventTypeUuid": apptest.Str(et[0], "uuid")}), 201)
+			subscribe(t, cl, rc.URL+"/hook")
 			// The listener is up before the write whose NOTIFY the test expects.
 			apptest.WaitFor(t, 10*time.Second, "the dispatcher's listener", func() bool {
 				return !c.direct || e.Metrics(t)["catalogd_webhook_listening"] == 1
@@ -193,6 +186,20 @@ func TestWakeUpsBehindTransactionPooler(t *testing.T) {
 			}
 		})
 	}
+}
+
+// subscribe subscribes cl's tenant to attribute.created at target: each attribute created then
+// makes a delivery (and its NOTIFY).
+func subscribe(t *testing.T, cl *apptest.Client, target string) {
+	t.Helper()
+	sub := apptest.Str(apptest.Want(t, cl.Post("/v1/webhook-subscriptions",
+		apptest.Body("displayName", "topology", "targetUrl", target)), 201).Obj(), "uuid")
+	et := apptest.Want(t, cl.Get("/v1/webhook-event-types"+apptest.Q("names[eq]", "attribute.created")), 200).Items()
+	if len(et) != 1 {
+		t.Fatalf("event type attribute.created: %v", et)
+	}
+	apptest.Want(t, cl.Post("/v1/webhook-subscriptions/"+sub+"/event-types",
+		map[string]any{"webhookEventTypeUuid": apptest.Str(et[0], "uuid")}), 201)
 }
 
 // Retention runs with two replicas behind the transaction pooler: one prunes at a time, old
@@ -418,4 +425,44 @@ func TestDirectURLWithoutTransactionPooler(t *testing.T) {
 			t.Errorf("pooler %s with a direct URL: %v", pooler, err)
 		}
 	}
+}
+
+// The listener's session on the direct URL comes back after its backend is terminated (a restart,
+// a failover): a new LISTEN connection, and the next write's NOTIFY wakes the dispatcher again.
+func TestListenerReconnectsOnTheDirectURL(t *testing.T) {
+	t.Parallel()
+	e := behind(t, true, func(c *app.Config) { c.WebhookAllowPrivate = true })
+	p := direct(t, e.DBURL)
+	listener := func() (pid int) {
+		_ = p.QueryRow(ctx, `SELECT coalesce(max(pid), 0) FROM pg_stat_activity
+			WHERE datname = current_database() AND query = 'LISTEN catalogd_webhooks'`).Scan(&pid)
+		return pid
+	}
+	var first int
+	apptest.WaitFor(t, 10*time.Second, "the dispatcher's LISTEN on the direct URL", func() bool {
+		first = listener()
+		return first != 0 && e.Metrics(t)["catalogd_webhook_listening"] == 1
+	})
+	if _, err := p.Exec(ctx, "SELECT pg_terminate_backend($1)", first); err != nil {
+		t.Fatal(err)
+	}
+	apptest.WaitFor(t, 20*time.Second, "a new LISTEN connection", func() bool {
+		pid := listener()
+		return pid != 0 && pid != first && e.Metrics(t)["catalogd_webhook_listening"] == 1
+	})
+	before := e.Metrics(t)["catalogd_webhook_notifications_total"]
+	cl, _ := e.TenantClient(t)
+	subscribe(t, cl, closedURL(t))
+	apptest.Want(t, cl.Post("/v1/attributes", apptest.Body("code", "a_"+apptest.RandomHex(4))), 201)
+	apptest.WaitFor(t, 10*time.Second, "the write's NOTIFY", func() bool {
+		return e.Metrics(t)["catalogd_webhook_notifications_total"] > before
+	})
+}
+
+// closedURL is a webhook target on 127.0.0.1 where nothing listens.
+func closedURL(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	srv.Close()
+	return srv.URL + "/hook"
 }
