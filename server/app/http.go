@@ -62,8 +62,11 @@ func httpHandler(log *slog.Logger, p httpParts) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(p.openapi)
 	})
+	// The API reference: its index at /docs, a page per resource family (and the shared responses and
+	// schemas) at /docs/<page>.
 	mux.Handle("GET /docs", p.docs)
 	mux.Handle("GET /docs/{$}", http.RedirectHandler("/docs", http.StatusMovedPermanently))
+	mux.Handle("GET /docs/{page}", p.docs)
 	// The root is where a person pointed at the service lands: the API reference (302, so that the
 	// root may serve something else one day).
 	mux.Handle("GET /{$}", http.RedirectHandler("/docs", http.StatusFound))

@@ -1,9 +1,12 @@
 // Package docs serves a human-readable API reference rendered from the service's OpenAPI 3.1
-// document. The page is rendered once, server-side, with html/template: operations grouped by tag
-// with their scopes, parameters, request bodies, responses and examples, and the document's
-// schemas. Its stylesheet and a few lines of script (a filter box; the page works without it) are
-// our own, embedded, and inlined, so the page loads nothing from anywhere: no CDN, no fonts, no
-// telemetry, and a Content-Security-Policy that allows nothing but the page's own inline code.
+// document. The pages are rendered once, server-side, with html/template: an index (introduction,
+// servers, authentication, scopes, and every family, operation and schema linked to its page), one
+// page per tag (a resource family: its operations with their scopes, parameters, request bodies,
+// responses and examples, and the schemas only that family uses), and a page each for the shared
+// responses and the schemas several families share. Their stylesheet and a few lines of script (a
+// filter box, and the index's forwarding of the single page's old anchors; the pages work without
+// it) are our own, embedded, and inlined, so a page loads nothing from anywhere: no CDN, no fonts,
+// no telemetry, and a Content-Security-Policy that allows nothing but the page's own inline code.
 package docs
 
 import (
@@ -28,10 +31,13 @@ var assets embed.FS
 type Options struct {
 	// SpecURL is where the OpenAPI document is served, linked from the page; empty: no link.
 	SpecURL string
+	// Base is the path the reference is served under: the index at Base, each other page at
+	// Base/<slug>. Empty: /docs.
+	Base string
 }
 
-// Handler reads the OpenAPI document and returns a handler that serves the reference page (GET and
-// HEAD) with an ETag, Cache-Control, gzip when the client accepts it, and a strict
+// Handler reads the OpenAPI document and returns a handler that serves the reference's pages (GET and
+// HEAD: the index at Options.Base, each other page at Base/<slug>, 404 for any other path) with an ETag, Cache-Control, gzip when the client accepts it, and a strict
 // Content-Security-Policy. It fails when the document is not a JSON object. The page is rendered
 // once, in the background from the moment Handler returns (a few hundred milliseconds for a large
 // document, which start-up need not wait for); a request that comes earlier waits for it.
@@ -40,7 +46,10 @@ func Handler(openapiJSON []byte, opts Options) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &handler{ready: make(chan struct{})}
+	h := &handler{ready: make(chan struct{}), base: strings.TrimSuffix(opts.Base, "/")}
+	if opts.Base == "" {
+		h.base = "/docs"
+	}
 	go func() {
 		defer close(h.ready)
 		defer func() {
@@ -48,13 +57,14 @@ func Handler(openapiJSON []byte, opts Options) (http.Handler, error) {
 				h.err = fmt.Errorf("render the API reference: %v", p)
 			}
 		}()
-		h.page, h.err = newPage(root, opts)
+		h.pages, h.err = newPages(root, opts)
 	}()
 	return h, nil
 }
 
-// Render returns the page and the Content-Security-Policy it needs.
-func Render(openapiJSON []byte, opts Options) (page []byte, csp string, err error) {
+// Render returns the pages, by slug ("" is the index, served at Options.Base; every other page at
+// Base/<slug>), and the Content-Security-Policy they need.
+func Render(openapiJSON []byte, opts Options) (pages map[string][]byte, csp string, err error) {
 	root, err := readDocument(openapiJSON)
 	if err != nil {
 		return nil, "", err
@@ -74,8 +84,21 @@ func readDocument(b []byte) (*object, error) {
 	return root, nil
 }
 
-func render(root *object, opts Options) (page []byte, csp string, err error) {
-	p := build(root, opts.SpecURL)
+// view is one page of the reference: the index (Kind "index", Slug ""), a group's page ("group"),
+// the shared responses or the shared schemas.
+type view struct {
+	*page
+	Kind, Slug string
+	Group      *group
+}
+
+// render renders every page: by slug ("" is the index), with the Content-Security-Policy they share.
+func render(root *object, opts Options) (pages map[string][]byte, csp string, err error) {
+	base := strings.TrimSuffix(opts.Base, "/")
+	if opts.Base == "" {
+		base = "/docs"
+	}
+	p := build(root, opts.SpecURL, base)
 	css, err := assets.ReadFile("assets/style.css")
 	if err != nil {
 		return nil, "", err
@@ -85,13 +108,27 @@ func render(root *object, opts Options) (page []byte, csp string, err error) {
 		return nil, "", err
 	}
 	p.CSS, p.JS = template.CSS(css), template.JS(js)
-	var out bytes.Buffer
-	if err := pageTemplate.Execute(&out, p); err != nil {
-		return nil, "", err
+	views := []view{{page: p, Kind: "index"}}
+	for _, g := range p.Groups {
+		views = append(views, view{page: p, Kind: "group", Slug: g.Slug, Group: g})
+	}
+	if len(p.SharedResponses) > 0 {
+		views = append(views, view{page: p, Kind: "responses", Slug: responsesPage})
+	}
+	if len(p.SharedModels) > 0 {
+		views = append(views, view{page: p, Kind: "schemas", Slug: schemasPage})
+	}
+	pages = map[string][]byte{}
+	for _, v := range views {
+		var out bytes.Buffer
+		if err := pageTemplate.Execute(&out, v); err != nil {
+			return nil, "", err
+		}
+		pages[v.Slug] = out.Bytes()
 	}
 	csp = "default-src 'none'; style-src " + hashSource(css) + "; script-src " + hashSource(js) +
 		"; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-	return out.Bytes(), csp, nil
+	return pages, csp, nil
 }
 
 // renderedPage is the page in both encodings, with their ETags.
@@ -101,20 +138,24 @@ type renderedPage struct {
 	csp          string
 }
 
-func newPage(root *object, opts Options) (*renderedPage, error) {
-	body, csp, err := render(root, opts)
+func newPages(root *object, opts Options) (map[string]*renderedPage, error) {
+	pages, csp, err := render(root, opts)
 	if err != nil {
 		return nil, err
 	}
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.DefaultCompression)
-	_, _ = zw.Write(body)
-	if err := zw.Close(); err != nil {
-		return nil, err
+	out := make(map[string]*renderedPage, len(pages))
+	for slug, body := range pages {
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.DefaultCompression)
+		_, _ = zw.Write(body)
+		if err := zw.Close(); err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(body)
+		tag := hex.EncodeToString(sum[:12])
+		out[slug] = &renderedPage{body: body, gz: gz.Bytes(), etag: `"` + tag + `"`, gzETag: `"` + tag + `-gz"`, csp: csp}
 	}
-	sum := sha256.Sum256(body)
-	tag := hex.EncodeToString(sum[:12])
-	return &renderedPage{body: body, gz: gz.Bytes(), etag: `"` + tag + `"`, gzETag: `"` + tag + `-gz"`, csp: csp}, nil
+	return out, nil
 }
 
 func hashSource(b []byte) string {
@@ -127,8 +168,9 @@ var pageTemplate = template.Must(template.New("page.html.tmpl").Funcs(template.F
 }).ParseFS(assets, "assets/page.html.tmpl"))
 
 type handler struct {
-	ready chan struct{} // closed when page or err is set
-	page  *renderedPage
+	base  string
+	ready chan struct{} // closed when pages or err is set
+	pages map[string]*renderedPage
 	err   error
 }
 
@@ -147,7 +189,15 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the API reference could not be rendered", http.StatusInternalServerError)
 		return
 	}
-	p := h.page
+	slug, ok := strings.CutPrefix(r.URL.Path, h.base)
+	if ok && slug != "" {
+		slug, ok = strings.CutPrefix(slug, "/")
+	}
+	p := h.pages[slug]
+	if !ok || p == nil || (slug == "" && r.URL.Path != h.base) {
+		http.Error(w, "no such page of the API reference", http.StatusNotFound)
+		return
+	}
 	hd := w.Header()
 	hd.Set("Content-Type", "text/html; charset=utf-8")
 	hd.Set("Cache-Control", "public, max-age=300")

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -27,13 +28,25 @@ func renderFile(t *testing.T, name string) string {
 	return renderString(t, string(src))
 }
 
+// renderString renders doc's pages and returns them one after the other (by slug, the index last:
+// an element found by its id is the one on its own page, not the index's link to it), for the
+// tests that look for what the reference shows wherever it is.
 func renderString(t *testing.T, doc string) string {
 	t.Helper()
-	b, _, err := Render([]byte(doc), Options{SpecURL: "/openapi.json"})
+	pages, _, err := Render([]byte(doc), Options{SpecURL: "/openapi.json"})
 	if err != nil {
 		t.Fatalf("render: %v", err)
 	}
-	return string(b)
+	slugs := make([]string, 0, len(pages))
+	for slug := range pages {
+		slugs = append(slugs, slug)
+	}
+	sort.Slice(slugs, func(i, j int) bool { return slugs[i] != "" && (slugs[j] == "" || slugs[i] < slugs[j]) })
+	var b strings.Builder
+	for _, slug := range slugs {
+		b.Write(pages[slug])
+	}
+	return b.String()
 }
 
 // element is the HTML of the element whose id is id, from its start tag to its matching end tag.
@@ -160,7 +173,8 @@ func TestCreateOperation(t *testing.T) {
 	if got, want := rowText(t, resp, "Location"), "Location required string <uri-reference> Path of the new attribute."; got != want {
 		t.Errorf("Location row: got %q, want %q", got, want)
 	}
-	wantContains(t, "responses", resp, `<a class="ref" href="#schema-Problem">Problem</a>`, `<a class="ref" href="#schema-Attribute">Attribute</a>`)
+	// Schemas link to the page that shows them: here the one family's page (only Attributes uses them).
+	wantContains(t, "responses", resp, `<a class="ref" href="/docs/attributes#schema-Problem">Problem</a>`, `<a class="ref" href="/docs/attributes#schema-Attribute">Attribute</a>`)
 	if got := len(regexp.MustCompile(`X-Request-Id`).FindAllString(resp, -1)); got != 1 {
 		t.Errorf("X-Request-Id shown %d times in the responses, want once (on 201)", got)
 	}
@@ -172,7 +186,7 @@ func TestCreateOperation(t *testing.T) {
 	wantNotContains(t, "responses", resp, `<details class="resp-schema">`)
 	// Shared responses link to their entry, which shows them once.
 	wantContains(t, "responses", text(resp), "401 The token is missing or invalid. Problem application/problem+json details in Unauthorized")
-	wantContains(t, "responses", resp, `<a href="#response-Unauthorized">Unauthorized</a>`)
+	wantContains(t, "responses", resp, `<a href="/docs/responses#response-Unauthorized">Unauthorized</a>`)
 	shared := element(t, page, "response-Unauthorized")
 	wantContains(t, "shared response", text(shared), "Unauthorized The token is missing or invalid. Problem application/problem+json")
 
@@ -280,9 +294,10 @@ func TestSchemas(t *testing.T) {
 	upd := element(t, page, "schema-AttributeUpdate")
 	rowText(t, upd, "code")
 	rowText(t, upd, "displayName")
-	// A recursive schema links to itself; an unknown reference is a name without a link.
+	// A recursive schema links to itself (on the shared Schemas page: no operation uses it); an
+	// unknown reference is a name without a link.
 	node := element(t, page, "schema-Node")
-	wantContains(t, "Node", node, `array of <a class="ref" href="#schema-Node">Node</a>`, `<span class="ref">Missing</span>`)
+	wantContains(t, "Node", node, `array of <a class="ref" href="/docs/schemas#schema-Node">Node</a>`, `<span class="ref">Missing</span>`)
 	wantNotContains(t, "Node", node, `href="#schema-Missing"`)
 }
 
@@ -408,7 +423,8 @@ func TestHandlerFirstRequestsWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _, _ := Render(src, Options{})
+	pages, _, _ := Render(src, Options{})
+	want := pages[""]
 	errs := make(chan error, 20)
 	for range 20 {
 		go func() {
@@ -638,10 +654,7 @@ func TestNamesStayOnOneLine(t *testing.T) {
 			t.Errorf("%s lets names break: %q", sel, body)
 		}
 	}
-	page, _, err := Render([]byte(`{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/v1/x":{"get":{"parameters":[{"name":"categoryTreeUuids[eq]","in":"query","schema":{"type":"string"}}],"responses":{"200":{"description":"ok"}}}}}}`), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := renderString(t, `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/v1/x":{"get":{"parameters":[{"name":"categoryTreeUuids[eq]","in":"query","schema":{"type":"string"}}],"responses":{"200":{"description":"ok"}}}}}}`)
 	if !strings.Contains(string(page), `<td class="name"><code>categoryTreeUuids[eq]</code>`) {
 		t.Errorf("the parameter's name is not in a name cell's code")
 	}

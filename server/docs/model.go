@@ -21,7 +21,9 @@ type page struct {
 	Scopes                  []scopeUse
 	ScopeDescriptions       bool
 	Groups                  []*group
-	Models                  []model
+	Models                  []model  // every schema, in the document's order
+	SharedModels            []*model // the schemas more than one group uses (or none), on the Schemas page
+	Base                    string
 	SharedResponses         []sharedResponse
 	OpCount                 int
 	CSS                     template.CSS
@@ -57,6 +59,8 @@ type scopeUse struct {
 
 type group struct {
 	ID, Name     string
+	Slug, Href   string   // its page: base/Slug
+	Models       []*model // the schemas only this group's operations use, shown on its page
 	Description  template.HTML
 	ExternalDocs *link
 	Ops          []*operation
@@ -64,6 +68,7 @@ type group struct {
 
 type operation struct {
 	ID, Method, Path, Title string
+	Href                    string // its anchor on its group's page
 	OperationID             string
 	Webhook, Deprecated     bool
 	PathHTML                template.HTML
@@ -122,9 +127,9 @@ type response struct {
 }
 
 type sharedResponse struct {
-	ID, Name string
-	Response response
-	Samples  []sample
+	ID, Name, Href string
+	Response       response
+	Samples        []sample
 }
 
 type header struct {
@@ -143,11 +148,17 @@ type sample struct {
 
 type model struct {
 	ID, Name string
+	Page     string // the slug of the page the schema is shown on
+	Href     string
 	Block    *block
+	ref      string
 }
 
 type renderer struct {
-	root     *object
+	root *object
+	base string // the path the pages are served under: base (the index) and base/<slug>
+	// pageOf: the page (slug; "" for the index) each anchor is on
+	pageOf   map[string]string
 	modelIDs map[string]string
 	// responseIDs: anchors of the entries of #/components/responses
 	responseIDs map[string]string
@@ -161,11 +172,12 @@ var methods = []string{"get", "put", "post", "delete", "options", "head", "patch
 // methodOrder is the order operations on one path are shown in: reads, then writes, then the rest.
 var methodOrder = map[string]int{"get": 0, "post": 1, "put": 2, "patch": 3, "delete": 4, "head": 5, "options": 6, "trace": 7}
 
-func build(root *object, specURL string) *page {
-	r := &renderer{root: root, modelIDs: map[string]string{}, responseIDs: map[string]string{}, ids: map[string]bool{}, scopes: map[string]*scopeUse{}}
+func build(root *object, specURL, base string) *page {
+	r := &renderer{root: root, base: base, modelIDs: map[string]string{}, responseIDs: map[string]string{},
+		ids: map[string]bool{}, pageOf: map[string]string{}, scopes: map[string]*scopeUse{}}
 	info := root.obj("info")
 	p := &page{Title: info.str("title"), Version: info.str("version"), OpenAPI: root.str("openapi"),
-		Summary: info.str("summary"), Description: markdown(info.str("description")), SpecURL: specURL}
+		Summary: info.str("summary"), Description: markdown(info.str("description")), SpecURL: specURL, Base: base}
 	if p.Title == "" {
 		p.Title = "API"
 	}
@@ -250,19 +262,24 @@ func build(root *object, specURL string) *page {
 			ref := "#/components/schemas/" + escapePointer(name)
 			id := r.anchor("schema-" + name)
 			r.modelIDs[ref] = id
-			p.Models = append(p.Models, model{ID: id, Name: name})
+			p.Models = append(p.Models, model{ID: id, Name: name, ref: ref})
 		}
 	}
 
 	if rs := root.obj("components").obj("responses"); rs != nil {
 		for _, name := range rs.keys {
-			r.responseIDs["#/components/responses/"+escapePointer(name)] = r.anchor("response-" + name)
+			id := r.anchor("response-" + name)
+			r.responseIDs["#/components/responses/"+escapePointer(name)] = id
+			r.pageOf[id] = responsesPage
 		}
 	}
 
 	// Groups: the declared tags in their order, then tags only operations name, then the untagged.
+	// Each group is a page of its own (its slug), so every anchor is placed on its page before any
+	// operation or schema is rendered: links are written with the page they point into.
 	groups := map[string]*group{}
 	var order []string
+	slugs := map[string]bool{responsesPage: true, schemasPage: true}
 	addGroup := func(key, id, display string, t *object) *group {
 		if g, ok := groups[key]; ok {
 			return g
@@ -271,7 +288,9 @@ func build(root *object, specURL string) *page {
 			display = t.str("x-displayName")
 		}
 		g := &group{Name: display, ID: r.anchor(id), Description: markdown(t.str("description")),
-			ExternalDocs: externalDocs(t.obj("externalDocs"))}
+			ExternalDocs: externalDocs(t.obj("externalDocs")), Slug: pageSlug(display, slugs)}
+		g.Href = r.base + "/" + g.Slug
+		r.pageOf[g.ID] = g.Slug
 		groups[key] = g
 		order = append(order, key)
 		return g
@@ -281,23 +300,56 @@ func build(root *object, specURL string) *page {
 			addGroup(to.str("name"), "tag-"+to.str("name"), to.str("name"), to)
 		}
 	}
+	opGroup := make([]*group, len(ops))
 	for i, f := range ops {
-		op := r.operation(f.op, f.item, f.method, f.path, f.webhook, opIDs[i])
 		tags := f.op.strs("tags")
 		name := ""
 		if len(tags) > 0 {
 			name = tags[0]
 		}
-		var g *group
 		switch {
 		case name != "":
-			g = addGroup(name, "tag-"+name, name, nil)
+			opGroup[i] = addGroup(name, "tag-"+name, name, nil)
 		case f.webhook: // keys no tag can have
-			g = addGroup("\x00webhooks", "webhooks", "Webhooks", nil)
+			opGroup[i] = addGroup("\x00webhooks", "webhooks", "Webhooks", nil)
 		default:
-			g = addGroup("\x00other", "other-operations", "Other operations", nil)
+			opGroup[i] = addGroup("\x00other", "other-operations", "Other operations", nil)
 		}
-		g.Ops = append(g.Ops, op)
+		r.pageOf[opIDs[i]] = opGroup[i].Slug
+	}
+	// A schema is shown on the page of the one group whose operations use it (directly or through
+	// other schemas, parameters, bodies and responses), else on the shared Schemas page.
+	users := map[string]map[*group]bool{}
+	for i, f := range ops {
+		seen := map[string]bool{}
+		r.refsIn(f.op, seen)
+		r.refsIn(f.item.get("parameters"), seen)
+		for ref := range seen {
+			if users[ref] == nil {
+				users[ref] = map[*group]bool{}
+			}
+			users[ref][opGroup[i]] = true
+		}
+	}
+	for i := range p.Models {
+		m := &p.Models[i]
+		m.Page = schemasPage
+		if len(users[m.ref]) == 1 {
+			for g := range users[m.ref] {
+				m.Page = g.Slug
+				g.Models = append(g.Models, m)
+			}
+		} else {
+			p.SharedModels = append(p.SharedModels, m)
+		}
+		r.pageOf[m.ID] = m.Page
+		m.Href = r.href(m.ID)
+	}
+
+	for i, f := range ops {
+		op := r.operation(f.op, f.item, f.method, f.path, f.webhook, opIDs[i])
+		op.Href = r.href(op.ID)
+		opGroup[i].Ops = append(opGroup[i].Ops, op)
 		p.OpCount++
 	}
 	for _, name := range order {
@@ -314,6 +366,9 @@ func build(root *object, specURL string) *page {
 		p.Models[i].Block = r.schemaBlock(s)
 	}
 	p.SharedResponses = r.sharedResponses()
+	for i := range p.SharedResponses {
+		p.SharedResponses[i].Href = r.href(p.SharedResponses[i].ID)
+	}
 	p.Servers = r.servers(root.arr("servers"))
 	p.Schemes = r.schemes()
 	for _, name := range r.order {
@@ -346,6 +401,74 @@ func escapePointer(s string) string {
 }
 
 // anchor makes id unique on the page (and free of spaces, which fragments cannot carry).
+// The pages besides the index and the groups' pages.
+const (
+	responsesPage = "responses"
+	schemasPage   = "schemas"
+)
+
+// pageSlug is a group's page name: its name in lower case, words joined by "-", only letters, digits
+// and "-" kept; unique among taken (a second "Tags" is "tags-2").
+func pageSlug(name string, taken map[string]bool) string {
+	var b strings.Builder
+	for _, w := range strings.Fields(strings.ToLower(name)) {
+		var part strings.Builder
+		for _, c := range w {
+			if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' {
+				part.WriteRune(c)
+			}
+		}
+		if part.Len() > 0 {
+			if b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteString(part.String())
+		}
+	}
+	slug := b.String()
+	if slug == "" {
+		slug = "group"
+	}
+	base, n := slug, 1
+	for taken[slug] {
+		n++
+		slug = base + "-" + strconv.Itoa(n)
+	}
+	taken[slug] = true
+	return slug
+}
+
+// href is the link to anchor id on the page it is on.
+func (r *renderer) href(id string) string {
+	if page := r.pageOf[id]; page != "" {
+		return r.base + "/" + page + "#" + id
+	}
+	return r.base + "#" + id
+}
+
+// refsIn adds to seen the local references of v and, transitively, of what they refer to.
+func (r *renderer) refsIn(v any, seen map[string]bool) {
+	switch x := v.(type) {
+	case *object:
+		for _, k := range x.keys {
+			if ref, ok := x.get(k).(string); ok && k == "$ref" {
+				if !seen[ref] {
+					seen[ref] = true
+					if target, ok := r.resolve(ref); ok {
+						r.refsIn(target, seen)
+					}
+				}
+				continue
+			}
+			r.refsIn(x.get(k), seen)
+		}
+	case []any:
+		for _, e := range x {
+			r.refsIn(e, seen)
+		}
+	}
+}
+
 func (r *renderer) anchor(id string) string {
 	id = strings.Join(strings.Fields(id), "-")
 	if id == "" {
@@ -831,7 +954,7 @@ func (r *renderer) responses(rs *object) []response {
 		id, shared := r.responseIDs[raw.str("$ref")]
 		resp := r.response(code, ro, !shared)
 		if shared {
-			resp.Link, resp.LinkName = id, refName(raw.str("$ref"))
+			resp.Link, resp.LinkName = r.href(id), refName(raw.str("$ref"))
 		}
 		out = append(out, resp)
 	}

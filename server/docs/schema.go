@@ -108,7 +108,7 @@ func esc(s string) string { return template.HTMLEscapeString(s) }
 func (r *renderer) refHTML(ref string) string {
 	name := refName(ref)
 	if id, ok := r.modelIDs[ref]; ok {
-		return `<a class="ref" href="#` + esc(id) + `">` + esc(name) + `</a>`
+		return `<a class="ref" href="` + esc(r.href(id)) + `">` + esc(name) + `</a>`
 	}
 	return `<span class="ref">` + esc(name) + `</span>`
 }

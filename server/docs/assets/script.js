@@ -1,11 +1,23 @@
+// The index keeps the anchors of the reference's former single page (/docs#createAttribute,
+// /docs#schema-Attribute, /docs#tag-Attributes): each is a link with data-moved to where that part
+// is now, which a reader without scripts follows by hand; with scripts the page goes there at once.
+(function () {
+  "use strict";
+  if (!location.hash) { return; }
+  var id;
+  try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
+  var el = document.getElementById(id);
+  if (el && el.hasAttribute("data-moved") && el.href) { location.replace(el.href); }
+})();
+
 // Filter box for the sidebar: the page is complete without it (the box stays hidden when scripts
 // do not run). "/" focuses the box, Escape clears it.
 (function () {
   "use strict";
   var input = document.getElementById("filter");
   if (!input) { return; }
-  var items = Array.prototype.slice.call(document.querySelectorAll(".nav li[data-filter]"));
-  var groups = Array.prototype.slice.call(document.querySelectorAll(".nav [data-group], .nav .nav-models"));
+  var items = Array.prototype.slice.call(document.querySelectorAll("li[data-filter]"));
+  var groups = Array.prototype.slice.call(document.querySelectorAll("[data-group], .nav .nav-models, .nav-families"));
   input.hidden = false;
   function apply() {
     var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
