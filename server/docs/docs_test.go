@@ -659,3 +659,36 @@ func TestNamesStayOnOneLine(t *testing.T) {
 		t.Errorf("the parameter's name is not in a name cell's code")
 	}
 }
+
+// The handler serves each page at its path under Options.Base and nothing else: a family's page, the
+// shared pages, 404 for an unknown page or a path beside the base.
+func TestHandlerServesEveryPage(t *testing.T) {
+	src, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := Handler(src, Options{Base: "/ref/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, _, err := Render(src, Options{Base: "/ref"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]int{"/ref": 200, "/ref/attributes": 200, "/ref/responses": 200, "/ref/schemas": 200,
+		"/ref/families": 404, "/ref/nope": 404, "/ref/attributes/x": 404, "/refx": 404, "/ref/": 404, "/docs": 404} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		if w.Code != want {
+			t.Errorf("GET %s: %d, want %d", path, w.Code, want)
+			continue
+		}
+		if want == 200 {
+			slug := strings.TrimPrefix(strings.TrimPrefix(path, "/ref"), "/")
+			if !bytes.Equal(w.Body.Bytes(), pages[slug]) {
+				t.Errorf("GET %s: not the page %q", path, slug)
+			}
+		}
+	}
+	wantContains(t, "the attributes page", string(pages["attributes"]), `<a href="/ref">`, `href="/ref/responses"`, `<a class="nav-tag" href="#tag-Attributes">`)
+}
