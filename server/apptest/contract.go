@@ -3,6 +3,7 @@ package apptest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -72,23 +73,25 @@ func LoadContract(base string) (*Contract, error) {
 	return &Contract{router: router, looser: map[string]int{}}, nil
 }
 
-// Check validates one exchange: req (with its body bytes) and the response.
-func (c *Contract) Check(t testing.TB, req *http.Request, body []byte, r Resp) {
+// Check validates one exchange: req (with its body bytes) and the response. It returns why the
+// document refuses the request (nil: the document accepts it; ErrNotInDocument: no operation of the
+// document has its method and path).
+func (c *Contract) Check(t testing.TB, req *http.Request, body []byte, r Resp) (requestErr error) {
 	t.Helper()
 	c.exchanges.Add(1)
 	what := req.Method + " " + req.URL.RequestURI()
 	if req.Method == http.MethodHead {
 		c.checkHead(t, what, req, r)
-		return
+		return nil
 	}
 	route, params, err := c.router.FindRoute(req)
 	if err != nil {
 		if r.Status == http.StatusNotFound || r.Status == http.StatusMethodNotAllowed {
 			c.docRefused.Add(1)
-			return
+			return ErrNotInDocument
 		}
 		t.Errorf("openapi: %s is not in the document (%v) but the service answered %d: %.300s", what, err, r.Status, r.Raw)
-		return
+		return ErrNotInDocument
 	}
 	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
 		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
@@ -111,7 +114,11 @@ func (c *Contract) Check(t testing.TB, req *http.Request, body []byte, r Resp) {
 	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
 		t.Errorf("openapi: %s → %d does not match the document:\n%v\nbody: %.600s", what, r.Status, err, r.Raw)
 	}
+	return reqErr
 }
+
+// ErrNotInDocument: the document has no operation for the request's method and path.
+var ErrNotInDocument = errors.New("no operation of the document has this method and path")
 
 // checkHead validates a HEAD as the document describes it (its description, "HEAD"): the GET of the
 // same path, without a body; so the path has a GET, the status is one the GET declares, and the

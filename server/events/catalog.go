@@ -132,6 +132,15 @@ func Catalog() []Type {
 	return out
 }
 
+// Names returns every event type's name, sorted.
+func Names() []string {
+	out := make([]string, 0, len(catalog))
+	for _, t := range Catalog() {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
 // Known reports whether name is in the catalog.
 func Known(name string) bool { _, ok := catalog[name]; return ok }
 

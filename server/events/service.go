@@ -23,8 +23,9 @@ import (
 // same key; the index (tenant_id, tx, uuid) serves offset and cursor pages alike.
 var EventList = &list.Spec{Table: "events",
 	Filters: map[string]list.Field{
-		"uuids":     {Column: "uuid", Type: list.UUID},
-		"types":     {Column: "type", Type: list.Text},
+		"uuids": {Column: "uuid", Type: list.UUID},
+		// The values are the catalog's, so that the document lists them (ListEvents refuses others).
+		"types":     {Column: "type", Type: list.Text, Values: Names()},
 		"createdAt": {Column: "created_at", Type: list.Time},
 	},
 	Order:        map[string]string{"createdAt": "tx"},

@@ -64,6 +64,7 @@ var specialPatterns = map[protoreflect.FullName]string{
 	"catalog.v1.LocaleCreate.code":                       LocaleCodePattern,
 	"catalog.v1.LocaleUpdate.code":                       LocaleCodePattern,
 	"catalog.v1.AssetFileUploadInitiate.checksum_sha256": SHA256HexPattern,
+	"catalog.v1.ImportCreate.checksum_sha256":            SHA256HexPattern,
 	"catalog.v1.AssetFileUploadInitiate.content_type":    MediaTypePattern,
 }
 

@@ -43,7 +43,8 @@ const (
 type Field struct {
 	Column string
 	Type   Type
-	// Values allowed for an Enum column.
+	// Values allowed for an Enum column (checked here); for a Text column, the values its service
+	// allows (checked by the service). Either way the OpenAPI document lists them as the enum.
 	Values []string
 	// Single: the filter takes one value (a singular name such as status[eq]); more is 400.
 	Single bool

@@ -246,16 +246,25 @@ func (g *generator) markPathFields(md protoreflect.MethodDescriptor) {
 	if err != nil {
 		return // reported by operation
 	}
-	for _, pf := range pathFields {
-		if body.Message().Fields().ByName(pf.Name()) == nil {
-			continue
-		}
+	mark := func(name protoreflect.Name) {
 		m := g.pathFields[body.Message().FullName()]
 		if m == nil {
 			m = map[protoreflect.Name]bool{}
 			g.pathFields[body.Message().FullName()] = m
 		}
-		m[pf.Name()] = true
+		m[name] = true
+	}
+	for _, pf := range pathFields {
+		if body.Message().Fields().ByName(pf.Name()) != nil {
+			mark(pf.Name())
+		}
+	}
+	// The uuid of an update body is the item's, which a PATCH path names (server/crud: "must be
+	// absent or the uuid of the path").
+	if _, ok := rule.Pattern.(*annotations.HttpRule_Patch); ok && len(pathFields) > 0 {
+		if u := body.Message().Fields().ByName("uuid"); u != nil && u.Kind() == protoreflect.StringKind && !u.IsList() {
+			mark("uuid")
+		}
 	}
 }
 
@@ -614,7 +623,7 @@ func (g *generator) filterValue(spec *list.Spec, f, sub protoreflect.FieldDescri
 	valueSchema := func() obj {
 		s := obj{"type": "string"}
 		switch {
-		case known && lf.Type == list.Enum:
+		case known && (lf.Type == list.Enum || lf.Type == list.Text) && len(lf.Values) > 0:
 			s["enum"] = anySlice(lf.Values)
 		case known && lf.Type == list.UUID, !known && fields.IsUUIDName(f.JSONName()):
 			s["format"] = "uuid"
@@ -739,6 +748,12 @@ func (g *generator) objectSchema(md protoreflect.MessageDescriptor, dir directio
 	for i := 0; i < fs.Len(); i++ {
 		f := fs.Get(i)
 		if isFieldMask(f) || etag.IsTagField(f) || (keep != nil && !keep(f)) { // etag: the ETag header
+			continue
+		}
+		// A single operation's body does not repeat what its path names (the uuid of the item a
+		// PATCH changes): the service takes it from the path and refuses another value, which no
+		// schema can state; a bulk item gives it (bulkUpdate).
+		if dir == request && !bulkUpdate && g.pathFields[md.FullName()][f.Name()] {
 			continue
 		}
 		// A list with min_items is required too: absent and empty are the same list, which the rule

@@ -11,6 +11,7 @@ import (
 
 	"github.com/catalogd/catalogd/server/app"
 	"github.com/catalogd/catalogd/server/etag"
+	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/fields"
 	"github.com/catalogd/catalogd/server/openapi"
 )
@@ -427,6 +428,7 @@ func TestRulesAreInTheSchemas(t *testing.T) {
 		{"LocaleCreate", "code", fields.LocaleCodePattern},
 		{"LocaleUpdate", "code", fields.LocaleCodePattern},
 		{"AssetFileUploadInitiate", "checksumSha256", fields.SHA256HexPattern},
+		{"ImportCreate", "checksumSha256", fields.SHA256HexPattern}, // issue 27, found by test/openapi_fuzz
 		{"AssetFileUploadInitiate", "contentType", fields.MediaTypePattern},
 		{"AssetFileUploadInitiateBulkItem", "contentType", fields.MediaTypePattern},
 	} {
@@ -556,5 +558,57 @@ func TestSpecNames(t *testing.T) {
 	}
 	if get(schema(d, "ProductPublication"), "properties", "status", "$ref") != "#/components/schemas/ProductChannelPublicationStatus" {
 		t.Errorf("ProductPublication.status %v", get(schema(d, "ProductPublication"), "properties", "status"))
+	}
+}
+
+// The events filter types[eq] names the event types in the schema (its enum is the catalog's), so a
+// request the document accepts is not refused as "not an event type" (issue 27, found by
+// test/openapi_fuzz).
+func TestEventTypesFilterIsAnEnum(t *testing.T) {
+	d := build(t)
+	params, _ := get(d, "paths", "/v1/events", "get", "parameters").([]any)
+	var enum []any
+	for _, p := range params {
+		if get(p, "name") == "types[eq]" {
+			enum, _ = get(p, "schema", "items", "enum").([]any)
+		}
+	}
+	if len(enum) != len(events.Names()) || len(enum) < 100 {
+		t.Fatalf("types[eq] enum has %d values, want the catalog's %d", len(enum), len(events.Names()))
+	}
+	for i, name := range events.Names() {
+		if enum[i] != name {
+			t.Errorf("enum[%d] = %v, want %s", i, enum[i], name)
+		}
+	}
+}
+
+// The body of a single PATCH does not have the uuid its path names (the service refuses any other
+// value, which a schema cannot state, so a document offering the field offered a 400: issue 27,
+// found by test/openapi_fuzz); a bulk update's item has it, required.
+func TestSingleUpdateBodyHasNoPathUUID(t *testing.T) {
+	d := build(t)
+	n := 0
+	for path, item := range d["paths"].(map[string]any) {
+		patch, _ := get(item, "patch").(map[string]any)
+		if patch == nil || !strings.HasSuffix(path, "}") {
+			continue
+		}
+		ref, _ := get(patch, "requestBody", "content", "application/json", "schema", "$ref").(string)
+		if ref == "" {
+			continue
+		}
+		s := schema(d, strings.TrimPrefix(ref, "#/components/schemas/"))
+		if _, has := get(s, "properties", "uuid").(map[string]any); has {
+			t.Errorf("PATCH %s: the body %s has uuid", path, ref)
+		}
+		n++
+	}
+	if n < 20 {
+		t.Errorf("only %d single PATCH bodies checked", n)
+	}
+	item := get(d, "paths", "/v1/attributes/bulk", "patch", "requestBody", "content", "application/json", "schema", "items", "$ref").(string)
+	if req, _ := get(schema(d, strings.TrimPrefix(item, "#/components/schemas/")), "required").([]any); !slices.Contains(req, any("uuid")) {
+		t.Errorf("the bulk update item %s does not require uuid: %v", item, req)
 	}
 }

@@ -447,8 +447,10 @@ type ImportCreate struct {
 	DryRun   bool                   `protobuf:"varint,2,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
 	FileName *string                `protobuf:"bytes,3,opt,name=file_name,json=fileName,proto3,oneof" json:"file_name,omitempty"`
 	// The size of the file to upload (required without content; at most CATALOG_MAX_IMPORT_BYTES).
+	// With content it may be left out; given, it must be the size of content in bytes.
 	SizeBytes *int64 `protobuf:"varint,4,opt,name=size_bytes,json=sizeBytes,proto3,oneof" json:"size_bytes,omitempty"`
-	// Lower-case hex SHA-256 of the file to upload; the upload URL accepts only those bytes.
+	// Lower-case hex SHA-256 of the file to upload; the upload URL accepts only those bytes. With
+	// content, it must be the SHA-256 of content.
 	ChecksumSha256 *string `protobuf:"bytes,5,opt,name=checksum_sha256,json=checksumSha256,proto3,oneof" json:"checksum_sha256,omitempty"`
 	// The whole file (at most 1 MiB): the import is queued at once, no upload. Over REST, send the
 	// file itself as the body instead (Content-Type application/x-ndjson or text/csv).

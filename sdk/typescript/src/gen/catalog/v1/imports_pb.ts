@@ -164,13 +164,15 @@ export type ImportCreate = Message<"catalog.v1.ImportCreate"> & {
 
   /**
    * The size of the file to upload (required without content; at most CATALOG_MAX_IMPORT_BYTES).
+   * With content it may be left out; given, it must be the size of content in bytes.
    *
    * @generated from field: optional int64 size_bytes = 4;
    */
   sizeBytes?: bigint | undefined;
 
   /**
-   * Lower-case hex SHA-256 of the file to upload; the upload URL accepts only those bytes.
+   * Lower-case hex SHA-256 of the file to upload; the upload URL accepts only those bytes. With
+   * content, it must be the SHA-256 of content.
    *
    * @generated from field: optional string checksum_sha256 = 5;
    */
