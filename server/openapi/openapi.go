@@ -48,6 +48,10 @@ type Input struct {
 	Lists map[protoreflect.FullName]*list.Spec
 	// MaxBodyBytes is the largest request body (413 above it).
 	MaxBodyBytes int
+	// StringEnums are the request string fields (by full name; a repeated field's items) whose
+	// values are a fixed set the service checks but no proto enum names (the line types of an
+	// export): the document gives them as the enum.
+	StringEnums map[protoreflect.FullName][]string
 }
 
 type obj = map[string]any
@@ -877,6 +881,9 @@ func (g *generator) scalarSchema(f protoreflect.FieldDescriptor, dir direction, 
 		s = obj{"type": "string"}
 		if fields.IsUUIDName(f.JSONName()) {
 			s["format"] = "uuid"
+		}
+		if vals := g.in.StringEnums[f.FullName()]; len(vals) > 0 && dir == request {
+			s["enum"] = anySlice(vals)
 		}
 	case protoreflect.BoolKind:
 		s = obj{"type": "boolean"}

@@ -612,3 +612,30 @@ func TestSingleUpdateBodyHasNoPathUUID(t *testing.T) {
 		t.Errorf("the bulk update item %s does not require uuid: %v", item, req)
 	}
 }
+
+// An export's types are the line types, given as the enum of the items (issue 27, found by
+// test/openapi_fuzz: any string was accepted by the document, refused by the service).
+func TestExportTypesAreAnEnum(t *testing.T) {
+	d := build(t)
+	enum, _ := get(schema(d, "ExportCreate"), "properties", "types", "items", "enum").([]any)
+	for _, want := range []string{"locale", "attribute", "product", "typeGroup"} {
+		if !slices.Contains(enum, any(want)) {
+			t.Errorf("ExportCreate.types items enum %v lacks %s", enum, want)
+		}
+	}
+	if len(enum) < 10 {
+		t.Errorf("ExportCreate.types items enum %v", enum)
+	}
+}
+
+// An export's productFilter takes the values of GET /v1/products's enum filters, given as enums
+// (issue 27, found by test/openapi_fuzz).
+func TestExportProductFilterEnums(t *testing.T) {
+	d := build(t)
+	for prop, want := range map[string]string{"kinds": "variant_parent", "statuses": "draft"} {
+		enum, _ := get(schema(d, "ProductFilterInput"), "properties", prop, "items", "enum").([]any)
+		if !slices.Contains(enum, any(want)) {
+			t.Errorf("ProductFilterInput.%s items enum %v lacks %s", prop, enum, want)
+		}
+	}
+}

@@ -275,7 +275,7 @@ func (g *gen) str(s *openapi3.Schema) (any, bool) {
 	default:
 		v = g.word(8)
 	}
-	if s.Pattern != "" || !fits(v) {
+	if !fits(v) {
 		for _, c := range append(append([]any{s.Example}, s.Examples...), anySlice(patternCandidates)...) {
 			if c, ok := c.(string); ok && fits(c) {
 				return c, true

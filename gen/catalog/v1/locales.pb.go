@@ -720,7 +720,8 @@ type LocaleCreate struct {
 	Code string `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
 	// 1 to 100 characters; defaults to code.
 	DisplayName *string `protobuf:"bytes,2,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
-	// Make this the default locale (the first locale always is).
+	// Make this the default locale (the first locale always is). In a bulk create, only one item
+	// may set it.
 	IsDefault     *bool `protobuf:"varint,3,opt,name=is_default,json=isDefault,proto3,oneof" json:"is_default,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

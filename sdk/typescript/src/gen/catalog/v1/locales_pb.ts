@@ -332,7 +332,8 @@ export type LocaleCreate = Message<"catalog.v1.LocaleCreate"> & {
   displayName?: string | undefined;
 
   /**
-   * Make this the default locale (the first locale always is).
+   * Make this the default locale (the first locale always is). In a bulk create, only one item
+   * may set it.
    *
    * @generated from field: optional bool is_default = 3;
    */
