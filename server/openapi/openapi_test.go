@@ -639,3 +639,27 @@ func TestExportProductFilterEnums(t *testing.T) {
 		}
 	}
 }
+
+// An input type's minLength and maxLength constraints are non-negative in the schema, not only in
+// prose (issue 27, found by test/openapi_fuzz: a negative maxLength passed the document).
+func TestInputTypeLengthConstraintsAreNonNegative(t *testing.T) {
+	d := build(t)
+	for _, name := range []string{"InputTypeConstraintsInput", "InputTypeConstraintsPatch"} {
+		for _, prop := range []string{"minLength", "maxLength"} {
+			p := get(schema(d, name), "properties", prop)
+			if m := get(p, "minimum"); m != float64(0) {
+				// a nullable field's schema is a oneOf/anyOf; look into its branches
+				found := false
+				for _, key := range []string{"anyOf", "oneOf"} {
+					bs, _ := get(p, key).([]any)
+					for _, b := range bs {
+						found = found || get(b, "minimum") == float64(0)
+					}
+				}
+				if !found {
+					t.Errorf("%s.%s has no minimum 0: %v", name, prop, p)
+				}
+			}
+		}
+	}
+}
