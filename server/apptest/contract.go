@@ -105,7 +105,7 @@ func (c *Contract) Check(t testing.TB, req *http.Request, body []byte, r Resp) (
 	case r.Status == http.StatusBadRequest:
 		c.serviceOnlyRefused.Add(1)
 		c.mu.Lock()
-		key := route.Method + " " + route.Path + " → " + problemFields(r)
+		key := route.Method + " " + route.Path + " → " + ProblemSummary(r)
 		c.looser[key]++
 		c.mu.Unlock()
 	}
@@ -150,7 +150,9 @@ func (c *Contract) checkHead(t testing.TB, what string, req *http.Request, r Res
 	}
 }
 
-func problemFields(r Resp) string {
+// ProblemSummary is what a problem body names: its errors' "field: message", else its code and
+// detail.
+func ProblemSummary(r Resp) string {
 	m := r.Obj()
 	var fs []string
 	if errs, ok := m["errors"].([]any); ok {

@@ -538,15 +538,7 @@ func (e *Env) OpenAPI(t testing.TB, doc any) {
 // (`catalogd_webhook_attempts_total{outcome="success"}`).
 func (e *Env) Metrics(t testing.TB) map[string]float64 {
 	t.Helper()
-	res, err := http.Get(e.BaseURL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, b := e.GetRaw(t, "/metrics")
 	out := map[string]float64{}
 	for _, line := range strings.Split(string(b), "\n") {
 		if line == "" || line[0] == '#' {
@@ -558,4 +550,19 @@ func (e *Env) Metrics(t testing.TB) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// GetRaw is an anonymous GET of path on e: the status and the whole body.
+func (e *Env) GetRaw(t testing.TB, path string) (int, []byte) {
+	t.Helper()
+	res, err := http.Get(e.BaseURL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	return res.StatusCode, b
 }

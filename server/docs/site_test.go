@@ -3,13 +3,13 @@ package docs_test
 import (
 	"encoding/json"
 	"html"
-	"net/url"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/catalogd/catalogd/server/app"
+	"github.com/catalogd/catalogd/server/apptest"
 	"github.com/catalogd/catalogd/server/docs"
 )
 
@@ -18,12 +18,8 @@ import (
 // 230 KB (docs/design.md, "The API reference page (/docs)").
 const PageBudget = 256 << 10
 
-var (
-	idRe   = regexp.MustCompile(`\sid="([^"]+)"`)
-	hrefRe = regexp.MustCompile(`\shref="([^"]*)"`)
-	// movedRe: the index's links that stand for an anchor of the former single page.
-	movedRe = regexp.MustCompile(`<a id="([^"]+)" data-moved href="([^"]+)"`)
-)
+// movedRe: the index's links that stand for an anchor of the former single page.
+var movedRe = regexp.MustCompile(`<a id="([^"]+)" data-moved href="([^"]+)"`)
 
 // servedReference renders the service's own document the way the server does.
 func servedReference(t *testing.T) (doc []byte, pages map[string][]byte) {
@@ -37,61 +33,6 @@ func servedReference(t *testing.T) (doc []byte, pages map[string][]byte) {
 		t.Fatal(err)
 	}
 	return doc, pages
-}
-
-// CheckLinks crawls pages (by slug, "" the index, served under base) from the index and reports
-// every internal link that does not resolve: to a page that does not exist, or to an anchor its page
-// does not have. It returns the slugs reached.
-func checkLinks(t *testing.T, base string, pages map[string][]byte) map[string]bool {
-	t.Helper()
-	ids := map[string]map[string]bool{}
-	for slug, body := range pages {
-		ids[slug] = map[string]bool{}
-		for _, m := range idRe.FindAllStringSubmatch(string(body), -1) {
-			if ids[slug][html.UnescapeString(m[1])] {
-				t.Errorf("page %q: id %q twice", slug, m[1])
-			}
-			ids[slug][html.UnescapeString(m[1])] = true
-		}
-	}
-	reached := map[string]bool{"": true}
-	queue := []string{""}
-	for len(queue) > 0 {
-		slug := queue[0]
-		queue = queue[1:]
-		for _, m := range hrefRe.FindAllStringSubmatch(string(pages[slug]), -1) {
-			href := html.UnescapeString(m[1])
-			if strings.HasPrefix(href, "data:") || strings.HasPrefix(href, "/openapi.json") || strings.Contains(href, "://") {
-				continue
-			}
-			u, err := url.Parse(href)
-			if err != nil {
-				t.Errorf("page %q: href %q: %v", slug, href, err)
-				continue
-			}
-			target := slug
-			if u.Path != "" {
-				rest, ok := strings.CutPrefix(u.Path, base)
-				if !ok || (rest != "" && !strings.HasPrefix(rest, "/")) {
-					t.Errorf("page %q: href %q is outside the reference", slug, href)
-					continue
-				}
-				target = strings.TrimPrefix(rest, "/")
-			}
-			if _, ok := pages[target]; !ok {
-				t.Errorf("page %q: href %q: no page %q", slug, href, target)
-				continue
-			}
-			if u.Fragment != "" && !ids[target][u.Fragment] {
-				t.Errorf("page %q: href %q: page %q has no anchor %q", slug, href, target, u.Fragment)
-			}
-			if !reached[target] {
-				reached[target] = true
-				queue = append(queue, target)
-			}
-		}
-	}
-	return reached
 }
 
 // The served reference is one page per tag plus an index, the shared responses and the shared
@@ -135,7 +76,7 @@ func TestServedReferenceIsSplit(t *testing.T) {
 		t.Errorf("%d pages, want %d (the tags, the index, the shared responses and schemas)", len(pages), want)
 	}
 
-	reached := checkLinks(t, "/docs", pages)
+	reached, links := apptest.CheckDocsLinks(t, "/docs", pages, "/openapi.json")
 	var slugs []string
 	total, largest, largestSlug := 0, 0, ""
 	for slug, body := range pages {
@@ -152,7 +93,7 @@ func TestServedReferenceIsSplit(t *testing.T) {
 		}
 	}
 	sort.Strings(slugs)
-	t.Logf("%d pages, %d bytes in all, the index %d bytes, the largest %q %d bytes", len(pages), total, len(pages[""]), largestSlug, largest)
+	t.Logf("%d pages, %d bytes in all, the index %d bytes, the largest %q %d bytes; %d links checked", len(pages), total, len(pages[""]), largestSlug, largest, links)
 
 	// The former single page's anchors, on the index, each a link to the same anchor on its page.
 	moved := map[string]string{}

@@ -2,11 +2,7 @@ package docs
 
 import (
 	"encoding/json"
-	"html"
-	"io"
-	"net/http"
-	"net/url"
-	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,31 +14,12 @@ import (
 // PageBudget: 256 KiB uncompressed).
 const pageBudget = 256 << 10
 
-var (
-	idRe   = regexp.MustCompile(`\sid="([^"]+)"`)
-	hrefRe = regexp.MustCompile(`\shref="([^"]*)"`)
-)
-
-func get(t *testing.T, path string) (int, []byte) {
-	t.Helper()
-	res, err := http.Get(env.BaseURL + path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.StatusCode, b
-}
-
 // Crawling the served reference from /docs reaches a page per tag of /openapi.json, and the shared
 // responses and schemas; every internal href of every page resolves (200, and the anchor is on the
 // page it names); no page is over the budget.
 func TestCrawlReference(t *testing.T) {
 	t.Parallel()
-	_, raw := get(t, "/openapi.json")
+	_, raw := env.GetRaw(t, "/openapi.json")
 	var doc struct {
 		Tags []struct {
 			Name string `json:"name"`
@@ -51,62 +28,37 @@ func TestCrawlReference(t *testing.T) {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
+	// Fetch every page a link of a fetched page leads to, from the index.
 	pages := map[string][]byte{}
-	ids := map[string]map[string]bool{}
-	queue := []string{"/docs"}
-	type link struct{ from, href string }
-	var links []link
+	queue := []string{""}
 	for len(queue) > 0 {
-		path := queue[0]
+		slug := queue[0]
 		queue = queue[1:]
-		status, body := get(t, path)
+		path := strings.TrimSuffix("/docs/"+slug, "/")
+		status, body := env.GetRaw(t, path)
 		if status != 200 {
 			t.Errorf("GET %s: %d", path, status)
 			continue
 		}
-		pages[path] = body
-		ids[path] = map[string]bool{}
-		for _, m := range idRe.FindAllStringSubmatch(string(body), -1) {
-			ids[path][html.UnescapeString(m[1])] = true
-		}
-		for _, m := range hrefRe.FindAllStringSubmatch(string(body), -1) {
-			href := html.UnescapeString(m[1])
-			u, err := url.Parse(href)
-			if err != nil || u.Scheme != "" || u.Host != "" {
-				continue // data: and links to elsewhere
-			}
-			if u.Path == "" {
-				u.Path = path
-			}
-			links = append(links, link{path, u.Path + "#" + u.Fragment})
-			if _, seen := pages[u.Path]; !seen && strings.HasPrefix(u.Path, "/docs") && !contains(queue, u.Path) {
-				queue = append(queue, u.Path)
+		pages[slug] = body
+		for _, href := range apptest.PageHrefs(body) {
+			if next, _, ok := apptest.DocsPage("/docs", slug, href); ok {
+				if _, seen := pages[next]; !seen && !slices.Contains(queue, next) {
+					queue = append(queue, next)
+				}
 			}
 		}
 	}
-	for _, l := range links {
-		p, frag, _ := strings.Cut(l.href, "#")
-		if p == "/openapi.json" {
-			if frag != "" {
-				t.Errorf("%s links %s", l.from, l.href)
-			}
-			continue
-		}
-		if _, ok := pages[p]; !ok {
-			t.Errorf("%s links %s: not a page of the reference", l.from, l.href)
-		} else if frag != "" && !ids[p][frag] {
-			t.Errorf("%s links %s: no anchor %q there", l.from, l.href, frag)
-		}
-	}
+	_, links := apptest.CheckDocsLinks(t, "/docs", pages, "/openapi.json")
 	for _, tag := range doc.Tags {
-		path := "/docs/" + strings.ToLower(strings.ReplaceAll(tag.Name, " ", "-"))
-		if _, ok := pages[path]; !ok {
-			t.Errorf("no page %s for the tag %q reached from /docs", path, tag.Name)
+		slug := strings.ToLower(strings.ReplaceAll(tag.Name, " ", "-"))
+		if _, ok := pages[slug]; !ok {
+			t.Errorf("no page /docs/%s for the tag %q reached from /docs", slug, tag.Name)
 		}
 	}
-	for _, p := range []string{"/docs/responses", "/docs/schemas"} {
+	for _, p := range []string{"responses", "schemas"} {
 		if _, ok := pages[p]; !ok {
-			t.Errorf("%s is not reached from /docs", p)
+			t.Errorf("/docs/%s is not reached from /docs", p)
 		}
 	}
 	total, largest, largestPath := 0, 0, ""
@@ -116,35 +68,20 @@ func TestCrawlReference(t *testing.T) {
 			largest, largestPath = len(b), p
 		}
 		if len(b) > pageBudget {
-			t.Errorf("%s is %d bytes, over the budget of %d", p, len(b), pageBudget)
+			t.Errorf("/docs/%s is %d bytes, over the budget of %d", p, len(b), pageBudget)
 		}
 	}
-	if len(pages) < len(doc.Tags)+3 || len(links) < 1000 {
-		t.Errorf("crawled %d pages and %d links: too few", len(pages), len(links))
+	if len(pages) < len(doc.Tags)+3 || links < 1000 {
+		t.Errorf("crawled %d pages and %d links: too few", len(pages), links)
 	}
-	t.Logf("crawled %d pages (%d bytes in all, the largest %s %d bytes), %d links checked", len(pages), total, largestPath, largest, len(links))
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
+	t.Logf("crawled %d pages (%d bytes in all, the largest /docs/%s %d bytes), %d links checked", len(pages), total, largestPath, largest, links)
 }
 
 // A link to the former single page's anchor (/docs#createAttribute) still leads to the operation: a
 // browser that opens it ends on /docs/attributes, at the operation.
 func TestFormerAnchorsForward(t *testing.T) {
 	t.Parallel()
-	start := time.Now()
-	page := apptest.LoadPage(t, env.BaseURL+"/docs#createAttribute")
-	t.Logf("/docs#createAttribute: forwarded, loaded and rendered by headless Chromium in %v", time.Since(start).Round(time.Millisecond))
-	doc, err := apptest.ParseHTML(page.DOM)
-	if err != nil {
-		t.Fatal(err)
-	}
+	page, doc := loadTimed(t, "/docs#createAttribute")
 	titles := doc.FindAll(func(n *apptest.Node) bool { return n.Tag == "title" })
 	if len(titles) != 1 || !strings.HasPrefix(titles[0].Text(), "Attributes · ") {
 		t.Fatalf("the browser ended on a page titled %d× %.200q, want the Attributes page", len(titles), page.DOM)
@@ -153,7 +90,7 @@ func TestFormerAnchorsForward(t *testing.T) {
 		t.Errorf("the page has %d sections #createAttribute", len(ops))
 	}
 	// Without scripts, the same anchor on the index is the link to it.
-	_, index := get(t, "/docs")
+	_, index := env.GetRaw(t, "/docs")
 	if !strings.Contains(string(index), `<a id="createAttribute" data-moved href="/docs/attributes#createAttribute">`) {
 		t.Error("the index has no link #createAttribute to /docs/attributes#createAttribute")
 	}
@@ -163,13 +100,7 @@ func TestFormerAnchorsForward(t *testing.T) {
 // single page's (4.1 s for 4.77 MB in issue 27).
 func TestIndexInBrowser(t *testing.T) {
 	t.Parallel()
-	start := time.Now()
-	page := apptest.LoadPage(t, env.BaseURL+"/docs")
-	t.Logf("/docs: loaded and rendered by headless Chromium in %v (the browser's start included)", time.Since(start).Round(time.Millisecond))
-	doc, err := apptest.ParseHTML(page.DOM)
-	if err != nil {
-		t.Fatal(err)
-	}
+	page, doc := loadTimed(t, "/docs")
 	for _, msg := range page.Console {
 		if strings.Contains(msg, "Content Security Policy") || strings.Contains(msg, "Refused") || strings.Contains(msg, "Uncaught") {
 			t.Errorf("console: %s", msg)
@@ -184,4 +115,18 @@ func TestIndexInBrowser(t *testing.T) {
 			t.Errorf("the index has no #%s", want)
 		}
 	}
+}
+
+// loadTimed loads path in headless Chromium, logs how long that took (the browser's start
+// included; logged, never asserted), and parses the DOM.
+func loadTimed(t *testing.T, path string) (apptest.Page, *apptest.Node) {
+	t.Helper()
+	start := time.Now()
+	page := apptest.LoadPage(t, env.BaseURL+path)
+	t.Logf("%s: loaded and rendered by headless Chromium in %v", path, time.Since(start).Round(time.Millisecond))
+	doc, err := apptest.ParseHTML(page.DOM)
+	if err != nil {
+		t.Fatalf("parse the DOM of %s: %v", path, err)
+	}
+	return page, doc
 }

@@ -62,12 +62,7 @@ type fuzzer struct {
 //     state: each such refusal is a document defect, reported once per operation and reason.
 func TestPropertyBasedPass(t *testing.T) {
 	start := time.Now()
-	res, err := http.Get(env.BaseURL + "/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := io.ReadAll(res.Body)
-	res.Body.Close()
+	_, raw := env.GetRaw(t, "/openapi.json")
 	doc, err := openapi3.NewLoader().LoadFromData(raw)
 	if err != nil {
 		t.Fatal(err)
@@ -494,7 +489,7 @@ func (f *fuzzer) send(contract *apptest.Contract, o operation, r request) {
 				f.counts["refused-by-prose-rule"]++
 				break
 			}
-			key := o.method + " " + o.path + " → " + reason(resp)
+			key := o.method + " " + o.path + " → " + apptest.ProblemSummary(resp)
 			if _, dup := f.defects[key]; !dup {
 				f.defects[key] = fmt.Sprintf("%s body %.400s → %.400s", what, payload, raw)
 			}
@@ -505,23 +500,6 @@ func (f *fuzzer) send(contract *apptest.Contract, o operation, r request) {
 		f.counts["mutation-still-valid"]++
 	}
 	f.counts[fmt.Sprintf("%dxx", res.StatusCode/100)]++
-}
-
-// reason is what a problem body names: its errors' fields and messages, else its code.
-func reason(r apptest.Resp) string {
-	m := r.Obj()
-	var parts []string
-	if errs, ok := m["errors"].([]any); ok {
-		for _, e := range errs {
-			if e, ok := e.(map[string]any); ok {
-				parts = append(parts, fmt.Sprint(e["field"], ": ", e["message"]))
-			}
-		}
-	}
-	if len(parts) == 0 {
-		return fmt.Sprint(m["code"], " ", m["detail"])
-	}
-	return strings.Join(parts, "; ")
 }
 
 // proseRule is a rule of the service that JSON Schema cannot state without conditionals over other
