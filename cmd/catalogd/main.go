@@ -34,6 +34,7 @@ import (
 	"github.com/catalogd/catalogd/server/openapi"
 	"github.com/catalogd/catalogd/server/pgembed"
 	"github.com/catalogd/catalogd/server/store"
+	"github.com/catalogd/catalogd/server/tracing"
 )
 
 func main() {
@@ -335,6 +336,21 @@ func serve(std stdio, s *settings) error {
 	cfg.JWTHS256Secret = secret
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Tracing (the OTEL_* variables; off when none asks for it) is on before the pools open.
+	protocol, shutdownTracing, err := tracing.FromEnv(ctx, moduleVersion(debug.ReadBuildInfo()))
+	if err != nil {
+		return err
+	}
+	defer func() { // the spans still buffered go out before exit
+		tctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := shutdownTracing(tctx); err != nil {
+			log.Warn("trace export at shutdown", "error", err.Error())
+		}
+	}()
+	if protocol != "" {
+		log.Info("tracing on: spans exported by OTLP", "protocol", protocol)
+	}
 	srv, err := app.Start(ctx, cfg, log)
 	if err != nil {
 		buffered.Flush()

@@ -3,15 +3,18 @@
 -- delivery per active subscription subscribed to each event's type; returns how many deliveries it
 -- made and, when there are any, wakes the dispatchers (LISTEN catalogd_webhooks; delivered when the
 -- transaction commits) in the same round trip: CASE runs pg_notify only when its condition holds,
--- and notified tells whether it ran.
+-- and notified tells whether it ran. @traceparent is the writing request's trace context (NULL
+-- without one), kept with the events and their deliveries.
 WITH ev AS (
-    INSERT INTO events (tenant_id, uuid, type, payload, created_at)
-    SELECT @tenant_id, unnest(@uuids::uuid[]), unnest(@types::text[]), unnest(@payloads::jsonb[]), @now::timestamptz
-    RETURNING tenant_id, uuid, type, payload, created_at
+    INSERT INTO events (tenant_id, uuid, type, payload, created_at, traceparent)
+    SELECT @tenant_id, unnest(@uuids::uuid[]), unnest(@types::text[]), unnest(@payloads::jsonb[]), @now::timestamptz,
+           sqlc.narg(traceparent)::text
+    RETURNING tenant_id, uuid, type, payload, created_at, traceparent
 ), d AS (
     INSERT INTO webhook_deliveries (tenant_id, uuid, subscription_uuid, event_uuid, event_type, payload, status, attempts,
-                                    scheduled_at, created_at, updated_at)
-    SELECT ev.tenant_id, gen_random_uuid(), s.uuid, ev.uuid, ev.type, ev.payload, 'pending', 0, ev.created_at, ev.created_at, ev.created_at
+                                    scheduled_at, created_at, updated_at, traceparent)
+    SELECT ev.tenant_id, gen_random_uuid(), s.uuid, ev.uuid, ev.type, ev.payload, 'pending', 0, ev.created_at, ev.created_at, ev.created_at,
+           ev.traceparent
     FROM ev
     JOIN webhook_subscription_event_types st ON st.tenant_id = ev.tenant_id AND st.name = ev.type
     JOIN webhook_subscriptions s ON s.tenant_id = st.tenant_id AND s.uuid = st.subscription_uuid AND s.status = 'active'

@@ -192,7 +192,7 @@ FROM due, webhook_subscriptions s
 WHERE d.tenant_id = due.tenant_id AND d.uuid = due.uuid
   AND s.tenant_id = d.tenant_id AND s.uuid = d.subscription_uuid
 RETURNING d.tenant_id, d.uuid, d.subscription_uuid, d.event_type, d.payload, d.attempts, d.cycle_start, d.created_at,
-          s.target_url, s.request_timeout_ms, s.secret_sealed, s.status AS subscription_status;
+          d.traceparent, s.target_url, s.request_timeout_ms, s.secret_sealed, s.status AS subscription_status;
 
 -- name: ReleaseDeliveryLease :execrows
 -- Gives back a claimed delivery whose attempt was cut by shutdown: due again at once (the next

@@ -14,13 +14,15 @@ import (
 
 const insertEvents = `-- name: InsertEvents :one
 WITH ev AS (
-    INSERT INTO events (tenant_id, uuid, type, payload, created_at)
-    SELECT $1, unnest($2::uuid[]), unnest($3::text[]), unnest($4::jsonb[]), $5::timestamptz
-    RETURNING tenant_id, uuid, type, payload, created_at
+    INSERT INTO events (tenant_id, uuid, type, payload, created_at, traceparent)
+    SELECT $1, unnest($2::uuid[]), unnest($3::text[]), unnest($4::jsonb[]), $5::timestamptz,
+           $6::text
+    RETURNING tenant_id, uuid, type, payload, created_at, traceparent
 ), d AS (
     INSERT INTO webhook_deliveries (tenant_id, uuid, subscription_uuid, event_uuid, event_type, payload, status, attempts,
-                                    scheduled_at, created_at, updated_at)
-    SELECT ev.tenant_id, gen_random_uuid(), s.uuid, ev.uuid, ev.type, ev.payload, 'pending', 0, ev.created_at, ev.created_at, ev.created_at
+                                    scheduled_at, created_at, updated_at, traceparent)
+    SELECT ev.tenant_id, gen_random_uuid(), s.uuid, ev.uuid, ev.type, ev.payload, 'pending', 0, ev.created_at, ev.created_at, ev.created_at,
+           ev.traceparent
     FROM ev
     JOIN webhook_subscription_event_types st ON st.tenant_id = ev.tenant_id AND st.name = ev.type
     JOIN webhook_subscriptions s ON s.tenant_id = st.tenant_id AND s.uuid = st.subscription_uuid AND s.status = 'active'
@@ -32,11 +34,12 @@ SELECT deliveries, ((CASE WHEN deliveries > 0 THEN pg_notify('catalogd_webhooks'
 `
 
 type InsertEventsParams struct {
-	TenantID string      `db:"tenant_id"`
-	Uuids    []uuid.UUID `db:"uuids"`
-	Types    []string    `db:"types"`
-	Payloads [][]byte    `db:"payloads"`
-	Now      time.Time   `db:"now"`
+	TenantID    string      `db:"tenant_id"`
+	Uuids       []uuid.UUID `db:"uuids"`
+	Types       []string    `db:"types"`
+	Payloads    [][]byte    `db:"payloads"`
+	Now         time.Time   `db:"now"`
+	Traceparent *string     `db:"traceparent"`
 }
 
 type InsertEventsRow struct {
@@ -48,7 +51,8 @@ type InsertEventsRow struct {
 // delivery per active subscription subscribed to each event's type; returns how many deliveries it
 // made and, when there are any, wakes the dispatchers (LISTEN catalogd_webhooks; delivered when the
 // transaction commits) in the same round trip: CASE runs pg_notify only when its condition holds,
-// and notified tells whether it ran.
+// and notified tells whether it ran. @traceparent is the writing request's trace context (NULL
+// without one), kept with the events and their deliveries.
 func (q *Queries) InsertEvents(ctx context.Context, arg InsertEventsParams) (InsertEventsRow, error) {
 	row := q.db.QueryRow(ctx, insertEvents,
 		arg.TenantID,
@@ -56,6 +60,7 @@ func (q *Queries) InsertEvents(ctx context.Context, arg InsertEventsParams) (Ins
 		arg.Types,
 		arg.Payloads,
 		arg.Now,
+		arg.Traceparent,
 	)
 	var i InsertEventsRow
 	err := row.Scan(&i.Deliveries, &i.Notified)

@@ -164,12 +164,13 @@ type Content struct {
 }
 
 type Event struct {
-	TenantID  string    `db:"tenant_id"`
-	Uuid      uuid.UUID `db:"uuid"`
-	Type      string    `db:"type"`
-	Payload   []byte    `db:"payload"`
-	CreatedAt time.Time `db:"created_at"`
-	Tx        int64     `db:"tx"`
+	TenantID    string    `db:"tenant_id"`
+	Uuid        uuid.UUID `db:"uuid"`
+	Type        string    `db:"type"`
+	Payload     []byte    `db:"payload"`
+	CreatedAt   time.Time `db:"created_at"`
+	Tx          int64     `db:"tx"`
+	Traceparent *string   `db:"traceparent"`
 }
 
 type Export struct {
@@ -517,6 +518,7 @@ type WebhookDelivery struct {
 	LeaseID          *uuid.UUID `db:"lease_id"`
 	CreatedAt        time.Time  `db:"created_at"`
 	UpdatedAt        time.Time  `db:"updated_at"`
+	Traceparent      *string    `db:"traceparent"`
 }
 
 type WebhookDeliveryAttempt struct {

@@ -99,7 +99,7 @@ FROM due, webhook_subscriptions s
 WHERE d.tenant_id = due.tenant_id AND d.uuid = due.uuid
   AND s.tenant_id = d.tenant_id AND s.uuid = d.subscription_uuid
 RETURNING d.tenant_id, d.uuid, d.subscription_uuid, d.event_type, d.payload, d.attempts, d.cycle_start, d.created_at,
-          s.target_url, s.request_timeout_ms, s.secret_sealed, s.status AS subscription_status
+          d.traceparent, s.target_url, s.request_timeout_ms, s.secret_sealed, s.status AS subscription_status
 `
 
 type ClaimDueDeliveriesParams struct {
@@ -119,6 +119,7 @@ type ClaimDueDeliveriesRow struct {
 	Attempts           int32     `db:"attempts"`
 	CycleStart         int32     `db:"cycle_start"`
 	CreatedAt          time.Time `db:"created_at"`
+	Traceparent        *string   `db:"traceparent"`
 	TargetUrl          string    `db:"target_url"`
 	RequestTimeoutMs   int32     `db:"request_timeout_ms"`
 	SecretSealed       []byte    `db:"secret_sealed"`
@@ -161,6 +162,7 @@ func (q *Queries) ClaimDueDeliveries(ctx context.Context, arg ClaimDueDeliveries
 			&i.Attempts,
 			&i.CycleStart,
 			&i.CreatedAt,
+			&i.Traceparent,
 			&i.TargetUrl,
 			&i.RequestTimeoutMs,
 			&i.SecretSealed,
@@ -351,7 +353,7 @@ func (q *Queries) GetEventTypes(ctx context.Context, uuids []uuid.UUID) ([]Webho
 }
 
 const getWebhookDelivery = `-- name: GetWebhookDelivery :one
-SELECT tenant_id, uuid, subscription_uuid, event_uuid, event_type, payload, status, attempts, cycle_start, last_status_code, scheduled_at, lease_id, created_at, updated_at FROM webhook_deliveries WHERE tenant_id = $1 AND subscription_uuid = $2 AND uuid = $3
+SELECT tenant_id, uuid, subscription_uuid, event_uuid, event_type, payload, status, attempts, cycle_start, last_status_code, scheduled_at, lease_id, created_at, updated_at, traceparent FROM webhook_deliveries WHERE tenant_id = $1 AND subscription_uuid = $2 AND uuid = $3
 `
 
 type GetWebhookDeliveryParams struct {
@@ -378,6 +380,7 @@ func (q *Queries) GetWebhookDelivery(ctx context.Context, arg GetWebhookDelivery
 		&i.LeaseID,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Traceparent,
 	)
 	return i, err
 }
@@ -803,7 +806,7 @@ const redeliverWebhookDelivery = `-- name: RedeliverWebhookDelivery :one
 UPDATE webhook_deliveries
 SET status = 'pending', scheduled_at = $1::timestamptz, cycle_start = attempts, lease_id = NULL, updated_at = $1
 WHERE tenant_id = $2 AND subscription_uuid = $3 AND uuid = $4
-RETURNING tenant_id, uuid, subscription_uuid, event_uuid, event_type, payload, status, attempts, cycle_start, last_status_code, scheduled_at, lease_id, created_at, updated_at
+RETURNING tenant_id, uuid, subscription_uuid, event_uuid, event_type, payload, status, attempts, cycle_start, last_status_code, scheduled_at, lease_id, created_at, updated_at, traceparent
 `
 
 type RedeliverWebhookDeliveryParams struct {
@@ -836,6 +839,7 @@ func (q *Queries) RedeliverWebhookDelivery(ctx context.Context, arg RedeliverWeb
 		&i.LeaseID,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Traceparent,
 	)
 	return i, err
 }

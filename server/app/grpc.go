@@ -12,6 +12,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/attribute"
+	otelcodes "go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -30,6 +33,7 @@ import (
 	"github.com/catalogd/catalogd/server/limits"
 	"github.com/catalogd/catalogd/server/reqctx"
 	"github.com/catalogd/catalogd/server/store"
+	"github.com/catalogd/catalogd/server/tracing"
 )
 
 // RequestIDHeader carries the request id from the gateway (and any gRPC client) to the server.
@@ -61,8 +65,9 @@ type tokenVerifier interface {
 // request message over MaxBodyBytes is the API's PAYLOAD_TOO_LARGE (sizeCodec; grpc itself refuses,
 // with its own text, messages over grpc's default 4 MiB, which are never read).
 func (ic *interceptors) newServer(services []Service, codec encoding.CodecV2) *grpc.Server {
-	srv := grpc.NewServer(grpc.UnaryInterceptor(ic.chain), grpc.ForceServerCodecV2(sizeCodec{inner: codec, max: MaxBodyBytes}),
-		grpc.InTapHandle(ic.tap), grpc.MaxConcurrentStreams(maxStreams))
+	opts := append([]grpc.ServerOption{grpc.UnaryInterceptor(ic.chain), grpc.ForceServerCodecV2(sizeCodec{inner: codec, max: MaxBodyBytes}),
+		grpc.InTapHandle(ic.tap), grpc.MaxConcurrentStreams(maxStreams)}, tracing.GRPCServerOptions()...)
+	srv := grpc.NewServer(opts...)
 	for _, svc := range services {
 		srv.RegisterService(svc.Desc, svc.Impl)
 	}
@@ -173,12 +178,26 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 	}
 	ctx = reqctx.WithRequestID(ctx, rid)
 	_ = grpc.SetHeader(ctx, metadata.Pairs(RequestIDHeader, rid))
+	// The chain's span: a child of the door's (HTTP or gRPC server span), the parent of the
+	// handler's SQL statements.
+	ctx, span := tracing.Start(ctx, info.FullMethod, trace.SpanKindInternal, attribute.String("rpc.method", info.FullMethod),
+		attribute.String("catalogd.request_id", rid))
 	defer func() {
 		if p := recover(); p != nil {
 			ic.log.ErrorContext(ctx, "panic", "method", info.FullMethod, "panic", p, "stack", string(debug.Stack()))
 			err = apierr.New(apierr.Internal, "internal error")
 		}
 		code := status.Code(err)
+		if span.IsRecording() {
+			span.SetAttributes(attribute.String("rpc.grpc.status_code", code.String()))
+			if p := reqctx.PrincipalFrom(ctx); p != nil {
+				span.SetAttributes(attribute.String("catalogd.tenant", p.Tenant))
+			}
+			if code == codes.Internal || code == codes.Unknown {
+				span.SetStatus(otelcodes.Error, code.String())
+			}
+			span.End()
+		}
 		recordCode(ctx, code) // the HTTP request's log line names it (requestLog)
 		ic.metrics.observe(info.FullMethod, code, time.Since(start))
 		lvl := slog.LevelInfo

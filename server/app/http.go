@@ -23,6 +23,7 @@ import (
 	"github.com/catalogd/catalogd/server/queryparam"
 	"github.com/catalogd/catalogd/server/reqctx"
 	"github.com/catalogd/catalogd/server/store"
+	"github.com/catalogd/catalogd/server/tracing"
 )
 
 // httpParts are the handlers the HTTP port routes to.
@@ -79,7 +80,8 @@ func httpHandler(log *slog.Logger, p httpParts) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		WriteProblem(w, r, apierr.New(apierr.NotFound, "no resource at %s", r.URL.Path))
 	})
-	return requestLog(log, mux)
+	// The trace's server span comes first, so that the request's log line carries its ids.
+	return tracing.HTTP(requestLog(log, mux))
 }
 
 // bodyGrace is how long a request's unread body may still take once its answer is decided (a

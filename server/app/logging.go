@@ -8,14 +8,19 @@ import (
 	"time"
 
 	"github.com/catalogd/catalogd/server/reqctx"
+	"github.com/catalogd/catalogd/server/tracing"
 )
 
-// ctxHandler adds the request id of the context to every log line.
+// ctxHandler adds the request id of the context to every log line, and its trace_id and span_id
+// when tracing is on and the context has a span.
 type ctxHandler struct{ slog.Handler }
 
 func (h ctxHandler) Handle(ctx context.Context, r slog.Record) error {
 	if id := reqctx.RequestID(ctx); id != "" {
 		r.AddAttrs(slog.String("request_id", id))
+	}
+	if traceID, spanID, ok := tracing.IDs(ctx); ok {
+		r.AddAttrs(slog.String("trace_id", traceID), slog.String("span_id", spanID))
 	}
 	return h.Handler.Handle(ctx, r)
 }

@@ -19,9 +19,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+
 	"github.com/catalogd/catalogd/server/blobstore"
 	"github.com/catalogd/catalogd/server/renditions"
 	"github.com/catalogd/catalogd/server/store"
+	"github.com/catalogd/catalogd/server/tracing"
 )
 
 // Defaults of a Worker's zero fields, and fixed policy.
@@ -143,6 +146,9 @@ func (w *Worker) renditionLoop(ctx context.Context) {
 						default:
 						}
 					}()
+					ctx, span := tracing.Background(ctx, "rendition.job", "", attribute.String("catalogd.tenant", j.TenantID),
+						attribute.String("catalogd.asset_file", j.FileUuid.String()))
+					defer span.End()
 					w.render(ctx, j)
 				})
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"go.opentelemetry.io/otel/attribute"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
@@ -18,6 +19,7 @@ import (
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/reqctx"
 	"github.com/catalogd/catalogd/server/store"
+	"github.com/catalogd/catalogd/server/tracing"
 )
 
 // Publication schedules: a publish or unpublish of a publication planned for scheduledAt (in the
@@ -254,7 +256,10 @@ func RunDueSchedules(ctx context.Context, d *store.DB, now time.Time, limit int)
 				return err
 			}
 			claimed = &s
-			executed, err = runSchedule(ctx, d, tx, q, s)
+			sctx, span := tracing.Background(ctx, "publication_schedule.run", "", attribute.String("catalogd.tenant", s.TenantID),
+				attribute.String("catalogd.schedule", s.Uuid.String()))
+			executed, err = runSchedule(sctx, d, tx, q, s)
+			tracing.End(span, err)
 			return err
 		})
 		if claimed == nil {

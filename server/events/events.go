@@ -12,6 +12,7 @@ import (
 
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/jsonpb"
+	"github.com/catalogd/catalogd/server/tracing"
 )
 
 // Event is one thing that happened. Payload keys are the REST path parameter names that fetch the
@@ -57,7 +58,11 @@ func Record(ctx context.Context, q *db.Queries, tenant string, now time.Time, ev
 		buf = appendPayload(buf, e.Payload)
 		payloads[i] = buf[start:len(buf):len(buf)]
 	}
-	_, err := q.InsertEvents(ctx, db.InsertEventsParams{TenantID: tenant, Uuids: ids, Types: types, Payloads: payloads, Now: now})
+	params := db.InsertEventsParams{TenantID: tenant, Uuids: ids, Types: types, Payloads: payloads, Now: now}
+	if tp := tracing.Traceparent(ctx); tp != "" { // the deliveries continue the write's trace
+		params.Traceparent = &tp
+	}
+	_, err := q.InsertEvents(ctx, params)
 	return err
 }
 

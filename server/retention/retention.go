@@ -25,9 +25,11 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/store"
+	"github.com/catalogd/catalogd/server/tracing"
 )
 
 // Defaults of a Pruner's zero fields.
@@ -141,6 +143,11 @@ func (p *Pruner) RunOnce(ctx context.Context) (res Result, err error) {
 	if p.Retention <= 0 && p.IdempotencyTTL <= 0 {
 		return res, errors.New("retention: Retention or IdempotencyTTL must be positive")
 	}
+	ctx, span := tracing.Background(ctx, "retention.run", "")
+	defer func() {
+		span.SetAttributes(attribute.Int64("catalogd.pruned.events", res.Events), attribute.Int64("catalogd.pruned.deliveries", res.Deliveries))
+		tracing.End(span, err)
+	}()
 	release, locked, err := p.DB.TryLock(ctx, LockKey)
 	defer func() {
 		if locked {

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/catalogd/catalogd/gen/db"
+	"github.com/catalogd/catalogd/server/tracing"
 )
 
 // DB is the service's database handle.
@@ -62,6 +63,7 @@ func OpenWith(ctx context.Context, url string, opts Options) (*DB, error) {
 	}
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
 	opts.Topology.configure(cfg.ConnConfig)
+	cfg.ConnConfig.Tracer = tracing.Pgx() // a span per statement when tracing is on (nil: off)
 	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
 		registerUUID(c.TypeMap())
 		return nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"go.opentelemetry.io/otel/attribute"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/gen/db"
@@ -23,6 +24,7 @@ import (
 	"github.com/catalogd/catalogd/server/jsonpb"
 	"github.com/catalogd/catalogd/server/reqctx"
 	"github.com/catalogd/catalogd/server/store"
+	"github.com/catalogd/catalogd/server/tracing"
 )
 
 // Worker runs import and export jobs until Run's context ends. Every replica runs one: jobs are
@@ -139,7 +141,10 @@ func (w *Worker) nextImport(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	run := &importRun{w: w, imp: imp, lease: lease}
+	ctx, span := tracing.Background(ctx, "import.run", "", attribute.String("catalogd.tenant", imp.TenantID),
+		attribute.String("catalogd.import", imp.Uuid.String()))
 	err = run.run(ctx)
+	tracing.End(span, err)
 	switch {
 	case errors.Is(err, errLost):
 		return true, nil
@@ -714,6 +719,9 @@ func (w *Worker) nextExport(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	ctx, span := tracing.Background(ctx, "export.run", "", attribute.String("catalogd.tenant", exp.TenantID),
+		attribute.String("catalogd.export", exp.Uuid.String()))
+	defer span.End()
 	err = w.runExport(ctx, exp, lease)
 	switch {
 	case errors.Is(err, errLost):

@@ -11,10 +11,13 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
 
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/store"
+	"github.com/catalogd/catalogd/server/tracing"
 )
 
 // Policy is the retry and suspension policy of DESIGN.md.
@@ -282,7 +285,22 @@ func (d *Dispatcher) claim(ctx context.Context, q *db.Queries, max int, lease uu
 // cancelled) is not recorded: the delivery is released, due again with the same webhook-id. It
 // reports whether the attempt was written in a batch of the loop (recordSuccess).
 func (d *Dispatcher) deliver(ctx context.Context, r db.ClaimDueDeliveriesRow, lease uuid.UUID) (batched bool) {
+	// The attempt continues the trace of the write that recorded the event (the outbox keeps its
+	// traceparent), and the receiver gets that trace's traceparent (Sender).
+	var parent string
+	if r.Traceparent != nil {
+		parent = *r.Traceparent
+	}
+	ctx, span := tracing.Background(ctx, "webhook.deliver", parent, attribute.String("webhook.event_type", r.EventType),
+		attribute.String("webhook.delivery", r.Uuid.String()), attribute.String("webhook.subscription", r.SubscriptionUuid.String()))
+	defer span.End()
 	res := d.attempt(ctx, r)
+	if res.StatusCode != 0 {
+		span.SetAttributes(attribute.Int("http.response.status_code", res.StatusCode))
+	}
+	if !res.Success {
+		span.SetStatus(codes.Error, res.ErrorClass)
+	}
 	d.sending.Add(-1)
 	received := time.Now()
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/catalogd/catalogd/server/tracing"
 )
 
 // Error classes of Result.ErrorClass.
@@ -164,6 +166,7 @@ func (s *Sender) send(ctx context.Context, req Request, start time.Time) Result 
 	if req.Sunset != nil {
 		h.Set("Sunset", req.Sunset.UTC().Format(http.TimeFormat))
 	}
+	tracing.Inject(ctx, h) // traceparent: the trace of the write that caused the event
 
 	resp, err := s.client.Do(hr)
 	if err != nil {

@@ -1,0 +1,403 @@
+// Package tracing tests catalogd's OpenTelemetry tracing (server/tracing) on a running catalogd whose
+// tracer provider records every span in memory (the SDK's span recorder): one trace per request
+// through the doors (REST, Connect, gRPC-Web, gRPC), the interceptor chain and every SQL statement;
+// the trace context stored with the event in the outbox and carried to the webhook receiver; log
+// lines with trace_id and span_id. e2e_test.go runs the real binary against an OTLP/HTTP receiver.
+package tracing
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"connectrpc.com/connect"
+	"github.com/jackc/pgx/v5/pgxpool"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+	"google.golang.org/grpc/metadata"
+
+	pb "github.com/catalogd/catalogd/gen/catalog/v1"
+	"github.com/catalogd/catalogd/server/app"
+	. "github.com/catalogd/catalogd/server/apptest"
+	"github.com/catalogd/catalogd/server/tracing"
+)
+
+var (
+	env      *Env
+	pool     *pgxpool.Pool
+	recorder = tracetest.NewSpanRecorder()
+)
+
+func TestMain(m *testing.M) {
+	// Every span is sampled and recorded in memory; installed before catalogd starts (its pools take
+	// their pgx tracer when they open).
+	tracing.Install(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(recorder)))
+	Main(m, &env, &pool, func(c *app.Config) {
+		c.WebhookAllowPrivate = true // the receiver is on 127.0.0.1
+		c.Retention = 24 * time.Hour // the pruner runs at start-up: background work with spans of its own
+	})
+}
+
+// traceparent is a W3C traceparent of a fresh trace (sampled) and the trace and parent span ids.
+func traceparent() (header string, traceID trace.TraceID, parent trace.SpanID) {
+	copy(traceID[:], mustHex(RandomHex(16)))
+	copy(parent[:], mustHex(RandomHex(8)))
+	return fmt.Sprintf("00-%s-%s-01", traceID, parent), traceID, parent
+}
+
+func mustHex(s string) []byte {
+	b := make([]byte, len(s)/2)
+	for i := range b {
+		fmt.Sscanf(s[2*i:2*i+2], "%02x", &b[i])
+	}
+	return b
+}
+
+// spansOf waits until the recorder holds a span of trace id for which done holds over the trace's
+// ended spans, and returns them (the server span ends just after the answer is written).
+func spansOf(t *testing.T, id trace.TraceID, what string, done func([]sdktrace.ReadOnlySpan) bool) []sdktrace.ReadOnlySpan {
+	t.Helper()
+	var got []sdktrace.ReadOnlySpan
+	WaitFor(t, 10*time.Second, what, func() bool {
+		got = got[:0]
+		for _, s := range recorder.Ended() {
+			if s.SpanContext().TraceID() == id {
+				got = append(got, s)
+			}
+		}
+		return done(got)
+	})
+	return got
+}
+
+func named(spans []sdktrace.ReadOnlySpan, name string) sdktrace.ReadOnlySpan {
+	for _, s := range spans {
+		if s.Name() == name {
+			return s
+		}
+	}
+	return nil
+}
+
+func hasNamed(name string) func([]sdktrace.ReadOnlySpan) bool {
+	return func(spans []sdktrace.ReadOnlySpan) bool { return named(spans, name) != nil }
+}
+
+func attr(s sdktrace.ReadOnlySpan, key string) string {
+	for _, a := range s.Attributes() {
+		if string(a.Key) == key {
+			return a.Value.Emit()
+		}
+	}
+	return ""
+}
+
+// send makes a REST request with extra headers (apptest's client sets none of its own).
+func send(t *testing.T, token, method, path, body string, header ...string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, env.BaseURL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res
+}
+
+// A REST write with a traceparent is one trace: the HTTP server span is a child of the caller's
+// span, the interceptor chain's span a child of it, and each SQL statement of the write a span
+// under the chain's, with the statement's text and never its values.
+func TestRESTWriteIsOneTraceWithItsSQL(t *testing.T) {
+	_, tenant := env.TenantClient(t)
+	tp, id, parent := traceparent()
+	code := "en-US"
+	res := send(t, Token(tenant), "POST", "/v1/locales", `{"code":"`+code+`"}`, "traceparent", tp)
+	if res.StatusCode != 201 {
+		t.Fatalf("POST /v1/locales: %d", res.StatusCode)
+	}
+	const method = "/catalog.v1.LocaleService/CreateLocale"
+	spans := spansOf(t, id, "the HTTP server span of the write", hasNamed("HTTP POST"))
+	server, chain := named(spans, "HTTP POST"), named(spans, method)
+	if chain == nil {
+		t.Fatalf("no span %s in the trace: %v", method, names(spans))
+	}
+	if server.SpanKind() != trace.SpanKindServer || server.Parent().SpanID() != parent || !server.Parent().IsRemote() {
+		t.Errorf("HTTP span: kind %v, parent %v (remote %v), want a server span under the caller's %v",
+			server.SpanKind(), server.Parent().SpanID(), server.Parent().IsRemote(), parent)
+	}
+	if chain.Parent().SpanID() != server.SpanContext().SpanID() {
+		t.Errorf("the chain's span is under %v, want the HTTP span %v", chain.Parent().SpanID(), server.SpanContext().SpanID())
+	}
+	if got := attr(chain, "catalogd.tenant"); got != tenant {
+		t.Errorf("chain span's tenant %q, want %q", got, tenant)
+	}
+	var sql []sdktrace.ReadOnlySpan
+	for _, s := range spans {
+		if attr(s, "db.system.name") == "postgresql" {
+			sql = append(sql, s)
+		}
+	}
+	if len(sql) == 0 {
+		t.Fatalf("no SQL span in the write's trace: %v", names(spans))
+	}
+	insert := false
+	for _, s := range sql {
+		text := attr(s, "db.query.text")
+		if text == "" || s.SpanKind() != trace.SpanKindClient {
+			t.Errorf("SQL span %s: kind %v, text %q", s.Name(), s.SpanKind(), text)
+		}
+		if strings.Contains(text, code) || strings.Contains(text, tenant) {
+			t.Errorf("SQL span %s carries a value of the statement: %q", s.Name(), text)
+		}
+		if !under(s, chain, spans) {
+			t.Errorf("SQL span %s is not under the chain's span", s.Name())
+		}
+		insert = insert || s.Name() == "InsertEvents"
+	}
+	if !insert {
+		t.Errorf("no InsertEvents statement (the outbox) among the write's SQL spans: %v", names(sql))
+	}
+}
+
+// under reports whether s descends from anc among spans.
+func under(s, anc sdktrace.ReadOnlySpan, spans []sdktrace.ReadOnlySpan) bool {
+	byID := map[trace.SpanID]sdktrace.ReadOnlySpan{}
+	for _, x := range spans {
+		byID[x.SpanContext().SpanID()] = x
+	}
+	for p := s.Parent().SpanID(); p.IsValid(); {
+		if p == anc.SpanContext().SpanID() {
+			return true
+		}
+		x, ok := byID[p]
+		if !ok {
+			return false
+		}
+		p = x.Parent().SpanID()
+	}
+	return false
+}
+
+func names(spans []sdktrace.ReadOnlySpan) []string {
+	var out []string
+	for _, s := range spans {
+		out = append(out, s.Name())
+	}
+	return out
+}
+
+// Connect, gRPC-Web (on the HTTP port) and gRPC (its own port) calls continue the caller's trace.
+func TestEveryProtocolContinuesTheCallersTrace(t *testing.T) {
+	_, tenant := env.TenantClient(t)
+	const method = "/catalog.v1.LocaleService/ListLocales"
+	for _, p := range []struct {
+		name string
+		opts []connect.ClientOption
+	}{{"connect", nil}, {"grpc-web", []connect.ClientOption{connect.WithGRPCWeb()}}} {
+		t.Run(p.name, func(t *testing.T) {
+			tp, id, _ := traceparent()
+			c := connect.NewClient[pb.ListLocalesRequest, pb.ListLocalesResponse](http.DefaultClient, env.BaseURL+method, p.opts...)
+			req := connect.NewRequest(&pb.ListLocalesRequest{})
+			req.Header().Set("Authorization", "Bearer "+Token(tenant))
+			req.Header().Set("traceparent", tp)
+			if _, err := c.CallUnary(context.Background(), req); err != nil {
+				t.Fatal(err)
+			}
+			// The HTTP server span, the in-process gRPC server's span under it, the chain's under that.
+			spans := spansOf(t, id, "the call's HTTP, gRPC and chain spans", func(s []sdktrace.ReadOnlySpan) bool {
+				return named(s, "HTTP POST") != nil && named(s, method[1:]) != nil && named(s, method) != nil
+			})
+			if g := named(spans, method[1:]); g.Parent().SpanID() != named(spans, "HTTP POST").SpanContext().SpanID() {
+				t.Errorf("the gRPC span is not under the HTTP server span: %v", names(spans))
+			}
+			if !under(named(spans, method), named(spans, method[1:]), spans) {
+				t.Errorf("the chain's span is not under the gRPC span: %v", names(spans))
+			}
+		})
+	}
+	t.Run("grpc", func(t *testing.T) {
+		tp, id, parent := traceparent()
+		ctx := metadata.AppendToOutgoingContext(GRPCContext(t, tenant), "traceparent", tp)
+		if _, err := pb.NewLocaleServiceClient(env.GRPC).ListLocales(ctx, &pb.ListLocalesRequest{}); err != nil {
+			t.Fatal(err)
+		}
+		spans := spansOf(t, id, "the gRPC server span", hasNamed("catalog.v1.LocaleService/ListLocales"))
+		server := named(spans, "catalog.v1.LocaleService/ListLocales")
+		if server.SpanKind() != trace.SpanKindServer || server.Parent().SpanID() != parent {
+			t.Errorf("gRPC span: kind %v under %v, want a server span under %v", server.SpanKind(), server.Parent().SpanID(), parent)
+		}
+		if chain := named(spans, method); chain == nil || chain.Parent().SpanID() != server.SpanContext().SpanID() {
+			t.Errorf("the chain's span is not under the gRPC server span: %v", names(spans))
+		}
+	})
+}
+
+// A request without a traceparent starts a trace of its own; probes and scrapes make no span.
+func TestTraceWithoutTraceparentAndUntracedProbes(t *testing.T) {
+	_, tenant := env.TenantClient(t)
+	rid := "trace-" + RandomHex(6)
+	if res := send(t, Token(tenant), "GET", "/v1/locales", "", "X-Request-Id", rid); res.StatusCode != 200 {
+		t.Fatalf("GET /v1/locales: %d", res.StatusCode)
+	}
+	var chain sdktrace.ReadOnlySpan
+	WaitFor(t, 10*time.Second, "the chain span of the request", func() bool {
+		for _, s := range recorder.Ended() {
+			if attr(s, "catalogd.request_id") == rid {
+				chain = s
+			}
+		}
+		return chain != nil
+	})
+	if !chain.SpanContext().TraceID().IsValid() || !chain.Parent().IsValid() || chain.Parent().IsRemote() {
+		t.Errorf("a request without traceparent: chain span parent %v (remote %v), want a local HTTP span",
+			chain.Parent().SpanID(), chain.Parent().IsRemote())
+	}
+	before := len(recorder.Ended())
+	for _, p := range []string{"/healthz", "/readyz", "/metrics"} {
+		if res := send(t, "", "GET", p, ""); res.StatusCode != 200 {
+			t.Fatalf("GET %s: %d", p, res.StatusCode)
+		}
+	}
+	// A request after the probes, whose span is ended once it is recorded: the probes' would be
+	// recorded before it.
+	tp, id, _ := traceparent()
+	send(t, Token(tenant), "GET", "/v1/locales", "", "traceparent", tp)
+	spansOf(t, id, "the request after the probes", hasNamed("HTTP GET"))
+	for _, s := range recorder.Ended()[before:] {
+		if p := attr(s, "url.path"); p == "/healthz" || p == "/readyz" || p == "/metrics" {
+			t.Errorf("a span for %s", p)
+		}
+	}
+}
+
+// The webhook delivery a write causes continues the write's trace: its traceparent is stored with
+// the event (and its delivery) in the outbox, the dispatcher's span is in that trace, and the
+// receiver gets a traceparent of the same trace.
+func TestWebhookDeliveryContinuesTheWritesTrace(t *testing.T) {
+	c, tenant := env.TenantClient(t)
+	var mu sync.Mutex
+	var got []string
+	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Header.Get("traceparent"))
+		mu.Unlock()
+		w.WriteHeader(204)
+	}))
+	defer rcv.Close()
+	sub := Want(t, c.Post("/v1/webhook-subscriptions", Body("displayName", "traced", "targetUrl", rcv.URL)), 201).Obj()
+	items := Want(t, c.Get("/v1/webhook-event-types"+Q("names[eq]", "locale.created")), 200).Items()
+	if len(items) != 1 {
+		t.Fatalf("event type locale.created: %v", items)
+	}
+	Want(t, c.Post("/v1/webhook-subscriptions/"+Str(sub, "uuid")+"/event-types", Body("webhookEventTypeUuid", Str(items[0], "uuid"))), 201)
+
+	tp, id, _ := traceparent()
+	if res := send(t, Token(tenant), "POST", "/v1/locales", `{"code":"fr-FR"}`, "traceparent", tp); res.StatusCode != 201 {
+		t.Fatalf("POST /v1/locales: %d", res.StatusCode)
+	}
+	WaitFor(t, 15*time.Second, "the delivery", func() bool { mu.Lock(); defer mu.Unlock(); return len(got) > 0 })
+	mu.Lock()
+	header := got[0]
+	mu.Unlock()
+	parts := strings.Split(header, "-")
+	if len(parts) != 4 || parts[1] != id.String() {
+		t.Fatalf("the receiver got traceparent %q, want one of trace %s", header, id)
+	}
+	spans := spansOf(t, id, "the delivery's span", hasNamed("webhook.deliver"))
+	deliver := named(spans, "webhook.deliver")
+	if deliver.SpanContext().SpanID().String() != parts[2] {
+		t.Errorf("the receiver's parent span %s is not the delivery's span %s", parts[2], deliver.SpanContext().SpanID())
+	}
+	if attr(deliver, "http.response.status_code") != "204" {
+		t.Errorf("delivery span status code %q", attr(deliver, "http.response.status_code"))
+	}
+	var stored string
+	if err := pool.QueryRow(context.Background(),
+		`SELECT e.traceparent FROM events e WHERE e.tenant_id = $1 AND e.type = 'locale.created'`, tenant).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(stored, "00-"+id.String()+"-") {
+		t.Errorf("events.traceparent %q, want the write's trace %s", stored, id)
+	}
+	var delivered *string
+	if err := pool.QueryRow(context.Background(), `SELECT traceparent FROM webhook_deliveries WHERE tenant_id = $1`, tenant).Scan(&delivered); err != nil {
+		t.Fatal(err)
+	}
+	if delivered == nil || *delivered != stored {
+		t.Errorf("webhook_deliveries.traceparent %v, want the event's %q", delivered, stored)
+	}
+}
+
+// Log lines written under a span carry its trace_id and span_id.
+func TestLogLinesCarryTheTrace(t *testing.T) {
+	var buf bytes.Buffer
+	log := app.NewLogger(&buf, slog.LevelInfo)
+	ctx, span := tracing.Start(context.Background(), "test", trace.SpanKindInternal)
+	log.InfoContext(ctx, "traced")
+	span.End()
+	log.InfoContext(context.Background(), "untraced")
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	var first, second map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &second); err != nil {
+		t.Fatal(err)
+	}
+	if first["trace_id"] != span.SpanContext().TraceID().String() || first["span_id"] != span.SpanContext().SpanID().String() {
+		t.Errorf("traced line %v, want trace_id %s span_id %s", first, span.SpanContext().TraceID(), span.SpanContext().SpanID())
+	}
+	if _, ok := second["trace_id"]; ok {
+		t.Errorf("a line without a span has a trace_id: %v", second)
+	}
+}
+
+// Background work is in spans of its own: the retention run (which starts with catalogd) is a
+// root span with its SQL under it.
+func TestBackgroundWorkHasSpansOfItsOwn(t *testing.T) {
+	var run sdktrace.ReadOnlySpan
+	WaitFor(t, 10*time.Second, "the retention run's span", func() bool {
+		for _, s := range recorder.Ended() {
+			if s.Name() == "retention.run" {
+				run = s
+			}
+		}
+		return run != nil
+	})
+	if run.Parent().IsValid() {
+		t.Errorf("retention.run has a parent %v, want a root span", run.Parent().SpanID())
+	}
+	sql := 0
+	for _, s := range recorder.Ended() {
+		if s.SpanContext().TraceID() == run.SpanContext().TraceID() && attr(s, "db.system.name") == "postgresql" {
+			sql++
+			if s.Parent().SpanID() != run.SpanContext().SpanID() {
+				t.Errorf("SQL span %s of the retention run is under %v, not the run", s.Name(), s.Parent().SpanID())
+			}
+		}
+	}
+	if sql == 0 {
+		t.Error("no SQL span in the retention run's trace")
+	}
+}
