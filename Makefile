@@ -20,7 +20,7 @@ TEST_GOFLAGS := $(GOFLAGS) -ldflags=-w
 # Listed only while they exist; ./... adds every other package once.
 SLOW_TESTS := $(foreach d,test/webhooks test/e2e test/fault test/sdk_typescript server/pgembed test/docs test/openapi_ts,$(if $(wildcard $(d)/*_test.go),./$(d)))
 
-.PHONY: run mock build generate sdk-tools third_party check-generated check-clients lint test test-go bench contract clean
+.PHONY: run mock build image check-image generate sdk-tools third_party check-generated check-clients lint test test-go bench contract clean
 
 ## run: build bin/catalogd and start it (embedded PostgreSQL in ./.data unless DATABASE_URL is set);
 ## its banner's TOKEN=$$(./bin/catalogd token) works from here. Ctrl-C stops it (exit 0, no make error).
@@ -39,6 +39,18 @@ COMMIT = $(shell c=$$(git rev-parse HEAD 2>/dev/null) && { git diff --quiet HEAD
 ## build: bin/catalogd, stamped with the commit (catalogd version)
 build:
 	$(GO) build -ldflags "-X main.commit=$(COMMIT)" -o bin/catalogd ./cmd/catalogd
+
+## image: the container image (Containerfile) with podman, installed from Debian when missing: a static
+## catalogd on an empty base, non-root, CA certificates, labels with version and commit
+## (IMAGE=name:tag; default catalogd:<closest tag, else dev>, also catalogd:latest)
+image:
+	COMMIT=$(COMMIT) bash scripts/image.sh
+
+## check-image: build the image, export its filesystem (podman create + export), run its entrypoint from
+## it against a private PostgreSQL and the README tour against that (test/image, build tag `image`;
+## minutes of compiling on a cold cache, so not part of `make test`; CI runs it)
+check-image:
+	GOFLAGS="$(TEST_GOFLAGS)" $(GO) run ./cmd/testpg -install -- $(GO) test -tags image -count=1 -timeout 30m -v ./test/image
 
 ## third_party: the google/api HTTP annotations, and google/rpc's status and error details (for the
 ## SDKs), taken from Go modules (no Buf Schema Registry here)
