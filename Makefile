@@ -20,7 +20,7 @@ TEST_GOFLAGS := $(GOFLAGS) -ldflags=-w
 # Listed only while they exist; ./... adds every other package once.
 SLOW_TESTS := $(foreach d,test/webhooks test/e2e test/fault test/sdk_typescript server/pgembed test/docs test/openapi_ts,$(if $(wildcard $(d)/*_test.go),./$(d)))
 
-.PHONY: run mock build image check-image generate sdk-tools third_party check-generated check-clients lint test test-go bench contract clean
+.PHONY: run mock build image check-image compose-images generate sdk-tools third_party check-generated check-clients lint test test-go bench contract clean
 
 ## run: build bin/catalogd and start it (embedded PostgreSQL in ./.data unless DATABASE_URL is set);
 ## its banner's TOKEN=$$(./bin/catalogd token) works from here. Ctrl-C stops it (exit 0, no make error).
@@ -45,6 +45,11 @@ build:
 ## (IMAGE=name:tag; default catalogd:<closest tag, else dev>, also catalogd:latest)
 image:
 	COMMIT=$(COMMIT) bash scripts/image.sh
+
+## compose-images: the images compose.yaml runs that this repository builds: catalogd:latest (make image)
+## and catalogd-versitygw:latest, the S3-compatible store of the S3 tests (scripts/versitygw-image.sh)
+compose-images: image
+	bash scripts/versitygw-image.sh
 
 ## check-image: build the image, export its filesystem (podman create + export), run its entrypoint from
 ## it against a private PostgreSQL and the README tour against that (test/image, build tag `image`;
