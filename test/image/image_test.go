@@ -16,14 +16,12 @@ import (
 	"debug/elf"
 	"encoding/json"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -89,7 +87,7 @@ func TestImageServesTheTour(t *testing.T) {
 	if !ok || uid == "" || uid == "0" || uid == "root" {
 		t.Fatalf("image user %q, want a numeric non-root uid:gid", cfg.User)
 	}
-	if len(cfg.Entrypoint) != 1 || !slicesEqual(cfg.Cmd, []string{"serve"}) {
+	if len(cfg.Entrypoint) != 1 || !slices.Equal(cfg.Cmd, []string{"serve"}) {
 		t.Fatalf("entrypoint %v, cmd %v; want one binary and [serve]", cfg.Entrypoint, cfg.Cmd)
 	}
 
@@ -122,7 +120,7 @@ func TestImageServesTheTour(t *testing.T) {
 		}
 		return nil
 	})
-	if !slicesEqual(programs, []string{cfg.Entrypoint[0]}) {
+	if !slices.Equal(programs, []string{cfg.Entrypoint[0]}) {
 		t.Errorf("executable files in the image: %v, want only the entrypoint", programs)
 	}
 	dataDir := envOf(cfg.Env, "CATALOG_DATA_DIR")
@@ -143,43 +141,11 @@ func TestImageServesTheTour(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer drop()
-	httpAddr, grpcAddr := freeAddr(t), freeAddr(t)
-	srv := entrypoint(rootfs, cfg, uid, gid, []string{"DATABASE_URL=" + dbURL, "CATALOG_HTTP_ADDR=" + httpAddr,
-		"CATALOG_GRPC_ADDR=" + grpcAddr, "CATALOG_JWT_HS256_SECRET=" + apptest.Secret, "CATALOG_JWT_ISSUER=" + apptest.Issuer,
-		"CATALOG_JWT_AUDIENCE=" + apptest.Audience, "CATALOG_SECRET_KEY=AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="})
-	var logs lockedBuffer
-	srv.Stdout, srv.Stderr = &logs, &logs
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- srv.Wait() }()
-	defer func() {
-		_ = srv.Process.Signal(syscall.SIGTERM)
-		select {
-		case err := <-exited:
-			if err != nil {
-				t.Errorf("catalogd from the image: exit after SIGTERM: %v\n%s", err, logs.String())
-			}
-		case <-time.After(30 * time.Second):
-			_ = srv.Process.Kill()
-			t.Errorf("catalogd from the image: no exit 30s after SIGTERM")
-		}
-	}()
+	httpAddr, grpcAddr := apptest.FreeAddr(t), apptest.FreeAddr(t)
 	base := "http://" + httpAddr
-	apptest.WaitFor(t, time.Minute, "catalogd from the image ready", func() bool {
-		select {
-		case err := <-exited:
-			t.Fatalf("catalogd from the image exited: %v\n%s", err, logs.String())
-		default:
-		}
-		res, err := http.Get(base + "/readyz")
-		if err != nil {
-			return false
-		}
-		res.Body.Close()
-		return res.StatusCode == 200
-	})
+	apptest.StartProc(t, entrypoint(rootfs, cfg, uid, gid, []string{"DATABASE_URL=" + dbURL, "CATALOG_HTTP_ADDR=" + httpAddr,
+		"CATALOG_GRPC_ADDR=" + grpcAddr, "CATALOG_JWT_HS256_SECRET=" + apptest.Secret, "CATALOG_JWT_ISSUER=" + apptest.Issuer,
+		"CATALOG_JWT_AUDIENCE=" + apptest.Audience, "CATALOG_SECRET_KEY=AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="}), base)
 	tour := exec.Command(filepath.Join(root, "scripts/tour.sh"))
 	tour.Dir = t.TempDir()
 	tour.Env = append(os.Environ(), "BASE="+base, "TOKEN="+apptest.Token("image-"+apptest.RandomHex(4)))
@@ -189,7 +155,7 @@ func TestImageServesTheTour(t *testing.T) {
 	err = tour.Run()
 	t.Logf("scripts/tour.sh against the image's catalogd: %s", time.Since(start).Round(time.Millisecond))
 	if err != nil {
-		t.Fatalf("scripts/tour.sh: %v\n%s\n%s\ncatalogd:\n%s", err, stdout.String(), stderr.String(), logs.String())
+		t.Fatalf("scripts/tour.sh: %v\n%s\n%s", err, stdout.String(), stderr.String())
 	}
 	out2 := strings.TrimRight(stdout.String(), "\n")
 	if last := out2[strings.LastIndex(out2, "\n")+1:]; last != "tour complete" {
@@ -227,40 +193,6 @@ func envOf(env []string, key string) string {
 	}
 	return ""
 }
-
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
 
 // exportRoot makes a container of image, exports its filesystem into a new directory and returns it.
 func exportRoot(t *testing.T, image string) string {

@@ -1,20 +1,17 @@
 package tracing
 
 import (
-	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/hex"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -95,28 +92,6 @@ func spanAttr(s *tracepb.Span, key string) string {
 	return ""
 }
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 // The done-when of tracing, on the real binary configured only by OTEL_* variables: a REST write
 // sent with a traceparent reaches an OTLP/HTTP collector as spans of that trace, its SQL included;
 // the webhook delivery it causes reaches the receiver with a traceparent of the same trace; the
@@ -135,82 +110,23 @@ func TestBinaryExportsTheTraceByOTLP(t *testing.T) {
 	collector := &otlpReceiver{names: map[string]bool{}}
 	cs := httptest.NewServer(collector)
 	defer cs.Close()
-	var hookMu sync.Mutex
-	var hooks []string
-	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hookMu.Lock()
-		hooks = append(hooks, r.Header.Get("traceparent"))
-		hookMu.Unlock()
-		w.WriteHeader(204)
-	}))
-	defer rcv.Close()
+	hooks := newHookReceiver(t)
 
-	httpAddr, grpcAddr := freeAddr(t), freeAddr(t)
+	httpAddr, grpcAddr := FreeAddr(t), FreeAddr(t)
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "CATALOG_DATA_DIR="+dir, "CATALOG_HTTP_ADDR="+httpAddr,
 		"CATALOG_GRPC_ADDR="+grpcAddr, "CATALOG_JWT_HS256_SECRET="+Secret, "CATALOG_JWT_ISSUER="+Issuer,
 		"CATALOG_JWT_AUDIENCE="+Audience, "CATALOG_WEBHOOK_ALLOW_PRIVATE_TARGETS=true",
 		"OTEL_EXPORTER_OTLP_ENDPOINT="+cs.URL, "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf",
 		"OTEL_SERVICE_NAME=catalogd-otlp-test", "OTEL_BSP_SCHEDULE_DELAY=100")
-	var logs lockedBuffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(30 * time.Second):
-			_ = cmd.Process.Kill()
-		}
-	}()
 	base := "http://" + httpAddr
-	WaitFor(t, 60*time.Second, "catalogd ready", func() bool {
-		select {
-		case err := <-exited:
-			t.Fatalf("catalogd exited: %v\n%s", err, logs.String())
-		default:
-		}
-		res, err := http.Get(base + "/readyz")
-		if err != nil {
-			return false
-		}
-		res.Body.Close()
-		return res.StatusCode == 200
-	})
+	proc := StartProc(t, cmd, base)
 
 	tenant := "otlp-" + RandomHex(4)
 	token := Token(tenant)
-	call := func(method, path, body string, header ...string) map[string]any {
-		t.Helper()
-		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Content-Type", "application/json")
-		for i := 0; i+1 < len(header); i += 2 {
-			req.Header.Set(header[i], header[i+1])
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var out map[string]any
-		_ = json.NewDecoder(res.Body).Decode(&out)
-		if res.StatusCode/100 != 2 {
-			t.Fatalf("%s %s: %d %v", method, path, res.StatusCode, out)
-		}
-		return out
-	}
-	sub := call("POST", "/v1/webhook-subscriptions", `{"displayName":"otlp","targetUrl":"`+rcv.URL+`"}`)
-	types := call("GET", "/v1/webhook-event-types?names[eq]=locale.created", "")["items"].([]any)
-	call("POST", "/v1/webhook-subscriptions/"+Str(sub, "uuid")+"/event-types",
-		`{"webhookEventTypeUuid":"`+Str(types[0].(map[string]any), "uuid")+`"}`)
-
+	hooks.subscribe(t, base, token, "locale.created")
 	tp, id, parent := traceparent()
-	call("POST", "/v1/locales", `{"code":"en-GB"}`, "traceparent", tp)
+	must(t, base, token, "POST", "/v1/locales", `{"code":"en-GB"}`, "traceparent", tp)
 
 	var spans []*tracepb.Span
 	WaitFor(t, 20*time.Second, "the write's HTTP span, its SQL and the delivery's span at the collector", func() bool {
@@ -234,16 +150,13 @@ func TestBinaryExportsTheTraceByOTLP(t *testing.T) {
 	if !named {
 		t.Error("no resource with service.name catalogd-otlp-test (OTEL_SERVICE_NAME)")
 	}
-	WaitFor(t, 20*time.Second, "the webhook delivery", func() bool { hookMu.Lock(); defer hookMu.Unlock(); return len(hooks) > 0 })
-	hookMu.Lock()
-	got := hooks[0]
-	hookMu.Unlock()
+	got := hooks.first(t)
 	if !strings.HasPrefix(got, "00-"+id.String()+"-") {
 		t.Errorf("the webhook receiver got traceparent %q, want one of trace %s", got, id)
 	}
 	// The request's log line names the trace (the access log is written once the answer is).
 	WaitFor(t, 10*time.Second, "the write's log line with its trace_id", func() bool {
-		for _, line := range strings.Split(logs.String(), "\n") {
+		for _, line := range strings.Split(proc.Log(), "\n") {
 			var m map[string]any
 			if json.Unmarshal([]byte(line), &m) == nil && m["msg"] == "http" && m["path"] == "/v1/locales" &&
 				m["trace_id"] == id.String() && m["span_id"] != nil {

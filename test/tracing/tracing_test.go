@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -102,14 +101,17 @@ func attr(s sdktrace.ReadOnlySpan, key string) string {
 	return ""
 }
 
-// send makes a REST request with extra headers (apptest's client sets none of its own).
-func send(t *testing.T, token, method, path, body string, header ...string) *http.Response {
+// call makes a REST request to the catalogd at base with extra headers (apptest's client sets none of
+// its own) and returns the status and the decoded body.
+func call(t *testing.T, base, token, method, path, body string, header ...string) (int, map[string]any) {
 	t.Helper()
-	req, err := http.NewRequest(method, env.BaseURL+path, strings.NewReader(body))
+	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bearer "+token)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -120,9 +122,60 @@ func send(t *testing.T, token, method, path, body string, header ...string) *htt
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _ = io.Copy(io.Discard, res.Body)
-	res.Body.Close()
-	return res
+	defer res.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out
+}
+
+// must is call that fails the test unless the status is 2xx.
+func must(t *testing.T, base, token, method, path, body string, header ...string) map[string]any {
+	t.Helper()
+	status, out := call(t, base, token, method, path, body, header...)
+	if status/100 != 2 {
+		t.Fatalf("%s %s: %d %v", method, path, status, out)
+	}
+	return out
+}
+
+// hookReceiver is a webhook receiver that records the traceparent header of each delivery.
+type hookReceiver struct {
+	*httptest.Server
+	mu  sync.Mutex
+	got []string
+}
+
+func newHookReceiver(t *testing.T) *hookReceiver {
+	h := &hookReceiver{}
+	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.mu.Lock()
+		h.got = append(h.got, r.Header.Get("traceparent"))
+		h.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(h.Close)
+	return h
+}
+
+// subscribe makes a subscription of the token's tenant, at the catalogd at base, that sends event to h.
+func (h *hookReceiver) subscribe(t *testing.T, base, token, event string) {
+	t.Helper()
+	sub := must(t, base, token, "POST", "/v1/webhook-subscriptions", `{"displayName":"traced","targetUrl":"`+h.URL+`"}`)
+	types, _ := must(t, base, token, "GET", "/v1/webhook-event-types?names[eq]="+event, "")["items"].([]any)
+	if len(types) != 1 {
+		t.Fatalf("event type %s: %v", event, types)
+	}
+	must(t, base, token, "POST", "/v1/webhook-subscriptions/"+Str(sub, "uuid")+"/event-types",
+		`{"webhookEventTypeUuid":"`+Str(types[0].(map[string]any), "uuid")+`"}`)
+}
+
+// first waits for the first delivery and returns its traceparent.
+func (h *hookReceiver) first(t *testing.T) string {
+	t.Helper()
+	WaitFor(t, 20*time.Second, "a webhook delivery", func() bool { h.mu.Lock(); defer h.mu.Unlock(); return len(h.got) > 0 })
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.got[0]
 }
 
 // A REST write with a traceparent is one trace: the HTTP server span is a child of the caller's
@@ -132,10 +185,7 @@ func TestRESTWriteIsOneTraceWithItsSQL(t *testing.T) {
 	_, tenant := env.TenantClient(t)
 	tp, id, parent := traceparent()
 	code := "en-US"
-	res := send(t, Token(tenant), "POST", "/v1/locales", `{"code":"`+code+`"}`, "traceparent", tp)
-	if res.StatusCode != 201 {
-		t.Fatalf("POST /v1/locales: %d", res.StatusCode)
-	}
+	must(t, env.BaseURL, Token(tenant), "POST", "/v1/locales", `{"code":"`+code+`"}`, "traceparent", tp)
 	const method = "/catalog.v1.LocaleService/CreateLocale"
 	spans := spansOf(t, id, "the HTTP server span of the write", hasNamed("HTTP POST"))
 	server, chain := named(spans, "HTTP POST"), named(spans, method)
@@ -257,9 +307,7 @@ func TestEveryProtocolContinuesTheCallersTrace(t *testing.T) {
 func TestTraceWithoutTraceparentAndUntracedProbes(t *testing.T) {
 	_, tenant := env.TenantClient(t)
 	rid := "trace-" + RandomHex(6)
-	if res := send(t, Token(tenant), "GET", "/v1/locales", "", "X-Request-Id", rid); res.StatusCode != 200 {
-		t.Fatalf("GET /v1/locales: %d", res.StatusCode)
-	}
+	must(t, env.BaseURL, Token(tenant), "GET", "/v1/locales", "", "X-Request-Id", rid)
 	var chain sdktrace.ReadOnlySpan
 	WaitFor(t, 10*time.Second, "the chain span of the request", func() bool {
 		for _, s := range recorder.Ended() {
@@ -275,14 +323,12 @@ func TestTraceWithoutTraceparentAndUntracedProbes(t *testing.T) {
 	}
 	before := len(recorder.Ended())
 	for _, p := range []string{"/healthz", "/readyz", "/metrics"} {
-		if res := send(t, "", "GET", p, ""); res.StatusCode != 200 {
-			t.Fatalf("GET %s: %d", p, res.StatusCode)
-		}
+		must(t, env.BaseURL, "", "GET", p, "")
 	}
 	// A request after the probes, whose span is ended once it is recorded: the probes' would be
 	// recorded before it.
 	tp, id, _ := traceparent()
-	send(t, Token(tenant), "GET", "/v1/locales", "", "traceparent", tp)
+	must(t, env.BaseURL, Token(tenant), "GET", "/v1/locales", "", "traceparent", tp)
 	spansOf(t, id, "the request after the probes", hasNamed("HTTP GET"))
 	for _, s := range recorder.Ended()[before:] {
 		if p := attr(s, "url.path"); p == "/healthz" || p == "/readyz" || p == "/metrics" {
@@ -295,31 +341,12 @@ func TestTraceWithoutTraceparentAndUntracedProbes(t *testing.T) {
 // the event (and its delivery) in the outbox, the dispatcher's span is in that trace, and the
 // receiver gets a traceparent of the same trace.
 func TestWebhookDeliveryContinuesTheWritesTrace(t *testing.T) {
-	c, tenant := env.TenantClient(t)
-	var mu sync.Mutex
-	var got []string
-	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		got = append(got, r.Header.Get("traceparent"))
-		mu.Unlock()
-		w.WriteHeader(204)
-	}))
-	defer rcv.Close()
-	sub := Want(t, c.Post("/v1/webhook-subscriptions", Body("displayName", "traced", "targetUrl", rcv.URL)), 201).Obj()
-	items := Want(t, c.Get("/v1/webhook-event-types"+Q("names[eq]", "locale.created")), 200).Items()
-	if len(items) != 1 {
-		t.Fatalf("event type locale.created: %v", items)
-	}
-	Want(t, c.Post("/v1/webhook-subscriptions/"+Str(sub, "uuid")+"/event-types", Body("webhookEventTypeUuid", Str(items[0], "uuid"))), 201)
-
+	_, tenant := env.TenantClient(t)
+	hooks := newHookReceiver(t)
+	hooks.subscribe(t, env.BaseURL, Token(tenant), "locale.created")
 	tp, id, _ := traceparent()
-	if res := send(t, Token(tenant), "POST", "/v1/locales", `{"code":"fr-FR"}`, "traceparent", tp); res.StatusCode != 201 {
-		t.Fatalf("POST /v1/locales: %d", res.StatusCode)
-	}
-	WaitFor(t, 15*time.Second, "the delivery", func() bool { mu.Lock(); defer mu.Unlock(); return len(got) > 0 })
-	mu.Lock()
-	header := got[0]
-	mu.Unlock()
+	must(t, env.BaseURL, Token(tenant), "POST", "/v1/locales", `{"code":"fr-FR"}`, "traceparent", tp)
+	header := hooks.first(t)
 	parts := strings.Split(header, "-")
 	if len(parts) != 4 || parts[1] != id.String() {
 		t.Fatalf("the receiver got traceparent %q, want one of trace %s", header, id)
