@@ -1,0 +1,194 @@
+// Command tracing measures what OpenTelemetry tracing costs catalogd (issue 29, item 5; bench/README.md
+// "Tracing"): GET by uuid and bulk create of 100 through REST, against `catalogd serve` run three ways —
+// tracing off (no OTEL_* variable), on with the always_off sampler (spans made, none recorded), and on
+// with every request sampled and exported by OTLP/HTTP to a receiver in this program that decodes
+// nothing and answers at once. The three ways run in turn, -rounds times, on one seeded database, so
+// that a drift of the machine's load spreads over all of them; the table shows each way's median.
+//
+//	go run ./cmd/testpg -durable -- go run ./bench/tracing
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/catalogd/catalogd/bench/measure"
+	"github.com/catalogd/catalogd/server/apptest"
+)
+
+var (
+	items    = flag.Int("items", 10_000, "attributes seeded (multiple of 100)")
+	clients  = flag.Int("clients", 4, "concurrent clients of the GET runs")
+	duration = flag.Duration("duration", 10*time.Second, "length of each timed run (plus 1 s warm-up)")
+	rounds   = flag.Int("rounds", 3, "times each way runs")
+)
+
+type way struct {
+	name string
+	env  []string
+}
+
+func main() {
+	flag.Parse()
+	log.SetFlags(0)
+	dir, err := os.MkdirTemp("", "bench-tracing-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	bin, err := apptest.BuildCatalogd(dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	dbURL, drop, err := apptest.CreateDatabase(context.Background(), "catalogd_bench_tracing")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer drop()
+
+	// The OTLP/HTTP receiver: reads each export and answers 200 with an empty response.
+	var exports, exportBytes atomic.Int64
+	sink, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	go http.Serve(sink, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { //nolint:errcheck
+		n, _ := io.Copy(io.Discard, r.Body)
+		exports.Add(1)
+		exportBytes.Add(n)
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	otlp := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://" + sink.Addr().String(), "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf"}
+	ways := []way{
+		{"off", nil},
+		{"on, always_off sampler", append(slices.Clone(otlp), "OTEL_TRACES_SAMPLER=always_off")},
+		{"on, every request sampled", append(slices.Clone(otlp), "OTEL_TRACES_SAMPLER=always_on")},
+	}
+
+	type figures struct{ get, getP50, getP99, getCPU, bulk, bulkP50, bulkCPU []float64 }
+	results := make([]figures, len(ways))
+	var ids []string
+	for round := range *rounds {
+		for i, w := range ways {
+			stop, api, pid := start(bin, dir, dbURL, w.env)
+			procs := measure.Procs{Server: pid}
+			if ids == nil {
+				ids = seed(api)
+			}
+			get := measure.Timed(*clients, *duration, procs, func(r *rand.Rand) error {
+				return api.Call("GET", "/v1/attributes/"+ids[r.IntN(len(ids))], nil, nil)
+			})
+			var n atomic.Int64
+			bulk := measure.Timed(1, *duration, procs, func(r *rand.Rand) error {
+				batch := make([]map[string]any, 100)
+				k := n.Add(1)
+				for j := range batch {
+					batch[j] = map[string]any{"code": fmt.Sprintf("b%d_%d_%d_%d", round, i, k, j)}
+				}
+				return api.Call("POST", "/v1/attributes/bulk", batch, nil)
+			})
+			stop()
+			if get.Errs > 0 || bulk.Errs > 0 {
+				log.Fatalf("%s: %d GET and %d bulk errors: %v %v", w.name, get.Errs, bulk.Errs, get.FirstErr, bulk.FirstErr)
+			}
+			f := &results[i]
+			f.get, f.getP50, f.getP99 = append(f.get, get.RPS()), append(f.getP50, get.P50), append(f.getP99, get.P99)
+			f.bulk, f.bulkP50 = append(f.bulk, bulk.RPS()), append(f.bulkP50, bulk.P50)
+			f.getCPU, f.bulkCPU = append(f.getCPU, get.PerOp(get.CPU.Server)), append(f.bulkCPU, bulk.PerOp(bulk.CPU.Server))
+			log.Printf("round %d, %s: GET %.0f req/s (p50 %.2f ms, p99 %.2f ms, catalogd %.0f µs CPU), bulk 100 %.1f req/s (p50 %.2f ms, catalogd %.0f µs CPU)",
+				round+1, w.name, get.RPS(), get.P50, get.P99, get.PerOp(get.CPU.Server), bulk.RPS(), bulk.P50, bulk.PerOp(bulk.CPU.Server))
+		}
+	}
+	fmt.Printf("\n%d rounds of %s, %d GET clients, %d attributes; medians; the OTLP receiver took %d exports (%d kB)\n\n",
+		*rounds, *duration, *clients, *items, exports.Load(), exportBytes.Load()>>10)
+	fmt.Println("| tracing | GET req/s | vs off | GET p50 / p99 ms | catalogd CPU µs per GET | bulk 100 req/s | vs off | bulk p50 ms | catalogd CPU µs per bulk |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	base := results[0]
+	for i, w := range ways {
+		f := results[i]
+		fmt.Printf("| %s | %.0f | %+.1f %% | %.2f / %.2f | %.0f | %.1f | %+.1f %% | %.2f | %.0f |\n", w.name, median(f.get),
+			100*(median(f.get)/median(base.get)-1), median(f.getP50), median(f.getP99), median(f.getCPU), median(f.bulk),
+			100*(median(f.bulk)/median(base.bulk)-1), median(f.bulkP50), median(f.bulkCPU))
+	}
+}
+
+// start runs `catalogd serve` on dbURL with extra environment and waits until it is ready; stop ends it.
+func start(bin, dir, dbURL string, extra []string) (stop func(), api *measure.API, pid int) {
+	httpAddr, grpcAddr := freeAddr(), freeAddr()
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(), append([]string{"DATABASE_URL=" + dbURL, "CATALOG_DATA_DIR=" + filepath.Join(dir, "data"),
+		"CATALOG_HTTP_ADDR=" + httpAddr, "CATALOG_GRPC_ADDR=" + grpcAddr, "CATALOG_JWT_HS256_SECRET=" + apptest.Secret,
+		"CATALOG_JWT_ISSUER=" + apptest.Issuer, "CATALOG_JWT_AUDIENCE=" + apptest.Audience, "CATALOG_RATE_LIMIT_RPS=0",
+		"CATALOG_LOG_LEVEL=warn"}, extra...)...)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		log.Fatal(err)
+	}
+	base := "http://" + httpAddr
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		if res, err := http.Get(base + "/readyz"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			log.Fatal("catalogd not ready in a minute")
+		}
+	}
+	return func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	}, &measure.API{Base: base, Token: apptest.Token("bench-tracing")}, cmd.Process.Pid
+}
+
+// seed creates *items attributes by bulks of 100 and returns their uuids.
+func seed(api *measure.API) []string {
+	var ids []string
+	for i := 0; i < *items; i += 100 {
+		batch := make([]map[string]any, 100)
+		for j := range batch {
+			batch[j] = map[string]any{"code": fmt.Sprintf("seed_%d", i+j)}
+		}
+		var out []struct {
+			UUID string `json:"uuid"`
+		}
+		if err := api.Call("POST", "/v1/attributes/bulk", batch, &out); err != nil {
+			log.Fatal(err)
+		}
+		for _, o := range out {
+			ids = append(ids, o.UUID)
+		}
+	}
+	return ids
+}
+
+func freeAddr() string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func median(v []float64) float64 {
+	s := slices.Sorted(slices.Values(v))
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)/2]
+}
