@@ -218,6 +218,12 @@ func TestKubernetesManifests(t *testing.T) {
 		t.Error("the PodDisruptionBudget has neither maxUnavailable nor minAvailable")
 	}
 
+	// catalogd refuses a direct URL unless the pooler is in transaction mode (cmd/catalogd).
+	if _, direct := m.secret.StringData["CATALOG_DATABASE_DIRECT_URL"]; direct && m.config.Data["CATALOG_DATABASE_POOLER"] != "transaction" {
+		t.Errorf("the Secret has CATALOG_DATABASE_DIRECT_URL but CATALOG_DATABASE_POOLER is %q: catalogd starts only with transaction",
+			m.config.Data["CATALOG_DATABASE_POOLER"])
+	}
+
 	// The secrets are in the Secret, not the ConfigMap.
 	for _, k := range []string{"DATABASE_URL", "CATALOG_DATABASE_DIRECT_URL", "DATABASE_READ_URL", "CATALOG_JWKS_URL", "CATALOG_SECRET_KEY", "AWS_SECRET_ACCESS_KEY"} {
 		if _, ok := m.secret.StringData[k]; !ok {
