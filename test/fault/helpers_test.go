@@ -45,24 +45,7 @@ type proc struct {
 	cmd  *exec.Cmd
 	base string // http://host:port of its HTTP port
 	done chan struct{}
-	log  *lockedBuffer
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	log  *apptest.LockedBuffer
 }
 
 // startCatalogd runs `catalogd serve` on dbURL with the data dir dataDir (kept across restarts:
@@ -95,7 +78,7 @@ func startCatalogd(t *testing.T, dbURL, dataDir string) *proc {
 		"CATALOG_RATE_LIMIT_RPS=0",
 		"CATALOG_RETENTION=720h",
 	)
-	p := &proc{cmd: cmd, done: make(chan struct{}), log: &lockedBuffer{}}
+	p := &proc{cmd: cmd, done: make(chan struct{}), log: &apptest.LockedBuffer{}}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
