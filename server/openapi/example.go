@@ -131,8 +131,9 @@ func (g *generator) exampleNamed(name string, s obj, depth int) any {
 				out[k] = nil
 			case required[k]:
 				out[k] = g.exampleNamed(k, ps, depth+1)
-			case depth <= 2 && isSimple(ps) && !notShown[k]:
-				// A request's optional field: the simple ones are shown with a value.
+			case depth <= 2 && isSimple(ps) && !notShown[k] && !pathGiven(ps):
+				// A request's optional field: the simple ones are shown with a value (not one the
+				// path gives: the example cannot know the path's value).
 				out[k] = g.exampleNamed(k, ps, depth+1)
 			}
 		}
@@ -217,4 +218,10 @@ func isSimple(s obj) bool {
 		return true
 	}
 	return false
+}
+
+// pathGiven: the field is one the operation's path gives (its description ends with PathFieldRule).
+func pathGiven(s obj) bool {
+	d, _ := s["description"].(string)
+	return strings.HasSuffix(d, PathFieldRule)
 }

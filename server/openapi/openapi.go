@@ -272,6 +272,9 @@ func (g *generator) markPathFields(md protoreflect.MethodDescriptor) {
 	}
 }
 
+// PathFieldRule ends the description of a body field that the operation's path names.
+const PathFieldRule = "Optional: the path gives it; when present it must be the path's value."
+
 // ---- operations
 
 var errStatus = map[string]string{
@@ -754,17 +757,21 @@ func (g *generator) objectSchema(md protoreflect.MessageDescriptor, dir directio
 		if isFieldMask(f) || etag.IsTagField(f) || (keep != nil && !keep(f)) { // etag: the ETag header
 			continue
 		}
-		// A single operation's body does not repeat what its path names (the uuid of the item a
-		// PATCH changes): the service takes it from the path and refuses another value, which no
-		// schema can state; a bulk item gives it (bulkUpdate).
-		if dir == request && !bulkUpdate && g.pathFields[md.FullName()][f.Name()] {
-			continue
-		}
+		// A single operation's body may repeat what its path names (the uuid of the item a PATCH
+		// changes, an upload's assetUuid): the service takes it from the path and refuses another
+		// value, which its description states (a schema cannot); a bulk item gives it, required
+		// (bulkUpdate).
+		inPath := dir == request && !bulkUpdate && g.pathFields[md.FullName()][f.Name()]
 		// A list with min_items is required too: absent and empty are the same list, which the rule
 		// refuses (the uuids of a bulk lifecycle move).
 		rules := fields.RulesOf(f)
 		req := dir == response || rules.GetRequired() || (f.IsList() && rules.GetMinItems() > 0) || (bulkUpdate && (f.Name() == "uuid" || g.pathFields[md.FullName()][f.Name()]))
 		props[f.JSONName()] = g.fieldSchema(f, dir, req)
+		if inPath {
+			fs := props[f.JSONName()].(obj)
+			d, _ := fs["description"].(string)
+			fs["description"] = strings.TrimSpace(d + " " + PathFieldRule)
+		}
 		if req {
 			required = append(required, f.JSONName())
 		}

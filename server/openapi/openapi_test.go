@@ -583,10 +583,11 @@ func TestEventTypesFilterIsAnEnum(t *testing.T) {
 	}
 }
 
-// The body of a single PATCH does not have the uuid its path names (the service refuses any other
-// value, which a schema cannot state, so a document offering the field offered a 400: issue 27,
-// found by test/openapi_fuzz); a bulk update's item has it, required.
-func TestSingleUpdateBodyHasNoPathUUID(t *testing.T) {
+// The body of a single PATCH may carry the uuid its path names, and its description says that it
+// is optional and must be the path's (the service refuses any other value, which a schema cannot
+// state: issue 27, found by test/openapi_fuzz; and a client that sends it is not refused by the
+// document, as a contract test checks); a bulk update's item has it, required.
+func TestSingleUpdateBodyStatesThePathUUID(t *testing.T) {
 	d := build(t)
 	n := 0
 	for path, item := range d["paths"].(map[string]any) {
@@ -599,8 +600,15 @@ func TestSingleUpdateBodyHasNoPathUUID(t *testing.T) {
 			continue
 		}
 		s := schema(d, strings.TrimPrefix(ref, "#/components/schemas/"))
-		if _, has := get(s, "properties", "uuid").(map[string]any); has {
-			t.Errorf("PATCH %s: the body %s has uuid", path, ref)
+		u, has := get(s, "properties", "uuid").(map[string]any)
+		if !has {
+			continue
+		}
+		if desc, _ := u["description"].(string); !strings.Contains(desc, openapi.PathFieldRule) {
+			t.Errorf("PATCH %s: %s.uuid's description %q does not state the path rule", path, ref, desc)
+		}
+		if req, _ := get(s, "required").([]any); slices.Contains(req, any("uuid")) {
+			t.Errorf("PATCH %s: %s requires uuid", path, ref)
 		}
 		n++
 	}
@@ -608,8 +616,12 @@ func TestSingleUpdateBodyHasNoPathUUID(t *testing.T) {
 		t.Errorf("only %d single PATCH bodies checked", n)
 	}
 	item := get(d, "paths", "/v1/attributes/bulk", "patch", "requestBody", "content", "application/json", "schema", "items", "$ref").(string)
-	if req, _ := get(schema(d, strings.TrimPrefix(item, "#/components/schemas/")), "required").([]any); !slices.Contains(req, any("uuid")) {
+	is := schema(d, strings.TrimPrefix(item, "#/components/schemas/"))
+	if req, _ := get(is, "required").([]any); !slices.Contains(req, any("uuid")) {
 		t.Errorf("the bulk update item %s does not require uuid: %v", item, req)
+	}
+	if desc, _ := get(is, "properties", "uuid", "description").(string); strings.Contains(desc, openapi.PathFieldRule) {
+		t.Errorf("the bulk update item's uuid states the path rule: %q", desc)
 	}
 }
 

@@ -203,6 +203,8 @@ func (f *fuzzer) request(o operation, real bool) (request, bool) {
 	r := request{kind: "valid", header: http.Header{}, query: url.Values{}}
 	tmpl := strings.Split(o.path, "/")
 	segs := strings.Split(o.path, "/")
+	inPath := map[string]string{} // the path parameters' values, by name
+	lastParam := ""
 	for i, seg := range tmpl {
 		if !strings.HasPrefix(seg, "{") {
 			continue
@@ -229,6 +231,8 @@ func (f *fuzzer) request(o operation, real bool) (request, bool) {
 			v = fmt.Sprint(x)
 		}
 		segs[i] = url.PathEscape(v)
+		inPath[name] = v
+		lastParam = name
 	}
 	r.path = strings.Join(segs, "/")
 	for _, p := range o.params {
@@ -263,6 +267,19 @@ func (f *fuzzer) request(o operation, real bool) (request, bool) {
 			v, ok := f.g.value(mt.Schema, 0)
 			if !ok {
 				return r, false
+			}
+			// A body field the path names (a PATCH body's uuid, an upload's assetUuid) is
+			// optional and, when given, the path's value (stated in its description).
+			if m, isObject := v.(map[string]any); isObject {
+				for name, pv := range inPath {
+					if _, given := m[name]; given {
+						m[name] = pv
+					}
+				}
+				// A PATCH body's uuid is the item's: the path's last parameter, whatever its name.
+				if _, given := m["uuid"]; given && o.method == "PATCH" && lastParam != "" {
+					m["uuid"] = inPath[lastParam]
+				}
 			}
 			r.body = v
 		}
@@ -539,6 +556,8 @@ var proseRules = []proseRule{
 		"FamilyAttributeCreate", "isVariantAxis", "true needs appliesTo variant or both"},
 	{regexp.MustCompile(`^POST /v1/locales/bulk$`), regexp.MustCompile(`^\[\d+\]\.isDefault$`), "only one item may set isDefault",
 		"LocaleCreate", "isDefault", "In a bulk create, only one item may set it"},
+	{regexp.MustCompile(`^PATCH /v1/locales/bulk$`), regexp.MustCompile(`^\[\d+\]\.isDefault$`), "only one item may set isDefault",
+		"LocaleUpdate", "isDefault", "In a bulk update, only one item may set it"},
 	{regexp.MustCompile(`^POST /v1/exports$`), regexp.MustCompile(`^types$`), "a CSV export has products only",
 		"ExportCreate", "types", "CSV: products only"},
 	{regexp.MustCompile(`^POST /v1/imports$`), regexp.MustCompile(`^sizeBytes$`), "but the content has",

@@ -784,7 +784,8 @@ type LocaleUpdate struct {
 	Uuid        string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
 	Code        *string                `protobuf:"bytes,2,opt,name=code,proto3,oneof" json:"code,omitempty"`
 	DisplayName *string                `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3,oneof" json:"display_name,omitempty"`
-	// true makes this the default; false is refused on the default (set another instead).
+	// true makes this the default; false is refused on the default (set another instead). In a
+	// bulk update, only one item may set it.
 	IsDefault  *bool                  `protobuf:"varint,4,opt,name=is_default,json=isDefault,proto3,oneof" json:"is_default,omitempty"`
 	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,15,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
 	// The resource's etag as last read: the update is refused with FAILED_PRECONDITION (REST 412

@@ -369,7 +369,8 @@ export type LocaleUpdate = Message<"catalog.v1.LocaleUpdate"> & {
   displayName?: string | undefined;
 
   /**
-   * true makes this the default; false is refused on the default (set another instead).
+   * true makes this the default; false is refused on the default (set another instead). In a
+   * bulk update, only one item may set it.
    *
    * @generated from field: optional bool is_default = 4;
    */
