@@ -33,9 +33,7 @@ BEGIN
     IF ids IS NULL OR cardinality(ids) = 0 THEN
         RETURN;
     END IF;
-    IF current_setting('catalogd.refresh_deferred', true) = 'on' THEN
-        INSERT INTO pg_temp.refresh_pending (what, tenant_id, product_uuid, variants)
-        SELECT 'search', p_tenant, u, p_variants FROM unnest(ids) u;
+    IF refresh_queued('search', p_tenant, ids, p_variants) THEN
         RETURN;
     END IF;
     PERFORM 1 FROM products WHERE tenant_id = p_tenant AND uuid = ANY(ids) ORDER BY uuid FOR NO KEY UPDATE;
@@ -58,9 +56,7 @@ BEGIN
     IF p_products IS NULL OR cardinality(p_products) = 0 THEN
         RETURN;
     END IF;
-    IF current_setting('catalogd.refresh_deferred', true) = 'on' THEN
-        INSERT INTO pg_temp.refresh_pending (what, tenant_id, product_uuid, variants)
-        SELECT 'readiness', p_tenant, u, false FROM unnest(p_products) u;
+    IF refresh_queued('readiness', p_tenant, p_products, false) THEN
         RETURN;
     END IF;
     PERFORM 1 FROM products WHERE tenant_id = p_tenant AND uuid = ANY(p_products) ORDER BY uuid FOR NO KEY UPDATE;
@@ -82,9 +78,7 @@ BEGIN
     IF p_products IS NULL OR cardinality(p_products) = 0 THEN
         RETURN;
     END IF;
-    IF current_setting('catalogd.refresh_deferred', true) = 'on' THEN
-        INSERT INTO pg_temp.refresh_pending (what, tenant_id, product_uuid, variants)
-        SELECT 'readiness', p_tenant, u, true FROM unnest(p_products) u;
+    IF refresh_queued('readiness', p_tenant, p_products, true) THEN
         RETURN;
     END IF;
     PERFORM 1 FROM products WHERE tenant_id = p_tenant AND uuid = ANY(p_products) ORDER BY uuid FOR NO KEY UPDATE;
@@ -92,6 +86,20 @@ BEGIN
         SELECT u FROM unnest(p_products) u
         UNION
         SELECT v.uuid FROM products v WHERE v.tenant_id = p_tenant AND v.parent_uuid = ANY(p_products)));
+END
+$$;
+
+-- refresh_queued queues the refresh of the products (with their variants when p_variants) when
+-- the transaction defers its refreshes, and says whether it did.
+CREATE FUNCTION refresh_queued(p_what text, p_tenant text, p_products uuid[], p_variants boolean) RETURNS boolean
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF current_setting('catalogd.refresh_deferred', true) IS DISTINCT FROM 'on' THEN
+        RETURN false;
+    END IF;
+    INSERT INTO pg_temp.refresh_pending (what, tenant_id, product_uuid, variants)
+    SELECT p_what, p_tenant, u, p_variants FROM unnest(p_products) u;
+    RETURN true;
 END
 $$;
 
