@@ -1,3 +1,9 @@
+-- name: LockEventCatalog :exec
+-- Serializes the seeding of the event catalog: replicas starting together would otherwise insert
+-- the same new name at once, and the loser fails on the name's key (ON CONFLICT arbitrates uuid
+-- only). Transaction-scoped, so it works behind a transaction pooler.
+SELECT pg_advisory_xact_lock(hashtextextended('catalogd:event-catalog', 0));
+
 -- name: UpsertEventType :exec
 INSERT INTO webhook_event_types (uuid, name, description, created_at, updated_at)
 VALUES (@uuid, @name, @description, @now, @now)

@@ -623,6 +623,18 @@ func (q *Queries) LockDeliveryClaims(ctx context.Context) error {
 	return err
 }
 
+const lockEventCatalog = `-- name: LockEventCatalog :exec
+SELECT pg_advisory_xact_lock(hashtextextended('catalogd:event-catalog', 0))
+`
+
+// Serializes the seeding of the event catalog: replicas starting together would otherwise insert
+// the same new name at once, and the loser fails on the name's key (ON CONFLICT arbitrates uuid
+// only). Transaction-scoped, so it works behind a transaction pooler.
+func (q *Queries) LockEventCatalog(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, lockEventCatalog)
+	return err
+}
+
 const lockTenantSubscriptions = `-- name: LockTenantSubscriptions :exec
 SELECT pg_advisory_xact_lock(hashtextextended('webhook-subscriptions:' || $1::text, 0))
 `

@@ -482,7 +482,7 @@ func Migrate(ctx context.Context, d *store.DB, log *slog.Logger) error {
 	if len(applied) > 0 {
 		log.Info("migrations applied", "versions", strings.Join(applied, ","))
 	}
-	return events.SeedCatalog(ctx, d.Q)
+	return events.SeedCatalog(ctx, d)
 }
 
 // newVerifier builds the token verifier; with no JWT configuration at all it makes a development

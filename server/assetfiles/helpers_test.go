@@ -65,7 +65,7 @@ func newEnv(t testing.TB) *env {
 	if _, err := catalogdb.Migrate(bg, d.Pool); err != nil {
 		t.Fatal(err)
 	}
-	if err := events.SeedCatalog(bg, d.Q); err != nil {
+	if err := events.SeedCatalog(bg, d); err != nil {
 		t.Fatal(err)
 	}
 	e := &env{t: t, url: url, db: d, dataDir: t.TempDir(), tenant: "t-" + apptest.RandomHex(4), reg: prometheus.NewRegistry()}

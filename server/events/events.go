@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/jsonpb"
+	"github.com/catalogd/catalogd/server/store"
 	"github.com/catalogd/catalogd/server/tracing"
 )
 
@@ -88,13 +90,19 @@ func appendPayload(b []byte, p map[string]string) []byte {
 }
 
 // SeedCatalog writes the event catalog into webhook_event_types (new names added, descriptions
-// kept current); it runs with the migrations.
-func SeedCatalog(ctx context.Context, q *db.Queries) error {
+// kept current) in one transaction that holds the catalog's lock (replicas starting together seed
+// one after another); it runs with the migrations.
+func SeedCatalog(ctx context.Context, d *store.DB) error {
 	now := time.Now().UTC().Truncate(time.Microsecond)
-	for _, t := range Catalog() {
-		if err := q.UpsertEventType(ctx, db.UpsertEventTypeParams{Uuid: TypeUUID(t.Name), Name: t.Name, Description: t.Description, Now: now}); err != nil {
-			return fmt.Errorf("seed event type %s: %w", t.Name, err)
+	return d.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
+		if err := q.LockEventCatalog(ctx); err != nil {
+			return err
 		}
-	}
-	return nil
+		for _, t := range Catalog() {
+			if err := q.UpsertEventType(ctx, db.UpsertEventTypeParams{Uuid: TypeUUID(t.Name), Name: t.Name, Description: t.Description, Now: now}); err != nil {
+				return fmt.Errorf("seed event type %s: %w", t.Name, err)
+			}
+		}
+		return nil
+	})
 }
