@@ -222,7 +222,8 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	if s.DB, err = store.OpenWith(ctx, url, store.Options{Topology: topo}); err != nil {
 		return nil, err
 	}
-	if s.ops, err = store.OpenWith(ctx, url, store.Options{MaxConns: 2, MinConns: 1, Name: "ops", Topology: topo}); err != nil {
+	// The "ops" pool: /readyz's checks and the retention run's lock, which API load cannot take.
+	if s.ops, err = store.OpenWith(ctx, url, store.Options{MaxConns: 3, MinConns: 1, Name: "ops", Topology: topo}); err != nil {
 		return nil, err
 	}
 	s.Pools = store.NewPoolCollector()
@@ -348,7 +349,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	}
 	// Every replica runs a pruner; one at a time prunes (server/retention). Idempotency keys are
 	// pruned after 24 h even when CATALOG_RETENTION keeps events forever.
-	s.startWorker(ctx, (&retention.Pruner{DB: s.DB, Retention: cfg.Retention, IdempotencyTTL: IdempotencyTTL, Log: log,
+	s.startWorker(ctx, (&retention.Pruner{DB: s.DB, LockDB: s.ops, Retention: cfg.Retention, IdempotencyTTL: IdempotencyTTL, Log: log,
 		Metrics: retention.NewMetrics(reg)}).Run)
 	if demo != nil { // the default tenant's catalog is there before catalogd says it serves
 		if err := demo.ensure(ctx, MockTenant); err != nil {

@@ -55,6 +55,10 @@ const (
 // Pruner deletes expired rows, one run every Interval while Run runs.
 type Pruner struct {
 	DB *store.DB
+	// LockDB holds the run's lock (an idle transaction for the whole run); DB when nil. catalogd
+	// gives it the small "ops" pool, so that the lock never takes one of the API pool's
+	// connections while the run's batches wait for another when API load fills that pool.
+	LockDB *store.DB
 	// Retention is how long events and finished deliveries are kept; 0 keeps them (then
 	// IdempotencyTTL must be positive).
 	Retention time.Duration
@@ -148,7 +152,11 @@ func (p *Pruner) RunOnce(ctx context.Context) (res Result, err error) {
 		span.SetAttributes(attribute.Int64("catalogd.pruned.events", res.Events), attribute.Int64("catalogd.pruned.deliveries", res.Deliveries))
 		tracing.End(span, err)
 	}()
-	release, locked, err := p.DB.TryLock(ctx, LockKey)
+	lockDB := p.LockDB
+	if lockDB == nil {
+		lockDB = p.DB
+	}
+	release, locked, err := lockDB.TryLock(ctx, LockKey)
 	defer func() {
 		if locked {
 			release()
