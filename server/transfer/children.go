@@ -221,23 +221,23 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 			continue
 		}
 		if mp.Set != nil {
-			set, own, err := splitSetIn(mp, field, val)
-			if err != nil {
-				return false, err
+			// The key's value is its set, or (SetIn) an object holding the set under SetIn and
+			// the child's own fields.
+			set, setLine, body, own := val, field, []byte(nil), 0
+			if mp.SetIn != "" && len(val) > 0 && val[0] == '{' {
+				fs, order, err := objectKeys(val)
+				if err != nil {
+					return false, malformed(field, "%s: %v", field, err)
+				}
+				set, setLine = fs[mp.SetIn], field+"."+mp.SetIn
+				if body, own, err = keyedBody(mp, field, exists, child, key, fs, order, mp.SetIn); err != nil {
+					return false, err
+				}
+			} else {
+				body, _, _ = keyedBody(mp, field, exists, child, key, nil, nil, "")
 			}
-			if !exists || (own != nil && len(own.order) > 0) {
-				var o object
-				if exists {
-					o.id("uuid", child)
-				} else {
-					o.id(mp.Field, key)
-				}
-				if own != nil {
-					for _, f := range own.order {
-						o.put(f, own.fields[f])
-					}
-				}
-				got, did, err := im.write(ctx, mp.Ops, scope[0], exists, o.bytes())
+			if !exists || own > 0 {
+				got, did, err := im.write(ctx, mp.Ops, scope[0], exists, body)
 				if err != nil {
 					return false, under(err, field)
 				}
@@ -250,10 +250,7 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 				continue
 			}
 			st := *mp.Set
-			st.Line = field
-			if own != nil {
-				st.Line = field + "." + mp.SetIn
-			}
+			st.Line = setLine
 			did, err := im.applySet(ctx, tx, st, append(append([]string{}, keys...), mp.IDKey, child.String()), child, key, set)
 			if err != nil {
 				return false, err
@@ -265,19 +262,11 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 		if err != nil || len(val) == 0 || val[0] != '{' {
 			return false, malformed(field, "%s must be an object", field)
 		}
-		var o object
-		if exists {
-			o.id("uuid", child)
-		} else {
-			o.id(mp.Field, key)
+		body, _, err := keyedBody(mp, field, exists, child, key, fs, order, "")
+		if err != nil {
+			return false, err
 		}
-		for _, f := range order {
-			if f == "uuid" || f == mp.Field {
-				return false, malformed(field+"."+f, "%s is given by the key", f)
-			}
-			o.put(f, fs[f])
-		}
-		_, did, err := im.write(ctx, mp.Ops, scope[0], exists, o.bytes())
+		_, did, err := im.write(ctx, mp.Ops, scope[0], exists, body)
 		if err != nil {
 			return false, under(err, field)
 		}
@@ -293,33 +282,28 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 	return changed, nil
 }
 
-// ownFields are the fields of a map key's object other than its set (SetIn), in their order.
-type ownFields struct {
-	fields map[string]json.RawMessage
-	order  []string
-}
-
-// splitSetIn splits the value of a key of map mp (a Set map) into its set (a list of codes; nil
-// when an object form leaves it out) and, for the object form, the child's own fields.
-func splitSetIn(mp Map, field string, val json.RawMessage) (json.RawMessage, *ownFields, error) {
-	if mp.SetIn == "" || len(val) == 0 || val[0] != '{' {
-		return val, nil, nil
+// keyedBody is the write body of map mp's child at key: the child's uuid when it exists, else the
+// key's field, then the fields of the line's object (fs, in order) but skip, and how many of
+// those it put. The key's own fields (uuid, mp.Field) cannot be given: MALFORMED_REQUEST.
+func keyedBody(mp Map, field string, exists bool, child, key uuid.UUID, fs map[string]json.RawMessage, order []string, skip string) ([]byte, int, error) {
+	var o object
+	if exists {
+		o.id("uuid", child)
+	} else {
+		o.id(mp.Field, key)
 	}
-	fs, order, err := objectKeys(val)
-	if err != nil {
-		return nil, nil, malformed(field, "%s: %v", field, err)
-	}
-	own := &ownFields{fields: fs}
+	n := 0
 	for _, f := range order {
-		switch f {
-		case mp.SetIn:
-		case "uuid", mp.Field:
-			return nil, nil, malformed(field+"."+f, "%s is given by the key", f)
+		switch {
+		case skip != "" && f == skip:
+		case f == "uuid" || f == mp.Field:
+			return nil, 0, malformed(field+"."+f, "%s is given by the key", f)
 		default:
-			own.order = append(own.order, f)
+			o.put(f, fs[f])
+			n++
 		}
 	}
-	return fs[mp.SetIn], own, nil
+	return o.bytes(), n, nil
 }
 
 // under names an error's fields under prefix: "[0].displayName" is "contents.de-DE.displayName".
