@@ -302,29 +302,40 @@ func (r *importRun) line(ctx context.Context, l Line, deferred bool) error {
 }
 
 func (r *importRun) commit(ctx context.Context, l Line, deferred bool) error {
-	return r.w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+	return r.inTx(ctx, func(tctx context.Context, q *db.Queries) (Counts, *Position, error) {
+		c, err := r.step(tctx, q, l, deferred)
+		pos := l.End
+		if deferred {
+			pos = Position{Offset: r.imp.BytesRead, Line: r.imp.LinesRead}
+		}
+		return c, &pos, err
+	})
+}
+
+// inTx runs apply in one transaction whose readiness and search-array refreshes wait for its end
+// (migration 0029: refresh_defer, then refresh_flush before the commit), and commits the counts
+// apply answers with the import's progress at pos (CheckpointImport; nothing when pos is nil).
+// The import's own position in memory moves on once that has committed.
+func (r *importRun) inTx(ctx context.Context, apply func(tctx context.Context, q *db.Queries) (Counts, *Position, error)) error {
+	var pos *Position
+	err := r.w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
 		if err := q.RefreshDefer(ctx); err != nil {
 			return err
 		}
-		c, err := r.step(store.WithDeferredRefresh(store.WithTx(ctx, tx)), q, l, deferred)
-		if err != nil {
+		var c Counts
+		var err error
+		if c, pos, err = apply(store.WithDeferredRefresh(store.WithTx(ctx, tx)), q); err != nil || pos == nil {
 			return err
 		}
 		if err := q.RefreshFlush(ctx); err != nil {
 			return err
 		}
-		pos := l.End
-		if deferred {
-			pos = Position{Offset: r.imp.BytesRead, Line: r.imp.LinesRead}
-		}
-		if err := r.checkpoint(ctx, q, pos, c); err != nil {
-			return err
-		}
-		if !deferred {
-			r.imp.BytesRead, r.imp.LinesRead = l.End.Offset, l.End.Line
-		}
-		return nil
+		return r.checkpoint(ctx, q, *pos, c)
 	})
+	if err == nil && pos != nil {
+		r.imp.BytesRead, r.imp.LinesRead = pos.Offset, pos.Line
+	}
+	return err
 }
 
 // Batches: the lines read from the file are applied batchLines at a time, or as many as
@@ -359,12 +370,8 @@ func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
 	var readErr error
 	start := time.Now()
 	mark := len(r.added)
-	err := r.w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+	err := r.inTx(ctx, func(tctx context.Context, q *db.Queries) (Counts, *Position, error) {
 		r.forget(mark) // a deadlock victim runs again from its first line
-		if err := q.RefreshDefer(ctx); err != nil {
-			return err
-		}
-		tctx := store.WithDeferredRefresh(store.WithTx(ctx, tx))
 		var c Counts
 		for i := 0; ; i++ {
 			if i == len(lines) {
@@ -384,26 +391,19 @@ func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
 			}
 			lc, err := r.step(tctx, q, lines[i], false)
 			if err != nil {
-				return err
+				return c, nil, err
 			}
 			c.plus(lc)
 		}
 		if len(lines) == 0 {
-			return nil
+			return c, nil, nil
 		}
-		if err := q.RefreshFlush(ctx); err != nil {
-			return err
-		}
-		return r.checkpoint(ctx, q, lines[len(lines)-1].End, c)
+		return c, &lines[len(lines)-1].End, nil
 	})
-	switch {
-	case err == nil:
-		if n := len(lines); n > 0 {
-			r.imp.BytesRead, r.imp.LinesRead = lines[n-1].End.Offset, lines[n-1].End.Line
+	if err != nil {
+		if errors.Is(err, errLost) || ctx.Err() != nil {
+			return false, err
 		}
-	case errors.Is(err, errLost) || ctx.Err() != nil:
-		return false, err
-	default:
 		r.w.Log.Warn("import batch rolled back, its lines applied one by one", "import", r.imp.Uuid.String(),
 			"lines", len(lines), "error", err.Error())
 		r.forget(mark)
