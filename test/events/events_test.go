@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
@@ -214,5 +215,48 @@ func TestEventLogCommitOrder(t *testing.T) {
 	}
 	if len(rest) != 2 || rest[0]["uuid"] != slowID {
 		t.Fatalf("the poller's next pages: %v", rest)
+	}
+}
+
+// TestEventLogIgnoresOtherDatabases: a transaction open in another database of the same PostgreSQL
+// server cannot write this database's events, so it holds none of them back (the snapshot's xmin,
+// counted over the whole server, did: one long transaction of another application or another
+// catalogd's database kept every tenant's new events out of the log until it ended).
+func TestEventLogIgnoresOtherDatabases(t *testing.T) {
+	c, _ := env.TenantClient(t)
+	ctx := context.Background()
+	admin, err := AdminURL()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close(ctx)
+	var otherDB, ours string
+	if err := other.QueryRow(ctx, "SELECT current_database()").Scan(&otherDB); err != nil {
+		t.Fatal(err)
+	}
+	if err := pool.QueryRow(ctx, "SELECT current_database()").Scan(&ours); err != nil || ours == otherDB {
+		t.Fatalf("the other database %q is this test's %q (%v)", otherDB, ours, err)
+	}
+	long, err := other.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer long.Rollback(ctx) //nolint:errcheck
+	var xid int64
+	if err := long.QueryRow(ctx, "SELECT pg_current_xact_id()::text::bigint").Scan(&xid); err != nil {
+		t.Fatal(err)
+	}
+	Want(t, c.Post("/v1/tags", Body("code", "while-another-database-writes")), 201)
+	got := settled(t, c, 1)
+	if len(got) != 1 || Str(got[0], "type") != "tag.created" {
+		t.Fatalf("with transaction %d open in database %s, the log shows %v, want the tag.created", xid, otherDB, typesOf(got))
+	}
+	var open bool // the other transaction is still in progress: it was ignored, not waited for
+	if err := pool.QueryRow(ctx, "SELECT pg_xact_status($1::bigint::text::xid8) = 'in progress'", xid).Scan(&open); err != nil || !open {
+		t.Fatalf("transaction %d should still be open (%v, %v)", xid, open, err)
 	}
 }
