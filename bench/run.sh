@@ -13,7 +13,9 @@
 #     deliveries/s, deliveries while the API is saturated, CPU per delivery (bench/webhooks).
 #  5. products: `catalogd serve` on a fresh database; the hydrated product GET (20 attributes, 10
 #     assets, 5 categories, 30 input values, every association expanded) and the bulk publication
-#     lifecycle of 100, with catalogd's CPU per request (bench/products).
+#     lifecycle of 100, with catalogd's CPU per request (bench/products); then pgbench with the same
+#     clients on the exact SQL the hydrated GET and the hydrated list of 20 send, pipelined as the
+#     service's batches (bench/products -scripts).
 #  6. The summary (always): the goals of issue 13, every figure of steps 2-5 and the CPU per request
 #     on each path (bench/load -summary, bench/results/latest.txt); later steps append to it.
 #  7. micro: the Go micro-benchmarks of server/auth, server/jsonpb and server/store.
@@ -284,9 +286,21 @@ fi
 if step 5 "products (bench/products against catalogd serve, $CLIENTS clients, ${DURATION} s per timed run)"; then
 	fresh_db
 	start_server CATALOG_RATE_LIMIT_RPS=0
-	go run ./bench/products -base "http://127.0.0.1:$HTTP_PORT" -grpc "127.0.0.1:$GRPC_PORT" "${TOKEN_FLAGS[@]}" \
-		-server-pid "$SERVER_PID" -pg-pid "$PG_PID" -clients "$CLIENTS" -duration "${DURATION}s" -out "$OUT/products.env" | tee "$OUT/products.txt" ||
-		{ failed "bench/products; server log:"; tail -n 30 "$TMP/server.log" >&2; }
+	if go run ./bench/products -base "http://127.0.0.1:$HTTP_PORT" -grpc "127.0.0.1:$GRPC_PORT" "${TOKEN_FLAGS[@]}" \
+		-server-pid "$SERVER_PID" -pg-pid "$PG_PID" -clients "$CLIENTS" -duration "${DURATION}s" -out "$OUT/products.env" \
+		-scripts "$OUT" | tee "$OUT/products.txt"; then
+		stop_server # pgbench gets the machine to itself
+		# The exact SQL of the hydrated GET (one pipeline) and of the hydrated list of 20 (two), a
+		# product or page drawn at random per transaction, as the timed REST runs do.
+		for shape in get list; do
+			scripts=()
+			for f in "$OUT"/product_${shape}_hydrated_[0-9]*.sql; do scripts+=(-f "$f"); done
+			pgb "pgbench_product_${shape}_hydrated" "$DB" -n -M prepared "${scripts[@]}"
+		done
+	else
+		failed "bench/products; server log:"
+		tail -n 30 "$TMP/server.log" >&2
+	fi
 	stop_server
 fi
 

@@ -18,7 +18,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -133,7 +132,7 @@ func run(ctx context.Context) error {
 	if err := bulkVsCopy(ctx, pool); err != nil {
 		return err
 	}
-	others := "tenant_id IN ('apibench', 'copybench', 'sqlbench', 'txbench', " + quote(sentinel) + ")"
+	others := "tenant_id IN ('apibench', 'copybench', 'sqlbench', 'txbench', " + measure.Quote(sentinel) + ")"
 	if err := settle("DELETE FROM attributes WHERE "+others, "DELETE FROM events WHERE "+others); err != nil {
 		return err
 	}
@@ -197,7 +196,7 @@ func run(ctx context.Context) error {
 			return err
 		}
 		fmt.Printf("page of %d items, totalItems %d (the count SQL gives %d)\n", len(page.Items), page.Pagination.TotalItems, total)
-		fmt.Printf("SQL the service runs (one pipelined batch):\n  %s;\n  %s;\n", literal(q.SQL, q.Args), literal(q.CountSQL, q.Args))
+		fmt.Printf("SQL the service runs (one pipelined batch):\n  %s;\n  %s;\n", measure.Literal(q.SQL, q.Args), measure.Literal(q.CountSQL, q.Args))
 		if err := writeScripts(strings.ToLower(s.key), q.SQL, q.CountSQL, q.Args); err != nil {
 			return err
 		}
@@ -557,7 +556,7 @@ func bulkVsCopy(ctx context.Context, pool *pgxpool.Pool) error {
 // --- c. helper table for pgbench's primary-key script ----------------------------------------------
 
 func pkScript(ctx context.Context, pool *pgxpool.Pool, n int) error {
-	lit := quote(*tenant)
+	lit := measure.Quote(*tenant)
 	for _, s := range []string{
 		"DROP TABLE IF EXISTS bench_ids",
 		"CREATE TABLE bench_ids AS SELECT (row_number() OVER (ORDER BY uuid))::int AS n, uuid FROM attributes WHERE tenant_id = " + lit,
@@ -593,35 +592,6 @@ func timed(key, name string, op func(*rand.Rand) error) {
 
 // --- e. the list SQL: literal text, pgbench scripts, plans -----------------------------------------
 
-var paramRE = regexp.MustCompile(`\$(\d+)`)
-
-// literal substitutes the arguments into sql as SQL literals.
-func literal(sql string, args []any) string {
-	return paramRE.ReplaceAllStringFunc(sql, func(p string) string {
-		i, _ := strconv.Atoi(p[1:])
-		return lit(args[i-1])
-	})
-}
-
-func lit(v any) string {
-	switch x := v.(type) {
-	case string:
-		return quote(x)
-	case []string:
-		q := make([]string, len(x))
-		for i, s := range x {
-			q[i] = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
-		}
-		return quote("{" + strings.Join(q, ",") + "}")
-	case time.Time:
-		return quote(x.UTC().Format("2006-01-02 15:04:05.999999Z07:00")) + "::timestamptz"
-	default:
-		return fmt.Sprint(x)
-	}
-}
-
-func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
 func pgType(v any) string {
 	switch v.(type) {
 	case string:
@@ -641,8 +611,8 @@ func pgType(v any) string {
 // pgbench variables, values in <name>_param.vars as -D options): both pipeline the page and count
 // queries as the service's pgx batch does (one round trip).
 func writeScripts(name, sql, countSQL string, args []any) error {
-	lits := fmt.Sprintf("\\startpipeline\n%s;\n%s;\n\\endpipeline\n", literal(sql, args), literal(countSQL, args))
-	toVar := func(s string) string { return paramRE.ReplaceAllString(s, ":p$1") }
+	lits := fmt.Sprintf("\\startpipeline\n%s;\n%s;\n\\endpipeline\n", measure.Literal(sql, args), measure.Literal(countSQL, args))
+	toVar := func(s string) string { return measure.ParamRE.ReplaceAllString(s, ":p$1") }
 	params := fmt.Sprintf("\\startpipeline\n%s;\n%s;\n\\endpipeline\n", toVar(sql), toVar(countSQL))
 	var vars []string
 	for i, a := range args {
@@ -674,7 +644,7 @@ func explainPlans(ctx context.Context, pool *pgxpool.Pool, w io.Writer, key, sql
 	types := make([]string, len(args))
 	vals := make([]string, len(args))
 	for i, a := range args {
-		types[i], vals[i] = pgType(a), lit(a)
+		types[i], vals[i] = pgType(a), measure.Lit(a)
 	}
 	exec := "EXECUTE bench_q(" + strings.Join(vals, ", ") + ")"
 	// (Only bench_q is deallocated: pgx keeps its own prepared statements on this connection.)
@@ -695,7 +665,7 @@ func explainPlans(ctx context.Context, pool *pgxpool.Pool, w io.Writer, key, sql
 		return strings.Join(t, ", ") + " ms"
 	}
 	for _, q := range []struct{ what, sql string }{{"page", sql}, {"count", countSQL}} {
-		custom, err := explain(literal(q.sql, args))
+		custom, err := explain(measure.Literal(q.sql, args))
 		if err != nil {
 			return err
 		}

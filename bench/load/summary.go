@@ -130,7 +130,8 @@ func printSummary(dir string) error {
 
 	pg := map[string]pgbenchRun{}
 	for _, n := range []string{"pgbench_select", "pgbench_select_prepared", "pgbench_get_pk", "pgbench_list_a", "pgbench_list_a_param",
-		"pgbench_list_a_generic", "pgbench_list_b", "pgbench_list_b_param", "pgbench_list_b_generic", "pgbench_search"} {
+		"pgbench_list_a_generic", "pgbench_list_b", "pgbench_list_b_param", "pgbench_list_b_generic", "pgbench_search",
+		"pgbench_product_get_hydrated", "pgbench_product_list_hydrated"} {
 		pg[n] = readPgbench(dir, n)
 	}
 	cpu := func(k string) string { // catalogd CPU per request of a timed run of bench/load, µs
@@ -175,6 +176,18 @@ func printSummary(dir string) error {
 		pf("    every attempt recorded: MISSED (%.0f attempts recorded, %.0f requests received)\n", rec, recv)
 	}
 	goal("webhook commit -> receipt p99 at 1 000 deliveries/s, ms", res.fig("webhook_p99_ms_at_1000"), "%.2f", false, 50)
+
+	// --- the goals of issue 32 (step 5, bench/products, and steps 2-3) ---
+	pf("\n%-60s %12s %10s  %s\n", "goal (issue 32)", "value", "goal", "verdict")
+	line()
+	goal("hydrated GET: REST req/s / pgbench same SQL tps", ratio(res.fig("product_get_hydrated_rest_rps"), pg["pgbench_product_get_hydrated"].fig()), "%.3f", true, 0.8)
+	goal("hydrated GET: REST req/s / 342 (issue 32's starting point)", ratio(res.fig("product_get_hydrated_rest_rps"), figure{342, true}), "%.3f", true, 2)
+	if f := ratio(res.fig("product_list_hydrated_rest_rps"), pg["pgbench_product_list_hydrated"].fig()); f.ok {
+		pf("    hydrated list of 20: REST req/s / pgbench same SQL tps: %.3f\n", f.v)
+	}
+	if v, ok := res.num("product_get_hydrated_rest_cpu_us"); ok {
+		pf("    catalogd CPU per hydrated GET: REST %.0f µs\n", v)
+	}
 
 	// --- the goals of issue 15 (step 11, bench/search) ---
 	pf("\n%-60s %12s %10s  %s\n", fmt.Sprintf("goal (issue 15, %s products)", setting("SEARCH_PRODUCTS", "")), "value", "goal", "verdict")

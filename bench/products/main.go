@@ -20,8 +20,13 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
+	"strings"
 	"time"
+
+	"github.com/google/uuid"
+	"google.golang.org/protobuf/proto"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -31,6 +36,9 @@ import (
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/server/app"
 	"github.com/catalogd/catalogd/server/apptest"
+	"github.com/catalogd/catalogd/server/catalog"
+	"github.com/catalogd/catalogd/server/list"
+	"github.com/catalogd/catalogd/server/store"
 )
 
 var (
@@ -46,6 +54,7 @@ var (
 	tokens     = measure.TokenFlags("catalogd-bench") // of the catalogd at -base
 	tenant     = flag.String("tenant", "", "tenant seeded and read (empty: bench-products-<unix time>, so that a run never meets an earlier one's codes)")
 	out        = flag.String("out", "", "also write the figures as key=value lines to this file (for the summary of make bench)")
+	scripts    = flag.String("scripts", "", "write pgbench scripts of the SQL the hydrated GET and the hydrated list of 20 send to this directory (product_get_hydrated_NN.sql, product_list_hydrated_NN.sql)")
 )
 
 // figures go to -out.
@@ -211,6 +220,14 @@ func run() error {
 		len(raw), count("productAttributes"), count("productAssets"), count("productCategories"), count("inputValues"),
 		count("productTags"), count("productRelations"), count("publications"))
 
+	every := &pb.ProductInclude{ProductAttributes: true, ProductAssets: true, ProductCategories: true, ProductTags: true,
+		InputValues: true, ProductRelations: true, Publications: true, Variants: true}
+	if *scripts != "" {
+		if err := writeScripts(a, products, every); err != nil {
+			return err
+		}
+	}
+
 	fmt.Printf("\n== hydrated product GET, %d clients, %s each\n", *clients, *duration)
 	timed("product_get_plain", "GET plain      REST /v1/products/{uuid}", func(r *rand.Rand) error {
 		return a.do("GET", "/v1/products/"+products[r.IntN(len(products))], nil, nil)
@@ -238,8 +255,6 @@ func run() error {
 	pprof.StopCPUProfile()
 	grpcc := pb.NewProductServiceClient(conn)
 	gctx := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+a.Token)
-	every := &pb.ProductInclude{ProductAttributes: true, ProductAssets: true, ProductCategories: true, ProductTags: true,
-		InputValues: true, ProductRelations: true, Publications: true, Variants: true}
 	timed("product_get_hydrated_grpc", "GET hydrated   gRPC GetProduct with expand of every association", func(r *rand.Rand) error {
 		_, err := grpcc.GetProduct(gctx, &pb.GetProductRequest{ProductUuid: products[r.IntN(len(products))], Expand: every})
 		return err
@@ -338,6 +353,63 @@ func service() (baseURL, token string, conn *grpc.ClientConn, stop func(), err e
 		return "", "", nil, nil, err
 	}
 	return *base, token, conn, func() { _ = conn.Close() }, nil
+}
+
+// writeScripts writes the statements the service sends for the timed hydrated requests as pgbench
+// scripts with literal values, one pipeline per round trip as the service's pgx batches: the
+// hydrated GET of each of the first 20 products (the product and its 8 associations, the featured
+// assets and the attributes' terms: one round trip), and each page of 20 of the hydrated list (the
+// page with its count, then the page's associations: two).
+func writeScripts(a *api, products []string, every *pb.ProductInclude) error {
+	pipeline := func(stmts []store.Statement) string {
+		var b strings.Builder
+		b.WriteString("\\startpipeline\n")
+		for _, st := range stmts {
+			b.WriteString(measure.Literal(st.SQL, st.Args) + ";\n")
+		}
+		b.WriteString("\\endpipeline\n")
+		return b.String()
+	}
+	write := func(name string, body string) error {
+		return os.WriteFile(filepath.Join(*scripts, name), []byte(body), 0o644)
+	}
+	for k, p := range products[:min(20, len(products))] {
+		id := uuid.MustParse(p)
+		stmts, err := catalog.HydrationStatements(*tenant, &id, nil, nil, every)
+		if err != nil {
+			return err
+		}
+		if err := write(fmt.Sprintf("product_get_hydrated_%02d.sql", k+1), pipeline(stmts)); err != nil {
+			return err
+		}
+		if k == 0 {
+			fmt.Printf("hydrated GET: %d statements in one round trip (bench scripts in %s)\n", len(stmts), *scripts)
+		}
+	}
+	for page := 1; page <= max(1, len(products)/20); page++ {
+		req := &pb.ListProductsRequest{Page: proto.Int32(int32(page)), Size: proto.Int32(20), Expand: every}
+		q, err := catalog.ProductList.Build(*tenant, req)
+		if err != nil {
+			return err
+		}
+		var got struct{ Items []ref }
+		if err := a.do("GET", fmt.Sprintf("/v1/products?size=20&page=%d", page), nil, &got); err != nil {
+			return err
+		}
+		ids := make([]uuid.UUID, len(got.Items))
+		for i, it := range got.Items {
+			ids[i] = uuid.MustParse(it.UUID)
+		}
+		hydrate, err := catalog.HydrationStatements(*tenant, nil, ids, nil, every)
+		if err != nil {
+			return err
+		}
+		pageStmts := []store.Statement{{SQL: list.CustomPlans}, {SQL: q.SQL, Args: q.Args}, {SQL: q.CountSQL, Args: q.Args}}
+		if err := write(fmt.Sprintf("product_list_hydrated_%02d.sql", page), pipeline(pageStmts)+pipeline(hydrate)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // timed runs op on -clients goroutines for a 1 s warm-up and then -duration and prints the rate,

@@ -46,3 +46,13 @@ JOIN product_assets pa ON pa.tenant_id = p.tenant_id AND (pa.product_uuid = p.uu
 JOIN product_asset_types t ON t.tenant_id = pa.tenant_id AND t.uuid = pa.product_asset_type_uuid
 WHERE p.tenant_id = @tenant_id AND p.uuid = ANY(@product_uuids::uuid[]) AND t.is_featured_source
 ORDER BY p.uuid, (pa.product_uuid = p.uuid) DESC, pa.display_priority, pa.created_at, pa.uuid;
+
+-- name: ListFeaturedAssetsOfVariants :many
+-- ListFeaturedAssetsOfProducts for the variants (not removed) of several variant_parents
+-- (expand[variants]), in the same round trip as the variants themselves.
+SELECT DISTINCT ON (p.uuid) p.uuid AS product_uuid, pa.uuid AS product_asset_uuid, pa.asset_uuid
+FROM products p
+JOIN product_assets pa ON pa.tenant_id = p.tenant_id AND (pa.product_uuid = p.uuid OR pa.product_uuid = p.parent_uuid)
+JOIN product_asset_types t ON t.tenant_id = pa.tenant_id AND t.uuid = pa.product_asset_type_uuid
+WHERE p.tenant_id = @tenant_id AND p.parent_uuid = ANY(@parent_uuids::uuid[]) AND p.status <> 'removed' AND t.is_featured_source
+ORDER BY p.uuid, (pa.product_uuid = p.uuid) DESC, pa.display_priority, pa.created_at, pa.uuid;

@@ -31,6 +31,14 @@ ORDER BY created_at, uuid;
 SELECT * FROM product_terms WHERE tenant_id = $1 AND product_attribute_uuid = ANY(@product_attribute_uuids::uuid[])
 ORDER BY created_at, uuid;
 
+-- name: ListProductTermsOfEffectiveAttributes :many
+-- The terms of the effective attributes of several products (expand[productAttributes] on
+-- products), oldest first: in the same round trip as the attributes themselves, so keyed by the
+-- products, not by the attributes' uuids.
+SELECT pt.* FROM product_terms pt WHERE pt.tenant_id = @tenant_id AND pt.product_attribute_uuid IN (
+  SELECT ea.uuid FROM product_effective_attributes ea WHERE ea.tenant_id = @tenant_id AND ea.owner_uuid = ANY(@owner_uuids::uuid[]))
+ORDER BY pt.created_at, pt.uuid;
+
 -- name: GetProductTerm :one
 SELECT * FROM product_terms WHERE tenant_id = $1 AND product_attribute_uuid = $2 AND uuid = $3;
 

@@ -422,6 +422,48 @@ func (q *Queries) ListProductKinds(ctx context.Context, arg ListProductKindsPara
 	return items, nil
 }
 
+const listProductTermsOfEffectiveAttributes = `-- name: ListProductTermsOfEffectiveAttributes :many
+SELECT pt.tenant_id, pt.uuid, pt.product_uuid, pt.product_attribute_uuid, pt.term_uuid, pt.created_at, pt.updated_at FROM product_terms pt WHERE pt.tenant_id = $1 AND pt.product_attribute_uuid IN (
+  SELECT ea.uuid FROM product_effective_attributes ea WHERE ea.tenant_id = $1 AND ea.owner_uuid = ANY($2::uuid[]))
+ORDER BY pt.created_at, pt.uuid
+`
+
+type ListProductTermsOfEffectiveAttributesParams struct {
+	TenantID   string      `db:"tenant_id"`
+	OwnerUuids []uuid.UUID `db:"owner_uuids"`
+}
+
+// The terms of the effective attributes of several products (expand[productAttributes] on
+// products), oldest first: in the same round trip as the attributes themselves, so keyed by the
+// products, not by the attributes' uuids.
+func (q *Queries) ListProductTermsOfEffectiveAttributes(ctx context.Context, arg ListProductTermsOfEffectiveAttributesParams) ([]ProductTerm, error) {
+	rows, err := q.db.Query(ctx, listProductTermsOfEffectiveAttributes, arg.TenantID, arg.OwnerUuids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProductTerm{}
+	for rows.Next() {
+		var i ProductTerm
+		if err := rows.Scan(
+			&i.TenantID,
+			&i.Uuid,
+			&i.ProductUuid,
+			&i.ProductAttributeUuid,
+			&i.TermUuid,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listProductTermsOfProductAttributes = `-- name: ListProductTermsOfProductAttributes :many
 SELECT tenant_id, uuid, product_uuid, product_attribute_uuid, term_uuid, created_at, updated_at FROM product_terms WHERE tenant_id = $1 AND product_attribute_uuid = ANY($2::uuid[])
 ORDER BY created_at, uuid

@@ -44,10 +44,28 @@ func withETags(method string, h grpc.UnaryHandler) grpc.UnaryHandler {
 		}
 		resp, err := h(ctx, req)
 		if m, ok := resp.(proto.Message); ok && err == nil {
-			etag.Fill(m)
+			if restRead(ctx, method) {
+				etag.FillTop(m) // the one tag the REST answer shows: its ETag header
+			} else {
+				etag.Fill(m)
+			}
 		}
 		return resp, err
 	}
+}
+
+// restCall marks the context of a call the REST gateway makes in process (localConn).
+type restCall struct{}
+
+// restRead reports a Get or List call of the REST gateway: its JSON body carries no etag (REST
+// shows a resource's tag as the ETag header only), and no Idempotency-Key stores its answer for a
+// gRPC replay (only POST and PATCH take one), so only the top resource's tag is needed.
+func restRead(ctx context.Context, method string) bool {
+	if ctx.Value(restCall{}) == nil {
+		return false
+	}
+	name := method[strings.LastIndex(method, "/")+1:]
+	return strings.HasPrefix(name, "Get") || strings.HasPrefix(name, "List")
 }
 
 // ifMatch is the call's If-Match (REST header or gRPC metadata), its values joined as one list.

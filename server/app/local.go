@@ -52,6 +52,7 @@ func (c *localConn) Invoke(ctx context.Context, method string, args, reply any, 
 	// called out would not forward it (the bearer token).
 	ctx = metadata.NewIncomingContext(metadata.NewOutgoingContext(ctx, nil), md)
 	ctx = grpc.NewContextWithServerTransportStream(ctx, st)
+	ctx = context.WithValue(ctx, restCall{}, true)
 	resp, err := m.handler(m.impl, ctx, func(v any) error { return copyMessage(v, args) }, c.chain)
 	st.deliver(opts)
 	if err != nil {

@@ -122,6 +122,13 @@ func attach[M, R any](out []M, ids []uuid.UUID, wantIDs, wantObjects bool, load 
 	if err != nil {
 		return err
 	}
+	attachRows(out, ids, wantIDs, wantObjects, rows, owner, id, setIDs, setObjects)
+	return nil
+}
+
+// attachRows is attach with the child rows already read (a round's result, store.Round).
+func attachRows[M, R any](out []M, ids []uuid.UUID, wantIDs, wantObjects bool, rows []R,
+	owner, id func(R) uuid.UUID, setIDs func(M, *pb.UuidList), setObjects func(M, []R)) {
 	by := groupBy(rows, owner)
 	for i, m := range out {
 		rs := by[ids[i]]
@@ -132,7 +139,6 @@ func attach[M, R any](out []M, ids []uuid.UUID, wantIDs, wantObjects bool, load 
 			setObjects(m, rs)
 		}
 	}
-	return nil
 }
 
 // groupBy groups rows by the uuid key returns (the rows of several parents, for include/expand),

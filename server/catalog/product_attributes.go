@@ -73,16 +73,25 @@ func productEffectiveAttributeToPB(a db.ProductEffectiveAttribute) *pb.ProductAt
 // attachProductTerms fills productTermUuids (wantIDs) and productTerms (wantObjects) of the
 // product attributes out, with one query ([] when one has none).
 func attachProductTerms(ctx context.Context, q *db.Queries, tenant string, out []*pb.ProductAttribute, wantIDs, wantObjects bool) error {
-	ids := mapSlice(out, func(a *pb.ProductAttribute) uuid.UUID { return uuid.MustParse(a.Uuid) })
+	ids := productAttributeIDs(out)
 	return attach(out, ids, wantIDs, wantObjects,
 		func() ([]db.ProductTerm, error) {
 			return q.ListProductTermsOfProductAttributes(ctx, db.ListProductTermsOfProductAttributesParams{TenantID: tenant, ProductAttributeUuids: ids})
-		},
-		func(pt db.ProductTerm) uuid.UUID { return pt.ProductAttributeUuid }, func(pt db.ProductTerm) uuid.UUID { return pt.Uuid },
-		func(a *pb.ProductAttribute, l *pb.UuidList) { a.ProductTermUuids = l },
-		func(a *pb.ProductAttribute, ts []db.ProductTerm) {
-			a.ProductTerms = &pb.ProductTermList{Items: mapSlice(ts, productTermToPB)}
-		})
+		}, productTermOwner, productTermID, setProductTermUUIDs, setProductTerms)
+}
+
+func productAttributeIDs(out []*pb.ProductAttribute) []uuid.UUID {
+	return mapSlice(out, func(a *pb.ProductAttribute) uuid.UUID { return uuid.MustParse(a.Uuid) })
+}
+
+// What attach needs of product terms under their product attributes.
+func productTermOwner(pt db.ProductTerm) uuid.UUID { return pt.ProductAttributeUuid }
+func productTermID(pt db.ProductTerm) uuid.UUID    { return pt.Uuid }
+func setProductTermUUIDs(a *pb.ProductAttribute, l *pb.UuidList) {
+	a.ProductTermUuids = l
+}
+func setProductTerms(a *pb.ProductAttribute, ts []db.ProductTerm) {
+	a.ProductTerms = &pb.ProductTermList{Items: mapSlice(ts, productTermToPB)}
 }
 
 func productTermToPB(pt db.ProductTerm) *pb.ProductTerm {

@@ -7,16 +7,23 @@ import (
 
 	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	"github.com/catalogd/catalogd/gen/db"
+	"github.com/catalogd/catalogd/server/apierr"
+	"github.com/catalogd/catalogd/server/crud"
 	"github.com/catalogd/catalogd/server/reqctx"
+	"github.com/catalogd/catalogd/server/store"
 )
 
 // A product's associations for include[x] (their uuids) and expand[x] (the objects): each is one
-// query for the whole page of products, grouped by product in Go. The table below is the one place
-// that knows them; GET and list both call hydrateProducts.
+// query for the whole page of products, grouped by product in Go, and all of them (with the
+// featured assets, the terms of expanded attributes, and for a GET the product itself) go to
+// PostgreSQL in one round trip (store.Round). The table below is the one place that knows them; GET
+// and list both call queueHydration.
 
 // association is one include/expand pair of the product.
 type association interface {
-	fill(ctx context.Context, q *db.Queries, tenant string, out []*pb.Product, ids []uuid.UUID, inc, exp *pb.ProductInclude) error
+	// queue adds the association's query to r when inc or exp asks for it and returns what fills
+	// the products once r is answered (nil when not asked).
+	queue(ctx context.Context, r *store.Round, tenant string, ids []uuid.UUID, inc, exp *pb.ProductInclude) func(out []*pb.Product)
 }
 
 // assoc describes an association whose rows are R.
@@ -32,9 +39,16 @@ type assoc[R any] struct {
 	setObjects func(*pb.Product, []R)
 }
 
-func (a assoc[R]) fill(ctx context.Context, q *db.Queries, tenant string, out []*pb.Product, ids []uuid.UUID, inc, exp *pb.ProductInclude) error {
-	return attach(out, ids, inc != nil && a.asked(inc), exp != nil && a.asked(exp),
-		func() ([]R, error) { return a.load(ctx, q, tenant, ids) }, a.owner, a.id, a.setUUIDs, a.setObjects)
+func (a assoc[R]) queue(ctx context.Context, r *store.Round, tenant string, ids []uuid.UUID, inc, exp *pb.ProductInclude) func([]*pb.Product) {
+	wantIDs, wantObjects := inc != nil && a.asked(inc), exp != nil && a.asked(exp)
+	if len(ids) == 0 || (!wantIDs && !wantObjects) {
+		return nil
+	}
+	var rows []R
+	r.Add(func(q *db.Queries) (err error) { rows, err = a.load(ctx, q, tenant, ids); return err })
+	return func(out []*pb.Product) {
+		attachRows(out, ids, wantIDs, wantObjects, rows, a.owner, a.id, a.setUUIDs, a.setObjects)
+	}
 }
 
 // productLinkAssoc is the association of product links of kind.
@@ -138,29 +152,118 @@ var productAssociations = []association{
 }
 
 // hydrateProducts fills the featured asset of the products out (whose ids are ids) and the
-// associations asked for by include (uuids) and expand (objects).
+// associations asked for by include (uuids) and expand (objects), in one round trip.
 func (s *Service) hydrateProducts(ctx context.Context, tenant string, out []*pb.Product, ids []uuid.UUID, inc, exp *pb.ProductInclude) error {
+	var r store.Round
+	fill := queueHydration(ctx, &r, tenant, ids, inc, exp)
+	if err := s.DB.Send(ctx, &r); err != nil {
+		return err
+	}
+	fill(out)
+	return nil
+}
+
+// getHydrated is GET /v1/products/{productUuid} with its include/expand: the product and everything
+// asked of it in one round trip (a product that does not exist gets empty associations, unused).
+func (s *Service) getHydrated(ctx context.Context, raw string, inc, exp *pb.ProductInclude) (*pb.Product, error) {
+	id, err := products.ParseID(raw)
+	if err != nil {
+		return nil, err
+	}
+	tenant := reqctx.Tenant(ctx)
+	var r store.Round
+	var p db.Product
+	queueGet(ctx, &r, tenant, id, &p)
+	fill := queueHydration(ctx, &r, tenant, []uuid.UUID{id}, inc, exp)
+	if err := s.DB.Send(ctx, &r); err != nil {
+		if store.IsNoRows(err) {
+			return nil, apierr.NotFoundf(products.Kind, raw)
+		}
+		return nil, err
+	}
+	out := []*pb.Product{productToPB(p)}
+	fill(out)
+	return out[0], nil
+}
+
+// queueGet queues on r the read of product id into p.
+func queueGet(ctx context.Context, r *store.Round, tenant string, id uuid.UUID, p *db.Product) {
+	r.Add(func(q *db.Queries) (err error) {
+		*p, err = products.GetOne(ctx, q, tenant, crud.Scope{}, id)
+		return err
+	})
+}
+
+// HydrationStatements are the statements of one hydrated product GET (the product and what inc
+// and exp ask of it, one round trip) when getID is set, else those that hydrate a page of the
+// products ids after the list's own page query: what the bench gives pgbench as the reference.
+func HydrationStatements(tenant string, getID *uuid.UUID, ids []uuid.UUID, inc, exp *pb.ProductInclude) ([]store.Statement, error) {
+	ctx := context.Background()
+	var r store.Round
+	if getID != nil {
+		queueGet(ctx, &r, tenant, *getID, new(db.Product))
+		ids = []uuid.UUID{*getID}
+	}
+	queueHydration(ctx, &r, tenant, ids, inc, exp)
+	return r.Statements()
+}
+
+// queueHydration queues on r the reads of hydrateProducts and returns what fills the products out
+// (whose ids are ids) once r is answered.
+func queueHydration(ctx context.Context, r *store.Round, tenant string, ids []uuid.UUID, inc, exp *pb.ProductInclude) func(out []*pb.Product) {
+	if len(ids) == 0 {
+		return func([]*pb.Product) {}
+	}
+	var fills []func([]*pb.Product)
 	for _, a := range productAssociations {
-		if err := a.fill(ctx, s.DB.Q, tenant, out, ids, inc, exp); err != nil {
+		if f := a.queue(ctx, r, tenant, ids, inc, exp); f != nil {
+			fills = append(fills, f)
+		}
+	}
+	// Expanded product attributes carry their terms (their value): read by the products' ids, as
+	// the attributes are not known before the round is answered.
+	var terms []db.ProductTerm
+	if exp.GetProductAttributes() {
+		r.Add(func(q *db.Queries) (err error) {
+			terms, err = q.ListProductTermsOfEffectiveAttributes(ctx, db.ListProductTermsOfEffectiveAttributesParams{TenantID: tenant, OwnerUuids: ids})
 			return err
-		}
+		})
 	}
-	if exp.GetProductAttributes() { // expanded product attributes carry their terms (their value)
-		var attrs []*pb.ProductAttribute
-		for _, p := range out {
-			attrs = append(attrs, p.GetProductAttributes().GetItems()...)
-		}
-		if err := attachProductTerms(ctx, s.DB.Q, tenant, attrs, false, true); err != nil {
+	// The featured asset of each product, and of each expanded variant.
+	var featured, ofVariants []db.ListFeaturedAssetsOfProductsRow
+	r.Add(func(q *db.Queries) (err error) {
+		featured, err = q.ListFeaturedAssetsOfProducts(ctx, db.ListFeaturedAssetsOfProductsParams{TenantID: tenant, ProductUuids: ids})
+		return err
+	})
+	if exp.GetVariants() {
+		r.Add(func(q *db.Queries) error {
+			rows, err := q.ListFeaturedAssetsOfVariants(ctx, db.ListFeaturedAssetsOfVariantsParams{TenantID: tenant, ParentUuids: ids})
+			ofVariants = mapSlice(rows, func(v db.ListFeaturedAssetsOfVariantsRow) db.ListFeaturedAssetsOfProductsRow {
+				return db.ListFeaturedAssetsOfProductsRow(v)
+			})
 			return err
+		})
+	}
+	return func(out []*pb.Product) {
+		for _, f := range fills {
+			f(out)
+		}
+		if exp.GetProductAttributes() {
+			var attrs []*pb.ProductAttribute
+			for _, p := range out {
+				attrs = append(attrs, p.GetProductAttributes().GetItems()...)
+			}
+			attachRows(attrs, productAttributeIDs(attrs), false, true, terms, productTermOwner, productTermID, setProductTermUUIDs, setProductTerms)
+		}
+		setFeatured(out, featured)
+		if exp.GetVariants() {
+			var variants []*pb.Product
+			for _, p := range out {
+				variants = append(variants, p.GetVariants().GetItems()...)
+			}
+			setFeatured(variants, ofVariants)
 		}
 	}
-	all := out
-	if exp.GetVariants() { // expanded variants carry their featured asset too
-		for _, p := range out {
-			all = append(all, p.GetVariants().GetItems()...)
-		}
-	}
-	return s.fillFeatured(ctx, tenant, all)
 }
 
 // fillFeatured sets featuredAssetUuid of the products out, which is derived from their assets and
@@ -183,16 +286,21 @@ func featuredInto(ctx context.Context, q *db.Queries, tenant string, out []*pb.P
 	if err != nil {
 		return err
 	}
-	by := make(map[uuid.UUID]string, len(featured))
+	setFeatured(out, featured)
+	return nil
+}
+
+// setFeatured sets featuredAssetUuid of the products out that have a row of featured.
+func setFeatured(out []*pb.Product, featured []db.ListFeaturedAssetsOfProductsRow) {
+	by := make(map[string]string, len(featured))
 	for _, f := range featured {
-		by[f.ProductUuid] = f.AssetUuid.String()
+		by[f.ProductUuid.String()] = f.AssetUuid.String()
 	}
-	for i, p := range out {
-		if a, ok := by[ids[i]]; ok {
+	for _, p := range out {
+		if a, ok := by[p.Uuid]; ok {
 			p.FeaturedAssetUuid = &a
 		}
 	}
-	return nil
 }
 
 // withFeatured is fillFeatured for the products a write returned (err is the write's error).

@@ -359,15 +359,11 @@ func (s *ProductServer) ListProducts(ctx context.Context, req *pb.ListProductsRe
 
 // GetProduct returns one product.
 func (s *ProductServer) GetProduct(ctx context.Context, req *pb.GetProductRequest) (*pb.GetProductResponse, error) {
-	p, err := products.Get(ctx, s.DB, crud.Scope{}, req.ProductUuid)
+	p, err := s.getHydrated(ctx, req.ProductUuid, req.Include, req.Expand)
 	if err != nil {
 		return nil, err
 	}
-	out := []*pb.Product{productToPB(p)}
-	if err := s.hydrateProducts(ctx, p.TenantID, out, []uuid.UUID{p.Uuid}, req.Include, req.Expand); err != nil {
-		return nil, err
-	}
-	return &pb.GetProductResponse{Product: out[0]}, nil
+	return &pb.GetProductResponse{Product: p}, nil
 }
 
 // CreateProduct creates one product in status draft (a new product has no assets, so no featured

@@ -46,6 +46,32 @@ func TestFill(t *testing.T) {
 	}
 }
 
+// FillTop tags the answer's own resource, the same tag Fill gives it, and nothing below it.
+func TestFillTop(t *testing.T) {
+	get := func() *pb.GetProductResponse {
+		return &pb.GetProductResponse{Product: &pb.Product{Uuid: "p", Code: "P",
+			ProductTags: &pb.ProductTagList{Items: []*pb.ProductTag{{Uuid: "t"}}}, Variants: &pb.ProductList{Items: []*pb.Product{{Uuid: "v"}}}}}
+	}
+	top, all := get(), get()
+	FillTop(top)
+	Fill(all)
+	if top.Product.Etag == "" || top.Product.Etag != all.Product.Etag {
+		t.Fatalf("FillTop tagged the product %q, Fill %q", top.Product.Etag, all.Product.Etag)
+	}
+	if top.Product.ProductTags.Items[0].Etag != "" || top.Product.Variants.Items[0].Etag != "" {
+		t.Error("FillTop tagged the resources below the answer's own")
+	}
+	if all.Product.ProductTags.Items[0].Etag == "" || all.Product.Variants.Items[0].Etag == "" {
+		t.Error("Fill left the resources below the answer's own untagged")
+	}
+	list := &pb.ListAttributesResponse{Items: []*pb.Attribute{{Uuid: "a"}}}
+	FillTop(list)
+	if list.Items[0].Etag != "" {
+		t.Error("FillTop tagged a list's items")
+	}
+	FillTop(nil)
+}
+
 func TestConditions(t *testing.T) {
 	for _, c := range []struct {
 		h     string

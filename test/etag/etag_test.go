@@ -358,6 +358,38 @@ func TestGRPC(t *testing.T) {
 	}
 }
 
+// Over gRPC a hydrated product carries the tag of every resource in it (each the one its own GET
+// gives); over REST, whose bodies carry none, the hydrated GET's ETag is the product's own, the
+// same as gRPC's, and its list answers no ETag.
+func TestNestedTagsOfAHydratedProduct(t *testing.T) {
+	t.Parallel()
+	tenant := "t-" + RandomHex(6)
+	ctx := GRPCContext(t, tenant)
+	rest := env.ClientFor(t, tenant)
+	p := Str(Want(t, rest.Post("/v1/products", Body("code", "P1", "kind", "simple")), 201).Obj(), "uuid")
+	tag := Str(Want(t, rest.Post("/v1/tags", Body("code", "t1")), 201).Obj(), "uuid")
+	link := Str(Want(t, rest.Post("/v1/products/"+p+"/tags", Body("tagUuid", tag)), 201).Obj(), "uuid")
+	g, err := pb.NewProductServiceClient(env.GRPC).GetProduct(ctx, &pb.GetProductRequest{ProductUuid: p, Expand: &pb.ProductInclude{ProductTags: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := pb.NewProductTagServiceClient(env.GRPC).GetProductTag(ctx, &pb.GetProductTagRequest{ProductUuid: p, ProductTagUuid: link})
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := g.Product.GetProductTags().GetItems()
+	if len(items) != 1 || !strongTag.MatchString(items[0].Etag) || items[0].Etag != own.ProductTag.Etag {
+		t.Fatalf("gRPC expanded product tags %v, want the tag's own etag %s", items, own.ProductTag.Etag)
+	}
+	r := Want(t, rest.Get("/v1/products/"+p+Q("expand[productTags]", "true")), 200)
+	if got := tagOf(t, "REST hydrated get", r); got != g.Product.Etag {
+		t.Errorf("REST hydrated ETag %s, gRPC etag %s", got, g.Product.Etag)
+	}
+	if l := Want(t, rest.Get("/v1/products"+Q("expand[productTags]", "true")), 200); l.Header.Get("ETag") != "" {
+		t.Errorf("a list answered ETag %s", l.Header.Get("ETag"))
+	}
+}
+
 // Webhook subscriptions are written outside the engine: the same rules. The create answer's tag is
 // the subscription's as reads give it (the one-time secret is no part of it).
 func TestWebhookSubscription(t *testing.T) {
