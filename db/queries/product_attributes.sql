@@ -34,9 +34,11 @@ ORDER BY created_at, uuid;
 -- name: ListProductTermsOfEffectiveAttributes :many
 -- The terms of the effective attributes of several products (expand[productAttributes] on
 -- products), oldest first: in the same round trip as the attributes themselves, so keyed by the
--- products, not by the attributes' uuids.
-SELECT pt.* FROM product_terms pt WHERE pt.tenant_id = @tenant_id AND pt.product_attribute_uuid IN (
-  SELECT ea.uuid FROM product_effective_attributes ea WHERE ea.tenant_id = @tenant_id AND ea.owner_uuid = ANY(@owner_uuids::uuid[]))
+-- products, not by the attributes' uuids. The attributes are an array (one InitPlan), so that the
+-- terms are read through their index as ListProductTermsOfProductAttributes does: as a semi-join
+-- the planner took a sequential scan of every product term of every tenant.
+SELECT pt.* FROM product_terms pt WHERE pt.tenant_id = @tenant_id AND pt.product_attribute_uuid = ANY(ARRAY(
+  SELECT ea.uuid FROM product_effective_attributes ea WHERE ea.tenant_id = @tenant_id AND ea.owner_uuid = ANY(@owner_uuids::uuid[])))
 ORDER BY pt.created_at, pt.uuid;
 
 -- name: GetProductTerm :one

@@ -423,8 +423,8 @@ func (q *Queries) ListProductKinds(ctx context.Context, arg ListProductKindsPara
 }
 
 const listProductTermsOfEffectiveAttributes = `-- name: ListProductTermsOfEffectiveAttributes :many
-SELECT pt.tenant_id, pt.uuid, pt.product_uuid, pt.product_attribute_uuid, pt.term_uuid, pt.created_at, pt.updated_at FROM product_terms pt WHERE pt.tenant_id = $1 AND pt.product_attribute_uuid IN (
-  SELECT ea.uuid FROM product_effective_attributes ea WHERE ea.tenant_id = $1 AND ea.owner_uuid = ANY($2::uuid[]))
+SELECT pt.tenant_id, pt.uuid, pt.product_uuid, pt.product_attribute_uuid, pt.term_uuid, pt.created_at, pt.updated_at FROM product_terms pt WHERE pt.tenant_id = $1 AND pt.product_attribute_uuid = ANY(ARRAY(
+  SELECT ea.uuid FROM product_effective_attributes ea WHERE ea.tenant_id = $1 AND ea.owner_uuid = ANY($2::uuid[])))
 ORDER BY pt.created_at, pt.uuid
 `
 
@@ -435,7 +435,9 @@ type ListProductTermsOfEffectiveAttributesParams struct {
 
 // The terms of the effective attributes of several products (expand[productAttributes] on
 // products), oldest first: in the same round trip as the attributes themselves, so keyed by the
-// products, not by the attributes' uuids.
+// products, not by the attributes' uuids. The attributes are an array (one InitPlan), so that the
+// terms are read through their index as ListProductTermsOfProductAttributes does: as a semi-join
+// the planner took a sequential scan of every product term of every tenant.
 func (q *Queries) ListProductTermsOfEffectiveAttributes(ctx context.Context, arg ListProductTermsOfEffectiveAttributesParams) ([]ProductTerm, error) {
 	rows, err := q.db.Query(ctx, listProductTermsOfEffectiveAttributes, arg.TenantID, arg.OwnerUuids)
 	if err != nil {
