@@ -85,6 +85,28 @@ func TestRoundSendsItsReadsInOneBatch(t *testing.T) {
 		t.Fatalf("sent %d batches of %d queries and %d single queries, want 1 batch of 3 and none", b, n, q)
 	}
 
+	// Under a context of WithTx the round reads in that transaction: it sees the transaction's own
+	// uncommitted row.
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	c := uuid.New()
+	if _, err := db.New(tx).InsertTags(ctx, db.InsertTagsParams{TenantID: "t1", Uuids: []uuid.UUID{c}, Codes: []string{"c"},
+		DisplayNames: []string{"C"}, Now: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	var inTx store.Round
+	var tc db.Tag
+	inTx.Add(func(q *db.Queries) (err error) {
+		tc, err = q.GetTag(ctx, db.GetTagParams{TenantID: "t1", Uuid: c})
+		return err
+	})
+	if err := d.Send(store.WithTx(ctx, tx), &inTx); err != nil || tc.Code != "c" {
+		t.Fatalf("a round under WithTx read %+v (%v), want the transaction's own row", tc, err)
+	}
+
 	// Another tenant's row is absent: the :one read returns pgx.ErrNoRows, as alone.
 	var missing store.Round
 	missing.Add(func(q *db.Queries) (err error) {
