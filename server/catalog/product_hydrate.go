@@ -230,20 +230,15 @@ func queueHydration(ctx context.Context, r *store.Round, tenant string, ids []uu
 		})
 	}
 	// The featured asset of each product, and of each expanded variant.
-	var featured, ofVariants []db.ListFeaturedAssetsOfProductsRow
+	var featured []db.ListFeaturedAssetsOfProductsRow
+	var parents []uuid.UUID
+	if exp.GetVariants() {
+		parents = ids
+	}
 	r.Add(func(q *db.Queries) (err error) {
-		featured, err = q.ListFeaturedAssetsOfProducts(ctx, db.ListFeaturedAssetsOfProductsParams{TenantID: tenant, ProductUuids: ids})
+		featured, err = q.ListFeaturedAssetsOfProducts(ctx, db.ListFeaturedAssetsOfProductsParams{TenantID: tenant, ProductUuids: ids, ParentUuids: parents})
 		return err
 	})
-	if exp.GetVariants() {
-		r.Add(func(q *db.Queries) error {
-			rows, err := q.ListFeaturedAssetsOfVariants(ctx, db.ListFeaturedAssetsOfVariantsParams{TenantID: tenant, ParentUuids: ids})
-			ofVariants = mapSlice(rows, func(v db.ListFeaturedAssetsOfVariantsRow) db.ListFeaturedAssetsOfProductsRow {
-				return db.ListFeaturedAssetsOfProductsRow(v)
-			})
-			return err
-		})
-	}
 	return func(out []*pb.Product) {
 		for _, f := range fills {
 			f(out)
@@ -255,14 +250,11 @@ func queueHydration(ctx context.Context, r *store.Round, tenant string, ids []uu
 			}
 			attachRows(attrs, productAttributeIDs(attrs), false, true, terms, productTermOwner, productTermID, setProductTermUUIDs, setProductTerms)
 		}
-		setFeatured(out, featured)
-		if exp.GetVariants() {
-			var variants []*pb.Product
-			for _, p := range out {
-				variants = append(variants, p.GetVariants().GetItems()...)
-			}
-			setFeatured(variants, ofVariants)
+		all := append([]*pb.Product(nil), out...)
+		for _, p := range out {
+			all = append(all, p.GetVariants().GetItems()...) // expanded, or none
 		}
+		setFeatured(all, featured)
 	}
 }
 
