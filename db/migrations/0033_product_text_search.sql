@@ -18,8 +18,8 @@
 -- limits the matching to those locales' text exactly, and one GIN index serves every locale.
 --
 -- Kept current in the writing transaction by the refresh machinery of the search arrays
--- (migrations 0023, 0029): search_refresh recomputes the document after the arrays (it reads the
--- fresh search_terms), so every write that refreshed the arrays refreshes the document, and an
+-- (migrations 0023, 0029): search_refresh recomputes the document with the arrays (it names the
+-- fresh effective terms), so every write that refreshed the arrays refreshes the document, and an
 -- import batch queues both (refresh_defer / refresh_flush). New triggers call search_refresh for
 -- what only the text depends on:
 --   products (insert: every product; code, display_name, brand_uuid changed) -> the products
@@ -90,18 +90,19 @@ $$;
 
 CREATE AGGREGATE search_concat(tsvector) (SFUNC = tsvector_concat, STYPE = tsvector, INITCOND = '');
 
--- search_documents computes search_document for the products (their search_terms as stored).
-CREATE FUNCTION search_documents(p_tenant text, p_products uuid[])
+-- search_documents computes search_document for the products, given their effective terms
+-- (p_terms: {product uuid: [term uuids]}, as search_arrays computes them in the same refresh).
+CREATE FUNCTION search_documents(p_tenant text, p_products uuid[], p_terms jsonb)
 RETURNS TABLE (product_uuid uuid, document tsvector)
 LANGUAGE plpgsql STABLE SET plan_cache_mode = force_custom_plan AS $$
 #variable_conflict use_column
 BEGIN
 RETURN QUERY
 WITH p AS (
-    SELECT p.uuid, p.code, p.display_name, p.brand_uuid, p.search_terms FROM products p
+    SELECT p.uuid, p.code, p.display_name, p.brand_uuid FROM products p
     WHERE p.tenant_id = p_tenant AND p.uuid = ANY(p_products)
 ), things (product_uuid, kind, thing) AS (
-    SELECT p.uuid, 'attribute_term', t FROM p, unnest(p.search_terms) t
+    SELECT e.key::uuid, 'attribute_term', t::uuid FROM jsonb_each(coalesce(p_terms, '{}')) e, jsonb_array_elements_text(e.value) t
     UNION ALL
     SELECT l.product_uuid, 'category', l.category_uuid FROM product_links l
     WHERE l.tenant_id = p_tenant AND l.product_uuid = ANY(p_products) AND l.category_uuid IS NOT NULL
@@ -141,8 +142,8 @@ FROM p;
 END
 $$;
 
--- search_refresh: migration 0029's, which now also recomputes the documents (after the arrays:
--- the document reads the products' fresh search_terms).
+-- search_refresh: migration 0029's, which now also recomputes the documents (from the arrays it
+-- computes: the document names the effective terms).
 CREATE OR REPLACE FUNCTION search_refresh(p_tenant text, p_products uuid[], p_variants boolean) RETURNS void
 LANGUAGE plpgsql SET jit = off SET plan_cache_mode = force_custom_plan AS $$
 DECLARE ids uuid[] := p_products;
@@ -160,13 +161,15 @@ BEGIN
                      SELECT v.uuid FROM products v WHERE v.tenant_id = p_tenant AND v.parent_uuid = ANY(p_products));
         PERFORM 1 FROM products WHERE tenant_id = p_tenant AND uuid = ANY(ids) ORDER BY uuid FOR NO KEY UPDATE;
     END IF;
-    UPDATE products p SET search_categories = s.categories, search_terms = s.terms
-    FROM search_arrays(p_tenant, ids) s
+    -- One UPDATE of arrays and document: a second update of a row the transaction updated
+    -- already re-checks the row's foreign keys (brand_uuid: FOR KEY SHARE on the brand), which
+    -- would meet a brand rename's FOR UPDATE (search_refresh_having) in the opposite order.
+    WITH s AS MATERIALIZED (SELECT * FROM search_arrays(p_tenant, ids)),
+         d AS (SELECT * FROM search_documents(p_tenant, ids, (SELECT jsonb_object_agg(s.product_uuid, s.terms) FROM s)))
+    UPDATE products p SET search_categories = s.categories, search_terms = s.terms, search_document = d.document
+    FROM s JOIN d ON d.product_uuid = s.product_uuid
     WHERE p.tenant_id = p_tenant AND p.uuid = s.product_uuid
-      AND (p.search_categories, p.search_terms) IS DISTINCT FROM (s.categories, s.terms);
-    UPDATE products p SET search_document = s.document
-    FROM search_documents(p_tenant, ids) s
-    WHERE p.tenant_id = p_tenant AND p.uuid = s.product_uuid AND p.search_document IS DISTINCT FROM s.document;
+      AND (p.search_categories, p.search_terms, p.search_document) IS DISTINCT FROM (s.categories, s.terms, d.document);
 END
 $$;
 
