@@ -64,14 +64,12 @@ LANGUAGE sql IMMUTABLE AS $$
 $$;
 
 -- search_tagged prefixes every lexeme of the document with the locale's tag, keeping positions
--- and weights.
+-- and weights: in the text form of a tsvector every lexeme opens with a quote after a space (a
+-- lexeme of to_tsvector holds no space; a quote inside one is doubled), so one replace tags them
+-- all, instead of rebuilding the document lexeme by lexeme.
 CREATE FUNCTION search_tagged(p_doc tsvector, p_tag bigint) RETURNS tsvector
 LANGUAGE sql IMMUTABLE AS $$
-    SELECT coalesce(string_agg(search_lexeme('~' || p_tag || '~' || u.lexeme)
-                               || coalesce(':' || (SELECT string_agg(x.p::text || x.w, ',')
-                                                   FROM unnest(u.positions, u.weights) AS x(p, w)), ''), ' '),
-                    '')::tsvector
-    FROM unnest(p_doc) u
+    SELECT replace(' ' || p_doc::text, ' ''', ' ''~' || p_tag || '~')::tsvector
 $$;
 
 -- search_text is the weighted document of one piece of text, tagged with its locale when it has one.
@@ -94,13 +92,18 @@ CREATE AGGREGATE search_concat(tsvector) (SFUNC = tsvector_concat, STYPE = tsvec
 -- (p_terms: {product uuid: [term uuids]}, as search_arrays computes them in the same refresh).
 CREATE FUNCTION search_documents(p_tenant text, p_products uuid[], p_terms jsonb)
 RETURNS TABLE (product_uuid uuid, document tsvector)
-LANGUAGE plpgsql STABLE SET plan_cache_mode = force_custom_plan AS $$
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_custom_plan SET jit = off AS $$
 #variable_conflict use_column
 BEGIN
 RETURN QUERY
 WITH p AS (
     SELECT p.uuid, p.code, p.display_name, p.brand_uuid FROM products p
     WHERE p.tenant_id = p_tenant AND p.uuid = ANY(p_products)
+), vals AS MATERIALIZED (
+    -- The products' values first, by the product index (joined to input_types first, the planner
+    -- read every value of each text type).
+    SELECT v.owner_uuid, v.input_type_uuid, v.locale_uuid, v.value FROM product_effective_input_values v
+    WHERE v.tenant_id = p_tenant AND v.owner_uuid = ANY(p_products) AND jsonb_typeof(v.value) = 'string'
 ), things (product_uuid, kind, thing) AS (
     SELECT e.key::uuid, 'attribute_term', t::uuid FROM jsonb_each(coalesce(p_terms, '{}')) e, jsonb_array_elements_text(e.value) t
     UNION ALL
@@ -115,10 +118,9 @@ WITH p AS (
     UNION ALL
     SELECT v.owner_uuid, 2, search_text(CASE WHEN it.data_type = 'rich_text' THEN search_plain(v.value #>> '{}') ELSE v.value #>> '{}' END,
                                         'B', lo.code, lo.search_tag)
-    FROM product_effective_input_values v
-    JOIN input_types it ON it.tenant_id = v.tenant_id AND it.uuid = v.input_type_uuid AND it.data_type IN ('text', 'rich_text')
-    LEFT JOIN locales lo ON lo.tenant_id = v.tenant_id AND lo.uuid = v.locale_uuid
-    WHERE v.tenant_id = p_tenant AND v.owner_uuid = ANY(p_products) AND jsonb_typeof(v.value) = 'string'
+    FROM vals v
+    JOIN input_types it ON it.tenant_id = p_tenant AND it.uuid = v.input_type_uuid AND it.data_type IN ('text', 'rich_text')
+    LEFT JOIN locales lo ON lo.tenant_id = p_tenant AND lo.uuid = v.locale_uuid
     UNION ALL
     SELECT th.product_uuid, 3, setweight(to_tsvector('simple', n.code || ' ' || n.display_name), 'C')
     FROM things th
@@ -137,8 +139,9 @@ WITH p AS (
     JOIN contents c ON c.tenant_id = p_tenant AND c.parent_kind = th.kind AND c.parent_uuid = th.thing
     JOIN locales lo ON lo.tenant_id = c.tenant_id AND lo.uuid = c.locale_uuid
 )
-SELECT p.uuid, coalesce((SELECT search_concat(parts.doc ORDER BY parts.ord) FROM parts WHERE parts.product_uuid = p.uuid), '')
-FROM p;
+SELECT p.uuid, coalesce(d.doc, '')
+FROM p LEFT JOIN (SELECT parts.product_uuid, search_concat(parts.doc ORDER BY parts.ord) AS doc
+                  FROM parts GROUP BY parts.product_uuid) d ON d.product_uuid = p.uuid;
 END
 $$;
 
@@ -324,17 +327,21 @@ CREATE TRIGGER search_locales AFTER UPDATE ON locales
 -- its words in order, untagged as simple parses them, or tagged with one of the locales in scope
 -- (p_locales; null: every locale of the tenant) as that locale's configuration stems them, or, for
 -- a word, as one whole lower-cased lexeme (a code as typed). With p_prefix the last item's words
--- match the start of lexemes. Lexemes are quoted (search_lexeme) and the query text is parsed by
--- tsquery's input function, which does no further processing. NULL when no item has a word.
+-- match the start of lexemes. An item that is a stop word in the language of a locale in scope
+-- ("the", "und") is left out, as plainto_tsquery leaves it out, unless every item is one. Lexemes
+-- are quoted (search_lexeme) and the query text is parsed by tsquery's input function, which does
+-- no further processing. NULL when no item has a word.
 CREATE FUNCTION search_tsquery(p_tenant text, p_items text[], p_phrases boolean[], p_prefix boolean, p_locales uuid[])
 RETURNS tsquery
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
     alts text[];
-    parts text[] := '{}';
+    kept text[] := '{}';
+    stopped text[] := '{}';
     chain text;
     i int;
     star text;
+    stop boolean;
     r record;
 BEGIN
     FOR i IN 1 .. coalesce(cardinality(p_items), 0) LOOP
@@ -343,6 +350,7 @@ BEGIN
         END IF;
         star := CASE WHEN p_prefix AND i = cardinality(p_items) THEN ':*' ELSE '' END;
         alts := '{}';
+        stop := false;
         FOR r IN SELECT NULL::text AS tag, 'simple'::regconfig AS cfg
                  UNION ALL
                  SELECT '~' || l.search_tag || '~', search_config(l.code) FROM locales l
@@ -357,17 +365,26 @@ BEGIN
                 GROUP BY x.pos) g;
             IF chain IS NOT NULL THEN
                 alts := alts || ('(' || chain || ')');
+            ELSE
+                stop := true; -- only stop words in this locale's language
             END IF;
         END LOOP;
         IF NOT p_phrases[i] THEN
             alts := alts || (search_lexeme(lower(p_items[i])) || star);
         END IF;
-        parts := parts || ('(' || array_to_string(alts, ' | ') || ')');
+        IF stop THEN
+            stopped := stopped || ('(' || array_to_string(alts, ' | ') || ')');
+        ELSE
+            kept := kept || ('(' || array_to_string(alts, ' | ') || ')');
+        END IF;
     END LOOP;
-    IF cardinality(parts) = 0 THEN
+    IF cardinality(kept) = 0 THEN
+        kept := stopped;
+    END IF;
+    IF cardinality(kept) = 0 THEN
         RETURN NULL;
     END IF;
-    RETURN array_to_string(parts, ' & ')::tsquery;
+    RETURN array_to_string(kept, ' & ')::tsquery;
 END
 $$;
 

@@ -311,3 +311,30 @@ func FacetsInto[M proto.Message](facets map[string][]FacetCount, newMsg func() M
 	}
 	return msg
 }
+
+// Statement is one SQL statement of a list page with its arguments.
+type Statement struct {
+	SQL  string
+	Args []any
+}
+
+// Statements builds the list as Run does, q's tsquery resolved by the database, and returns what
+// one page runs: the page, the count (not on a cursor page) and the facets, in that order (for
+// pgbench scripts and plans: bench/search).
+func (s *Spec) Statements(ctx context.Context, db Querier, tenant string, req proto.Message) ([]Statement, error) {
+	q, err := s.Build(tenant, req)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.resolveSearch(ctx, db, tenant, q); err != nil {
+		return nil, err
+	}
+	out := []Statement{{q.SQL, q.Args}}
+	if q.CountSQL != "" {
+		out = append(out, Statement{q.CountSQL, q.Args})
+	}
+	for _, f := range q.facets {
+		out = append(out, Statement{f.sql, f.args})
+	}
+	return out, nil
+}

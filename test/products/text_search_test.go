@@ -66,6 +66,7 @@ func TestTextSearchFindsEveryText(t *testing.T) {
 	// German stemming of German text (wasserdichten -> wasserdicht); English of English (booting -> boot).
 	found("wasserdichten stiefel", nil, boots, variant)
 	found("booting", nil, boots, variant)
+	found("the booting", nil, boots, variant) // "the": an English stop word, left out
 	// The last word is a prefix (type-ahead); the others are whole words.
 	found("stie", nil, boots, variant)
 	found("stie wasser", nil)
