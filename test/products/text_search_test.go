@@ -7,6 +7,9 @@ import (
 	"sync"
 	"testing"
 
+	"google.golang.org/grpc/codes"
+
+	pb "github.com/catalogd/catalogd/gen/catalog/v1"
 	. "github.com/catalogd/catalogd/server/apptest"
 )
 
@@ -389,4 +392,31 @@ func TestTextSearchUnderConcurrentWrites(t *testing.T) {
 	WantTotal(t, c, x.search("q", "term7 cat7 brand7"), 12)
 	WantTotal(t, c, x.search("q", "rot marke shoes"), 12)
 	WantTotal(t, c, x.search("q", "titel5", "kinds[eq]", "variant"), 8)
+}
+
+// gRPC ListProducts takes q, facets and facetSize, and refuses bad ones as REST does.
+func TestGRPCTextSearch(t *testing.T) {
+	t.Parallel()
+	tenant := "t-" + RandomHex(8)
+	ctx := GRPCContext(t, tenant)
+	pc := pb.NewProductServiceClient(env.GRPC)
+	for _, code := range []string{"LAMP-1", "LAMP-2", "DESK-1"} {
+		if _, err := pc.CreateProduct(ctx, &pb.CreateProductRequest{Product: &pb.ProductCreate{Code: code, Kind: pb.ProductKind_PRODUCT_KIND_SIMPLE}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := pc.ListProducts(ctx, &pb.ListProductsRequest{Q: ptr("lam"), Facets: []string{"kinds"}, FacetSize: ptr(int32(5))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Items) != 2 || got.Pagination.TotalItems != 2 || len(got.Facets.GetKinds().GetItems()) != 1 ||
+		got.Facets.Kinds.Items[0].Value != "simple" || got.Facets.Kinds.Items[0].Count != 2 || got.Facets.Brands != nil {
+		t.Errorf("q=lam: %v", got)
+	}
+	_, err = pc.ListProducts(ctx, &pb.ListProductsRequest{Q: ptr("lamp & desk")})
+	WantGRPC(t, "operator", err, codes.InvalidArgument, "VALIDATION_FAILED", "q")
+	_, err = pc.ListProducts(ctx, &pb.ListProductsRequest{Facets: []string{"colour"}})
+	WantGRPC(t, "unknown facet", err, codes.InvalidArgument, "VALIDATION_FAILED", "facets[]")
+	_, err = pc.ListProducts(ctx, &pb.ListProductsRequest{FacetSize: ptr(int32(101))})
+	WantGRPC(t, "facetSize", err, codes.InvalidArgument, "VALIDATION_FAILED", "facetSize")
 }
