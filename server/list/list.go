@@ -256,7 +256,7 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 	search := s.parseSearch(m, v)
 	b := s.conditions(tenant, m, v, search, "", scope)
 	var keys []orderKey
-	last := false
+	last, byRelevance := false, false
 	for _, o := range order {
 		col, ok := s.Order[o.Field]
 		if !ok {
@@ -267,7 +267,8 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 		k := orderKey{col: col, desc: last}
 		if col == Relevance {
 			if search == nil {
-				v.Add(o.Field+"[order]", "needs q: relevance is how well a product matches q")
+				// Without q every row is as relevant as any other: only the ties' order is left.
+				byRelevance, last = true, false
 				continue
 			}
 			k = orderKey{col: b.rank, desc: last, notNull: true}
@@ -279,7 +280,7 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 		// With q: most relevant first, ties by uuid ascending.
 		keys, tieDesc = []orderKey{{col: b.rank, desc: true, notNull: true}}, false
 	}
-	if len(keys) == 0 {
+	if len(keys) == 0 && !byRelevance {
 		def := s.DefaultOrder
 		if len(def) == 0 {
 			def = []string{"created_at"}
@@ -288,7 +289,7 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 			keys = append(keys, orderKey{col: col})
 		}
 	}
-	if keys[len(keys)-1].notNull && search != nil {
+	if len(keys) > 0 && keys[len(keys)-1].notNull && search != nil {
 		tieDesc = false // relevance last: ties by uuid ascending (no index serves a rank anyway)
 	}
 	// Ties break on uuid, in the direction of the last key so an index can serve the whole order.

@@ -75,10 +75,7 @@ func (s *Spec) parseSearch(m protoreflect.Message, v apierr.Validator) *searchIn
 		return nil
 	}
 	if qf == nil || !m.Has(qf) {
-		if lf := fs.ByJSONName(s.Search.LocalesField); lf != nil && m.Has(lf) {
-			v.Add(s.Search.LocalesField+"[eq]", "needs q: it limits the text q matches to these locales")
-		}
-		return nil
+		return nil // the locales filter, if any, limits nothing
 	}
 	q := m.Get(qf).String()
 	in := parseQuery(q)
@@ -86,7 +83,7 @@ func (s *Spec) parseSearch(m protoreflect.Message, v apierr.Validator) *searchIn
 	case utf8.RuneCountInString(q) > MaxQueryLength:
 		v.Add("q", "must be at most %d characters", MaxQueryLength)
 		return nil
-	case strings.ContainsAny(q, Operators):
+	case strings.ContainsAny(q, Operators) || strings.ContainsRune(q, 0):
 		v.Add("q", "must not contain the search operators %s: words are matched as typed", strings.Join(strings.Split(Operators, ""), " "))
 		return nil
 	case len(in.items) == 0:

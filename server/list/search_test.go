@@ -97,8 +97,6 @@ func TestBuildSearchRefusals(t *testing.T) {
 		{&catalogv1.ListProductsRequest{Q: proto.String(strings.Repeat("é", 201))}, "q"},
 		{&catalogv1.ListProductsRequest{Q: proto.String("a:*")}, "q"},
 		{&catalogv1.ListProductsRequest{Q: proto.String("a | b")}, "q"},
-		{&catalogv1.ListProductsRequest{Locales: &catalogv1.StringsFilter{Eq: []string{"de-DE"}}}, "locales[eq]"},
-		{&catalogv1.ListProductsRequest{OrderBy: []*catalogv1.OrderBy{{Field: "relevance"}}}, "relevance[order]"},
 		{&catalogv1.ListProductsRequest{Facets: []string{"colours"}}, "facets[]"},
 		{&catalogv1.ListProductsRequest{FacetSize: proto.Int32(0)}, "facetSize"},
 	} {
@@ -106,6 +104,12 @@ func TestBuildSearchRefusals(t *testing.T) {
 		if !slices.Contains(errFields(err), c.field) {
 			t.Errorf("%v: %v, want an error naming %s", c.req, err, c.field)
 		}
+	}
+	// Without q, relevance leaves the ties' order (uuid ascending), and locales limit nothing.
+	q, err := searchSpec.Build("t1", &catalogv1.ListProductsRequest{Locales: &catalogv1.StringsFilter{Eq: []string{"de-DE"}},
+		OrderBy: []*catalogv1.OrderBy{{Field: "relevance", Direction: catalogv1.SortDirection_SORT_DIRECTION_DESC}}})
+	if err != nil || !strings.Contains(q.SQL, "ORDER BY uuid ASC") || strings.Contains(q.SQL, "@@") {
+		t.Errorf("relevance without q: %v\n%v", err, q)
 	}
 	// 200 characters are fine.
 	if _, err := searchSpec.Build("t1", &catalogv1.ListProductsRequest{Q: proto.String(strings.Repeat("é", 200))}); err != nil {

@@ -577,7 +577,7 @@ func (g *generator) queryParams(in protoreflect.MessageDescriptor, isPath map[pr
 			for _, of := range lo.GetOrderFields() {
 				d := "Sort by " + of + ". Several `[order]` parameters apply in the order given; ties break on uuid. Default: createdAt ascending."
 				if spec != nil && spec.Order[of] == list.Relevance {
-					d = "Sort by relevance to q (ts_rank of the matched text; needs q). With q and no other `[order]`, the order is relevance descending, ties by uuid ascending."
+					d = "Sort by relevance to q (ts_rank of the matched text). With q and no other `[order]`, the order is relevance descending; ties by uuid ascending (without q every item is as relevant: uuid ascending)."
 				}
 				out = append(out, obj{"name": of + "[order]", "in": "query", "description": d,
 					"schema": obj{"type": "string", "enum": []any{"asc", "desc"}}})

@@ -294,8 +294,6 @@ func TestTextSearchBadInput(t *testing.T) {
 		{[]string{"facets[]", "colours"}, "facets[]"},
 		{[]string{"facetSize", "0"}, "facetSize"},
 		{[]string{"facetSize", "101"}, "facetSize"},
-		{[]string{"relevance[order]", "desc"}, "relevance[order]"},
-		{[]string{"locales[eq]", "en-US"}, "locales[eq]"},
 	} {
 		WantProblem(t, c.Get("/v1/products"+Q(tc.query...)), 400, "VALIDATION_FAILED", tc.field)
 	}

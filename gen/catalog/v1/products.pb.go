@@ -913,6 +913,7 @@ type ListProductsRequest struct {
 	Q *string `protobuf:"bytes,48,opt,name=q,proto3,oneof" json:"q,omitempty"`
 	// With q: the locales (codes, e.g. de-DE, or uuids) whose localized text may match; text that
 	// has no locale (codes, names, values of input types that are not localizable) always may.
+	// Without q it limits nothing.
 	Locales *StringsFilter `protobuf:"bytes,49,opt,name=locales,proto3" json:"locales,omitempty"`
 	// Facets to count over every product matching the request (not only the page): categories,
 	// categoryTree, terms, brands, tags, families, kinds, statuses, publishedChannels,

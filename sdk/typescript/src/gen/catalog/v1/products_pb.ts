@@ -636,6 +636,7 @@ export type ListProductsRequest = Message<"catalog.v1.ListProductsRequest"> & {
   /**
    * With q: the locales (codes, e.g. de-DE, or uuids) whose localized text may match; text that
    * has no locale (codes, names, values of input types that are not localizable) always may.
+   * Without q it limits nothing.
    *
    * @generated from field: catalog.v1.StringsFilter locales = 49;
    */
