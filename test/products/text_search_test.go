@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"google.golang.org/grpc/codes"
@@ -316,13 +315,8 @@ func TestTextSearchUnderConcurrentWrites(t *testing.T) {
 	brand := mkBrand(t, c)
 	vp := mkProductID(t, c, "vp-"+x.codeSuffix, "variant_parent", "familyUuid", fam)
 
-	var wg sync.WaitGroup
-	fail := make(chan string, 200)
-	wantStatus := func(what string, r Resp, status int) {
-		if r.Status != status {
-			fail <- fmt.Sprintf("%s: %d %.300s", what, r.Status, r.Raw)
-		}
-	}
+	wg := newRacing()
+	wantStatus := wg.want
 	wg.Add(1)
 	go func() { // renames and contents
 		defer wg.Done()
@@ -381,11 +375,7 @@ func TestTextSearchUnderConcurrentWrites(t *testing.T) {
 			}
 		}()
 	}
-	wg.Wait()
-	close(fail)
-	for f := range fail {
-		t.Error(f)
-	}
+	wg.report(t)
 	WantSearchFresh(t, pool, x.tenant)
 	WantTotal(t, c, x.search("q", "term7 cat7 brand7"), 12)
 	WantTotal(t, c, x.search("q", "rot marke shoes"), 12)
