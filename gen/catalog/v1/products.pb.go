@@ -2430,7 +2430,7 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\x0eproduct_assets\x18\x05 \x01(\bR\rproductAssets\x12+\n" +
 	"\x11product_relations\x18\x06 \x01(\bR\x10productRelations\x12\"\n" +
 	"\fpublications\x18\a \x01(\bR\fpublications\x12\x1a\n" +
-	"\bvariants\x18\b \x01(\bR\bvariants\"\xb9\x0e\n" +
+	"\bvariants\x18\b \x01(\bR\bvariants\"\xb1\x0e\n" +
 	"\x13ListProductsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -2466,9 +2466,8 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\x13ready_channel_uuids\x18. \x01(\v2\x19.catalog.v1.StringsFilterR\x11readyChannelUuids\x12P\n" +
 	"\x17not_ready_channel_uuids\x18/ \x01(\v2\x19.catalog.v1.StringsFilterR\x14notReadyChannelUuids\x12\x1c\n" +
 	"\x01q\x180 \x01(\tB\t\xe2\xf3\x18\x05\x10\x01\x18\xc8\x01H\x03R\x01q\x88\x01\x01\x123\n" +
-	"\alocales\x181 \x01(\v2\x19.catalog.v1.StringsFilterR\alocales\x12\x1e\n" +
-	"\x06facets\x182 \x03(\tB\x06\xe2\xf3\x18\x020\n" +
-	"R\x06facets\x12,\n" +
+	"\alocales\x181 \x01(\v2\x19.catalog.v1.StringsFilterR\alocales\x12\x16\n" +
+	"\x06facets\x182 \x03(\tR\x06facets\x12,\n" +
 	"\n" +
 	"facet_size\x183 \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x04R\tfacetSize\x88\x01\x01:F\xd2\xf3\x18B\n" +
 	"\x04code\n" +
