@@ -15,6 +15,9 @@
 //     scripts (run.sh runs them with the same clients and duration), with their plans;
 //   - keyset pages: one client walks every page of 100 (`cursor` = pagination.nextCursor), then
 //     times the pages at depths 1, 2, 100, 1 000 and 10 000 again, and the offset page 10 000;
+//   - full-text search (text.go): names and descriptions in two locales from a Zipf vocabulary,
+//     q alone, q with a category tree and q with 4 facets timed over queries drawn from the same
+//     law, each with its SQL written as pgbench scripts;
 //   - a family requirement change: the PATCH of the family link that makes `size` required in the
 //     family holding a tenth of the products; its time, and readiness checked before and after.
 package main
@@ -113,6 +116,8 @@ type structure struct {
 	title          string   // input type, required by the web channel
 	families       []string
 	sizeLinks      []string // each family's link to size (optional)
+	text           *textTypes
+	gens           []*zipfText // per locale of text
 }
 
 func run() error {
@@ -144,11 +149,20 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("seeding the structure: %w", err)
 	}
+	if s.text, err = seedTextStructure(a); err != nil {
+		return fmt.Errorf("seeding the locales and text input types: %w", err)
+	}
+	for i, lang := range s.text.langs {
+		s.gens = append(s.gens, newZipfText(rand.New(rand.NewPCG(uint64(i), 1)), vocabulary(lang, *vocabSize, uint64(i))))
+	}
 	if err := seedProducts(ctx, conn, s); err != nil {
 		return fmt.Errorf("seeding the products: %w", err)
 	}
 	if err := search(ctx, a, conn, s); err != nil {
 		return fmt.Errorf("search: %w", err)
+	}
+	if err := textSearch(ctx, a, conn, s, s.gens); err != nil {
+		return fmt.Errorf("full-text search: %w", err)
 	}
 	if err := keyset(a); err != nil {
 		return fmt.Errorf("keyset pages: %w", err)
@@ -294,6 +308,8 @@ func seedProducts(ctx context.Context, conn *pgx.Conn, s *structure) error {
 	}
 	baseTime := time.Now().Add(-time.Duration(n+1000) * time.Millisecond).UTC().Truncate(time.Second)
 	took := make([]time.Duration, len(inserts))
+	textRand := rand.New(rand.NewPCG(15, 31))
+	var textTook time.Duration
 	for a := 0; a < n; a += *chunk {
 		b := min(n, a+*chunk)
 		tx, err := conn.Begin(ctx)
@@ -310,6 +326,12 @@ func seedProducts(ctx context.Context, conn *pgx.Conn, s *structure) error {
 			}
 			took[k] += time.Since(t)
 		}
+		t := time.Now()
+		if err := copyText(ctx, tx, s.text, s.gens, textRand, a, b, baseTime); err != nil {
+			_ = tx.Rollback(ctx)
+			return fmt.Errorf("names and descriptions: %w", err)
+		}
+		textTook += time.Since(t)
 		if err := tx.Commit(ctx); err != nil {
 			return err
 		}
@@ -342,7 +364,7 @@ func seedProducts(ctx context.Context, conn *pgx.Conn, s *structure) error {
 	}
 	insertTime := time.Since(t0)
 	t1 := time.Now()
-	for _, t := range []string{"products", "product_links", "product_attributes", "product_terms", "product_input_values", "product_publications", "bench_search_seed"} {
+	for _, t := range []string{"products", "product_links", "product_attributes", "product_terms", "product_input_values", "product_publications", "bench_search_seed", "locales"} {
 		if _, err := conn.Exec(ctx, "VACUUM (ANALYZE) "+t); err != nil {
 			return err
 		}
@@ -361,8 +383,9 @@ func seedProducts(ctx context.Context, conn *pgx.Conn, s *structure) error {
 	for k, ins := range inserts {
 		fmt.Printf("  %-42s %8.1f s\n", ins.name, took[k].Seconds())
 	}
+	fmt.Printf("  %-42s %8.1f s\n", "names, descriptions (en-US, de-DE; COPY)", textTook.Seconds())
 	fmt.Printf("  %-42s %8.1f s\n", "ANALYZE", analyze.Seconds())
-	fmt.Printf("  %-42s %8.1f s (%.0f µs per product)\n", fmt.Sprintf("readiness_refresh, %d products a call", refreshChunk),
+	fmt.Printf("  %-42s %8.1f s (%.0f µs per product)\n", fmt.Sprintf("search_refresh, readiness_refresh, %d a call", refreshChunk),
 		refresh.Seconds(), float64(refresh.Microseconds())/float64(n))
 	fmt.Printf("%d publications: %d ready, %d not ready (web: %d not ready of %d)\n", pubs, ready, pubs-ready, webNotReady, n)
 	var size string

@@ -74,7 +74,7 @@ func (q *Queries) DeleteLocale(ctx context.Context, arg DeleteLocaleParams) (int
 }
 
 const getLocale = `-- name: GetLocale :one
-SELECT tenant_id, uuid, code, display_name, is_default, created_at, updated_at FROM locales WHERE tenant_id = $1 AND uuid = $2
+SELECT tenant_id, uuid, code, display_name, is_default, created_at, updated_at, search_tag FROM locales WHERE tenant_id = $1 AND uuid = $2
 `
 
 type GetLocaleParams struct {
@@ -93,6 +93,7 @@ func (q *Queries) GetLocale(ctx context.Context, arg GetLocaleParams) (Locale, e
 		&i.IsDefault,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SearchTag,
 	)
 	return i, err
 }
@@ -101,7 +102,7 @@ const insertLocales = `-- name: InsertLocales :many
 INSERT INTO locales (tenant_id, uuid, code, display_name, is_default, created_at, updated_at)
 SELECT $1, unnest($2::uuid[]), unnest($3::text[]), unnest($4::text[]), false, $5::timestamptz, $5::timestamptz
 ON CONFLICT DO NOTHING
-RETURNING tenant_id, uuid, code, display_name, is_default, created_at, updated_at
+RETURNING tenant_id, uuid, code, display_name, is_default, created_at, updated_at, search_tag
 `
 
 type InsertLocalesParams struct {
@@ -135,6 +136,7 @@ func (q *Queries) InsertLocales(ctx context.Context, arg InsertLocalesParams) ([
 			&i.IsDefault,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.SearchTag,
 		); err != nil {
 			return nil, err
 		}
@@ -147,7 +149,7 @@ func (q *Queries) InsertLocales(ctx context.Context, arg InsertLocalesParams) ([
 }
 
 const lockLocales = `-- name: LockLocales :many
-SELECT tenant_id, uuid, code, display_name, is_default, created_at, updated_at FROM locales WHERE tenant_id = $1 AND uuid = ANY($2::uuid[]) FOR UPDATE
+SELECT tenant_id, uuid, code, display_name, is_default, created_at, updated_at, search_tag FROM locales WHERE tenant_id = $1 AND uuid = ANY($2::uuid[]) FOR UPDATE
 `
 
 type LockLocalesParams struct {
@@ -172,6 +174,7 @@ func (q *Queries) LockLocales(ctx context.Context, arg LockLocalesParams) ([]Loc
 			&i.IsDefault,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.SearchTag,
 		); err != nil {
 			return nil, err
 		}
@@ -196,7 +199,7 @@ func (q *Queries) LockTenantLocales(ctx context.Context, tenantID string) error 
 const makeDefaultLocale = `-- name: MakeDefaultLocale :one
 UPDATE locales SET is_default = true, updated_at = $1
 WHERE tenant_id = $2 AND uuid = $3
-RETURNING tenant_id, uuid, code, display_name, is_default, created_at, updated_at
+RETURNING tenant_id, uuid, code, display_name, is_default, created_at, updated_at, search_tag
 `
 
 type MakeDefaultLocaleParams struct {
@@ -216,6 +219,7 @@ func (q *Queries) MakeDefaultLocale(ctx context.Context, arg MakeDefaultLocalePa
 		&i.IsDefault,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SearchTag,
 	)
 	return i, err
 }
@@ -226,7 +230,7 @@ SET code = coalesce($1, code),
     display_name = coalesce($2, display_name),
     updated_at = $3
 WHERE tenant_id = $4 AND uuid = $5
-RETURNING tenant_id, uuid, code, display_name, is_default, created_at, updated_at
+RETURNING tenant_id, uuid, code, display_name, is_default, created_at, updated_at, search_tag
 `
 
 type UpdateLocaleParams struct {
@@ -254,6 +258,7 @@ func (q *Queries) UpdateLocale(ctx context.Context, arg UpdateLocaleParams) (Loc
 		&i.IsDefault,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SearchTag,
 	)
 	return i, err
 }

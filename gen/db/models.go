@@ -302,6 +302,7 @@ type Locale struct {
 	IsDefault   bool      `db:"is_default"`
 	CreatedAt   time.Time `db:"created_at"`
 	UpdatedAt   time.Time `db:"updated_at"`
+	SearchTag   *int64    `db:"search_tag"`
 }
 
 type Product struct {
@@ -320,6 +321,7 @@ type Product struct {
 	SearchCategories []uuid.UUID `db:"search_categories"`
 	SearchTerms      []uuid.UUID `db:"search_terms"`
 	ReadyChannels    []uuid.UUID `db:"ready_channels"`
+	SearchDocument   interface{} `db:"search_document"`
 }
 
 type ProductAsset struct {

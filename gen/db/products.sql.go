@@ -55,7 +55,7 @@ func (q *Queries) DeleteProductLink(ctx context.Context, arg DeleteProductLinkPa
 }
 
 const getProduct = `-- name: GetProduct :one
-SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels FROM products WHERE tenant_id = $1 AND uuid = $2
+SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels, search_document FROM products WHERE tenant_id = $1 AND uuid = $2
 `
 
 type GetProductParams struct {
@@ -82,6 +82,7 @@ func (q *Queries) GetProduct(ctx context.Context, arg GetProductParams) (Product
 		&i.SearchCategories,
 		&i.SearchTerms,
 		&i.ReadyChannels,
+		&i.SearchDocument,
 	)
 	return i, err
 }
@@ -186,7 +187,7 @@ FROM (SELECT unnest($3::uuid[]) AS uuid, unnest($4::text[]) AS code, unnest($5::
              unnest($9::uuid[]) AS parent_uuid, unnest($10::boolean[]) AS has_parent,
              unnest($11::uuid[]) AS brand_uuid, unnest($12::boolean[]) AS has_brand) AS p
 ON CONFLICT DO NOTHING
-RETURNING tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels
+RETURNING tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels, search_document
 `
 
 type InsertProductsParams struct {
@@ -244,6 +245,7 @@ func (q *Queries) InsertProducts(ctx context.Context, arg InsertProductsParams) 
 			&i.SearchCategories,
 			&i.SearchTerms,
 			&i.ReadyChannels,
+			&i.SearchDocument,
 		); err != nil {
 			return nil, err
 		}
@@ -335,7 +337,7 @@ func (q *Queries) ListProductLinksOfProducts(ctx context.Context, arg ListProduc
 }
 
 const listVariantsOfProducts = `-- name: ListVariantsOfProducts :many
-SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels FROM products WHERE tenant_id = $1 AND parent_uuid = ANY($2::uuid[]) AND status <> 'removed'
+SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels, search_document FROM products WHERE tenant_id = $1 AND parent_uuid = ANY($2::uuid[]) AND status <> 'removed'
 ORDER BY created_at, uuid
 `
 
@@ -370,6 +372,7 @@ func (q *Queries) ListVariantsOfProducts(ctx context.Context, arg ListVariantsOf
 			&i.SearchCategories,
 			&i.SearchTerms,
 			&i.ReadyChannels,
+			&i.SearchDocument,
 		); err != nil {
 			return nil, err
 		}
@@ -402,7 +405,7 @@ func (q *Queries) LockProductFamilies(ctx context.Context, arg LockProductFamili
 }
 
 const lockProducts = `-- name: LockProducts :many
-SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels FROM products WHERE tenant_id = $1 AND uuid = ANY($2::uuid[]) ORDER BY uuid FOR UPDATE
+SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels, search_document FROM products WHERE tenant_id = $1 AND uuid = ANY($2::uuid[]) ORDER BY uuid FOR UPDATE
 `
 
 type LockProductsParams struct {
@@ -436,6 +439,7 @@ func (q *Queries) LockProducts(ctx context.Context, arg LockProductsParams) ([]P
 			&i.SearchCategories,
 			&i.SearchTerms,
 			&i.ReadyChannels,
+			&i.SearchDocument,
 		); err != nil {
 			return nil, err
 		}
@@ -453,7 +457,7 @@ SET status = $1,
     removed_at = CASE WHEN $1 = 'removed' THEN $2::timestamptz ELSE NULL END,
     updated_at = $2
 WHERE tenant_id = $3 AND uuid = ANY($4::uuid[])
-RETURNING tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels
+RETURNING tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels, search_document
 `
 
 type SetProductStatusParams struct {
@@ -493,6 +497,7 @@ func (q *Queries) SetProductStatus(ctx context.Context, arg SetProductStatusPara
 			&i.SearchCategories,
 			&i.SearchTerms,
 			&i.ReadyChannels,
+			&i.SearchDocument,
 		); err != nil {
 			return nil, err
 		}
@@ -505,7 +510,7 @@ func (q *Queries) SetProductStatus(ctx context.Context, arg SetProductStatusPara
 }
 
 const shareProducts = `-- name: ShareProducts :many
-SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels FROM products WHERE tenant_id = $1 AND uuid = ANY($2::uuid[]) FOR SHARE
+SELECT tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels, search_document FROM products WHERE tenant_id = $1 AND uuid = ANY($2::uuid[]) FOR SHARE
 `
 
 type ShareProductsParams struct {
@@ -539,6 +544,7 @@ func (q *Queries) ShareProducts(ctx context.Context, arg ShareProductsParams) ([
 			&i.SearchCategories,
 			&i.SearchTerms,
 			&i.ReadyChannels,
+			&i.SearchDocument,
 		); err != nil {
 			return nil, err
 		}
@@ -560,7 +566,7 @@ SET code = coalesce($1, code),
     brand_uuid = CASE WHEN $7::boolean THEN $8::uuid ELSE brand_uuid END,
     updated_at = $9
 WHERE tenant_id = $10 AND uuid = $11
-RETURNING tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels
+RETURNING tenant_id, uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid, created_at, updated_at, removed_at, search_categories, search_terms, ready_channels, search_document
 `
 
 type UpdateProductParams struct {
@@ -610,6 +616,7 @@ func (q *Queries) UpdateProduct(ctx context.Context, arg UpdateProductParams) (P
 		&i.SearchCategories,
 		&i.SearchTerms,
 		&i.ReadyChannels,
+		&i.SearchDocument,
 	)
 	return i, err
 }

@@ -65,8 +65,36 @@ var ProductList = &list.Spec{
 			WHERE pp.tenant_id = @tenant AND pp.channel_uuid = ANY(@values) AND pp.ready)`},
 		"notReadyChannelUuids": {Type: list.UUID, Match: `NOT (products.ready_channels @> @values)`},
 	}),
-	Order:      list.CodeNameOrder(map[string]string{"status": "status", "kind": "kind"}),
+	Order:      list.CodeNameOrder(map[string]string{"status": "status", "kind": "kind", "relevance": list.Relevance}),
 	SoftDelete: &list.SoftDelete{StatusColumn: "status", Removed: "removed", IsRemovedField: "isRemoved", StatusesField: "statuses"},
+	// q: search_document (migration 0033) holds the product's text, kept current by the refresh
+	// of the search arrays; search_tsquery builds the query from the words q was parsed into.
+	Search: &list.Search{Document: "search_document", LocalesField: "locales",
+		Query: `search_tsquery(@tenant, @items, @phrases, @prefix,
+			CASE WHEN @locales IS NULL THEN NULL ELSE ARRAY(SELECT l.uuid FROM locales l WHERE l.tenant_id = @tenant
+				AND (l.code = ANY(@locales) OR l.uuid::text = ANY(@locales))) END)`},
+	// facets[]: from the stored arrays where there is one (each a product's values without
+	// duplicates), else from the links.
+	Facets: map[string]list.Facet{
+		"categories": {Filter: "categoryUuids", Codes: codesOf("categories"),
+			Keys: "SELECT l.category_uuid AS k FROM m JOIN product_links l ON l.tenant_id = m.tenant_id AND l.product_uuid = m.uuid AND l.category_uuid IS NOT NULL"},
+		"categoryTree": {Filter: "categoryTreeUuids", Codes: codesOf("categories"), Keys: "SELECT unnest(m.search_categories) AS k FROM m"},
+		"terms":        {Filter: "termUuids", Codes: codesOf("attribute_terms"), Keys: "SELECT unnest(m.search_terms) AS k FROM m"},
+		"brands":       {Filter: "brandUuids", Codes: codesOf("brands"), Keys: "SELECT m.brand_uuid AS k FROM m"},
+		"tags": {Filter: "tagUuids", Codes: codesOf("tags"),
+			Keys: "SELECT l.tag_uuid AS k FROM m JOIN product_links l ON l.tenant_id = m.tenant_id AND l.product_uuid = m.uuid AND l.tag_uuid IS NOT NULL"},
+		"families": {Filter: "familyUuids", Codes: codesOf("families"), Keys: "SELECT m.family_uuid AS k FROM m"},
+		"kinds":    {Filter: "kinds", Keys: "SELECT m.kind AS k FROM m"},
+		"statuses": {Filter: "statuses", Keys: "SELECT m.status AS k FROM m"},
+		"publishedChannels": {Filter: "publishedChannelUuids", Codes: codesOf("channels"),
+			Keys: "SELECT pp.channel_uuid AS k FROM m JOIN product_publications pp ON pp.tenant_id = m.tenant_id AND pp.product_uuid = m.uuid AND pp.status = 'published'"},
+		"readyChannels": {Filter: "readyChannelUuids", Codes: codesOf("channels"), Keys: "SELECT unnest(m.ready_channels) AS k FROM m"},
+	},
+}
+
+// codesOf names the codes of a facet's values from a table of the tenant.
+func codesOf(table string) string {
+	return "SELECT uuid AS k, code FROM " + table + " WHERE tenant_id = @tenant"
 }
 
 func optUUIDString(id *uuid.UUID) *string {
@@ -346,7 +374,7 @@ func (s *Service) productScope(ctx context.Context, raw string) crud.Scope {
 // ListProducts lists products with the filters of API.md; removed ones only when asked for.
 func (s *ProductServer) ListProducts(ctx context.Context, req *pb.ListProductsRequest) (*pb.ListProductsResponse, error) {
 	tenant := reqctx.Tenant(ctx)
-	rows, page, err := list.Run[db.Product](ctx, s.DB.Pool, ProductList, tenant, req)
+	rows, page, facets, err := list.RunFaceted[db.Product](ctx, s.DB.Pool, ProductList, tenant, req)
 	if err != nil {
 		return nil, err
 	}
@@ -354,7 +382,8 @@ func (s *ProductServer) ListProducts(ctx context.Context, req *pb.ListProductsRe
 	if err := s.hydrateProducts(ctx, tenant, out, mapSlice(rows, products.ID), req.Include, req.Expand); err != nil {
 		return nil, err
 	}
-	return &pb.ListProductsResponse{Items: out, Pagination: page}, nil
+	return &pb.ListProductsResponse{Items: out, Pagination: page,
+		Facets: list.FacetsInto(facets, func() *pb.ProductFacets { return &pb.ProductFacets{} })}, nil
 }
 
 // GetProduct returns one product.

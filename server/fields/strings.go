@@ -53,6 +53,9 @@ const (
 	// LocaleCodePattern: a BCP 47 language tag, subtags of 1 to 8 letters or digits joined by `-`
 	// (or `_`, which the service reads too: en_us is stored en-US).
 	LocaleCodePattern = `^[A-Za-z]{1,8}([-_][A-Za-z0-9]{1,8})*$`
+	// SearchQueryPattern: a full-text query (q of server/list): a letter or digit, none of the
+	// search operators & | ! : * ( ) < > (nor U+0000).
+	SearchQueryPattern = `^[^\x00&|!:*()<>]*[\p{L}\p{N}][^\x00&|!:*()<>]*$`
 	// SHA256HexPattern: a SHA-256 as 64 hexadecimal digits.
 	SHA256HexPattern = `^[0-9A-Fa-f]{64}$`
 	// MediaTypePattern: a media type, type/subtype (RFC 9110 tokens) with optional parameters.
@@ -66,6 +69,7 @@ var specialPatterns = map[protoreflect.FullName]string{
 	"catalog.v1.AssetFileUploadInitiate.checksum_sha256": SHA256HexPattern,
 	"catalog.v1.ImportCreate.checksum_sha256":            SHA256HexPattern,
 	"catalog.v1.AssetFileUploadInitiate.content_type":    MediaTypePattern,
+	"catalog.v1.ListProductsRequest.q":                   SearchQueryPattern,
 }
 
 // PatternOf is the pattern the server enforces on a request string field ("" for none): a special

@@ -119,6 +119,8 @@ func queryHash(m protoreflect.Message, tenant string) []byte {
 type orderKey struct {
 	col  string
 	desc bool
+	// notNull: an expression never NULL (the relevance), beside the table's NOT NULL columns.
+	notNull bool
 }
 
 // after is the condition "the row comes after key in the order keys", in the order's own terms:
@@ -133,7 +135,7 @@ func (s *Spec) after(b *builder, keys []orderKey, key []*string) string {
 	notNull := s.notNullColumns()
 	row := true
 	for i, k := range keys {
-		if k.desc != keys[0].desc || key[i] == nil || !notNull[k.col] {
+		if k.desc != keys[0].desc || key[i] == nil || !(notNull[k.col] || k.notNull) {
 			row = false
 		}
 	}
@@ -170,7 +172,7 @@ func (s *Spec) after(b *builder, keys []orderKey, key []*string) string {
 			switch {
 			case k.desc:
 				gt = k.col + " < " + p
-			case notNull[k.col]:
+			case notNull[k.col] || k.notNull:
 				gt = k.col + " > " + p
 			default:
 				gt = "(" + k.col + " > " + p + " OR " + k.col + " IS NULL)"

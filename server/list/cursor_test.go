@@ -129,8 +129,8 @@ func TestBuildPages(t *testing.T) {
 func TestAfter(t *testing.T) {
 	notNull.Store("keyset_after", map[string]bool{"uuid": true, "code": true, "created_at": true})
 	s := &Spec{Table: "keyset_after"}
-	asc := func(c string) orderKey { return orderKey{c, false} }
-	desc := func(c string) orderKey { return orderKey{c, true} }
+	asc := func(c string) orderKey { return orderKey{col: c} }
+	desc := func(c string) orderKey { return orderKey{col: c, desc: true} }
 	for _, c := range []struct {
 		what string
 		keys []orderKey

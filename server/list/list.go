@@ -81,6 +81,10 @@ type Spec struct {
 	// Where (optional) is a fixed SQL condition on the listed table, part of every query of the
 	// list (page and count): what the list may show at all, whatever the request.
 	Where string
+	// Search (optional): the list's full-text search, q (search.go).
+	Search *Search
+	// Facets (optional) by name: what facets[] may ask for (search.go).
+	Facets map[string]Facet
 }
 
 // Cond is a fixed condition of a scoped list (the parent of a sub-resource).
@@ -115,6 +119,11 @@ type Query struct {
 	hash []byte
 	// cursored: the page starts after a cursor's position.
 	cursored bool
+	// search is the parsed q (nil without), whose tsquery goes into Args[searchArg-1].
+	search    *searchInput
+	searchArg int
+	// facets are the statements of the facets asked for.
+	facets []facetQuery
 }
 
 // KeyColumn is the column SQL adds after the table's: the page's order columns and uuid as text.
@@ -155,7 +164,7 @@ func (s *Spec) Check(req proto.Message) error {
 		switch f.Message().FullName() {
 		case stringsFilter, stringFilter, timeFilter, boolFilter, intFilter:
 			if _, ok := s.Filters[f.JSONName()]; !ok {
-				if s.SoftDelete == nil || f.JSONName() != s.SoftDelete.IsRemovedField {
+				if (s.SoftDelete == nil || f.JSONName() != s.SoftDelete.IsRemovedField) && (s.Search == nil || f.JSONName() != s.Search.LocalesField) {
 					return fmt.Errorf("%s: filter %s has no column in the list spec", md.FullName(), f.JSONName())
 				}
 			}
@@ -187,6 +196,10 @@ type builder struct {
 	args  []any
 	// tenant is the tenant's parameter ($1), empty on a global table.
 	tenant string
+	// searchArg is the 1-based index in args of the search's tsquery (0: no search), rank the
+	// relevance expression.
+	searchArg int
+	rank      string
 }
 
 func (b *builder) arg(v any) string {
@@ -205,19 +218,6 @@ func (b *builder) match(f Field, values string) string {
 
 // Build turns a list request into SQL. Errors name the query parameter (`codes[eq]`).
 func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, error) {
-	b := &builder{}
-	if !s.Global {
-		b.tenant = b.arg(tenant)
-		b.where = append(b.where, "tenant_id = "+b.tenant)
-	} else {
-		b.where = append(b.where, "true")
-	}
-	if s.Where != "" {
-		b.where = append(b.where, "("+s.Where+")")
-	}
-	for _, c := range scope {
-		b.where = append(b.where, c.Column+" = "+b.arg(c.Value))
-	}
 	m := req.ProtoReflect()
 	fs := m.Descriptor().Fields()
 	v := apierr.NewValidator()
@@ -225,8 +225,6 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 	var order []*catalogv1.OrderBy
 	var cursor *string
 	pageSet := false
-	var isRemoved *bool
-	statusesNameRemoved := false
 	for i := 0; i < fs.Len(); i++ {
 		f := fs.Get(i)
 		name := f.JSONName()
@@ -243,20 +241,127 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 			} else {
 				q.Size = n
 			}
-			continue
 		case name == "cursor":
 			if m.Has(f) {
 				c := m.Get(f).String()
 				cursor = &c
 			}
-			continue
 		case f.IsList() && f.Kind() == protoreflect.MessageKind && f.Message().FullName() == orderByName:
 			l := m.Get(f).List()
 			for j := 0; j < l.Len(); j++ {
 				order = append(order, l.Get(j).Message().Interface().(*catalogv1.OrderBy))
 			}
+		}
+	}
+	search := s.parseSearch(m, v)
+	b := s.conditions(tenant, m, v, search, "", scope)
+	var keys []orderKey
+	last, byRelevance := false, false
+	for _, o := range order {
+		col, ok := s.Order[o.Field]
+		if !ok {
+			v.Add(o.Field+"[order]", "cannot be ordered")
 			continue
-		case f.Kind() != protoreflect.MessageKind || f.IsList() || !m.Has(f):
+		}
+		last = o.Direction == catalogv1.SortDirection_SORT_DIRECTION_DESC
+		k := orderKey{col: col, desc: last}
+		if col == Relevance {
+			if search == nil {
+				// Without q every row is as relevant as any other: only the ties' order is left.
+				byRelevance, last = true, false
+				continue
+			}
+			k = orderKey{col: b.rank, desc: last, notNull: true}
+		}
+		keys = append(keys, k)
+	}
+	tieDesc := last
+	if len(keys) == 0 && search != nil {
+		// With q: most relevant first, ties by uuid ascending.
+		keys, tieDesc = []orderKey{{col: b.rank, desc: true, notNull: true}}, false
+	}
+	if len(keys) == 0 && !byRelevance {
+		def := s.DefaultOrder
+		if len(def) == 0 {
+			def = []string{"created_at"}
+		}
+		for _, col := range def {
+			keys = append(keys, orderKey{col: col})
+		}
+	}
+	if len(keys) > 0 && keys[len(keys)-1].notNull && search != nil {
+		tieDesc = false // relevance last: ties by uuid ascending (no index serves a rank anyway)
+	}
+	// Ties break on uuid, in the direction of the last key so an index can serve the whole order.
+	keys = append(keys, orderKey{col: "uuid", desc: tieDesc})
+	q.hash = queryHash(m, tenant)
+	var after *position
+	if cursor != nil {
+		if pageSet {
+			v.Add("page", "must be absent with cursor: a cursor page follows the page the cursor came from")
+		}
+		p, msg := decodeCursor(*cursor, q.hash, len(keys))
+		if msg != "" {
+			v.Add("cursor", "%s", msg)
+		} else {
+			after = p
+		}
+	}
+	q.facets = s.buildFacets(tenant, m, v, search, scope)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	where := strings.Join(b.where, " AND ")
+	q.Where = where
+	q.CountSQL = "SELECT count(*) FROM " + s.Table + " WHERE " + where
+	q.search, q.searchArg = search, b.searchArg
+	offset := " OFFSET " + strconv.FormatInt(int64(q.Page-1)*int64(q.Size), 10)
+	if after != nil {
+		// A cursor page starts after the cursor's row, by an index range rather than an offset,
+		// and reports the count of the walk's first page rather than counting again: the count is
+		// the part of a page whose cost grows with the table.
+		where += " AND " + s.after(b, keys, after.Key)
+		q.Page, q.Total, q.CountSQL, offset = after.Page, after.Total, "", ""
+		q.cursored = true
+	}
+	q.Args = b.args
+	ob := make([]string, len(keys))
+	kc := make([]string, len(keys))
+	for i, k := range keys {
+		ob[i] = k.col + " ASC"
+		if k.desc {
+			ob[i] = k.col + " DESC"
+		}
+		kc[i] = "(" + k.col + ")::text"
+	}
+	q.SQL = "SELECT *, ARRAY[" + strings.Join(kc, ", ") + "] AS " + KeyColumn + " FROM " + s.Table + " WHERE " + where +
+		" ORDER BY " + strings.Join(ob, ", ") + " LIMIT " + strconv.Itoa(int(q.Size)+1) + offset
+	return q, nil
+}
+
+// conditions is the WHERE of the request's filters (each a condition of b.where), its search
+// (q) and its soft delete, leaving out the filter named skip (a facet's own). Errors go to v.
+func (s *Spec) conditions(tenant string, m protoreflect.Message, v apierr.Validator, search *searchInput, skip string, scope []Cond) *builder {
+	b := &builder{}
+	if !s.Global {
+		b.tenant = b.arg(tenant)
+		b.where = append(b.where, "tenant_id = "+b.tenant)
+	} else {
+		b.where = append(b.where, "true")
+	}
+	if s.Where != "" {
+		b.where = append(b.where, "("+s.Where+")")
+	}
+	for _, c := range scope {
+		b.where = append(b.where, c.Column+" = "+b.arg(c.Value))
+	}
+	fs := m.Descriptor().Fields()
+	var isRemoved *bool
+	statusesNameRemoved := false
+	for i := 0; i < fs.Len(); i++ {
+		f := fs.Get(i)
+		name := f.JSONName()
+		if f.Kind() != protoreflect.MessageKind || f.IsList() || !m.Has(f) {
 			continue
 		}
 		fm := m.Get(f).Message()
@@ -270,6 +375,9 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 		col, ok := s.Filters[name]
 		if !ok {
 			continue // include/expand and other non-filter messages
+		}
+		if name == skip {
+			continue // a facet's own filter (its soft delete stays the default: removed ones left out)
 		}
 		switch x := fm.Interface().(type) {
 		case *catalogv1.StringsFilter:
@@ -357,69 +465,15 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 			b.where = append(b.where, sd.StatusColumn+" <> '"+sd.Removed+"'")
 		}
 	}
-	var keys []orderKey
-	last := false
-	for _, o := range order {
-		col, ok := s.Order[o.Field]
-		if !ok {
-			v.Add(o.Field+"[order]", "cannot be ordered")
-			continue
-		}
-		last = o.Direction == catalogv1.SortDirection_SORT_DIRECTION_DESC
-		keys = append(keys, orderKey{col, last})
+	if search != nil {
+		// The tsquery itself is filled in by Run (searchArg), once the database has parsed the
+		// words: the planner then sees the value.
+		tsq := b.arg(nil) + "::tsquery"
+		b.searchArg = len(b.args)
+		b.where = append(b.where, s.Search.Document+" @@ "+tsq)
+		b.rank = "ts_rank(" + s.Search.Document + ", " + tsq + ")"
 	}
-	if len(keys) == 0 {
-		def := s.DefaultOrder
-		if len(def) == 0 {
-			def = []string{"created_at"}
-		}
-		for _, col := range def {
-			keys = append(keys, orderKey{col, false})
-		}
-	}
-	// Ties break on uuid, in the direction of the last key so an index can serve the whole order.
-	keys = append(keys, orderKey{"uuid", last})
-	q.hash = queryHash(m, tenant)
-	var after *position
-	if cursor != nil {
-		if pageSet {
-			v.Add("page", "must be absent with cursor: a cursor page follows the page the cursor came from")
-		}
-		p, msg := decodeCursor(*cursor, q.hash, len(keys))
-		if msg != "" {
-			v.Add("cursor", "%s", msg)
-		} else {
-			after = p
-		}
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	where := strings.Join(b.where, " AND ")
-	q.Where = where
-	q.CountSQL = "SELECT count(*) FROM " + s.Table + " WHERE " + where
-	offset := " OFFSET " + strconv.FormatInt(int64(q.Page-1)*int64(q.Size), 10)
-	if after != nil {
-		// A cursor page starts after the cursor's row, by an index range rather than an offset,
-		// and reports the count of the walk's first page rather than counting again: the count is
-		// the part of a page whose cost grows with the table.
-		where += " AND " + s.after(b, keys, after.Key)
-		q.Page, q.Total, q.CountSQL, offset = after.Page, after.Total, "", ""
-		q.cursored = true
-	}
-	q.Args = b.args
-	ob := make([]string, len(keys))
-	kc := make([]string, len(keys))
-	for i, k := range keys {
-		ob[i] = k.col + " ASC"
-		if k.desc {
-			ob[i] = k.col + " DESC"
-		}
-		kc[i] = "(" + k.col + ")::text"
-	}
-	q.SQL = "SELECT *, ARRAY[" + strings.Join(kc, ", ") + "] AS " + KeyColumn + " FROM " + s.Table + " WHERE " + where +
-		" ORDER BY " + strings.Join(ob, ", ") + " LIMIT " + strconv.Itoa(int(q.Size)+1) + offset
-	return q, nil
+	return b
 }
 
 // CustomPlans, queued first in the batch of every list, makes PostgreSQL plan the list's
@@ -441,12 +495,21 @@ type Querier interface {
 
 // Run builds and runs a list, scanning rows into T (an sqlc model: columns by db tag).
 func Run[T any](ctx context.Context, db Querier, s *Spec, tenant string, req proto.Message, scope ...Cond) ([]T, *catalogv1.Pagination, error) {
+	items, page, _, err := RunFaceted[T](ctx, db, s, tenant, req, scope...)
+	return items, page, err
+}
+
+// RunFaceted is Run with the facets the request asks for (nil when none).
+func RunFaceted[T any](ctx context.Context, db Querier, s *Spec, tenant string, req proto.Message, scope ...Cond) ([]T, *catalogv1.Pagination, map[string][]FacetCount, error) {
 	if err := s.loadNotNull(ctx, db); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	q, err := s.Build(tenant, req, scope...)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	if err := s.resolveSearch(ctx, db, tenant, q); err != nil {
+		return nil, nil, nil, err
 	}
 	batch := &pgx.Batch{}
 	batch.Queue(CustomPlans)
@@ -454,14 +517,15 @@ func Run[T any](ctx context.Context, db Querier, s *Spec, tenant string, req pro
 	if q.CountSQL != "" {
 		batch.Queue(q.CountSQL, q.Args...)
 	}
+	q.queueFacets(batch)
 	br := db.SendBatch(ctx, batch)
 	defer br.Close()
 	if _, err := br.Exec(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	rows, err := br.Query()
 	if err != nil {
-		return nil, nil, q.refused(err)
+		return nil, nil, nil, q.refused(err)
 	}
 	var keys [][]pgtype.Text
 	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (T, error) {
@@ -471,13 +535,17 @@ func Run[T any](ctx context.Context, db Querier, s *Spec, tenant string, req pro
 		return t, err
 	})
 	if err != nil {
-		return nil, nil, q.refused(err)
+		return nil, nil, nil, q.refused(err)
 	}
 	total := q.Total
 	if q.CountSQL != "" {
 		if err := br.QueryRow().Scan(&total); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
+	}
+	facets, err := q.readFacets(br)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	pages := (total + int64(q.Size) - 1) / int64(q.Size)
 	p := &catalogv1.Pagination{Page: q.Page, Size: q.Size, TotalItems: int32(total), TotalPages: int32(pages)}
@@ -487,7 +555,7 @@ func Run[T any](ctx context.Context, db Querier, s *Spec, tenant string, req pro
 		next := encodeCursor(q.hash, &position{Page: q.Page + 1, Total: total, Key: keyText(keys[q.Size-1])})
 		p.NextCursor = &next
 	}
-	return items, p, nil
+	return items, p, facets, nil
 }
 
 // refused is err, or the 400 of a cursor whose position PostgreSQL cannot read as the order columns'

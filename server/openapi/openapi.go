@@ -575,9 +575,12 @@ func (g *generator) queryParams(in protoreflect.MessageDescriptor, isPath map[pr
 		case f.IsList() && f.Message() != nil && f.Message().FullName() == orderByName:
 			lo, _ := proto.GetExtension(in.Options(), pb.E_List).(*pb.ListOptions)
 			for _, of := range lo.GetOrderFields() {
-				out = append(out, obj{"name": of + "[order]", "in": "query",
-					"description": "Sort by " + of + ". Several `[order]` parameters apply in the order given; ties break on uuid. Default: createdAt ascending.",
-					"schema":      obj{"type": "string", "enum": []any{"asc", "desc"}}})
+				d := "Sort by " + of + ". Several `[order]` parameters apply in the order given; ties break on uuid. Default: createdAt ascending."
+				if spec != nil && spec.Order[of] == list.Relevance {
+					d = "Sort by relevance to q (ts_rank of the matched text). With q and no other `[order]`, the order is relevance descending; ties by uuid ascending (without q every item is as relevant: uuid ascending)."
+				}
+				out = append(out, obj{"name": of + "[order]", "in": "query", "description": d,
+					"schema": obj{"type": "string", "enum": []any{"asc", "desc"}}})
 			}
 		case f.Message() != nil && !f.IsList():
 			sub := f.Message()
@@ -598,8 +601,23 @@ func (g *generator) queryParams(in protoreflect.MessageDescriptor, isPath map[pr
 				}
 				out = append(out, p)
 			}
+		case f.Message() == nil && f.IsList():
+			// A list of scalars: `name[]`, repeated (facets[]).
+			items := g.scalarSchema(f, request, false)
+			stripNull(items)
+			delete(items, "description")
+			if spec != nil && name == "facets" && len(spec.Facets) > 0 {
+				items["enum"] = anySlice(spec.FacetNames())
+			}
+			s := obj{"type": "array", "items": items}
+			addRules(s, f)
+			p := obj{"name": name + "[]", "in": "query", "schema": s, "style": "form", "explode": true}
+			if d := g.fieldDescription(f, ""); d != "" {
+				p["description"] = d
+			}
+			out = append(out, p)
 		case f.Message() == nil && !f.IsList():
-			p := obj{"name": name, "in": "query", "schema": g.scalarSchema(f, request, false)}
+			p := obj{"name": name, "in": "query", "schema": g.scalarSchema(f, request, true)}
 			if d := g.fieldDescription(f, ""); d != "" {
 				p["description"] = d
 			}
@@ -611,6 +629,8 @@ func (g *generator) queryParams(in protoreflect.MessageDescriptor, isPath map[pr
 				s["minimum"], s["default"] = 1, 1
 			case "size":
 				s["minimum"], s["maximum"], s["default"] = 1, list.MaxSize, list.DefaultSize
+			case "facetSize":
+				s["default"] = list.DefaultFacetSize
 			}
 			out = append(out, p)
 		default:

@@ -11,6 +11,8 @@
 //   - `<field>[order]=asc|desc` appends an OrderBy{field, direction} to the request's repeated
 //     `order_by` field; `<field>` must be one of the request's `(catalog.v1.list).order_fields`.
 //
+// A repeated scalar field is `name[]` (`facets[]=a&facets[]=b`), or its plain name.
+//
 // Repeated fields take every value of a repeated parameter (`uuids[eq]=a&uuids[eq]=b`); a singular
 // one given twice is an error. Keys the gateway excludes (path parameters, body fields) are skipped,
 // as the default parser does. Every other problem is an *apierr.DecodeError naming the parameter
@@ -106,6 +108,24 @@ func (Parser) Parse(msg proto.Message, values url.Values, filter *utilities.Doub
 	seen := make(map[string]struct{}, len(keys))
 	for _, key := range keys {
 		vals := values[key]
+		if base, isList := strings.CutSuffix(key, "[]"); isList {
+			// `name[]` repeats a list of scalars (facets[]=a&facets[]=b).
+			fd := fieldByName(m.Descriptor(), base)
+			if fd == nil || !fd.IsList() || fd.Message() != nil || strings.ContainsAny(base, "[]") {
+				return decodeErr(key, msgUnknown)
+			}
+			if filtered(filter, string(fd.Name())) {
+				continue
+			}
+			if _, dup := seen[string(fd.Name())]; dup {
+				return decodeErr(key, msgTwice)
+			}
+			seen[string(fd.Name())] = struct{}{}
+			if err := setValues(m, fd, key, vals); err != nil {
+				return err
+			}
+			continue
+		}
 		name, op, ok := splitKey(key)
 		if !ok {
 			return decodeErr(key, msgUnknown)

@@ -376,3 +376,28 @@ func TestParseSkipsFilteredPaths(t *testing.T) {
 	// An unknown key is still an error next to filtered ones.
 	wantErr(t, parse(t, &catalogv1.ListAttributeContentsRequest{}, "attributeUuid=a&nope=1", pathFilter), "nope", msgUnknown)
 }
+
+// A list of scalars is `name[]` (or its plain name); q and facetSize are plain scalars.
+func TestParseScalarLists(t *testing.T) {
+	var got catalogv1.ListProductsRequest
+	if err := parse(t, &got, "facets[]=brands&facets[]=kinds&q=red+boot&facetSize=5", noFilter); err != nil {
+		t.Fatal(err)
+	}
+	want := &catalogv1.ListProductsRequest{Facets: []string{"brands", "kinds"}, Q: proto.String("red boot"), FacetSize: proto.Int32(5)}
+	if !proto.Equal(&got, want) {
+		t.Errorf("got %v, want %v", &got, want)
+	}
+	for query, param := range map[string]string{
+		"facets[]=a&facets=b": "facets[]", // the same field twice
+		"q[]=x":               "q[]",      // not a list
+		"codes[]=x":           "codes[]",  // a filter message, not a list of scalars
+		"nope[]=x":            "nope[]",
+	} {
+		var m catalogv1.ListProductsRequest
+		err := parse(t, &m, query, noFilter)
+		var de *apierr.DecodeError
+		if !errors.As(err, &de) || (de.Field != param && de.Field != "facets") {
+			t.Errorf("%s: %v, want a decode error naming %s", query, err, param)
+		}
+	}
+}

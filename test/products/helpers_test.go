@@ -1,6 +1,8 @@
 package products
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 
 	. "github.com/catalogd/catalogd/server/apptest"
@@ -72,4 +74,30 @@ func mkCategoryTree(t *testing.T, c *Client) (root, mid, leaf, other string) {
 	mid = mkCat("parentUuid", root)
 	leaf = mkCat("parentUuid", mid)
 	return root, mid, leaf, mkCat()
+}
+
+// racing runs concurrent writers (Go, Wait) and collects the answers they did not expect, which
+// report prints from the test's goroutine.
+type racing struct {
+	sync.WaitGroup
+	fail chan string
+}
+
+func newRacing() *racing { return &racing{fail: make(chan string, 200)} }
+
+// want records r unless it has status.
+func (x *racing) want(what string, r Resp, status int) {
+	if r.Status != status {
+		x.fail <- fmt.Sprintf("%s: %d %.300s", what, r.Status, r.Raw)
+	}
+}
+
+// report waits for the writers and fails t with every unexpected answer.
+func (x *racing) report(t *testing.T) {
+	t.Helper()
+	x.Wait()
+	close(x.fail)
+	for f := range x.fail {
+		t.Error(f)
+	}
 }

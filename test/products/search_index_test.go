@@ -2,7 +2,6 @@ package products
 
 import (
 	"fmt"
-	"sync"
 	"testing"
 
 	. "github.com/catalogd/catalogd/server/apptest"
@@ -119,13 +118,8 @@ func TestSearchArraysUnderConcurrentWrites(t *testing.T) {
 	other := mkProductID(t, c, "other", "variant_parent", "familyUuid", fam)
 	pa := Str(Want(t, c.Post("/v1/products/"+vp+"/attributes", Body("attributeUuid", attr)), 201).Obj(), "uuid")
 
-	var wg sync.WaitGroup
-	fail := make(chan string, 100)
-	wantStatus := func(what string, r Resp, status int) {
-		if r.Status != status {
-			fail <- fmt.Sprintf("%s: %d %.300s", what, r.Status, r.Raw)
-		}
-	}
+	wg := newRacing()
+	wantStatus := wg.want
 	wg.Add(1)
 	go func() { // the category moves
 		defer wg.Done()
@@ -168,11 +162,7 @@ func TestSearchArraysUnderConcurrentWrites(t *testing.T) {
 			}
 		}()
 	}
-	wg.Wait()
-	close(fail)
-	for f := range fail {
-		t.Error(f)
-	}
+	wg.report(t)
 	WantSearchFresh(t, pool, tenant)
 	// Every variant carries all eight terms; every linked product is in b's or a's tree as mid is now.
 	WantTotal(t, c, "/v1/products?size=100&kinds[eq]=variant&termUuids[eq]="+terms[7], 18)

@@ -903,8 +903,26 @@ type ListProductsRequest struct {
 	// Products not ready on one of these channels: their publication there misses a requirement,
 	// or they have no publication on it.
 	NotReadyChannelUuids *StringsFilter `protobuf:"bytes,47,opt,name=not_ready_channel_uuids,json=notReadyChannelUuids,proto3" json:"not_ready_channel_uuids,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// Full-text search (1 to 200 characters): words match the product's code, displayName, its
+	// text and rich-text input values (each in its locale's language; a variant's inherited ones
+	// too), the codes, names and contents of its terms, categories and brand. Every word must
+	// match; the last one also as the start of a word (type-ahead); a phrase in double quotes
+	// matches its words in order. The search operators `&`, `|`, `!`, `:`, `*`, `(`, `)`, `<` and
+	// `>` are refused (400 naming q). With q the default order is relevance[order]=desc, ties by
+	// uuid ascending.
+	Q *string `protobuf:"bytes,48,opt,name=q,proto3,oneof" json:"q,omitempty"`
+	// With q: the locales (codes, e.g. de-DE, or uuids) whose localized text may match; text that
+	// has no locale (codes, names, values of input types that are not localizable) always may.
+	// Without q it limits nothing.
+	Locales *StringsFilter `protobuf:"bytes,49,opt,name=locales,proto3" json:"locales,omitempty"`
+	// Facets to count over every product matching the request (not only the page): categories,
+	// categoryTree, terms, brands, tags, families, kinds, statuses, publishedChannels,
+	// readyChannels. A facet ignores its own filter (brands ignores brandUuids[eq], ...).
+	Facets []string `protobuf:"bytes,50,rep,name=facets,proto3" json:"facets,omitempty"`
+	// Values per facet, most frequent first (default 20, at most 100).
+	FacetSize     *int32 `protobuf:"varint,51,opt,name=facet_size,json=facetSize,proto3,oneof" json:"facet_size,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListProductsRequest) Reset() {
@@ -1126,10 +1144,42 @@ func (x *ListProductsRequest) GetNotReadyChannelUuids() *StringsFilter {
 	return nil
 }
 
+func (x *ListProductsRequest) GetQ() string {
+	if x != nil && x.Q != nil {
+		return *x.Q
+	}
+	return ""
+}
+
+func (x *ListProductsRequest) GetLocales() *StringsFilter {
+	if x != nil {
+		return x.Locales
+	}
+	return nil
+}
+
+func (x *ListProductsRequest) GetFacets() []string {
+	if x != nil {
+		return x.Facets
+	}
+	return nil
+}
+
+func (x *ListProductsRequest) GetFacetSize() int32 {
+	if x != nil && x.FacetSize != nil {
+		return *x.FacetSize
+	}
+	return 0
+}
+
 type ListProductsResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Items         []*Product             `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
-	Pagination    *Pagination            `protobuf:"bytes,2,opt,name=pagination,proto3" json:"pagination,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Items      []*Product             `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	Pagination *Pagination            `protobuf:"bytes,2,opt,name=pagination,proto3" json:"pagination,omitempty"`
+	// The facets asked for with facets[] (null without): for each one asked, its values with the
+	// number of matching products, most frequent first (ties by uuid or value), at most facetSize;
+	// null for a facet not asked for.
+	Facets        *ProductFacets `protobuf:"bytes,3,opt,name=facets,proto3" json:"facets,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1178,6 +1228,348 @@ func (x *ListProductsResponse) GetPagination() *Pagination {
 	return nil
 }
 
+func (x *ListProductsResponse) GetFacets() *ProductFacets {
+	if x != nil {
+		return x.Facets
+	}
+	return nil
+}
+
+// ProductFacets holds the counts of a product list's facets (null: not asked for).
+type ProductFacets struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The categories products are linked to (their own links).
+	Categories *FacetCountList `protobuf:"bytes,1,opt,name=categories,proto3" json:"categories,omitempty"`
+	// Every category with the products in its subtree (a product counts once per category).
+	CategoryTree *FacetCountList `protobuf:"bytes,2,opt,name=category_tree,json=categoryTree,proto3" json:"category_tree,omitempty"`
+	// Effective terms (a variant's inherited ones too).
+	Terms    *FacetCountList      `protobuf:"bytes,3,opt,name=terms,proto3" json:"terms,omitempty"`
+	Brands   *FacetCountList      `protobuf:"bytes,4,opt,name=brands,proto3" json:"brands,omitempty"`
+	Tags     *FacetCountList      `protobuf:"bytes,5,opt,name=tags,proto3" json:"tags,omitempty"`
+	Families *FacetCountList      `protobuf:"bytes,6,opt,name=families,proto3" json:"families,omitempty"`
+	Kinds    *FacetValueCountList `protobuf:"bytes,7,opt,name=kinds,proto3" json:"kinds,omitempty"`
+	Statuses *FacetValueCountList `protobuf:"bytes,8,opt,name=statuses,proto3" json:"statuses,omitempty"`
+	// Channels where the product's publication is published.
+	PublishedChannels *FacetCountList `protobuf:"bytes,9,opt,name=published_channels,json=publishedChannels,proto3" json:"published_channels,omitempty"`
+	// Channels where the product's publication is ready.
+	ReadyChannels *FacetCountList `protobuf:"bytes,10,opt,name=ready_channels,json=readyChannels,proto3" json:"ready_channels,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProductFacets) Reset() {
+	*x = ProductFacets{}
+	mi := &file_catalog_v1_products_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProductFacets) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProductFacets) ProtoMessage() {}
+
+func (x *ProductFacets) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_products_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProductFacets.ProtoReflect.Descriptor instead.
+func (*ProductFacets) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *ProductFacets) GetCategories() *FacetCountList {
+	if x != nil {
+		return x.Categories
+	}
+	return nil
+}
+
+func (x *ProductFacets) GetCategoryTree() *FacetCountList {
+	if x != nil {
+		return x.CategoryTree
+	}
+	return nil
+}
+
+func (x *ProductFacets) GetTerms() *FacetCountList {
+	if x != nil {
+		return x.Terms
+	}
+	return nil
+}
+
+func (x *ProductFacets) GetBrands() *FacetCountList {
+	if x != nil {
+		return x.Brands
+	}
+	return nil
+}
+
+func (x *ProductFacets) GetTags() *FacetCountList {
+	if x != nil {
+		return x.Tags
+	}
+	return nil
+}
+
+func (x *ProductFacets) GetFamilies() *FacetCountList {
+	if x != nil {
+		return x.Families
+	}
+	return nil
+}
+
+func (x *ProductFacets) GetKinds() *FacetValueCountList {
+	if x != nil {
+		return x.Kinds
+	}
+	return nil
+}
+
+func (x *ProductFacets) GetStatuses() *FacetValueCountList {
+	if x != nil {
+		return x.Statuses
+	}
+	return nil
+}
+
+func (x *ProductFacets) GetPublishedChannels() *FacetCountList {
+	if x != nil {
+		return x.PublishedChannels
+	}
+	return nil
+}
+
+func (x *ProductFacets) GetReadyChannels() *FacetCountList {
+	if x != nil {
+		return x.ReadyChannels
+	}
+	return nil
+}
+
+// FacetCountList is one facet's counts, most frequent first.
+type FacetCountList struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Items         []*FacetCount          `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FacetCountList) Reset() {
+	*x = FacetCountList{}
+	mi := &file_catalog_v1_products_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FacetCountList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FacetCountList) ProtoMessage() {}
+
+func (x *FacetCountList) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_products_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FacetCountList.ProtoReflect.Descriptor instead.
+func (*FacetCountList) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *FacetCountList) GetItems() []*FacetCount {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+// FacetCount is one value of a facet of resources: the resource and how many products have it.
+type FacetCount struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	Code          string                 `protobuf:"bytes,2,opt,name=code,proto3" json:"code,omitempty"`
+	Count         int32                  `protobuf:"varint,3,opt,name=count,proto3" json:"count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FacetCount) Reset() {
+	*x = FacetCount{}
+	mi := &file_catalog_v1_products_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FacetCount) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FacetCount) ProtoMessage() {}
+
+func (x *FacetCount) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_products_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FacetCount.ProtoReflect.Descriptor instead.
+func (*FacetCount) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *FacetCount) GetUuid() string {
+	if x != nil {
+		return x.Uuid
+	}
+	return ""
+}
+
+func (x *FacetCount) GetCode() string {
+	if x != nil {
+		return x.Code
+	}
+	return ""
+}
+
+func (x *FacetCount) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+// FacetValueCountList is one facet's counts, most frequent first.
+type FacetValueCountList struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Items         []*FacetValueCount     `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FacetValueCountList) Reset() {
+	*x = FacetValueCountList{}
+	mi := &file_catalog_v1_products_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FacetValueCountList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FacetValueCountList) ProtoMessage() {}
+
+func (x *FacetValueCountList) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_products_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FacetValueCountList.ProtoReflect.Descriptor instead.
+func (*FacetValueCountList) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *FacetValueCountList) GetItems() []*FacetValueCount {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+// FacetValueCount is one value of an enumerated field (kind, status) and how many products have
+// it; code repeats the value.
+type FacetValueCount struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Value         string                 `protobuf:"bytes,1,opt,name=value,proto3" json:"value,omitempty"`
+	Code          string                 `protobuf:"bytes,2,opt,name=code,proto3" json:"code,omitempty"`
+	Count         int32                  `protobuf:"varint,3,opt,name=count,proto3" json:"count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FacetValueCount) Reset() {
+	*x = FacetValueCount{}
+	mi := &file_catalog_v1_products_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FacetValueCount) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FacetValueCount) ProtoMessage() {}
+
+func (x *FacetValueCount) ProtoReflect() protoreflect.Message {
+	mi := &file_catalog_v1_products_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FacetValueCount.ProtoReflect.Descriptor instead.
+func (*FacetValueCount) Descriptor() ([]byte, []int) {
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *FacetValueCount) GetValue() string {
+	if x != nil {
+		return x.Value
+	}
+	return ""
+}
+
+func (x *FacetValueCount) GetCode() string {
+	if x != nil {
+		return x.Code
+	}
+	return ""
+}
+
+func (x *FacetValueCount) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
 type CreateProductRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Product       *ProductCreate         `protobuf:"bytes,1,opt,name=product,proto3" json:"product,omitempty"`
@@ -1187,7 +1579,7 @@ type CreateProductRequest struct {
 
 func (x *CreateProductRequest) Reset() {
 	*x = CreateProductRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[7]
+	mi := &file_catalog_v1_products_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1199,7 +1591,7 @@ func (x *CreateProductRequest) String() string {
 func (*CreateProductRequest) ProtoMessage() {}
 
 func (x *CreateProductRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[7]
+	mi := &file_catalog_v1_products_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1212,7 +1604,7 @@ func (x *CreateProductRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateProductRequest.ProtoReflect.Descriptor instead.
 func (*CreateProductRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{7}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CreateProductRequest) GetProduct() *ProductCreate {
@@ -1231,7 +1623,7 @@ type CreateProductResponse struct {
 
 func (x *CreateProductResponse) Reset() {
 	*x = CreateProductResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[8]
+	mi := &file_catalog_v1_products_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1243,7 +1635,7 @@ func (x *CreateProductResponse) String() string {
 func (*CreateProductResponse) ProtoMessage() {}
 
 func (x *CreateProductResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[8]
+	mi := &file_catalog_v1_products_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1256,7 +1648,7 @@ func (x *CreateProductResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateProductResponse.ProtoReflect.Descriptor instead.
 func (*CreateProductResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{8}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CreateProductResponse) GetProduct() *Product {
@@ -1275,7 +1667,7 @@ type BulkCreateProductsRequest struct {
 
 func (x *BulkCreateProductsRequest) Reset() {
 	*x = BulkCreateProductsRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[9]
+	mi := &file_catalog_v1_products_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1287,7 +1679,7 @@ func (x *BulkCreateProductsRequest) String() string {
 func (*BulkCreateProductsRequest) ProtoMessage() {}
 
 func (x *BulkCreateProductsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[9]
+	mi := &file_catalog_v1_products_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1300,7 +1692,7 @@ func (x *BulkCreateProductsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCreateProductsRequest.ProtoReflect.Descriptor instead.
 func (*BulkCreateProductsRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{9}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *BulkCreateProductsRequest) GetItems() []*ProductCreate {
@@ -1319,7 +1711,7 @@ type BulkCreateProductsResponse struct {
 
 func (x *BulkCreateProductsResponse) Reset() {
 	*x = BulkCreateProductsResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[10]
+	mi := &file_catalog_v1_products_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1331,7 +1723,7 @@ func (x *BulkCreateProductsResponse) String() string {
 func (*BulkCreateProductsResponse) ProtoMessage() {}
 
 func (x *BulkCreateProductsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[10]
+	mi := &file_catalog_v1_products_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1344,7 +1736,7 @@ func (x *BulkCreateProductsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCreateProductsResponse.ProtoReflect.Descriptor instead.
 func (*BulkCreateProductsResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{10}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *BulkCreateProductsResponse) GetItems() []*Product {
@@ -1363,7 +1755,7 @@ type BulkUpdateProductsRequest struct {
 
 func (x *BulkUpdateProductsRequest) Reset() {
 	*x = BulkUpdateProductsRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[11]
+	mi := &file_catalog_v1_products_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1375,7 +1767,7 @@ func (x *BulkUpdateProductsRequest) String() string {
 func (*BulkUpdateProductsRequest) ProtoMessage() {}
 
 func (x *BulkUpdateProductsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[11]
+	mi := &file_catalog_v1_products_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1388,7 +1780,7 @@ func (x *BulkUpdateProductsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkUpdateProductsRequest.ProtoReflect.Descriptor instead.
 func (*BulkUpdateProductsRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{11}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *BulkUpdateProductsRequest) GetItems() []*ProductUpdate {
@@ -1407,7 +1799,7 @@ type BulkUpdateProductsResponse struct {
 
 func (x *BulkUpdateProductsResponse) Reset() {
 	*x = BulkUpdateProductsResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[12]
+	mi := &file_catalog_v1_products_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1419,7 +1811,7 @@ func (x *BulkUpdateProductsResponse) String() string {
 func (*BulkUpdateProductsResponse) ProtoMessage() {}
 
 func (x *BulkUpdateProductsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[12]
+	mi := &file_catalog_v1_products_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1432,7 +1824,7 @@ func (x *BulkUpdateProductsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkUpdateProductsResponse.ProtoReflect.Descriptor instead.
 func (*BulkUpdateProductsResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{12}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *BulkUpdateProductsResponse) GetItems() []*Product {
@@ -1453,7 +1845,7 @@ type GetProductRequest struct {
 
 func (x *GetProductRequest) Reset() {
 	*x = GetProductRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[13]
+	mi := &file_catalog_v1_products_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1465,7 +1857,7 @@ func (x *GetProductRequest) String() string {
 func (*GetProductRequest) ProtoMessage() {}
 
 func (x *GetProductRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[13]
+	mi := &file_catalog_v1_products_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1478,7 +1870,7 @@ func (x *GetProductRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProductRequest.ProtoReflect.Descriptor instead.
 func (*GetProductRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{13}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetProductRequest) GetProductUuid() string {
@@ -1511,7 +1903,7 @@ type GetProductResponse struct {
 
 func (x *GetProductResponse) Reset() {
 	*x = GetProductResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[14]
+	mi := &file_catalog_v1_products_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1523,7 +1915,7 @@ func (x *GetProductResponse) String() string {
 func (*GetProductResponse) ProtoMessage() {}
 
 func (x *GetProductResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[14]
+	mi := &file_catalog_v1_products_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1536,7 +1928,7 @@ func (x *GetProductResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProductResponse.ProtoReflect.Descriptor instead.
 func (*GetProductResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{14}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetProductResponse) GetProduct() *Product {
@@ -1556,7 +1948,7 @@ type UpdateProductRequest struct {
 
 func (x *UpdateProductRequest) Reset() {
 	*x = UpdateProductRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[15]
+	mi := &file_catalog_v1_products_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1568,7 +1960,7 @@ func (x *UpdateProductRequest) String() string {
 func (*UpdateProductRequest) ProtoMessage() {}
 
 func (x *UpdateProductRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[15]
+	mi := &file_catalog_v1_products_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1581,7 +1973,7 @@ func (x *UpdateProductRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProductRequest.ProtoReflect.Descriptor instead.
 func (*UpdateProductRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{15}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *UpdateProductRequest) GetProductUuid() string {
@@ -1607,7 +1999,7 @@ type UpdateProductResponse struct {
 
 func (x *UpdateProductResponse) Reset() {
 	*x = UpdateProductResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[16]
+	mi := &file_catalog_v1_products_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1619,7 +2011,7 @@ func (x *UpdateProductResponse) String() string {
 func (*UpdateProductResponse) ProtoMessage() {}
 
 func (x *UpdateProductResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[16]
+	mi := &file_catalog_v1_products_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1632,7 +2024,7 @@ func (x *UpdateProductResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProductResponse.ProtoReflect.Descriptor instead.
 func (*UpdateProductResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{16}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *UpdateProductResponse) GetProduct() *Product {
@@ -1654,7 +2046,7 @@ type DeleteProductRequest struct {
 
 func (x *DeleteProductRequest) Reset() {
 	*x = DeleteProductRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[17]
+	mi := &file_catalog_v1_products_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1666,7 +2058,7 @@ func (x *DeleteProductRequest) String() string {
 func (*DeleteProductRequest) ProtoMessage() {}
 
 func (x *DeleteProductRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[17]
+	mi := &file_catalog_v1_products_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1679,7 +2071,7 @@ func (x *DeleteProductRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteProductRequest.ProtoReflect.Descriptor instead.
 func (*DeleteProductRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{17}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *DeleteProductRequest) GetProductUuid() string {
@@ -1704,7 +2096,7 @@ type DeleteProductResponse struct {
 
 func (x *DeleteProductResponse) Reset() {
 	*x = DeleteProductResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[18]
+	mi := &file_catalog_v1_products_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1716,7 +2108,7 @@ func (x *DeleteProductResponse) String() string {
 func (*DeleteProductResponse) ProtoMessage() {}
 
 func (x *DeleteProductResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[18]
+	mi := &file_catalog_v1_products_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1729,7 +2121,7 @@ func (x *DeleteProductResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteProductResponse.ProtoReflect.Descriptor instead.
 func (*DeleteProductResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{18}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{23}
 }
 
 type TransitionProductRequest struct {
@@ -1745,7 +2137,7 @@ type TransitionProductRequest struct {
 
 func (x *TransitionProductRequest) Reset() {
 	*x = TransitionProductRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[19]
+	mi := &file_catalog_v1_products_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1757,7 +2149,7 @@ func (x *TransitionProductRequest) String() string {
 func (*TransitionProductRequest) ProtoMessage() {}
 
 func (x *TransitionProductRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[19]
+	mi := &file_catalog_v1_products_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1770,7 +2162,7 @@ func (x *TransitionProductRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TransitionProductRequest.ProtoReflect.Descriptor instead.
 func (*TransitionProductRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{19}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *TransitionProductRequest) GetProductUuid() string {
@@ -1803,7 +2195,7 @@ type TransitionProductResponse struct {
 
 func (x *TransitionProductResponse) Reset() {
 	*x = TransitionProductResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[20]
+	mi := &file_catalog_v1_products_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1815,7 +2207,7 @@ func (x *TransitionProductResponse) String() string {
 func (*TransitionProductResponse) ProtoMessage() {}
 
 func (x *TransitionProductResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[20]
+	mi := &file_catalog_v1_products_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1828,7 +2220,7 @@ func (x *TransitionProductResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TransitionProductResponse.ProtoReflect.Descriptor instead.
 func (*TransitionProductResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{20}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *TransitionProductResponse) GetProduct() *Product {
@@ -1852,7 +2244,7 @@ type BulkTransitionProductsRequest struct {
 
 func (x *BulkTransitionProductsRequest) Reset() {
 	*x = BulkTransitionProductsRequest{}
-	mi := &file_catalog_v1_products_proto_msgTypes[21]
+	mi := &file_catalog_v1_products_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1864,7 +2256,7 @@ func (x *BulkTransitionProductsRequest) String() string {
 func (*BulkTransitionProductsRequest) ProtoMessage() {}
 
 func (x *BulkTransitionProductsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[21]
+	mi := &file_catalog_v1_products_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1877,7 +2269,7 @@ func (x *BulkTransitionProductsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkTransitionProductsRequest.ProtoReflect.Descriptor instead.
 func (*BulkTransitionProductsRequest) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{21}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *BulkTransitionProductsRequest) GetTransition() ProductTransition {
@@ -1910,7 +2302,7 @@ type BulkTransitionProductsResponse struct {
 
 func (x *BulkTransitionProductsResponse) Reset() {
 	*x = BulkTransitionProductsResponse{}
-	mi := &file_catalog_v1_products_proto_msgTypes[22]
+	mi := &file_catalog_v1_products_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1922,7 +2314,7 @@ func (x *BulkTransitionProductsResponse) String() string {
 func (*BulkTransitionProductsResponse) ProtoMessage() {}
 
 func (x *BulkTransitionProductsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_catalog_v1_products_proto_msgTypes[22]
+	mi := &file_catalog_v1_products_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1935,7 +2327,7 @@ func (x *BulkTransitionProductsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkTransitionProductsResponse.ProtoReflect.Descriptor instead.
 func (*BulkTransitionProductsResponse) Descriptor() ([]byte, []int) {
-	return file_catalog_v1_products_proto_rawDescGZIP(), []int{22}
+	return file_catalog_v1_products_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *BulkTransitionProductsResponse) GetItems() []*Product {
@@ -2038,7 +2430,7 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"\x0eproduct_assets\x18\x05 \x01(\bR\rproductAssets\x12+\n" +
 	"\x11product_relations\x18\x06 \x01(\bR\x10productRelations\x12\"\n" +
 	"\fpublications\x18\a \x01(\bR\fpublications\x12\x1a\n" +
-	"\bvariants\x18\b \x01(\bR\bvariants\"\xf8\f\n" +
+	"\bvariants\x18\b \x01(\bR\bvariants\"\xb1\x0e\n" +
 	"\x13ListProductsRequest\x12/\n" +
 	"\x05uuids\x18\x01 \x01(\v2\x19.catalog.v1.StringsFilterR\x05uuids\x12/\n" +
 	"\x05codes\x18\x02 \x01(\v2\x19.catalog.v1.StringsFilterR\x05codes\x12,\n" +
@@ -2072,21 +2464,57 @@ const file_catalog_v1_products_proto_rawDesc = "" +
 	"term_uuids\x18, \x01(\v2\x19.catalog.v1.StringsFilterR\ttermUuids\x12Q\n" +
 	"\x17published_channel_uuids\x18- \x01(\v2\x19.catalog.v1.StringsFilterR\x15publishedChannelUuids\x12I\n" +
 	"\x13ready_channel_uuids\x18. \x01(\v2\x19.catalog.v1.StringsFilterR\x11readyChannelUuids\x12P\n" +
-	"\x17not_ready_channel_uuids\x18/ \x01(\v2\x19.catalog.v1.StringsFilterR\x14notReadyChannelUuids:;\xd2\xf3\x187\n" +
+	"\x17not_ready_channel_uuids\x18/ \x01(\v2\x19.catalog.v1.StringsFilterR\x14notReadyChannelUuids\x12\x1c\n" +
+	"\x01q\x180 \x01(\tB\t\xe2\xf3\x18\x05\x10\x01\x18\xc8\x01H\x03R\x01q\x88\x01\x01\x123\n" +
+	"\alocales\x181 \x01(\v2\x19.catalog.v1.StringsFilterR\alocales\x12\x16\n" +
+	"\x06facets\x182 \x03(\tR\x06facets\x12,\n" +
+	"\n" +
+	"facet_size\x183 \x01(\x05B\b\xe2\xf3\x18\x048\x01@dH\x04R\tfacetSize\x88\x01\x01:F\xd2\xf3\x18B\n" +
 	"\x04code\n" +
 	"\vdisplayName\n" +
 	"\x06status\n" +
 	"\x04kind\n" +
 	"\tcreatedAt\n" +
-	"\tupdatedAtB\a\n" +
+	"\tupdatedAt\n" +
+	"\trelevanceB\a\n" +
 	"\x05_pageB\a\n" +
 	"\x05_sizeB\t\n" +
-	"\a_cursor\"y\n" +
+	"\a_cursorB\x04\n" +
+	"\x02_qB\r\n" +
+	"\v_facet_size\"\xac\x01\n" +
 	"\x14ListProductsResponse\x12)\n" +
 	"\x05items\x18\x01 \x03(\v2\x13.catalog.v1.ProductR\x05items\x126\n" +
 	"\n" +
 	"pagination\x18\x02 \x01(\v2\x16.catalog.v1.PaginationR\n" +
-	"pagination\"K\n" +
+	"pagination\x121\n" +
+	"\x06facets\x18\x03 \x01(\v2\x19.catalog.v1.ProductFacetsR\x06facets\"\xdc\x04\n" +
+	"\rProductFacets\x12:\n" +
+	"\n" +
+	"categories\x18\x01 \x01(\v2\x1a.catalog.v1.FacetCountListR\n" +
+	"categories\x12?\n" +
+	"\rcategory_tree\x18\x02 \x01(\v2\x1a.catalog.v1.FacetCountListR\fcategoryTree\x120\n" +
+	"\x05terms\x18\x03 \x01(\v2\x1a.catalog.v1.FacetCountListR\x05terms\x122\n" +
+	"\x06brands\x18\x04 \x01(\v2\x1a.catalog.v1.FacetCountListR\x06brands\x12.\n" +
+	"\x04tags\x18\x05 \x01(\v2\x1a.catalog.v1.FacetCountListR\x04tags\x126\n" +
+	"\bfamilies\x18\x06 \x01(\v2\x1a.catalog.v1.FacetCountListR\bfamilies\x125\n" +
+	"\x05kinds\x18\a \x01(\v2\x1f.catalog.v1.FacetValueCountListR\x05kinds\x12;\n" +
+	"\bstatuses\x18\b \x01(\v2\x1f.catalog.v1.FacetValueCountListR\bstatuses\x12I\n" +
+	"\x12published_channels\x18\t \x01(\v2\x1a.catalog.v1.FacetCountListR\x11publishedChannels\x12A\n" +
+	"\x0eready_channels\x18\n" +
+	" \x01(\v2\x1a.catalog.v1.FacetCountListR\rreadyChannels\"D\n" +
+	"\x0eFacetCountList\x12,\n" +
+	"\x05items\x18\x01 \x03(\v2\x16.catalog.v1.FacetCountR\x05items:\x04\xd8\xf3\x18\x01\"J\n" +
+	"\n" +
+	"FacetCount\x12\x12\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12\x12\n" +
+	"\x04code\x18\x02 \x01(\tR\x04code\x12\x14\n" +
+	"\x05count\x18\x03 \x01(\x05R\x05count\"N\n" +
+	"\x13FacetValueCountList\x121\n" +
+	"\x05items\x18\x01 \x03(\v2\x1b.catalog.v1.FacetValueCountR\x05items:\x04\xd8\xf3\x18\x01\"Q\n" +
+	"\x0fFacetValueCount\x12\x14\n" +
+	"\x05value\x18\x01 \x01(\tR\x05value\x12\x12\n" +
+	"\x04code\x18\x02 \x01(\tR\x04code\x12\x14\n" +
+	"\x05count\x18\x03 \x01(\x05R\x05count\"K\n" +
 	"\x14CreateProductRequest\x123\n" +
 	"\aproduct\x18\x01 \x01(\v2\x19.catalog.v1.ProductCreateR\aproduct\"F\n" +
 	"\x15CreateProductResponse\x12-\n" +
@@ -2178,7 +2606,7 @@ func file_catalog_v1_products_proto_rawDescGZIP() []byte {
 }
 
 var file_catalog_v1_products_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_catalog_v1_products_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_catalog_v1_products_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_catalog_v1_products_proto_goTypes = []any{
 	(ProductStatus)(0),                     // 0: catalog.v1.ProductStatus
 	(ProductTransition)(0),                 // 1: catalog.v1.ProductTransition
@@ -2190,131 +2618,150 @@ var file_catalog_v1_products_proto_goTypes = []any{
 	(*ProductInclude)(nil),                 // 7: catalog.v1.ProductInclude
 	(*ListProductsRequest)(nil),            // 8: catalog.v1.ListProductsRequest
 	(*ListProductsResponse)(nil),           // 9: catalog.v1.ListProductsResponse
-	(*CreateProductRequest)(nil),           // 10: catalog.v1.CreateProductRequest
-	(*CreateProductResponse)(nil),          // 11: catalog.v1.CreateProductResponse
-	(*BulkCreateProductsRequest)(nil),      // 12: catalog.v1.BulkCreateProductsRequest
-	(*BulkCreateProductsResponse)(nil),     // 13: catalog.v1.BulkCreateProductsResponse
-	(*BulkUpdateProductsRequest)(nil),      // 14: catalog.v1.BulkUpdateProductsRequest
-	(*BulkUpdateProductsResponse)(nil),     // 15: catalog.v1.BulkUpdateProductsResponse
-	(*GetProductRequest)(nil),              // 16: catalog.v1.GetProductRequest
-	(*GetProductResponse)(nil),             // 17: catalog.v1.GetProductResponse
-	(*UpdateProductRequest)(nil),           // 18: catalog.v1.UpdateProductRequest
-	(*UpdateProductResponse)(nil),          // 19: catalog.v1.UpdateProductResponse
-	(*DeleteProductRequest)(nil),           // 20: catalog.v1.DeleteProductRequest
-	(*DeleteProductResponse)(nil),          // 21: catalog.v1.DeleteProductResponse
-	(*TransitionProductRequest)(nil),       // 22: catalog.v1.TransitionProductRequest
-	(*TransitionProductResponse)(nil),      // 23: catalog.v1.TransitionProductResponse
-	(*BulkTransitionProductsRequest)(nil),  // 24: catalog.v1.BulkTransitionProductsRequest
-	(*BulkTransitionProductsResponse)(nil), // 25: catalog.v1.BulkTransitionProductsResponse
-	nil,                                    // 26: catalog.v1.BulkTransitionProductsRequest.EtagsEntry
-	(*timestamppb.Timestamp)(nil),          // 27: google.protobuf.Timestamp
-	(*UuidList)(nil),                       // 28: catalog.v1.UuidList
-	(*ProductCategoryList)(nil),            // 29: catalog.v1.ProductCategoryList
-	(*ProductTagList)(nil),                 // 30: catalog.v1.ProductTagList
-	(*ProductAttributeList)(nil),           // 31: catalog.v1.ProductAttributeList
-	(*ProductInputValueList)(nil),          // 32: catalog.v1.ProductInputValueList
-	(*ProductPublicationList)(nil),         // 33: catalog.v1.ProductPublicationList
-	(*ProductAssetList)(nil),               // 34: catalog.v1.ProductAssetList
-	(*ProductRelationList)(nil),            // 35: catalog.v1.ProductRelationList
-	(*fieldmaskpb.FieldMask)(nil),          // 36: google.protobuf.FieldMask
-	(*StringsFilter)(nil),                  // 37: catalog.v1.StringsFilter
-	(*StringFilter)(nil),                   // 38: catalog.v1.StringFilter
-	(*TimeFilter)(nil),                     // 39: catalog.v1.TimeFilter
-	(*BoolFilter)(nil),                     // 40: catalog.v1.BoolFilter
-	(*OrderBy)(nil),                        // 41: catalog.v1.OrderBy
-	(*Pagination)(nil),                     // 42: catalog.v1.Pagination
+	(*ProductFacets)(nil),                  // 10: catalog.v1.ProductFacets
+	(*FacetCountList)(nil),                 // 11: catalog.v1.FacetCountList
+	(*FacetCount)(nil),                     // 12: catalog.v1.FacetCount
+	(*FacetValueCountList)(nil),            // 13: catalog.v1.FacetValueCountList
+	(*FacetValueCount)(nil),                // 14: catalog.v1.FacetValueCount
+	(*CreateProductRequest)(nil),           // 15: catalog.v1.CreateProductRequest
+	(*CreateProductResponse)(nil),          // 16: catalog.v1.CreateProductResponse
+	(*BulkCreateProductsRequest)(nil),      // 17: catalog.v1.BulkCreateProductsRequest
+	(*BulkCreateProductsResponse)(nil),     // 18: catalog.v1.BulkCreateProductsResponse
+	(*BulkUpdateProductsRequest)(nil),      // 19: catalog.v1.BulkUpdateProductsRequest
+	(*BulkUpdateProductsResponse)(nil),     // 20: catalog.v1.BulkUpdateProductsResponse
+	(*GetProductRequest)(nil),              // 21: catalog.v1.GetProductRequest
+	(*GetProductResponse)(nil),             // 22: catalog.v1.GetProductResponse
+	(*UpdateProductRequest)(nil),           // 23: catalog.v1.UpdateProductRequest
+	(*UpdateProductResponse)(nil),          // 24: catalog.v1.UpdateProductResponse
+	(*DeleteProductRequest)(nil),           // 25: catalog.v1.DeleteProductRequest
+	(*DeleteProductResponse)(nil),          // 26: catalog.v1.DeleteProductResponse
+	(*TransitionProductRequest)(nil),       // 27: catalog.v1.TransitionProductRequest
+	(*TransitionProductResponse)(nil),      // 28: catalog.v1.TransitionProductResponse
+	(*BulkTransitionProductsRequest)(nil),  // 29: catalog.v1.BulkTransitionProductsRequest
+	(*BulkTransitionProductsResponse)(nil), // 30: catalog.v1.BulkTransitionProductsResponse
+	nil,                                    // 31: catalog.v1.BulkTransitionProductsRequest.EtagsEntry
+	(*timestamppb.Timestamp)(nil),          // 32: google.protobuf.Timestamp
+	(*UuidList)(nil),                       // 33: catalog.v1.UuidList
+	(*ProductCategoryList)(nil),            // 34: catalog.v1.ProductCategoryList
+	(*ProductTagList)(nil),                 // 35: catalog.v1.ProductTagList
+	(*ProductAttributeList)(nil),           // 36: catalog.v1.ProductAttributeList
+	(*ProductInputValueList)(nil),          // 37: catalog.v1.ProductInputValueList
+	(*ProductPublicationList)(nil),         // 38: catalog.v1.ProductPublicationList
+	(*ProductAssetList)(nil),               // 39: catalog.v1.ProductAssetList
+	(*ProductRelationList)(nil),            // 40: catalog.v1.ProductRelationList
+	(*fieldmaskpb.FieldMask)(nil),          // 41: google.protobuf.FieldMask
+	(*StringsFilter)(nil),                  // 42: catalog.v1.StringsFilter
+	(*StringFilter)(nil),                   // 43: catalog.v1.StringFilter
+	(*TimeFilter)(nil),                     // 44: catalog.v1.TimeFilter
+	(*BoolFilter)(nil),                     // 45: catalog.v1.BoolFilter
+	(*OrderBy)(nil),                        // 46: catalog.v1.OrderBy
+	(*Pagination)(nil),                     // 47: catalog.v1.Pagination
 }
 var file_catalog_v1_products_proto_depIdxs = []int32{
-	27, // 0: catalog.v1.Product.created_at:type_name -> google.protobuf.Timestamp
-	27, // 1: catalog.v1.Product.updated_at:type_name -> google.protobuf.Timestamp
-	27, // 2: catalog.v1.Product.removed_at:type_name -> google.protobuf.Timestamp
+	32, // 0: catalog.v1.Product.created_at:type_name -> google.protobuf.Timestamp
+	32, // 1: catalog.v1.Product.updated_at:type_name -> google.protobuf.Timestamp
+	32, // 2: catalog.v1.Product.removed_at:type_name -> google.protobuf.Timestamp
 	0,  // 3: catalog.v1.Product.status:type_name -> catalog.v1.ProductStatus
 	2,  // 4: catalog.v1.Product.kind:type_name -> catalog.v1.ProductKind
-	28, // 5: catalog.v1.Product.product_category_uuids:type_name -> catalog.v1.UuidList
-	29, // 6: catalog.v1.Product.product_categories:type_name -> catalog.v1.ProductCategoryList
-	28, // 7: catalog.v1.Product.product_tag_uuids:type_name -> catalog.v1.UuidList
-	30, // 8: catalog.v1.Product.product_tags:type_name -> catalog.v1.ProductTagList
-	28, // 9: catalog.v1.Product.product_attribute_uuids:type_name -> catalog.v1.UuidList
-	31, // 10: catalog.v1.Product.product_attributes:type_name -> catalog.v1.ProductAttributeList
-	28, // 11: catalog.v1.Product.input_value_uuids:type_name -> catalog.v1.UuidList
-	32, // 12: catalog.v1.Product.input_values:type_name -> catalog.v1.ProductInputValueList
-	28, // 13: catalog.v1.Product.publication_uuids:type_name -> catalog.v1.UuidList
-	33, // 14: catalog.v1.Product.publications:type_name -> catalog.v1.ProductPublicationList
-	28, // 15: catalog.v1.Product.variant_uuids:type_name -> catalog.v1.UuidList
+	33, // 5: catalog.v1.Product.product_category_uuids:type_name -> catalog.v1.UuidList
+	34, // 6: catalog.v1.Product.product_categories:type_name -> catalog.v1.ProductCategoryList
+	33, // 7: catalog.v1.Product.product_tag_uuids:type_name -> catalog.v1.UuidList
+	35, // 8: catalog.v1.Product.product_tags:type_name -> catalog.v1.ProductTagList
+	33, // 9: catalog.v1.Product.product_attribute_uuids:type_name -> catalog.v1.UuidList
+	36, // 10: catalog.v1.Product.product_attributes:type_name -> catalog.v1.ProductAttributeList
+	33, // 11: catalog.v1.Product.input_value_uuids:type_name -> catalog.v1.UuidList
+	37, // 12: catalog.v1.Product.input_values:type_name -> catalog.v1.ProductInputValueList
+	33, // 13: catalog.v1.Product.publication_uuids:type_name -> catalog.v1.UuidList
+	38, // 14: catalog.v1.Product.publications:type_name -> catalog.v1.ProductPublicationList
+	33, // 15: catalog.v1.Product.variant_uuids:type_name -> catalog.v1.UuidList
 	4,  // 16: catalog.v1.Product.variants:type_name -> catalog.v1.ProductList
-	28, // 17: catalog.v1.Product.product_asset_uuids:type_name -> catalog.v1.UuidList
-	34, // 18: catalog.v1.Product.product_assets:type_name -> catalog.v1.ProductAssetList
-	28, // 19: catalog.v1.Product.product_relation_uuids:type_name -> catalog.v1.UuidList
-	35, // 20: catalog.v1.Product.product_relations:type_name -> catalog.v1.ProductRelationList
+	33, // 17: catalog.v1.Product.product_asset_uuids:type_name -> catalog.v1.UuidList
+	39, // 18: catalog.v1.Product.product_assets:type_name -> catalog.v1.ProductAssetList
+	33, // 19: catalog.v1.Product.product_relation_uuids:type_name -> catalog.v1.UuidList
+	40, // 20: catalog.v1.Product.product_relations:type_name -> catalog.v1.ProductRelationList
 	3,  // 21: catalog.v1.ProductList.items:type_name -> catalog.v1.Product
 	2,  // 22: catalog.v1.ProductCreate.kind:type_name -> catalog.v1.ProductKind
 	2,  // 23: catalog.v1.ProductUpdate.kind:type_name -> catalog.v1.ProductKind
-	36, // 24: catalog.v1.ProductUpdate.update_mask:type_name -> google.protobuf.FieldMask
-	37, // 25: catalog.v1.ListProductsRequest.uuids:type_name -> catalog.v1.StringsFilter
-	37, // 26: catalog.v1.ListProductsRequest.codes:type_name -> catalog.v1.StringsFilter
-	38, // 27: catalog.v1.ListProductsRequest.code:type_name -> catalog.v1.StringFilter
-	37, // 28: catalog.v1.ListProductsRequest.display_names:type_name -> catalog.v1.StringsFilter
-	38, // 29: catalog.v1.ListProductsRequest.display_name:type_name -> catalog.v1.StringFilter
-	37, // 30: catalog.v1.ListProductsRequest.statuses:type_name -> catalog.v1.StringsFilter
-	39, // 31: catalog.v1.ListProductsRequest.created_at:type_name -> catalog.v1.TimeFilter
-	39, // 32: catalog.v1.ListProductsRequest.updated_at:type_name -> catalog.v1.TimeFilter
-	40, // 33: catalog.v1.ListProductsRequest.is_removed:type_name -> catalog.v1.BoolFilter
+	41, // 24: catalog.v1.ProductUpdate.update_mask:type_name -> google.protobuf.FieldMask
+	42, // 25: catalog.v1.ListProductsRequest.uuids:type_name -> catalog.v1.StringsFilter
+	42, // 26: catalog.v1.ListProductsRequest.codes:type_name -> catalog.v1.StringsFilter
+	43, // 27: catalog.v1.ListProductsRequest.code:type_name -> catalog.v1.StringFilter
+	42, // 28: catalog.v1.ListProductsRequest.display_names:type_name -> catalog.v1.StringsFilter
+	43, // 29: catalog.v1.ListProductsRequest.display_name:type_name -> catalog.v1.StringFilter
+	42, // 30: catalog.v1.ListProductsRequest.statuses:type_name -> catalog.v1.StringsFilter
+	44, // 31: catalog.v1.ListProductsRequest.created_at:type_name -> catalog.v1.TimeFilter
+	44, // 32: catalog.v1.ListProductsRequest.updated_at:type_name -> catalog.v1.TimeFilter
+	45, // 33: catalog.v1.ListProductsRequest.is_removed:type_name -> catalog.v1.BoolFilter
 	7,  // 34: catalog.v1.ListProductsRequest.include:type_name -> catalog.v1.ProductInclude
 	7,  // 35: catalog.v1.ListProductsRequest.expand:type_name -> catalog.v1.ProductInclude
-	41, // 36: catalog.v1.ListProductsRequest.order_by:type_name -> catalog.v1.OrderBy
-	37, // 37: catalog.v1.ListProductsRequest.kinds:type_name -> catalog.v1.StringsFilter
-	37, // 38: catalog.v1.ListProductsRequest.family_uuids:type_name -> catalog.v1.StringsFilter
-	37, // 39: catalog.v1.ListProductsRequest.parent_uuids:type_name -> catalog.v1.StringsFilter
-	37, // 40: catalog.v1.ListProductsRequest.brand_uuids:type_name -> catalog.v1.StringsFilter
-	37, // 41: catalog.v1.ListProductsRequest.category_uuids:type_name -> catalog.v1.StringsFilter
-	37, // 42: catalog.v1.ListProductsRequest.category_tree_uuids:type_name -> catalog.v1.StringsFilter
-	37, // 43: catalog.v1.ListProductsRequest.tag_uuids:type_name -> catalog.v1.StringsFilter
-	37, // 44: catalog.v1.ListProductsRequest.attribute_uuids:type_name -> catalog.v1.StringsFilter
-	37, // 45: catalog.v1.ListProductsRequest.term_uuids:type_name -> catalog.v1.StringsFilter
-	37, // 46: catalog.v1.ListProductsRequest.published_channel_uuids:type_name -> catalog.v1.StringsFilter
-	37, // 47: catalog.v1.ListProductsRequest.ready_channel_uuids:type_name -> catalog.v1.StringsFilter
-	37, // 48: catalog.v1.ListProductsRequest.not_ready_channel_uuids:type_name -> catalog.v1.StringsFilter
-	3,  // 49: catalog.v1.ListProductsResponse.items:type_name -> catalog.v1.Product
-	42, // 50: catalog.v1.ListProductsResponse.pagination:type_name -> catalog.v1.Pagination
-	5,  // 51: catalog.v1.CreateProductRequest.product:type_name -> catalog.v1.ProductCreate
-	3,  // 52: catalog.v1.CreateProductResponse.product:type_name -> catalog.v1.Product
-	5,  // 53: catalog.v1.BulkCreateProductsRequest.items:type_name -> catalog.v1.ProductCreate
-	3,  // 54: catalog.v1.BulkCreateProductsResponse.items:type_name -> catalog.v1.Product
-	6,  // 55: catalog.v1.BulkUpdateProductsRequest.items:type_name -> catalog.v1.ProductUpdate
-	3,  // 56: catalog.v1.BulkUpdateProductsResponse.items:type_name -> catalog.v1.Product
-	7,  // 57: catalog.v1.GetProductRequest.include:type_name -> catalog.v1.ProductInclude
-	7,  // 58: catalog.v1.GetProductRequest.expand:type_name -> catalog.v1.ProductInclude
-	3,  // 59: catalog.v1.GetProductResponse.product:type_name -> catalog.v1.Product
-	6,  // 60: catalog.v1.UpdateProductRequest.product:type_name -> catalog.v1.ProductUpdate
-	3,  // 61: catalog.v1.UpdateProductResponse.product:type_name -> catalog.v1.Product
-	1,  // 62: catalog.v1.TransitionProductRequest.transition:type_name -> catalog.v1.ProductTransition
-	3,  // 63: catalog.v1.TransitionProductResponse.product:type_name -> catalog.v1.Product
-	1,  // 64: catalog.v1.BulkTransitionProductsRequest.transition:type_name -> catalog.v1.ProductTransition
-	26, // 65: catalog.v1.BulkTransitionProductsRequest.etags:type_name -> catalog.v1.BulkTransitionProductsRequest.EtagsEntry
-	3,  // 66: catalog.v1.BulkTransitionProductsResponse.items:type_name -> catalog.v1.Product
-	8,  // 67: catalog.v1.ProductService.ListProducts:input_type -> catalog.v1.ListProductsRequest
-	10, // 68: catalog.v1.ProductService.CreateProduct:input_type -> catalog.v1.CreateProductRequest
-	12, // 69: catalog.v1.ProductService.BulkCreateProducts:input_type -> catalog.v1.BulkCreateProductsRequest
-	16, // 70: catalog.v1.ProductService.GetProduct:input_type -> catalog.v1.GetProductRequest
-	18, // 71: catalog.v1.ProductService.UpdateProduct:input_type -> catalog.v1.UpdateProductRequest
-	20, // 72: catalog.v1.ProductService.DeleteProduct:input_type -> catalog.v1.DeleteProductRequest
-	14, // 73: catalog.v1.ProductService.BulkUpdateProducts:input_type -> catalog.v1.BulkUpdateProductsRequest
-	22, // 74: catalog.v1.ProductService.TransitionProduct:input_type -> catalog.v1.TransitionProductRequest
-	24, // 75: catalog.v1.ProductService.BulkTransitionProducts:input_type -> catalog.v1.BulkTransitionProductsRequest
-	9,  // 76: catalog.v1.ProductService.ListProducts:output_type -> catalog.v1.ListProductsResponse
-	11, // 77: catalog.v1.ProductService.CreateProduct:output_type -> catalog.v1.CreateProductResponse
-	13, // 78: catalog.v1.ProductService.BulkCreateProducts:output_type -> catalog.v1.BulkCreateProductsResponse
-	17, // 79: catalog.v1.ProductService.GetProduct:output_type -> catalog.v1.GetProductResponse
-	19, // 80: catalog.v1.ProductService.UpdateProduct:output_type -> catalog.v1.UpdateProductResponse
-	21, // 81: catalog.v1.ProductService.DeleteProduct:output_type -> catalog.v1.DeleteProductResponse
-	15, // 82: catalog.v1.ProductService.BulkUpdateProducts:output_type -> catalog.v1.BulkUpdateProductsResponse
-	23, // 83: catalog.v1.ProductService.TransitionProduct:output_type -> catalog.v1.TransitionProductResponse
-	25, // 84: catalog.v1.ProductService.BulkTransitionProducts:output_type -> catalog.v1.BulkTransitionProductsResponse
-	76, // [76:85] is the sub-list for method output_type
-	67, // [67:76] is the sub-list for method input_type
-	67, // [67:67] is the sub-list for extension type_name
-	67, // [67:67] is the sub-list for extension extendee
-	0,  // [0:67] is the sub-list for field type_name
+	46, // 36: catalog.v1.ListProductsRequest.order_by:type_name -> catalog.v1.OrderBy
+	42, // 37: catalog.v1.ListProductsRequest.kinds:type_name -> catalog.v1.StringsFilter
+	42, // 38: catalog.v1.ListProductsRequest.family_uuids:type_name -> catalog.v1.StringsFilter
+	42, // 39: catalog.v1.ListProductsRequest.parent_uuids:type_name -> catalog.v1.StringsFilter
+	42, // 40: catalog.v1.ListProductsRequest.brand_uuids:type_name -> catalog.v1.StringsFilter
+	42, // 41: catalog.v1.ListProductsRequest.category_uuids:type_name -> catalog.v1.StringsFilter
+	42, // 42: catalog.v1.ListProductsRequest.category_tree_uuids:type_name -> catalog.v1.StringsFilter
+	42, // 43: catalog.v1.ListProductsRequest.tag_uuids:type_name -> catalog.v1.StringsFilter
+	42, // 44: catalog.v1.ListProductsRequest.attribute_uuids:type_name -> catalog.v1.StringsFilter
+	42, // 45: catalog.v1.ListProductsRequest.term_uuids:type_name -> catalog.v1.StringsFilter
+	42, // 46: catalog.v1.ListProductsRequest.published_channel_uuids:type_name -> catalog.v1.StringsFilter
+	42, // 47: catalog.v1.ListProductsRequest.ready_channel_uuids:type_name -> catalog.v1.StringsFilter
+	42, // 48: catalog.v1.ListProductsRequest.not_ready_channel_uuids:type_name -> catalog.v1.StringsFilter
+	42, // 49: catalog.v1.ListProductsRequest.locales:type_name -> catalog.v1.StringsFilter
+	3,  // 50: catalog.v1.ListProductsResponse.items:type_name -> catalog.v1.Product
+	47, // 51: catalog.v1.ListProductsResponse.pagination:type_name -> catalog.v1.Pagination
+	10, // 52: catalog.v1.ListProductsResponse.facets:type_name -> catalog.v1.ProductFacets
+	11, // 53: catalog.v1.ProductFacets.categories:type_name -> catalog.v1.FacetCountList
+	11, // 54: catalog.v1.ProductFacets.category_tree:type_name -> catalog.v1.FacetCountList
+	11, // 55: catalog.v1.ProductFacets.terms:type_name -> catalog.v1.FacetCountList
+	11, // 56: catalog.v1.ProductFacets.brands:type_name -> catalog.v1.FacetCountList
+	11, // 57: catalog.v1.ProductFacets.tags:type_name -> catalog.v1.FacetCountList
+	11, // 58: catalog.v1.ProductFacets.families:type_name -> catalog.v1.FacetCountList
+	13, // 59: catalog.v1.ProductFacets.kinds:type_name -> catalog.v1.FacetValueCountList
+	13, // 60: catalog.v1.ProductFacets.statuses:type_name -> catalog.v1.FacetValueCountList
+	11, // 61: catalog.v1.ProductFacets.published_channels:type_name -> catalog.v1.FacetCountList
+	11, // 62: catalog.v1.ProductFacets.ready_channels:type_name -> catalog.v1.FacetCountList
+	12, // 63: catalog.v1.FacetCountList.items:type_name -> catalog.v1.FacetCount
+	14, // 64: catalog.v1.FacetValueCountList.items:type_name -> catalog.v1.FacetValueCount
+	5,  // 65: catalog.v1.CreateProductRequest.product:type_name -> catalog.v1.ProductCreate
+	3,  // 66: catalog.v1.CreateProductResponse.product:type_name -> catalog.v1.Product
+	5,  // 67: catalog.v1.BulkCreateProductsRequest.items:type_name -> catalog.v1.ProductCreate
+	3,  // 68: catalog.v1.BulkCreateProductsResponse.items:type_name -> catalog.v1.Product
+	6,  // 69: catalog.v1.BulkUpdateProductsRequest.items:type_name -> catalog.v1.ProductUpdate
+	3,  // 70: catalog.v1.BulkUpdateProductsResponse.items:type_name -> catalog.v1.Product
+	7,  // 71: catalog.v1.GetProductRequest.include:type_name -> catalog.v1.ProductInclude
+	7,  // 72: catalog.v1.GetProductRequest.expand:type_name -> catalog.v1.ProductInclude
+	3,  // 73: catalog.v1.GetProductResponse.product:type_name -> catalog.v1.Product
+	6,  // 74: catalog.v1.UpdateProductRequest.product:type_name -> catalog.v1.ProductUpdate
+	3,  // 75: catalog.v1.UpdateProductResponse.product:type_name -> catalog.v1.Product
+	1,  // 76: catalog.v1.TransitionProductRequest.transition:type_name -> catalog.v1.ProductTransition
+	3,  // 77: catalog.v1.TransitionProductResponse.product:type_name -> catalog.v1.Product
+	1,  // 78: catalog.v1.BulkTransitionProductsRequest.transition:type_name -> catalog.v1.ProductTransition
+	31, // 79: catalog.v1.BulkTransitionProductsRequest.etags:type_name -> catalog.v1.BulkTransitionProductsRequest.EtagsEntry
+	3,  // 80: catalog.v1.BulkTransitionProductsResponse.items:type_name -> catalog.v1.Product
+	8,  // 81: catalog.v1.ProductService.ListProducts:input_type -> catalog.v1.ListProductsRequest
+	15, // 82: catalog.v1.ProductService.CreateProduct:input_type -> catalog.v1.CreateProductRequest
+	17, // 83: catalog.v1.ProductService.BulkCreateProducts:input_type -> catalog.v1.BulkCreateProductsRequest
+	21, // 84: catalog.v1.ProductService.GetProduct:input_type -> catalog.v1.GetProductRequest
+	23, // 85: catalog.v1.ProductService.UpdateProduct:input_type -> catalog.v1.UpdateProductRequest
+	25, // 86: catalog.v1.ProductService.DeleteProduct:input_type -> catalog.v1.DeleteProductRequest
+	19, // 87: catalog.v1.ProductService.BulkUpdateProducts:input_type -> catalog.v1.BulkUpdateProductsRequest
+	27, // 88: catalog.v1.ProductService.TransitionProduct:input_type -> catalog.v1.TransitionProductRequest
+	29, // 89: catalog.v1.ProductService.BulkTransitionProducts:input_type -> catalog.v1.BulkTransitionProductsRequest
+	9,  // 90: catalog.v1.ProductService.ListProducts:output_type -> catalog.v1.ListProductsResponse
+	16, // 91: catalog.v1.ProductService.CreateProduct:output_type -> catalog.v1.CreateProductResponse
+	18, // 92: catalog.v1.ProductService.BulkCreateProducts:output_type -> catalog.v1.BulkCreateProductsResponse
+	22, // 93: catalog.v1.ProductService.GetProduct:output_type -> catalog.v1.GetProductResponse
+	24, // 94: catalog.v1.ProductService.UpdateProduct:output_type -> catalog.v1.UpdateProductResponse
+	26, // 95: catalog.v1.ProductService.DeleteProduct:output_type -> catalog.v1.DeleteProductResponse
+	20, // 96: catalog.v1.ProductService.BulkUpdateProducts:output_type -> catalog.v1.BulkUpdateProductsResponse
+	28, // 97: catalog.v1.ProductService.TransitionProduct:output_type -> catalog.v1.TransitionProductResponse
+	30, // 98: catalog.v1.ProductService.BulkTransitionProducts:output_type -> catalog.v1.BulkTransitionProductsResponse
+	90, // [90:99] is the sub-list for method output_type
+	81, // [81:90] is the sub-list for method input_type
+	81, // [81:81] is the sub-list for extension type_name
+	81, // [81:81] is the sub-list for extension extendee
+	0,  // [0:81] is the sub-list for field type_name
 }
 
 func init() { file_catalog_v1_products_proto_init() }
@@ -2335,15 +2782,15 @@ func file_catalog_v1_products_proto_init() {
 	file_catalog_v1_products_proto_msgTypes[2].OneofWrappers = []any{}
 	file_catalog_v1_products_proto_msgTypes[3].OneofWrappers = []any{}
 	file_catalog_v1_products_proto_msgTypes[5].OneofWrappers = []any{}
-	file_catalog_v1_products_proto_msgTypes[17].OneofWrappers = []any{}
-	file_catalog_v1_products_proto_msgTypes[19].OneofWrappers = []any{}
+	file_catalog_v1_products_proto_msgTypes[22].OneofWrappers = []any{}
+	file_catalog_v1_products_proto_msgTypes[24].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_catalog_v1_products_proto_rawDesc), len(file_catalog_v1_products_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   24,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -103,6 +103,38 @@ class DeleteProductResponse(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
+class FacetCount(_message.Message):
+    __slots__ = ["code", "count", "uuid"]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    UUID_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    count: int
+    uuid: str
+    def __init__(self, uuid: _Optional[str] = ..., code: _Optional[str] = ..., count: _Optional[int] = ...) -> None: ...
+
+class FacetCountList(_message.Message):
+    __slots__ = ["items"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[FacetCount]
+    def __init__(self, items: _Optional[_Iterable[_Union[FacetCount, _Mapping]]] = ...) -> None: ...
+
+class FacetValueCount(_message.Message):
+    __slots__ = ["code", "count", "value"]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    count: int
+    value: str
+    def __init__(self, value: _Optional[str] = ..., code: _Optional[str] = ..., count: _Optional[int] = ...) -> None: ...
+
+class FacetValueCountList(_message.Message):
+    __slots__ = ["items"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[FacetValueCount]
+    def __init__(self, items: _Optional[_Iterable[_Union[FacetValueCount, _Mapping]]] = ...) -> None: ...
+
 class GetProductRequest(_message.Message):
     __slots__ = ["expand", "include", "product_uuid"]
     EXPAND_FIELD_NUMBER: _ClassVar[int]
@@ -120,7 +152,7 @@ class GetProductResponse(_message.Message):
     def __init__(self, product: _Optional[_Union[Product, _Mapping]] = ...) -> None: ...
 
 class ListProductsRequest(_message.Message):
-    __slots__ = ["attribute_uuids", "brand_uuids", "category_tree_uuids", "category_uuids", "code", "codes", "created_at", "cursor", "display_name", "display_names", "expand", "family_uuids", "include", "is_removed", "kinds", "not_ready_channel_uuids", "order_by", "page", "parent_uuids", "published_channel_uuids", "ready_channel_uuids", "size", "statuses", "tag_uuids", "term_uuids", "updated_at", "uuids"]
+    __slots__ = ["attribute_uuids", "brand_uuids", "category_tree_uuids", "category_uuids", "code", "codes", "created_at", "cursor", "display_name", "display_names", "expand", "facet_size", "facets", "family_uuids", "include", "is_removed", "kinds", "locales", "not_ready_channel_uuids", "order_by", "page", "parent_uuids", "published_channel_uuids", "q", "ready_channel_uuids", "size", "statuses", "tag_uuids", "term_uuids", "updated_at", "uuids"]
     ATTRIBUTE_UUIDS_FIELD_NUMBER: _ClassVar[int]
     BRAND_UUIDS_FIELD_NUMBER: _ClassVar[int]
     CATEGORY_TREE_UUIDS_FIELD_NUMBER: _ClassVar[int]
@@ -132,15 +164,19 @@ class ListProductsRequest(_message.Message):
     DISPLAY_NAMES_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     EXPAND_FIELD_NUMBER: _ClassVar[int]
+    FACETS_FIELD_NUMBER: _ClassVar[int]
+    FACET_SIZE_FIELD_NUMBER: _ClassVar[int]
     FAMILY_UUIDS_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_FIELD_NUMBER: _ClassVar[int]
     IS_REMOVED_FIELD_NUMBER: _ClassVar[int]
     KINDS_FIELD_NUMBER: _ClassVar[int]
+    LOCALES_FIELD_NUMBER: _ClassVar[int]
     NOT_READY_CHANNEL_UUIDS_FIELD_NUMBER: _ClassVar[int]
     ORDER_BY_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     PARENT_UUIDS_FIELD_NUMBER: _ClassVar[int]
     PUBLISHED_CHANNEL_UUIDS_FIELD_NUMBER: _ClassVar[int]
+    Q_FIELD_NUMBER: _ClassVar[int]
     READY_CHANNEL_UUIDS_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
     STATUSES_FIELD_NUMBER: _ClassVar[int]
@@ -159,15 +195,19 @@ class ListProductsRequest(_message.Message):
     display_name: _common_pb2.StringFilter
     display_names: _common_pb2.StringsFilter
     expand: ProductInclude
+    facet_size: int
+    facets: _containers.RepeatedScalarFieldContainer[str]
     family_uuids: _common_pb2.StringsFilter
     include: ProductInclude
     is_removed: _common_pb2.BoolFilter
     kinds: _common_pb2.StringsFilter
+    locales: _common_pb2.StringsFilter
     not_ready_channel_uuids: _common_pb2.StringsFilter
     order_by: _containers.RepeatedCompositeFieldContainer[_common_pb2.OrderBy]
     page: int
     parent_uuids: _common_pb2.StringsFilter
     published_channel_uuids: _common_pb2.StringsFilter
+    q: str
     ready_channel_uuids: _common_pb2.StringsFilter
     size: int
     statuses: _common_pb2.StringsFilter
@@ -175,15 +215,17 @@ class ListProductsRequest(_message.Message):
     term_uuids: _common_pb2.StringsFilter
     updated_at: _common_pb2.TimeFilter
     uuids: _common_pb2.StringsFilter
-    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., statuses: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., is_removed: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., include: _Optional[_Union[ProductInclude, _Mapping]] = ..., expand: _Optional[_Union[ProductInclude, _Mapping]] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ..., kinds: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., family_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., parent_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., brand_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., category_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., category_tree_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., tag_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., attribute_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., term_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., published_channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., ready_channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., not_ready_channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ...) -> None: ...
+    def __init__(self, uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., codes: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., code: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., display_names: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., display_name: _Optional[_Union[_common_pb2.StringFilter, _Mapping]] = ..., statuses: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., created_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., updated_at: _Optional[_Union[_common_pb2.TimeFilter, _Mapping]] = ..., is_removed: _Optional[_Union[_common_pb2.BoolFilter, _Mapping]] = ..., page: _Optional[int] = ..., size: _Optional[int] = ..., cursor: _Optional[str] = ..., include: _Optional[_Union[ProductInclude, _Mapping]] = ..., expand: _Optional[_Union[ProductInclude, _Mapping]] = ..., order_by: _Optional[_Iterable[_Union[_common_pb2.OrderBy, _Mapping]]] = ..., kinds: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., family_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., parent_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., brand_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., category_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., category_tree_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., tag_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., attribute_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., term_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., published_channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., ready_channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., not_ready_channel_uuids: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., q: _Optional[str] = ..., locales: _Optional[_Union[_common_pb2.StringsFilter, _Mapping]] = ..., facets: _Optional[_Iterable[str]] = ..., facet_size: _Optional[int] = ...) -> None: ...
 
 class ListProductsResponse(_message.Message):
-    __slots__ = ["items", "pagination"]
+    __slots__ = ["facets", "items", "pagination"]
+    FACETS_FIELD_NUMBER: _ClassVar[int]
     ITEMS_FIELD_NUMBER: _ClassVar[int]
     PAGINATION_FIELD_NUMBER: _ClassVar[int]
+    facets: ProductFacets
     items: _containers.RepeatedCompositeFieldContainer[Product]
     pagination: _common_pb2.Pagination
-    def __init__(self, items: _Optional[_Iterable[_Union[Product, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ...) -> None: ...
+    def __init__(self, items: _Optional[_Iterable[_Union[Product, _Mapping]]] = ..., pagination: _Optional[_Union[_common_pb2.Pagination, _Mapping]] = ..., facets: _Optional[_Union[ProductFacets, _Mapping]] = ...) -> None: ...
 
 class Product(_message.Message):
     __slots__ = ["brand_uuid", "code", "created_at", "display_name", "etag", "family_uuid", "featured_asset_uuid", "input_value_uuids", "input_values", "kind", "parent_uuid", "product_asset_uuids", "product_assets", "product_attribute_uuids", "product_attributes", "product_categories", "product_category_uuids", "product_relation_uuids", "product_relations", "product_tag_uuids", "product_tags", "publication_uuids", "publications", "removed_at", "status", "updated_at", "uuid", "variant_uuids", "variants"]
@@ -262,6 +304,30 @@ class ProductCreate(_message.Message):
     kind: ProductKind
     parent_uuid: str
     def __init__(self, code: _Optional[str] = ..., display_name: _Optional[str] = ..., kind: _Optional[_Union[ProductKind, str]] = ..., family_uuid: _Optional[str] = ..., parent_uuid: _Optional[str] = ..., brand_uuid: _Optional[str] = ...) -> None: ...
+
+class ProductFacets(_message.Message):
+    __slots__ = ["brands", "categories", "category_tree", "families", "kinds", "published_channels", "ready_channels", "statuses", "tags", "terms"]
+    BRANDS_FIELD_NUMBER: _ClassVar[int]
+    CATEGORIES_FIELD_NUMBER: _ClassVar[int]
+    CATEGORY_TREE_FIELD_NUMBER: _ClassVar[int]
+    FAMILIES_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    PUBLISHED_CHANNELS_FIELD_NUMBER: _ClassVar[int]
+    READY_CHANNELS_FIELD_NUMBER: _ClassVar[int]
+    STATUSES_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
+    TERMS_FIELD_NUMBER: _ClassVar[int]
+    brands: FacetCountList
+    categories: FacetCountList
+    category_tree: FacetCountList
+    families: FacetCountList
+    kinds: FacetValueCountList
+    published_channels: FacetCountList
+    ready_channels: FacetCountList
+    statuses: FacetValueCountList
+    tags: FacetCountList
+    terms: FacetCountList
+    def __init__(self, categories: _Optional[_Union[FacetCountList, _Mapping]] = ..., category_tree: _Optional[_Union[FacetCountList, _Mapping]] = ..., terms: _Optional[_Union[FacetCountList, _Mapping]] = ..., brands: _Optional[_Union[FacetCountList, _Mapping]] = ..., tags: _Optional[_Union[FacetCountList, _Mapping]] = ..., families: _Optional[_Union[FacetCountList, _Mapping]] = ..., kinds: _Optional[_Union[FacetValueCountList, _Mapping]] = ..., statuses: _Optional[_Union[FacetValueCountList, _Mapping]] = ..., published_channels: _Optional[_Union[FacetCountList, _Mapping]] = ..., ready_channels: _Optional[_Union[FacetCountList, _Mapping]] = ...) -> None: ...
 
 class ProductInclude(_message.Message):
     __slots__ = ["input_values", "product_assets", "product_attributes", "product_categories", "product_relations", "product_tags", "publications", "variants"]

@@ -30,7 +30,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file catalog/v1/products.proto.
  */
 export const file_catalog_v1_products: GenFile = /*@__PURE__*/
-  fileDesc("ChljYXRhbG9nL3YxL3Byb2R1Y3RzLnByb3RvEgpjYXRhbG9nLnYxIrQKCgdQcm9kdWN0EgwKBHV1aWQYASABKAkSLgoKY3JlYXRlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKcmVtb3ZlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoGc3RhdHVzGAUgASgOMhkuY2F0YWxvZy52MS5Qcm9kdWN0U3RhdHVzEgwKBGNvZGUYBiABKAkSFAoMZGlzcGxheV9uYW1lGAcgASgJEiUKBGtpbmQYCCABKA4yFy5jYXRhbG9nLnYxLlByb2R1Y3RLaW5kEhgKC2ZhbWlseV91dWlkGAkgASgJSACIAQESGAoLcGFyZW50X3V1aWQYCiABKAlIAYgBARIXCgpicmFuZF91dWlkGAsgASgJSAKIAQESNAoWcHJvZHVjdF9jYXRlZ29yeV91dWlkcxgMIAEoCzIULmNhdGFsb2cudjEuVXVpZExpc3QSOwoScHJvZHVjdF9jYXRlZ29yaWVzGA0gASgLMh8uY2F0YWxvZy52MS5Qcm9kdWN0Q2F0ZWdvcnlMaXN0Ei8KEXByb2R1Y3RfdGFnX3V1aWRzGA4gASgLMhQuY2F0YWxvZy52MS5VdWlkTGlzdBIwCgxwcm9kdWN0X3RhZ3MYDyABKAsyGi5jYXRhbG9nLnYxLlByb2R1Y3RUYWdMaXN0EjUKF3Byb2R1Y3RfYXR0cmlidXRlX3V1aWRzGBAgASgLMhQuY2F0YWxvZy52MS5VdWlkTGlzdBI8ChJwcm9kdWN0X2F0dHJpYnV0ZXMYESABKAsyIC5jYXRhbG9nLnYxLlByb2R1Y3RBdHRyaWJ1dGVMaXN0Ei8KEWlucHV0X3ZhbHVlX3V1aWRzGBIgASgLMhQuY2F0YWxvZy52MS5VdWlkTGlzdBI3CgxpbnB1dF92YWx1ZXMYEyABKAsyIS5jYXRhbG9nLnYxLlByb2R1Y3RJbnB1dFZhbHVlTGlzdBIvChFwdWJsaWNhdGlvbl91dWlkcxgYIAEoCzIULmNhdGFsb2cudjEuVXVpZExpc3QSOAoMcHVibGljYXRpb25zGBkgASgLMiIuY2F0YWxvZy52MS5Qcm9kdWN0UHVibGljYXRpb25MaXN0EisKDXZhcmlhbnRfdXVpZHMYGiABKAsyFC5jYXRhbG9nLnYxLlV1aWRMaXN0EikKCHZhcmlhbnRzGBsgASgLMhcuY2F0YWxvZy52MS5Qcm9kdWN0TGlzdBIxChNwcm9kdWN0X2Fzc2V0X3V1aWRzGBQgASgLMhQuY2F0YWxvZy52MS5VdWlkTGlzdBI0Cg5wcm9kdWN0X2Fzc2V0cxgVIAEoCzIcLmNhdGFsb2cudjEuUHJvZHVjdEFzc2V0TGlzdBI0ChZwcm9kdWN0X3JlbGF0aW9uX3V1aWRzGBYgASgLMhQuY2F0YWxvZy52MS5VdWlkTGlzdBI6ChFwcm9kdWN0X3JlbGF0aW9ucxgXIAEoCzIfLmNhdGFsb2cudjEuUHJvZHVjdFJlbGF0aW9uTGlzdBIgChNmZWF0dXJlZF9hc3NldF91dWlkGBwgASgJSAOIAQESDAoEZXRhZxhaIAEoCUIOCgxfZmFtaWx5X3V1aWRCDgoMX3BhcmVudF91dWlkQg0KC19icmFuZF91dWlkQhYKFF9mZWF0dXJlZF9hc3NldF91dWlkIjcKC1Byb2R1Y3RMaXN0EiIKBWl0ZW1zGAEgAygLMhMuY2F0YWxvZy52MS5Qcm9kdWN0OgTY8xgBIooCCg1Qcm9kdWN0Q3JlYXRlEhgKBGNvZGUYASABKAlCCuLzGAYIARABGGQSIwoMZGlzcGxheV9uYW1lGAIgASgJQgji8xgEEAEYZEgAiAEBEi0KBGtpbmQYAyABKA4yFy5jYXRhbG9nLnYxLlByb2R1Y3RLaW5kQgbi8xgCCAESGAoLZmFtaWx5X3V1aWQYBCABKAlIAYgBARIYCgtwYXJlbnRfdXVpZBgFIAEoCUgCiAEBEhcKCmJyYW5kX3V1aWQYBiABKAlIA4gBAUIPCg1fZGlzcGxheV9uYW1lQg4KDF9mYW1pbHlfdXVpZEIOCgxfcGFyZW50X3V1aWRCDQoLX2JyYW5kX3V1aWQi9wIKDVByb2R1Y3RVcGRhdGUSDAoEdXVpZBgBIAEoCRIbCgRjb2RlGAIgASgJQgji8xgEEAEYZEgAiAEBEiMKDGRpc3BsYXlfbmFtZRgDIAEoCUII4vMYBBABGGRIAYgBARIqCgRraW5kGAQgASgOMhcuY2F0YWxvZy52MS5Qcm9kdWN0S2luZEgCiAEBEhgKC2ZhbWlseV91dWlkGAUgASgJSAOIAQESGAoLcGFyZW50X3V1aWQYBiABKAlIBIgBARIXCgpicmFuZF91dWlkGAcgASgJSAWIAQESLwoLdXBkYXRlX21hc2sYDyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrEhEKBGV0YWcYWiABKAlIBogBAUIHCgVfY29kZUIPCg1fZGlzcGxheV9uYW1lQgcKBV9raW5kQg4KDF9mYW1pbHlfdXVpZEIOCgxfcGFyZW50X3V1aWRCDQoLX2JyYW5kX3V1aWRCBwoFX2V0YWcizwEKDlByb2R1Y3RJbmNsdWRlEhoKEnByb2R1Y3RfY2F0ZWdvcmllcxgBIAEoCBIUCgxwcm9kdWN0X3RhZ3MYAiABKAgSGgoScHJvZHVjdF9hdHRyaWJ1dGVzGAMgASgIEhQKDGlucHV0X3ZhbHVlcxgEIAEoCBIWCg5wcm9kdWN0X2Fzc2V0cxgFIAEoCBIZChFwcm9kdWN0X3JlbGF0aW9ucxgGIAEoCBIUCgxwdWJsaWNhdGlvbnMYByABKAgSEAoIdmFyaWFudHMYCCABKAgivAoKE0xpc3RQcm9kdWN0c1JlcXVlc3QSKAoFdXVpZHMYASABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISKAoFY29kZXMYAiABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISJgoEY29kZRgDIAEoCzIYLmNhdGFsb2cudjEuU3RyaW5nRmlsdGVyEjAKDWRpc3BsYXlfbmFtZXMYBCABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISLgoMZGlzcGxheV9uYW1lGAUgASgLMhguY2F0YWxvZy52MS5TdHJpbmdGaWx0ZXISKwoIc3RhdHVzZXMYBiABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISKgoKY3JlYXRlZF9hdBgHIAEoCzIWLmNhdGFsb2cudjEuVGltZUZpbHRlchIqCgp1cGRhdGVkX2F0GAggASgLMhYuY2F0YWxvZy52MS5UaW1lRmlsdGVyEioKCmlzX3JlbW92ZWQYCSABKAsyFi5jYXRhbG9nLnYxLkJvb2xGaWx0ZXISGQoEcGFnZRgKIAEoBUIG4vMYAjgBSACIAQESGwoEc2l6ZRgLIAEoBUII4vMYBDgBQGRIAYgBARIcCgZjdXJzb3IYZCABKAlCB+LzGAMYgCBIAogBARIrCgdpbmNsdWRlGAwgASgLMhouY2F0YWxvZy52MS5Qcm9kdWN0SW5jbHVkZRIqCgZleHBhbmQYDSABKAsyGi5jYXRhbG9nLnYxLlByb2R1Y3RJbmNsdWRlEiUKCG9yZGVyX2J5GA4gAygLMhMuY2F0YWxvZy52MS5PcmRlckJ5EigKBWtpbmRzGA8gASgLMhkuY2F0YWxvZy52MS5TdHJpbmdzRmlsdGVyEi8KDGZhbWlseV91dWlkcxgQIAEoCzIZLmNhdGFsb2cudjEuU3RyaW5nc0ZpbHRlchIvCgxwYXJlbnRfdXVpZHMYESABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISLgoLYnJhbmRfdXVpZHMYEiABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISMQoOY2F0ZWdvcnlfdXVpZHMYKCABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISNgoTY2F0ZWdvcnlfdHJlZV91dWlkcxgpIAEoCzIZLmNhdGFsb2cudjEuU3RyaW5nc0ZpbHRlchIsCgl0YWdfdXVpZHMYKiABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISMgoPYXR0cmlidXRlX3V1aWRzGCsgASgLMhkuY2F0YWxvZy52MS5TdHJpbmdzRmlsdGVyEi0KCnRlcm1fdXVpZHMYLCABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISOgoXcHVibGlzaGVkX2NoYW5uZWxfdXVpZHMYLSABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISNgoTcmVhZHlfY2hhbm5lbF91dWlkcxguIAEoCzIZLmNhdGFsb2cudjEuU3RyaW5nc0ZpbHRlchI6Chdub3RfcmVhZHlfY2hhbm5lbF91dWlkcxgvIAEoCzIZLmNhdGFsb2cudjEuU3RyaW5nc0ZpbHRlcjo70vMYNwoEY29kZQoLZGlzcGxheU5hbWUKBnN0YXR1cwoEa2luZAoJY3JlYXRlZEF0Cgl1cGRhdGVkQXRCBwoFX3BhZ2VCBwoFX3NpemVCCQoHX2N1cnNvciJmChRMaXN0UHJvZHVjdHNSZXNwb25zZRIiCgVpdGVtcxgBIAMoCzITLmNhdGFsb2cudjEuUHJvZHVjdBIqCgpwYWdpbmF0aW9uGAIgASgLMhYuY2F0YWxvZy52MS5QYWdpbmF0aW9uIkIKFENyZWF0ZVByb2R1Y3RSZXF1ZXN0EioKB3Byb2R1Y3QYASABKAsyGS5jYXRhbG9nLnYxLlByb2R1Y3RDcmVhdGUiPQoVQ3JlYXRlUHJvZHVjdFJlc3BvbnNlEiQKB3Byb2R1Y3QYASABKAsyEy5jYXRhbG9nLnYxLlByb2R1Y3QiTwoZQnVsa0NyZWF0ZVByb2R1Y3RzUmVxdWVzdBIyCgVpdGVtcxgBIAMoCzIZLmNhdGFsb2cudjEuUHJvZHVjdENyZWF0ZUII4vMYBCgBMGQiQAoaQnVsa0NyZWF0ZVByb2R1Y3RzUmVzcG9uc2USIgoFaXRlbXMYASADKAsyEy5jYXRhbG9nLnYxLlByb2R1Y3QiTwoZQnVsa1VwZGF0ZVByb2R1Y3RzUmVxdWVzdBIyCgVpdGVtcxgBIAMoCzIZLmNhdGFsb2cudjEuUHJvZHVjdFVwZGF0ZUII4vMYBCgBMGQiQAoaQnVsa1VwZGF0ZVByb2R1Y3RzUmVzcG9uc2USIgoFaXRlbXMYASADKAsyEy5jYXRhbG9nLnYxLlByb2R1Y3QiigEKEUdldFByb2R1Y3RSZXF1ZXN0EhwKDHByb2R1Y3RfdXVpZBgBIAEoCUIG4vMYAggBEisKB2luY2x1ZGUYAiABKAsyGi5jYXRhbG9nLnYxLlByb2R1Y3RJbmNsdWRlEioKBmV4cGFuZBgDIAEoCzIaLmNhdGFsb2cudjEuUHJvZHVjdEluY2x1ZGUiOgoSR2V0UHJvZHVjdFJlc3BvbnNlEiQKB3Byb2R1Y3QYASABKAsyEy5jYXRhbG9nLnYxLlByb2R1Y3QiYAoUVXBkYXRlUHJvZHVjdFJlcXVlc3QSHAoMcHJvZHVjdF91dWlkGAEgASgJQgbi8xgCCAESKgoHcHJvZHVjdBgCIAEoCzIZLmNhdGFsb2cudjEuUHJvZHVjdFVwZGF0ZSI9ChVVcGRhdGVQcm9kdWN0UmVzcG9uc2USJAoHcHJvZHVjdBgBIAEoCzITLmNhdGFsb2cudjEuUHJvZHVjdCJQChREZWxldGVQcm9kdWN0UmVxdWVzdBIcCgxwcm9kdWN0X3V1aWQYASABKAlCBuLzGAIIARIRCgRldGFnGFogASgJSACIAQFCBwoFX2V0YWciFwoVRGVsZXRlUHJvZHVjdFJlc3BvbnNlIo8BChhUcmFuc2l0aW9uUHJvZHVjdFJlcXVlc3QSHAoMcHJvZHVjdF91dWlkGAEgASgJQgbi8xgCCAESOQoKdHJhbnNpdGlvbhgCIAEoDjIdLmNhdGFsb2cudjEuUHJvZHVjdFRyYW5zaXRpb25CBuLzGAIIARIRCgRldGFnGFogASgJSACIAQFCBwoFX2V0YWciQQoZVHJhbnNpdGlvblByb2R1Y3RSZXNwb25zZRIkCgdwcm9kdWN0GAEgASgLMhMuY2F0YWxvZy52MS5Qcm9kdWN0IuYBCh1CdWxrVHJhbnNpdGlvblByb2R1Y3RzUmVxdWVzdBI5Cgp0cmFuc2l0aW9uGAEgASgOMh0uY2F0YWxvZy52MS5Qcm9kdWN0VHJhbnNpdGlvbkIG4vMYAggBEhcKBXV1aWRzGAIgAygJQgji8xgEKAEwZBJDCgVldGFncxhaIAMoCzI0LmNhdGFsb2cudjEuQnVsa1RyYW5zaXRpb25Qcm9kdWN0c1JlcXVlc3QuRXRhZ3NFbnRyeRosCgpFdGFnc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiRAoeQnVsa1RyYW5zaXRpb25Qcm9kdWN0c1Jlc3BvbnNlEiIKBWl0ZW1zGAEgAygLMhMuY2F0YWxvZy52MS5Qcm9kdWN0Kp0BCg1Qcm9kdWN0U3RhdHVzEh4KGlBST0RVQ1RfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGAoUUFJPRFVDVF9TVEFUVVNfRFJBRlQQARIZChVQUk9EVUNUX1NUQVRVU19BQ1RJVkUQAhIbChdQUk9EVUNUX1NUQVRVU19JTkFDVElWRRADEhoKFlBST0RVQ1RfU1RBVFVTX1JFTU9WRUQQBCq6AQoRUHJvZHVjdFRyYW5zaXRpb24SIgoeUFJPRFVDVF9UUkFOU0lUSU9OX1VOU1BFQ0lGSUVEEAASHwobUFJPRFVDVF9UUkFOU0lUSU9OX0FDVElWQVRFEAESIQodUFJPRFVDVF9UUkFOU0lUSU9OX0RFQUNUSVZBVEUQAhIdChlQUk9EVUNUX1RSQU5TSVRJT05fUkVNT1ZFEAMSHgoaUFJPRFVDVF9UUkFOU0lUSU9OX1JFU1RPUkUQBCp/CgtQcm9kdWN0S2luZBIcChhQUk9EVUNUX0tJTkRfVU5TUEVDSUZJRUQQABIXChNQUk9EVUNUX0tJTkRfU0lNUExFEAESHwobUFJPRFVDVF9LSU5EX1ZBUklBTlRfUEFSRU5UEAISGAoUUFJPRFVDVF9LSU5EX1ZBUklBTlQQAzKCCwoOUHJvZHVjdFNlcnZpY2USdwoMTGlzdFByb2R1Y3RzEh8uY2F0YWxvZy52MS5MaXN0UHJvZHVjdHNSZXF1ZXN0GiAuY2F0YWxvZy52MS5MaXN0UHJvZHVjdHNSZXNwb25zZSIkyvMYDGNhdGFsb2c6cmVhZILT5JMCDhIML3YxL3Byb2R1Y3RzEo0BCg1DcmVhdGVQcm9kdWN0EiAuY2F0YWxvZy52MS5DcmVhdGVQcm9kdWN0UmVxdWVzdBohLmNhdGFsb2cudjEuQ3JlYXRlUHJvZHVjdFJlc3BvbnNlIjfK8xgNY2F0YWxvZzp3cml0ZYLT5JMCIDoHcHJvZHVjdGIHcHJvZHVjdCIML3YxL3Byb2R1Y3RzEp0BChJCdWxrQ3JlYXRlUHJvZHVjdHMSJS5jYXRhbG9nLnYxLkJ1bGtDcmVhdGVQcm9kdWN0c1JlcXVlc3QaJi5jYXRhbG9nLnYxLkJ1bGtDcmVhdGVQcm9kdWN0c1Jlc3BvbnNlIjjK8xgNY2F0YWxvZzp3cml0ZYLT5JMCIToFaXRlbXNiBWl0ZW1zIhEvdjEvcHJvZHVjdHMvYnVsaxKJAQoKR2V0UHJvZHVjdBIdLmNhdGFsb2cudjEuR2V0UHJvZHVjdFJlcXVlc3QaHi5jYXRhbG9nLnYxLkdldFByb2R1Y3RSZXNwb25zZSI8yvMYDGNhdGFsb2c6cmVhZILT5JMCJmIHcHJvZHVjdBIbL3YxL3Byb2R1Y3RzL3twcm9kdWN0X3V1aWR9EpwBCg1VcGRhdGVQcm9kdWN0EiAuY2F0YWxvZy52MS5VcGRhdGVQcm9kdWN0UmVxdWVzdBohLmNhdGFsb2cudjEuVXBkYXRlUHJvZHVjdFJlc3BvbnNlIkbK8xgNY2F0YWxvZzp3cml0ZYLT5JMCLzoHcHJvZHVjdGIHcHJvZHVjdDIbL3YxL3Byb2R1Y3RzL3twcm9kdWN0X3V1aWR9EooBCg1EZWxldGVQcm9kdWN0EiAuY2F0YWxvZy52MS5EZWxldGVQcm9kdWN0UmVxdWVzdBohLmNhdGFsb2cudjEuRGVsZXRlUHJvZHVjdFJlc3BvbnNlIjTK8xgNY2F0YWxvZzp3cml0ZYLT5JMCHSobL3YxL3Byb2R1Y3RzL3twcm9kdWN0X3V1aWR9Ep0BChJCdWxrVXBkYXRlUHJvZHVjdHMSJS5jYXRhbG9nLnYxLkJ1bGtVcGRhdGVQcm9kdWN0c1JlcXVlc3QaJi5jYXRhbG9nLnYxLkJ1bGtVcGRhdGVQcm9kdWN0c1Jlc3BvbnNlIjjK8xgNY2F0YWxvZzp3cml0ZYLT5JMCIToFaXRlbXNiBWl0ZW1zMhEvdjEvcHJvZHVjdHMvYnVsaxK0AQoRVHJhbnNpdGlvblByb2R1Y3QSJC5jYXRhbG9nLnYxLlRyYW5zaXRpb25Qcm9kdWN0UmVxdWVzdBolLmNhdGFsb2cudjEuVHJhbnNpdGlvblByb2R1Y3RSZXNwb25zZSJSyvMYDWNhdGFsb2c6d3JpdGWC0+STAjs6ASpiB3Byb2R1Y3QyLS92MS9wcm9kdWN0cy97cHJvZHVjdF91dWlkfS9hY3Rpb25zL2xpZmVjeWNsZRK3AQoWQnVsa1RyYW5zaXRpb25Qcm9kdWN0cxIpLmNhdGFsb2cudjEuQnVsa1RyYW5zaXRpb25Qcm9kdWN0c1JlcXVlc3QaKi5jYXRhbG9nLnYxLkJ1bGtUcmFuc2l0aW9uUHJvZHVjdHNSZXNwb25zZSJGyvMYDWNhdGFsb2c6d3JpdGWC0+STAi86ASpiBWl0ZW1zMiMvdjEvcHJvZHVjdHMvYnVsay9hY3Rpb25zL2xpZmVjeWNsZUI3WjVnaXRodWIuY29tL2NhdGFsb2dkL2NhdGFsb2dkL2dlbi9jYXRhbG9nL3YxO2NhdGFsb2d2MWIGcHJvdG8z", [file_catalog_v1_common, file_catalog_v1_options, file_catalog_v1_product_assets, file_catalog_v1_product_attributes, file_catalog_v1_product_categories, file_catalog_v1_product_input_values, file_catalog_v1_product_publications, file_catalog_v1_product_relations, file_catalog_v1_product_tags, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
+  fileDesc("ChljYXRhbG9nL3YxL3Byb2R1Y3RzLnByb3RvEgpjYXRhbG9nLnYxIrQKCgdQcm9kdWN0EgwKBHV1aWQYASABKAkSLgoKY3JlYXRlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKcmVtb3ZlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoGc3RhdHVzGAUgASgOMhkuY2F0YWxvZy52MS5Qcm9kdWN0U3RhdHVzEgwKBGNvZGUYBiABKAkSFAoMZGlzcGxheV9uYW1lGAcgASgJEiUKBGtpbmQYCCABKA4yFy5jYXRhbG9nLnYxLlByb2R1Y3RLaW5kEhgKC2ZhbWlseV91dWlkGAkgASgJSACIAQESGAoLcGFyZW50X3V1aWQYCiABKAlIAYgBARIXCgpicmFuZF91dWlkGAsgASgJSAKIAQESNAoWcHJvZHVjdF9jYXRlZ29yeV91dWlkcxgMIAEoCzIULmNhdGFsb2cudjEuVXVpZExpc3QSOwoScHJvZHVjdF9jYXRlZ29yaWVzGA0gASgLMh8uY2F0YWxvZy52MS5Qcm9kdWN0Q2F0ZWdvcnlMaXN0Ei8KEXByb2R1Y3RfdGFnX3V1aWRzGA4gASgLMhQuY2F0YWxvZy52MS5VdWlkTGlzdBIwCgxwcm9kdWN0X3RhZ3MYDyABKAsyGi5jYXRhbG9nLnYxLlByb2R1Y3RUYWdMaXN0EjUKF3Byb2R1Y3RfYXR0cmlidXRlX3V1aWRzGBAgASgLMhQuY2F0YWxvZy52MS5VdWlkTGlzdBI8ChJwcm9kdWN0X2F0dHJpYnV0ZXMYESABKAsyIC5jYXRhbG9nLnYxLlByb2R1Y3RBdHRyaWJ1dGVMaXN0Ei8KEWlucHV0X3ZhbHVlX3V1aWRzGBIgASgLMhQuY2F0YWxvZy52MS5VdWlkTGlzdBI3CgxpbnB1dF92YWx1ZXMYEyABKAsyIS5jYXRhbG9nLnYxLlByb2R1Y3RJbnB1dFZhbHVlTGlzdBIvChFwdWJsaWNhdGlvbl91dWlkcxgYIAEoCzIULmNhdGFsb2cudjEuVXVpZExpc3QSOAoMcHVibGljYXRpb25zGBkgASgLMiIuY2F0YWxvZy52MS5Qcm9kdWN0UHVibGljYXRpb25MaXN0EisKDXZhcmlhbnRfdXVpZHMYGiABKAsyFC5jYXRhbG9nLnYxLlV1aWRMaXN0EikKCHZhcmlhbnRzGBsgASgLMhcuY2F0YWxvZy52MS5Qcm9kdWN0TGlzdBIxChNwcm9kdWN0X2Fzc2V0X3V1aWRzGBQgASgLMhQuY2F0YWxvZy52MS5VdWlkTGlzdBI0Cg5wcm9kdWN0X2Fzc2V0cxgVIAEoCzIcLmNhdGFsb2cudjEuUHJvZHVjdEFzc2V0TGlzdBI0ChZwcm9kdWN0X3JlbGF0aW9uX3V1aWRzGBYgASgLMhQuY2F0YWxvZy52MS5VdWlkTGlzdBI6ChFwcm9kdWN0X3JlbGF0aW9ucxgXIAEoCzIfLmNhdGFsb2cudjEuUHJvZHVjdFJlbGF0aW9uTGlzdBIgChNmZWF0dXJlZF9hc3NldF91dWlkGBwgASgJSAOIAQESDAoEZXRhZxhaIAEoCUIOCgxfZmFtaWx5X3V1aWRCDgoMX3BhcmVudF91dWlkQg0KC19icmFuZF91dWlkQhYKFF9mZWF0dXJlZF9hc3NldF91dWlkIjcKC1Byb2R1Y3RMaXN0EiIKBWl0ZW1zGAEgAygLMhMuY2F0YWxvZy52MS5Qcm9kdWN0OgTY8xgBIooCCg1Qcm9kdWN0Q3JlYXRlEhgKBGNvZGUYASABKAlCCuLzGAYIARABGGQSIwoMZGlzcGxheV9uYW1lGAIgASgJQgji8xgEEAEYZEgAiAEBEi0KBGtpbmQYAyABKA4yFy5jYXRhbG9nLnYxLlByb2R1Y3RLaW5kQgbi8xgCCAESGAoLZmFtaWx5X3V1aWQYBCABKAlIAYgBARIYCgtwYXJlbnRfdXVpZBgFIAEoCUgCiAEBEhcKCmJyYW5kX3V1aWQYBiABKAlIA4gBAUIPCg1fZGlzcGxheV9uYW1lQg4KDF9mYW1pbHlfdXVpZEIOCgxfcGFyZW50X3V1aWRCDQoLX2JyYW5kX3V1aWQi9wIKDVByb2R1Y3RVcGRhdGUSDAoEdXVpZBgBIAEoCRIbCgRjb2RlGAIgASgJQgji8xgEEAEYZEgAiAEBEiMKDGRpc3BsYXlfbmFtZRgDIAEoCUII4vMYBBABGGRIAYgBARIqCgRraW5kGAQgASgOMhcuY2F0YWxvZy52MS5Qcm9kdWN0S2luZEgCiAEBEhgKC2ZhbWlseV91dWlkGAUgASgJSAOIAQESGAoLcGFyZW50X3V1aWQYBiABKAlIBIgBARIXCgpicmFuZF91dWlkGAcgASgJSAWIAQESLwoLdXBkYXRlX21hc2sYDyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrEhEKBGV0YWcYWiABKAlIBogBAUIHCgVfY29kZUIPCg1fZGlzcGxheV9uYW1lQgcKBV9raW5kQg4KDF9mYW1pbHlfdXVpZEIOCgxfcGFyZW50X3V1aWRCDQoLX2JyYW5kX3V1aWRCBwoFX2V0YWcizwEKDlByb2R1Y3RJbmNsdWRlEhoKEnByb2R1Y3RfY2F0ZWdvcmllcxgBIAEoCBIUCgxwcm9kdWN0X3RhZ3MYAiABKAgSGgoScHJvZHVjdF9hdHRyaWJ1dGVzGAMgASgIEhQKDGlucHV0X3ZhbHVlcxgEIAEoCBIWCg5wcm9kdWN0X2Fzc2V0cxgFIAEoCBIZChFwcm9kdWN0X3JlbGF0aW9ucxgGIAEoCBIUCgxwdWJsaWNhdGlvbnMYByABKAgSEAoIdmFyaWFudHMYCCABKAgi1gsKE0xpc3RQcm9kdWN0c1JlcXVlc3QSKAoFdXVpZHMYASABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISKAoFY29kZXMYAiABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISJgoEY29kZRgDIAEoCzIYLmNhdGFsb2cudjEuU3RyaW5nRmlsdGVyEjAKDWRpc3BsYXlfbmFtZXMYBCABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISLgoMZGlzcGxheV9uYW1lGAUgASgLMhguY2F0YWxvZy52MS5TdHJpbmdGaWx0ZXISKwoIc3RhdHVzZXMYBiABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISKgoKY3JlYXRlZF9hdBgHIAEoCzIWLmNhdGFsb2cudjEuVGltZUZpbHRlchIqCgp1cGRhdGVkX2F0GAggASgLMhYuY2F0YWxvZy52MS5UaW1lRmlsdGVyEioKCmlzX3JlbW92ZWQYCSABKAsyFi5jYXRhbG9nLnYxLkJvb2xGaWx0ZXISGQoEcGFnZRgKIAEoBUIG4vMYAjgBSACIAQESGwoEc2l6ZRgLIAEoBUII4vMYBDgBQGRIAYgBARIcCgZjdXJzb3IYZCABKAlCB+LzGAMYgCBIAogBARIrCgdpbmNsdWRlGAwgASgLMhouY2F0YWxvZy52MS5Qcm9kdWN0SW5jbHVkZRIqCgZleHBhbmQYDSABKAsyGi5jYXRhbG9nLnYxLlByb2R1Y3RJbmNsdWRlEiUKCG9yZGVyX2J5GA4gAygLMhMuY2F0YWxvZy52MS5PcmRlckJ5EigKBWtpbmRzGA8gASgLMhkuY2F0YWxvZy52MS5TdHJpbmdzRmlsdGVyEi8KDGZhbWlseV91dWlkcxgQIAEoCzIZLmNhdGFsb2cudjEuU3RyaW5nc0ZpbHRlchIvCgxwYXJlbnRfdXVpZHMYESABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISLgoLYnJhbmRfdXVpZHMYEiABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISMQoOY2F0ZWdvcnlfdXVpZHMYKCABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISNgoTY2F0ZWdvcnlfdHJlZV91dWlkcxgpIAEoCzIZLmNhdGFsb2cudjEuU3RyaW5nc0ZpbHRlchIsCgl0YWdfdXVpZHMYKiABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISMgoPYXR0cmlidXRlX3V1aWRzGCsgASgLMhkuY2F0YWxvZy52MS5TdHJpbmdzRmlsdGVyEi0KCnRlcm1fdXVpZHMYLCABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISOgoXcHVibGlzaGVkX2NoYW5uZWxfdXVpZHMYLSABKAsyGS5jYXRhbG9nLnYxLlN0cmluZ3NGaWx0ZXISNgoTcmVhZHlfY2hhbm5lbF91dWlkcxguIAEoCzIZLmNhdGFsb2cudjEuU3RyaW5nc0ZpbHRlchI6Chdub3RfcmVhZHlfY2hhbm5lbF91dWlkcxgvIAEoCzIZLmNhdGFsb2cudjEuU3RyaW5nc0ZpbHRlchIZCgFxGDAgASgJQgni8xgFEAEYyAFIA4gBARIqCgdsb2NhbGVzGDEgASgLMhkuY2F0YWxvZy52MS5TdHJpbmdzRmlsdGVyEg4KBmZhY2V0cxgyIAMoCRIhCgpmYWNldF9zaXplGDMgASgFQgji8xgEOAFAZEgEiAEBOkbS8xhCCgRjb2RlCgtkaXNwbGF5TmFtZQoGc3RhdHVzCgRraW5kCgljcmVhdGVkQXQKCXVwZGF0ZWRBdAoJcmVsZXZhbmNlQgcKBV9wYWdlQgcKBV9zaXplQgkKB19jdXJzb3JCBAoCX3FCDQoLX2ZhY2V0X3NpemUikQEKFExpc3RQcm9kdWN0c1Jlc3BvbnNlEiIKBWl0ZW1zGAEgAygLMhMuY2F0YWxvZy52MS5Qcm9kdWN0EioKCnBhZ2luYXRpb24YAiABKAsyFi5jYXRhbG9nLnYxLlBhZ2luYXRpb24SKQoGZmFjZXRzGAMgASgLMhkuY2F0YWxvZy52MS5Qcm9kdWN0RmFjZXRzIvADCg1Qcm9kdWN0RmFjZXRzEi4KCmNhdGVnb3JpZXMYASABKAsyGi5jYXRhbG9nLnYxLkZhY2V0Q291bnRMaXN0EjEKDWNhdGVnb3J5X3RyZWUYAiABKAsyGi5jYXRhbG9nLnYxLkZhY2V0Q291bnRMaXN0EikKBXRlcm1zGAMgASgLMhouY2F0YWxvZy52MS5GYWNldENvdW50TGlzdBIqCgZicmFuZHMYBCABKAsyGi5jYXRhbG9nLnYxLkZhY2V0Q291bnRMaXN0EigKBHRhZ3MYBSABKAsyGi5jYXRhbG9nLnYxLkZhY2V0Q291bnRMaXN0EiwKCGZhbWlsaWVzGAYgASgLMhouY2F0YWxvZy52MS5GYWNldENvdW50TGlzdBIuCgVraW5kcxgHIAEoCzIfLmNhdGFsb2cudjEuRmFjZXRWYWx1ZUNvdW50TGlzdBIxCghzdGF0dXNlcxgIIAEoCzIfLmNhdGFsb2cudjEuRmFjZXRWYWx1ZUNvdW50TGlzdBI2ChJwdWJsaXNoZWRfY2hhbm5lbHMYCSABKAsyGi5jYXRhbG9nLnYxLkZhY2V0Q291bnRMaXN0EjIKDnJlYWR5X2NoYW5uZWxzGAogASgLMhouY2F0YWxvZy52MS5GYWNldENvdW50TGlzdCI9Cg5GYWNldENvdW50TGlzdBIlCgVpdGVtcxgBIAMoCzIWLmNhdGFsb2cudjEuRmFjZXRDb3VudDoE2PMYASI3CgpGYWNldENvdW50EgwKBHV1aWQYASABKAkSDAoEY29kZRgCIAEoCRINCgVjb3VudBgDIAEoBSJHChNGYWNldFZhbHVlQ291bnRMaXN0EioKBWl0ZW1zGAEgAygLMhsuY2F0YWxvZy52MS5GYWNldFZhbHVlQ291bnQ6BNjzGAEiPQoPRmFjZXRWYWx1ZUNvdW50Eg0KBXZhbHVlGAEgASgJEgwKBGNvZGUYAiABKAkSDQoFY291bnQYAyABKAUiQgoUQ3JlYXRlUHJvZHVjdFJlcXVlc3QSKgoHcHJvZHVjdBgBIAEoCzIZLmNhdGFsb2cudjEuUHJvZHVjdENyZWF0ZSI9ChVDcmVhdGVQcm9kdWN0UmVzcG9uc2USJAoHcHJvZHVjdBgBIAEoCzITLmNhdGFsb2cudjEuUHJvZHVjdCJPChlCdWxrQ3JlYXRlUHJvZHVjdHNSZXF1ZXN0EjIKBWl0ZW1zGAEgAygLMhkuY2F0YWxvZy52MS5Qcm9kdWN0Q3JlYXRlQgji8xgEKAEwZCJAChpCdWxrQ3JlYXRlUHJvZHVjdHNSZXNwb25zZRIiCgVpdGVtcxgBIAMoCzITLmNhdGFsb2cudjEuUHJvZHVjdCJPChlCdWxrVXBkYXRlUHJvZHVjdHNSZXF1ZXN0EjIKBWl0ZW1zGAEgAygLMhkuY2F0YWxvZy52MS5Qcm9kdWN0VXBkYXRlQgji8xgEKAEwZCJAChpCdWxrVXBkYXRlUHJvZHVjdHNSZXNwb25zZRIiCgVpdGVtcxgBIAMoCzITLmNhdGFsb2cudjEuUHJvZHVjdCKKAQoRR2V0UHJvZHVjdFJlcXVlc3QSHAoMcHJvZHVjdF91dWlkGAEgASgJQgbi8xgCCAESKwoHaW5jbHVkZRgCIAEoCzIaLmNhdGFsb2cudjEuUHJvZHVjdEluY2x1ZGUSKgoGZXhwYW5kGAMgASgLMhouY2F0YWxvZy52MS5Qcm9kdWN0SW5jbHVkZSI6ChJHZXRQcm9kdWN0UmVzcG9uc2USJAoHcHJvZHVjdBgBIAEoCzITLmNhdGFsb2cudjEuUHJvZHVjdCJgChRVcGRhdGVQcm9kdWN0UmVxdWVzdBIcCgxwcm9kdWN0X3V1aWQYASABKAlCBuLzGAIIARIqCgdwcm9kdWN0GAIgASgLMhkuY2F0YWxvZy52MS5Qcm9kdWN0VXBkYXRlIj0KFVVwZGF0ZVByb2R1Y3RSZXNwb25zZRIkCgdwcm9kdWN0GAEgASgLMhMuY2F0YWxvZy52MS5Qcm9kdWN0IlAKFERlbGV0ZVByb2R1Y3RSZXF1ZXN0EhwKDHByb2R1Y3RfdXVpZBgBIAEoCUIG4vMYAggBEhEKBGV0YWcYWiABKAlIAIgBAUIHCgVfZXRhZyIXChVEZWxldGVQcm9kdWN0UmVzcG9uc2UijwEKGFRyYW5zaXRpb25Qcm9kdWN0UmVxdWVzdBIcCgxwcm9kdWN0X3V1aWQYASABKAlCBuLzGAIIARI5Cgp0cmFuc2l0aW9uGAIgASgOMh0uY2F0YWxvZy52MS5Qcm9kdWN0VHJhbnNpdGlvbkIG4vMYAggBEhEKBGV0YWcYWiABKAlIAIgBAUIHCgVfZXRhZyJBChlUcmFuc2l0aW9uUHJvZHVjdFJlc3BvbnNlEiQKB3Byb2R1Y3QYASABKAsyEy5jYXRhbG9nLnYxLlByb2R1Y3Qi5gEKHUJ1bGtUcmFuc2l0aW9uUHJvZHVjdHNSZXF1ZXN0EjkKCnRyYW5zaXRpb24YASABKA4yHS5jYXRhbG9nLnYxLlByb2R1Y3RUcmFuc2l0aW9uQgbi8xgCCAESFwoFdXVpZHMYAiADKAlCCOLzGAQoATBkEkMKBWV0YWdzGFogAygLMjQuY2F0YWxvZy52MS5CdWxrVHJhbnNpdGlvblByb2R1Y3RzUmVxdWVzdC5FdGFnc0VudHJ5GiwKCkV0YWdzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJECh5CdWxrVHJhbnNpdGlvblByb2R1Y3RzUmVzcG9uc2USIgoFaXRlbXMYASADKAsyEy5jYXRhbG9nLnYxLlByb2R1Y3QqnQEKDVByb2R1Y3RTdGF0dXMSHgoaUFJPRFVDVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIYChRQUk9EVUNUX1NUQVRVU19EUkFGVBABEhkKFVBST0RVQ1RfU1RBVFVTX0FDVElWRRACEhsKF1BST0RVQ1RfU1RBVFVTX0lOQUNUSVZFEAMSGgoWUFJPRFVDVF9TVEFUVVNfUkVNT1ZFRBAEKroBChFQcm9kdWN0VHJhbnNpdGlvbhIiCh5QUk9EVUNUX1RSQU5TSVRJT05fVU5TUEVDSUZJRUQQABIfChtQUk9EVUNUX1RSQU5TSVRJT05fQUNUSVZBVEUQARIhCh1QUk9EVUNUX1RSQU5TSVRJT05fREVBQ1RJVkFURRACEh0KGVBST0RVQ1RfVFJBTlNJVElPTl9SRU1PVkUQAxIeChpQUk9EVUNUX1RSQU5TSVRJT05fUkVTVE9SRRAEKn8KC1Byb2R1Y3RLaW5kEhwKGFBST0RVQ1RfS0lORF9VTlNQRUNJRklFRBAAEhcKE1BST0RVQ1RfS0lORF9TSU1QTEUQARIfChtQUk9EVUNUX0tJTkRfVkFSSUFOVF9QQVJFTlQQAhIYChRQUk9EVUNUX0tJTkRfVkFSSUFOVBADMoILCg5Qcm9kdWN0U2VydmljZRJ3CgxMaXN0UHJvZHVjdHMSHy5jYXRhbG9nLnYxLkxpc3RQcm9kdWN0c1JlcXVlc3QaIC5jYXRhbG9nLnYxLkxpc3RQcm9kdWN0c1Jlc3BvbnNlIiTK8xgMY2F0YWxvZzpyZWFkgtPkkwIOEgwvdjEvcHJvZHVjdHMSjQEKDUNyZWF0ZVByb2R1Y3QSIC5jYXRhbG9nLnYxLkNyZWF0ZVByb2R1Y3RSZXF1ZXN0GiEuY2F0YWxvZy52MS5DcmVhdGVQcm9kdWN0UmVzcG9uc2UiN8rzGA1jYXRhbG9nOndyaXRlgtPkkwIgOgdwcm9kdWN0Ygdwcm9kdWN0IgwvdjEvcHJvZHVjdHMSnQEKEkJ1bGtDcmVhdGVQcm9kdWN0cxIlLmNhdGFsb2cudjEuQnVsa0NyZWF0ZVByb2R1Y3RzUmVxdWVzdBomLmNhdGFsb2cudjEuQnVsa0NyZWF0ZVByb2R1Y3RzUmVzcG9uc2UiOMrzGA1jYXRhbG9nOndyaXRlgtPkkwIhOgVpdGVtc2IFaXRlbXMiES92MS9wcm9kdWN0cy9idWxrEokBCgpHZXRQcm9kdWN0Eh0uY2F0YWxvZy52MS5HZXRQcm9kdWN0UmVxdWVzdBoeLmNhdGFsb2cudjEuR2V0UHJvZHVjdFJlc3BvbnNlIjzK8xgMY2F0YWxvZzpyZWFkgtPkkwImYgdwcm9kdWN0EhsvdjEvcHJvZHVjdHMve3Byb2R1Y3RfdXVpZH0SnAEKDVVwZGF0ZVByb2R1Y3QSIC5jYXRhbG9nLnYxLlVwZGF0ZVByb2R1Y3RSZXF1ZXN0GiEuY2F0YWxvZy52MS5VcGRhdGVQcm9kdWN0UmVzcG9uc2UiRsrzGA1jYXRhbG9nOndyaXRlgtPkkwIvOgdwcm9kdWN0Ygdwcm9kdWN0MhsvdjEvcHJvZHVjdHMve3Byb2R1Y3RfdXVpZH0SigEKDURlbGV0ZVByb2R1Y3QSIC5jYXRhbG9nLnYxLkRlbGV0ZVByb2R1Y3RSZXF1ZXN0GiEuY2F0YWxvZy52MS5EZWxldGVQcm9kdWN0UmVzcG9uc2UiNMrzGA1jYXRhbG9nOndyaXRlgtPkkwIdKhsvdjEvcHJvZHVjdHMve3Byb2R1Y3RfdXVpZH0SnQEKEkJ1bGtVcGRhdGVQcm9kdWN0cxIlLmNhdGFsb2cudjEuQnVsa1VwZGF0ZVByb2R1Y3RzUmVxdWVzdBomLmNhdGFsb2cudjEuQnVsa1VwZGF0ZVByb2R1Y3RzUmVzcG9uc2UiOMrzGA1jYXRhbG9nOndyaXRlgtPkkwIhOgVpdGVtc2IFaXRlbXMyES92MS9wcm9kdWN0cy9idWxrErQBChFUcmFuc2l0aW9uUHJvZHVjdBIkLmNhdGFsb2cudjEuVHJhbnNpdGlvblByb2R1Y3RSZXF1ZXN0GiUuY2F0YWxvZy52MS5UcmFuc2l0aW9uUHJvZHVjdFJlc3BvbnNlIlLK8xgNY2F0YWxvZzp3cml0ZYLT5JMCOzoBKmIHcHJvZHVjdDItL3YxL3Byb2R1Y3RzL3twcm9kdWN0X3V1aWR9L2FjdGlvbnMvbGlmZWN5Y2xlErcBChZCdWxrVHJhbnNpdGlvblByb2R1Y3RzEikuY2F0YWxvZy52MS5CdWxrVHJhbnNpdGlvblByb2R1Y3RzUmVxdWVzdBoqLmNhdGFsb2cudjEuQnVsa1RyYW5zaXRpb25Qcm9kdWN0c1Jlc3BvbnNlIkbK8xgNY2F0YWxvZzp3cml0ZYLT5JMCLzoBKmIFaXRlbXMyIy92MS9wcm9kdWN0cy9idWxrL2FjdGlvbnMvbGlmZWN5Y2xlQjdaNWdpdGh1Yi5jb20vY2F0YWxvZ2QvY2F0YWxvZ2QvZ2VuL2NhdGFsb2cvdjE7Y2F0YWxvZ3YxYgZwcm90bzM", [file_catalog_v1_common, file_catalog_v1_options, file_catalog_v1_product_assets, file_catalog_v1_product_attributes, file_catalog_v1_product_categories, file_catalog_v1_product_input_values, file_catalog_v1_product_publications, file_catalog_v1_product_relations, file_catalog_v1_product_tags, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
 
 /**
  * Product (ProductHydratedResponse in lists and gets).
@@ -619,6 +619,44 @@ export type ListProductsRequest = Message<"catalog.v1.ListProductsRequest"> & {
    * @generated from field: catalog.v1.StringsFilter not_ready_channel_uuids = 47;
    */
   notReadyChannelUuids?: StringsFilter | undefined;
+
+  /**
+   * Full-text search (1 to 200 characters): words match the product's code, displayName, its
+   * text and rich-text input values (each in its locale's language; a variant's inherited ones
+   * too), the codes, names and contents of its terms, categories and brand. Every word must
+   * match; the last one also as the start of a word (type-ahead); a phrase in double quotes
+   * matches its words in order. The search operators `&`, `|`, `!`, `:`, `*`, `(`, `)`, `<` and
+   * `>` are refused (400 naming q). With q the default order is relevance[order]=desc, ties by
+   * uuid ascending.
+   *
+   * @generated from field: optional string q = 48;
+   */
+  q?: string | undefined;
+
+  /**
+   * With q: the locales (codes, e.g. de-DE, or uuids) whose localized text may match; text that
+   * has no locale (codes, names, values of input types that are not localizable) always may.
+   * Without q it limits nothing.
+   *
+   * @generated from field: catalog.v1.StringsFilter locales = 49;
+   */
+  locales?: StringsFilter | undefined;
+
+  /**
+   * Facets to count over every product matching the request (not only the page): categories,
+   * categoryTree, terms, brands, tags, families, kinds, statuses, publishedChannels,
+   * readyChannels. A facet ignores its own filter (brands ignores brandUuids[eq], ...).
+   *
+   * @generated from field: repeated string facets = 50;
+   */
+  facets: string[];
+
+  /**
+   * Values per facet, most frequent first (default 20, at most 100).
+   *
+   * @generated from field: optional int32 facet_size = 51;
+   */
+  facetSize?: number | undefined;
 };
 
 /**
@@ -641,6 +679,15 @@ export type ListProductsResponse = Message<"catalog.v1.ListProductsResponse"> & 
    * @generated from field: catalog.v1.Pagination pagination = 2;
    */
   pagination?: Pagination | undefined;
+
+  /**
+   * The facets asked for with facets[] (null without): for each one asked, its values with the
+   * number of matching products, most frequent first (ties by uuid or value), at most facetSize;
+   * null for a facet not asked for.
+   *
+   * @generated from field: catalog.v1.ProductFacets facets = 3;
+   */
+  facets?: ProductFacets | undefined;
 };
 
 /**
@@ -649,6 +696,177 @@ export type ListProductsResponse = Message<"catalog.v1.ListProductsResponse"> & 
  */
 export const ListProductsResponseSchema: GenMessage<ListProductsResponse> = /*@__PURE__*/
   messageDesc(file_catalog_v1_products, 6);
+
+/**
+ * ProductFacets holds the counts of a product list's facets (null: not asked for).
+ *
+ * @generated from message catalog.v1.ProductFacets
+ */
+export type ProductFacets = Message<"catalog.v1.ProductFacets"> & {
+  /**
+   * The categories products are linked to (their own links).
+   *
+   * @generated from field: catalog.v1.FacetCountList categories = 1;
+   */
+  categories?: FacetCountList | undefined;
+
+  /**
+   * Every category with the products in its subtree (a product counts once per category).
+   *
+   * @generated from field: catalog.v1.FacetCountList category_tree = 2;
+   */
+  categoryTree?: FacetCountList | undefined;
+
+  /**
+   * Effective terms (a variant's inherited ones too).
+   *
+   * @generated from field: catalog.v1.FacetCountList terms = 3;
+   */
+  terms?: FacetCountList | undefined;
+
+  /**
+   * @generated from field: catalog.v1.FacetCountList brands = 4;
+   */
+  brands?: FacetCountList | undefined;
+
+  /**
+   * @generated from field: catalog.v1.FacetCountList tags = 5;
+   */
+  tags?: FacetCountList | undefined;
+
+  /**
+   * @generated from field: catalog.v1.FacetCountList families = 6;
+   */
+  families?: FacetCountList | undefined;
+
+  /**
+   * @generated from field: catalog.v1.FacetValueCountList kinds = 7;
+   */
+  kinds?: FacetValueCountList | undefined;
+
+  /**
+   * @generated from field: catalog.v1.FacetValueCountList statuses = 8;
+   */
+  statuses?: FacetValueCountList | undefined;
+
+  /**
+   * Channels where the product's publication is published.
+   *
+   * @generated from field: catalog.v1.FacetCountList published_channels = 9;
+   */
+  publishedChannels?: FacetCountList | undefined;
+
+  /**
+   * Channels where the product's publication is ready.
+   *
+   * @generated from field: catalog.v1.FacetCountList ready_channels = 10;
+   */
+  readyChannels?: FacetCountList | undefined;
+};
+
+/**
+ * Describes the message catalog.v1.ProductFacets.
+ * Use `create(ProductFacetsSchema)` to create a new message.
+ */
+export const ProductFacetsSchema: GenMessage<ProductFacets> = /*@__PURE__*/
+  messageDesc(file_catalog_v1_products, 7);
+
+/**
+ * FacetCountList is one facet's counts, most frequent first.
+ *
+ * @generated from message catalog.v1.FacetCountList
+ */
+export type FacetCountList = Message<"catalog.v1.FacetCountList"> & {
+  /**
+   * @generated from field: repeated catalog.v1.FacetCount items = 1;
+   */
+  items: FacetCount[];
+};
+
+/**
+ * Describes the message catalog.v1.FacetCountList.
+ * Use `create(FacetCountListSchema)` to create a new message.
+ */
+export const FacetCountListSchema: GenMessage<FacetCountList> = /*@__PURE__*/
+  messageDesc(file_catalog_v1_products, 8);
+
+/**
+ * FacetCount is one value of a facet of resources: the resource and how many products have it.
+ *
+ * @generated from message catalog.v1.FacetCount
+ */
+export type FacetCount = Message<"catalog.v1.FacetCount"> & {
+  /**
+   * @generated from field: string uuid = 1;
+   */
+  uuid: string;
+
+  /**
+   * @generated from field: string code = 2;
+   */
+  code: string;
+
+  /**
+   * @generated from field: int32 count = 3;
+   */
+  count: number;
+};
+
+/**
+ * Describes the message catalog.v1.FacetCount.
+ * Use `create(FacetCountSchema)` to create a new message.
+ */
+export const FacetCountSchema: GenMessage<FacetCount> = /*@__PURE__*/
+  messageDesc(file_catalog_v1_products, 9);
+
+/**
+ * FacetValueCountList is one facet's counts, most frequent first.
+ *
+ * @generated from message catalog.v1.FacetValueCountList
+ */
+export type FacetValueCountList = Message<"catalog.v1.FacetValueCountList"> & {
+  /**
+   * @generated from field: repeated catalog.v1.FacetValueCount items = 1;
+   */
+  items: FacetValueCount[];
+};
+
+/**
+ * Describes the message catalog.v1.FacetValueCountList.
+ * Use `create(FacetValueCountListSchema)` to create a new message.
+ */
+export const FacetValueCountListSchema: GenMessage<FacetValueCountList> = /*@__PURE__*/
+  messageDesc(file_catalog_v1_products, 10);
+
+/**
+ * FacetValueCount is one value of an enumerated field (kind, status) and how many products have
+ * it; code repeats the value.
+ *
+ * @generated from message catalog.v1.FacetValueCount
+ */
+export type FacetValueCount = Message<"catalog.v1.FacetValueCount"> & {
+  /**
+   * @generated from field: string value = 1;
+   */
+  value: string;
+
+  /**
+   * @generated from field: string code = 2;
+   */
+  code: string;
+
+  /**
+   * @generated from field: int32 count = 3;
+   */
+  count: number;
+};
+
+/**
+ * Describes the message catalog.v1.FacetValueCount.
+ * Use `create(FacetValueCountSchema)` to create a new message.
+ */
+export const FacetValueCountSchema: GenMessage<FacetValueCount> = /*@__PURE__*/
+  messageDesc(file_catalog_v1_products, 11);
 
 /**
  * @generated from message catalog.v1.CreateProductRequest
@@ -665,7 +883,7 @@ export type CreateProductRequest = Message<"catalog.v1.CreateProductRequest"> & 
  * Use `create(CreateProductRequestSchema)` to create a new message.
  */
 export const CreateProductRequestSchema: GenMessage<CreateProductRequest> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 7);
+  messageDesc(file_catalog_v1_products, 12);
 
 /**
  * @generated from message catalog.v1.CreateProductResponse
@@ -682,7 +900,7 @@ export type CreateProductResponse = Message<"catalog.v1.CreateProductResponse"> 
  * Use `create(CreateProductResponseSchema)` to create a new message.
  */
 export const CreateProductResponseSchema: GenMessage<CreateProductResponse> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 8);
+  messageDesc(file_catalog_v1_products, 13);
 
 /**
  * @generated from message catalog.v1.BulkCreateProductsRequest
@@ -699,7 +917,7 @@ export type BulkCreateProductsRequest = Message<"catalog.v1.BulkCreateProductsRe
  * Use `create(BulkCreateProductsRequestSchema)` to create a new message.
  */
 export const BulkCreateProductsRequestSchema: GenMessage<BulkCreateProductsRequest> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 9);
+  messageDesc(file_catalog_v1_products, 14);
 
 /**
  * @generated from message catalog.v1.BulkCreateProductsResponse
@@ -716,7 +934,7 @@ export type BulkCreateProductsResponse = Message<"catalog.v1.BulkCreateProductsR
  * Use `create(BulkCreateProductsResponseSchema)` to create a new message.
  */
 export const BulkCreateProductsResponseSchema: GenMessage<BulkCreateProductsResponse> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 10);
+  messageDesc(file_catalog_v1_products, 15);
 
 /**
  * @generated from message catalog.v1.BulkUpdateProductsRequest
@@ -733,7 +951,7 @@ export type BulkUpdateProductsRequest = Message<"catalog.v1.BulkUpdateProductsRe
  * Use `create(BulkUpdateProductsRequestSchema)` to create a new message.
  */
 export const BulkUpdateProductsRequestSchema: GenMessage<BulkUpdateProductsRequest> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 11);
+  messageDesc(file_catalog_v1_products, 16);
 
 /**
  * @generated from message catalog.v1.BulkUpdateProductsResponse
@@ -750,7 +968,7 @@ export type BulkUpdateProductsResponse = Message<"catalog.v1.BulkUpdateProductsR
  * Use `create(BulkUpdateProductsResponseSchema)` to create a new message.
  */
 export const BulkUpdateProductsResponseSchema: GenMessage<BulkUpdateProductsResponse> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 12);
+  messageDesc(file_catalog_v1_products, 17);
 
 /**
  * @generated from message catalog.v1.GetProductRequest
@@ -777,7 +995,7 @@ export type GetProductRequest = Message<"catalog.v1.GetProductRequest"> & {
  * Use `create(GetProductRequestSchema)` to create a new message.
  */
 export const GetProductRequestSchema: GenMessage<GetProductRequest> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 13);
+  messageDesc(file_catalog_v1_products, 18);
 
 /**
  * @generated from message catalog.v1.GetProductResponse
@@ -794,7 +1012,7 @@ export type GetProductResponse = Message<"catalog.v1.GetProductResponse"> & {
  * Use `create(GetProductResponseSchema)` to create a new message.
  */
 export const GetProductResponseSchema: GenMessage<GetProductResponse> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 14);
+  messageDesc(file_catalog_v1_products, 19);
 
 /**
  * @generated from message catalog.v1.UpdateProductRequest
@@ -816,7 +1034,7 @@ export type UpdateProductRequest = Message<"catalog.v1.UpdateProductRequest"> & 
  * Use `create(UpdateProductRequestSchema)` to create a new message.
  */
 export const UpdateProductRequestSchema: GenMessage<UpdateProductRequest> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 15);
+  messageDesc(file_catalog_v1_products, 20);
 
 /**
  * @generated from message catalog.v1.UpdateProductResponse
@@ -833,7 +1051,7 @@ export type UpdateProductResponse = Message<"catalog.v1.UpdateProductResponse"> 
  * Use `create(UpdateProductResponseSchema)` to create a new message.
  */
 export const UpdateProductResponseSchema: GenMessage<UpdateProductResponse> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 16);
+  messageDesc(file_catalog_v1_products, 21);
 
 /**
  * @generated from message catalog.v1.DeleteProductRequest
@@ -858,7 +1076,7 @@ export type DeleteProductRequest = Message<"catalog.v1.DeleteProductRequest"> & 
  * Use `create(DeleteProductRequestSchema)` to create a new message.
  */
 export const DeleteProductRequestSchema: GenMessage<DeleteProductRequest> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 17);
+  messageDesc(file_catalog_v1_products, 22);
 
 /**
  * @generated from message catalog.v1.DeleteProductResponse
@@ -871,7 +1089,7 @@ export type DeleteProductResponse = Message<"catalog.v1.DeleteProductResponse"> 
  * Use `create(DeleteProductResponseSchema)` to create a new message.
  */
 export const DeleteProductResponseSchema: GenMessage<DeleteProductResponse> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 18);
+  messageDesc(file_catalog_v1_products, 23);
 
 /**
  * @generated from message catalog.v1.TransitionProductRequest
@@ -901,7 +1119,7 @@ export type TransitionProductRequest = Message<"catalog.v1.TransitionProductRequ
  * Use `create(TransitionProductRequestSchema)` to create a new message.
  */
 export const TransitionProductRequestSchema: GenMessage<TransitionProductRequest> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 19);
+  messageDesc(file_catalog_v1_products, 24);
 
 /**
  * @generated from message catalog.v1.TransitionProductResponse
@@ -918,7 +1136,7 @@ export type TransitionProductResponse = Message<"catalog.v1.TransitionProductRes
  * Use `create(TransitionProductResponseSchema)` to create a new message.
  */
 export const TransitionProductResponseSchema: GenMessage<TransitionProductResponse> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 20);
+  messageDesc(file_catalog_v1_products, 25);
 
 /**
  * @generated from message catalog.v1.BulkTransitionProductsRequest
@@ -949,7 +1167,7 @@ export type BulkTransitionProductsRequest = Message<"catalog.v1.BulkTransitionPr
  * Use `create(BulkTransitionProductsRequestSchema)` to create a new message.
  */
 export const BulkTransitionProductsRequestSchema: GenMessage<BulkTransitionProductsRequest> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 21);
+  messageDesc(file_catalog_v1_products, 26);
 
 /**
  * @generated from message catalog.v1.BulkTransitionProductsResponse
@@ -966,7 +1184,7 @@ export type BulkTransitionProductsResponse = Message<"catalog.v1.BulkTransitionP
  * Use `create(BulkTransitionProductsResponseSchema)` to create a new message.
  */
 export const BulkTransitionProductsResponseSchema: GenMessage<BulkTransitionProductsResponse> = /*@__PURE__*/
-  messageDesc(file_catalog_v1_products, 22);
+  messageDesc(file_catalog_v1_products, 27);
 
 /**
  * ProductStatus is the lifecycle state of a product.
