@@ -31,7 +31,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -465,9 +464,9 @@ func search(ctx context.Context, a *api, conn *pgx.Conn, s *structure) error {
 		}
 		if k == 0 {
 			figures.Put("search_matches", want)
-			fmt.Printf("SQL the service runs (one pipelined batch):\n  %s;\n  %s;\n", literal(q.SQL, q.Args), literal(q.CountSQL, q.Args))
+			fmt.Printf("SQL the service runs (one pipelined batch):\n  %s;\n  %s;\n", measure.Literal(q.SQL, q.Args), measure.Literal(q.CountSQL, q.Args))
 			for _, x := range []struct{ what, sql string }{{"page", q.SQL}, {"count", q.CountSQL}} {
-				rows, err := conn.Query(ctx, "EXPLAIN (ANALYZE, BUFFERS) "+literal(x.sql, q.Args), pgx.QueryExecModeSimpleProtocol)
+				rows, err := conn.Query(ctx, "EXPLAIN (ANALYZE, BUFFERS) "+measure.Literal(x.sql, q.Args), pgx.QueryExecModeSimpleProtocol)
 				if err != nil {
 					return err
 				}
@@ -480,7 +479,7 @@ func search(ctx context.Context, a *api, conn *pgx.Conn, s *structure) error {
 			}
 		}
 		if *outDir != "" {
-			script := fmt.Sprintf("\\startpipeline\n%s;\n%s;\n\\endpipeline\n", literal(q.SQL, q.Args), literal(q.CountSQL, q.Args))
+			script := fmt.Sprintf("\\startpipeline\n%s;\n%s;\n\\endpipeline\n", measure.Literal(q.SQL, q.Args), measure.Literal(q.CountSQL, q.Args))
 			if err := os.WriteFile(filepath.Join(*outDir, fmt.Sprintf("search_%d.sql", k+1)), []byte(script), 0o644); err != nil {
 				return err
 			}
@@ -703,27 +702,3 @@ func familyChange(ctx context.Context, a *api, conn *pgx.Conn, s *structure) err
 	figures.Put("search_family_verified", len(samples))
 	return nil
 }
-
-var paramRE = regexp.MustCompile(`\$[0-9]+`)
-
-// literal is sql with its $n parameters replaced by SQL literals of args (strings and string
-// arrays, as the list builder passes them; anything else as fmt prints it).
-func literal(sql string, args []any) string {
-	return paramRE.ReplaceAllStringFunc(sql, func(p string) string {
-		i, _ := strconv.Atoi(p[1:])
-		switch x := args[i-1].(type) {
-		case string:
-			return quote(x)
-		case []string:
-			q := make([]string, len(x))
-			for k, s := range x {
-				q[k] = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
-			}
-			return quote("{" + strings.Join(q, ",") + "}")
-		default:
-			return fmt.Sprint(x)
-		}
-	})
-}
-
-func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

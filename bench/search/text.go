@@ -238,9 +238,9 @@ func textSearch(ctx context.Context, a *api, conn *pgx.Conn, s *structure, gens 
 				js, _ := json.Marshal(items)
 				arr := "{" + strings.Trim(string(js), "[]") + "}"
 				fmt.Fprintf(&b, "SELECT (search_tsquery(%s, %s, '{%s}', true, NULL))::text;\n\\startpipeline\nSELECT set_config('plan_cache_mode', 'force_custom_plan', true);\n",
-					quote(*tenant), quote(arr), strings.Join(phrases, ","))
+					measure.Quote(*tenant), measure.Quote(arr), strings.Join(phrases, ","))
 				for _, st := range stmts {
-					fmt.Fprintf(&b, "%s;\n", strings.Join(strings.Fields(literal(st.SQL, st.Args)), " "))
+					fmt.Fprintf(&b, "%s;\n", strings.Join(strings.Fields(measure.Literal(st.SQL, st.Args)), " "))
 				}
 				b.WriteString("\\endpipeline\n")
 				if err := os.WriteFile(filepath.Join(*outDir, fmt.Sprintf("search_%s_%02d.sql", sc.name, k)), []byte(b.String()), 0o644); err != nil {
