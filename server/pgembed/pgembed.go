@@ -663,7 +663,7 @@ jit = off
 			conf += "synchronous_commit = off\nwal_level = minimal\nmax_wal_senders = 0\n"
 		} else {
 			// A commit's WAL is written before it returns (cheap with fsync off): a standby's
-			// reader that waits for pg_current_wal_lsn() then sees every commit made before.
+			// reader that waits for pg_current_wal_flush_lsn() then sees every commit made before.
 			conf += "synchronous_commit = on\n"
 		}
 	}

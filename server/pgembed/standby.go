@@ -113,14 +113,14 @@ func (c *Cluster) HostPort(rawURL string) (string, error) {
 }
 
 // WaitReplayed waits until the standby c has replayed the WAL the primary that primaryURL
-// reaches had written when it was called (pg_current_wal_lsn), or ctx ends.
+// reaches had flushed when it was called (pg_current_wal_flush_lsn), or ctx ends.
 func (c *Cluster) WaitReplayed(ctx context.Context, primaryURL string) error {
 	p, err := pgx.Connect(ctx, primaryURL)
 	if err != nil {
 		return err
 	}
 	var lsn string
-	err = p.QueryRow(ctx, "SELECT pg_current_wal_lsn()::text").Scan(&lsn)
+	err = p.QueryRow(ctx, "SELECT pg_current_wal_flush_lsn()::text").Scan(&lsn)
 	_ = p.Close(context.WithoutCancel(ctx))
 	if err != nil {
 		return err

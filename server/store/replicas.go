@@ -29,7 +29,7 @@ type Consistency int
 
 const (
 	// ReadYourWrites (the default): a replica that has replayed the primary's WAL position as of
-	// the request's start (pg_current_wal_lsn(), one trivial round trip on the primary), so that
+	// the request's start (pg_current_wal_flush_lsn(), one trivial round trip on the primary), so that
 	// the read sees every write committed before it started, the client's own included. A replica
 	// gets ReadOptions.MaxWait to get there; else the primary answers.
 	ReadYourWrites Consistency = iota
@@ -38,13 +38,13 @@ const (
 	Eventual
 )
 
-// ParseConsistency reads a Catalog-Consistency value: "" is ReadYourWrites, "eventual" (any
-// letter case) Eventual; anything else is an error.
+// ParseConsistency reads a Catalog-Consistency value: "" is ReadYourWrites, "eventual" Eventual;
+// anything else is an error.
 func ParseConsistency(s string) (Consistency, error) {
 	switch {
 	case s == "":
 		return ReadYourWrites, nil
-	case strings.EqualFold(s, "eventual"):
+	case s == "eventual":
 		return Eventual, nil
 	}
 	return 0, errors.New(`must be "eventual" (or absent: the read sees every write made before it)`)
@@ -344,7 +344,7 @@ func (rs *Replicas) choose(ctx context.Context, c Consistency) *replica {
 
 // walPosition is the primary's current WAL position as a number; replayPosition the standby's.
 const (
-	walPosition    = `SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::int8`
+	walPosition    = `SELECT (pg_current_wal_flush_lsn() - '0/0'::pg_lsn)::int8`
 	replayPosition = `SELECT pg_is_in_recovery(), coalesce((pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::int8, 0),
 		CASE WHEN pg_is_in_recovery() THEN pg_is_wal_replay_paused() ELSE false END,
 		coalesce(extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8, 0)`

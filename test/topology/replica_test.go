@@ -106,6 +106,10 @@ func TestLaggingStandbyIsSkipped(t *testing.T) {
 	c := e.Client(t)
 	ev := *c
 	ev.Header = http.Header{"Catalog-Consistency": {"eventual"}}
+	// A replica's lag, once it is behind, is the time since the last transaction it replayed
+	// committed: the first request (which loads the OpenAPI contract the client checks, seconds)
+	// comes before that transaction, so that the lag starts small.
+	apptest.Want(t, c.Get("/v1/attributes"), 200)
 	apptest.Want(t, c.Post("/v1/attributes", map[string]any{"code": "first", "displayName": "First"}), 201)
 	if err := sb.WaitReplayed(ctx, e.DBURL); err != nil {
 		t.Fatal(err)
@@ -113,6 +117,12 @@ func TestLaggingStandbyIsSkipped(t *testing.T) {
 	standbySQL := direct(t, mustHostPort(t, sb, e.DBURL))
 	if _, err := standbySQL.Exec(ctx, "SELECT pg_wal_replay_pause()"); err != nil {
 		t.Fatal(err)
+	}
+	for state := ""; state != "paused"; { // a pause is requested, and takes effect at the next record
+		if err := standbySQL.QueryRow(ctx, "SELECT pg_get_wal_replay_pause_state()").Scan(&state); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	paused := time.Now()
 	t.Cleanup(func() { _, _ = standbySQL.Exec(ctx, "SELECT pg_wal_replay_resume()") })
