@@ -105,9 +105,10 @@ type Options struct {
 // package opens up to ~30 (the service's pool of 8 per running replica, a
 // test pool of 4, admin connections) and `go test -p 2` runs two packages at
 // once against the same cluster; 200 leaves room without costing memory
-// worth mentioning.
+// worth mentioning. Standbys may stream from them (Replication): the read
+// replica tests (test/topology, TEST_READ_REPLICA) take one with StartStandby.
 func ForTests() Options {
-	return Options{Throwaway: true, MaxConnections: 200, PortMin: 16384, PortMax: 32767}
+	return Options{Throwaway: true, MaxConnections: 200, PortMin: 16384, PortMax: 32767, Replication: true}
 }
 
 // Cluster is a running private PostgreSQL server.

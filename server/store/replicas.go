@@ -170,8 +170,13 @@ func ParseReadURLs(s string) ([]string, error) {
 		if part == "" || err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
 			return nil, fmt.Errorf("URL %d is not a postgres:// URL with a host", i+1)
 		}
-		if _, err := pgx.ParseConfig(part); err != nil {
-			return nil, fmt.Errorf("URL %d: %w", i+1, err)
+		if _, err := pgxpool.ParseConfig(part); err != nil {
+			// pgx quotes the connection string (password masked) before the reason; keep the reason.
+			msg := err.Error()
+			if i := strings.LastIndex(msg, "`: "); i >= 0 {
+				msg = msg[i+3:]
+			}
+			return nil, fmt.Errorf("URL %d: %s", i+1, msg)
 		}
 		out = append(out, part)
 	}
