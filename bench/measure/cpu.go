@@ -158,3 +158,12 @@ func PostmasterPID(pool *pgxpool.Pool) (int, error) {
 	}
 	return strconv.Atoi(f[1])
 }
+
+// LoadAverage is the machine's 1-minute load average (/proc/loadavg), what else competed for the CPU.
+func LoadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "unknown"
+}
