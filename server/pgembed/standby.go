@@ -43,18 +43,8 @@ func StartStandby(ctx context.Context, log *slog.Logger, primaryURL string, opts
 	if err != nil {
 		return nil, err
 	}
-	root, err := os.MkdirTemp("", TempPrefix)
+	dir, td, err := watchedTempDir()
 	if err != nil {
-		return nil, fmt.Errorf("pgembed: %w", err)
-	}
-	if err := os.Chmod(root, 0o755); err != nil { // the postgres user (as root) traverses it
-		_ = os.RemoveAll(root)
-		return nil, fmt.Errorf("pgembed: %w", err)
-	}
-	dir := filepath.Join(root, "pg")
-	td, err := startWatchdog(root, filepath.Join(dir, "data"), socketDir(dir))
-	if err != nil {
-		_ = os.RemoveAll(root)
 		return nil, err
 	}
 	defer func() {
