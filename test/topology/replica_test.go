@@ -222,6 +222,11 @@ func TestKilledStandbyCostsNoError(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitUp(t, e, name)
+	// Started again after a crash, the standby recovers and reconnects to the primary (its WAL
+	// receiver retries every 5 s): reads go to it once it has caught up.
+	if err := sb.WaitReplayed(ctx, e.DBURL); err != nil {
+		t.Fatal(err)
+	}
 	onReplica := reads(t, e, name)
 	for range 5 {
 		apptest.Want(t, c.Get("/v1/attributes/"+apptest.Str(a, "uuid")), 200)
