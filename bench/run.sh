@@ -40,7 +40,10 @@
 # 14. topology: the webhook latency run of step 4 with catalogd on PostgreSQL directly, then behind a
 #     private PgBouncer in transaction mode with CATALOG_DATABASE_DIRECT_URL, then without it
 #     (polling): commit-to-receipt p50/p99 of each, and the goal of issue 28 (the pooler's p99
-#     within 1.5x of the direct one) (bench/webhooks -scenario topology).
+#     within 1.5x of the direct one) (bench/webhooks -scenario topology). Then the GET and list mix
+#     of step 2 on the primary alone and with DATABASE_READ_URL on a streaming standby of the
+#     cluster (pg_basebackup -R): req/s and the primary's CPU per read of each, and the goals of
+#     issue 28 (the primary's CPU per read falls by >= 80 %, req/s >= 0.9x) (bench/replicas).
 # 11. search (run before the summary, which holds its goals): `catalogd serve` on a fresh database;
 #     bench/search seeds BENCH_SEARCH_PRODUCTS products (500 categories, 5 channels, terms, families,
 #     publications with their readiness) with set-based SQL, times a page filtered by category tree,
@@ -411,10 +414,14 @@ if step 12 "idempotency (bench/idempotency against catalogd serve, $CLIENTS clie
 	stop_server
 fi
 # --- 14. topology: delivery latency behind PgBouncer (transaction mode) next to direct ---------------
-if step 14 "topology (bench/webhooks -scenario topology: direct, PgBouncer + direct URL, PgBouncer polling)"; then
+if step 14 "topology (bench/webhooks -scenario topology: direct, PgBouncer + direct URL, PgBouncer polling; bench/replicas: reads on a standby)"; then
 	go run ./bench/webhooks -scenario topology -out "$OUT/topology.env" 2>"$OUT/topology.err" | tee "$OUT/topology.txt" ||
 		{ failed "bench/webhooks -scenario topology:"; tail -n 20 "$OUT/topology.err" >&2; }
 	{ echo; echo "Topology (go run ./bench/webhooks -scenario topology):"; grep '^topology:' "$OUT/topology.txt" || true; } >>"$OUT/latest.txt"
+	# Reads on a streaming standby (DATABASE_READ_URL) next to the primary alone (bench/replicas).
+	go run ./bench/replicas -clients "$CLIENTS" -duration "${DURATION}s" -out "$OUT/topology_reads.env" 2>"$OUT/topology_reads.err" | tee "$OUT/topology_reads.txt" ||
+		{ failed "bench/replicas:"; tail -n 20 "$OUT/topology_reads.err" >&2; }
+	{ echo; echo "Topology, read replica (go run ./bench/replicas):"; grep '^topology:' "$OUT/topology_reads.txt" || true; } >>"$OUT/latest.txt"
 fi
 # --- 15. tracing: what OpenTelemetry tracing costs GET by uuid and bulk create ----------------------
 if step 15 "tracing (bench/tracing: tracing off, on with the always_off sampler, on with every request sampled)"; then

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 )
 
 // API is a JSON client of catalogd's REST facade for the bench programs: one tenant's token, one
@@ -55,4 +56,25 @@ func (a *API) Call(method, path string, body, out any) error {
 		return json.Unmarshal(raw, out)
 	}
 	return nil
+}
+
+// Metric is the value of the sample key (a metric's name and labels as /metrics writes them:
+// `catalogd_db_reads_total{target="primary"}`) on catalogd's /metrics ("" if absent).
+func (a *API) Metric(key string) string {
+	c := a.HTTP
+	if c == nil {
+		c = http.DefaultClient
+	}
+	res, err := c.Get(a.Base + "/metrics")
+	if err != nil {
+		return ""
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	for _, line := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, key+" "); ok {
+			return v
+		}
+	}
+	return ""
 }

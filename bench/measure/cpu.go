@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // CPU is the CPU time (user+system) spent so far by catalogd, by PostgreSQL and by this program.
@@ -135,4 +138,32 @@ func StatusKB(pid int, key string) (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("no %s in /proc/%d/status", key, pid)
+}
+
+// PostmasterPID is the pid of the PostgreSQL server of pool's database (the parent of a backend),
+// so that measure.SampleCPU counts that cluster alone, not other clusters on the machine.
+func PostmasterPID(pool *pgxpool.Pool) (int, error) {
+	var backend int
+	if err := pool.QueryRow(context.Background(), `SELECT pg_backend_pid()`).Scan(&backend); err != nil {
+		return 0, err
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(backend) + "/stat")
+	if err != nil {
+		return 0, nil // not on this machine: SampleCPU then counts every postgres process
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // state ppid ...
+	if len(f) < 2 {
+		return 0, nil
+	}
+	return strconv.Atoi(f[1])
+}
+
+// LoadAverage is the machine's 1-minute load average (/proc/loadavg), what else competed for the CPU.
+func LoadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "unknown"
 }

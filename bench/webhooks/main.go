@@ -157,7 +157,7 @@ func setup(recv *remoteReceiver, issued int, opts ...func(*app.Config)) (_ *benc
 			stop()
 		}
 	}()
-	pgPID, err := postmasterPID(pool)
+	pgPID, err := measure.PostmasterPID(pool)
 	if err != nil {
 		return nil, nil, err
 	}

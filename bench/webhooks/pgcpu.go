@@ -1,33 +1,11 @@
 package main
 
 import (
-	"context"
 	"os"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5/pgxpool"
 )
-
-// postmasterPID is the pid of the PostgreSQL server of pool's database (the parent of a backend),
-// so that measure.SampleCPU counts that cluster alone, not other clusters on the machine.
-func postmasterPID(pool *pgxpool.Pool) (int, error) {
-	var backend int
-	if err := pool.QueryRow(context.Background(), `SELECT pg_backend_pid()`).Scan(&backend); err != nil {
-		return 0, err
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(backend) + "/stat")
-	if err != nil {
-		return 0, nil // not on this machine: SampleCPU then counts every postgres process
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // state ppid ...
-	if len(f) < 2 {
-		return 0, nil
-	}
-	return strconv.Atoi(f[1])
-}
 
 // machineBusy is the CPU time every process of the machine has spent so far (/proc/stat: all
 // but idle and iowait), to tell how much of it went to others than catalogd, PostgreSQL and the

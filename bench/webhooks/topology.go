@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"os"
-	"strings"
 
 	"github.com/catalogd/catalogd/bench/measure"
 	"github.com/catalogd/catalogd/server/app"
@@ -49,13 +46,13 @@ func runTopology() error {
 		}
 		l, err := b.latencyRun()
 		issued = b.issued
-		listening := gauge(b, "catalogd_webhook_listening") == "1"
+		listening := b.api.Metric("catalogd_webhook_listening") == "1"
 		stop()
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
 		fmt.Printf("topology: delivery commit-to-receipt at %.0f/s, %s: p50 %.2f ms, p99 %.2f ms, max %.2f ms (n=%d, listening %v, load average %s)\n",
-			l.rate, c.name, l.p50, l.p99, l.max, l.n, listening, loadAverage())
+			l.rate, c.name, l.p50, l.p99, l.max, l.n, listening, measure.LoadAverage())
 		figs.Put("topology_webhook_p50_ms_"+c.key, l.p50)
 		figs.Put("topology_webhook_p99_ms_"+c.key, l.p99)
 		p99[c.key] = l.p99
@@ -68,29 +65,4 @@ func runTopology() error {
 	fmt.Printf("topology: delivery p99 through the pooler / direct = %.2f (goal <= 1.5: %s)\n", ratio, verdict)
 	figs.Put("topology_webhook_p99_ratio", ratio)
 	return figs.Write(*out)
-}
-
-// gauge is the value of the unlabelled metric name on b's catalogd /metrics ("" if absent).
-func gauge(b *bench, name string) string {
-	res, err := b.api.HTTP.Get(b.api.Base + "/metrics")
-	if err != nil {
-		return ""
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
-	for _, line := range strings.Split(string(body), "\n") {
-		if v, ok := strings.CutPrefix(line, name+" "); ok {
-			return v
-		}
-	}
-	return ""
-}
-
-// loadAverage is the machine's 1-minute load average (/proc/loadavg), what else competed for the CPU.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
-		return f[0]
-	}
-	return "unknown"
 }

@@ -82,6 +82,27 @@ var variables = []variable{
 	{env: "CATALOG_DATABASE_DIRECT_URL", flag: "database-direct-url", def: "", accepts: "empty, or a PostgreSQL URL (postgres://…) or key=value connection string",
 		help: "with CATALOG_DATABASE_POOLER=transaction: the same primary without the pooler, for LISTEN (webhook wake-ups); empty: the dispatcher polls every second", secret: true, cmds: cmdServe,
 		set: func(s *settings, v string) error { s.app.DatabaseDirectURL = v; return parseDatabaseURL(v) }},
+	{env: "DATABASE_READ_URL", flag: "database-read-url", def: "", accepts: "empty, or one or more PostgreSQL URLs (postgres://…) separated by commas",
+		help: "read replicas (streaming standbys of the primary) for GET requests: each read sees every write made before it (the replica must have replayed the primary's position within CATALOG_READ_MAX_WAIT, else the primary answers); a replica that is down or behind costs no error", secret: true, cmds: cmdServe,
+		set: func(s *settings, v string) (err error) {
+			s.app.DatabaseReadURLs = nil
+			if v != "" {
+				s.app.DatabaseReadURLs, err = store.ParseReadURLs(v)
+			}
+			return err
+		}},
+	{env: "CATALOG_READ_MAX_WAIT", flag: "read-max-wait", def: "100ms", accepts: "a Go duration from 1ms to 10s (e.g. 100ms)",
+		help: "with DATABASE_READ_URL: how long a read waits for a replica to replay the primary's position before the primary answers it", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) {
+			s.app.ReadMaxWait, err = parseDurationIn(v, time.Millisecond, 10*time.Second)
+			return err
+		}},
+	{env: "CATALOG_READ_MAX_LAG", flag: "read-max-lag", def: "2s", accepts: "a Go duration from 10ms to 1h (e.g. 2s)",
+		help: "with DATABASE_READ_URL: a replica further behind serves no read; below it, it serves reads sent with Catalog-Consistency: eventual without asking the primary", cmds: cmdServe,
+		set: func(s *settings, v string) (err error) {
+			s.app.ReadMaxLag, err = parseDurationIn(v, 10*time.Millisecond, time.Hour)
+			return err
+		}},
 	{env: "CATALOG_DATA_DIR", flag: "data-dir", def: "./.data", accepts: "a directory path (created when missing)",
 		help: "embedded database, development JWT secret, generated webhook secret key, local asset file blobs", cmds: cmdServe | cmdMigrate | cmdToken,
 		set: func(s *settings, v string) error { s.app.DataDir = v; return nonEmpty(v) }},
@@ -315,6 +336,15 @@ func parseDuration(v string) (time.Duration, error) {
 		return 0, errors.New("not positive")
 	}
 	return d, nil
+}
+
+// parseDurationIn is a duration from lo to hi.
+func parseDurationIn(v string, lo, hi time.Duration) (time.Duration, error) {
+	d, err := parseDuration(v)
+	if err == nil && (d < lo || d > hi) {
+		err = errors.New("out of range")
+	}
+	return d, err
 }
 
 // parsePublicURL is an origin: catalogd serves its signed URLs at /blobs/ of its HTTP port, so a

@@ -118,6 +118,16 @@ func TestEachBadValueStopsWithTheVariableAndWhatItAccepts(t *testing.T) {
 			want: `CATALOG_DATABASE_POOLER="pgbouncer" is not valid (not a pooler mode): accepts none, transaction or session`},
 		{env: map[string]string{"CATALOG_DATABASE_POOLER": ""},
 			want: `CATALOG_DATABASE_POOLER="" is not valid (not a pooler mode): accepts none, transaction or session`},
+		{env: map[string]string{"DATABASE_READ_URL": "standby:5432"},
+			want: `DATABASE_READ_URL is not valid (value not shown: URL 1 is not a postgres:// URL with a host): accepts empty, or one or more PostgreSQL URLs (postgres://…) separated by commas`,
+			hide: "standby:5432"},
+		{env: map[string]string{"DATABASE_READ_URL": "postgres://u:pw@a/db,postgres://u:pw@b/db?pool_max_conns=many"},
+			want: `DATABASE_READ_URL is not valid (value not shown: URL 2: cannot parse pool_max_conns (strconv.ParseInt: parsing "many": invalid syntax)): accepts empty, or one or more PostgreSQL URLs (postgres://…) separated by commas`,
+			hide: "pw"},
+		{env: map[string]string{"CATALOG_READ_MAX_WAIT": "0s"},
+			want: `CATALOG_READ_MAX_WAIT="0s" is not valid (not positive): accepts a Go duration from 1ms to 10s (e.g. 100ms)`},
+		{env: map[string]string{"CATALOG_READ_MAX_LAG": "2h"},
+			want: `CATALOG_READ_MAX_LAG="2h" is not valid (out of range): accepts a Go duration from 10ms to 1h (e.g. 2s)`},
 		{env: map[string]string{"CATALOG_DATA_DIR": ""},
 			want: `CATALOG_DATA_DIR="" is not valid (empty): accepts a directory path (created when missing)`},
 		// Flags name the flag and the variable it stands for.
@@ -212,6 +222,7 @@ func TestDefaults(t *testing.T) {
 	want.RenditionLease = time.Minute
 	want.MaxImportBytes, want.JobLease = 1<<30, 30*time.Second
 	want.DatabasePooler = store.PoolerNone
+	want.ReadMaxWait, want.ReadMaxLag = store.DefaultReadMaxWait, store.DefaultReadMaxLag
 	if !reflect.DeepEqual(s.app, want) {
 		t.Errorf("defaults:\n%+v\nwant\n%+v", s.app, want)
 	}

@@ -111,6 +111,8 @@ func run(args []string, install, durable, verbose bool) int {
 
 // clusterOptions are the tests' throwaway settings, or with durable PostgreSQL's own durability
 // settings and the shared_buffers of its default configuration (128MB), for benchmarks.
+// Both take standbys (ForTests: Replication): TEST_READ_REPLICA runs catalogd with its reads on one
+// (server/apptest), and `make bench` step topology reads from one.
 func clusterOptions(durable bool) pgembed.Options {
 	opts := pgembed.ForTests()
 	if durable {

@@ -52,11 +52,17 @@ type Config struct {
 	// sessions a transaction pooler cannot keep (DESIGN.md "Production topology").
 	DatabasePooler    store.Pooler
 	DatabaseDirectURL string
-	DataDir           string
-	JWTHS256Secret    string
-	JWKSURL           string
-	JWTIssuer         string
-	JWTAudience       string
+	// DatabaseReadURLs are the read replicas (DATABASE_READ_URL: streaming standbys of the
+	// primary) that serve GET requests; ReadMaxWait and ReadMaxLag tune the routing
+	// (CATALOG_READ_MAX_WAIT, CATALOG_READ_MAX_LAG; 0: store.DefaultReadMaxWait and
+	// store.DefaultReadMaxLag). DESIGN.md "Production topology", server/store/replicas.go.
+	DatabaseReadURLs        []string
+	ReadMaxWait, ReadMaxLag time.Duration
+	DataDir                 string
+	JWTHS256Secret          string
+	JWKSURL                 string
+	JWTIssuer               string
+	JWTAudience             string
 	// Webhooks (DESIGN.md "Events and webhooks").
 	WebhookAllowPrivate bool
 	WebhookPolicy       webhooks.Policy
@@ -191,6 +197,9 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 			cfg.MaxUploadBytes = MockMaxUploadBytes
 		}
 	}
+	if len(cfg.DatabaseReadURLs) > 0 && cfg.DatabaseURL == "" {
+		return nil, errors.New("DATABASE_READ_URL needs DATABASE_URL: the embedded PostgreSQL has no replicas")
+	}
 	s := &Server{Log: log, done: make(chan struct{})}
 	defer func() {
 		if err != nil {
@@ -221,6 +230,14 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	}
 	if s.DB, err = store.OpenWith(ctx, url, store.Options{Topology: topo}); err != nil {
 		return nil, err
+	}
+	var replicas *store.Replicas
+	if len(cfg.DatabaseReadURLs) > 0 {
+		if replicas, err = store.OpenReplicas(cfg.DatabaseReadURLs, s.DB, store.ReadOptions{MaxWait: cfg.ReadMaxWait,
+			MaxLag: cfg.ReadMaxLag, Pooler: topo.Pooler, Log: log}); err != nil {
+			return nil, err
+		}
+		s.DB.UseReplicas(replicas) // closed with s.DB
 	}
 	// The "ops" pool: /readyz's checks and the retention run's lock, which API load cannot take.
 	if s.ops, err = store.OpenWith(ctx, url, store.Options{MaxConns: 3, MinConns: 1, Name: "ops", Topology: topo}); err != nil {
@@ -278,11 +295,18 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), s.Pools)
+	if replicas != nil {
+		reg.MustRegister(replicas)
+	}
+	reads, err := ReadMethods(services)
+	if err != nil {
+		return nil, err
+	}
 	idem, err := newIdempotency(s.DB, services)
 	if err != nil {
 		return nil, err
 	}
-	ic := &interceptors{log: log, verifier: verifier, scopes: scopes, rules: rules, metrics: newMetrics(reg),
+	ic := &interceptors{log: log, verifier: verifier, scopes: scopes, rules: rules, reads: reads, metrics: newMetrics(reg),
 		limits: newLimiter(cfg, s.DB, reg), idem: idem}
 	s.grpcSrv = ic.newServer(services, fields.ServerCodec{}) // undecodable requests: 400 MALFORMED_REQUEST, not INTERNAL
 	hs := health.NewServer()

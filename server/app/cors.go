@@ -18,7 +18,7 @@ type cors struct {
 
 // corsAllowHeaders are the request headers a page may send: the API's own and those of the Connect
 // and gRPC-Web protocols.
-const corsAllowHeaders = "Authorization, Content-Type, X-Request-Id, If-Match, If-None-Match, Idempotency-Key, " +
+const corsAllowHeaders = "Authorization, Content-Type, X-Request-Id, If-Match, If-None-Match, Idempotency-Key, Catalog-Consistency, " +
 	"Connect-Protocol-Version, Connect-Timeout-Ms, Connect-Accept-Encoding, Connect-Content-Encoding, " +
 	"Grpc-Timeout, Grpc-Accept-Encoding, Grpc-Encoding, X-Grpc-Web, X-User-Agent"
 

@@ -79,6 +79,9 @@ func newGateway(table *routeTable, middlewares ...runtime.Middleware) *runtime.S
 			if strings.EqualFold(k, IdempotencyHeader) { // idempotency.go; only POST and PATCH use it
 				return IdempotencyHeader, true
 			}
+			if strings.EqualFold(k, ConsistencyHeader) { // grpc.go: route; only GETs use it
+				return ConsistencyHeader, true
+			}
 			return "", false
 		}),
 		// gRPC response metadata is not an HTTP API: nothing leaks as Grpc-Metadata-* headers, except

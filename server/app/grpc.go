@@ -44,7 +44,9 @@ type interceptors struct {
 	verifier tokenVerifier
 	scopes   map[string]string
 	// rules is the request rule check of every API method (fields.Request), keyed like scopes.
-	rules   map[string]*fields.Request
+	rules map[string]*fields.Request
+	// reads are the methods a read replica may serve (ReadMethods), keyed like scopes.
+	reads   map[string]bool
 	metrics *metrics
 	// limits are the per-tenant rate and concurrency limits (nil or disabled: none).
 	limits *limits.Limiter
@@ -236,6 +238,9 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 	if err = ic.checkRules(info.FullMethod, req); err != nil {
 		return nil, err
 	}
+	if ctx, err = ic.route(ctx, info.FullMethod, md); err != nil {
+		return nil, err
+	}
 	handler = withETags(info.FullMethod, handler) // etag.go: If-Match and the answer's etags
 	if keyed {
 		resp, err = ic.idem.run(ctx, info.FullMethod, key, req, handler, ic.normalize)
@@ -243,6 +248,25 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 		resp, err = handler(ctx, req)
 	}
 	return resp, ic.normalize(ctx, info.FullMethod, err)
+}
+
+// ConsistencyHeader is the metadata key (and, capitalised, the HTTP header Catalog-Consistency)
+// of what a read may see: absent, every write made before it (read-your-writes); "eventual", a
+// read replica's state within CATALOG_READ_MAX_LAG.
+const ConsistencyHeader = "catalog-consistency"
+
+// route marks the context of a read method (a GET) as a read a replica may serve (store.Routed),
+// with the consistency the call asks for; an unknown Catalog-Consistency is 400, on every read
+// whether or not replicas are configured. Writes ignore the header: they run on the primary.
+func (ic *interceptors) route(ctx context.Context, method string, md metadata.MD) (context.Context, error) {
+	if !ic.reads[method] {
+		return ctx, nil
+	}
+	c, err := store.ParseConsistency(strings.Join(md.Get(ConsistencyHeader), ","))
+	if err != nil {
+		return ctx, apierr.Field("Catalog-Consistency", err.Error())
+	}
+	return store.Routed(ctx, c), nil
 }
 
 // checkRules enforces the (catalog.v1.rules) of the method's request (fields.Request.Check).

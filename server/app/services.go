@@ -6,6 +6,7 @@ import (
 	"maps"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -154,6 +155,19 @@ func MethodScopes(services []Service) (map[string]string, error) {
 			return fmt.Errorf("method %s: unknown scope %q", m.FullName(), scope)
 		}
 		out[name] = scope
+		return nil
+	})
+}
+
+// ReadMethods are the API methods whose HTTP mapping is a GET (gets, lists, searches): their
+// statements outside a transaction may run on a read replica (the chain marks them store.Routed).
+// Every other method writes, and runs on the primary.
+func ReadMethods(services []Service) (map[string]bool, error) {
+	out := map[string]bool{}
+	return out, eachMethod(services, func(name string, m protoreflect.MethodDescriptor) error {
+		if rule, _ := proto.GetExtension(m.Options(), annotations.E_Http).(*annotations.HttpRule); rule.GetGet() != "" {
+			out[name] = true
+		}
 		return nil
 	})
 }

@@ -151,6 +151,14 @@ func StartOn(dbURL string, drop func(), extra ...func(*app.Config)) (*Env, error
 	dir, _ := os.MkdirTemp("", "catalogd-test-")
 	cfg := app.Config{HTTPAddr: "127.0.0.1:0", GRPCAddr: "127.0.0.1:0", DatabaseURL: dbURL, DataDir: dir,
 		JWTHS256Secret: Secret, JWTIssuer: Issuer, JWTAudience: Audience}
+	reads, err := readReplicaFromEnv()
+	if err != nil {
+		drop()
+		return nil, err
+	}
+	if reads != nil { // TEST_READ_REPLICA: before the pooler's option, which changes DatabaseURL
+		reads(&cfg)
+	}
 	pooled, err := poolerFromEnv()
 	if err != nil {
 		drop()
@@ -214,6 +222,8 @@ type Client struct {
 	base  string
 	Token string
 	HTTP  *http.Client
+	// Header is sent with every request (e.g. Catalog-Consistency).
+	Header http.Header
 }
 
 // Client returns a REST client for a fresh tenant with every scope.
@@ -285,6 +295,9 @@ func (c *Client) Do(method, path string, body any) Resp {
 	}
 	if c.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.Token)
+	}
+	for k, vs := range c.Header {
+		req.Header[k] = vs
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")

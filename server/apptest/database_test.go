@@ -66,7 +66,9 @@ func TestAdminURLWithoutTestDatabaseURLIsAPrivateCluster(t *testing.T) {
 	if filepath.Dir(root) != filepath.Clean(os.TempDir()) || !strings.HasPrefix(filepath.Base(root), pgembed.TempPrefix) {
 		t.Errorf("data directory %s, want one in a temporary %s* directory", dataDir, pgembed.TempPrefix)
 	}
-	for setting, want := range map[string]string{"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "200"} {
+	for setting, want := range map[string]string{"fsync": "off", "full_page_writes": "off", "max_connections": "200",
+		// testpg's cluster takes standbys (TEST_READ_REPLICA): commits write their WAL before returning.
+		"synchronous_commit": "on", "wal_level": "replica"} {
 		if got := scalar[string](t, admin, "SELECT current_setting($1)", setting); got != want {
 			t.Errorf("%s = %s, want %s", setting, got, want)
 		}

@@ -87,7 +87,7 @@ var attributes = &crud.Family[db.Attribute, *pb.Attribute, *pb.AttributeCreate, 
 // ListAttributes lists attributes with the filters of the spec.
 func (s *AttributeServer) ListAttributes(ctx context.Context, req *pb.ListAttributesRequest) (*pb.ListAttributesResponse, error) {
 	tenant := reqctx.Tenant(ctx)
-	rows, page, err := list.Run[db.Attribute](ctx, s.DB.Pool, AttributeList, tenant, req)
+	rows, page, err := list.Run[db.Attribute](ctx, s.DB, AttributeList, tenant, req)
 	if err != nil {
 		return nil, err
 	}

@@ -186,7 +186,7 @@ func newCodeNameFamily[M proto.Message, C codeNameCreate, U codeNameUpdate, CM p
 // listHydrated lists the family with its filters, filling contentUuids / contents when asked.
 func (f *codeNameFamily[M, C, U, CM, CC, CU]) listHydrated(ctx context.Context, s *Service, req proto.Message, inc, exp contentsFlag) ([]M, *pb.Pagination, error) {
 	tenant := reqctx.Tenant(ctx)
-	rows, page, err := list.Run[codeNameRow](ctx, s.DB.Pool, f.spec, tenant, req)
+	rows, page, err := list.Run[codeNameRow](ctx, s.DB, f.spec, tenant, req)
 	if err != nil {
 		return nil, nil, err
 	}

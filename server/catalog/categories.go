@@ -51,7 +51,7 @@ var categories = nodeFamily[*pb.Category, *pb.CategoryCreate, *pb.CategoryUpdate
 // ListCategories lists categories with the filters of API.md.
 func (s *CategoryServer) ListCategories(ctx context.Context, req *pb.ListCategoriesRequest) (*pb.ListCategoriesResponse, error) {
 	tenant := reqctx.Tenant(ctx)
-	rows, page, err := list.Run[node](ctx, s.DB.Pool, CategoryList, tenant, req)
+	rows, page, err := list.Run[node](ctx, s.DB, CategoryList, tenant, req)
 	if err != nil {
 		return nil, err
 	}

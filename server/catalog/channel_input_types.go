@@ -99,7 +99,7 @@ func (s *ChannelInputTypeServer) ListChannelInputTypes(ctx context.Context, req 
 	if sc.Err != nil {
 		return nil, sc.Err
 	}
-	rows, page, err := list.Run[db.ChannelInputType](ctx, s.DB.Pool, ChannelInputTypeList, reqctx.Tenant(ctx), req, list.Eq("channel_uuid", sc.Parent))
+	rows, page, err := list.Run[db.ChannelInputType](ctx, s.DB, ChannelInputTypeList, reqctx.Tenant(ctx), req, list.Eq("channel_uuid", sc.Parent))
 	if err != nil {
 		return nil, err
 	}

@@ -241,7 +241,7 @@ func (s *ChannelServer) ListChannels(ctx context.Context, req *pb.ListChannelsRe
 		req = proto.Clone(req).(*pb.ListChannelsRequest)
 		req.LocaleUuids = &pb.StringsFilter{Eq: mapSlice(ids, uuid.UUID.String)}
 	}
-	rows, page, err := list.Run[db.Channel](ctx, s.DB.Pool, ChannelList, tenant, req)
+	rows, page, err := list.Run[db.Channel](ctx, s.DB, ChannelList, tenant, req)
 	if err != nil {
 		return nil, err
 	}

@@ -61,7 +61,7 @@ var collections = nodeFamily[*pb.Collection, *pb.CollectionCreate, *pb.Collectio
 
 // ListCollections lists collections with the filters of API.md.
 func (s *CollectionServer) ListCollections(ctx context.Context, req *pb.ListCollectionsRequest) (*pb.ListCollectionsResponse, error) {
-	rows, page, err := list.Run[node](ctx, s.DB.Pool, CollectionList, reqctx.Tenant(ctx), req)
+	rows, page, err := list.Run[node](ctx, s.DB, CollectionList, reqctx.Tenant(ctx), req)
 	return &pb.ListCollectionsResponse{Items: mapSlice(rows, collectionToPB), Pagination: page}, err
 }
 

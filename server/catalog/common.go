@@ -105,7 +105,7 @@ func displayNameOrCode[C interface {
 
 // listAs runs a family's list and converts the rows to its messages.
 func listAs[R any, M any](ctx context.Context, s *Service, spec *list.Spec, req proto.Message, conv func(R) M, scope ...list.Cond) ([]M, *pb.Pagination, error) {
-	rows, page, err := list.Run[R](ctx, s.DB.Pool, spec, reqctx.Tenant(ctx), req, scope...)
+	rows, page, err := list.Run[R](ctx, s.DB, spec, reqctx.Tenant(ctx), req, scope...)
 	return mapSlice(rows, conv), page, err
 }
 

@@ -123,7 +123,7 @@ func listContentsAs[M any](ctx context.Context, s *Service, kind string, sc crud
 	if sc.Err != nil {
 		return nil, nil, sc.Err
 	}
-	rows, page, err := list.Run[db.Content](ctx, s.DB.Pool, ContentList, reqctx.Tenant(ctx), req,
+	rows, page, err := list.Run[db.Content](ctx, s.DB, ContentList, reqctx.Tenant(ctx), req,
 		list.Eq("parent_kind", kind), list.Eq("parent_uuid", sc.Parent))
 	return mapSlice(rows, conv), page, err
 }

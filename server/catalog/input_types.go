@@ -118,7 +118,7 @@ var inputTypes = &crud.Family[db.InputType, *pb.InputType, *pb.InputTypeCreate, 
 }
 
 func (s *InputTypeServer) ListInputTypes(ctx context.Context, req *pb.ListInputTypesRequest) (*pb.ListInputTypesResponse, error) {
-	rows, page, err := list.Run[db.InputType](ctx, s.DB.Pool, InputTypeList, reqctx.Tenant(ctx), req)
+	rows, page, err := list.Run[db.InputType](ctx, s.DB, InputTypeList, reqctx.Tenant(ctx), req)
 	if err != nil {
 		return nil, err
 	}

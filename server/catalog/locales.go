@@ -163,7 +163,7 @@ func oneDefault[T interface{ GetIsDefault() bool }](items []T) error {
 }
 
 func (s *LocaleServer) ListLocales(ctx context.Context, req *pb.ListLocalesRequest) (*pb.ListLocalesResponse, error) {
-	rows, page, err := list.Run[db.Locale](ctx, s.DB.Pool, LocaleList, reqctx.Tenant(ctx), req)
+	rows, page, err := list.Run[db.Locale](ctx, s.DB, LocaleList, reqctx.Tenant(ctx), req)
 	if err != nil {
 		return nil, err
 	}

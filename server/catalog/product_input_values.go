@@ -230,7 +230,7 @@ func (s *ProductInputValueServer) ListProductInputValues(ctx context.Context, re
 		return nil, sc.Err
 	}
 	if req.GetInclude().GetInherited() {
-		rows, page, err := list.Run[db.ProductEffectiveInputValue](ctx, s.DB.Pool, productEffectiveInputValueList, reqctx.Tenant(ctx), req, list.Eq("owner_uuid", sc.Parent))
+		rows, page, err := list.Run[db.ProductEffectiveInputValue](ctx, s.DB, productEffectiveInputValueList, reqctx.Tenant(ctx), req, list.Eq("owner_uuid", sc.Parent))
 		if err != nil {
 			return nil, err
 		}

@@ -374,7 +374,7 @@ func (s *Service) productScope(ctx context.Context, raw string) crud.Scope {
 // ListProducts lists products with the filters of API.md; removed ones only when asked for.
 func (s *ProductServer) ListProducts(ctx context.Context, req *pb.ListProductsRequest) (*pb.ListProductsResponse, error) {
 	tenant := reqctx.Tenant(ctx)
-	rows, page, facets, err := list.RunFaceted[db.Product](ctx, s.DB.Pool, ProductList, tenant, req)
+	rows, page, facets, err := list.RunFaceted[db.Product](ctx, s.DB, ProductList, tenant, req)
 	if err != nil {
 		return nil, err
 	}

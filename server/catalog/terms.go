@@ -80,7 +80,7 @@ func (s *AttributeTermServer) ListAttributeTerms(ctx context.Context, req *pb.Li
 		return nil, sc.Err
 	}
 	tenant := reqctx.Tenant(ctx)
-	rows, page, err := list.Run[db.AttributeTerm](ctx, s.DB.Pool, AttributeTermList, tenant, req, list.Eq("attribute_uuid", sc.Parent))
+	rows, page, err := list.Run[db.AttributeTerm](ctx, s.DB, AttributeTermList, tenant, req, list.Eq("attribute_uuid", sc.Parent))
 	if err != nil {
 		return nil, err
 	}

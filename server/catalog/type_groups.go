@@ -124,7 +124,7 @@ var typeGroups = &crud.Family[db.TypeGroup, *pb.TypeGroup, *pb.TypeGroupCreate, 
 }
 
 func (s *TypeGroupServer) ListTypeGroups(ctx context.Context, req *pb.ListTypeGroupsRequest) (*pb.ListTypeGroupsResponse, error) {
-	rows, page, err := list.Run[db.TypeGroup](ctx, s.DB.Pool, TypeGroupList, reqctx.Tenant(ctx), req)
+	rows, page, err := list.Run[db.TypeGroup](ctx, s.DB, TypeGroupList, reqctx.Tenant(ctx), req)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func (s *Service) ListEvents(ctx context.Context, req *pb.ListEventsRequest) (*p
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	rows, page, err := list.Run[db.Event](ctx, s.DB.Pool, EventList, reqctx.Tenant(ctx), req)
+	rows, page, err := list.Run[db.Event](ctx, s.DB, EventList, reqctx.Tenant(ctx), req)
 	if err != nil {
 		return nil, err
 	}

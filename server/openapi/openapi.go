@@ -194,7 +194,7 @@ func Document(in Input) (obj, error) {
 					"with any valid token. Each operation lists the scope it needs. Missing or invalid token: 401; valid token without " +
 					"the scope: 403."}},
 			"headers":    headers(),
-			"parameters": obj{"Idempotency-Key": idempotencyKeyParameter()},
+			"parameters": obj{"Idempotency-Key": idempotencyKeyParameter(), "Catalog-Consistency": consistencyParameter()},
 			"responses":  problemResponses(in.MaxBodyBytes),
 		},
 	}
@@ -356,6 +356,9 @@ func (g *generator) operation(md protoreflect.MethodDescriptor) (path, verb stri
 	idempotent := verb == "post" || verb == "patch"
 	if idempotent { // the one Idempotency-Key rule (server/app/idempotency.go): every POST and PATCH
 		params = append(params, ref("parameters", "Idempotency-Key"))
+	}
+	if verb == "get" { // a read may take a replica's state (server/app/grpc.go: route)
+		params = append(params, ref("parameters", "Catalog-Consistency"))
 	}
 	params = append(params, etagParameters(md, verb)...) // etag.go
 	if len(params) > 0 {

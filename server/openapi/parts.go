@@ -156,6 +156,16 @@ func idempotencyKeyParameter() obj {
 		"schema": obj{"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7E]+$"}}
 }
 
+// consistencyParameter is the Catalog-Consistency header of every GET.
+func consistencyParameter() obj {
+	return obj{"name": "Catalog-Consistency", "in": "header", "required": false,
+		"description": "What the read may see when catalogd has read replicas (`DATABASE_READ_URL`). Absent: every write made " +
+			"before the request (read-your-writes; a replica serves it only once it has replayed them, else the primary). " +
+			"`eventual`: the state of a replica less than `CATALOG_READ_MAX_LAG` (2s) behind, which may miss the latest writes. " +
+			"Any other value: 400 `VALIDATION_FAILED`. Without replicas every read sees every write.",
+		"schema": obj{"type": "string", "enum": []any{"eventual"}}}
+}
+
 // commonHeaders are the headers of every answer of an operation.
 func commonHeaders() obj {
 	return obj{"X-Request-Id": ref("headers", "X-Request-Id"), "RateLimit-Policy": ref("headers", "RateLimit-Policy"),

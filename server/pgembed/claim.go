@@ -140,6 +140,8 @@ local all all trust
 # TCP (listen_addresses is 127.0.0.1): the superuser's password, SCRAM only.
 host all all 127.0.0.1/32 scram-sha-256
 host all all ::1/128 scram-sha-256
+# Streaming standbys (StartStandby; only with Options.Replication are there WAL senders).
+host replication all 127.0.0.1/32 scram-sha-256
 `
 }
 

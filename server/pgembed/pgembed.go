@@ -92,6 +92,12 @@ type Options struct {
 	// its ephemeral range, where an outgoing connection can take it between
 	// the choice and the server's bind.
 	PortMin, PortMax int
+	// Replication lets standbys stream from the cluster (StartStandby): wal_level replica and
+	// WAL senders, also on a throwaway cluster (whose WAL is minimal otherwise).
+	Replication bool
+	// standby: the data directory is a standby's (StartStandby), which is read-only: no password
+	// is set and no database created on start.
+	standby bool
 }
 
 // ForTests are the options of the tests' private clusters: throwaway, a port
@@ -99,9 +105,10 @@ type Options struct {
 // package opens up to ~30 (the service's pool of 8 per running replica, a
 // test pool of 4, admin connections) and `go test -p 2` runs two packages at
 // once against the same cluster; 200 leaves room without costing memory
-// worth mentioning.
+// worth mentioning. Standbys may stream from them (Replication): the read
+// replica tests (test/topology, TEST_READ_REPLICA) take one with StartStandby.
 func ForTests() Options {
-	return Options{Throwaway: true, MaxConnections: 200, PortMin: 16384, PortMax: 32767}
+	return Options{Throwaway: true, MaxConnections: 200, PortMin: 16384, PortMax: 32767, Replication: true}
 }
 
 // Cluster is a running private PostgreSQL server.
@@ -650,12 +657,19 @@ shared_buffers = %s
 	if c.opts.Throwaway {
 		conf += `# A throwaway cluster (tests): its data may be lost in a crash, and is deleted after use anyway.
 fsync = off
-synchronous_commit = off
 full_page_writes = off
-wal_level = minimal
-max_wal_senders = 0
 jit = off
 `
+		if !c.opts.Replication {
+			conf += "synchronous_commit = off\nwal_level = minimal\nmax_wal_senders = 0\n"
+		} else {
+			// A commit's WAL is written before it returns (cheap with fsync off): a standby's
+			// reader that waits for pg_current_wal_flush_lsn() then sees every commit made before.
+			conf += "synchronous_commit = on\n"
+		}
+	}
+	if c.opts.Replication {
+		conf += "# Standbys stream from it (StartStandby); a standby runs read queries (hot standby).\nwal_level = replica\nmax_wal_senders = 10\nhot_standby = on\n"
 	}
 	return conf
 }
@@ -685,6 +699,9 @@ func (c *Cluster) waitReadyAndCreateDB(ctx context.Context) error {
 		}
 	}
 	defer conn.Close(context.Background())
+	if c.opts.standby { // read-only: the password and the databases are the primary's
+		return nil
+	}
 	if err := c.setPassword(ctx, conn); err != nil {
 		return err
 	}

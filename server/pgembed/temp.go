@@ -66,20 +66,8 @@ var liveTemps sync.Map
 // without calling Remove — returns from main, exits, panics, is killed — a watchdog process
 // started here does the same within moments, so no server and no directory is left behind.
 func StartTemp(ctx context.Context, log *slog.Logger, opts Options) (*Cluster, error) {
-	root, err := os.MkdirTemp("", TempPrefix)
+	dir, td, err := watchedTempDir()
 	if err != nil {
-		return nil, fmt.Errorf("pgembed: %w", err)
-	}
-	// As root, PostgreSQL runs as the postgres user, which must traverse root (MkdirTemp makes it 0700).
-	if err := os.Chmod(root, 0o755); err != nil {
-		_ = os.RemoveAll(root)
-		return nil, fmt.Errorf("pgembed: %w", err)
-	}
-	dir := filepath.Join(root, "pg")
-	// The watchdog starts before the cluster: a process killed during Start leaves nothing either.
-	td, err := startWatchdog(root, filepath.Join(dir, "data"), socketDir(dir))
-	if err != nil {
-		_ = os.RemoveAll(root)
 		return nil, err
 	}
 	c, err := StartWith(ctx, dir, log, opts)
@@ -91,6 +79,28 @@ func StartTemp(ctx context.Context, log *slog.Logger, opts Options) (*Cluster, e
 	}
 	c.temp = td
 	return c, nil
+}
+
+// watchedTempDir makes a temporary directory (os.TempDir()/catalogd-pg-*) for a cluster in its
+// "pg" subdirectory (dir) and starts its watchdog, which stops that cluster and deletes the
+// directory when td.remove is called or the process ends. The watchdog starts before the
+// cluster: a process killed while the cluster starts leaves nothing either.
+func watchedTempDir() (dir string, td *tempDir, err error) {
+	root, err := os.MkdirTemp("", TempPrefix)
+	if err != nil {
+		return "", nil, fmt.Errorf("pgembed: %w", err)
+	}
+	// As root, PostgreSQL runs as the postgres user, which must traverse root (MkdirTemp makes it 0700).
+	if err := os.Chmod(root, 0o755); err != nil {
+		_ = os.RemoveAll(root)
+		return "", nil, fmt.Errorf("pgembed: %w", err)
+	}
+	dir = filepath.Join(root, "pg")
+	if td, err = startWatchdog(root, filepath.Join(dir, "data"), socketDir(dir)); err != nil {
+		_ = os.RemoveAll(root)
+		return "", nil, err
+	}
+	return dir, td, nil
 }
 
 func startWatchdog(root, dataDir, sockDir string) (*tempDir, error) {

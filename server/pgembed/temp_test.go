@@ -100,7 +100,7 @@ func TestStartTempSettingsAndRemove(t *testing.T) {
 	}
 	conn := connectURL(t, c.AdminURL())
 	for setting, want := range map[string]string{
-		"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "wal_level": "minimal",
+		"fsync": "off", "synchronous_commit": "on", "full_page_writes": "off", "wal_level": "replica", // ForTests takes standbys
 		"jit": "off", "max_connections": "200", "shared_buffers": "32MB", "listen_addresses": "127.0.0.1",
 		"port": strconv.Itoa(c.Port()),
 	} {
@@ -253,10 +253,21 @@ func TestSettingsOfDurableAndThrowawayClusters(t *testing.T) {
 	if !strings.Contains(bench, "shared_buffers = '128MB'") {
 		t.Errorf("shared_buffers option:\n%s", bench)
 	}
+	// The tests' clusters take standbys (Replication): WAL for them, and commits that write their
+	// WAL before returning (read-your-writes through a standby waits for the flushed position).
 	tests := (&Cluster{port: 5000, sockDir: "/s", opts: ForTests()}).settings()
-	for _, want := range []string{"fsync = off", "synchronous_commit = off", "full_page_writes = off", "max_connections = 200"} {
+	for _, want := range []string{"fsync = off", "synchronous_commit = on", "full_page_writes = off", "max_connections = 200",
+		"wal_level = replica", "max_wal_senders = 10", "hot_standby = on"} {
 		if !strings.Contains(tests, want+"\n") {
 			t.Errorf("test settings lack %q:\n%s", want, tests)
+		}
+	}
+	solo := ForTests()
+	solo.Replication = false
+	fast := (&Cluster{port: 5000, sockDir: "/s", opts: solo}).settings()
+	for _, want := range []string{"fsync = off", "synchronous_commit = off", "wal_level = minimal", "max_wal_senders = 0"} {
+		if !strings.Contains(fast, want+"\n") {
+			t.Errorf("throwaway settings without standbys lack %q:\n%s", want, fast)
 		}
 	}
 }

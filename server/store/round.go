@@ -38,8 +38,9 @@ func (r *Round) Len() int { return len(r.reads) }
 
 // Send runs the round's reads on the pool in one round trip and returns the first read's error
 // (sql.ErrNoRows of a :one query included, as the query itself would), after which the remaining
-// results are discarded. An empty round sends nothing. Under a context of WithTx it is sent in that
-// transaction, as DB.Q's statements are. Otherwise the batch runs in one implicit
+// results are discarded. An empty round sends nothing. It goes where DB.SendBatch sends it: under a
+// context of WithTx in that transaction, as DB.Q's statements; for a routed read on a read replica
+// (replicas.go). Otherwise the batch runs in one implicit
 // transaction, each statement with its own snapshot (READ COMMITTED), as separate queries would.
 func (d *DB) Send(ctx context.Context, r *Round) error {
 	if len(r.reads) == 0 {
@@ -53,12 +54,7 @@ func (d *DB) Send(ctx context.Context, r *Round) error {
 	for _, c := range calls {
 		b.Queue(c.SQL, c.Args...)
 	}
-	var br pgx.BatchResults
-	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok { // under WithTx, in that transaction (as DB.Q)
-		br = tx.SendBatch(ctx, b)
-	} else {
-		br = d.Pool.SendBatch(ctx, b)
-	}
+	br := d.SendBatch(ctx, b) // under WithTx in that transaction; a routed read on a replica
 	rep := &replayer{br: br, want: calls}
 	for _, read := range r.reads {
 		if err := read(db.New(rep)); err != nil {

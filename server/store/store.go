@@ -24,6 +24,8 @@ type DB struct {
 	topo Topology
 	// direct is the configuration of topo.DirectURL's connections (nil: none).
 	direct *pgx.ConnConfig
+	// replicas serve the routed reads (Routed; nil: the primary serves every read).
+	replicas *Replicas
 }
 
 // Open connects a pool to url and checks it answers.
@@ -48,25 +50,9 @@ type Options struct {
 // OpenWith connects a pool to url with opts and checks it answers. The webhook dispatcher has a
 // pool of its own (DESIGN.md "Limits and fairness"), so that API load cannot take its connections.
 func OpenWith(ctx context.Context, url string, opts Options) (*DB, error) {
-	cfg, err := pgxpool.ParseConfig(url)
+	cfg, err := poolConfig(url, opts)
 	if err != nil {
 		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
-	}
-	if opts.MaxConns > 0 {
-		cfg.MaxConns = opts.MaxConns
-		cfg.MinConns = min(opts.MinConns, opts.MaxConns)
-	} else if cfg.MaxConns < 8 {
-		cfg.MaxConns = 8
-	}
-	if opts.Name != "" {
-		cfg.ConnConfig.RuntimeParams["application_name"] = "catalogd-" + opts.Name
-	}
-	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
-	opts.Topology.configure(cfg.ConnConfig)
-	cfg.ConnConfig.Tracer = tracing.Pgx() // a span per statement when tracing is on (nil: off)
-	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
-		registerUUID(c.TypeMap())
-		return nil
 	}
 	var direct *pgx.ConnConfig
 	if opts.DirectURL != "" {
@@ -88,37 +74,72 @@ func OpenWith(ctx context.Context, url string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
-	return &DB{Pool: pool, Q: db.New(ctxDB{pool}), topo: opts.Topology, direct: direct}, nil
+	d := &DB{Pool: pool, topo: opts.Topology, direct: direct}
+	d.Q = db.New(ctxDB{d})
+	return d, nil
+}
+
+// poolConfig is the configuration of a pool of url with opts: its size, name, time zone, the
+// pooler's statement mode, tracing and the uuid type.
+func poolConfig(url string, opts Options) (*pgxpool.Config, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+		cfg.MinConns = min(opts.MinConns, opts.MaxConns)
+	} else if cfg.MaxConns < 8 {
+		cfg.MaxConns = 8
+	}
+	if opts.Name != "" {
+		cfg.ConnConfig.RuntimeParams["application_name"] = "catalogd-" + opts.Name
+	}
+	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
+	opts.Topology.configure(cfg.ConnConfig)
+	cfg.ConnConfig.Tracer = tracing.Pgx() // a span per statement when tracing is on (nil: off)
+	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
+		registerUUID(c.TypeMap())
+		return nil
+	}
+	return cfg, nil
 }
 
 // ctxDB is the pool as the queries' connection, except that a statement under a context from
 // WithTx runs in that transaction: a handler that reads with DB.Q outside DB.Tx (e.g. to fill a
-// response) sees what its own transaction wrote, and does not take a second connection.
-type ctxDB struct{ pool *pgxpool.Pool }
+// response) sees what its own transaction wrote, and does not take a second connection. Outside a
+// transaction, the queries of a routed read (Routed) run on a read replica (replicas.go); Exec,
+// which writes, always runs on the primary.
+type ctxDB struct{ d *DB }
 
 func (c ctxDB) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
 	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
 		return tx.Exec(ctx, sql, args...)
 	}
-	return c.pool.Exec(ctx, sql, args...)
+	return c.d.Pool.Exec(ctx, sql, args...)
 }
 
 func (c ctxDB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
 	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
 		return tx.Query(ctx, sql, args...)
 	}
-	return c.pool.Query(ctx, sql, args...)
+	return c.routedQuery(ctx, sql, args)
 }
 
 func (c ctxDB) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
 	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
 		return tx.QueryRow(ctx, sql, args...)
 	}
-	return c.pool.QueryRow(ctx, sql, args...)
+	return c.routedQueryRow(ctx, sql, args)
 }
 
-// Close closes the pool.
-func (d *DB) Close() { d.Pool.Close() }
+// Close closes the pool (and the read replicas' of UseReplicas).
+func (d *DB) Close() {
+	if d.replicas != nil {
+		d.replicas.Close()
+	}
+	d.Pool.Close()
+}
 
 // ReadyTimeout bounds one Ready check.
 const ReadyTimeout = 3 * time.Second

@@ -76,7 +76,7 @@ func ProductsRequest(f *pb.ProductFilter) *pb.ListProductsRequest {
 }
 
 func (s *ExportServer) ListExports(ctx context.Context, req *pb.ListExportsRequest) (*pb.ListExportsResponse, error) {
-	rows, page, err := list.Run[db.Export](ctx, s.DB.Pool, ExportList, reqctx.Tenant(ctx), req)
+	rows, page, err := list.Run[db.Export](ctx, s.DB, ExportList, reqctx.Tenant(ctx), req)
 	if err != nil {
 		return nil, err
 	}

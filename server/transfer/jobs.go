@@ -175,7 +175,7 @@ type ImportServer struct {
 }
 
 func (s *ImportServer) ListImports(ctx context.Context, req *pb.ListImportsRequest) (*pb.ListImportsResponse, error) {
-	rows, page, err := list.Run[db.Import](ctx, s.DB.Pool, ImportList, reqctx.Tenant(ctx), req)
+	rows, page, err := list.Run[db.Import](ctx, s.DB, ImportList, reqctx.Tenant(ctx), req)
 	if err != nil {
 		return nil, err
 	}
@@ -396,7 +396,7 @@ func (s *ImportServer) ListImportLines(ctx context.Context, req *pb.ListImportLi
 	if err != nil {
 		return nil, err
 	}
-	rows, page, err := list.Run[db.ImportLine](ctx, s.DB.Pool, ImportLineList, imp.TenantID, req, list.Eq("import_uuid", imp.Uuid))
+	rows, page, err := list.Run[db.ImportLine](ctx, s.DB, ImportLineList, imp.TenantID, req, list.Eq("import_uuid", imp.Uuid))
 	if err != nil {
 		return nil, err
 	}

@@ -140,7 +140,7 @@ func mapSlice[T, P any](xs []T, f func(T) P) []P {
 
 // ListWebhookEventTypes lists the platform's event catalog.
 func (s *EventTypeService) ListWebhookEventTypes(ctx context.Context, req *pb.ListWebhookEventTypesRequest) (*pb.ListWebhookEventTypesResponse, error) {
-	rows, page, err := list.Run[db.WebhookEventType](ctx, s.DB.Pool, EventTypeList, "", req)
+	rows, page, err := list.Run[db.WebhookEventType](ctx, s.DB, EventTypeList, "", req)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ func (s *Service) subscription(ctx context.Context, raw string) (db.WebhookSubsc
 }
 
 func (s *Service) ListWebhookSubscriptions(ctx context.Context, req *pb.ListWebhookSubscriptionsRequest) (*pb.ListWebhookSubscriptionsResponse, error) {
-	rows, page, err := list.Run[db.WebhookSubscription](ctx, s.DB.Pool, SubscriptionList, reqctx.Tenant(ctx), req)
+	rows, page, err := list.Run[db.WebhookSubscription](ctx, s.DB, SubscriptionList, reqctx.Tenant(ctx), req)
 	if err != nil {
 		return nil, err
 	}
@@ -391,7 +391,7 @@ func (s *Service) ListWebhookSubscriptionEventTypes(ctx context.Context, req *pb
 	if err != nil {
 		return nil, err
 	}
-	rows, page, err := list.Run[db.WebhookSubscriptionEventType](ctx, s.DB.Pool, SubscriptionEventTypeList, sub.TenantID, req, list.Eq("subscription_uuid", sub.Uuid))
+	rows, page, err := list.Run[db.WebhookSubscriptionEventType](ctx, s.DB, SubscriptionEventTypeList, sub.TenantID, req, list.Eq("subscription_uuid", sub.Uuid))
 	if err != nil {
 		return nil, err
 	}
@@ -536,7 +536,7 @@ func (s *Service) ListWebhookDeliveries(ctx context.Context, req *pb.ListWebhook
 	if err != nil {
 		return nil, err
 	}
-	rows, page, err := list.Run[db.WebhookDelivery](ctx, s.DB.Pool, DeliveryList, sub.TenantID, req, list.Eq("subscription_uuid", sub.Uuid))
+	rows, page, err := list.Run[db.WebhookDelivery](ctx, s.DB, DeliveryList, sub.TenantID, req, list.Eq("subscription_uuid", sub.Uuid))
 	if err != nil {
 		return nil, err
 	}
@@ -572,7 +572,7 @@ func (s *Service) ListWebhookDeliveryAttempts(ctx context.Context, req *pb.ListW
 	if err != nil {
 		return nil, err
 	}
-	rows, page, err := list.Run[db.WebhookDeliveryAttempt](ctx, s.DB.Pool, AttemptList, d.TenantID, req, list.Eq("delivery_uuid", d.Uuid))
+	rows, page, err := list.Run[db.WebhookDeliveryAttempt](ctx, s.DB, AttemptList, d.TenantID, req, list.Eq("delivery_uuid", d.Uuid))
 	if err != nil {
 		return nil, err
 	}
