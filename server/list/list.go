@@ -77,7 +77,9 @@ type Spec struct {
 	// DefaultOrder (optional) are the columns, ascending, of a list asked for no order; created_at
 	// otherwise. Ties break on uuid either way.
 	DefaultOrder []string
-	SoftDelete   *SoftDelete
+	// DefaultDesc: DefaultOrder (or created_at) runs descending (newest first: history).
+	DefaultDesc bool
+	SoftDelete  *SoftDelete
 	// Where (optional) is a fixed SQL condition on the listed table, part of every query of the
 	// list (page and count): what the list may show at all, whatever the request.
 	Where string
@@ -374,8 +376,9 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 			def = []string{"created_at"}
 		}
 		for _, col := range def {
-			keys = append(keys, orderKey{col, false})
+			keys = append(keys, orderKey{col, s.DefaultDesc})
 		}
+		last = s.DefaultDesc
 	}
 	// Ties break on uuid, in the direction of the last key so an index can serve the whole order.
 	keys = append(keys, orderKey{"uuid", last})
