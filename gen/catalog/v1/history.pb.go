@@ -436,17 +436,24 @@ func (x *ListHistoryResponse) GetPagination() *Pagination {
 }
 
 type ListProductHistoryRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ProductUuid   string                 `protobuf:"bytes,12,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
-	ResourceTypes *StringsFilter         `protobuf:"bytes,1,opt,name=resource_types,json=resourceTypes,proto3" json:"resource_types,omitempty"`
-	ResourceUuids *StringsFilter         `protobuf:"bytes,2,opt,name=resource_uuids,json=resourceUuids,proto3" json:"resource_uuids,omitempty"`
-	ParentUuids   *StringsFilter         `protobuf:"bytes,3,opt,name=parent_uuids,json=parentUuids,proto3" json:"parent_uuids,omitempty"`
-	Actors        *StringsFilter         `protobuf:"bytes,4,opt,name=actors,proto3" json:"actors,omitempty"`
-	CreatedAt     *TimeFilter            `protobuf:"bytes,5,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	Page          *int32                 `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	Size          *int32                 `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
-	Cursor        *string                `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
-	OrderBy       []*OrderBy             `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The product: its entries and those of everything under it (a deleted product's too).
+	ProductUuid string `protobuf:"bytes,12,opt,name=product_uuid,json=productUuid,proto3" json:"product_uuid,omitempty"`
+	// Resource types, e.g. resourceTypes[eq]=product.input_value.
+	ResourceTypes *StringsFilter `protobuf:"bytes,1,opt,name=resource_types,json=resourceTypes,proto3" json:"resource_types,omitempty"`
+	ResourceUuids *StringsFilter `protobuf:"bytes,2,opt,name=resource_uuids,json=resourceUuids,proto3" json:"resource_uuids,omitempty"`
+	// Entries of resources under these parents (a publication: its schedules).
+	ParentUuids *StringsFilter `protobuf:"bytes,3,opt,name=parent_uuids,json=parentUuids,proto3" json:"parent_uuids,omitempty"`
+	// Actor subjects (the token's sub, or system).
+	Actors    *StringsFilter `protobuf:"bytes,4,opt,name=actors,proto3" json:"actors,omitempty"`
+	CreatedAt *TimeFilter    `protobuf:"bytes,5,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	Page      *int32         `protobuf:"varint,10,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	Size      *int32         `protobuf:"varint,11,opt,name=size,proto3,oneof" json:"size,omitempty"`
+	// Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+	// same filters and order, read without an offset (page must then be absent).
+	Cursor *string `protobuf:"bytes,100,opt,name=cursor,proto3,oneof" json:"cursor,omitempty"`
+	// Newest first unless createdAt[order]=asc.
+	OrderBy       []*OrderBy `protobuf:"bytes,14,rep,name=order_by,json=orderBy,proto3" json:"order_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }

@@ -256,11 +256,15 @@ export const ListHistoryResponseSchema: GenMessage<ListHistoryResponse> = /*@__P
  */
 export type ListProductHistoryRequest = Message<"catalog.v1.ListProductHistoryRequest"> & {
   /**
+   * The product: its entries and those of everything under it (a deleted product's too).
+   *
    * @generated from field: string product_uuid = 12;
    */
   productUuid: string;
 
   /**
+   * Resource types, e.g. resourceTypes[eq]=product.input_value.
+   *
    * @generated from field: catalog.v1.StringsFilter resource_types = 1;
    */
   resourceTypes?: StringsFilter | undefined;
@@ -271,11 +275,15 @@ export type ListProductHistoryRequest = Message<"catalog.v1.ListProductHistoryRe
   resourceUuids?: StringsFilter | undefined;
 
   /**
+   * Entries of resources under these parents (a publication: its schedules).
+   *
    * @generated from field: catalog.v1.StringsFilter parent_uuids = 3;
    */
   parentUuids?: StringsFilter | undefined;
 
   /**
+   * Actor subjects (the token's sub, or system).
+   *
    * @generated from field: catalog.v1.StringsFilter actors = 4;
    */
   actors?: StringsFilter | undefined;
@@ -296,11 +304,16 @@ export type ListProductHistoryRequest = Message<"catalog.v1.ListProductHistoryRe
   size?: number | undefined;
 
   /**
+   * Opaque position from the previous page's pagination.nextCursor: the page after it, in the
+   * same filters and order, read without an offset (page must then be absent).
+   *
    * @generated from field: optional string cursor = 100;
    */
   cursor?: string | undefined;
 
   /**
+   * Newest first unless createdAt[order]=asc.
+   *
    * @generated from field: repeated catalog.v1.OrderBy order_by = 14;
    */
   orderBy: OrderBy[];
