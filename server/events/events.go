@@ -73,14 +73,19 @@ func Record(ctx context.Context, q *db.Queries, tenant string, now time.Time, ev
 	if tp := tracing.Traceparent(ctx); tp != "" { // the deliveries continue the write's trace
 		params.Traceparent = &tp
 	}
-	if _, err := q.InsertEvents(ctx, params); err != nil {
-		return err
+	if !history.BenchOff {
+		entries, err := historyOf(evs)
+		if err != nil {
+			return err
+		}
+		if len(entries) > 0 { // written by the same statement
+			h := history.Params(ctx, tenant, entries)
+			params.HUuids, params.HResourceTypes, params.HResourceUuids, params.HParents = h.Uuids, h.ResourceTypes, h.ResourceUuids, h.Parents
+			params.HActions, params.HActor, params.HChanges, params.HRequestID = h.Actions, h.Actor, h.Changes, h.RequestID
+		}
 	}
-	entries, err := historyOf(evs)
-	if err != nil {
-		return err
-	}
-	return history.Record(ctx, q, tenant, entries)
+	_, err := q.InsertEvents(ctx, params)
+	return err
 }
 
 // historyOf is the history entries of evs: one per event of a catalog resource (the jobs' events,
