@@ -26,7 +26,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/catalogd/catalogd/bench/measure"
-	"github.com/catalogd/catalogd/server/apptest"
 )
 
 var (
@@ -44,21 +43,9 @@ type way struct {
 func main() {
 	flag.Parse()
 	log.SetFlags(0)
-	dir, err := os.MkdirTemp("", "bench-history-")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	bin, err := apptest.BuildCatalogd(dir)
-	if err != nil {
-		log.Fatal(err)
-	}
+	dir, bin, dbURL, done := measure.Setup("bench-history")
+	defer done()
 	ctx := context.Background()
-	dbURL, drop, err := apptest.CreateDatabase(ctx, "catalogd_bench_history")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer drop()
 	pool, err := pgxpool.New(ctx, dbURL)
 	if err != nil {
 		log.Fatal(err)

@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"net"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -83,4 +85,26 @@ func Median(v []float64) float64 {
 		return 0
 	}
 	return s[len(s)/2]
+}
+
+// Setup builds catalogd into a temporary directory and creates a database named after prefix for a
+// program that runs `catalogd serve` (Serve) its own ways; done removes both.
+func Setup(prefix string) (dir, bin, dbURL string, done func()) {
+	dir, err := os.MkdirTemp("", prefix+"-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if bin, err = apptest.BuildCatalogd(dir); err != nil {
+		os.RemoveAll(dir)
+		log.Fatal(err)
+	}
+	dbURL, drop, err := apptest.CreateDatabase(context.Background(), "catalogd_"+strings.ReplaceAll(prefix, "-", "_"))
+	if err != nil {
+		os.RemoveAll(dir)
+		log.Fatal(err)
+	}
+	return dir, bin, dbURL, func() {
+		drop()
+		os.RemoveAll(dir)
+	}
 }

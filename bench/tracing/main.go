@@ -9,7 +9,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -17,13 +16,11 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"os"
 	"slices"
 	"sync/atomic"
 	"time"
 
 	"github.com/catalogd/catalogd/bench/measure"
-	"github.com/catalogd/catalogd/server/apptest"
 )
 
 var (
@@ -41,20 +38,8 @@ type way struct {
 func main() {
 	flag.Parse()
 	log.SetFlags(0)
-	dir, err := os.MkdirTemp("", "bench-tracing-")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	bin, err := apptest.BuildCatalogd(dir)
-	if err != nil {
-		log.Fatal(err)
-	}
-	dbURL, drop, err := apptest.CreateDatabase(context.Background(), "catalogd_bench_tracing")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer drop()
+	dir, bin, dbURL, done := measure.Setup("bench-tracing")
+	defer done()
 
 	// The OTLP/HTTP receiver: reads each export and answers 200 with an empty response.
 	var exports, exportBytes atomic.Int64

@@ -26,7 +26,7 @@ func List(types []string) *list.Spec {
 		Filters: map[string]list.Field{
 			"resourceTypes": {Column: "resource_type", Type: list.Text, Values: types},
 			"resourceUuids": {Column: "resource_uuid", Type: list.UUID},
-			"parentUuids":   {Column: "parent_uuids", Type: list.UUID, Match: "parent_uuids && @values"},
+			"parentUuids":   {Column: "parent_uuids", Type: list.UUID, Match: "cardinality(parent_uuids) > 0 AND parent_uuids && @values"},
 			"actors":        {Column: "actor_subject", Type: list.Text},
 			"createdAt":     {Column: "created_at", Type: list.Time},
 		},
