@@ -9,14 +9,12 @@ package history
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/google/uuid"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/jsonpb"
@@ -45,8 +43,8 @@ var Stamped = map[string]bool{"uuid": true, "createdAt": true, "updatedAt": true
 var Secret = map[string]bool{"secret": true}
 
 // Diff is the JSON array of the fields that differ between before and after, two states of one
-// resource as its API message ({"field", "before", "after"}, in the message's field order). A nil
-// before is a create (only "after", fields that are null left out), a nil after a delete (only
+// resource as its API message ({"field", "before", "after"}, in the order the API writes them). A
+// nil before is a create (only "after", fields that are null left out), a nil after a delete (only
 // "before"). Fields of Stamped are left out.
 func Diff(before, after proto.Message) ([]byte, error) {
 	b, err := fieldsOf(before)
@@ -57,28 +55,33 @@ func Diff(before, after proto.Message) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := after
-	if m == nil {
-		m = before
+	created, deleted := b == nil, a == nil
+	if created {
+		b = make([]field, len(a))
+	} else if deleted {
+		a = make([]field, len(b))
+	} else if len(a) != len(b) {
+		return nil, fmt.Errorf("history: %T and %T are not one resource's states", before, after)
 	}
 	out := make([]byte, 0, 256)
 	out = append(out, '[')
-	if m != nil {
-		fs := m.ProtoReflect().Descriptor().Fields()
-		for i := 0; i < fs.Len(); i++ {
-			out = appendChange(out, fs.Get(i), b, a, before == nil, after == nil)
+	for i := range a {
+		name := a[i].name
+		if deleted {
+			name = b[i].name
+		} else if !created && b[i].name != name {
+			return nil, fmt.Errorf("history: %T and %T are not one resource's states", before, after)
 		}
+		out = appendChange(out, name, orNull(b[i].value), orNull(a[i].value), created, deleted)
 	}
 	return append(out, ']'), nil
 }
 
-// appendChange appends field fd's change, if any, to out (a JSON array being written).
-func appendChange(out []byte, fd protoreflect.FieldDescriptor, b, a map[string]json.RawMessage, created, deleted bool) []byte {
-	name := fd.JSONName()
+// appendChange appends field name's change, if any, to out (a JSON array being written).
+func appendChange(out []byte, name string, bv, av []byte, created, deleted bool) []byte {
 	if Stamped[name] {
 		return out
 	}
-	bv, av := orNull(b[name]), orNull(a[name])
 	switch {
 	case created && isNull(av), deleted && isNull(bv):
 		return out
@@ -101,17 +104,25 @@ func appendChange(out []byte, fd protoreflect.FieldDescriptor, b, a map[string]j
 	return append(out, '}')
 }
 
-func orNull(v json.RawMessage) json.RawMessage {
+func orNull(v []byte) []byte {
 	if v == nil {
-		return json.RawMessage("null")
+		return []byte("null")
 	}
 	return v
 }
 
-func isNull(v json.RawMessage) bool { return string(v) == "null" }
+func isNull(v []byte) bool { return string(v) == "null" }
 
-// fieldsOf is m's API JSON by field (nil for a nil m).
-func fieldsOf(m proto.Message) (map[string]json.RawMessage, error) {
+// field is one top-level member of a message's API JSON.
+type field struct {
+	name  string
+	value []byte
+}
+
+// fieldsOf is m's API JSON member by member, in the order the codec writes them (every field of
+// the message, null when unset: one message type always gives the same names in the same order);
+// nil for a nil m.
+func fieldsOf(m proto.Message) ([]field, error) {
 	if m == nil || !m.ProtoReflect().IsValid() {
 		return nil, nil
 	}
@@ -119,9 +130,52 @@ func fieldsOf(m proto.Message) (map[string]json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, fmt.Errorf("history: %T is not a JSON object: %w", m, err)
+	return members(raw)
+}
+
+// members splits a JSON object written by the codec into its members without decoding the values:
+// the codec's names are plain (no escapes), and a value ends at the first comma or closing brace
+// outside strings, arrays and objects.
+func members(raw []byte) ([]field, error) {
+	bad := fmt.Errorf("history: not a JSON object: %.60s", raw)
+	if len(raw) < 2 || raw[0] != '{' || raw[len(raw)-1] != '}' {
+		return nil, bad
+	}
+	out := make([]field, 0, 16)
+	i, end := 1, len(raw)-1
+	for i < end {
+		if raw[i] != '"' {
+			return nil, bad
+		}
+		k := bytes.IndexByte(raw[i+1:end], '"')
+		if k < 0 || i+k+2 >= end || raw[i+k+2] != ':' {
+			return nil, bad
+		}
+		name := string(raw[i+1 : i+1+k])
+		start := i + k + 3
+		j, depth, inString := start, 0, false
+		for ; j < end; j++ {
+			c := raw[j]
+			switch {
+			case inString:
+				if c == '\\' {
+					j++
+				} else if c == '"' {
+					inString = false
+				}
+			case c == '"':
+				inString = true
+			case c == '{' || c == '[':
+				depth++
+			case c == '}' || c == ']':
+				depth--
+			case c == ',' && depth == 0:
+				goto done
+			}
+		}
+	done:
+		out = append(out, field{name, raw[start:j]})
+		i = j + 1
 	}
 	return out, nil
 }
