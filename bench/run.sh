@@ -32,6 +32,9 @@
 # 15. tracing: bench/tracing runs `catalogd serve` on a database of its own three ways in turn (tracing
 #     off; on with OTEL_TRACES_SAMPLER=always_off; on with every request sampled and exported by
 #     OTLP/HTTP to a receiver in the program), 3 rounds each: GET by uuid and bulk create of 100.
+# 16. history: bench/history runs `catalogd serve` on a database of its own with its history and without
+#     (CATALOG_BENCH_HISTORY_OFF=1), 3 rounds each: bulk create of 100 and a single PATCH, CPU per
+#     request; then the history table's bytes per entry (pg_total_relation_size).
 # 13. import (run before the summary): `catalogd serve` on a fresh database; bench/transfer generates
 #     BENCH_IMPORT_LINES (1000000) product lines (a family with a variant axis, a tenth variant parents,
 #     2 categories, 1 tag, 4 values in 2 locales each) after their structure, imports them into an
@@ -68,7 +71,7 @@ export PATH="$PATH:/usr/local/go/bin"
 export GOFLAGS="${GOFLAGS:--buildvcs=false}" GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
 
 # The steps to run (STEP[n]=1), from BENCH_STEPS and BENCH_SKIP; checked before anything starts.
-NAMES=(- setup load pgbench webhooks products summary micro frontdoor retention assetfiles search idempotency import topology tracing)
+NAMES=(- setup load pgbench webhooks products summary micro frontdoor retention assetfiles search idempotency import topology tracing history)
 # steps LIST: the step numbers of a list such as "2-5,webhooks,9", one a line.
 steps() {
 	local item a b n items=()
@@ -77,14 +80,14 @@ steps() {
 		for n in "${!NAMES[@]}"; do [ "${NAMES[$n]}" = "$item" ] && item=$n; done
 		if [[ $item =~ ^([0-9]+)(-([0-9]+))?$ ]]; then
 			a=${BASH_REMATCH[1]} b=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}}
-			if ((a >= 1 && b <= 15 && a <= b)); then seq "$a" "$b"; continue; fi
+			if ((a >= 1 && b <= 16 && a <= b)); then seq "$a" "$b"; continue; fi
 		fi
-		echo "bench: '$item' is not a step: give numbers 1-15, ranges (2-5) or names (${NAMES[*]:1})" >&2
+		echo "bench: '$item' is not a step: give numbers 1-16, ranges (2-5) or names (${NAMES[*]:1})" >&2
 		return 1
 	done
 }
 declare -A STEP=()
-selected="$(steps "${BENCH_STEPS:-1-15}")" && skipped="$(steps "${BENCH_SKIP:-}")" || exit 2
+selected="$(steps "${BENCH_STEPS:-1-16}")" && skipped="$(steps "${BENCH_SKIP:-}")" || exit 2
 for n in $selected; do STEP[$n]=1; done
 for n in $skipped; do unset "STEP[$n]"; done
 STEP[1]=1 STEP[6]=1 # the set-up and the summary
@@ -427,6 +430,11 @@ fi
 if step 15 "tracing (bench/tracing: tracing off, on with the always_off sampler, on with every request sampled)"; then
 	go run ./bench/tracing -clients "$CLIENTS" -duration "${DURATION}s" | tee "$OUT/tracing.txt" || failed "bench/tracing"
 	{ echo; echo "Tracing (bench/tracing):"; cat "$OUT/tracing.txt"; } >>"$OUT/latest.txt"
+fi
+# --- 16. history: what the history costs bulk create and a single PATCH, and its size ----------------
+if step 16 "history (bench/history: bulk create of 100 and PATCH with and without history; bytes per entry)"; then
+	go run ./bench/history -clients "$CLIENTS" -duration "${DURATION}s" | tee "$OUT/history.txt" || failed "bench/history"
+	{ echo; echo "History (bench/history):"; cat "$OUT/history.txt"; } >>"$OUT/latest.txt"
 fi
 step_done
 

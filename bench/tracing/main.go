@@ -9,7 +9,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -17,16 +16,11 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/catalogd/catalogd/bench/measure"
-	"github.com/catalogd/catalogd/server/apptest"
 )
 
 var (
@@ -44,20 +38,8 @@ type way struct {
 func main() {
 	flag.Parse()
 	log.SetFlags(0)
-	dir, err := os.MkdirTemp("", "bench-tracing-")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	bin, err := apptest.BuildCatalogd(dir)
-	if err != nil {
-		log.Fatal(err)
-	}
-	dbURL, drop, err := apptest.CreateDatabase(context.Background(), "catalogd_bench_tracing")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer drop()
+	dir, bin, dbURL, done := measure.Setup("bench-tracing")
+	defer done()
 
 	// The OTLP/HTTP receiver: reads each export and answers 200 with an empty response.
 	var exports, exportBytes atomic.Int64
@@ -83,10 +65,10 @@ func main() {
 	var ids []string
 	for round := range *rounds {
 		for i, w := range ways {
-			stop, api, pid := start(bin, dir, dbURL, w.env)
+			stop, api, pid := measure.Serve(bin, dir, dbURL, "bench-tracing", w.env)
 			procs := measure.Procs{Server: pid}
 			if ids == nil {
-				ids = seed(api)
+				ids = measure.SeedAttributes(api, *items)
 			}
 			get := measure.Timed(*clients, *duration, procs, func(r *rand.Rand) error {
 				return api.Call("GET", "/v1/attributes/"+ids[r.IntN(len(ids))], nil, nil)
@@ -119,76 +101,8 @@ func main() {
 	base := results[0]
 	for i, w := range ways {
 		f := results[i]
-		fmt.Printf("| %s | %.0f | %+.1f %% | %.2f / %.2f | %.0f | %.1f | %+.1f %% | %.2f | %.0f |\n", w.name, median(f.get),
-			100*(median(f.get)/median(base.get)-1), median(f.getP50), median(f.getP99), median(f.getCPU), median(f.bulk),
-			100*(median(f.bulk)/median(base.bulk)-1), median(f.bulkP50), median(f.bulkCPU))
+		fmt.Printf("| %s | %.0f | %+.1f %% | %.2f / %.2f | %.0f | %.1f | %+.1f %% | %.2f | %.0f |\n", w.name, measure.Median(f.get),
+			100*(measure.Median(f.get)/measure.Median(base.get)-1), measure.Median(f.getP50), measure.Median(f.getP99), measure.Median(f.getCPU), measure.Median(f.bulk),
+			100*(measure.Median(f.bulk)/measure.Median(base.bulk)-1), measure.Median(f.bulkP50), measure.Median(f.bulkCPU))
 	}
-}
-
-// start runs `catalogd serve` on dbURL with extra environment and waits until it is ready; stop ends it.
-func start(bin, dir, dbURL string, extra []string) (stop func(), api *measure.API, pid int) {
-	httpAddr, grpcAddr := freeAddr(), freeAddr()
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), append([]string{"DATABASE_URL=" + dbURL, "CATALOG_DATA_DIR=" + filepath.Join(dir, "data"),
-		"CATALOG_HTTP_ADDR=" + httpAddr, "CATALOG_GRPC_ADDR=" + grpcAddr, "CATALOG_JWT_HS256_SECRET=" + apptest.Secret,
-		"CATALOG_JWT_ISSUER=" + apptest.Issuer, "CATALOG_JWT_AUDIENCE=" + apptest.Audience, "CATALOG_RATE_LIMIT_RPS=0",
-		"CATALOG_LOG_LEVEL=warn"}, extra...)...)
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		log.Fatal(err)
-	}
-	base := "http://" + httpAddr
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
-		if res, err := http.Get(base + "/readyz"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			log.Fatal("catalogd not ready in a minute")
-		}
-	}
-	return func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		_ = cmd.Wait()
-	}, &measure.API{Base: base, Token: apptest.Token("bench-tracing")}, cmd.Process.Pid
-}
-
-// seed creates *items attributes by bulks of 100 and returns their uuids.
-func seed(api *measure.API) []string {
-	var ids []string
-	for i := 0; i < *items; i += 100 {
-		batch := make([]map[string]any, 100)
-		for j := range batch {
-			batch[j] = map[string]any{"code": fmt.Sprintf("seed_%d", i+j)}
-		}
-		var out []struct {
-			UUID string `json:"uuid"`
-		}
-		if err := api.Call("POST", "/v1/attributes/bulk", batch, &out); err != nil {
-			log.Fatal(err)
-		}
-		for _, o := range out {
-			ids = append(ids, o.UUID)
-		}
-	}
-	return ids
-}
-
-func freeAddr() string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
-func median(v []float64) float64 {
-	s := slices.Sorted(slices.Values(v))
-	if len(s) == 0 {
-		return 0
-	}
-	return s[len(s)/2]
 }

@@ -217,6 +217,7 @@ func TestDefaults(t *testing.T) {
 	want.WebhookPolicy.SuspendAfter = 120 * time.Hour
 	want.RateLimitRPS, want.RateLimitBurst = 200, 400
 	want.Retention = 720 * time.Hour
+	want.HistoryRetention = 8760 * time.Hour
 	want.WebhookLease = time.Minute
 	want.MaxUploadBytes, want.UploadURLTTL, want.DownloadURLTTL = 1<<30, time.Hour, 15*time.Minute
 	want.RenditionLease = time.Minute

@@ -71,7 +71,7 @@ FROM (SELECT unnest(@uuids::uuid[]) AS uuid, unnest(@kinds::text[]) AS kind,
              unnest(@widths::integer[]) AS width, unnest(@heights::integer[]) AS height,
              unnest(@storage_keys::text[]) AS storage_key) AS u
 ON CONFLICT ON CONSTRAINT asset_files_rendition_key DO NOTHING
-RETURNING uuid, kind, storage_key;
+RETURNING *;
 
 -- name: InsertBlobIntents :many
 -- Before a worker writes objects: their keys, queued for deletion @hold_seconds from now. The
@@ -101,7 +101,7 @@ UPDATE asset_files f
 SET status = 'failed', failure_reason = 'upload expired', updated_at = @now::timestamptz
 FROM due
 WHERE f.tenant_id = due.tenant_id AND f.uuid = due.uuid AND f.status = 'pending'
-RETURNING f.tenant_id, f.uuid, f.asset_uuid;
+RETURNING f.*;
 
 -- name: ClaimBlobDeletions :many
 -- Takes up to @max due objects to delete. in_use is true when a live asset file (pending or

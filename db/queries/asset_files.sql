@@ -68,8 +68,8 @@ ON CONFLICT DO NOTHING;
 -- deleted uuid (one event each). The trigger of migration 0018 queues their objects for deletion.
 DELETE FROM asset_files
 WHERE tenant_id = @tenant_id AND asset_uuid = @asset_uuid AND (uuid = @uuid OR source_file_uuid = @uuid)
-RETURNING uuid;
+RETURNING *;
 
 -- name: AssetFileUuidsOfAsset :many
 -- The files an asset's deletion deletes with it (one asset.file.deleted each).
-SELECT uuid FROM asset_files WHERE tenant_id = $1 AND asset_uuid = $2 ORDER BY created_at, uuid;
+SELECT * FROM asset_files WHERE tenant_id = $1 AND asset_uuid = $2 ORDER BY created_at, uuid;

@@ -4,8 +4,15 @@
 -- made and, when there are any, wakes the dispatchers (LISTEN catalogd_webhooks; delivered when the
 -- transaction commits) in the same round trip: CASE runs pg_notify only when its condition holds,
 -- and notified tells whether it ran. @traceparent is the writing request's trace context (NULL
--- without one), kept with the events and their deliveries.
-WITH ev AS (
+-- without one), kept with the events and their deliveries. The same statement writes the write's
+-- history entries (@h_* arrays, empty for none: server/history, InsertHistory's columns), a round
+-- trip less per write.
+WITH h AS (
+    INSERT INTO history (tenant_id, uuid, resource_type, resource_uuid, parent_uuids, action, actor, changes, request_id, created_at)
+    SELECT @tenant_id, unnest(@h_uuids::uuid[]), unnest(@h_resource_types::text[]), unnest(@h_resource_uuids::uuid[]),
+           string_to_array(unnest(@h_parents::text[]), ',')::uuid[], unnest(@h_actions::text[]), sqlc.narg(h_actor)::jsonb,
+           unnest(@h_changes::jsonb[]), sqlc.narg(h_request_id)::text, clock_timestamp()
+), ev AS (
     INSERT INTO events (tenant_id, uuid, type, payload, created_at, traceparent)
     SELECT @tenant_id, unnest(@uuids::uuid[]), unnest(@types::text[]), unnest(@payloads::jsonb[]), @now::timestamptz,
            sqlc.narg(traceparent)::text

@@ -22,7 +22,7 @@ RETURNING *;
 -- Clears the default flag of every locale but the given one; returns those it changed.
 UPDATE locales SET is_default = false, updated_at = @now
 WHERE tenant_id = @tenant_id AND is_default AND uuid <> @uuid
-RETURNING uuid;
+RETURNING *;
 
 -- name: MakeDefaultLocale :one
 UPDATE locales SET is_default = true, updated_at = @now

@@ -48,6 +48,6 @@ ORDER BY product_uuid, created_at, uuid;
 WITH gone AS (
     DELETE FROM product_relations
     WHERE tenant_id = @tenant_id AND target_product_uuid = @product_uuid AND product_uuid <> @product_uuid
-    RETURNING product_uuid, uuid, created_at
+    RETURNING *
 )
-SELECT product_uuid, uuid FROM gone ORDER BY created_at, uuid;
+SELECT * FROM gone ORDER BY created_at, uuid;

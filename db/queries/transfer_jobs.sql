@@ -4,9 +4,9 @@
 
 -- name: InsertImport :one
 INSERT INTO imports (tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key,
-                     status, upload_expires_at, created_at, updated_at)
+                     status, upload_expires_at, created_at, updated_at, actor)
 VALUES (@tenant_id, @uuid, @format, @dry_run, sqlc.narg(file_name), @size_bytes, sqlc.narg(checksum_sha256), @storage_key,
-        @status, sqlc.narg(upload_expires_at), @now::timestamptz, @now::timestamptz)
+        @status, sqlc.narg(upload_expires_at), @now::timestamptz, @now::timestamptz, @actor::jsonb)
 RETURNING *;
 
 -- name: GetImport :one

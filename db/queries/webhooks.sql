@@ -77,8 +77,9 @@ FROM webhook_event_types t WHERE t.uuid = ANY(@uuids::uuid[])
 ON CONFLICT DO NOTHING
 RETURNING *;
 
--- name: DeleteSubscriptionEventType :execrows
-DELETE FROM webhook_subscription_event_types WHERE tenant_id = $1 AND subscription_uuid = $2 AND uuid = $3;
+-- name: DeleteSubscriptionEventType :many
+DELETE FROM webhook_subscription_event_types WHERE tenant_id = $1 AND subscription_uuid = $2 AND uuid = $3
+RETURNING *;
 
 -- name: GetWebhookDelivery :one
 SELECT * FROM webhook_deliveries WHERE tenant_id = $1 AND subscription_uuid = $2 AND uuid = $3;

@@ -200,7 +200,7 @@ UPDATE asset_files f
 SET status = 'failed', failure_reason = 'upload expired', updated_at = $1::timestamptz
 FROM due
 WHERE f.tenant_id = due.tenant_id AND f.uuid = due.uuid AND f.status = 'pending'
-RETURNING f.tenant_id, f.uuid, f.asset_uuid
+RETURNING f.tenant_id, f.uuid, f.asset_uuid, f.kind, f.status, f.file_name, f.content_type, f.size_bytes, f.checksum_sha256, f.width, f.height, f.storage_key, f.upload_expires_at, f.source_file_uuid, f.failure_reason, f.created_at, f.updated_at
 `
 
 type ExpireAssetFilesParams struct {
@@ -208,25 +208,37 @@ type ExpireAssetFilesParams struct {
 	Max int32     `db:"max"`
 }
 
-type ExpireAssetFilesRow struct {
-	TenantID  string    `db:"tenant_id"`
-	Uuid      uuid.UUID `db:"uuid"`
-	AssetUuid uuid.UUID `db:"asset_uuid"`
-}
-
 // Fails up to @max pending files whose upload URL expired before @now and returns them for their
 // events; the trigger of migration 0018 queues their objects for deletion (once the signed URL can
 // no longer write them). Files being completed (locked) are skipped; the next run sees them.
-func (q *Queries) ExpireAssetFiles(ctx context.Context, arg ExpireAssetFilesParams) ([]ExpireAssetFilesRow, error) {
+func (q *Queries) ExpireAssetFiles(ctx context.Context, arg ExpireAssetFilesParams) ([]AssetFile, error) {
 	rows, err := q.db.Query(ctx, expireAssetFiles, arg.Now, arg.Max)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []ExpireAssetFilesRow{}
+	items := []AssetFile{}
 	for rows.Next() {
-		var i ExpireAssetFilesRow
-		if err := rows.Scan(&i.TenantID, &i.Uuid, &i.AssetUuid); err != nil {
+		var i AssetFile
+		if err := rows.Scan(
+			&i.TenantID,
+			&i.Uuid,
+			&i.AssetUuid,
+			&i.Kind,
+			&i.Status,
+			&i.FileName,
+			&i.ContentType,
+			&i.SizeBytes,
+			&i.ChecksumSha256,
+			&i.Width,
+			&i.Height,
+			&i.StorageKey,
+			&i.UploadExpiresAt,
+			&i.SourceFileUuid,
+			&i.FailureReason,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
@@ -301,7 +313,7 @@ FROM (SELECT unnest($5::uuid[]) AS uuid, unnest($6::text[]) AS kind,
              unnest($11::integer[]) AS width, unnest($12::integer[]) AS height,
              unnest($13::text[]) AS storage_key) AS u
 ON CONFLICT ON CONSTRAINT asset_files_rendition_key DO NOTHING
-RETURNING uuid, kind, storage_key
+RETURNING tenant_id, uuid, asset_uuid, kind, status, file_name, content_type, size_bytes, checksum_sha256, width, height, storage_key, upload_expires_at, source_file_uuid, failure_reason, created_at, updated_at
 `
 
 type InsertRenditionsParams struct {
@@ -320,15 +332,9 @@ type InsertRenditionsParams struct {
 	StorageKeys    []string    `db:"storage_keys"`
 }
 
-type InsertRenditionsRow struct {
-	Uuid       uuid.UUID `db:"uuid"`
-	Kind       string    `db:"kind"`
-	StorageKey string    `db:"storage_key"`
-}
-
 // The renditions of one original, uploaded; a kind the original already has is skipped (the
 // unique key asset_files_rendition_key), so a rendition is never made twice.
-func (q *Queries) InsertRenditions(ctx context.Context, arg InsertRenditionsParams) ([]InsertRenditionsRow, error) {
+func (q *Queries) InsertRenditions(ctx context.Context, arg InsertRenditionsParams) ([]AssetFile, error) {
 	rows, err := q.db.Query(ctx, insertRenditions,
 		arg.TenantID,
 		arg.AssetUuid,
@@ -348,10 +354,28 @@ func (q *Queries) InsertRenditions(ctx context.Context, arg InsertRenditionsPara
 		return nil, err
 	}
 	defer rows.Close()
-	items := []InsertRenditionsRow{}
+	items := []AssetFile{}
 	for rows.Next() {
-		var i InsertRenditionsRow
-		if err := rows.Scan(&i.Uuid, &i.Kind, &i.StorageKey); err != nil {
+		var i AssetFile
+		if err := rows.Scan(
+			&i.TenantID,
+			&i.Uuid,
+			&i.AssetUuid,
+			&i.Kind,
+			&i.Status,
+			&i.FileName,
+			&i.ContentType,
+			&i.SizeBytes,
+			&i.ChecksumSha256,
+			&i.Width,
+			&i.Height,
+			&i.StorageKey,
+			&i.UploadExpiresAt,
+			&i.SourceFileUuid,
+			&i.FailureReason,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

@@ -13,7 +13,7 @@ import (
 )
 
 const assetFileUuidsOfAsset = `-- name: AssetFileUuidsOfAsset :many
-SELECT uuid FROM asset_files WHERE tenant_id = $1 AND asset_uuid = $2 ORDER BY created_at, uuid
+SELECT tenant_id, uuid, asset_uuid, kind, status, file_name, content_type, size_bytes, checksum_sha256, width, height, storage_key, upload_expires_at, source_file_uuid, failure_reason, created_at, updated_at FROM asset_files WHERE tenant_id = $1 AND asset_uuid = $2 ORDER BY created_at, uuid
 `
 
 type AssetFileUuidsOfAssetParams struct {
@@ -22,19 +22,37 @@ type AssetFileUuidsOfAssetParams struct {
 }
 
 // The files an asset's deletion deletes with it (one asset.file.deleted each).
-func (q *Queries) AssetFileUuidsOfAsset(ctx context.Context, arg AssetFileUuidsOfAssetParams) ([]uuid.UUID, error) {
+func (q *Queries) AssetFileUuidsOfAsset(ctx context.Context, arg AssetFileUuidsOfAssetParams) ([]AssetFile, error) {
 	rows, err := q.db.Query(ctx, assetFileUuidsOfAsset, arg.TenantID, arg.AssetUuid)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []uuid.UUID{}
+	items := []AssetFile{}
 	for rows.Next() {
-		var uuid uuid.UUID
-		if err := rows.Scan(&uuid); err != nil {
+		var i AssetFile
+		if err := rows.Scan(
+			&i.TenantID,
+			&i.Uuid,
+			&i.AssetUuid,
+			&i.Kind,
+			&i.Status,
+			&i.FileName,
+			&i.ContentType,
+			&i.SizeBytes,
+			&i.ChecksumSha256,
+			&i.Width,
+			&i.Height,
+			&i.StorageKey,
+			&i.UploadExpiresAt,
+			&i.SourceFileUuid,
+			&i.FailureReason,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
 			return nil, err
 		}
-		items = append(items, uuid)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -45,7 +63,7 @@ func (q *Queries) AssetFileUuidsOfAsset(ctx context.Context, arg AssetFileUuidsO
 const deleteAssetFile = `-- name: DeleteAssetFile :many
 DELETE FROM asset_files
 WHERE tenant_id = $1 AND asset_uuid = $2 AND (uuid = $3 OR source_file_uuid = $3)
-RETURNING uuid
+RETURNING tenant_id, uuid, asset_uuid, kind, status, file_name, content_type, size_bytes, checksum_sha256, width, height, storage_key, upload_expires_at, source_file_uuid, failure_reason, created_at, updated_at
 `
 
 type DeleteAssetFileParams struct {
@@ -56,19 +74,37 @@ type DeleteAssetFileParams struct {
 
 // Deletes a file and, when it is an original, its renditions in the same statement; returns every
 // deleted uuid (one event each). The trigger of migration 0018 queues their objects for deletion.
-func (q *Queries) DeleteAssetFile(ctx context.Context, arg DeleteAssetFileParams) ([]uuid.UUID, error) {
+func (q *Queries) DeleteAssetFile(ctx context.Context, arg DeleteAssetFileParams) ([]AssetFile, error) {
 	rows, err := q.db.Query(ctx, deleteAssetFile, arg.TenantID, arg.AssetUuid, arg.Uuid)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []uuid.UUID{}
+	items := []AssetFile{}
 	for rows.Next() {
-		var uuid uuid.UUID
-		if err := rows.Scan(&uuid); err != nil {
+		var i AssetFile
+		if err := rows.Scan(
+			&i.TenantID,
+			&i.Uuid,
+			&i.AssetUuid,
+			&i.Kind,
+			&i.Status,
+			&i.FileName,
+			&i.ContentType,
+			&i.SizeBytes,
+			&i.ChecksumSha256,
+			&i.Width,
+			&i.Height,
+			&i.StorageKey,
+			&i.UploadExpiresAt,
+			&i.SourceFileUuid,
+			&i.FailureReason,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
 			return nil, err
 		}
-		items = append(items, uuid)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

@@ -13,10 +13,15 @@ import (
 )
 
 const insertEvents = `-- name: InsertEvents :one
-WITH ev AS (
+WITH h AS (
+    INSERT INTO history (tenant_id, uuid, resource_type, resource_uuid, parent_uuids, action, actor, changes, request_id, created_at)
+    SELECT $1, unnest($2::uuid[]), unnest($3::text[]), unnest($4::uuid[]),
+           string_to_array(unnest($5::text[]), ',')::uuid[], unnest($6::text[]), $7::jsonb,
+           unnest($8::jsonb[]), $9::text, clock_timestamp()
+), ev AS (
     INSERT INTO events (tenant_id, uuid, type, payload, created_at, traceparent)
-    SELECT $1, unnest($2::uuid[]), unnest($3::text[]), unnest($4::jsonb[]), $5::timestamptz,
-           $6::text
+    SELECT $1, unnest($10::uuid[]), unnest($11::text[]), unnest($12::jsonb[]), $13::timestamptz,
+           $14::text
     RETURNING tenant_id, uuid, type, payload, created_at, traceparent
 ), d AS (
     INSERT INTO webhook_deliveries (tenant_id, uuid, subscription_uuid, event_uuid, event_type, payload, status, attempts,
@@ -34,12 +39,20 @@ SELECT deliveries, ((CASE WHEN deliveries > 0 THEN pg_notify('catalogd_webhooks'
 `
 
 type InsertEventsParams struct {
-	TenantID    string      `db:"tenant_id"`
-	Uuids       []uuid.UUID `db:"uuids"`
-	Types       []string    `db:"types"`
-	Payloads    [][]byte    `db:"payloads"`
-	Now         time.Time   `db:"now"`
-	Traceparent *string     `db:"traceparent"`
+	TenantID       string      `db:"tenant_id"`
+	HUuids         []uuid.UUID `db:"h_uuids"`
+	HResourceTypes []string    `db:"h_resource_types"`
+	HResourceUuids []uuid.UUID `db:"h_resource_uuids"`
+	HParents       []string    `db:"h_parents"`
+	HActions       []string    `db:"h_actions"`
+	HActor         []byte      `db:"h_actor"`
+	HChanges       [][]byte    `db:"h_changes"`
+	HRequestID     *string     `db:"h_request_id"`
+	Uuids          []uuid.UUID `db:"uuids"`
+	Types          []string    `db:"types"`
+	Payloads       [][]byte    `db:"payloads"`
+	Now            time.Time   `db:"now"`
+	Traceparent    *string     `db:"traceparent"`
 }
 
 type InsertEventsRow struct {
@@ -52,10 +65,20 @@ type InsertEventsRow struct {
 // made and, when there are any, wakes the dispatchers (LISTEN catalogd_webhooks; delivered when the
 // transaction commits) in the same round trip: CASE runs pg_notify only when its condition holds,
 // and notified tells whether it ran. @traceparent is the writing request's trace context (NULL
-// without one), kept with the events and their deliveries.
+// without one), kept with the events and their deliveries. The same statement writes the write's
+// history entries (@h_* arrays, empty for none: server/history, InsertHistory's columns), a round
+// trip less per write.
 func (q *Queries) InsertEvents(ctx context.Context, arg InsertEventsParams) (InsertEventsRow, error) {
 	row := q.db.QueryRow(ctx, insertEvents,
 		arg.TenantID,
+		arg.HUuids,
+		arg.HResourceTypes,
+		arg.HResourceUuids,
+		arg.HParents,
+		arg.HActions,
+		arg.HActor,
+		arg.HChanges,
+		arg.HRequestID,
 		arg.Uuids,
 		arg.Types,
 		arg.Payloads,

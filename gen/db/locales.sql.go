@@ -15,7 +15,7 @@ import (
 const clearDefaultLocale = `-- name: ClearDefaultLocale :many
 UPDATE locales SET is_default = false, updated_at = $1
 WHERE tenant_id = $2 AND is_default AND uuid <> $3
-RETURNING uuid
+RETURNING tenant_id, uuid, code, display_name, is_default, created_at, updated_at, search_tag
 `
 
 type ClearDefaultLocaleParams struct {
@@ -25,19 +25,28 @@ type ClearDefaultLocaleParams struct {
 }
 
 // Clears the default flag of every locale but the given one; returns those it changed.
-func (q *Queries) ClearDefaultLocale(ctx context.Context, arg ClearDefaultLocaleParams) ([]uuid.UUID, error) {
+func (q *Queries) ClearDefaultLocale(ctx context.Context, arg ClearDefaultLocaleParams) ([]Locale, error) {
 	rows, err := q.db.Query(ctx, clearDefaultLocale, arg.Now, arg.TenantID, arg.Uuid)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []uuid.UUID{}
+	items := []Locale{}
 	for rows.Next() {
-		var uuid uuid.UUID
-		if err := rows.Scan(&uuid); err != nil {
+		var i Locale
+		if err := rows.Scan(
+			&i.TenantID,
+			&i.Uuid,
+			&i.Code,
+			&i.DisplayName,
+			&i.IsDefault,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.SearchTag,
+		); err != nil {
 			return nil, err
 		}
-		items = append(items, uuid)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

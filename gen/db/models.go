@@ -225,6 +225,21 @@ type FamilyLink struct {
 	ProductRelationTypeUuid *uuid.UUID `db:"product_relation_type_uuid"`
 }
 
+type History struct {
+	TenantID     string      `db:"tenant_id"`
+	Uuid         uuid.UUID   `db:"uuid"`
+	ResourceType string      `db:"resource_type"`
+	ResourceUuid uuid.UUID   `db:"resource_uuid"`
+	ParentUuids  []uuid.UUID `db:"parent_uuids"`
+	RootUuid     *uuid.UUID  `db:"root_uuid"`
+	Action       string      `db:"action"`
+	Actor        []byte      `db:"actor"`
+	ActorSubject *string     `db:"actor_subject"`
+	Changes      []byte      `db:"changes"`
+	RequestID    *string     `db:"request_id"`
+	CreatedAt    time.Time   `db:"created_at"`
+}
+
 type IdempotencyKey struct {
 	TenantID    string    `db:"tenant_id"`
 	Key         string    `db:"key"`
@@ -259,6 +274,7 @@ type Import struct {
 	LeaseUntil      *time.Time `db:"lease_until"`
 	CreatedAt       time.Time  `db:"created_at"`
 	UpdatedAt       time.Time  `db:"updated_at"`
+	Actor           []byte     `db:"actor"`
 }
 
 type ImportDeferred struct {

@@ -57,9 +57,9 @@ const deleteRelationsTargetingProduct = `-- name: DeleteRelationsTargetingProduc
 WITH gone AS (
     DELETE FROM product_relations
     WHERE tenant_id = $1 AND target_product_uuid = $2 AND product_uuid <> $2
-    RETURNING product_uuid, uuid, created_at
+    RETURNING tenant_id, uuid, product_uuid, product_relation_type_uuid, target_product_uuid, inverse_relation_uuid, created_at, updated_at
 )
-SELECT product_uuid, uuid FROM gone ORDER BY created_at, uuid
+SELECT tenant_id, uuid, product_uuid, product_relation_type_uuid, target_product_uuid, inverse_relation_uuid, created_at, updated_at FROM gone ORDER BY created_at, uuid
 `
 
 type DeleteRelationsTargetingProductParams struct {
@@ -68,8 +68,14 @@ type DeleteRelationsTargetingProductParams struct {
 }
 
 type DeleteRelationsTargetingProductRow struct {
-	ProductUuid uuid.UUID `db:"product_uuid"`
-	Uuid        uuid.UUID `db:"uuid"`
+	TenantID                string     `db:"tenant_id"`
+	Uuid                    uuid.UUID  `db:"uuid"`
+	ProductUuid             uuid.UUID  `db:"product_uuid"`
+	ProductRelationTypeUuid uuid.UUID  `db:"product_relation_type_uuid"`
+	TargetProductUuid       uuid.UUID  `db:"target_product_uuid"`
+	InverseRelationUuid     *uuid.UUID `db:"inverse_relation_uuid"`
+	CreatedAt               time.Time  `db:"created_at"`
+	UpdatedAt               time.Time  `db:"updated_at"`
 }
 
 // Before a product is deleted: the relations other products hold towards it (one-way links and the
@@ -83,7 +89,16 @@ func (q *Queries) DeleteRelationsTargetingProduct(ctx context.Context, arg Delet
 	items := []DeleteRelationsTargetingProductRow{}
 	for rows.Next() {
 		var i DeleteRelationsTargetingProductRow
-		if err := rows.Scan(&i.ProductUuid, &i.Uuid); err != nil {
+		if err := rows.Scan(
+			&i.TenantID,
+			&i.Uuid,
+			&i.ProductUuid,
+			&i.ProductRelationTypeUuid,
+			&i.TargetProductUuid,
+			&i.InverseRelationUuid,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

@@ -165,7 +165,7 @@ SET status = 'running', lease_id = $1,
     started_at = coalesce(i.started_at, $3::timestamptz), updated_at = $3::timestamptz
 FROM next
 WHERE i.tenant_id = next.tenant_id AND i.uuid = next.uuid
-RETURNING i.tenant_id, i.uuid, i.format, i.dry_run, i.file_name, i.size_bytes, i.checksum_sha256, i.storage_key, i.status, i.upload_expires_at, i.bytes_read, i.lines_read, i.created_count, i.updated_count, i.unchanged_count, i.failed_count, i.started_at, i.finished_at, i.failure_reason, i.lease_id, i.lease_until, i.created_at, i.updated_at
+RETURNING i.tenant_id, i.uuid, i.format, i.dry_run, i.file_name, i.size_bytes, i.checksum_sha256, i.storage_key, i.status, i.upload_expires_at, i.bytes_read, i.lines_read, i.created_count, i.updated_count, i.unchanged_count, i.failed_count, i.started_at, i.finished_at, i.failure_reason, i.lease_id, i.lease_until, i.created_at, i.updated_at, i.actor
 `
 
 type ClaimImportParams struct {
@@ -205,6 +205,7 @@ func (q *Queries) ClaimImport(ctx context.Context, arg ClaimImportParams) (Impor
 		&i.LeaseUntil,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Actor,
 	)
 	return i, err
 }
@@ -304,7 +305,7 @@ UPDATE imports
 SET status = $1, failure_reason = $2, finished_at = $3::timestamptz, updated_at = $3::timestamptz,
     lease_id = NULL, lease_until = NULL
 WHERE tenant_id = $4 AND uuid = $5 AND lease_id = $6 AND status = 'running'
-RETURNING tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key, status, upload_expires_at, bytes_read, lines_read, created_count, updated_count, unchanged_count, failed_count, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at
+RETURNING tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key, status, upload_expires_at, bytes_read, lines_read, created_count, updated_count, unchanged_count, failed_count, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at, actor
 `
 
 type FinishImportParams struct {
@@ -351,6 +352,7 @@ func (q *Queries) FinishImport(ctx context.Context, arg FinishImportParams) (Imp
 		&i.LeaseUntil,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Actor,
 	)
 	return i, err
 }
@@ -391,7 +393,7 @@ func (q *Queries) GetExport(ctx context.Context, arg GetExportParams) (Export, e
 }
 
 const getImport = `-- name: GetImport :one
-SELECT tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key, status, upload_expires_at, bytes_read, lines_read, created_count, updated_count, unchanged_count, failed_count, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at FROM imports WHERE tenant_id = $1 AND uuid = $2
+SELECT tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key, status, upload_expires_at, bytes_read, lines_read, created_count, updated_count, unchanged_count, failed_count, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at, actor FROM imports WHERE tenant_id = $1 AND uuid = $2
 `
 
 type GetImportParams struct {
@@ -426,6 +428,7 @@ func (q *Queries) GetImport(ctx context.Context, arg GetImportParams) (Import, e
 		&i.LeaseUntil,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Actor,
 	)
 	return i, err
 }
@@ -513,10 +516,10 @@ func (q *Queries) InsertExport(ctx context.Context, arg InsertExportParams) (Exp
 const insertImport = `-- name: InsertImport :one
 
 INSERT INTO imports (tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key,
-                     status, upload_expires_at, created_at, updated_at)
+                     status, upload_expires_at, created_at, updated_at, actor)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
-        $9, $10, $11::timestamptz, $11::timestamptz)
-RETURNING tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key, status, upload_expires_at, bytes_read, lines_read, created_count, updated_count, unchanged_count, failed_count, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at
+        $9, $10, $11::timestamptz, $11::timestamptz, $12::jsonb)
+RETURNING tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key, status, upload_expires_at, bytes_read, lines_read, created_count, updated_count, unchanged_count, failed_count, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at, actor
 `
 
 type InsertImportParams struct {
@@ -531,6 +534,7 @@ type InsertImportParams struct {
 	Status          string     `db:"status"`
 	UploadExpiresAt *time.Time `db:"upload_expires_at"`
 	Now             time.Time  `db:"now"`
+	Actor           []byte     `db:"actor"`
 }
 
 // Import and export jobs (server/transfer jobs.go). Leases and due times are on the database's
@@ -549,6 +553,7 @@ func (q *Queries) InsertImport(ctx context.Context, arg InsertImportParams) (Imp
 		arg.Status,
 		arg.UploadExpiresAt,
 		arg.Now,
+		arg.Actor,
 	)
 	var i Import
 	err := row.Scan(
@@ -575,6 +580,7 @@ func (q *Queries) InsertImport(ctx context.Context, arg InsertImportParams) (Imp
 		&i.LeaseUntil,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Actor,
 	)
 	return i, err
 }
@@ -710,7 +716,7 @@ func (q *Queries) LockExport(ctx context.Context, arg LockExportParams) (Export,
 }
 
 const lockImport = `-- name: LockImport :one
-SELECT tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key, status, upload_expires_at, bytes_read, lines_read, created_count, updated_count, unchanged_count, failed_count, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at FROM imports WHERE tenant_id = $1 AND uuid = $2 FOR UPDATE
+SELECT tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key, status, upload_expires_at, bytes_read, lines_read, created_count, updated_count, unchanged_count, failed_count, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at, actor FROM imports WHERE tenant_id = $1 AND uuid = $2 FOR UPDATE
 `
 
 type LockImportParams struct {
@@ -745,6 +751,7 @@ func (q *Queries) LockImport(ctx context.Context, arg LockImportParams) (Import,
 		&i.LeaseUntil,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Actor,
 	)
 	return i, err
 }
@@ -913,7 +920,7 @@ SET status = $1, checksum_sha256 = coalesce($2, checksum_sha256),
     lease_id = CASE WHEN $1 IN ('queued', 'running') THEN lease_id END,
     lease_until = CASE WHEN $1 IN ('queued', 'running') THEN lease_until END
 WHERE tenant_id = $5 AND uuid = $6
-RETURNING tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key, status, upload_expires_at, bytes_read, lines_read, created_count, updated_count, unchanged_count, failed_count, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at
+RETURNING tenant_id, uuid, format, dry_run, file_name, size_bytes, checksum_sha256, storage_key, status, upload_expires_at, bytes_read, lines_read, created_count, updated_count, unchanged_count, failed_count, started_at, finished_at, failure_reason, lease_id, lease_until, created_at, updated_at, actor
 `
 
 type SetImportStatusParams struct {
@@ -961,6 +968,7 @@ func (q *Queries) SetImportStatus(ctx context.Context, arg SetImportStatusParams
 		&i.LeaseUntil,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Actor,
 	)
 	return i, err
 }

@@ -189,8 +189,9 @@ func (q *Queries) CountWebhookSubscriptions(ctx context.Context, tenantID string
 	return column_1, err
 }
 
-const deleteSubscriptionEventType = `-- name: DeleteSubscriptionEventType :execrows
+const deleteSubscriptionEventType = `-- name: DeleteSubscriptionEventType :many
 DELETE FROM webhook_subscription_event_types WHERE tenant_id = $1 AND subscription_uuid = $2 AND uuid = $3
+RETURNING tenant_id, subscription_uuid, uuid, name, created_at
 `
 
 type DeleteSubscriptionEventTypeParams struct {
@@ -199,12 +200,30 @@ type DeleteSubscriptionEventTypeParams struct {
 	Uuid             uuid.UUID `db:"uuid"`
 }
 
-func (q *Queries) DeleteSubscriptionEventType(ctx context.Context, arg DeleteSubscriptionEventTypeParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteSubscriptionEventType, arg.TenantID, arg.SubscriptionUuid, arg.Uuid)
+func (q *Queries) DeleteSubscriptionEventType(ctx context.Context, arg DeleteSubscriptionEventTypeParams) ([]WebhookSubscriptionEventType, error) {
+	rows, err := q.db.Query(ctx, deleteSubscriptionEventType, arg.TenantID, arg.SubscriptionUuid, arg.Uuid)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return result.RowsAffected(), nil
+	defer rows.Close()
+	items := []WebhookSubscriptionEventType{}
+	for rows.Next() {
+		var i WebhookSubscriptionEventType
+		if err := rows.Scan(
+			&i.TenantID,
+			&i.SubscriptionUuid,
+			&i.Uuid,
+			&i.Name,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const deleteWebhookSubscription = `-- name: DeleteWebhookSubscription :execrows

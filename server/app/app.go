@@ -84,6 +84,9 @@ type Config struct {
 	// Retention is how long events, finished deliveries and their attempts are kept
 	// (CATALOG_RETENTION); 0 keeps them forever (the zero Config: tests).
 	Retention time.Duration
+	// HistoryRetention is how long history entries are kept (CATALOG_HISTORY_RETENTION); 0 keeps
+	// them forever (the zero Config: tests).
+	HistoryRetention time.Duration
 	// ShutdownGrace is how long Stop lets in-flight webhook attempts finish; 0 is 10 s.
 	ShutdownGrace time.Duration
 	// Asset files (API.md "Assets"). BlobURL is CATALOG_BLOB_URL ("": a directory under DataDir);
@@ -373,7 +376,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 	}
 	// Every replica runs a pruner; one at a time prunes (server/retention). Idempotency keys are
 	// pruned after 24 h even when CATALOG_RETENTION keeps events forever.
-	s.startWorker(ctx, (&retention.Pruner{DB: s.DB, LockDB: s.ops, Retention: cfg.Retention, IdempotencyTTL: IdempotencyTTL, Log: log,
+	s.startWorker(ctx, (&retention.Pruner{DB: s.DB, LockDB: s.ops, Retention: cfg.Retention, HistoryRetention: cfg.HistoryRetention, IdempotencyTTL: IdempotencyTTL, Log: log,
 		Metrics: retention.NewMetrics(reg)}).Run)
 	if demo != nil { // the default tenant's catalog is there before catalogd says it serves
 		if err := demo.ensure(ctx, MockTenant); err != nil {

@@ -334,7 +334,7 @@ func (ic *interceptors) authorize(ctx context.Context, method string, md metadat
 		}
 		return ctx, apierr.New(apierr.Unauthenticated, "%s", err.Error())
 	}
-	ctx = reqctx.WithPrincipal(ctx, &reqctx.Principal{Tenant: p.Tenant, Subject: p.Subject, Scopes: p.Scopes})
+	ctx = reqctx.WithPrincipal(ctx, &reqctx.Principal{Tenant: p.Tenant, Subject: p.Subject, ClientID: p.ClientID, Scopes: p.Scopes})
 	if ic.onTenant != nil {
 		if err := ic.onTenant(ctx, p.Tenant); err != nil {
 			return ctx, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/genproto/googleapis/api/annotations"
@@ -17,6 +18,7 @@ import (
 	"github.com/catalogd/catalogd/server/catalog"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/fields"
+	"github.com/catalogd/catalogd/server/history"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/store"
 	"github.com/catalogd/catalogd/server/transfer"
@@ -86,6 +88,7 @@ func coreServices(d Deps, c *catalog.Service) []Service {
 	return []Service{
 		{&pb.WebhookEventTypeService_ServiceDesc, &webhooks.EventTypeService{DB: d.DB}, gateway(pb.RegisterWebhookEventTypeServiceHandlerClient, pb.NewWebhookEventTypeServiceClient)},
 		{&pb.EventService_ServiceDesc, &events.Service{DB: d.DB}, gateway(pb.RegisterEventServiceHandlerClient, pb.NewEventServiceClient)},
+		{&pb.HistoryService_ServiceDesc, &history.Service{DB: d.DB, Spec: historyList, Types: historyTypes}, gateway(pb.RegisterHistoryServiceHandlerClient, pb.NewHistoryServiceClient)},
 		{&pb.WebhookSubscriptionService_ServiceDesc, &webhooks.Service{DB: d.DB, Box: d.Box, Guard: d.Guard}, gateway(pb.RegisterWebhookSubscriptionServiceHandlerClient, pb.NewWebhookSubscriptionServiceClient)},
 		{&pb.LocaleService_ServiceDesc, &catalog.LocaleServer{Service: c}, gateway(pb.RegisterLocaleServiceHandlerClient, pb.NewLocaleServiceClient)},
 		{&pb.AttributeService_ServiceDesc, &catalog.AttributeServer{Service: c}, gateway(pb.RegisterAttributeServiceHandlerClient, pb.NewAttributeServiceClient)},
@@ -116,12 +119,21 @@ func coreListSpecs() map[proto.Message]*list.Spec {
 		&pb.ListAttributeTermContentsRequest{}:         catalog.ContentList,
 		&pb.ListWebhookEventTypesRequest{}:             webhooks.EventTypeList,
 		&pb.ListEventsRequest{}:                        events.EventList,
+		&pb.ListHistoryRequest{}:                       historyList,
+		&pb.ListProductHistoryRequest{}:                historyList,
 		&pb.ListWebhookSubscriptionsRequest{}:          webhooks.SubscriptionList,
 		&pb.ListWebhookSubscriptionEventTypesRequest{}: webhooks.SubscriptionEventTypeList,
 		&pb.ListWebhookDeliveriesRequest{}:             webhooks.DeliveryList,
 		&pb.ListWebhookDeliveryAttemptsRequest{}:       webhooks.AttemptList,
 	}
 }
+
+// historyList is the list of GET /v1/history and GET /v1/products/{productUuid}/history.
+var historyList = history.List(historyTypes)
+
+// historyTypes are the resource types of history entries: the event catalog's resources and the
+// webhook subscriptions'.
+var historyTypes = slices.Sorted(slices.Values(append(events.HistoryTypes(), webhooks.HistoryTypes...)))
 
 // eachMethod calls fn for every method of services with its full method name
 // ("/catalog.v1.AttributeService/GetAttribute").

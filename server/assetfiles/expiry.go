@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/catalogd/catalogd/gen/db"
+	"github.com/catalogd/catalogd/server/catalog"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/store"
 )
@@ -39,8 +40,10 @@ func (w *Worker) expireBatch(ctx context.Context) (int, error) {
 			if _, ok := byTenant[r.TenantID]; !ok {
 				tenants = append(tenants, r.TenantID)
 			}
-			byTenant[r.TenantID] = append(byTenant[r.TenantID],
-				events.New("asset.file.failed", "assetUuid", r.AssetUuid.String(), "fileUuid", r.Uuid.String()))
+			now := db.AssetFile(r)
+			was := now // the statement sets the status, the reason and updatedAt only
+			was.Status, was.FailureReason = "pending", nil
+			byTenant[r.TenantID] = append(byTenant[r.TenantID], catalog.AssetFileEvent("failed", &was, &now))
 		}
 		for _, t := range tenants {
 			if err := events.Record(ctx, q, t, now, byTenant[t]); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/catalogd/catalogd/gen/db"
+	"github.com/catalogd/catalogd/server/catalog"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/renditions"
 	"github.com/catalogd/catalogd/server/store"
@@ -187,7 +188,7 @@ func (w *Worker) makeRenditions(ctx context.Context, j db.ClaimRenditionJobsRow)
 	// Commit even if a shutdown began meanwhile: the work is done.
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
 	defer cancel()
-	var inserted []db.InsertRenditionsRow
+	var inserted []db.AssetFile
 	err = w.DB.Tx(fctx, func(_ pgx.Tx, q *db.Queries) error {
 		inserted = nil
 		return w.commit(fctx, q, j, plan, intents, &inserted)
@@ -225,7 +226,7 @@ func (w *Worker) makeRenditions(ctx context.Context, j db.ClaimRenditionJobsRow)
 // waits), the job deleted (gone: errGone), the renditions inserted (kinds already present are
 // skipped), their intents withdrawn and one asset.file.uploaded event each.
 func (w *Worker) commit(ctx context.Context, q *db.Queries, j db.ClaimRenditionJobsRow, plan []planned, intents []int64,
-	inserted *[]db.InsertRenditionsRow) error {
+	inserted *[]db.AssetFile) error {
 	src, err := q.LockRenditionSource(ctx, db.LockRenditionSourceParams{TenantID: j.TenantID, Uuid: j.FileUuid})
 	if store.IsNoRows(err) || err == nil && (src.Status != "uploaded" || src.Kind != "original") {
 		return errGone
@@ -268,7 +269,7 @@ func (w *Worker) commit(ctx context.Context, q *db.Queries, j db.ClaimRenditionJ
 				ids = append(ids, intents[i])
 			}
 		}
-		evs = append(evs, events.New("asset.file.uploaded", "assetUuid", j.AssetUuid.String(), "fileUuid", row.Uuid.String()))
+		evs = append(evs, catalog.AssetFileEvent("uploaded", nil, &row)) // made uploaded: no state before
 	}
 	if n, err := q.DeleteBlobIntents(ctx, ids); err != nil {
 		return err

@@ -141,7 +141,10 @@ type Config struct {
 type Principal struct {
 	Tenant  string
 	Subject string
-	Scopes  []string
+	// ClientID is the token's azp claim, else its client_id claim ("" without either): the
+	// client that acted for the subject, as history names it.
+	ClientID string
+	Scopes   []string
 }
 
 // HasScope reports whether the principal was granted scope s.
@@ -337,9 +340,10 @@ func (v *Verifier) verifyUncached(ctx context.Context, token string, now time.Ti
 		return nil, time.Time{}, ErrNotYetValid
 	}
 	return &Principal{
-		Tenant:  cc.tenant,
-		Subject: rc.Subject,
-		Scopes:  cc.scopes,
+		Tenant:   cc.tenant,
+		Subject:  rc.Subject,
+		ClientID: cc.clientID(),
+		Scopes:   cc.scopes,
 	}, exp, nil
 }
 
@@ -413,6 +417,10 @@ func classify(err error) error {
 type claims struct {
 	TenantID interface{} `json:"tenant_id"`
 	Scope    interface{} `json:"scope"`
+	// Azp and ClientID name the client (history's actor.clientId); a value that is not a
+	// string is ignored.
+	Azp      interface{} `json:"azp"`
+	ClientID interface{} `json:"client_id"`
 
 	tenant string
 	scopes []string
@@ -444,6 +452,15 @@ func (c *claims) Validate(context.Context) error {
 		return ErrInvalidScope
 	}
 	return nil
+}
+
+// clientID is the azp claim, else client_id, else "".
+func (c *claims) clientID() string {
+	if s, ok := c.Azp.(string); ok && s != "" {
+		return s
+	}
+	s, _ := c.ClientID.(string)
+	return s
 }
 
 // ParseBearer extracts the token from an Authorization header value of the

@@ -49,7 +49,7 @@ func Unverified(token, defaultTenant string, allScopes []string) (*Principal, er
 		scopes = allScopes
 	}
 	sub, _ := c.Subject.(string)
-	return &Principal{Tenant: c.tenant, Subject: sub, Scopes: scopes}, nil
+	return &Principal{Tenant: c.tenant, Subject: sub, ClientID: c.clientID(), Scopes: scopes}, nil
 }
 
 // decodeSegment decodes a base64url (unpadded) segment holding one JSON object into v.

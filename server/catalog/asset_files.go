@@ -136,18 +136,31 @@ var assetFiles = &crud.Family[db.AssetFile, *pb.AssetFile, *pb.AssetFileUploadIn
 	// DeleteOne deletes the file and, for an original, its renditions: one asset.file.deleted each
 	// (the engine emits the file's own).
 	DeleteOne: func(ctx context.Context, t *crud.Tx, id uuid.UUID) (int64, error) {
-		ids, err := t.Q.DeleteAssetFile(ctx, db.DeleteAssetFileParams{TenantID: t.Tenant, AssetUuid: t.Scope.Parent, Uuid: id})
-		for _, d := range ids {
-			if d != id {
-				t.Emit(fileEvent("deleted", t.Scope.Parent, d))
+		gone, err := t.Q.DeleteAssetFile(ctx, db.DeleteAssetFileParams{TenantID: t.Tenant, AssetUuid: t.Scope.Parent, Uuid: id})
+		for _, d := range gone {
+			if d.Uuid != id {
+				t.Emit(AssetFileEvent("deleted", &d, nil))
 			}
 		}
-		return int64(len(ids)), err
+		return int64(len(gone)), err
 	},
 }
 
-func fileEvent(verb string, asset, file uuid.UUID) events.Event {
-	return events.New("asset.file."+verb, "assetUuid", asset.String(), "fileUuid", file.String())
+// AssetFileEvent is the event of a change of an asset file from before to after (nil: created,
+// or deleted), with both for its history entry.
+func AssetFileEvent(verb string, before, after *db.AssetFile) events.Event {
+	f := after
+	if f == nil {
+		f = before
+	}
+	e := events.New("asset.file."+verb, "assetUuid", f.AssetUuid.String(), "fileUuid", f.Uuid.String())
+	if before != nil {
+		e.Before = assetFileToPB(*before)
+	}
+	if after != nil {
+		e.After = assetFileToPB(*after)
+	}
+	return e
 }
 
 // checkFileName: 1 to 255 characters, no path separator, no control or format character (a file
@@ -339,7 +352,7 @@ func (s *AssetFileServer) initiate(ctx context.Context, items []*pb.AssetFileUpl
 			return err
 		}
 		for _, r := range rows {
-			t.Emit(fileEvent("created", r.AssetUuid, r.Uuid))
+			t.Emit(AssetFileEvent("created", nil, &r))
 		}
 		return nil
 	})
@@ -489,7 +502,8 @@ func (s *AssetFileServer) complete(ctx context.Context, assets, files []uuid.UUI
 				return err
 			}
 			for _, r := range rows {
-				t.Emit(fileEvent("failed", r.AssetUuid, r.Uuid))
+				was := locked[r.Uuid]
+				t.Emit(AssetFileEvent("failed", &was, &r))
 			}
 			if !single && len(failed) < len(files) {
 				refusal.Detail = fmt.Sprintf("%d of %d uploads failed verification and are now failed; none was completed: %s",
@@ -521,7 +535,8 @@ func (s *AssetFileServer) complete(ctx context.Context, assets, files []uuid.UUI
 				return fmt.Errorf("asset files: %d of %d pending files updated under lock", len(rows), len(done))
 			}
 			for _, r := range rows {
-				t.Emit(fileEvent("uploaded", r.AssetUuid, r.Uuid))
+				was, now := locked[r.Uuid], db.AssetFile(r)
+				t.Emit(AssetFileEvent("uploaded", &was, &now))
 			}
 			if len(jobs) > 0 {
 				if err := t.Q.EnqueueRenditionJobs(ctx, db.EnqueueRenditionJobsParams{TenantID: t.Tenant, Now: t.Now, FileUuids: jobs}); err != nil {

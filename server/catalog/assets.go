@@ -163,7 +163,7 @@ var assets = &crud.Family[db.Asset, *pb.Asset, *pb.AssetCreate, *pb.AssetUpdate]
 		n, err := t.Q.DeleteAsset(ctx, db.DeleteAssetParams{TenantID: t.Tenant, Uuid: id})
 		if err == nil && n > 0 {
 			for _, f := range files {
-				t.Emit(fileEvent("deleted", id, f))
+				t.Emit(AssetFileEvent("deleted", &f, nil))
 			}
 		}
 		return n, err

@@ -142,7 +142,11 @@ func makeDefaultLocale(ctx context.Context, t *crud.Tx, id uuid.UUID) error {
 		return err
 	}
 	for _, c := range cleared {
-		t.Emit(events.New("locale.updated", "localeUuid", c.String()))
+		was := c // the statement changes the default flag and updatedAt only
+		was.IsDefault = true
+		e := events.New("locale.updated", "localeUuid", c.Uuid.String())
+		e.Before, e.After = localeToPB(was), localeToPB(c)
+		t.Emit(e)
 	}
 	_, err = t.Q.MakeDefaultLocale(ctx, db.MakeDefaultLocaleParams{TenantID: t.Tenant, Uuid: id, Now: t.Now})
 	return err

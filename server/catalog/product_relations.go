@@ -57,9 +57,16 @@ func relationPairKey(typ, a, b uuid.UUID) string {
 	return typ.String() + ":" + x + ":" + y
 }
 
-// relationEvent is the event of one relation row, keyed by the row's own product.
+// relationEvent is the event of one relation row, keyed by the row's own product, with the row
+// as it is after a link or was before an unlink (its history entry).
 func relationEvent(verb string, r db.ProductRelation) events.Event {
-	return events.New("product.relation."+verb, "productUuid", r.ProductUuid.String(), "productRelationUuid", r.Uuid.String())
+	e := events.New("product.relation."+verb, "productUuid", r.ProductUuid.String(), "productRelationUuid", r.Uuid.String())
+	if verb == "linked" {
+		e.After = ProductRelationToPB(r)
+	} else {
+		e.Before = ProductRelationToPB(r)
+	}
+	return e
 }
 
 // insertProductRelations checks and writes the relations of items (and the inverses of the

@@ -268,7 +268,7 @@ var products = &crud.Family[db.Product, *pb.Product, *pb.ProductCreate, *pb.Prod
 			return nil, err
 		}
 		for _, l := range links {
-			t.Emit(productCategories.EventFor("linked", crud.Scope{Keys: []string{"productUuid", l.ProductUuid.String()}}, l.Uuid))
+			t.Emit(productCategories.Changed("linked", crud.Scope{Keys: []string{"productUuid", l.ProductUuid.String()}}, l.Uuid, nil, &l))
 		}
 		return rows, nil
 	},
@@ -330,7 +330,7 @@ var products = &crud.Family[db.Product, *pb.Product, *pb.ProductCreate, *pb.Prod
 			return 0, err
 		}
 		for _, r := range rels {
-			t.Emit(productRelations.EventFor("unlinked", crud.Scope{Keys: []string{"productUuid", r.ProductUuid.String()}}, r.Uuid))
+			t.Emit(relationEvent("unlinked", db.ProductRelation(r)))
 		}
 		return t.Q.DeleteProduct(ctx, db.DeleteProductParams{TenantID: t.Tenant, Uuid: id})
 	},
@@ -352,7 +352,10 @@ var products = &crud.Family[db.Product, *pb.Product, *pb.ProductCreate, *pb.Prod
 			}
 			pubs, err := t.Q.UnpublishPublicationsOfProducts(ctx, db.UnpublishPublicationsOfProductsParams{TenantID: t.Tenant, ProductUuids: ids, Now: t.Now})
 			for _, p := range pubs {
-				t.Emit(publicationMoves.EventFor("unpublished", crud.Scope{Keys: []string{"productUuid", p.ProductUuid.String()}}, p.Uuid))
+				now := db.ProductPublication(p)
+				was := now // the query changes the status and updatedAt only
+				was.Status = "published"
+				t.Emit(publicationMoves.Changed("unpublished", crud.Scope{Keys: []string{"productUuid", p.ProductUuid.String()}}, p.Uuid, &was, &now))
 			}
 			return rows, err
 		},

@@ -288,7 +288,7 @@ func RunDueSchedules(ctx context.Context, d *store.DB, now time.Time, limit int)
 func runSchedule(ctx context.Context, d *store.DB, tx pgx.Tx, q *db.Queries, s db.PublicationSchedule) (executed bool, err error) {
 	// The move and the schedule's executedAt carry one time.
 	now := store.Now()
-	mctx := store.WithNow(store.WithTx(reqctx.WithPrincipal(ctx, &reqctx.Principal{Tenant: s.TenantID, Subject: SchedulerSubject}), tx), now)
+	mctx := store.WithNow(store.WithTx(reqctx.WithPrincipal(ctx, &reqctx.Principal{Tenant: s.TenantID, Subject: SchedulerSubject, System: true}), tx), now)
 	product := crud.Scope{Parent: s.ProductUuid, Keys: []string{"productUuid", s.ProductUuid.String()}}
 	_, moveErr := publicationMoves.Transition(mctx, d, product, s.Transition, []string{s.PublicationUuid.String()}, true)
 	p := db.FinishPublicationScheduleParams{TenantID: s.TenantID, Uuid: s.Uuid, Status: "executed", Now: now}
@@ -302,10 +302,11 @@ func runSchedule(ctx context.Context, d *store.DB, tx pgx.Tx, q *db.Queries, s d
 		code := string(ae.Code)
 		p.Status, p.FailureCode, p.FailureReason = "failed", &code, &ae.Detail
 	}
-	if _, err := q.FinishPublicationSchedule(ctx, p); err != nil {
+	done, err := q.FinishPublicationSchedule(ctx, p)
+	if err != nil {
 		return false, err
 	}
-	ev := publicationSchedules.EventFor(p.Status, crud.Scope{Keys: []string{"productUuid", s.ProductUuid.String(),
-		"publicationUuid", s.PublicationUuid.String()}}, s.Uuid)
-	return p.Status == "executed", events.Record(ctx, q, s.TenantID, p.Now, []events.Event{ev})
+	ev := publicationSchedules.Changed(p.Status, crud.Scope{Keys: []string{"productUuid", s.ProductUuid.String(),
+		"publicationUuid", s.PublicationUuid.String()}}, s.Uuid, &s, &done)
+	return p.Status == "executed", events.Record(mctx, q, s.TenantID, p.Now, []events.Event{ev})
 }

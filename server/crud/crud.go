@@ -158,6 +158,32 @@ func (f *Family[R, M, C, U]) event(verb string, s Scope, id uuid.UUID) events.Ev
 	return events.New(f.Event+"."+verb, kv...)
 }
 
+// change is the event of a change of row id from before to after (nil: a create, or a delete),
+// with the rows as the family's messages for its history entry.
+func (f *Family[R, M, C, U]) change(verb string, s Scope, id uuid.UUID, before, after *R) events.Event {
+	e := f.event(verb, s, id)
+	if before != nil {
+		e.Before = f.message(*before)
+	}
+	if after != nil {
+		e.After = f.message(*after)
+	}
+	return e
+}
+
+// message is row r's message as a proto.Message.
+func (f *Family[R, M, C, U]) message(r R) proto.Message {
+	m, _ := any(f.ToPB(r)).(proto.Message)
+	return m
+}
+
+// Changed is the event of a change of a row of this family that the engine's operations did not
+// make (a family's own write, the scheduler's), carrying before and after (nil for a create or a
+// delete) for its history entry.
+func (f *Family[R, M, C, U]) Changed(verb string, s Scope, id uuid.UUID, before, after *R) events.Event {
+	return f.change(verb, s, id, before, after)
+}
+
 // EventFor builds an event of this family for a row.
 func (f *Family[R, M, C, U]) EventFor(verb string, s Scope, id uuid.UUID) events.Event {
 	return f.event(verb, s, id)
@@ -298,12 +324,16 @@ func (f *Family[R, M, C, U]) create(ctx context.Context, d *store.DB, scopes []S
 				rows = append(rows, got...)
 			}
 			t.Scope, t.scopes = scopes[0], nil
-			for i, id := range ids {
-				t.Emit(f.event(or(f.CreatedVerb, "created"), scopes[i], id))
-			}
 			var err error
-			rows, err = f.refresh(ctx, t, ids, rows)
-			return err
+			if rows, err = f.refresh(ctx, t, ids, rows); err != nil {
+				return err
+			}
+			by := f.byID(rows)
+			for i, id := range ids {
+				r := by[id]
+				t.Emit(f.change(or(f.CreatedVerb, "created"), scopes[i], id, nil, &r))
+			}
+			return nil
 		})
 	}
 	err := attempt(true)
@@ -389,14 +419,20 @@ func (f *Family[R, M, C, U]) conflicts(ids []uuid.UUID, rows []R, uniq []string,
 	return nil
 }
 
-// inOrder converts rows into the order of ids; when a row appears twice the first one wins.
-func (f *Family[R, M, C, U]) inOrder(ids []uuid.UUID, rows []R) []M {
+// byID maps rows by uuid; when a row appears twice the first one wins.
+func (f *Family[R, M, C, U]) byID(rows []R) map[uuid.UUID]R {
 	by := make(map[uuid.UUID]R, len(rows))
 	for _, r := range rows {
 		if _, seen := by[f.ID(r)]; !seen {
 			by[f.ID(r)] = r
 		}
 	}
+	return by
+}
+
+// inOrder converts rows into the order of ids; when a row appears twice the first one wins.
+func (f *Family[R, M, C, U]) inOrder(ids []uuid.UUID, rows []R) []M {
+	by := f.byID(rows)
 	out := make([]M, 0, len(ids))
 	for _, id := range ids {
 		if r, ok := by[id]; ok {
@@ -475,7 +511,7 @@ func (f *Family[R, M, C, U]) update(ctx context.Context, d *store.DB, scopes []S
 		changed = make([]bool, len(items))
 		for i, u := range items {
 			t.Scope = scopes[i]
-			r, did, err := f.updateOne(ctx, t, ids[i], u, func(n string) string { return FieldName(n, i, single) })
+			r, did, err := f.updateOne(ctx, t, ids[i], scopes[i], u, func(n string) string { return FieldName(n, i, single) })
 			if store.IsNoRows(err) {
 				if single {
 					return apierr.NotFoundf(f.Kind, f.UpdateID(u))
@@ -485,9 +521,7 @@ func (f *Family[R, M, C, U]) update(ctx context.Context, d *store.DB, scopes []S
 				return f.writeErr(err, i, single)
 			}
 			rows[len(items)-1-i] = r // the latest write of an id wins in inOrder
-			if changed[i] = did; did {
-				t.Emit(f.event("updated", scopes[i], ids[i]))
-			}
+			changed[i] = did
 		}
 		t.Scope = s
 		rows, err := f.refresh(ctx, t, ids, rows)
@@ -506,8 +540,9 @@ func (f *Family[R, M, C, U]) update(ctx context.Context, d *store.DB, scopes []S
 // write runs in a savepoint and the row, read again, is compared with what was stored as the API
 // shows them (shown: derived fields included, updatedAt and etag aside): a write whose outcome
 // equals what was stored (a merge that sets what is there, a number given for the decimal stored
-// as its text) is rolled back, its events with it.
-func (f *Family[R, M, C, U]) updateOne(ctx context.Context, t *Tx, id uuid.UUID, u U, field func(string) string) (R, bool, error) {
+// as its text) is rolled back, its events with it. A write that changed the row emits its
+// updated event with both states (its history entry).
+func (f *Family[R, M, C, U]) updateOne(ctx context.Context, t *Tx, id uuid.UUID, s Scope, u U, field func(string) string) (R, bool, error) {
 	old, err := f.lockOne(ctx, t, id)
 	if err != nil {
 		return old, false, err
@@ -544,6 +579,10 @@ func (f *Family[R, M, C, U]) updateOne(ctx context.Context, t *Tx, id uuid.UUID,
 		_, err := t.Conn.Exec(ctx, "ROLLBACK TO SAVEPOINT crud_update")
 		return old, false, err
 	}
+	e := f.event("updated", s, id)
+	e.Before, _ = any(before).(proto.Message)
+	e.After, _ = any(after).(proto.Message)
+	t.Emit(e)
 	_, err = t.Conn.Exec(ctx, "RELEASE SAVEPOINT crud_update")
 	return r, true, err
 }
@@ -648,6 +687,11 @@ func (f *Family[R, M, C, U]) Delete(ctx context.Context, d *store.DB, s Scope, r
 // *refused (Delete and deleteIn read who refers once the transaction is over), a row that is not
 // there notFound().
 func (f *Family[R, M, C, U]) deleteRow(ctx context.Context, t *Tx, id uuid.UUID, notFound func() error) error {
+	// The row as it was, for the history entry (a missing one: the delete below deletes nothing).
+	old, err := f.GetOne(ctx, t.Q, t.Tenant, t.Scope, id)
+	if err != nil && !store.IsNoRows(err) {
+		return err
+	}
 	n, err := f.DeleteOne(ctx, t, id)
 	if err != nil {
 		if code, constraint := store.PgCode(err); code == store.ForeignKeyViolation {
@@ -658,7 +702,7 @@ func (f *Family[R, M, C, U]) deleteRow(ctx context.Context, t *Tx, id uuid.UUID,
 	if n == 0 {
 		return notFound()
 	}
-	t.Emit(f.event(or(f.DeletedVerb, "deleted"), t.Scope, id))
+	t.Emit(f.change(or(f.DeletedVerb, "deleted"), t.Scope, id, &old, nil))
 	return nil
 }
 
@@ -740,8 +784,10 @@ func (f *Family[R, M, C, U]) move(ctx context.Context, t *Tx, transition string,
 	if err != nil {
 		return nil, nil, err
 	}
+	after := f.byID(moved)
 	for _, id := range changed {
-		t.Emit(f.event(verb, t.Scope, id))
+		b, a := by[id], after[id]
+		t.Emit(f.change(verb, t.Scope, id, &b, &a))
 	}
 	return append(moved, cur...), changed, nil // moved rows win in inOrder
 }

@@ -122,6 +122,36 @@ func build() map[string]Type {
 	return out
 }
 
+// keysOf are the payload keys of each resource's events by prefix, in path order: the parents'
+// first, the resource's own last.
+var keysOf = func() map[string][]string {
+	out := make(map[string][]string, len(families))
+	for _, f := range families {
+		out[f.prefix] = strings.Split(f.keys, ", ")
+	}
+	return out
+}()
+
+// movedOn are the events named after a resource's parent whose change is the resource's: a
+// product's publication moves (product.published) change its publication.
+var movedOn = map[string]string{"product.published": "product.publication", "product.unpublished": "product.publication"}
+
+// noHistory are the resources whose events record no history entry: the import and export jobs,
+// which are not catalog data (their own records say who ran them, when and with what outcome).
+var noHistory = map[string]bool{"import": true, "export": true}
+
+// HistoryTypes are the resource types of history entries (API.md "History"), sorted.
+func HistoryTypes() []string {
+	out := make([]string, 0, len(families))
+	for _, f := range families {
+		if !noHistory[f.prefix] {
+			out = append(out, f.prefix)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Catalog returns every event type, sorted by name.
 func Catalog() []Type {
 	out := make([]Type, 0, len(catalog))

@@ -6,12 +6,15 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/catalogd/catalogd/gen/db"
+	"github.com/catalogd/catalogd/server/history"
 	"github.com/catalogd/catalogd/server/jsonpb"
 	"github.com/catalogd/catalogd/server/store"
 	"github.com/catalogd/catalogd/server/tracing"
@@ -19,9 +22,15 @@ import (
 
 // Event is one thing that happened. Payload keys are the REST path parameter names that fetch the
 // current state, e.g. {"attributeUuid": "…"}.
+//
+// Before and After are the changed resource's states around the change, as its API messages, for
+// its history entry (server/history): Before is nil for a create or link, After nil for a delete
+// or unlink. An event of a resource with neither records an entry without changes.
 type Event struct {
 	Type    string
 	Payload map[string]string
+	Before  proto.Message
+	After   proto.Message
 }
 
 // New builds an event from alternating key, value pairs.
@@ -64,8 +73,52 @@ func Record(ctx context.Context, q *db.Queries, tenant string, now time.Time, ev
 	if tp := tracing.Traceparent(ctx); tp != "" { // the deliveries continue the write's trace
 		params.Traceparent = &tp
 	}
+	if !history.BenchOff {
+		entries, err := historyOf(evs)
+		if err != nil {
+			return err
+		}
+		if len(entries) > 0 { // written by the same statement
+			h := history.Params(ctx, tenant, entries)
+			params.HUuids, params.HResourceTypes, params.HResourceUuids, params.HParents = h.Uuids, h.ResourceTypes, h.ResourceUuids, h.Parents
+			params.HActions, params.HActor, params.HChanges, params.HRequestID = h.Actions, h.Actor, h.Changes, h.RequestID
+		}
+	}
 	_, err := q.InsertEvents(ctx, params)
 	return err
+}
+
+// historyOf is the history entries of evs: one per event of a catalog resource (the jobs' events,
+// import.* and export.*, are not changes of the catalog and record none), its resource and
+// parents read from the payload in the order of the event's keys (catalog.go).
+func historyOf(evs []Event) ([]history.Entry, error) {
+	out := make([]history.Entry, 0, len(evs))
+	for _, e := range evs {
+		dot := strings.LastIndexByte(e.Type, '.')
+		prefix, verb := e.Type[:dot], e.Type[dot+1:]
+		if r, ok := movedOn[e.Type]; ok {
+			prefix = r
+		}
+		keys := keysOf[prefix]
+		if noHistory[prefix] || len(keys) == 0 {
+			continue
+		}
+		ids := make([]uuid.UUID, len(keys))
+		for i, k := range keys {
+			id, err := uuid.Parse(e.Payload[k])
+			if err != nil {
+				return nil, fmt.Errorf("event %s: payload key %s: %w", e.Type, k, err)
+			}
+			ids[i] = id
+		}
+		changes, err := history.Diff(e.Before, e.After)
+		if err != nil {
+			return nil, err
+		}
+		n := len(ids) - 1
+		out = append(out, history.Entry{ResourceType: prefix, Resource: ids[n], Parents: ids[:n], Action: verb, Changes: changes})
+	}
+	return out, nil
 }
 
 // appendPayload appends p as a JSON object with its keys in order, as encoding/json would (the

@@ -77,7 +77,9 @@ type Spec struct {
 	// DefaultOrder (optional) are the columns, ascending, of a list asked for no order; created_at
 	// otherwise. Ties break on uuid either way.
 	DefaultOrder []string
-	SoftDelete   *SoftDelete
+	// DefaultDesc: DefaultOrder (or created_at) runs descending (newest first: history).
+	DefaultDesc bool
+	SoftDelete  *SoftDelete
 	// Where (optional) is a fixed SQL condition on the listed table, part of every query of the
 	// list (page and count): what the list may show at all, whatever the request.
 	Where string
@@ -286,8 +288,9 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 			def = []string{"created_at"}
 		}
 		for _, col := range def {
-			keys = append(keys, orderKey{col: col})
+			keys = append(keys, orderKey{col: col, desc: s.DefaultDesc})
 		}
+		tieDesc = s.DefaultDesc
 	}
 	if len(keys) > 0 && keys[len(keys)-1].notNull && search != nil {
 		tieDesc = false // relevance last: ties by uuid ascending (no index serves a rank anyway)

@@ -831,6 +831,11 @@ func (g *generator) fieldSchema(f protoreflect.FieldDescriptor, dir direction, r
 	return s
 }
 
+// nullValues are the JSON values (google.protobuf.Value) of responses that may be null: a history
+// change's before and after (a field that was or became null, a create's before, a delete's
+// after). Every other one holds a value (an input value's: null is refused).
+var nullValues = map[protoreflect.FullName]bool{"catalog.v1.HistoryChange.before": true, "catalog.v1.HistoryChange.after": true}
+
 // nullableField: may the JSON carry null for this (singular) field?
 func (g *generator) nullableField(f protoreflect.FieldDescriptor, dir direction, required bool) bool {
 	if dir == request {
@@ -841,7 +846,7 @@ func (g *generator) nullableField(f protoreflect.FieldDescriptor, dir direction,
 	if f.Message() != nil {
 		switch f.Message().FullName() {
 		case "google.protobuf.Value":
-			return false
+			return nullValues[f.FullName()]
 		case "google.protobuf.Timestamp":
 			return f.Name() != "created_at" && f.Name() != "updated_at"
 		}
@@ -1016,12 +1021,9 @@ func addRules(s obj, f protoreflect.FieldDescriptor) {
 }
 
 // nullable allows null besides s: one type and null (the only list of types in the document), a
-// null alternative in a oneOf, nothing for the empty schema (any JSON value, null included), else
-// anyOf s or null.
+// null alternative in a oneOf, else anyOf s or null (also for the empty schema, any JSON value,
+// which validators reading the document as OpenAPI 3.0 take as not nullable).
 func nullable(s obj) obj {
-	if len(s) == 0 {
-		return s
-	}
 	if alts, ok := s["oneOf"].([]any); ok {
 		if !slices.ContainsFunc(alts, func(a any) bool { m, _ := a.(obj); return m["type"] == "null" }) {
 			s["oneOf"] = append(alts, obj{"type": "null"})

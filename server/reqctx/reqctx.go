@@ -2,7 +2,10 @@
 // request id.
 package reqctx
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 type key int
 
@@ -15,7 +18,32 @@ const (
 type Principal struct {
 	Tenant  string
 	Subject string
-	Scopes  []string
+	// ClientID is the token's azp or client_id claim ("" without one).
+	ClientID string
+	// ImportUUID names the import whose lines are written under this principal (Subject and
+	// ClientID are then who created the import).
+	ImportUUID string
+	// System marks the service's own background writer (the scheduler).
+	System bool
+	Scopes []string
+}
+
+// Actor is the JSON actor of history entries (API.md "History"): {"subject", "clientId"} of the
+// token, with "importUuid" for an import's lines; {"subject": "system"} for the service itself.
+func (p *Principal) Actor() []byte {
+	if p.System {
+		return []byte(`{"subject":"system"}`)
+	}
+	a := struct {
+		Subject    string  `json:"subject"`
+		ClientID   *string `json:"clientId"`
+		ImportUUID string  `json:"importUuid,omitempty"`
+	}{Subject: p.Subject, ImportUUID: p.ImportUUID}
+	if p.ClientID != "" {
+		a.ClientID = &p.ClientID
+	}
+	b, _ := json.Marshal(a)
+	return b
 }
 
 // HasScope reports whether the caller's token carries scope s.

@@ -1,6 +1,7 @@
 // Package retention deletes what the service no longer needs to keep (DESIGN.md "Retention"):
 // events, and finished (delivered or failed) webhook deliveries with their attempts, once they are
-// older than CATALOG_RETENTION. Pending deliveries and their attempts are never deleted, whatever
+// older than CATALOG_RETENTION, and history entries older than CATALOG_HISTORY_RETENTION (one year
+// by default, apart). Pending deliveries and their attempts are never deleted, whatever
 // their age. It also deletes the stored answers of idempotency keys (server/app/idempotency.go)
 // once they are older than IdempotencyTTL (24 h), whatever CATALOG_RETENTION says.
 //
@@ -60,8 +61,11 @@ type Pruner struct {
 	// connections while the run's batches wait for another when API load fills that pool.
 	LockDB *store.DB
 	// Retention is how long events and finished deliveries are kept; 0 keeps them (then
-	// IdempotencyTTL must be positive).
+	// IdempotencyTTL or HistoryRetention must be positive).
 	Retention time.Duration
+	// HistoryRetention is how long history entries are kept (CATALOG_HISTORY_RETENTION), apart from
+	// Retention; 0 keeps them.
+	HistoryRetention time.Duration
 	// IdempotencyTTL is how long idempotency keys are kept; 0 keeps them. The API ignores keys
 	// older than its own TTL whether or not they are deleted yet.
 	IdempotencyTTL time.Duration
@@ -90,9 +94,10 @@ const LockKey = "catalogd:retention"
 type Result struct {
 	// Skipped: another replica holds the lock, nothing was done.
 	Skipped bool
-	// Events, Deliveries, Attempts and IdempotencyKeys deleted; Jobs are finished imports and
-	// exports (with their failed lines; their files are queued for the blob collector).
-	Events, Deliveries, Attempts, IdempotencyKeys, Jobs int64
+	// Events, Deliveries, Attempts, IdempotencyKeys and History entries deleted; Jobs are
+	// finished imports and exports (with their failed lines; their files are queued for the blob
+	// collector).
+	Events, Deliveries, Attempts, IdempotencyKeys, Jobs, History int64
 	// Statements is the number of delete statements the run sent (each one batch).
 	Statements int
 }
@@ -102,9 +107,11 @@ func (p *Pruner) interval() time.Duration {
 	if p.Interval > 0 {
 		return p.Interval
 	}
-	base := p.Retention
-	if base <= 0 || (p.IdempotencyTTL > 0 && p.IdempotencyTTL < base) {
-		base = p.IdempotencyTTL
+	var base time.Duration
+	for _, d := range []time.Duration{p.Retention, p.IdempotencyTTL, p.HistoryRetention} {
+		if d > 0 && (base == 0 || d < base) {
+			base = d
+		}
 	}
 	return min(max(base/10, MinInterval), MaxInterval)
 }
@@ -112,7 +119,7 @@ func (p *Pruner) interval() time.Duration {
 // Run prunes every interval until ctx is done. The first run starts at once (a replica that was
 // down catches up); later runs are spread by ±10 % so replicas do not ask for the lock in step.
 func (p *Pruner) Run(ctx context.Context) {
-	if p.Retention <= 0 && p.IdempotencyTTL <= 0 {
+	if p.Retention <= 0 && p.IdempotencyTTL <= 0 && p.HistoryRetention <= 0 {
 		return
 	}
 	for {
@@ -127,7 +134,7 @@ func (p *Pruner) Run(ctx context.Context) {
 		case res.Skipped:
 			p.logger().Debug("retention run skipped: another replica is pruning")
 		default:
-			p.logger().Info("retention run", "events", res.Events, "deliveries", res.Deliveries, "attempts", res.Attempts,
+			p.logger().Info("retention run", "events", res.Events, "deliveries", res.Deliveries, "attempts", res.Attempts, "history", res.History,
 				"idempotency_keys", res.IdempotencyKeys, "statements", res.Statements, "retention", p.Retention.String(), "duration_ms", time.Since(start).Milliseconds())
 		}
 		d := p.interval()
@@ -144,8 +151,8 @@ func (p *Pruner) Run(ctx context.Context) {
 // by batch, and returns the counts; otherwise it returns Skipped. It stops early, with ctx's error,
 // when ctx ends; what it deleted until then stays deleted (each batch commits on its own).
 func (p *Pruner) RunOnce(ctx context.Context) (res Result, err error) {
-	if p.Retention <= 0 && p.IdempotencyTTL <= 0 {
-		return res, errors.New("retention: Retention or IdempotencyTTL must be positive")
+	if p.Retention <= 0 && p.IdempotencyTTL <= 0 && p.HistoryRetention <= 0 {
+		return res, errors.New("retention: Retention, IdempotencyTTL or HistoryRetention must be positive")
 	}
 	ctx, span := tracing.Background(ctx, "retention.run", "")
 	defer func() {
@@ -175,12 +182,18 @@ func (p *Pruner) RunOnce(ctx context.Context) (res Result, err error) {
 	if r.batch <= 0 {
 		r.batch = DefaultBatch
 	}
+	r.historyCutoff = now.Add(-p.HistoryRetention)
 	r.leaseCutoff = r.cutoff.Add(-p.LeaseGrace)
 	if p.LeaseGrace <= 0 {
 		r.leaseCutoff = r.cutoff.Add(-DefaultLeaseGrace)
 	}
 	if p.IdempotencyTTL > 0 {
 		if err := r.idempotencyKeys(ctx, now.Add(-p.IdempotencyTTL)); err != nil {
+			return res, err
+		}
+	}
+	if p.HistoryRetention > 0 {
+		if err := r.history(ctx); err != nil {
 			return res, err
 		}
 	}
@@ -234,6 +247,7 @@ type run struct {
 	pool                *pgxpool.Pool // statements sqlc does not generate, each its own transaction
 	res                 *Result
 	cutoff, leaseCutoff time.Time
+	historyCutoff       time.Time
 	batch               int
 	// sincePause counts rows deleted since the last pause, busy the time spent in statements.
 	sincePause int64
@@ -298,36 +312,64 @@ func (r *run) jobs(ctx context.Context) error {
 
 // events deletes events created before the cutoff, tenant by tenant, each tenant's in uuid order.
 func (r *run) events(ctx context.Context) error {
-	bound := MinV7(r.cutoff)
+	return r.byTenant(ctx, r.cutoff, kindEvents, &r.res.Events, r.q.RetentionNextEventTenant,
+		func(ctx context.Context, tenant string, bound, after uuid.UUID, cutoff time.Time) (pruned, error) {
+			row, err := r.q.PruneEvents(ctx, db.PruneEventsParams{TenantID: tenant, Bound: bound, Cutoff: cutoff, Max: int32(r.batch), AfterUuid: after})
+			return pruned(row), err
+		})
+}
+
+// history deletes history entries created before the history cutoff, like events.
+func (r *run) history(ctx context.Context) error {
+	return r.byTenant(ctx, r.historyCutoff, kindHistory, &r.res.History, r.q.RetentionNextHistoryTenant,
+		func(ctx context.Context, tenant string, bound, after uuid.UUID, cutoff time.Time) (pruned, error) {
+			row, err := r.q.PruneHistory(ctx, db.PruneHistoryParams{TenantID: tenant, Bound: bound, Cutoff: cutoff, Max: int32(r.batch), AfterUuid: after})
+			return pruned(row), err
+		})
+}
+
+// pruned is what one batch of a keyset prune did: rows seen, rows deleted, the last uuid seen.
+type pruned struct {
+	Seen, Deleted int64
+	LastUuid      uuid.UUID
+}
+
+// byTenant deletes the rows of a table keyed (tenant_id, uuid v7) created before cutoff, tenant by
+// tenant (next: the tenant after a given one, pgx.ErrNoRows after the last), each tenant's in uuid
+// order, in batches (prune), counting them in *count and the metric kind.
+func (r *run) byTenant(ctx context.Context, cutoff time.Time, kind string, count *int64,
+	next func(context.Context, string) (string, error),
+	prune func(ctx context.Context, tenant string, bound, after uuid.UUID, cutoff time.Time) (pruned, error)) error {
+	bound := MinV7(cutoff)
 	tenant := ""
 	for {
 		var err error
 		if err = r.within(ctx, func(ctx context.Context) error {
-			tenant, err = r.q.RetentionNextEventTenant(ctx, tenant)
+			tenant, err = next(ctx, tenant)
 			return err
 		}); errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		} else if err != nil {
 			return err
 		}
-		arg := db.PruneEventsParams{TenantID: tenant, Bound: bound, Cutoff: r.cutoff, Max: int32(r.batch)}
+		var after uuid.UUID
 		for {
-			var row db.PruneEventsRow
+			var row pruned
 			if err := r.statement(ctx, func(ctx context.Context) (err error) {
-				row, err = r.q.PruneEvents(ctx, arg)
+				row, err = prune(ctx, tenant, bound, after, cutoff)
 				return err
 			}); err != nil {
 				return err
 			}
-			r.res.Events += row.Deleted
-			r.p.Metrics.add(kindEvents, row.Deleted)
+			*count += row.Deleted
+			r.p.Metrics.add(kind, row.Deleted)
 			if err := r.rest(ctx, row.Deleted); err != nil {
 				return err
 			}
 			if row.Seen < int64(r.batch) {
 				break
 			}
-			arg.AfterUuid = row.LastUuid
+			after = row.LastUuid
 		}
 	}
 }
@@ -407,6 +449,8 @@ const (
 	kindIdempotencyKeys = "idempotency_keys"
 	// kindJobs are finished imports and exports.
 	kindJobs = "jobs"
+	// kindHistory are history entries (CATALOG_HISTORY_RETENTION).
+	kindHistory = "history"
 )
 
 // Metrics are the pruner's Prometheus counters.
@@ -420,12 +464,12 @@ type Metrics struct {
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		deleted: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_retention_deleted_total",
-			Help: "Rows deleted by retention (CATALOG_RETENTION; idempotency keys after 24 h), by kind: events, deliveries, attempts, idempotency_keys, jobs (finished imports and exports)."}, []string{"kind"}),
+			Help: "Rows deleted by retention (CATALOG_RETENTION; idempotency keys after 24 h), by kind: events, deliveries, attempts, idempotency_keys, jobs (finished imports and exports), history (after CATALOG_HISTORY_RETENTION)."}, []string{"kind"}),
 		runs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_retention_runs_total",
 			Help: "Retention runs of this process, by outcome: done, skipped (another replica was pruning), error."}, []string{"outcome"}),
 	}
 	reg.MustRegister(m.deleted, m.runs)
-	for _, k := range []string{kindEvents, kindDeliveries, kindAttempts, kindIdempotencyKeys, kindJobs} {
+	for _, k := range []string{kindEvents, kindDeliveries, kindAttempts, kindIdempotencyKeys, kindJobs, kindHistory} {
 		m.deleted.WithLabelValues(k)
 	}
 	for _, o := range []string{"done", "skipped", "error"} {

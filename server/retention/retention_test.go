@@ -376,3 +376,57 @@ func TestMinV7(t *testing.T) {
 		}
 	}
 }
+
+func historyEntry(t *testing.T, p *pgxpool.Pool, tenant string, at time.Time) uuid.UUID {
+	t.Helper()
+	id := v7(at)
+	exec(t, p, `INSERT INTO history (tenant_id, uuid, resource_type, resource_uuid, parent_uuids, action, actor, changes, created_at)
+		VALUES ($1, $2, 'attribute', $2, '{}', 'created', '{"subject":"s"}', '[]', $3)`, tenant, id, at)
+	return id
+}
+
+// History entries are pruned after HistoryRetention, in bounded batches per tenant, apart from the
+// events' Retention: an entry as old as a pruned event stays while the history keeps it.
+func TestHistoryIsPrunedApart(t *testing.T) {
+	d := fresh(t)
+	p := d.Pool
+	hwin := 10 * window
+	oldEvent := event(t, p, "a", now.Add(-window-time.Minute))
+	kept := []uuid.UUID{historyEntry(t, p, "a", now.Add(-window-time.Minute)), historyEntry(t, p, "b", now.Add(-hwin+time.Minute))}
+	var old []uuid.UUID
+	for i := 0; i < 23; i++ {
+		old = append(old, historyEntry(t, p, "a", now.Add(-hwin-time.Duration(i+1)*time.Millisecond)))
+	}
+	old = append(old, historyEntry(t, p, "b", now.Add(-2*hwin)))
+	pr := pruner(d)
+	pr.HistoryRetention, pr.Batch = hwin, 10
+	res, err := pr.RunOnce(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.History != 24 || res.Events != 1 {
+		t.Errorf("result %+v, want 24 history entries and 1 event", res)
+	}
+	if exists(t, p, "events", "a", oldEvent) {
+		t.Error("the old event was kept")
+	}
+	for _, id := range old {
+		if exists(t, p, "history", "a", id) || exists(t, p, "history", "b", id) {
+			t.Errorf("old entry %s kept", id)
+		}
+	}
+	for i, id := range kept {
+		if !exists(t, p, "history", []string{"a", "b"}[i], id) {
+			t.Errorf("recent entry %s pruned", id)
+		}
+	}
+	// History only: events are kept when Retention is 0.
+	recent := event(t, p, "a", now.Add(-2*window))
+	pr = &retention.Pruner{DB: d, HistoryRetention: hwin, Pause: -1, Now: func() time.Time { return now }}
+	if _, err := pr.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !exists(t, p, "events", "a", recent) {
+		t.Error("a history-only pruner deleted an event")
+	}
+}

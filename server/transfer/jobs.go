@@ -23,6 +23,7 @@ import (
 	"github.com/catalogd/catalogd/server/etag"
 	"github.com/catalogd/catalogd/server/events"
 	"github.com/catalogd/catalogd/server/fields"
+	"github.com/catalogd/catalogd/server/history"
 	"github.com/catalogd/catalogd/server/jsonpb"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/reqctx"
@@ -276,7 +277,7 @@ func (s *ImportServer) CreateImport(ctx context.Context, req *pb.CreateImportReq
 	}
 	var row db.Import
 	err = crud.Write(ctx, s.DB, crud.Scope{}, func(t *crud.Tx) error {
-		p.Now = t.Now
+		p.Now, p.Actor = t.Now, history.Actor(ctx) // its lines' actor
 		var err error
 		if row, err = t.Q.InsertImport(ctx, p); err != nil {
 			return err

@@ -179,7 +179,7 @@ type importRun struct {
 // the deferred lines pass after pass, and finishes the import.
 func (r *importRun) run(ctx context.Context) error {
 	imp := r.imp
-	ctx = reqctx.WithPrincipal(ctx, &reqctx.Principal{Tenant: imp.TenantID, Subject: "import:" + imp.Uuid.String()})
+	ctx = reqctx.WithPrincipal(ctx, importPrincipal(imp))
 	ctx = WithCodes(ctx)
 	r.ctx = ctx
 	if imp.DryRun {
@@ -826,4 +826,19 @@ func (w *Worker) finishExport(ctx context.Context, exp db.Export, lease uuid.UUI
 		}
 		return events.Record(ctx, q, exp.TenantID, now, []events.Event{exportEvent(status, exp.Uuid)})
 	})
+}
+
+// importPrincipal is who an import's lines write as: the creator of the import (its stored actor),
+// naming the import (history's actor.importUuid).
+func importPrincipal(imp db.Import) *reqctx.Principal {
+	var a struct {
+		Subject  string  `json:"subject"`
+		ClientID *string `json:"clientId"`
+	}
+	_ = json.Unmarshal(imp.Actor, &a) // an import created before migration 0032 has none
+	p := &reqctx.Principal{Tenant: imp.TenantID, Subject: a.Subject, ImportUUID: imp.Uuid.String()}
+	if a.ClientID != nil {
+		p.ClientID = *a.ClientID
+	}
+	return p
 }

@@ -2,6 +2,7 @@ package webhooks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/catalogd/catalogd/server/apierr"
 	"github.com/catalogd/catalogd/server/etag"
 	"github.com/catalogd/catalogd/server/fields"
+	"github.com/catalogd/catalogd/server/history"
 	"github.com/catalogd/catalogd/server/lifecycle"
 	"github.com/catalogd/catalogd/server/list"
 	"github.com/catalogd/catalogd/server/reqctx"
@@ -227,6 +229,10 @@ func (s *Service) CreateWebhookSubscription(ctx context.Context, req *pb.CreateW
 		sub, err = q.InsertWebhookSubscription(ctx, db.InsertWebhookSubscriptionParams{TenantID: tenant,
 			Uuid: uuid.Must(uuid.NewV7()), DisplayName: in.DisplayName, TargetUrl: in.TargetUrl, RequestTimeoutMs: timeout,
 			SecretSealed: sealed, Now: store.Now()})
+		if err != nil {
+			return err
+		}
+		_, err = recordSubscription(ctx, q, "created", nil, &sub)
 		return err
 	})
 	if err != nil {
@@ -274,17 +280,25 @@ func (s *Service) UpdateWebhookSubscription(ctx context.Context, req *pb.UpdateW
 	}
 	var sub db.WebhookSubscription
 	err = s.DB.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
-		if err := checkETag(ctx, q, id, req.Uuid); err != nil {
+		old, err := lockSubscription(ctx, q, id, req.Uuid)
+		if err != nil {
 			return err
 		}
-		var err error
 		sub, err = q.UpdateWebhookSubscription(ctx, db.UpdateWebhookSubscriptionParams{TenantID: reqctx.Tenant(ctx), Uuid: id,
 			DisplayName: in.DisplayName, TargetUrl: in.TargetUrl, RequestTimeoutMs: in.RequestTimeoutMs, Now: store.Now()})
-		if store.IsNoRows(err) {
-			return apierr.NotFoundf("webhook subscription", req.Uuid)
+		if err != nil {
+			return err
+		}
+		changed, err := recordSubscription(ctx, q, "updated", &old, &sub)
+		if err == nil && !changed {
+			sub = old
+			return errUnchanged // a write that changes nothing changes nothing: no new updatedAt
 		}
 		return err
 	})
+	if errors.Is(err, errUnchanged) {
+		err = nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -297,13 +311,14 @@ func (s *Service) DeleteWebhookSubscription(ctx context.Context, req *pb.DeleteW
 		return nil, err
 	}
 	err = s.DB.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
-		if err := checkETag(ctx, q, id, req.Uuid); err != nil {
+		old, err := lockSubscription(ctx, q, id, req.Uuid)
+		if err != nil {
 			return err
 		}
-		n, err := q.DeleteWebhookSubscription(ctx, db.DeleteWebhookSubscriptionParams{TenantID: reqctx.Tenant(ctx), Uuid: id})
-		if err == nil && n == 0 {
-			return apierr.NotFoundf("webhook subscription", req.Uuid)
+		if _, err := q.DeleteWebhookSubscription(ctx, db.DeleteWebhookSubscriptionParams{TenantID: reqctx.Tenant(ctx), Uuid: id}); err != nil {
+			return err
 		}
+		_, err = recordSubscription(ctx, q, "deleted", &old, nil)
 		return err
 	})
 	if err != nil {
@@ -338,7 +353,11 @@ func (s *Service) TransitionWebhookSubscription(ctx context.Context, req *pb.Tra
 		if !res.Changed {
 			return nil
 		}
-		return setStatus(ctx, q, &out, res.To)
+		if err := setStatus(ctx, q, &out, res.To); err != nil {
+			return err
+		}
+		_, err = recordSubscription(ctx, q, res.Event, &sub, &out)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -369,10 +388,20 @@ func (s *Service) RotateWebhookSubscriptionSecret(ctx context.Context, req *pb.R
 	if err != nil {
 		return nil, err
 	}
-	sub, err := s.DB.Q.SetWebhookSubscriptionSecret(ctx, db.SetWebhookSubscriptionSecretParams{TenantID: reqctx.Tenant(ctx), Uuid: id, SecretSealed: sealed, Now: store.Now()})
-	if store.IsNoRows(err) {
-		return nil, apierr.NotFoundf("webhook subscription", req.Uuid)
-	} else if err != nil {
+	var sub db.WebhookSubscription
+	err = s.DB.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
+		var err error
+		sub, err = q.SetWebhookSubscriptionSecret(ctx, db.SetWebhookSubscriptionSecretParams{TenantID: reqctx.Tenant(ctx), Uuid: id, SecretSealed: sealed, Now: store.Now()})
+		if store.IsNoRows(err) {
+			return apierr.NotFoundf("webhook subscription", req.Uuid)
+		} else if err != nil {
+			return err
+		}
+		// The history says that the secret changed, never what it is or was.
+		return history.Record(ctx, q, sub.TenantID, []history.Entry{{ResourceType: SubscriptionHistory, Resource: sub.Uuid,
+			Action: "updated", Changes: []byte(`[{"field":"secret"}]`)}})
+	})
+	if err != nil {
 		return nil, err
 	}
 	out := subscriptionToPB(sub)
@@ -410,8 +439,16 @@ func (s *Service) CreateWebhookSubscriptionEventType(ctx context.Context, req *p
 	} else if err != nil {
 		return nil, err
 	}
-	rows, err := s.DB.Q.InsertSubscriptionEventType(ctx, db.InsertSubscriptionEventTypeParams{TenantID: sub.TenantID,
-		SubscriptionUuid: sub.Uuid, Uuid: t.Uuid, Name: t.Name, Now: store.Now()})
+	var rows []db.WebhookSubscriptionEventType
+	err = s.DB.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
+		var err error
+		rows, err = q.InsertSubscriptionEventType(ctx, db.InsertSubscriptionEventTypeParams{TenantID: sub.TenantID,
+			SubscriptionUuid: sub.Uuid, Uuid: t.Uuid, Name: t.Name, Now: store.Now()})
+		if err != nil {
+			return err
+		}
+		return recordEventTypes(ctx, q, "linked", rows)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -485,7 +522,7 @@ func (s *Service) BulkCreateWebhookSubscriptionEventTypes(ctx context.Context, r
 		if len(taken) > 0 { // all or nothing: the transaction rolls back
 			return &apierr.Error{Code: apierr.AlreadyExists, Detail: fmt.Sprintf("the subscription already receives %d of the event types", len(taken)), Fields: taken}
 		}
-		return nil
+		return recordEventTypes(ctx, q, "linked", rows)
 	})
 	if err != nil {
 		return nil, err
@@ -519,11 +556,13 @@ func (s *Service) DeleteWebhookSubscriptionEventType(ctx context.Context, req *p
 				return err
 			}
 		}
-		n, err := q.DeleteSubscriptionEventType(ctx, db.DeleteSubscriptionEventTypeParams{TenantID: sub.TenantID, SubscriptionUuid: sub.Uuid, Uuid: et})
-		if err == nil && n == 0 {
+		gone, err := q.DeleteSubscriptionEventType(ctx, db.DeleteSubscriptionEventTypeParams{TenantID: sub.TenantID, SubscriptionUuid: sub.Uuid, Uuid: et})
+		if err == nil && len(gone) == 0 {
 			return apierr.New(apierr.NotFound, "the subscription is not subscribed to event type %s", req.EventTypeUuid)
+		} else if err != nil {
+			return err
 		}
-		return err
+		return recordEventTypes(ctx, q, "unlinked", gone)
 	})
 	if err != nil {
 		return nil, err
@@ -605,18 +644,64 @@ func (s *Service) RedeliverWebhookDelivery(ctx context.Context, req *pb.Redelive
 	return &pb.RedeliverWebhookDeliveryResponse{WebhookDelivery: deliveryToPB(out)}, nil
 }
 
-// checkETag holds a conditional write of subscription id (If-Match or the request's etag, read
-// into ctx by the interceptor) to the subscription's current tag: it locks the row first, so that
-// nothing changes it between the comparison and the write.
-func checkETag(ctx context.Context, q *db.Queries, id uuid.UUID, raw string) error {
-	if !etag.FromContext(ctx).Given() {
-		return nil
-	}
+// History of webhook subscriptions (API.md "History"): they emit no events, so their writes
+// record their entries themselves, with the same Diff as every other resource.
+const (
+	SubscriptionHistory          = "webhook_subscription"
+	SubscriptionEventTypeHistory = "webhook_subscription.event_type"
+)
+
+// HistoryTypes are the resource types of the entries webhook writes record.
+var HistoryTypes = []string{SubscriptionHistory, SubscriptionEventTypeHistory}
+
+// errUnchanged rolls back an update that changed nothing.
+var errUnchanged = errors.New("webhooks: unchanged")
+
+// lockSubscription reads and locks subscription id and checks the request's condition (If-Match).
+func lockSubscription(ctx context.Context, q *db.Queries, id uuid.UUID, raw string) (db.WebhookSubscription, error) {
 	sub, err := q.LockWebhookSubscription(ctx, db.LockWebhookSubscriptionParams{TenantID: reqctx.Tenant(ctx), Uuid: id})
 	if store.IsNoRows(err) {
-		return apierr.NotFoundf("webhook subscription", raw)
+		return sub, apierr.NotFoundf("webhook subscription", raw)
 	} else if err != nil {
-		return err
+		return sub, err
 	}
-	return etag.Check(ctx, "webhook subscription", raw, subscriptionToPB(sub))
+	return sub, etag.Check(ctx, "webhook subscription", raw, subscriptionToPB(sub))
+}
+
+// recordSubscription records the change of a subscription from before to after (nil: created,
+// deleted) unless it changed nothing; changed reports whether it did.
+func recordSubscription(ctx context.Context, q *db.Queries, action string, before, after *db.WebhookSubscription) (changed bool, err error) {
+	var b, a proto.Message
+	sub := after
+	if before != nil {
+		b, sub = subscriptionToPB(*before), before
+	}
+	if after != nil {
+		a = subscriptionToPB(*after)
+	}
+	changes, err := history.Diff(b, a)
+	if err != nil || string(changes) == "[]" {
+		return false, err
+	}
+	return true, history.Record(ctx, q, sub.TenantID, []history.Entry{{ResourceType: SubscriptionHistory, Resource: sub.Uuid, Action: action, Changes: changes}})
+}
+
+// recordEventTypes records the subscription event types linked or unlinked.
+func recordEventTypes(ctx context.Context, q *db.Queries, action string, rows []db.WebhookSubscriptionEventType) error {
+	entries := make([]history.Entry, len(rows))
+	for i, r := range rows {
+		var b, a proto.Message = nil, subscriptionEventTypeToPB(r)
+		if action == "unlinked" {
+			b, a = a, nil
+		}
+		changes, err := history.Diff(b, a)
+		if err != nil {
+			return err
+		}
+		entries[i] = history.Entry{ResourceType: SubscriptionEventTypeHistory, Resource: r.Uuid, Parents: []uuid.UUID{r.SubscriptionUuid}, Action: action, Changes: changes}
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	return history.Record(ctx, q, rows[0].TenantID, entries)
 }

@@ -24,6 +24,7 @@ export * from "./catalog/v1/family_attributes_pb.js";
 export * from "./catalog/v1/family_categories_pb.js";
 export * from "./catalog/v1/family_input_types_pb.js";
 export * from "./catalog/v1/family_relation_types_pb.js";
+export * from "./catalog/v1/history_pb.js";
 export * from "./catalog/v1/imports_pb.js";
 export * from "./catalog/v1/input_types_pb.js";
 export * from "./catalog/v1/locales_pb.js";
