@@ -39,13 +39,20 @@ ORDER BY product_uuid, display_priority, created_at, uuid;
 -- name: ListFeaturedAssetsOfProducts :many
 -- The featured asset of each of several products that has one: its first product asset of a type
 -- with is_featured_source, by display_priority, created_at, uuid (as product_assets_view). A
--- variant with no such asset of its own shows its parent's (like readiness counts them). The
--- products are product_uuids and the variants (not removed) of parent_uuids (expand[variants]: in
--- the same round trip as the variants themselves; empty or null for none).
+-- variant with no such asset of its own shows its parent's (like readiness counts them).
 SELECT DISTINCT ON (p.uuid) p.uuid AS product_uuid, pa.uuid AS product_asset_uuid, pa.asset_uuid
 FROM products p
 JOIN product_assets pa ON pa.tenant_id = p.tenant_id AND (pa.product_uuid = p.uuid OR pa.product_uuid = p.parent_uuid)
 JOIN product_asset_types t ON t.tenant_id = pa.tenant_id AND t.uuid = pa.product_asset_type_uuid
-WHERE p.tenant_id = @tenant_id AND t.is_featured_source
-  AND (p.uuid = ANY(@product_uuids::uuid[]) OR (p.parent_uuid = ANY(@parent_uuids::uuid[]) AND p.status <> 'removed'))
+WHERE p.tenant_id = @tenant_id AND p.uuid = ANY(@product_uuids::uuid[]) AND t.is_featured_source
+ORDER BY p.uuid, (pa.product_uuid = p.uuid) DESC, pa.display_priority, pa.created_at, pa.uuid;
+
+-- name: ListFeaturedAssetsOfVariants :many
+-- ListFeaturedAssetsOfProducts for the variants (not removed) of several variant_parents
+-- (expand[variants]), in the same round trip as the variants themselves.
+SELECT DISTINCT ON (p.uuid) p.uuid AS product_uuid, pa.uuid AS product_asset_uuid, pa.asset_uuid
+FROM products p
+JOIN product_assets pa ON pa.tenant_id = p.tenant_id AND (pa.product_uuid = p.uuid OR pa.product_uuid = p.parent_uuid)
+JOIN product_asset_types t ON t.tenant_id = pa.tenant_id AND t.uuid = pa.product_asset_type_uuid
+WHERE p.tenant_id = @tenant_id AND p.parent_uuid = ANY(@parent_uuids::uuid[]) AND p.status <> 'removed' AND t.is_featured_source
 ORDER BY p.uuid, (pa.product_uuid = p.uuid) DESC, pa.display_priority, pa.created_at, pa.uuid;

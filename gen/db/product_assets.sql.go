@@ -113,15 +113,13 @@ SELECT DISTINCT ON (p.uuid) p.uuid AS product_uuid, pa.uuid AS product_asset_uui
 FROM products p
 JOIN product_assets pa ON pa.tenant_id = p.tenant_id AND (pa.product_uuid = p.uuid OR pa.product_uuid = p.parent_uuid)
 JOIN product_asset_types t ON t.tenant_id = pa.tenant_id AND t.uuid = pa.product_asset_type_uuid
-WHERE p.tenant_id = $1 AND t.is_featured_source
-  AND (p.uuid = ANY($2::uuid[]) OR (p.parent_uuid = ANY($3::uuid[]) AND p.status <> 'removed'))
+WHERE p.tenant_id = $1 AND p.uuid = ANY($2::uuid[]) AND t.is_featured_source
 ORDER BY p.uuid, (pa.product_uuid = p.uuid) DESC, pa.display_priority, pa.created_at, pa.uuid
 `
 
 type ListFeaturedAssetsOfProductsParams struct {
 	TenantID     string      `db:"tenant_id"`
 	ProductUuids []uuid.UUID `db:"product_uuids"`
-	ParentUuids  []uuid.UUID `db:"parent_uuids"`
 }
 
 type ListFeaturedAssetsOfProductsRow struct {
@@ -132,11 +130,9 @@ type ListFeaturedAssetsOfProductsRow struct {
 
 // The featured asset of each of several products that has one: its first product asset of a type
 // with is_featured_source, by display_priority, created_at, uuid (as product_assets_view). A
-// variant with no such asset of its own shows its parent's (like readiness counts them). The
-// products are product_uuids and the variants (not removed) of parent_uuids (expand[variants]: in
-// the same round trip as the variants themselves; empty or null for none).
+// variant with no such asset of its own shows its parent's (like readiness counts them).
 func (q *Queries) ListFeaturedAssetsOfProducts(ctx context.Context, arg ListFeaturedAssetsOfProductsParams) ([]ListFeaturedAssetsOfProductsRow, error) {
-	rows, err := q.db.Query(ctx, listFeaturedAssetsOfProducts, arg.TenantID, arg.ProductUuids, arg.ParentUuids)
+	rows, err := q.db.Query(ctx, listFeaturedAssetsOfProducts, arg.TenantID, arg.ProductUuids)
 	if err != nil {
 		return nil, err
 	}
@@ -144,6 +140,48 @@ func (q *Queries) ListFeaturedAssetsOfProducts(ctx context.Context, arg ListFeat
 	items := []ListFeaturedAssetsOfProductsRow{}
 	for rows.Next() {
 		var i ListFeaturedAssetsOfProductsRow
+		if err := rows.Scan(&i.ProductUuid, &i.ProductAssetUuid, &i.AssetUuid); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listFeaturedAssetsOfVariants = `-- name: ListFeaturedAssetsOfVariants :many
+SELECT DISTINCT ON (p.uuid) p.uuid AS product_uuid, pa.uuid AS product_asset_uuid, pa.asset_uuid
+FROM products p
+JOIN product_assets pa ON pa.tenant_id = p.tenant_id AND (pa.product_uuid = p.uuid OR pa.product_uuid = p.parent_uuid)
+JOIN product_asset_types t ON t.tenant_id = pa.tenant_id AND t.uuid = pa.product_asset_type_uuid
+WHERE p.tenant_id = $1 AND p.parent_uuid = ANY($2::uuid[]) AND p.status <> 'removed' AND t.is_featured_source
+ORDER BY p.uuid, (pa.product_uuid = p.uuid) DESC, pa.display_priority, pa.created_at, pa.uuid
+`
+
+type ListFeaturedAssetsOfVariantsParams struct {
+	TenantID    string      `db:"tenant_id"`
+	ParentUuids []uuid.UUID `db:"parent_uuids"`
+}
+
+type ListFeaturedAssetsOfVariantsRow struct {
+	ProductUuid      uuid.UUID `db:"product_uuid"`
+	ProductAssetUuid uuid.UUID `db:"product_asset_uuid"`
+	AssetUuid        uuid.UUID `db:"asset_uuid"`
+}
+
+// ListFeaturedAssetsOfProducts for the variants (not removed) of several variant_parents
+// (expand[variants]), in the same round trip as the variants themselves.
+func (q *Queries) ListFeaturedAssetsOfVariants(ctx context.Context, arg ListFeaturedAssetsOfVariantsParams) ([]ListFeaturedAssetsOfVariantsRow, error) {
+	rows, err := q.db.Query(ctx, listFeaturedAssetsOfVariants, arg.TenantID, arg.ParentUuids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListFeaturedAssetsOfVariantsRow{}
+	for rows.Next() {
+		var i ListFeaturedAssetsOfVariantsRow
 		if err := rows.Scan(&i.ProductUuid, &i.ProductAssetUuid, &i.AssetUuid); err != nil {
 			return nil, err
 		}

@@ -230,15 +230,20 @@ func queueHydration(ctx context.Context, r *store.Round, tenant string, ids []uu
 		})
 	}
 	// The featured asset of each product, and of each expanded variant.
-	var featured []db.ListFeaturedAssetsOfProductsRow
-	var parents []uuid.UUID
-	if exp.GetVariants() {
-		parents = ids
-	}
+	var featured, ofVariants []db.ListFeaturedAssetsOfProductsRow
 	r.Add(func(q *db.Queries) (err error) {
-		featured, err = q.ListFeaturedAssetsOfProducts(ctx, db.ListFeaturedAssetsOfProductsParams{TenantID: tenant, ProductUuids: ids, ParentUuids: parents})
+		featured, err = q.ListFeaturedAssetsOfProducts(ctx, db.ListFeaturedAssetsOfProductsParams{TenantID: tenant, ProductUuids: ids})
 		return err
 	})
+	if exp.GetVariants() {
+		r.Add(func(q *db.Queries) error {
+			rows, err := q.ListFeaturedAssetsOfVariants(ctx, db.ListFeaturedAssetsOfVariantsParams{TenantID: tenant, ParentUuids: ids})
+			ofVariants = mapSlice(rows, func(v db.ListFeaturedAssetsOfVariantsRow) db.ListFeaturedAssetsOfProductsRow {
+				return db.ListFeaturedAssetsOfProductsRow(v)
+			})
+			return err
+		})
+	}
 	return func(out []*pb.Product) {
 		for _, f := range fills {
 			f(out)
@@ -250,11 +255,14 @@ func queueHydration(ctx context.Context, r *store.Round, tenant string, ids []uu
 			}
 			attachRows(attrs, productAttributeIDs(attrs), false, true, terms, productTermOwner, productTermID, setProductTermUUIDs, setProductTerms)
 		}
-		all := append([]*pb.Product(nil), out...)
-		for _, p := range out {
-			all = append(all, p.GetVariants().GetItems()...) // expanded, or none
+		setFeatured(out, featured)
+		if exp.GetVariants() {
+			var variants []*pb.Product
+			for _, p := range out {
+				variants = append(variants, p.GetVariants().GetItems()...)
+			}
+			setFeatured(variants, ofVariants)
 		}
-		setFeatured(all, featured)
 	}
 }
 
