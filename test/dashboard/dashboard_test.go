@@ -36,13 +36,13 @@ type panel struct {
 	} `json:"targets"`
 }
 
-// families are the metric families /metrics exposes, with their types (# TYPE lines).
-func families(t *testing.T) map[string]string {
+// families are the metric families the /metrics of e exposes, with their types (# TYPE lines).
+func families(t *testing.T, e *Env) map[string]string {
 	t.Helper()
 	// A request first, so that the per-method families have a series.
-	c := env.Client(t)
+	c := e.Client(t)
 	Want(t, c.Get("/v1/locales"), 200)
-	res, err := http.Get(env.BaseURL + "/metrics")
+	res, err := http.Get(e.BaseURL + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,26 @@ func TestDashboardQueriesTheMetricsCatalogdExposes(t *testing.T) {
 	if dash.UID == "" || dash.Title == "" || len(dash.Panels) == 0 {
 		t.Fatalf("dashboard uid %q, title %q, %d panels", dash.UID, dash.Title, len(dash.Panels))
 	}
-	exposed := families(t)
+	exposed := families(t, env)
+	// The read replicas' families have series only where DATABASE_READ_URL is set: a catalogd with
+	// a streaming standby of the test server for its reads exposes them too.
+	sb, err := Standby()
+	if err != nil {
+		t.Fatal(err)
+	}
+	withReplica, err := Start(ReadsOn(sb))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer withReplica.Stop()
+	for f, typ := range families(t, withReplica) {
+		exposed[f] = typ
+	}
+	for _, f := range []string{"catalogd_db_reads_total", "catalogd_db_replica_lag_seconds", "catalogd_db_replica_up", "catalogd_db_replica_paused"} {
+		if _, ok := exposed[f]; !ok {
+			t.Errorf("a catalogd with a read replica does not expose %s", f)
+		}
+	}
 	onDashboard := map[string]bool{}
 	ids := map[int]bool{}
 	for _, p := range dash.Panels {
