@@ -20,7 +20,7 @@ TEST_GOFLAGS := $(GOFLAGS) -ldflags=-w
 # Listed only while they exist; ./... adds every other package once.
 SLOW_TESTS := $(foreach d,test/webhooks test/e2e test/fault test/sdk_typescript server/pgembed test/docs test/openapi_ts,$(if $(wildcard $(d)/*_test.go),./$(d)))
 
-.PHONY: run mock build image check-image compose-images generate sdk-tools third_party check-generated check-clients lint test test-go bench contract clean
+.PHONY: test-topology run mock build image check-image compose-images generate sdk-tools third_party check-generated check-clients lint test test-go bench contract clean
 
 ## run: build bin/catalogd and start it (embedded PostgreSQL in ./.data unless DATABASE_URL is set);
 ## its banner's TOKEN=$$(./bin/catalogd token) works from here. Ctrl-C stops it (exit 0, no make error).
@@ -116,8 +116,18 @@ lint:
 ## test: vet, then unit, integration and end-to-end tests on a private PostgreSQL cluster that
 ## cmd/testpg starts in a temporary directory around `go test` (and deletes after), installing the
 ## server binaries with apt-get if there are none. TEST_DATABASE_URL=postgres://... uses that server instead.
+## Then the main integration packages again, every catalogd they start behind a private PgBouncer in
+## transaction mode (TEST_POOLER) with a streaming standby of the cluster for its reads
+## (TEST_READ_REPLICA): the production topology of docs/operations.md (issue 28).
+TOPOLOGY_SUITE := ./test/webhooks ./test/products ./test/attributes ./test/etag ./test/idempotency ./test/transfer ./test/keyset
 test: lint
-	GOFLAGS="$(TEST_GOFLAGS)" $(GO) run ./cmd/testpg -install -- $(GO) test -count=1 -p 2 -timeout 30m $(SLOW_TESTS) ./...
+	GOFLAGS="$(TEST_GOFLAGS)" $(GO) run ./cmd/testpg -install -- bash -c '$(GO) test -count=1 -p 2 -timeout 30m $(SLOW_TESTS) ./... && \
+		echo "== the main packages through PgBouncer (transaction mode) with reads on a standby" && \
+		TEST_POOLER=transaction TEST_READ_REPLICA=1 $(GO) test -count=1 -p 2 -timeout 20m $(TOPOLOGY_SUITE)'
+
+## test-topology: only the second part of `make test` (the main packages through the pooler, reads on a standby)
+test-topology:
+	GOFLAGS="$(TEST_GOFLAGS)" $(GO) run ./cmd/testpg -install -- env TEST_POOLER=transaction TEST_READ_REPLICA=1 $(GO) test -count=1 -p 2 -timeout 20m $(TOPOLOGY_SUITE)
 
 ## check-clients: generate the Go clients of oapi-codegen and ogen (tools/go.mod) from the served
 ## /openapi.json, compile them and run the attribute flow with each against a live catalogd
