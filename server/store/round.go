@@ -51,10 +51,20 @@ func (d *DB) Send(ctx context.Context, r *Round) error {
 		return err
 	}
 	b := &pgx.Batch{}
+	_, inTx := ctx.Value(txKey{}).(pgx.Tx)
+	if !inTx {
+		b.Queue(GenericPlans)
+	}
 	for _, c := range calls {
 		b.Queue(c.SQL, c.Args...)
 	}
 	br := d.SendBatch(ctx, b) // under WithTx in that transaction; a routed read on a replica
+	if !inTx {
+		if _, err := br.Exec(); err != nil {
+			_ = br.Close()
+			return err
+		}
+	}
 	rep := &replayer{br: br, want: calls}
 	for _, read := range r.reads {
 		if err := read(db.New(rep)); err != nil {
@@ -64,6 +74,21 @@ func (d *DB) Send(ctx context.Context, r *Round) error {
 	}
 	return br.Close()
 }
+
+// GenericPlans, queued first in a round sent on its own (not under WithTx), makes PostgreSQL run
+// the round's statements on the one generic plan it keeps for each prepared statement. Left to
+// itself, it planned the hydration's reads afresh on every run: their custom plans (for the
+// values) cost less than the generic one by its estimate, which counts next to nothing for
+// planning, while planning the effective-values and featured-asset views took 0.2 to 2 ms a
+// statement, two thirds of PostgreSQL's time per hydrated GET (pg_stat_statements with
+// track_planning; bench/README.md "Hydrated GET"). The reads of a round are all "tenant and an
+// array of uuids" lookups through an index, whose generic plan is the custom plan without the
+// values (checked with EXPLAIN of each under both modes). The list pages do the opposite
+// (list.CustomPlans): their plan depends on the filter values. set_config(..., true) lasts until
+// the end of the batch's implicit transaction (its Sync), so it touches nothing after the round;
+// under WithTx the round runs in the caller's transaction, whose later statements it must not
+// change, and is sent without it.
+const GenericPlans = "SELECT set_config('plan_cache_mode', 'force_generic_plan', true)"
 
 // Statement is one statement of a round as Send sends it.
 type Statement struct {

@@ -81,8 +81,9 @@ func TestRoundSendsItsReadsInOneBatch(t *testing.T) {
 	if ta.Code != "a" || tb.Code != "b" || tb.DisplayName != "B" || len(none) != 0 {
 		t.Fatalf("round read %+v, %+v, %v", ta, tb, none)
 	}
-	if b, n, q := count.batches.Load(), count.batched.Load(), count.queries.Load(); b != 1 || n != 3 || q != 0 {
-		t.Fatalf("sent %d batches of %d queries and %d single queries, want 1 batch of 3 and none", b, n, q)
+	// The three reads and, first, the plan mode (store.GenericPlans).
+	if b, n, q := count.batches.Load(), count.batched.Load(), count.queries.Load(); b != 1 || n != 4 || q != 0 {
+		t.Fatalf("sent %d batches of %d queries and %d single queries, want 1 batch of 4 and none", b, n, q)
 	}
 
 	// Under a context of WithTx the round reads in that transaction: it sees the transaction's own
@@ -135,5 +136,73 @@ func TestRoundSendsItsReadsInOneBatch(t *testing.T) {
 	var empty store.Round
 	if err := d.Send(ctx, &empty); err != nil || count.batches.Load() != 0 {
 		t.Fatalf("empty or refused rounds sent %d batches (%v)", count.batches.Load(), err)
+	}
+}
+
+// A round sent on its own runs its statements on their generic plans, planned once per connection
+// (store.GenericPlans), and leaves the connection's plan mode as it was; under WithTx it changes
+// nothing in the caller's transaction.
+func TestRoundPlansItsStatementsOnce(t *testing.T) {
+	ctx := context.Background()
+	_, url := testDB(t)
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxConns = 1 // one session: its prepared statements and settings are the round's
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if _, err := migrations.Migrate(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	d := &store.DB{Pool: pool, Q: db.New(pool)}
+	ids := []uuid.UUID{uuid.New(), uuid.New()}
+	const runs = 8
+	for i := 0; i < runs; i++ {
+		var r store.Round
+		r.Add(func(q *db.Queries) (err error) {
+			_, err = q.ListEffectiveInputValuesOfProducts(ctx, db.ListEffectiveInputValuesOfProductsParams{TenantID: "t1", OwnerUuids: ids})
+			return err
+		})
+		r.Add(func(q *db.Queries) (err error) {
+			_, err = q.ListFeaturedAssetsOfProducts(ctx, db.ListFeaturedAssetsOfProductsParams{TenantID: "t1", ProductUuids: ids})
+			return err
+		})
+		if err := d.Send(ctx, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var generic, custom int64
+	if err := pool.QueryRow(ctx, `SELECT coalesce(sum(generic_plans), 0), coalesce(sum(custom_plans), 0) FROM pg_prepared_statements
+		WHERE (statement LIKE '%name: ListEffectiveInputValuesOfProducts%' OR statement LIKE '%name: ListFeaturedAssetsOfProducts%')
+		  AND statement NOT LIKE '%pg_prepared_statements%'`).Scan(&generic, &custom); err != nil {
+		t.Fatal(err)
+	}
+	if custom != 0 || generic != 2*runs {
+		t.Fatalf("%d runs of 2 statements: %d generic and %d custom plans, want %d generic and none custom", runs, generic, custom, 2*runs)
+	}
+	var mode string
+	if err := pool.QueryRow(ctx, "SELECT current_setting('plan_cache_mode')").Scan(&mode); err != nil || mode != "auto" {
+		t.Fatalf("after the rounds the session's plan_cache_mode is %q (%v), want auto", mode, err)
+	}
+
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	var r store.Round
+	r.Add(func(q *db.Queries) (err error) {
+		_, err = q.ListFeaturedAssetsOfProducts(ctx, db.ListFeaturedAssetsOfProductsParams{TenantID: "t1", ProductUuids: ids})
+		return err
+	})
+	if err := d.Send(store.WithTx(ctx, tx), &r); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.QueryRow(ctx, "SELECT current_setting('plan_cache_mode')").Scan(&mode); err != nil || mode != "auto" {
+		t.Fatalf("after a round under WithTx the transaction's plan_cache_mode is %q (%v), want auto", mode, err)
 	}
 }
