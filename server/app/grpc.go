@@ -182,8 +182,8 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 	_ = grpc.SetHeader(ctx, metadata.Pairs(RequestIDHeader, rid))
 	// The chain's span: a child of the door's (HTTP or gRPC server span), the parent of the
 	// handler's SQL statements.
-	ctx, span := tracing.Start(ctx, info.FullMethod, trace.SpanKindInternal, attribute.String("rpc.method", info.FullMethod),
-		attribute.String("catalogd.request_id", rid))
+	// Its attributes are set once, when it ends (the span's name is the method already).
+	ctx, span := tracing.Start(ctx, info.FullMethod, trace.SpanKindInternal)
 	defer func() {
 		if p := recover(); p != nil {
 			ic.log.ErrorContext(ctx, "panic", "method", info.FullMethod, "panic", p, "stack", string(debug.Stack()))
@@ -191,10 +191,12 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 		}
 		code := status.Code(err)
 		if span.IsRecording() {
-			span.SetAttributes(attribute.String("rpc.grpc.status_code", code.String()))
+			attrs := append(make([]attribute.KeyValue, 0, 3), attribute.String("rpc.grpc.status_code", code.String()),
+				attribute.String("catalogd.request_id", rid))
 			if p := reqctx.PrincipalFrom(ctx); p != nil {
-				span.SetAttributes(attribute.String("catalogd.tenant", p.Tenant))
+				attrs = append(attrs, attribute.String("catalogd.tenant", p.Tenant))
 			}
+			span.SetAttributes(attrs...)
 			if code == codes.Internal || code == codes.Unknown {
 				span.SetStatus(otelcodes.Error, code.String())
 			}

@@ -17,7 +17,6 @@ import (
 	"sync/atomic"
 
 	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
-	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -197,24 +196,58 @@ func IDs(ctx context.Context) (traceID, spanID string, ok bool) {
 // idle replica and tell nothing.
 var untraced = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
 
-// HTTP is the HTTP port's door: a server span per request (REST, Connect and gRPC-Web alike), a
-// child of the trace of the request's traceparent when it has one. h itself when tracing is off.
-func HTTP(h http.Handler) http.Handler {
-	if !Enabled() {
-		return h
+// httpSpanNames are the server spans' names by method, made once.
+var httpSpanNames = map[string]string{}
+
+func init() {
+	for _, m := range []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"} {
+		httpSpanNames[m] = "HTTP " + m
 	}
-	// Once the server span continues the caller's trace, its headers are dropped: Connect and
-	// gRPC-Web calls go on through the gRPC server in process (vanguard, grpc.Server.ServeHTTP), whose
-	// span must be a child of this one, not a sibling continuing the caller's headers again.
-	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+}
+
+// StartHTTP starts the server span of a request on the HTTP port (REST, Connect and gRPC-Web
+// alike), named "HTTP <method>", with the method and the path: a child of the trace of the
+// request's traceparent when it has one. EndHTTP ends it with the answer's status. When tracing is
+// off, or for the probes and the scrape, it returns r's context itself and a span that does nothing.
+//
+// The access log calls both (app's requestLog), which already knows the answer's status: the door
+// wraps neither the handler nor the response writer again, and records no HTTP metrics (the
+// Prometheus ones exist). Once the span continues the caller's trace, the caller's traceparent and
+// tracestate headers are dropped: Connect and gRPC-Web calls go on through the gRPC server in
+// process (vanguard, grpc.Server.ServeHTTP), whose span must be a child of this one, not a sibling
+// continuing the caller's headers again.
+func StartHTTP(r *http.Request) (context.Context, trace.Span) {
+	ctx := r.Context()
+	if !Enabled() || untraced[r.URL.Path] {
+		return ctx, trace.SpanFromContext(ctx)
+	}
+	if r.Header.Get("Traceparent") != "" || r.Header.Get("Baggage") != "" {
+		ctx = propagator.Extract(ctx, propagation.HeaderCarrier(r.Header))
 		r.Header.Del("Traceparent")
 		r.Header.Del("Tracestate")
-		h.ServeHTTP(w, r)
-	})
-	return otelhttp.NewHandler(inner, "http",
-		otelhttp.WithPropagators(propagator),
-		otelhttp.WithFilter(func(r *http.Request) bool { return !untraced[r.URL.Path] }),
-		otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return "HTTP " + r.Method }))
+	}
+	name, method := httpSpanNames[r.Method], r.Method
+	if name == "" { // a method of the client's own: not in the name (cardinality), as the conventions say
+		name, method = "HTTP", "_OTHER"
+	}
+	return tracer().Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer),
+		trace.WithAttributes(attribute.String("http.request.method", method), attribute.String("url.path", r.URL.Path)))
+}
+
+// EndHTTP ends a span of StartHTTP with the answer's status (0: none written, net/http sends 200);
+// a 5xx is the span's error.
+func EndHTTP(span trace.Span, status int) {
+	if !span.IsRecording() {
+		return
+	}
+	if status == 0 {
+		status = http.StatusOK
+	}
+	span.SetAttributes(attribute.Int("http.response.status_code", status))
+	if status >= 500 {
+		span.SetStatus(codes.Error, http.StatusText(status))
+	}
+	span.End()
 }
 
 // GRPCServerOptions are the gRPC server's: a server span per call (the traceparent of its

@@ -196,6 +196,11 @@ func TestRESTWriteIsOneTraceWithItsSQL(t *testing.T) {
 		t.Errorf("HTTP span: kind %v, parent %v (remote %v), want a server span under the caller's %v",
 			server.SpanKind(), server.Parent().SpanID(), server.Parent().IsRemote(), parent)
 	}
+	for k, want := range map[string]string{"http.request.method": "POST", "url.path": "/v1/locales", "http.response.status_code": "201"} {
+		if got := attr(server, k); got != want {
+			t.Errorf("HTTP span's %s %q, want %q", k, got, want)
+		}
+	}
 	if chain.Parent().SpanID() != server.SpanContext().SpanID() {
 		t.Errorf("the chain's span is under %v, want the HTTP span %v", chain.Parent().SpanID(), server.SpanContext().SpanID())
 	}
@@ -219,6 +224,9 @@ func TestRESTWriteIsOneTraceWithItsSQL(t *testing.T) {
 		}
 		if strings.Contains(text, code) || strings.Contains(text, tenant) {
 			t.Errorf("SQL span %s carries a value of the statement: %q", s.Name(), text)
+		}
+		if strings.HasPrefix(text, "--") { // sqlc's "-- name: X :kind" line is the span's name, not its text
+			t.Errorf("SQL span %s: the text starts with a comment: %q", s.Name(), text)
 		}
 		if !under(s, chain, spans) {
 			t.Errorf("SQL span %s is not under the chain's span", s.Name())
