@@ -230,8 +230,41 @@ func StartHTTP(r *http.Request) (context.Context, trace.Span) {
 	if name == "" { // a method of the client's own: not in the name (cardinality), as the conventions say
 		name, method = "HTTP", "_OTHER"
 	}
-	return tracer().Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer),
+	ctx, span := tracer().Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer),
 		trace.WithAttributes(attribute.String("http.request.method", method), attribute.String("url.path", r.URL.Path)))
+	if !span.IsRecording() { // not sampled: nothing for the chain to take
+		return ctx, span
+	}
+	return context.WithValue(ctx, doorKey{}, &door{span: span}), span
+}
+
+// door is the HTTP server span of a request (a sampled one), in its context: the first RPC the
+// interceptor chain runs directly under it (a REST call, through the gateway's in-process connection) takes it as its
+// own span (StartRPC).
+type door struct {
+	span  trace.Span
+	taken atomic.Bool
+}
+
+type doorKey struct{}
+
+// StartRPC starts the span of the interceptor chain's call of method, the parent of the handler's
+// SQL. A REST call has one already: the HTTP server span of its request (StartHTTP), which it takes
+// and names after the method — one span for the door, the gateway and the chain, the one costly
+// thing a sampled request makes besides its statements. Calls of the gRPC server (gRPC, and the
+// Connect and gRPC-Web calls that go through it) get a child of the gRPC server's span, as does a
+// second call in one HTTP request. own tells whether the span is the chain's to end; when tracing is
+// off the span does nothing.
+func StartRPC(ctx context.Context, method string) (_ context.Context, span trace.Span, own bool) {
+	if !Enabled() {
+		return ctx, trace.SpanFromContext(ctx), false
+	}
+	if d, ok := ctx.Value(doorKey{}).(*door); ok && d.span == trace.SpanFromContext(ctx) && d.taken.CompareAndSwap(false, true) {
+		d.span.SetName(method)
+		return ctx, d.span, false
+	}
+	ctx, span = tracer().Start(ctx, method, trace.WithSpanKind(trace.SpanKindInternal))
+	return ctx, span, true
 }
 
 // EndHTTP ends a span of StartHTTP with the answer's status (0: none written, net/http sends 200);
