@@ -2,8 +2,8 @@
 // "Tracing"): GET by uuid and bulk create of 100 through REST, against `catalogd serve` run three ways —
 // tracing off (no OTEL_* variable), on with the always_off sampler (spans made, none recorded), and on
 // with every request sampled and exported by OTLP/HTTP to a receiver in this program that decodes
-// nothing and answers at once. The three ways run in turn, -rounds times, on one seeded database, so
-// that a drift of the machine's load spreads over all of them; the table shows each way's median, and
+// nothing and answers at once. The three ways run in turn, -rounds times, on one seeded database (each
+// round starting with the next way), so that a drift of the machine's load spreads over all of them; the table shows each way's median, and
 // the median of each round's change against that round's off run. -before BIN adds the off and
 // every-request-sampled ways of another catalogd binary to each round (a change measured against the
 // code before it, in the same run).
@@ -71,18 +71,22 @@ func main() {
 
 	type figures struct{ get, getP50, getP99, getCPU, bulk, bulkP50, bulkCPU []float64 }
 	results := make([]figures, len(ways))
-	var ids []string
+	// The attributes are seeded first, by a catalogd of their own, so that no way's run follows the
+	// seeding's writes more closely than another's.
+	stop, api, _ := measure.Serve(bin, dir, dbURL, "bench-tracing", nil)
+	ids := measure.SeedAttributes(api, *items)
+	stop()
 	for round := range *rounds {
-		for i, w := range ways {
+		// Each round starts with another way, so that no way always follows the same one.
+		for k := range ways {
+			i := (round + k) % len(ways)
+			w := ways[i]
 			exe := bin
 			if w.bin != "" {
 				exe = w.bin
 			}
 			stop, api, pid := measure.Serve(exe, dir, dbURL, "bench-tracing", w.env)
 			procs := measure.Procs{Server: pid}
-			if ids == nil {
-				ids = measure.SeedAttributes(api, *items)
-			}
 			get := measure.Timed(*clients, *duration, procs, func(r *rand.Rand) error {
 				return api.Call("GET", "/v1/attributes/"+ids[r.IntN(len(ids))], nil, nil)
 			})

@@ -47,8 +47,14 @@ var propagator = propagation.NewCompositeTextMapPropagator(propagation.TraceCont
 func Install(tp trace.TracerProvider) {
 	otel.SetTracerProvider(tp)
 	otel.SetTextMapPropagator(propagator)
+	t := tp.Tracer(ScopeName)
+	ours.Store(&t)
 	on.Store(true)
 }
+
+// ours is catalogd's tracer, asked of the provider once (Install): asking for it per span
+// (otel.Tracer) cost a lock, a map look-up and the tracer options' allocation every time.
+var ours atomic.Pointer[trace.Tracer]
 
 // Exporter names what FromEnv would export to ("" for nothing), from the OTEL_* variables:
 // OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none turn tracing off; otherwise it is on when
@@ -120,7 +126,7 @@ func FromEnv(ctx context.Context, version string) (protocol string, shutdown fun
 	return protocol, tp.Shutdown, nil
 }
 
-func tracer() trace.Tracer { return otel.Tracer(ScopeName) }
+func tracer() trace.Tracer { return *ours.Load() }
 
 // Start starts a span named name as a child of ctx's span (a root span when ctx has none). When
 // tracing is off it returns ctx itself and a span that does nothing.
