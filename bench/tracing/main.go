@@ -6,7 +6,8 @@
 // round starting with the next way), so that a drift of the machine's load spreads over all of them; the table shows each way's median, and
 // the median of each round's change against that round's off run. -before BIN adds the off and
 // every-request-sampled ways of another catalogd binary to each round (a change measured against the
-// code before it, in the same run).
+// code before it, in the same run). -profile SAMPLER (off, always_off, always_on) profiles catalogd run
+// in this process under the GET load instead (-cpuprofile, -memprofile; profile.go).
 //
 //	go run ./cmd/testpg -durable -- go run ./bench/tracing
 package main
@@ -32,23 +33,18 @@ var (
 	duration = flag.Duration("duration", 10*time.Second, "length of each timed run (plus 1 s warm-up)")
 	rounds   = flag.Int("rounds", 3, "times each way runs")
 	bulkRuns = flag.Bool("bulk", true, "run the bulk create of each way too (false: GET by uuid only)")
+	profWay  = flag.String("profile", "", "instead of the table: profile catalogd run in this process under the GET load, with tracing off or with this OTEL_TRACES_SAMPLER (always_on, always_off); see -cpuprofile, -memprofile")
+	cpuProf  = flag.String("cpuprofile", "", "with -profile: the CPU profile's file")
+	memProf  = flag.String("memprofile", "", "with -profile: the allocation profile's file (and FILE.base, taken after the warm-up)")
 	before   = flag.String("before", "", "another catalogd binary (say, built from the commit before a change): its off and every-request-sampled ways run too, in the same rounds")
 )
 
-type way struct {
-	name string
-	env  []string
-	bin  string // "": the catalogd built from this tree
-}
+// exports and exportBytes count what the receiver took.
+var exports, exportBytes atomic.Int64
 
-func main() {
-	flag.Parse()
-	log.SetFlags(0)
-	dir, bin, dbURL, done := measure.Setup("bench-tracing")
-	defer done()
-
-	// The OTLP/HTTP receiver: reads each export and answers 200 with an empty response.
-	var exports, exportBytes atomic.Int64
+// receiver starts the OTLP/HTTP receiver, which reads each export and answers 200 with an empty
+// response, and returns its address.
+func receiver() string {
 	sink, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		log.Fatal(err)
@@ -59,7 +55,28 @@ func main() {
 		exportBytes.Add(n)
 		w.Header().Set("Content-Type", "application/x-protobuf")
 	}))
-	otlp := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://" + sink.Addr().String(), "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf"}
+	return sink.Addr().String()
+}
+
+type way struct {
+	name string
+	env  []string
+	bin  string // "": the catalogd built from this tree
+}
+
+func main() {
+	flag.Parse()
+	log.SetFlags(0)
+	if *profWay != "" {
+		if err := profile(*profWay, "http://"+receiver(), *cpuProf, *memProf); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	dir, bin, dbURL, done := measure.Setup("bench-tracing")
+	defer done()
+
+	otlp := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://" + receiver(), "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf"}
 	ways := []way{
 		{"off", nil, ""},
 		{"on, always_off sampler", append(slices.Clone(otlp), "OTEL_TRACES_SAMPLER=always_off"), ""},
