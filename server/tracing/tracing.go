@@ -128,11 +128,15 @@ func FromEnv(ctx context.Context, version string) (protocol string, shutdown fun
 
 func tracer() trace.Tracer { return *ours.Load() }
 
+// none is the span that does nothing, what the hooks return when they make no span (without looking
+// for one in the context).
+var none = trace.SpanFromContext(context.Background())
+
 // Start starts a span named name as a child of ctx's span (a root span when ctx has none). When
 // tracing is off it returns ctx itself and a span that does nothing.
 func Start(ctx context.Context, name string, kind trace.SpanKind, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
 	if !Enabled() {
-		return ctx, trace.SpanFromContext(ctx)
+		return ctx, none
 	}
 	return tracer().Start(ctx, name, trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
 }
@@ -142,7 +146,7 @@ func Start(ctx context.Context, name string, kind trace.SpanKind, attrs ...attri
 // the outbox does with events) a child of the trace that caused the work.
 func Background(ctx context.Context, name, parent string, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
 	if !Enabled() {
-		return ctx, trace.SpanFromContext(ctx)
+		return ctx, none
 	}
 	ctx = trace.ContextWithSpanContext(ctx, trace.SpanContext{}) // never a child of whatever ctx carried
 	if parent != "" {
@@ -225,7 +229,7 @@ func init() {
 func StartHTTP(r *http.Request) (context.Context, trace.Span) {
 	ctx := r.Context()
 	if !Enabled() || untraced[r.URL.Path] {
-		return ctx, trace.SpanFromContext(ctx)
+		return ctx, none
 	}
 	if r.Header.Get("Traceparent") != "" || r.Header.Get("Baggage") != "" {
 		ctx = propagator.Extract(ctx, propagation.HeaderCarrier(r.Header))
@@ -263,7 +267,7 @@ type doorKey struct{}
 // off the span does nothing.
 func StartRPC(ctx context.Context, method string) (_ context.Context, span trace.Span, own bool) {
 	if !Enabled() {
-		return ctx, trace.SpanFromContext(ctx), false
+		return ctx, none, false
 	}
 	if d, ok := ctx.Value(doorKey{}).(*door); ok && d.span == trace.SpanFromContext(ctx) && d.taken.CompareAndSwap(false, true) {
 		d.span.SetName(method)
