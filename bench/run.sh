@@ -31,7 +31,8 @@
 #     server/assetfiles and server/renditions.
 # 15. tracing: bench/tracing runs `catalogd serve` on a database of its own three ways in turn (tracing
 #     off; on with OTEL_TRACES_SAMPLER=always_off; on with every request sampled and exported by
-#     OTLP/HTTP to a receiver in the program), 3 rounds each: GET by uuid and bulk create of 100.
+#     OTLP/HTTP to a receiver in the program), 3 rounds each: GET by uuid and bulk create of 100; then
+#     BenchmarkGET of server/tracing, the tracing work of one sampled GET (CPU per request).
 # 16. history: bench/history runs `catalogd serve` on a database of its own with its history and without
 #     (CATALOG_BENCH_HISTORY_OFF=1), 3 rounds each: bulk create of 100 and a single PATCH, CPU per
 #     request; then the history table's bytes per entry (pg_total_relation_size).
@@ -430,6 +431,8 @@ fi
 if step 15 "tracing (bench/tracing: tracing off, on with the always_off sampler, on with every request sampled)"; then
 	go run ./bench/tracing -clients "$CLIENTS" -duration "${DURATION}s" | tee "$OUT/tracing.txt" || failed "bench/tracing"
 	{ echo; echo "Tracing (bench/tracing):"; cat "$OUT/tracing.txt"; } >>"$OUT/latest.txt"
+	go test -run '^$' -bench GET -benchtime=2s ./server/tracing 2>&1 | tee "$OUT/tracing_micro.txt" || failed "go test -bench (tracing)"
+	{ echo; echo "Tracing work of one GET (go test -run '^\$' -bench GET -benchtime=2s ./server/tracing):"; grep -E '^(Benchmark|ok|FAIL|---)' "$OUT/tracing_micro.txt" || true; } >>"$OUT/latest.txt"
 fi
 # --- 16. history: what the history costs bulk create and a single PATCH, and its size ----------------
 if step 16 "history (bench/history: bulk create of 100 and PATCH with and without history; bytes per entry)"; then

@@ -14,7 +14,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/attribute"
 	otelcodes "go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -180,10 +179,10 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 	}
 	ctx = reqctx.WithRequestID(ctx, rid)
 	_ = grpc.SetHeader(ctx, metadata.Pairs(RequestIDHeader, rid))
-	// The chain's span: a child of the door's (HTTP or gRPC server span), the parent of the
-	// handler's SQL statements.
-	ctx, span := tracing.Start(ctx, info.FullMethod, trace.SpanKindInternal, attribute.String("rpc.method", info.FullMethod),
-		attribute.String("catalogd.request_id", rid))
+	// The chain's span, the parent of the handler's SQL statements: a REST call's HTTP server span,
+	// a child of the gRPC server's span otherwise (tracing.StartRPC). Its attributes are set once,
+	// when it ends (the span's name is the method already).
+	ctx, span, ownSpan := tracing.StartRPC(ctx, info.FullMethod)
 	defer func() {
 		if p := recover(); p != nil {
 			ic.log.ErrorContext(ctx, "panic", "method", info.FullMethod, "panic", p, "stack", string(debug.Stack()))
@@ -191,14 +190,18 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 		}
 		code := status.Code(err)
 		if span.IsRecording() {
-			span.SetAttributes(attribute.String("rpc.grpc.status_code", code.String()))
+			attrs := append(make([]attribute.KeyValue, 0, 3), attribute.String("rpc.grpc.status_code", code.String()),
+				attribute.String("catalogd.request_id", rid))
 			if p := reqctx.PrincipalFrom(ctx); p != nil {
-				span.SetAttributes(attribute.String("catalogd.tenant", p.Tenant))
+				attrs = append(attrs, attribute.String("catalogd.tenant", p.Tenant))
 			}
+			span.SetAttributes(attrs...)
 			if code == codes.Internal || code == codes.Unknown {
 				span.SetStatus(otelcodes.Error, code.String())
 			}
-			span.End()
+			if ownSpan {
+				span.End()
+			}
 		}
 		recordCode(ctx, code) // the HTTP request's log line names it (requestLog)
 		ic.metrics.observe(info.FullMethod, code, time.Since(start))

@@ -80,8 +80,7 @@ func httpHandler(log *slog.Logger, p httpParts) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		WriteProblem(w, r, apierr.New(apierr.NotFound, "no resource at %s", r.URL.Path))
 	})
-	// The trace's server span comes first, so that the request's log line carries its ids.
-	return tracing.HTTP(requestLog(log, mux))
+	return requestLog(log, mux)
 }
 
 // bodyGrace is how long a request's unread body may still take once its answer is decided (a
@@ -159,18 +158,21 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// requestLog gives every request an id (X-Request-Id, taken from the client when sane), passes it to
-// the gRPC server, guards its body (bodyGrace), and logs one line per request.
+// requestLog starts the request's trace span (tracing.StartHTTP: first, so that the request's log
+// line carries its ids), gives every request an id (X-Request-Id, taken from the client when sane),
+// passes it to the gRPC server, guards its body (bodyGrace), logs one line per request and ends the
+// span with the answer's status.
 func requestLog(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		ctx, span := tracing.StartHTTP(r)
 		rid := r.Header.Get("X-Request-Id")
 		if !validRequestID(rid) {
 			rid = uuid.NewString()
 			r.Header.Set("X-Request-Id", rid)
 		}
 		w.Header().Set("X-Request-Id", rid)
-		ctx := reqctx.WithRequestID(r.Context(), rid)
+		ctx = reqctx.WithRequestID(ctx, rid)
 		outcome := &callOutcome{}
 		sw := &statusWriter{ResponseWriter: w, outcome: outcome, connect: r.Header.Get("Connect-Protocol-Version") != ""}
 		ctx = context.WithValue(ctx, outcomeKey{}, outcome)
@@ -181,6 +183,7 @@ func requestLog(log *slog.Logger, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(sw, r)
 		sw.guard() // nothing written: net/http writes the answer after this returns
+		tracing.EndHTTP(span, sw.status)
 		if r.URL.Path == "/healthz" || r.URL.Path == "/metrics" {
 			return
 		}

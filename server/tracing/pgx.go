@@ -32,11 +32,11 @@ var (
 
 var dbSystem = attribute.String("db.system.name", "postgresql")
 
-func (pgxTracer) start(ctx context.Context, name string, attrs ...attribute.KeyValue) context.Context {
+func (pgxTracer) start(ctx context.Context, name string, attr attribute.KeyValue) context.Context {
 	if !trace.SpanContextFromContext(ctx).IsValid() {
 		return ctx
 	}
-	ctx, _ = tracer().Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(append(attrs, dbSystem)...))
+	ctx, _ = tracer().Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attr, dbSystem))
 	return ctx
 }
 
@@ -56,7 +56,8 @@ func (pgxTracer) end(ctx context.Context, err error, attrs ...attribute.KeyValue
 type pgxSpanKey struct{}
 
 func (t pgxTracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
-	next := t.start(ctx, StatementName(d.SQL), attribute.String("db.query.text", d.SQL))
+	name, text := Statement(d.SQL)
+	next := t.start(ctx, name, attribute.String("db.query.text", text))
 	if next == ctx {
 		return ctx
 	}
@@ -80,11 +81,12 @@ func (pgxTracer) TraceBatchQuery(ctx context.Context, _ *pgx.Conn, d pgx.TraceBa
 		return
 	}
 	span := trace.SpanFromContext(ctx)
-	attrs := []attribute.KeyValue{attribute.String("db.query.text", d.SQL)}
+	name, text := Statement(d.SQL)
+	attrs := []attribute.KeyValue{attribute.String("db.query.text", text)}
 	if d.Err != nil {
 		attrs = append(attrs, attribute.String("error", d.Err.Error()))
 	}
-	span.AddEvent(StatementName(d.SQL), trace.WithAttributes(attrs...))
+	span.AddEvent(name, trace.WithAttributes(attrs...))
 }
 
 func (t pgxTracer) TraceBatchEnd(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchEndData) {
@@ -103,25 +105,29 @@ func (t pgxTracer) TraceCopyFromEnd(ctx context.Context, _ *pgx.Conn, d pgx.Trac
 	t.end(ctx, d.Err, attribute.Int64("db.response.returned_rows", d.CommandTag.RowsAffected()))
 }
 
-// StatementName names a statement's span: the sqlc query name of its leading "-- name: X :kind"
-// comment, else its first SQL word in upper case (SELECT, INSERT, BEGIN…).
-func StatementName(sql string) string {
-	s := strings.TrimSpace(sql)
-	if rest, ok := strings.CutPrefix(s, "-- name: "); ok {
-		if name, _, ok := strings.Cut(rest, " "); ok && name != "" {
-			return name
+// Statement is a statement's span name and the text recorded for it, the statement without its
+// leading comments: the name is the sqlc query name of its "-- name: X :kind" line, else the
+// statement's first word in upper case (SELECT, INSERT, BEGIN…). Neither copies the statement (the
+// text is part of the string pgx was given): a span per statement costs no string work to speak of.
+func Statement(sql string) (name, text string) {
+	text = strings.TrimSpace(sql)
+	for strings.HasPrefix(text, "--") {
+		var comment string
+		comment, text, _ = strings.Cut(text, "\n")
+		if rest, ok := strings.CutPrefix(comment, "-- name: "); ok && name == "" {
+			name, _, _ = strings.Cut(rest, " ")
 		}
+		text = strings.TrimSpace(text)
 	}
-	for strings.HasPrefix(s, "--") { // other comments before the statement
-		_, s, _ = strings.Cut(s, "\n")
-		s = strings.TrimSpace(s)
+	if name != "" {
+		return name, text
 	}
-	word, _, _ := strings.Cut(s, " ")
+	word, _, _ := strings.Cut(text, " ")
 	if i := strings.IndexAny(word, "\n\t("); i >= 0 {
 		word = word[:i]
 	}
 	if word == "" {
-		return "SQL"
+		return "SQL", text
 	}
-	return strings.ToUpper(word)
+	return strings.ToUpper(word), text
 }

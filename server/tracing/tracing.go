@@ -17,7 +17,6 @@ import (
 	"sync/atomic"
 
 	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
-	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -48,8 +47,14 @@ var propagator = propagation.NewCompositeTextMapPropagator(propagation.TraceCont
 func Install(tp trace.TracerProvider) {
 	otel.SetTracerProvider(tp)
 	otel.SetTextMapPropagator(propagator)
+	t := tp.Tracer(ScopeName)
+	ours.Store(&t)
 	on.Store(true)
 }
+
+// ours is catalogd's tracer, asked of the provider once (Install): asking for it per span
+// (otel.Tracer) cost a lock, a map look-up and the tracer options' allocation every time.
+var ours atomic.Pointer[trace.Tracer]
 
 // Exporter names what FromEnv would export to ("" for nothing), from the OTEL_* variables:
 // OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none turn tracing off; otherwise it is on when
@@ -121,13 +126,17 @@ func FromEnv(ctx context.Context, version string) (protocol string, shutdown fun
 	return protocol, tp.Shutdown, nil
 }
 
-func tracer() trace.Tracer { return otel.Tracer(ScopeName) }
+func tracer() trace.Tracer { return *ours.Load() }
+
+// none is the span that does nothing, what the hooks return when they make no span (without looking
+// for one in the context).
+var none = trace.SpanFromContext(context.Background())
 
 // Start starts a span named name as a child of ctx's span (a root span when ctx has none). When
 // tracing is off it returns ctx itself and a span that does nothing.
 func Start(ctx context.Context, name string, kind trace.SpanKind, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
 	if !Enabled() {
-		return ctx, trace.SpanFromContext(ctx)
+		return ctx, none
 	}
 	return tracer().Start(ctx, name, trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
 }
@@ -137,7 +146,7 @@ func Start(ctx context.Context, name string, kind trace.SpanKind, attrs ...attri
 // the outbox does with events) a child of the trace that caused the work.
 func Background(ctx context.Context, name, parent string, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
 	if !Enabled() {
-		return ctx, trace.SpanFromContext(ctx)
+		return ctx, none
 	}
 	ctx = trace.ContextWithSpanContext(ctx, trace.SpanContext{}) // never a child of whatever ctx carried
 	if parent != "" {
@@ -197,24 +206,91 @@ func IDs(ctx context.Context) (traceID, spanID string, ok bool) {
 // idle replica and tell nothing.
 var untraced = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
 
-// HTTP is the HTTP port's door: a server span per request (REST, Connect and gRPC-Web alike), a
-// child of the trace of the request's traceparent when it has one. h itself when tracing is off.
-func HTTP(h http.Handler) http.Handler {
-	if !Enabled() {
-		return h
+// httpSpanNames are the server spans' names by method, made once.
+var httpSpanNames = map[string]string{}
+
+func init() {
+	for _, m := range []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"} {
+		httpSpanNames[m] = "HTTP " + m
 	}
-	// Once the server span continues the caller's trace, its headers are dropped: Connect and
-	// gRPC-Web calls go on through the gRPC server in process (vanguard, grpc.Server.ServeHTTP), whose
-	// span must be a child of this one, not a sibling continuing the caller's headers again.
-	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+}
+
+// StartHTTP starts the server span of a request on the HTTP port (REST, Connect and gRPC-Web
+// alike), named "HTTP <method>", with the method and the path: a child of the trace of the
+// request's traceparent when it has one. EndHTTP ends it with the answer's status. When tracing is
+// off, or for the probes and the scrape, it returns r's context itself and a span that does nothing.
+//
+// The access log calls both (app's requestLog), which already knows the answer's status: the door
+// wraps neither the handler nor the response writer again, and records no HTTP metrics (the
+// Prometheus ones exist). Once the span continues the caller's trace, the caller's traceparent and
+// tracestate headers are dropped: Connect and gRPC-Web calls go on through the gRPC server in
+// process (vanguard, grpc.Server.ServeHTTP), whose span must be a child of this one, not a sibling
+// continuing the caller's headers again.
+func StartHTTP(r *http.Request) (context.Context, trace.Span) {
+	ctx := r.Context()
+	if !Enabled() || untraced[r.URL.Path] {
+		return ctx, none
+	}
+	if r.Header.Get("Traceparent") != "" || r.Header.Get("Baggage") != "" {
+		ctx = propagator.Extract(ctx, propagation.HeaderCarrier(r.Header))
 		r.Header.Del("Traceparent")
 		r.Header.Del("Tracestate")
-		h.ServeHTTP(w, r)
-	})
-	return otelhttp.NewHandler(inner, "http",
-		otelhttp.WithPropagators(propagator),
-		otelhttp.WithFilter(func(r *http.Request) bool { return !untraced[r.URL.Path] }),
-		otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return "HTTP " + r.Method }))
+	}
+	name, method := httpSpanNames[r.Method], r.Method
+	if name == "" { // a method of the client's own: not in the name (cardinality), as the conventions say
+		name, method = "HTTP", "_OTHER"
+	}
+	ctx, span := tracer().Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer),
+		trace.WithAttributes(attribute.String("http.request.method", method), attribute.String("url.path", r.URL.Path)))
+	if !span.IsRecording() { // not sampled: nothing for the chain to take
+		return ctx, span
+	}
+	return context.WithValue(ctx, doorKey{}, &door{span: span}), span
+}
+
+// door is the HTTP server span of a request (a sampled one), in its context: the first RPC the
+// interceptor chain runs directly under it (a REST call, through the gateway's in-process connection) takes it as its
+// own span (StartRPC).
+type door struct {
+	span  trace.Span
+	taken atomic.Bool
+}
+
+type doorKey struct{}
+
+// StartRPC starts the span of the interceptor chain's call of method, the parent of the handler's
+// SQL. A REST call has one already: the HTTP server span of its request (StartHTTP), which it takes
+// and names after the method — one span for the door, the gateway and the chain, the one costly
+// thing a sampled request makes besides its statements. Calls of the gRPC server (gRPC, and the
+// Connect and gRPC-Web calls that go through it) get a child of the gRPC server's span, as does a
+// second call in one HTTP request. own tells whether the span is the chain's to end; when tracing is
+// off the span does nothing.
+func StartRPC(ctx context.Context, method string) (_ context.Context, span trace.Span, own bool) {
+	if !Enabled() {
+		return ctx, none, false
+	}
+	if d, ok := ctx.Value(doorKey{}).(*door); ok && d.span == trace.SpanFromContext(ctx) && d.taken.CompareAndSwap(false, true) {
+		d.span.SetName(method)
+		return ctx, d.span, false
+	}
+	ctx, span = tracer().Start(ctx, method, trace.WithSpanKind(trace.SpanKindInternal))
+	return ctx, span, true
+}
+
+// EndHTTP ends a span of StartHTTP with the answer's status (0: none written, net/http sends 200);
+// a 5xx is the span's error.
+func EndHTTP(span trace.Span, status int) {
+	if !span.IsRecording() {
+		return
+	}
+	if status == 0 {
+		status = http.StatusOK
+	}
+	span.SetAttributes(attribute.Int("http.response.status_code", status))
+	if status >= 500 {
+		span.SetStatus(codes.Error, http.StatusText(status))
+	}
+	span.End()
 }
 
 // GRPCServerOptions are the gRPC server's: a server span per call (the traceparent of its

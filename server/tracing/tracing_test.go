@@ -3,6 +3,7 @@ package tracing
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"go.opentelemetry.io/otel/trace"
@@ -34,19 +35,21 @@ func TestExporterFromTheOTELVariables(t *testing.T) {
 	}
 }
 
-func TestStatementName(t *testing.T) {
-	for sql, want := range map[string]string{
-		"-- name: GetLocale :one\nSELECT * FROM locales WHERE uuid = $1": "GetLocale",
-		"  select 1":                          "SELECT",
-		"-- a comment\nUPDATE x SET y = $1":   "UPDATE",
-		"begin":                               "BEGIN",
-		"SELECT(1)":                           "SELECT",
-		"":                                    "SQL",
-		"LISTEN catalogd_webhooks":            "LISTEN",
-		"-- name: InsertEvents :one\nWITH ev": "InsertEvents",
+func TestStatement(t *testing.T) {
+	for sql, want := range map[string][2]string{
+		"-- name: GetLocale :one\nSELECT * FROM locales WHERE uuid = $1\n": {"GetLocale", "SELECT * FROM locales WHERE uuid = $1"},
+		"  select 1":                          {"SELECT", "select 1"},
+		"-- a comment\nUPDATE x SET y = $1":   {"UPDATE", "UPDATE x SET y = $1"},
+		"begin":                               {"BEGIN", "begin"},
+		"SELECT(1)":                           {"SELECT", "SELECT(1)"},
+		"":                                    {"SQL", ""},
+		"-- only a comment":                   {"SQL", ""},
+		"LISTEN catalogd_webhooks":            {"LISTEN", "LISTEN catalogd_webhooks"},
+		"-- name: InsertEvents :one\nWITH ev": {"InsertEvents", "WITH ev"},
+		"-- name: InsertItems :many\n-- one statement for a bulk\nINSERT INTO items": {"InsertItems", "INSERT INTO items"},
 	} {
-		if got := StatementName(sql); got != want {
-			t.Errorf("StatementName(%q) = %q, want %q", sql, got, want)
+		if name, text := Statement(sql); name != want[0] || text != want[1] {
+			t.Errorf("Statement(%q) = %q, %q; want %q, %q", sql, name, text, want[0], want[1])
 		}
 	}
 }
@@ -56,9 +59,10 @@ func TestOffAddsNothing(t *testing.T) {
 	if Enabled() {
 		t.Fatal("tracing is on without FromEnv or Install")
 	}
-	h := &struct{ http.Handler }{http.NotFoundHandler()}
-	if got := HTTP(h); got != http.Handler(h) {
-		t.Error("HTTP wraps the handler while tracing is off")
+	r := httptest.NewRequest("GET", "/v1/locales", nil)
+	r.Header.Set("Traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+	if got, span := StartHTTP(r); got != r.Context() || span.SpanContext().IsValid() || r.Header.Get("Traceparent") == "" {
+		t.Error("StartHTTP made a context or a span, or dropped the traceparent, while tracing is off")
 	}
 	if Pgx() != nil {
 		t.Error("a pgx tracer while tracing is off")

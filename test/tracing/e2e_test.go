@@ -133,7 +133,7 @@ func TestBinaryExportsTheTraceByOTLP(t *testing.T) {
 		spans = collector.of(id.String())
 		var server, sql, deliver bool
 		for _, s := range spans {
-			server = server || (s.Name == "HTTP POST" && hex.EncodeToString(s.ParentSpanId) == parent.String())
+			server = server || (s.Name == "/catalog.v1.LocaleService/CreateLocale" && hex.EncodeToString(s.ParentSpanId) == parent.String())
 			sql = sql || (spanAttr(s, "db.system.name") == "postgresql" && strings.Contains(spanAttr(s, "db.query.text"), "INSERT INTO"))
 			deliver = deliver || s.Name == "webhook.deliver"
 		}

@@ -178,29 +178,32 @@ func (h *hookReceiver) first(t *testing.T) string {
 	return h.got[0]
 }
 
-// A REST write with a traceparent is one trace: the HTTP server span is a child of the caller's
-// span, the interceptor chain's span a child of it, and each SQL statement of the write a span
-// under the chain's, with the statement's text and never its values.
+// A REST write with a traceparent is one trace: the HTTP server span, a child of the caller's span,
+// is the interceptor chain's span too (named after the RPC, with the chain's attributes: one span for
+// the door, the gateway and the chain), and each SQL statement of the write a span under it, with the
+// statement's text and never its values.
 func TestRESTWriteIsOneTraceWithItsSQL(t *testing.T) {
 	_, tenant := env.TenantClient(t)
 	tp, id, parent := traceparent()
 	code := "en-US"
 	must(t, env.BaseURL, Token(tenant), "POST", "/v1/locales", `{"code":"`+code+`"}`, "traceparent", tp)
 	const method = "/catalog.v1.LocaleService/CreateLocale"
-	spans := spansOf(t, id, "the HTTP server span of the write", hasNamed("HTTP POST"))
-	server, chain := named(spans, "HTTP POST"), named(spans, method)
-	if chain == nil {
-		t.Fatalf("no span %s in the trace: %v", method, names(spans))
+	spans := spansOf(t, id, "the server span of the write", hasNamed(method))
+	chain := named(spans, method)
+	if chain.SpanKind() != trace.SpanKindServer || chain.Parent().SpanID() != parent || !chain.Parent().IsRemote() {
+		t.Errorf("server span: kind %v, parent %v (remote %v), want a server span under the caller's %v",
+			chain.SpanKind(), chain.Parent().SpanID(), chain.Parent().IsRemote(), parent)
 	}
-	if server.SpanKind() != trace.SpanKindServer || server.Parent().SpanID() != parent || !server.Parent().IsRemote() {
-		t.Errorf("HTTP span: kind %v, parent %v (remote %v), want a server span under the caller's %v",
-			server.SpanKind(), server.Parent().SpanID(), server.Parent().IsRemote(), parent)
+	for _, s := range spans {
+		if s.Name() == "HTTP POST" || (s.Name() == method && s.SpanContext().SpanID() != chain.SpanContext().SpanID()) {
+			t.Errorf("a span %s beside the server span %s: %v", s.Name(), method, names(spans))
+		}
 	}
-	if chain.Parent().SpanID() != server.SpanContext().SpanID() {
-		t.Errorf("the chain's span is under %v, want the HTTP span %v", chain.Parent().SpanID(), server.SpanContext().SpanID())
-	}
-	if got := attr(chain, "catalogd.tenant"); got != tenant {
-		t.Errorf("chain span's tenant %q, want %q", got, tenant)
+	for k, want := range map[string]string{"http.request.method": "POST", "url.path": "/v1/locales", "http.response.status_code": "201",
+		"rpc.grpc.status_code": "OK", "catalogd.tenant": tenant} {
+		if got := attr(chain, k); got != want {
+			t.Errorf("server span's %s %q, want %q", k, got, want)
+		}
 	}
 	var sql []sdktrace.ReadOnlySpan
 	for _, s := range spans {
@@ -220,6 +223,9 @@ func TestRESTWriteIsOneTraceWithItsSQL(t *testing.T) {
 		if strings.Contains(text, code) || strings.Contains(text, tenant) {
 			t.Errorf("SQL span %s carries a value of the statement: %q", s.Name(), text)
 		}
+		if strings.HasPrefix(text, "--") { // sqlc's "-- name: X :kind" line is the span's name, not its text
+			t.Errorf("SQL span %s: the text starts with a comment: %q", s.Name(), text)
+		}
 		if !under(s, chain, spans) {
 			t.Errorf("SQL span %s is not under the chain's span", s.Name())
 		}
@@ -227,6 +233,51 @@ func TestRESTWriteIsOneTraceWithItsSQL(t *testing.T) {
 	}
 	if !insert {
 		t.Errorf("no InsertEvents statement (the outbox) among the write's SQL spans: %v", names(sql))
+	}
+}
+
+// A request that runs no RPC (refused at the front door here) keeps the door's span, HTTP <method>,
+// with its status.
+func TestRequestWithoutRPCKeepsTheHTTPSpan(t *testing.T) {
+	tp, id, parent := traceparent()
+	if status, _ := call(t, env.BaseURL, "", "GET", "/v1/locales", "", "traceparent", tp); status != http.StatusUnauthorized {
+		t.Fatalf("GET without a token: %d", status)
+	}
+	spans := spansOf(t, id, "the HTTP span of the refused request", hasNamed("HTTP GET"))
+	server := named(spans, "HTTP GET")
+	if server.Parent().SpanID() != parent || attr(server, "http.response.status_code") != "401" || attr(server, "url.path") != "/v1/locales" {
+		t.Errorf("HTTP GET span under %v, status %q, path %q; want under %v, 401, /v1/locales", server.Parent().SpanID(),
+			attr(server, "http.response.status_code"), attr(server, "url.path"), parent)
+	}
+	if len(spans) != 1 {
+		t.Errorf("spans of a request refused at the door: %v, want HTTP GET alone", names(spans))
+	}
+}
+
+// The chain takes the door's span once: a second call in the same HTTP request gets a span of its
+// own under it, which the chain ends (the door's span is ended by the door alone).
+func TestTheChainTakesTheDoorsSpanOnce(t *testing.T) {
+	tp, id, _ := traceparent()
+	r := httptest.NewRequest("GET", "/v1/locales", nil)
+	r.Header.Set("Traceparent", tp)
+	ctx, door := tracing.StartHTTP(r)
+	if r.Header.Get("Traceparent") != "" {
+		t.Error("the caller's traceparent is left on the request once continued")
+	}
+	first, span1, own1 := tracing.StartRPC(ctx, "/catalog.v1.LocaleService/ListLocales")
+	if own1 || span1 != door || first != ctx {
+		t.Fatalf("the first call did not take the door's span (own %v)", own1)
+	}
+	_, span2, own2 := tracing.StartRPC(ctx, "/catalog.v1.LocaleService/GetLocale")
+	if !own2 || span2 == door {
+		t.Fatalf("the second call took the door's span too (own %v)", own2)
+	}
+	span2.End()
+	tracing.EndHTTP(door, http.StatusOK)
+	spans := spansOf(t, id, "both spans", func(s []sdktrace.ReadOnlySpan) bool { return len(s) == 2 })
+	d, c := named(spans, "/catalog.v1.LocaleService/ListLocales"), named(spans, "/catalog.v1.LocaleService/GetLocale")
+	if d == nil || c == nil || c.Parent().SpanID() != d.SpanContext().SpanID() || d.SpanKind() != trace.SpanKindServer {
+		t.Errorf("spans %v: want the door's, renamed after the first call, and the second call's under it", names(spans))
 	}
 }
 
@@ -309,7 +360,7 @@ func TestTraceWithoutTraceparentAndUntracedProbes(t *testing.T) {
 	rid := "trace-" + RandomHex(6)
 	must(t, env.BaseURL, Token(tenant), "GET", "/v1/locales", "", "X-Request-Id", rid)
 	var chain sdktrace.ReadOnlySpan
-	WaitFor(t, 10*time.Second, "the chain span of the request", func() bool {
+	WaitFor(t, 10*time.Second, "the server span of the request", func() bool {
 		for _, s := range recorder.Ended() {
 			if attr(s, "catalogd.request_id") == rid {
 				chain = s
@@ -317,9 +368,9 @@ func TestTraceWithoutTraceparentAndUntracedProbes(t *testing.T) {
 		}
 		return chain != nil
 	})
-	if !chain.SpanContext().TraceID().IsValid() || !chain.Parent().IsValid() || chain.Parent().IsRemote() {
-		t.Errorf("a request without traceparent: chain span parent %v (remote %v), want a local HTTP span",
-			chain.Parent().SpanID(), chain.Parent().IsRemote())
+	if !chain.SpanContext().TraceID().IsValid() || chain.Parent().IsValid() || chain.SpanKind() != trace.SpanKindServer {
+		t.Errorf("a request without traceparent: server span %s (kind %v) under %v, want the root server span of a trace",
+			chain.Name(), chain.SpanKind(), chain.Parent().SpanID())
 	}
 	before := len(recorder.Ended())
 	for _, p := range []string{"/healthz", "/readyz", "/metrics"} {
@@ -329,7 +380,7 @@ func TestTraceWithoutTraceparentAndUntracedProbes(t *testing.T) {
 	// recorded before it.
 	tp, id, _ := traceparent()
 	must(t, env.BaseURL, Token(tenant), "GET", "/v1/locales", "", "traceparent", tp)
-	spansOf(t, id, "the request after the probes", hasNamed("HTTP GET"))
+	spansOf(t, id, "the request after the probes", hasNamed("/catalog.v1.LocaleService/ListLocales"))
 	for _, s := range recorder.Ended()[before:] {
 		if p := attr(s, "url.path"); p == "/healthz" || p == "/readyz" || p == "/metrics" {
 			t.Errorf("a span for %s", p)
