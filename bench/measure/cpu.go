@@ -49,6 +49,12 @@ func SampleCPU(p Procs) CPU {
 		if comm == "postgres" && (p.Postmaster == 0 || ppid == p.Postmaster || e.Name() == strconv.Itoa(p.Postmaster)) {
 			c.Postgres += d
 		}
+		if p.Postmaster > 0 && e.Name() == strconv.Itoa(p.Postmaster) {
+			// The children that exited (a backend closed, an autovacuum worker done) count in
+			// the postmaster's cutime and cstime once it reaped them: without those, a child
+			// that ends during a run would take the time it spent before it out of the run.
+			c.Postgres += reapedCPU(e.Name())
+		}
 	}
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
@@ -64,7 +70,8 @@ func (c CPU) Sub(b CPU) CPU {
 // ProcCPU reads utime+stime and the command name of /proc/<pid>/stat (zero values when the
 // process is gone). The kernel counts in clock ticks of 10 ms (USER_HZ 100), so a figure per
 // request needs a run of seconds, not of a few requests. (A backend that exits during a run
-// takes its time with it: the bench programs keep their connections open.)
+// takes its time with it, unless SampleCPU knows its postmaster, which counts its reaped
+// children's time.)
 func ProcCPU(pid string) (time.Duration, string) {
 	d, comm, _ := procStat(pid)
 	return d, comm
@@ -91,6 +98,26 @@ func procStat(pid string) (time.Duration, string, int) {
 	return time.Duration(ut+st) * 10 * time.Millisecond, s[open+1 : end], ppid
 }
 
+// reapedCPU is the cutime+cstime of /proc/<pid>/stat: the CPU of the children pid waited for.
+func reapedCPU(pid string) time.Duration {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	end := strings.LastIndexByte(s, ')')
+	if end < 0 {
+		return 0
+	}
+	f := strings.Fields(s[end+1:]) // ... utime stime cutime cstime
+	if len(f) < 15 {
+		return 0
+	}
+	cut, _ := strconv.ParseInt(f[13], 10, 64)
+	cst, _ := strconv.ParseInt(f[14], 10, 64)
+	return time.Duration(cut+cst) * 10 * time.Millisecond
+}
+
 // Run is one timed run of Timed.
 type Run struct {
 	Ops      int           // operations that succeeded
@@ -113,9 +140,19 @@ func (r Run) PerOp(d time.Duration) float64 {
 // Timed runs op on clients goroutines (Loop) for a 1 s warm-up and then for d, and samples the
 // CPU of p and of this program around the timed part.
 func Timed(clients int, d time.Duration, p Procs, op func(*rand.Rand) error) Run {
+	return TimedSettled(clients, d, p, op, nil)
+}
+
+// TimedSettled is Timed that runs settle (when not nil) after the timed part and before its last
+// CPU sample: the work the run left to the database (a VACUUM of what it wrote, which autovacuum
+// would otherwise do during the next run) is charged to the run that made it.
+func TimedSettled(clients int, d time.Duration, p Procs, op func(*rand.Rand) error, settle func()) Run {
 	Loop(clients, time.Second, op)
 	cpu0 := SampleCPU(p)
 	lat, errs, firstErr, elapsed := Loop(clients, d, op)
+	if settle != nil {
+		settle()
+	}
 	r := Run{Ops: len(lat), Errs: errs, FirstErr: firstErr, Elapsed: elapsed, CPU: SampleCPU(p).Sub(cpu0)}
 	r.P50, r.P99, _ = Pct(lat)
 	r.P95 = Percentile(lat, 95)

@@ -11,7 +11,7 @@ WITH h AS (
     INSERT INTO history (tenant_id, uuid, resource_type, resource_uuid, parent_uuids, action, actor, changes, request_id, created_at)
     SELECT @tenant_id, unnest(@h_uuids::uuid[]), unnest(@h_resource_types::text[]), unnest(@h_resource_uuids::uuid[]),
            string_to_array(unnest(@h_parents::text[]), ',')::uuid[], unnest(@h_actions::text[]), sqlc.narg(h_actor)::jsonb,
-           unnest(@h_changes::jsonb[]), sqlc.narg(h_request_id)::text, clock_timestamp()
+           unnest(@h_changes::text[]), sqlc.narg(h_request_id)::text, clock_timestamp()
 ), ev AS (
     INSERT INTO events (tenant_id, uuid, type, payload, created_at, traceparent)
     SELECT @tenant_id, unnest(@uuids::uuid[]), unnest(@types::text[]), unnest(@payloads::jsonb[]), @now::timestamptz,

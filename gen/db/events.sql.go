@@ -17,7 +17,7 @@ WITH h AS (
     INSERT INTO history (tenant_id, uuid, resource_type, resource_uuid, parent_uuids, action, actor, changes, request_id, created_at)
     SELECT $1, unnest($2::uuid[]), unnest($3::text[]), unnest($4::uuid[]),
            string_to_array(unnest($5::text[]), ',')::uuid[], unnest($6::text[]), $7::jsonb,
-           unnest($8::jsonb[]), $9::text, clock_timestamp()
+           unnest($8::text[]), $9::text, clock_timestamp()
 ), ev AS (
     INSERT INTO events (tenant_id, uuid, type, payload, created_at, traceparent)
     SELECT $1, unnest($10::uuid[]), unnest($11::text[]), unnest($12::jsonb[]), $13::timestamptz,
@@ -46,7 +46,7 @@ type InsertEventsParams struct {
 	HParents       []string    `db:"h_parents"`
 	HActions       []string    `db:"h_actions"`
 	HActor         []byte      `db:"h_actor"`
-	HChanges       [][]byte    `db:"h_changes"`
+	HChanges       []string    `db:"h_changes"`
 	HRequestID     *string     `db:"h_request_id"`
 	Uuids          []uuid.UUID `db:"uuids"`
 	Types          []string    `db:"types"`

@@ -16,7 +16,7 @@ const insertHistory = `-- name: InsertHistory :exec
 INSERT INTO history (tenant_id, uuid, resource_type, resource_uuid, parent_uuids, action, actor, changes, request_id, created_at)
 SELECT $1, unnest($2::uuid[]), unnest($3::text[]), unnest($4::uuid[]),
        string_to_array(unnest($5::text[]), ',')::uuid[], unnest($6::text[]), $7::jsonb,
-       unnest($8::jsonb[]), $9::text, clock_timestamp()
+       unnest($8::text[]), $9::text, clock_timestamp()
 `
 
 type InsertHistoryParams struct {
@@ -27,7 +27,7 @@ type InsertHistoryParams struct {
 	Parents       []string    `db:"parents"`
 	Actions       []string    `db:"actions"`
 	Actor         []byte      `db:"actor"`
-	Changes       [][]byte    `db:"changes"`
+	Changes       []string    `db:"changes"`
 	RequestID     *string     `db:"request_id"`
 }
 
@@ -52,22 +52,27 @@ func (q *Queries) InsertHistory(ctx context.Context, arg InsertHistoryParams) er
 
 const pruneHistory = `-- name: PruneHistory :one
 WITH old AS (
-    SELECT h.tenant_id, h.uuid FROM history h
-    WHERE h.tenant_id = $2 AND h.uuid > $1 AND h.uuid < $3 AND h.created_at < $4
-    ORDER BY h.uuid
+    SELECT h.tenant_id, h.created_at, h.uuid FROM history h
+    WHERE h.tenant_id = $3 AND (h.created_at, h.uuid) > ($1::timestamptz, $2::uuid)
+      AND h.created_at < $4
+    ORDER BY h.created_at, h.uuid
     LIMIT $5
 ), del AS (
-    DELETE FROM history h USING old WHERE h.tenant_id = old.tenant_id AND h.uuid = old.uuid
+    DELETE FROM history h USING old
+    WHERE h.tenant_id = old.tenant_id AND h.created_at = old.created_at AND h.uuid = old.uuid
     RETURNING h.uuid
+), last AS (
+    SELECT old.created_at, old.uuid FROM old ORDER BY old.created_at DESC, old.uuid DESC LIMIT 1
 )
 SELECT (SELECT count(*) FROM old)::bigint AS seen, (SELECT count(*) FROM del)::bigint AS deleted,
-       coalesce((SELECT old.uuid FROM old ORDER BY old.uuid DESC LIMIT 1), $1)::uuid AS last_uuid
+       coalesce((SELECT last.created_at FROM last), $1::timestamptz)::timestamptz AS last_at,
+       coalesce((SELECT last.uuid FROM last), $2::uuid)::uuid AS last_uuid
 `
 
 type PruneHistoryParams struct {
+	AfterAt   time.Time `db:"after_at"`
 	AfterUuid uuid.UUID `db:"after_uuid"`
 	TenantID  string    `db:"tenant_id"`
-	Bound     uuid.UUID `db:"bound"`
 	Cutoff    time.Time `db:"cutoff"`
 	Max       int32     `db:"max"`
 }
@@ -75,21 +80,29 @@ type PruneHistoryParams struct {
 type PruneHistoryRow struct {
 	Seen     int64     `db:"seen"`
 	Deleted  int64     `db:"deleted"`
+	LastAt   time.Time `db:"last_at"`
 	LastUuid uuid.UUID `db:"last_uuid"`
 }
 
-// Deletes up to @max history entries of one tenant older than the cutoff, in uuid order from
-// @after_uuid, like PruneEvents (entry uuids are v7: uuid < @bound is a range of the primary key).
+// Deletes up to @max history entries of one tenant older than the cutoff, oldest first from the
+// position (@after_at, @after_uuid) on: a range of the primary key (tenant_id, created_at, uuid),
+// so a batch never walks the entries of the batches before it. Returns how many it saw and deleted
+// and the position of the last.
 func (q *Queries) PruneHistory(ctx context.Context, arg PruneHistoryParams) (PruneHistoryRow, error) {
 	row := q.db.QueryRow(ctx, pruneHistory,
+		arg.AfterAt,
 		arg.AfterUuid,
 		arg.TenantID,
-		arg.Bound,
 		arg.Cutoff,
 		arg.Max,
 	)
 	var i PruneHistoryRow
-	err := row.Scan(&i.Seen, &i.Deleted, &i.LastUuid)
+	err := row.Scan(
+		&i.Seen,
+		&i.Deleted,
+		&i.LastAt,
+		&i.LastUuid,
+	)
 	return i, err
 }
 

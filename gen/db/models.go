@@ -231,13 +231,28 @@ type History struct {
 	ResourceType string      `db:"resource_type"`
 	ResourceUuid uuid.UUID   `db:"resource_uuid"`
 	ParentUuids  []uuid.UUID `db:"parent_uuids"`
-	RootUuid     *uuid.UUID  `db:"root_uuid"`
 	Action       string      `db:"action"`
 	Actor        []byte      `db:"actor"`
 	ActorSubject *string     `db:"actor_subject"`
-	Changes      []byte      `db:"changes"`
+	Changes      string      `db:"changes"`
 	RequestID    *string     `db:"request_id"`
 	CreatedAt    time.Time   `db:"created_at"`
+	RootUuid     *uuid.UUID  `db:"root_uuid"`
+}
+
+type HistoryRooted struct {
+	TenantID     string      `db:"tenant_id"`
+	Uuid         uuid.UUID   `db:"uuid"`
+	ResourceType string      `db:"resource_type"`
+	ResourceUuid uuid.UUID   `db:"resource_uuid"`
+	ParentUuids  []uuid.UUID `db:"parent_uuids"`
+	Action       string      `db:"action"`
+	Actor        []byte      `db:"actor"`
+	ActorSubject *string     `db:"actor_subject"`
+	Changes      string      `db:"changes"`
+	RequestID    *string     `db:"request_id"`
+	CreatedAt    time.Time   `db:"created_at"`
+	RootUuid     uuid.UUID   `db:"root_uuid"`
 }
 
 type IdempotencyKey struct {

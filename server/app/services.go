@@ -88,7 +88,7 @@ func coreServices(d Deps, c *catalog.Service) []Service {
 	return []Service{
 		{&pb.WebhookEventTypeService_ServiceDesc, &webhooks.EventTypeService{DB: d.DB}, gateway(pb.RegisterWebhookEventTypeServiceHandlerClient, pb.NewWebhookEventTypeServiceClient)},
 		{&pb.EventService_ServiceDesc, &events.Service{DB: d.DB}, gateway(pb.RegisterEventServiceHandlerClient, pb.NewEventServiceClient)},
-		{&pb.HistoryService_ServiceDesc, &history.Service{DB: d.DB, Spec: historyList, Types: historyTypes}, gateway(pb.RegisterHistoryServiceHandlerClient, pb.NewHistoryServiceClient)},
+		{&pb.HistoryService_ServiceDesc, &history.Service{DB: d.DB, Spec: historyList, Product: productHistoryList, Types: historyTypes}, gateway(pb.RegisterHistoryServiceHandlerClient, pb.NewHistoryServiceClient)},
 		{&pb.WebhookSubscriptionService_ServiceDesc, &webhooks.Service{DB: d.DB, Box: d.Box, Guard: d.Guard}, gateway(pb.RegisterWebhookSubscriptionServiceHandlerClient, pb.NewWebhookSubscriptionServiceClient)},
 		{&pb.LocaleService_ServiceDesc, &catalog.LocaleServer{Service: c}, gateway(pb.RegisterLocaleServiceHandlerClient, pb.NewLocaleServiceClient)},
 		{&pb.AttributeService_ServiceDesc, &catalog.AttributeServer{Service: c}, gateway(pb.RegisterAttributeServiceHandlerClient, pb.NewAttributeServiceClient)},
@@ -120,7 +120,7 @@ func coreListSpecs() map[proto.Message]*list.Spec {
 		&pb.ListWebhookEventTypesRequest{}:             webhooks.EventTypeList,
 		&pb.ListEventsRequest{}:                        events.EventList,
 		&pb.ListHistoryRequest{}:                       historyList,
-		&pb.ListProductHistoryRequest{}:                historyList,
+		&pb.ListProductHistoryRequest{}:                productHistoryList,
 		&pb.ListWebhookSubscriptionsRequest{}:          webhooks.SubscriptionList,
 		&pb.ListWebhookSubscriptionEventTypesRequest{}: webhooks.SubscriptionEventTypeList,
 		&pb.ListWebhookDeliveriesRequest{}:             webhooks.DeliveryList,
@@ -128,8 +128,9 @@ func coreListSpecs() map[proto.Message]*list.Spec {
 	}
 }
 
-// historyList is the list of GET /v1/history and GET /v1/products/{productUuid}/history.
-var historyList = history.List(historyTypes)
+// historyList is the list of GET /v1/history, productHistoryList of GET
+// /v1/products/{productUuid}/history.
+var historyList, productHistoryList = history.List(historyTypes), history.ProductList(historyTypes)
 
 // historyTypes are the resource types of history entries: the event catalog's resources and the
 // webhook subscriptions'.

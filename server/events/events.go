@@ -93,6 +93,11 @@ func Record(ctx context.Context, q *db.Queries, tenant string, now time.Time, ev
 // parents read from the payload in the order of the event's keys (catalog.go).
 func historyOf(evs []Event) ([]history.Entry, error) {
 	out := make([]history.Entry, 0, len(evs))
+	// Every entry's changes are written into one buffer, made one string at the end: no copy per
+	// entry of the up to 100 of a bulk write.
+	var d history.Differ
+	var buf []byte
+	ends := make([]int, 0, len(evs))
 	for _, e := range evs {
 		dot := strings.LastIndexByte(e.Type, '.')
 		prefix, verb := e.Type[:dot], e.Type[dot+1:]
@@ -111,12 +116,17 @@ func historyOf(evs []Event) ([]history.Entry, error) {
 			}
 			ids[i] = id
 		}
-		changes, err := history.Diff(e.Before, e.After)
-		if err != nil {
+		var err error
+		if buf, err = d.Append(buf, e.Before, e.After); err != nil {
 			return nil, err
 		}
+		ends = append(ends, len(buf))
 		n := len(ids) - 1
-		out = append(out, history.Entry{ResourceType: prefix, Resource: ids[n], Parents: ids[:n], Action: verb, Changes: changes})
+		out = append(out, history.Entry{ResourceType: prefix, Resource: ids[n], Parents: ids[:n], Action: verb})
+	}
+	all, start := string(buf), 0
+	for i, end := range ends {
+		out[i].Changes, start = all[start:end], end
 	}
 	return out, nil
 }

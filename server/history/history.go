@@ -30,8 +30,9 @@ type Entry struct {
 	Parents []uuid.UUID
 	// Action is the event's verb (created, updated, deleted, linked, published, ...).
 	Action string
-	// Changes is the JSON array of the changed fields (Diff).
-	Changes []byte
+	// Changes is the JSON array of the changed fields (Diff), stored as it is (history.changes is
+	// text: PostgreSQL never reads inside it).
+	Changes string
 }
 
 // Stamped are the JSON fields that never count as changes: the entry itself carries the resource's
@@ -47,39 +48,58 @@ var Secret = map[string]bool{"secret": true}
 // nil before is a create (only "after", fields that are null left out), a nil after a delete (only
 // "before"). Fields of Stamped are left out.
 func Diff(before, after proto.Message) ([]byte, error) {
-	b, err := fieldsOf(before)
-	if err != nil {
-		return nil, err
-	}
-	a, err := fieldsOf(after)
-	if err != nil {
-		return nil, err
-	}
-	created, deleted := b == nil, a == nil
-	if created {
-		b = make([]field, len(a))
-	} else if deleted {
-		a = make([]field, len(b))
-	} else if len(a) != len(b) {
-		return nil, fmt.Errorf("history: %T and %T are not one resource's states", before, after)
-	}
-	out := make([]byte, 0, 256)
-	out = append(out, '[')
-	for i := range a {
-		name := a[i].name
-		if deleted {
-			name = b[i].name
-		} else if !created && b[i].name != name {
-			return nil, fmt.Errorf("history: %T and %T are not one resource's states", before, after)
-		}
-		out = appendChange(out, name, orNull(b[i].value), orNull(a[i].value), created, deleted)
-	}
-	return append(out, ']'), nil
+	var d Differ
+	return d.Append(nil, before, after)
 }
 
-// appendChange appends field name's change, if any, to out (a JSON array being written).
-func appendChange(out []byte, name string, bv, av []byte, created, deleted bool) []byte {
-	if Stamped[name] {
+// Differ is Diff for many entries (the up to 100 of a bulk write): it keeps its buffers from one
+// to the next. Its zero value is ready; one Differ serves one goroutine.
+type Differ struct {
+	json, bjson []byte
+	a, b        []field
+}
+
+// Append appends Diff(before, after) to dst.
+func (d *Differ) Append(dst []byte, before, after proto.Message) ([]byte, error) {
+	var err error
+	if d.bjson, d.b, err = fieldsOf(d.bjson[:0], d.b[:0], before); err != nil {
+		return nil, err
+	}
+	if d.json, d.a, err = fieldsOf(d.json[:0], d.a[:0], after); err != nil {
+		return nil, err
+	}
+	b, a := d.b, d.a
+	created, deleted := before == nil || !before.ProtoReflect().IsValid(), after == nil || !after.ProtoReflect().IsValid()
+	if !created && !deleted && len(a) != len(b) {
+		return nil, fmt.Errorf("history: %T and %T are not one resource's states", before, after)
+	}
+	dst = append(dst, '[')
+	first := len(dst)
+	n := max(len(a), len(b))
+	for i := range n {
+		var name, bv, av []byte
+		switch {
+		case created:
+			name, bv, av = a[i].name, null, a[i].value
+		case deleted:
+			name, bv, av = b[i].name, b[i].value, null
+		default:
+			if !bytes.Equal(b[i].name, a[i].name) {
+				return nil, fmt.Errorf("history: %T and %T are not one resource's states", before, after)
+			}
+			name, bv, av = a[i].name, b[i].value, a[i].value
+		}
+		dst = appendChange(dst, len(dst) > first, name, bv, av, created, deleted)
+	}
+	return append(dst, ']'), nil
+}
+
+var null = []byte("null")
+
+// appendChange appends field name's change, if any, to out (a JSON array being written; comma
+// when it already has a change).
+func appendChange(out []byte, comma bool, name, bv, av []byte, created, deleted bool) []byte {
+	if Stamped[string(name)] {
 		return out
 	}
 	switch {
@@ -88,12 +108,14 @@ func appendChange(out []byte, name string, bv, av []byte, created, deleted bool)
 	case !created && !deleted && bytes.Equal(bv, av):
 		return out
 	}
-	if len(out) > 1 {
+	if comma {
 		out = append(out, ',')
 	}
-	out = append(out, `{"field":`...)
-	out = jsonpb.AppendString(out, name)
-	if !Secret[name] {
+	// The codec's names are plain (no escapes): written as they are.
+	out = append(out, `{"field":"`...)
+	out = append(out, name...)
+	out = append(out, '"')
+	if !Secret[string(name)] {
 		if !created {
 			out = append(append(out, `,"before":`...), bv...)
 		}
@@ -104,54 +126,46 @@ func appendChange(out []byte, name string, bv, av []byte, created, deleted bool)
 	return append(out, '}')
 }
 
-func orNull(v []byte) []byte {
-	if v == nil {
-		return []byte("null")
-	}
-	return v
-}
-
 func isNull(v []byte) bool { return string(v) == "null" }
 
-// field is one top-level member of a message's API JSON.
+// field is one top-level member of a message's API JSON (slices of that JSON).
 type field struct {
-	name  string
-	value []byte
+	name, value []byte
 }
 
-// fieldsOf is m's API JSON member by member, in the order the codec writes them (every field of
-// the message, null when unset: one message type always gives the same names in the same order);
-// nil for a nil m.
-func fieldsOf(m proto.Message) ([]field, error) {
+// fieldsOf appends m's API JSON to buf and its members to fs, in the order the codec writes them
+// (every field of the message, null when unset: one message type always gives the same names in
+// the same order); none for a nil m.
+func fieldsOf(buf []byte, fs []field, m proto.Message) ([]byte, []field, error) {
 	if m == nil || !m.ProtoReflect().IsValid() {
-		return nil, nil
+		return buf, fs, nil
 	}
-	raw, err := jsonpb.Marshaler{}.Marshal(m)
+	buf, err := jsonpb.AppendMessage(buf, m)
 	if err != nil {
-		return nil, err
+		return buf, fs, err
 	}
-	return members(raw)
+	fs, err = members(fs, buf)
+	return buf, fs, err
 }
 
-// members splits a JSON object written by the codec into its members without decoding the values:
-// the codec's names are plain (no escapes), and a value ends at the first comma or closing brace
-// outside strings, arrays and objects.
-func members(raw []byte) ([]field, error) {
-	bad := fmt.Errorf("history: not a JSON object: %.60s", raw)
+// members appends the members of raw, a JSON object written by the codec, to out without decoding
+// the values: the codec's names are plain (no escapes), and a value ends at the first comma or
+// closing brace outside strings, arrays and objects.
+func members(out []field, raw []byte) ([]field, error) {
+	bad := func() error { return fmt.Errorf("history: not a JSON object: %.60s", raw) }
 	if len(raw) < 2 || raw[0] != '{' || raw[len(raw)-1] != '}' {
-		return nil, bad
+		return nil, bad()
 	}
-	out := make([]field, 0, 16)
 	i, end := 1, len(raw)-1
 	for i < end {
 		if raw[i] != '"' {
-			return nil, bad
+			return nil, bad()
 		}
 		k := bytes.IndexByte(raw[i+1:end], '"')
 		if k < 0 || i+k+2 >= end || raw[i+k+2] != ':' {
-			return nil, bad
+			return nil, bad()
 		}
-		name := string(raw[i+1 : i+1+k])
+		name := raw[i+1 : i+1+k]
 		start := i + k + 3
 		j, depth, inString := start, 0, false
 		for ; j < end; j++ {
@@ -213,7 +227,7 @@ func Params(ctx context.Context, tenant string, entries []Entry) db.InsertHistor
 	n := len(entries)
 	p := db.InsertHistoryParams{TenantID: tenant, Uuids: make([]uuid.UUID, n), ResourceTypes: make([]string, n),
 		ResourceUuids: make([]uuid.UUID, n), Parents: make([]string, n), Actions: make([]string, n),
-		Changes: make([][]byte, n), Actor: Actor(ctx)}
+		Changes: make([]string, n), Actor: Actor(ctx)}
 	if id := reqctx.RequestID(ctx); id != "" {
 		p.RequestID = &id
 	}

@@ -19,8 +19,8 @@ import (
 )
 
 // List is GET /v1/history: the tenant's entries, newest first (createdAt, then uuid, descending:
-// the index history_created, or history_resource / history_root under those filters). types are
-// the resource types the document lists (events.HistoryTypes; the service refuses others).
+// the primary key, or history_resource under resourceUuids[eq]). types are the resource types the
+// document lists (events.HistoryTypes; the service refuses others).
 func List(types []string) *list.Spec {
 	return &list.Spec{Table: "history",
 		Filters: map[string]list.Field{
@@ -36,34 +36,44 @@ func List(types []string) *list.Spec {
 	}
 }
 
+// ProductList is GET /v1/products/{productUuid}/history: List on the view history_rooted, whose
+// root_uuid is the top of each entry's path (the first parent, else the resource), scoped to
+// root_uuid = the product. The view is two halves (entries of top-level resources by
+// history_resource, entries under one by history_root) that PostgreSQL merges in list order.
+func ProductList(types []string) *list.Spec {
+	s := List(types)
+	s.Table, s.NotNull = "history_rooted", []string{"created_at"}
+	return s
+}
+
 // Service serves the history (API.md "History (who changed what)").
 type Service struct {
 	pb.UnimplementedHistoryServiceServer
 	DB *store.DB
-	// Spec is the list of List; Types the resource types it allows.
-	Spec  *list.Spec
-	Types []string
+	// Spec is the list of List, Product the one of ProductList; Types the resource types they allow.
+	Spec, Product *list.Spec
+	Types         []string
 }
 
 // ListHistory lists the tenant's history entries.
 func (s *Service) ListHistory(ctx context.Context, req *pb.ListHistoryRequest) (*pb.ListHistoryResponse, error) {
-	out, page, err := s.list(ctx, req, req.GetResourceTypes().GetEq())
+	out, page, err := s.list(ctx, s.Spec, req, req.GetResourceTypes().GetEq())
 	return &pb.ListHistoryResponse{Items: out, Pagination: page}, err
 }
 
 // ListProductHistory lists the entries of one product and everything under it: those whose path
-// starts at the product (history.root_uuid). A deleted product's history stays readable, so an
+// starts at the product (history_rooted.root_uuid). A deleted product's history stays readable, so an
 // unknown product is an empty list, not a 404.
 func (s *Service) ListProductHistory(ctx context.Context, req *pb.ListProductHistoryRequest) (*pb.ListProductHistoryResponse, error) {
 	id, err := fields.UUID("productUuid", req.ProductUuid)
 	if err != nil {
 		return nil, err
 	}
-	out, page, err := s.list(ctx, req, req.GetResourceTypes().GetEq(), list.Eq("root_uuid", id))
+	out, page, err := s.list(ctx, s.Product, req, req.GetResourceTypes().GetEq(), list.Eq("root_uuid", id))
 	return &pb.ListProductHistoryResponse{Items: out, Pagination: page}, err
 }
 
-func (s *Service) list(ctx context.Context, req proto.Message, types []string, scope ...list.Cond) ([]*pb.HistoryEntry, *pb.Pagination, error) {
+func (s *Service) list(ctx context.Context, spec *list.Spec, req proto.Message, types []string, scope ...list.Cond) ([]*pb.HistoryEntry, *pb.Pagination, error) {
 	v := apierr.NewValidator()
 	for _, t := range types {
 		if !contains(s.Types, t) {
@@ -73,7 +83,7 @@ func (s *Service) list(ctx context.Context, req proto.Message, types []string, s
 	if err := v.Err(); err != nil {
 		return nil, nil, err
 	}
-	rows, page, err := list.Run[db.History](ctx, s.DB.Pool, s.Spec, reqctx.Tenant(ctx), req, scope...)
+	rows, page, err := list.Run[db.History](ctx, s.DB.Pool, spec, reqctx.Tenant(ctx), req, scope...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -107,7 +117,7 @@ func ToPB(r db.History) (*pb.HistoryEntry, error) {
 		Field         string
 		Before, After json.RawMessage
 	}
-	if err := json.Unmarshal(r.Changes, &changes); err != nil {
+	if err := json.Unmarshal([]byte(r.Changes), &changes); err != nil {
 		return nil, err
 	}
 	e.Changes = make([]*pb.HistoryChange, len(changes))

@@ -79,6 +79,16 @@ func (Marshaler) Marshal(v any) ([]byte, error) {
 	return marshalOther(v)
 }
 
+// AppendMessage appends msg's JSON, as Marshal writes it, to b: a caller that encodes many
+// messages one after another reuses one buffer (server/history).
+func AppendMessage(b []byte, msg proto.Message) ([]byte, error) {
+	m := msg.ProtoReflect()
+	if !m.IsValid() { // a nil *T
+		return append(b, "null"...), nil
+	}
+	return appendMessageInfo(b, m, messageInfo(m.Descriptor()))
+}
+
 func marshalMessage(msg proto.Message) ([]byte, error) {
 	m := msg.ProtoReflect()
 	if !m.IsValid() { // a nil *T

@@ -218,6 +218,9 @@ func (s *Spec) loadNotNull(ctx context.Context, db Querier) error {
 		return nil
 	}
 	out := map[string]bool{"uuid": true}
+	for _, c := range s.NotNull {
+		out[c] = true
+	}
 	if plainTable.MatchString(s.Table) {
 		batch := &pgx.Batch{}
 		batch.Queue(`SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped AND attnotnull`, s.Table)

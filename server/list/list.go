@@ -87,6 +87,9 @@ type Spec struct {
 	Search *Search
 	// Facets (optional) by name: what facets[] may ask for (search.go).
 	Facets map[string]Facet
+	// NotNull (optional) are columns never NULL that PostgreSQL cannot tell so, those of a view
+	// (loadNotNull reads a table's own): their keyset pages then start at an index range.
+	NotNull []string
 }
 
 // Cond is a fixed condition of a scoped list (the parent of a sub-resource).

@@ -313,33 +313,38 @@ func (r *run) jobs(ctx context.Context) error {
 // events deletes events created before the cutoff, tenant by tenant, each tenant's in uuid order.
 func (r *run) events(ctx context.Context) error {
 	return r.byTenant(ctx, r.cutoff, kindEvents, &r.res.Events, r.q.RetentionNextEventTenant,
-		func(ctx context.Context, tenant string, bound, after uuid.UUID, cutoff time.Time) (pruned, error) {
-			row, err := r.q.PruneEvents(ctx, db.PruneEventsParams{TenantID: tenant, Bound: bound, Cutoff: cutoff, Max: int32(r.batch), AfterUuid: after})
-			return pruned(row), err
+		func(ctx context.Context, tenant string, bound uuid.UUID, after pruned, cutoff time.Time) (pruned, error) {
+			row, err := r.q.PruneEvents(ctx, db.PruneEventsParams{TenantID: tenant, Bound: bound, Cutoff: cutoff, Max: int32(r.batch), AfterUuid: after.LastUuid})
+			return pruned{Seen: row.Seen, Deleted: row.Deleted, LastUuid: row.LastUuid}, err
 		})
 }
 
-// history deletes history entries created before the history cutoff, like events.
+// history deletes history entries created before the history cutoff, like events, in the order
+// of its primary key (tenant_id, created_at, uuid).
 func (r *run) history(ctx context.Context) error {
 	return r.byTenant(ctx, r.historyCutoff, kindHistory, &r.res.History, r.q.RetentionNextHistoryTenant,
-		func(ctx context.Context, tenant string, bound, after uuid.UUID, cutoff time.Time) (pruned, error) {
-			row, err := r.q.PruneHistory(ctx, db.PruneHistoryParams{TenantID: tenant, Bound: bound, Cutoff: cutoff, Max: int32(r.batch), AfterUuid: after})
+		func(ctx context.Context, tenant string, _ uuid.UUID, after pruned, cutoff time.Time) (pruned, error) {
+			row, err := r.q.PruneHistory(ctx, db.PruneHistoryParams{TenantID: tenant, Cutoff: cutoff, Max: int32(r.batch),
+				AfterAt: after.LastAt, AfterUuid: after.LastUuid})
 			return pruned(row), err
 		})
 }
 
-// pruned is what one batch of a keyset prune did: rows seen, rows deleted, the last uuid seen.
+// pruned is what one batch of a keyset prune did: rows seen, rows deleted, the position of the
+// last row seen (its uuid, and its created_at for a table keyed by time: history).
 type pruned struct {
 	Seen, Deleted int64
+	LastAt        time.Time
 	LastUuid      uuid.UUID
 }
 
-// byTenant deletes the rows of a table keyed (tenant_id, uuid v7) created before cutoff, tenant by
-// tenant (next: the tenant after a given one, pgx.ErrNoRows after the last), each tenant's in uuid
-// order, in batches (prune), counting them in *count and the metric kind.
+// byTenant deletes the rows of a table keyed (tenant_id, uuid v7) or (tenant_id, created_at, uuid)
+// created before cutoff, tenant by tenant (next: the tenant after a given one, pgx.ErrNoRows after
+// the last), each tenant's in key order, in batches (prune: each from the position of the last row
+// the one before saw), counting them in *count and the metric kind.
 func (r *run) byTenant(ctx context.Context, cutoff time.Time, kind string, count *int64,
 	next func(context.Context, string) (string, error),
-	prune func(ctx context.Context, tenant string, bound, after uuid.UUID, cutoff time.Time) (pruned, error)) error {
+	prune func(ctx context.Context, tenant string, bound uuid.UUID, after pruned, cutoff time.Time) (pruned, error)) error {
 	bound := MinV7(cutoff)
 	tenant := ""
 	for {
@@ -352,7 +357,7 @@ func (r *run) byTenant(ctx context.Context, cutoff time.Time, kind string, count
 		} else if err != nil {
 			return err
 		}
-		var after uuid.UUID
+		var after pruned // before the first row: the zero uuid (and time)
 		for {
 			var row pruned
 			if err := r.statement(ctx, func(ctx context.Context) (err error) {
@@ -369,7 +374,7 @@ func (r *run) byTenant(ctx context.Context, cutoff time.Time, kind string, count
 			if row.Seen < int64(r.batch) {
 				break
 			}
-			after = row.LastUuid
+			after = row
 		}
 	}
 }

@@ -399,7 +399,7 @@ func (s *Service) RotateWebhookSubscriptionSecret(ctx context.Context, req *pb.R
 		}
 		// The history says that the secret changed, never what it is or was.
 		return history.Record(ctx, q, sub.TenantID, []history.Entry{{ResourceType: SubscriptionHistory, Resource: sub.Uuid,
-			Action: "updated", Changes: []byte(`[{"field":"secret"}]`)}})
+			Action: "updated", Changes: `[{"field":"secret"}]`}})
 	})
 	if err != nil {
 		return nil, err
@@ -683,7 +683,7 @@ func recordSubscription(ctx context.Context, q *db.Queries, action string, befor
 	if err != nil || string(changes) == "[]" {
 		return false, err
 	}
-	return true, history.Record(ctx, q, sub.TenantID, []history.Entry{{ResourceType: SubscriptionHistory, Resource: sub.Uuid, Action: action, Changes: changes}})
+	return true, history.Record(ctx, q, sub.TenantID, []history.Entry{{ResourceType: SubscriptionHistory, Resource: sub.Uuid, Action: action, Changes: string(changes)}})
 }
 
 // recordEventTypes records the subscription event types linked or unlinked.
@@ -698,7 +698,7 @@ func recordEventTypes(ctx context.Context, q *db.Queries, action string, rows []
 		if err != nil {
 			return err
 		}
-		entries[i] = history.Entry{ResourceType: SubscriptionEventTypeHistory, Resource: r.Uuid, Parents: []uuid.UUID{r.SubscriptionUuid}, Action: action, Changes: changes}
+		entries[i] = history.Entry{ResourceType: SubscriptionEventTypeHistory, Resource: r.Uuid, Parents: []uuid.UUID{r.SubscriptionUuid}, Action: action, Changes: string(changes)}
 	}
 	if len(entries) == 0 {
 		return nil

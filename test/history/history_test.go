@@ -1,6 +1,7 @@
 package history
 
 import (
+	"slices"
 	"sync"
 	"testing"
 
@@ -117,6 +118,38 @@ func TestTrailOfManyFamilies(t *testing.T) {
 	}
 	if under < 8 || len(ph) < 11 {
 		t.Errorf("product history: %d entries, %d under the product", len(ph), under)
+	}
+	// Pages of 3 by cursor, newest first and oldest first, give the same entries in the same order
+	// (the product's own and those under it are two index ranges merged in list order).
+	for _, order := range []string{"desc", "asc"} {
+		var paged []string
+		q := []string{"size", "3", "createdAt[order]", order}
+		for {
+			var page struct {
+				Items      []entry `json:"items"`
+				Pagination struct {
+					NextCursor string `json:"nextCursor"`
+				} `json:"pagination"`
+			}
+			decode(t, Want(t, c.Get("/v1/products/"+p+"/history"+Q(q...)), 200).Raw, &page)
+			for _, e := range page.Items {
+				paged = append(paged, e.UUID)
+			}
+			if page.Pagination.NextCursor == "" {
+				break
+			}
+			q = []string{"size", "3", "createdAt[order]", order, "cursor", page.Pagination.NextCursor}
+		}
+		var want []string
+		for _, e := range ph {
+			want = append(want, e.UUID)
+		}
+		if order == "asc" {
+			slices.Reverse(want)
+		}
+		if !slices.Equal(paged, want) {
+			t.Errorf("product history by pages of 3, createdAt %s:\n got %v\nwant %v", order, paged, want)
+		}
 	}
 	// Filters.
 	if es := history(t, c, "/v1/history", "resourceUuids[eq]", v1); len(es) != 2 || es[0].Action != "updated" {
