@@ -9,7 +9,7 @@ import (
 	. "github.com/catalogd/catalogd/server/apptest"
 )
 
-// Migration 0034: a search refresh of up to search_refresh_generic_max() products runs plans kept
+// Migration 0036: a search refresh of up to search_refresh_generic_max() products runs plans kept
 // for the connection (generic), a larger one plans for the call; refresh_defer keeps its queue
 // table for the connection, emptied at every commit.
 
