@@ -37,21 +37,8 @@ func (c *trips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)
 // absent row as the query's own no-rows error, and nothing sent for an empty round.
 func TestRoundSendsItsReadsInOneBatch(t *testing.T) {
 	ctx := context.Background()
-	_, url := testDB(t)
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		t.Fatal(err)
-	}
 	count := &trips{}
-	cfg.ConnConfig.Tracer = count
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	if _, err := migrations.Migrate(ctx, pool); err != nil {
-		t.Fatal(err)
-	}
+	pool := migratedPool(t, func(cfg *pgxpool.Config) { cfg.ConnConfig.Tracer = count })
 	d := &store.DB{Pool: pool, Q: db.New(pool)}
 	a, b := uuid.New(), uuid.New()
 	if _, err := d.Q.InsertTags(ctx, db.InsertTagsParams{TenantID: "t1", Uuids: []uuid.UUID{a, b}, Codes: []string{"a", "b"},
@@ -144,20 +131,8 @@ func TestRoundSendsItsReadsInOneBatch(t *testing.T) {
 // nothing in the caller's transaction.
 func TestRoundPlansItsStatementsOnce(t *testing.T) {
 	ctx := context.Background()
-	_, url := testDB(t)
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.MaxConns = 1 // one session: its prepared statements and settings are the round's
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	if _, err := migrations.Migrate(ctx, pool); err != nil {
-		t.Fatal(err)
-	}
+	// One session: its prepared statements and settings are the round's.
+	pool := migratedPool(t, func(cfg *pgxpool.Config) { cfg.MaxConns = 1 })
 	d := &store.DB{Pool: pool, Q: db.New(pool)}
 	ids := []uuid.UUID{uuid.New(), uuid.New()}
 	const runs = 8
@@ -205,4 +180,26 @@ func TestRoundPlansItsStatementsOnce(t *testing.T) {
 	if err := tx.QueryRow(ctx, "SELECT current_setting('plan_cache_mode')").Scan(&mode); err != nil || mode != "auto" {
 		t.Fatalf("after a round under WithTx the transaction's plan_cache_mode is %q (%v), want auto", mode, err)
 	}
+}
+
+// migratedPool is a pool on a fresh migrated database, configured by tweak, closed at the end of
+// the test.
+func migratedPool(t *testing.T, tweak func(*pgxpool.Config)) *pgxpool.Pool {
+	t.Helper()
+	ctx := context.Background()
+	_, url := testDB(t)
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tweak(cfg)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	if _, err := migrations.Migrate(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	return pool
 }

@@ -8,8 +8,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-
-	migrations "github.com/catalogd/catalogd/db"
 )
 
 // The inherited half of the effective views tests "the variant has no value (attribute) of its own
@@ -19,14 +17,11 @@ import (
 // subplan is the query's shape (OFFSET 0), in both plan modes.
 func TestEffectiveViewsProbeTheVariantsOwnRows(t *testing.T) {
 	ctx := context.Background()
-	d, _ := testDB(t)
-	if _, err := migrations.Migrate(ctx, d.Pool); err != nil {
-		t.Fatal(err)
-	}
+	pool := migratedPool(t, func(*pgxpool.Config) {})
 	// A tenant of 1 000 simple products with 4 values and 4 attributes each, analysed, so that the
 	// subplan's index is chosen on statistics like a real catalog's (on empty tables any index
 	// looks as cheap). Rows only: foreign keys and triggers are off for the load.
-	tx, err := d.Pool.Begin(ctx)
+	tx, err := pool.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,12 +43,12 @@ func TestEffectiveViewsProbeTheVariantsOwnRows(t *testing.T) {
 	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Pool.Exec(ctx, "ANALYZE products, product_input_values, product_attributes"); err != nil {
+	if _, err := pool.Exec(ctx, "ANALYZE products, product_input_values, product_attributes"); err != nil {
 		t.Fatal(err)
 	}
 	for _, view := range []string{"product_effective_input_values", "product_effective_attributes"} {
 		for _, mode := range []string{"force_generic_plan", "force_custom_plan"} {
-			plan, err := explain(ctx, d.Pool, mode, "(text, uuid[]) AS SELECT * FROM "+view+" WHERE tenant_id = $1 AND owner_uuid = ANY($2)",
+			plan, err := explain(ctx, pool, mode, "(text, uuid[]) AS SELECT * FROM "+view+" WHERE tenant_id = $1 AND owner_uuid = ANY($2)",
 				"'t1', '{"+uuid.NewString()+"}'")
 			if err != nil {
 				t.Fatal(err)
