@@ -670,6 +670,11 @@ jit = off
 	}
 	if c.opts.Replication {
 		conf += "# Standbys stream from it (StartStandby); a standby runs read queries (hot standby).\nwal_level = replica\nmax_wal_senders = 10\nhot_standby = on\n"
+		// Standbys stream without a replication slot, and pg_basebackup's WAL streamer takes its
+		// temporary slot only after the backup has started: under a busy suite a checkpoint in
+		// between removed the segment it needed ("requested WAL segment … has already been
+		// removed", a CI run of make test). The last 512MB of WAL stay for them.
+		conf += "wal_keep_size = 512MB\n"
 	}
 	return conf
 }

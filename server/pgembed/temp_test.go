@@ -257,7 +257,7 @@ func TestSettingsOfDurableAndThrowawayClusters(t *testing.T) {
 	// WAL before returning (read-your-writes through a standby waits for the flushed position).
 	tests := (&Cluster{port: 5000, sockDir: "/s", opts: ForTests()}).settings()
 	for _, want := range []string{"fsync = off", "synchronous_commit = on", "full_page_writes = off", "max_connections = 200",
-		"wal_level = replica", "max_wal_senders = 10", "hot_standby = on"} {
+		"wal_level = replica", "max_wal_senders = 10", "hot_standby = on", "wal_keep_size = 512MB"} {
 		if !strings.Contains(tests, want+"\n") {
 			t.Errorf("test settings lack %q:\n%s", want, tests)
 		}
