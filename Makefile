@@ -120,14 +120,15 @@ lint:
 ## transaction mode (TEST_POOLER) with a streaming standby of the cluster for its reads
 ## (TEST_READ_REPLICA): the production topology of docs/operations.md (issue 28).
 TOPOLOGY_SUITE := ./test/webhooks ./test/products ./test/attributes ./test/etag ./test/idempotency ./test/transfer ./test/keyset
+TOPOLOGY_TEST := env TEST_POOLER=transaction TEST_READ_REPLICA=1 $(GO) test -count=1 -p 2 -timeout 20m $(TOPOLOGY_SUITE)
 test: lint
 	GOFLAGS="$(TEST_GOFLAGS)" $(GO) run ./cmd/testpg -install -- bash -c '$(GO) test -count=1 -p 2 -timeout 30m $(SLOW_TESTS) ./... && \
 		echo "== the main packages through PgBouncer (transaction mode) with reads on a standby" && \
-		TEST_POOLER=transaction TEST_READ_REPLICA=1 $(GO) test -count=1 -p 2 -timeout 20m $(TOPOLOGY_SUITE)'
+		$(TOPOLOGY_TEST)'
 
 ## test-topology: only the second part of `make test` (the main packages through the pooler, reads on a standby)
 test-topology:
-	GOFLAGS="$(TEST_GOFLAGS)" $(GO) run ./cmd/testpg -install -- env TEST_POOLER=transaction TEST_READ_REPLICA=1 $(GO) test -count=1 -p 2 -timeout 20m $(TOPOLOGY_SUITE)
+	GOFLAGS="$(TEST_GOFLAGS)" $(GO) run ./cmd/testpg -install -- $(TOPOLOGY_TEST)
 
 ## check-clients: generate the Go clients of oapi-codegen and ogen (tools/go.mod) from the served
 ## /openapi.json, compile them and run the attribute flow with each against a live catalogd
