@@ -132,6 +132,22 @@ type ChannelLocale struct {
 	Position    int32     `db:"position"`
 }
 
+type ClaimedDelivery struct {
+	TenantID           string    `db:"tenant_id"`
+	Uuid               uuid.UUID `db:"uuid"`
+	SubscriptionUuid   uuid.UUID `db:"subscription_uuid"`
+	EventType          string    `db:"event_type"`
+	Payload            []byte    `db:"payload"`
+	Attempts           int32     `db:"attempts"`
+	CycleStart         int32     `db:"cycle_start"`
+	CreatedAt          time.Time `db:"created_at"`
+	Traceparent        *string   `db:"traceparent"`
+	TargetUrl          string    `db:"target_url"`
+	RequestTimeoutMs   int32     `db:"request_timeout_ms"`
+	SecretSealed       []byte    `db:"secret_sealed"`
+	SubscriptionStatus string    `db:"subscription_status"`
+}
+
 type Collection struct {
 	TenantID    string     `db:"tenant_id"`
 	Uuid        uuid.UUID  `db:"uuid"`

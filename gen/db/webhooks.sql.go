@@ -13,117 +13,16 @@ import (
 )
 
 const claimDueDeliveries = `-- name: ClaimDueDeliveries :many
-WITH RECURSIVE params AS (
-    SELECT $3::integer AS per_subscription, $4::integer AS per_tenant, $5::integer AS max_rows
-),
-pending_subs AS (
-    -- the subscriptions with pending deliveries: a skip scan of webhook_deliveries_pending
-    (SELECT d.tenant_id, d.subscription_uuid FROM webhook_deliveries d
-     WHERE d.status = 'pending'
-     ORDER BY d.tenant_id, d.subscription_uuid LIMIT 1)
-    UNION ALL
-    SELECT n.tenant_id, n.subscription_uuid
-    FROM pending_subs p CROSS JOIN LATERAL (
-        SELECT d.tenant_id, d.subscription_uuid FROM webhook_deliveries d
-        WHERE d.status = 'pending' AND (d.tenant_id, d.subscription_uuid) > (p.tenant_id, p.subscription_uuid)
-        ORDER BY d.tenant_id, d.subscription_uuid LIMIT 1) n
-),
-in_flight AS (
-    -- from webhook_deliveries_leased: the lease's expiry is an aggregate FILTER, not a condition
-    -- the planner could serve with webhook_deliveries_pending (a walk of the whole backlog)
-    SELECT d.tenant_id, d.subscription_uuid, (count(*) FILTER (WHERE d.scheduled_at > now()))::integer AS n FROM webhook_deliveries d
-    WHERE d.status = 'pending' AND d.lease_id IS NOT NULL
-    GROUP BY d.tenant_id, d.subscription_uuid
-),
-tenant_in_flight AS (
-    -- from webhook_deliveries_leased: the lease's expiry is an aggregate FILTER, not a condition
-    -- the planner could serve with webhook_deliveries_pending (a walk of the whole backlog)
-    SELECT f.tenant_id, sum(f.n)::integer AS n FROM in_flight f GROUP BY f.tenant_id
-),
-due_subs AS (
-    SELECT p.tenant_id, p.subscription_uuid, o.oldest,
-           (CASE WHEN s.consecutive_failures > 0 THEN 1 ELSE x.per_subscription END) - coalesce(f.n, 0) AS room
-    FROM pending_subs p
-    CROSS JOIN params x
-    JOIN webhook_subscriptions s ON s.tenant_id = p.tenant_id AND s.uuid = p.subscription_uuid
-    CROSS JOIN LATERAL (
-        SELECT min(d.scheduled_at) AS oldest FROM webhook_deliveries d
-        WHERE d.tenant_id = p.tenant_id AND d.subscription_uuid = p.subscription_uuid
-          AND d.status = 'pending' AND d.scheduled_at <= now()) o
-    LEFT JOIN in_flight f ON f.tenant_id = p.tenant_id AND f.subscription_uuid = p.subscription_uuid
-    WHERE o.oldest IS NOT NULL
-),
-ranked_subs AS (
-    SELECT u.tenant_id, u.subscription_uuid, u.oldest, u.room,
-           row_number() OVER (PARTITION BY u.tenant_id ORDER BY u.oldest, u.subscription_uuid) AS sub_rank
-    FROM due_subs u WHERE u.room > 0
-),
-picks AS (
-    SELECT r.tenant_id, r.oldest, r.sub_rank, c.uuid, c.k
-    FROM ranked_subs r CROSS JOIN LATERAL (
-        SELECT x.uuid, row_number() OVER (ORDER BY x.scheduled_at) AS k FROM (
-            SELECT d.uuid, d.scheduled_at FROM webhook_deliveries d
-            WHERE d.tenant_id = r.tenant_id AND d.subscription_uuid = r.subscription_uuid
-              AND d.status = 'pending' AND d.scheduled_at <= now()
-            ORDER BY d.scheduled_at LIMIT r.room) x) c
-),
-tenant_picks AS (
-    SELECT p.tenant_id, p.uuid, p.oldest,
-           row_number() OVER (PARTITION BY p.tenant_id ORDER BY p.k, p.sub_rank) AS tk
-    FROM picks p
-),
-chosen AS (
-    SELECT t.tenant_id, t.uuid FROM tenant_picks t
-    CROSS JOIN params x
-    LEFT JOIN tenant_in_flight ti ON ti.tenant_id = t.tenant_id
-    WHERE t.tk <= x.per_tenant - coalesce(ti.n, 0)
-    ORDER BY t.tk, t.oldest
-    LIMIT (SELECT max_rows FROM params)
-),
-due AS (
-    -- Each chosen row is locked by its primary key alone, then checked to be still pending and
-    -- due (the version locked: one finished meanwhile is locked but not claimed), and updated by
-    -- its primary key. No partial index can serve these lookups: with the check in them, a generic
-    -- plan made while the table was small looked each row up in webhook_deliveries_pending by
-    -- tenant, a walk of the tenant's whole backlog per row. (LIMIT 1, one row by its key anyway,
-    -- keeps the planner from moving the check into the lookup.)
-    SELECT l.tenant_id, l.uuid FROM chosen c CROSS JOIN LATERAL (
-        SELECT d.tenant_id, d.uuid, d.status, d.scheduled_at FROM webhook_deliveries d
-        WHERE d.tenant_id = c.tenant_id AND d.uuid = c.uuid
-        LIMIT 1 FOR UPDATE SKIP LOCKED) l
-    WHERE l.status = 'pending' AND l.scheduled_at <= now()
-)
-UPDATE webhook_deliveries d
-SET scheduled_at = now() + make_interval(secs => $1::double precision), lease_id = $2
-FROM due, webhook_subscriptions s
-WHERE d.tenant_id = due.tenant_id AND d.uuid = due.uuid
-  AND s.tenant_id = d.tenant_id AND s.uuid = d.subscription_uuid
-RETURNING d.tenant_id, d.uuid, d.subscription_uuid, d.event_type, d.payload, d.attempts, d.cycle_start, d.created_at,
-          d.traceparent, s.target_url, s.request_timeout_ms, s.secret_sealed, s.status AS subscription_status
+SELECT tenant_id, uuid, subscription_uuid, event_type, payload, attempts, cycle_start, created_at, traceparent, target_url, request_timeout_ms, secret_sealed, subscription_status FROM claim_due_deliveries($1::integer, $2::integer, $3::integer,
+                          $4::double precision, $5::uuid) c
 `
 
 type ClaimDueDeliveriesParams struct {
-	LeaseSeconds    float64    `db:"lease_seconds"`
-	LeaseID         *uuid.UUID `db:"lease_id"`
-	PerSubscription int32      `db:"per_subscription"`
-	PerTenant       int32      `db:"per_tenant"`
-	Max             int32      `db:"max"`
-}
-
-type ClaimDueDeliveriesRow struct {
-	TenantID           string    `db:"tenant_id"`
-	Uuid               uuid.UUID `db:"uuid"`
-	SubscriptionUuid   uuid.UUID `db:"subscription_uuid"`
-	EventType          string    `db:"event_type"`
-	Payload            []byte    `db:"payload"`
-	Attempts           int32     `db:"attempts"`
-	CycleStart         int32     `db:"cycle_start"`
-	CreatedAt          time.Time `db:"created_at"`
-	Traceparent        *string   `db:"traceparent"`
-	TargetUrl          string    `db:"target_url"`
-	RequestTimeoutMs   int32     `db:"request_timeout_ms"`
-	SecretSealed       []byte    `db:"secret_sealed"`
-	SubscriptionStatus string    `db:"subscription_status"`
+	PerSubscription int32     `db:"per_subscription"`
+	PerTenant       int32     `db:"per_tenant"`
+	Max             int32     `db:"max"`
+	LeaseSeconds    float64   `db:"lease_seconds"`
+	LeaseID         uuid.UUID `db:"lease_id"`
 }
 
 // Takes up to @max due deliveries for one dispatcher, fairly (docs/design.md "Webhook dispatcher:
@@ -138,21 +37,23 @@ type ClaimDueDeliveriesRow struct {
 //
 // Rows locked by another dispatcher are skipped; claimed rows are pushed one lease ahead and
 // stamped with @lease_id, so a crash re-sends them after the lease.
-func (q *Queries) ClaimDueDeliveries(ctx context.Context, arg ClaimDueDeliveriesParams) ([]ClaimDueDeliveriesRow, error) {
+// The statement is the function claim_due_deliveries (migration 0039), which keeps its plans for the
+// server connection, also behind a transaction pooler.
+func (q *Queries) ClaimDueDeliveries(ctx context.Context, arg ClaimDueDeliveriesParams) ([]ClaimedDelivery, error) {
 	rows, err := q.db.Query(ctx, claimDueDeliveries,
-		arg.LeaseSeconds,
-		arg.LeaseID,
 		arg.PerSubscription,
 		arg.PerTenant,
 		arg.Max,
+		arg.LeaseSeconds,
+		arg.LeaseID,
 	)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []ClaimDueDeliveriesRow{}
+	items := []ClaimedDelivery{}
 	for rows.Next() {
-		var i ClaimDueDeliveriesRow
+		var i ClaimedDelivery
 		if err := rows.Scan(
 			&i.TenantID,
 			&i.Uuid,
@@ -629,17 +530,6 @@ func (q *Queries) ListEventTypeDeprecations(ctx context.Context) ([]ListEventTyp
 		return nil, err
 	}
 	return items, nil
-}
-
-const lockDeliveryClaims = `-- name: LockDeliveryClaims :exec
-SELECT pg_advisory_xact_lock(hashtextextended('catalogd:webhook-claim', 0))
-`
-
-// Claims run one at a time across replicas (in the claim's transaction, before it), so that the
-// in-flight counts a claim reads are exact and the caps hold however many dispatchers there are.
-func (q *Queries) LockDeliveryClaims(ctx context.Context) error {
-	_, err := q.db.Exec(ctx, lockDeliveryClaims)
-	return err
 }
 
 const lockEventCatalog = `-- name: LockEventCatalog :exec

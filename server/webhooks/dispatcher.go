@@ -213,7 +213,7 @@ func (d *Dispatcher) loop(ctx, attempts context.Context) {
 }
 
 // start makes a claimed delivery's attempt in a goroutine (a slot) of its own.
-func (d *Dispatcher) start(ctx context.Context, r db.ClaimDueDeliveriesRow, lease uuid.UUID) {
+func (d *Dispatcher) start(ctx context.Context, r db.ClaimedDelivery, lease uuid.UUID) {
 	d.busy.Add(1)
 	d.sending.Add(1) // at once: the loop's next gather waits for this attempt
 	d.Metrics.inFlightAdd(1)
@@ -271,20 +271,17 @@ func (d *Dispatcher) signal() {
 	}
 }
 
-// claim takes up to max due deliveries under lease, in q's transaction: it takes the claim lock
-// (LockDeliveryClaims) first, so that the in-flight caps are exact across dispatchers.
-func (d *Dispatcher) claim(ctx context.Context, q *db.Queries, max int, lease uuid.UUID) ([]db.ClaimDueDeliveriesRow, error) {
-	if err := q.LockDeliveryClaims(ctx); err != nil {
-		return nil, err
-	}
+// claim takes up to max due deliveries under lease, in q's transaction (one statement, so that it
+// can go in a store.Round): the statement takes the claim lock first, so that the in-flight caps are exact across dispatchers.
+func (d *Dispatcher) claim(ctx context.Context, q *db.Queries, max int, lease uuid.UUID) ([]db.ClaimedDelivery, error) {
 	return q.ClaimDueDeliveries(ctx, db.ClaimDueDeliveriesParams{PerSubscription: int32(d.PerSubscription),
-		PerTenant: int32(d.PerTenant), Max: int32(max), LeaseSeconds: d.Lease.Seconds(), LeaseID: &lease})
+		PerTenant: int32(d.PerTenant), Max: int32(max), LeaseSeconds: d.Lease.Seconds(), LeaseID: lease})
 }
 
 // deliver makes one claimed delivery's attempt and records it; an attempt cut by shutdown (ctx
 // cancelled) is not recorded: the delivery is released, due again with the same webhook-id. It
 // reports whether the attempt was written in a batch of the loop (recordSuccess).
-func (d *Dispatcher) deliver(ctx context.Context, r db.ClaimDueDeliveriesRow, lease uuid.UUID) (batched bool) {
+func (d *Dispatcher) deliver(ctx context.Context, r db.ClaimedDelivery, lease uuid.UUID) (batched bool) {
 	// The attempt continues the trace of the write that recorded the event (the outbox keeps its
 	// traceparent), and the receiver gets that trace's traceparent (Sender).
 	var parent string
@@ -336,7 +333,7 @@ func (d *Dispatcher) deliver(ctx context.Context, r db.ClaimDueDeliveriesRow, le
 	return batched
 }
 
-func (d *Dispatcher) attempt(ctx context.Context, r db.ClaimDueDeliveriesRow) Result {
+func (d *Dispatcher) attempt(ctx context.Context, r db.ClaimedDelivery) Result {
 	if r.SubscriptionStatus != "active" {
 		return Result{ErrorClass: "subscription_" + r.SubscriptionStatus}
 	}
@@ -363,7 +360,7 @@ func (d *Dispatcher) attempt(ctx context.Context, r db.ClaimDueDeliveriesRow) Re
 // success) and, past the policy's threshold or on 410 Gone, its suspension. It is the path of
 // failures, of successes that reset a failing subscription, and of attempts of inactive
 // subscriptions; it returns the status the delivery was left in ("" when it was not changed).
-func (d *Dispatcher) record(ctx context.Context, r db.ClaimDueDeliveriesRow, lease uuid.UUID, res Result) (string, error) {
+func (d *Dispatcher) record(ctx context.Context, r db.ClaimedDelivery, lease uuid.UUID, res Result) (string, error) {
 	now := store.Now()
 	inactive := r.SubscriptionStatus != "active"
 	var final string
@@ -439,7 +436,7 @@ func (d *Dispatcher) record(ctx context.Context, r db.ClaimDueDeliveriesRow, lea
 // it in one statement with the other successes of the moment (recorder.go), and waits for it:
 // errNotHealthy when the subscription has failure counters to reset (nothing written: the
 // exclusive path of record does it), errLeaseLost, or the batch's error.
-func (d *Dispatcher) recordSuccess(r db.ClaimDueDeliveriesRow, lease uuid.UUID, res Result) error {
+func (d *Dispatcher) recordSuccess(r db.ClaimedDelivery, lease uuid.UUID, res Result) error {
 	it := &recordItem{r: r, lease: lease, res: res, err: make(chan error, 1)}
 	d.successes <- it
 	return <-it.err
@@ -454,7 +451,7 @@ type leaseLost struct{}
 func (leaseLost) Error() string { return "lease lost" }
 
 // outcome is the delivery's state after an attempt: delivered, pending with its next time, or failed.
-func (d *Dispatcher) outcome(r db.ClaimDueDeliveriesRow, res Result, now time.Time) (string, *time.Time) {
+func (d *Dispatcher) outcome(r db.ClaimedDelivery, res Result, now time.Time) (string, *time.Time) {
 	if res.Success {
 		return "delivered", nil
 	}

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/catalogd/catalogd/gen/db"
 	"github.com/catalogd/catalogd/server/store"
@@ -28,7 +27,7 @@ const maxLinger = 2 * time.Millisecond
 // delivered), errNotHealthy (nothing written: record it on the exclusive path), errLeaseLost, or
 // the error of the batch.
 type recordItem struct {
-	r     db.ClaimDueDeliveriesRow
+	r     db.ClaimedDelivery
 	lease uuid.UUID
 	res   Result
 	err   chan error
@@ -69,33 +68,32 @@ func (d *Dispatcher) gather(first *recordItem) []*recordItem {
 }
 
 // recordAndClaim writes a batch of successes and claims up to want due deliveries, in one
-// transaction (one commit); either may be empty. It tells every item of the batch its outcome and
+// transaction (one commit, one round trip); either may be empty. It tells every item of the batch its outcome and
 // returns the claimed rows. A failed claim does not lose the batch: it is written alone then.
-func (d *Dispatcher) recordAndClaim(batch []*recordItem, want int) ([]db.ClaimDueDeliveriesRow, uuid.UUID, error) {
+func (d *Dispatcher) recordAndClaim(batch []*recordItem, want int) ([]db.ClaimedDelivery, uuid.UUID, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), recordTimeout)
 	defer cancel()
 	lease := uuid.New()
 	p := recordParams(batch)
 	var (
 		recorded []db.RecordDeliverySuccessesRow
-		rows     []db.ClaimDueDeliveriesRow
+		rows     []db.ClaimedDelivery
 		err      error
 	)
 	switch {
 	case want == 0: // the successes alone: one statement, its own transaction
 		recorded, err = d.DB.Q.RecordDeliverySuccesses(ctx, p)
 	default:
-		err = d.DB.Tx(ctx, func(_ pgx.Tx, q *db.Queries) error {
-			recorded, rows = nil, nil
-			var err error
-			if len(batch) > 0 {
-				if recorded, err = q.RecordDeliverySuccesses(ctx, p); err != nil {
-					return err
-				}
-			}
-			rows, err = d.claim(ctx, q, want, lease)
-			return err
-		})
+		// One round trip: both statements in one batch, which runs as one implicit transaction
+		// (a failed claim rolls the record back with it). Through a transaction pooler each round
+		// trip is two hops, and a subscription's deliveries per second are bounded by its
+		// in-flight cap over this loop's period.
+		var r store.Round
+		if len(batch) > 0 {
+			r.Add(func(q *db.Queries) (err error) { recorded, err = q.RecordDeliverySuccesses(ctx, p); return })
+		}
+		r.Add(func(q *db.Queries) (err error) { rows, err = d.claim(ctx, q, want, lease); return })
+		err = d.DB.Send(ctx, &r)
 		if err != nil {
 			d.Log.Error("webhook claim", "error", err.Error())
 			rows = nil

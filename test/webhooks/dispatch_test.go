@@ -30,7 +30,7 @@ func TestCrashedWorkerDeliveryResentAfterLease(t *testing.T) {
 
 	// Claim it exactly as a dispatcher does (ClaimDueDeliveries, a 3 s lease), then "crash".
 	lease := uuid.New()
-	rows, err := db.New(api.pool).ClaimDueDeliveries(context.Background(), db.ClaimDueDeliveriesParams{PerSubscription: 1, PerTenant: 1, Max: 1, LeaseSeconds: 3, LeaseID: &lease})
+	rows, err := db.New(api.pool).ClaimDueDeliveries(context.Background(), db.ClaimDueDeliveriesParams{PerSubscription: 1, PerTenant: 1, Max: 1, LeaseSeconds: 3, LeaseID: lease})
 	if err != nil {
 		t.Fatal(err)
 	}
