@@ -13,7 +13,9 @@ import (
 
 // A Round is a set of independent reads sent to PostgreSQL in one round trip (a pgx batch): a
 // hydrated GET asks for the product and each of its associations at once, instead of one query
-// after another (issue 32). Each read is a function that makes exactly one sqlc query on the
+// after another (issue 32). Sent on its own, a round is also one implicit transaction, so writes
+// that must commit together and need no answer in between may go in one too (the webhook
+// dispatcher records its successes and claims again in one round). Each read is a function that makes exactly one sqlc query on the
 // *db.Queries it is given and keeps the result in the caller's variables:
 //
 //	var r store.Round
