@@ -30,6 +30,12 @@ import (
 // statement and arguments both times, nothing else done with the recorder's error.
 type Round struct {
 	reads []func(*db.Queries) error
+	// AsPlanned sends the round without GenericPlans: PostgreSQL chooses between generic and
+	// custom plans as it does for any statement (plan_cache_mode auto). For statements whose
+	// generic plan may be made while their tables are nearly empty (a queue in a fresh database:
+	// the webhook dispatcher's), where a forced generic plan from the first run kept a plan that
+	// read a tenant's every delivery per lookup.
+	AsPlanned bool
 }
 
 // Add queues read (one sqlc query; see Round).
@@ -54,14 +60,15 @@ func (d *DB) Send(ctx context.Context, r *Round) error {
 	}
 	b := &pgx.Batch{}
 	_, inTx := ctx.Value(txKey{}).(pgx.Tx)
-	if !inTx {
+	generic := !inTx && !r.AsPlanned
+	if generic {
 		b.Queue(GenericPlans)
 	}
 	for _, c := range calls {
 		b.Queue(c.SQL, c.Args...)
 	}
 	br := d.SendBatch(ctx, b) // under WithTx in that transaction; a routed read on a replica
-	if !inTx {
+	if generic {
 		if _, err := br.Exec(); err != nil {
 			_ = br.Close()
 			return err

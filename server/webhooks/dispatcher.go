@@ -91,9 +91,10 @@ const DispatcherConns = 10
 // maxClaim is the most rows one claim takes.
 const maxClaim = 64
 
-// claimPause is the least time between a claim that found nothing and the next: it adds at most
-// that to a delivery's latency and bounds the rate of empty claims (each walks the subscriptions
-// with pending deliveries) to a hundred a second per process.
+// claimPause is the least time between a claim that found nothing and the next, and the longest a
+// wake-up waits for the batch of the attempts on the wire: it adds at most that to a delivery's
+// latency and bounds the rate of empty claims (each walks the subscriptions with pending
+// deliveries) to a hundred a second per process.
 const claimPause = 10 * time.Millisecond
 
 // recordTimeout bounds the recording of an attempt (or the release of a cut one).
@@ -157,7 +158,8 @@ func (d *Dispatcher) Run(ctx context.Context) {
 func (d *Dispatcher) loop(ctx, attempts context.Context) {
 	var (
 		woken  = true      // something may be due: claim (a NOTIFY, a freed slot, the poll)
-		resume time.Time   // after a claim that found nothing, claims on wake-ups wait until then
+		resume time.Time   // claims on wake-ups wait until then (after an empty claim; waited)
+		waited bool        // this wake-up waits for the batch of the attempts on the wire
 		held   *recordItem // a success that came while the loop waited: the first of the next batch
 	)
 	for {
@@ -167,14 +169,23 @@ func (d *Dispatcher) loop(ctx, attempts context.Context) {
 		}
 		batch := d.gather(held)
 		held = nil
+		now := time.Now()
+		// A wake-up while attempts are on the wire waits for their batch, up to claimPause: the
+		// batch's claim serves it too. Under a steady flow a NOTIFY comes with every write, and
+		// each claim of its own found the subscriptions at their caps while costing a round trip
+		// and the claims' lock (behind a transaction pooler, the loop fell behind at 1 000
+		// deliveries/s). Once only, so that a target that hangs delays others by claimPause at most.
+		if woken && len(batch) == 0 && !stopping && !waited && !now.Before(resume) && d.sending.Load() > 0 {
+			resume, waited = now.Add(claimPause), true
+		}
 		want := 0
 		// A batch's claim refills the room its successes free; a wake-up's waits out the pause.
-		if !stopping && (len(batch) > 0 || woken && !time.Now().Before(resume)) {
+		if !stopping && (len(batch) > 0 || woken && !now.Before(resume)) {
 			want = max(min(d.Workers-int(d.busy.Load())+len(batch), maxClaim), 0)
 		}
 		if len(batch) > 0 || want > 0 {
 			if want > 0 {
-				woken = false
+				woken, waited = false, false
 			}
 			rows, lease, err := d.recordAndClaim(batch, want)
 			for _, r := range rows {

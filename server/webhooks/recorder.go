@@ -88,7 +88,7 @@ func (d *Dispatcher) recordAndClaim(batch []*recordItem, want int) ([]db.Claimed
 		// (a failed claim rolls the record back with it). Through a transaction pooler each round
 		// trip is two hops, and a subscription's deliveries per second are bounded by its
 		// in-flight cap over this loop's period.
-		var r store.Round
+		r := store.Round{AsPlanned: true}
 		if len(batch) > 0 {
 			r.Add(func(q *db.Queries) (err error) { recorded, err = q.RecordDeliverySuccesses(ctx, p); return })
 		}
