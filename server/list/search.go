@@ -139,7 +139,8 @@ type Facet struct {
 	// Filter is the JSON name of the filter the facet ignores (brandUuids for brands).
 	Filter string
 	// Keys is SQL selecting, from m (the matching rows: FROM m), each row's values of the facet
-	// as column k, one row per value (NULLs are not counted).
+	// as column k, one row per value (NULLs are not counted). It names the table's columns as
+	// m.column: the facets sharing a statement materialize m with those columns only.
 	Keys string
 	// Codes is SQL selecting the code of every value (columns k and code) with @tenant, or empty
 	// when the values are the table's own (kinds, statuses: the code is the value).
