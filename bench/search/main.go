@@ -34,6 +34,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -277,6 +278,20 @@ func seedProducts(ctx context.Context, conn *pgx.Conn, s *structure) error {
 			return fmt.Errorf("%.60s: %w", q, err)
 		}
 	}
+	// The secondary indexes of the tables seeded are built after their rows: those of the
+	// products' rows before the refresh, which reads them by product; those of products after it.
+	var indexes, rowIndexes []index
+	for _, table := range []string{"products", "product_links", "product_attributes", "product_terms", "product_input_values", "product_publications"} {
+		idx, err := dropIndexes(ctx, conn, table)
+		if err != nil {
+			return fmt.Errorf("dropping the indexes of %s: %w", table, err)
+		}
+		if table == "products" {
+			indexes = idx
+		} else {
+			rowIndexes = append(rowIndexes, idx...)
+		}
+	}
 	// The chunk is the products @lo <= i < @hi; @t is the time of product 0.
 	inserts := []struct{ name, sql string }{
 		{"products", `INSERT INTO products (tenant_id, uuid, code, display_name, kind, status, family_uuid, created_at, updated_at)
@@ -307,57 +322,82 @@ func seedProducts(ctx context.Context, conn *pgx.Conn, s *structure) error {
 	}
 	baseTime := time.Now().Add(-time.Duration(n+1000) * time.Millisecond).UTC().Truncate(time.Second)
 	took := make([]time.Duration, len(inserts))
-	textRand := rand.New(rand.NewPCG(15, 31))
 	var textTook time.Duration
-	for a := 0; a < n; a += *chunk {
-		b := min(n, a+*chunk)
-		tx, err := conn.Begin(ctx)
+	var mu sync.Mutex
+	inserted := 0
+	// Chunks on two connections at once, each in its own transaction; the text of a chunk is
+	// drawn from generators of its own (seeded by the chunk), so it is the same whatever the order.
+	err := inChunks(ctx, conn, n, *chunk, func(c *pgx.Conn, a, b int) error {
+		tx, err := c.Begin(ctx)
 		if err != nil {
 			return err
 		}
+		defer tx.Rollback(ctx) //nolint:errcheck // after Commit it does nothing
+		var spent [8]time.Duration
 		for k, ins := range inserts {
 			t := time.Now()
 			if _, err := tx.Exec(ctx, ins.sql, pgx.NamedArgs{"tenant": *tenant, "lo": a, "hi": b, "t": baseTime,
 				"families": s.families, "leaves": s.leaves, "colour": s.colour, "size": s.size, "colours": s.colours,
 				"sizes": s.sizes, "title": s.title, "channels": s.channels}); err != nil {
-				_ = tx.Rollback(ctx)
 				return fmt.Errorf("%s: %w", ins.name, err)
 			}
-			took[k] += time.Since(t)
+			spent[k] = time.Since(t)
 		}
 		t := time.Now()
-		if err := copyText(ctx, tx, s.text, s.gens, textRand, a, b, baseTime); err != nil {
-			_ = tx.Rollback(ctx)
+		gens := make([]*zipfText, len(s.gens))
+		for l, g := range s.gens {
+			gens[l] = newZipfText(rand.New(rand.NewPCG(uint64(l), uint64(a)+2)), g.words)
+		}
+		if err := copyText(ctx, tx, s.text, gens, rand.New(rand.NewPCG(15, uint64(a))), a, b, baseTime); err != nil {
 			return fmt.Errorf("names and descriptions: %w", err)
 		}
-		textTook += time.Since(t)
+		text := time.Since(t)
 		if err := tx.Commit(ctx); err != nil {
 			return err
 		}
-		fmt.Printf("  %d/%d products inserted (%s)\n", b, n, time.Since(t0).Round(time.Second))
+		mu.Lock()
+		defer mu.Unlock()
+		for k := range inserts {
+			took[k] += spent[k]
+		}
+		textTook += text
+		inserted += b - a
+		fmt.Printf("  %d/%d products inserted (%s)\n", inserted, n, time.Since(t0).Round(time.Second))
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	// The search arrays (migration 0023) and the readiness of every publication, by the functions
-	// the triggers call, on fresh statistics.
+	// The search arrays and documents (migrations 0023, 0033) and the readiness of every
+	// publication, by the functions the triggers call, on fresh statistics, two connections at a
+	// time (chunks of refreshChunk products); products' secondary indexes are built afterwards.
 	t := time.Now()
+	if err := buildIndexes(ctx, conn, rowIndexes); err != nil {
+		return fmt.Errorf("building the indexes of the products' rows: %w", err)
+	}
+	rowBuild := time.Since(t)
+	t = time.Now()
 	if _, err := conn.Exec(ctx, "ANALYZE products, product_links, product_attributes, product_terms, product_input_values, product_publications"); err != nil {
 		return err
 	}
 	analyze := time.Since(t)
 	t = time.Now()
-	const refreshChunk = 10_000
-	for a := 0; a < n; a += refreshChunk {
-		// ready_channels follows readiness by a trigger, which does not fire in this session.
-		for _, f := range []string{"search_refresh(@tenant, s.ids, false), readiness_refresh(@tenant, s.ids)", "ready_channels_refresh(@tenant, s.ids)"} {
-			if _, err := conn.Exec(ctx, `SELECT `+f+` FROM (SELECT ARRAY(SELECT uuid FROM bench_search_seed WHERE i >= @lo AND i < @hi) AS ids) s`,
-				pgx.NamedArgs{"tenant": *tenant, "lo": a, "hi": a + refreshChunk}); err != nil {
-				return fmt.Errorf("%s: %w", f, err)
-			}
-		}
-		if (a/refreshChunk)%10 == 9 || a+refreshChunk >= n {
-			fmt.Printf("  search arrays and readiness of %d/%d products (%s)\n", min(n, a+refreshChunk), n, time.Since(t).Round(time.Second))
-		}
+	refreshTook, err := refreshAll(ctx, conn, n)
+	if err != nil {
+		return err
 	}
 	refresh := time.Since(t)
+	t = time.Now()
+	if err := buildIndexes(ctx, conn, indexes); err != nil {
+		return fmt.Errorf("building the indexes of products: %w", err)
+	}
+	build := time.Since(t)
+	t = time.Now()
+	sampled, err := checkSample(ctx, conn, max(1, n/1000))
+	if err != nil {
+		return err
+	}
+	check := time.Since(t)
 	if _, err := conn.Exec(ctx, "RESET session_replication_role"); err != nil {
 		return err
 	}
@@ -384,8 +424,12 @@ func seedProducts(ctx context.Context, conn *pgx.Conn, s *structure) error {
 	}
 	fmt.Printf("  %-42s %8.1f s\n", "names, descriptions (en-US, de-DE; COPY)", textTook.Seconds())
 	fmt.Printf("  %-42s %8.1f s\n", "ANALYZE", analyze.Seconds())
-	fmt.Printf("  %-42s %8.1f s (%.0f µs per product)\n", fmt.Sprintf("search_refresh, readiness_refresh, %d a call", refreshChunk),
-		refresh.Seconds(), float64(refresh.Microseconds())/float64(n))
+	fmt.Printf("  %-42s %8.1f s (%d connections; in them: search_refresh %.0f µs per product, readiness_refresh %.0f µs, ready_channels_refresh %.0f µs)\n",
+		fmt.Sprintf("refresh, %d products a call", refreshChunk), refresh.Seconds(), refreshWorkers,
+		float64(refreshTook.search.Microseconds())/float64(n), float64(refreshTook.readiness.Microseconds())/float64(n), float64(refreshTook.channels.Microseconds())/float64(n))
+	fmt.Printf("  %-42s %8.1f s\n", fmt.Sprintf("%d secondary indexes of their rows", len(rowIndexes)), rowBuild.Seconds())
+	fmt.Printf("  %-42s %8.1f s\n", fmt.Sprintf("the %d secondary indexes of products", len(indexes)), build.Seconds())
+	fmt.Printf("  %-42s %8.1f s (%d products: arrays and document as search_arrays and search_documents compute them now)\n", "sample checked", check.Seconds(), sampled)
 	fmt.Printf("%d publications: %d ready, %d not ready (web: %d not ready of %d)\n", pubs, ready, pubs-ready, webNotReady, n)
 	var size string
 	if err := conn.QueryRow(ctx, `SELECT pg_size_pretty(pg_database_size(current_database()))`).Scan(&size); err != nil {
@@ -399,6 +443,8 @@ func seedProducts(ctx context.Context, conn *pgx.Conn, s *structure) error {
 	figures.Put("search_seed_s", insertTime.Seconds())
 	figures.Put("search_seed_publications_s", took[len(took)-1].Seconds())
 	figures.Put("search_seed_readiness_s", refresh.Seconds())
+	figures.Put("search_seed_refresh_search_us", float64(refreshTook.search.Microseconds())/float64(n))
+	figures.Put("search_seed_indexes_s", build.Seconds())
 	figures.Put("search_seed_vacuum_s", vacuum.Seconds())
 	figures.Put("search_db_size", strconv.Quote(size))
 	return nil

@@ -218,8 +218,12 @@ func textSearch(ctx context.Context, a *api, conn *pgx.Conn, s *structure, gens 
 			if err := a.Call("GET", paths[k], nil, &p); err != nil {
 				return err
 			}
+			count, err := catalog.ProductList.CountStatement(ctx, conn, *tenant, req)
+			if err != nil {
+				return err
+			}
 			var n int64
-			if err := conn.QueryRow(ctx, stmts[1].SQL, stmts[1].Args...).Scan(&n); err != nil {
+			if err := conn.QueryRow(ctx, count.SQL, count.Args...).Scan(&n); err != nil {
 				return err
 			}
 			if n != p.Pagination.TotalItems {

@@ -129,10 +129,16 @@ type Query struct {
 	searchArg int
 	// facets are the statements of the facets asked for.
 	facets []facetQuery
+	// countInPage: SQL's rows end with TotalColumn, the count of the matches, after KeyColumn
+	// (CountSQL is run only when the page is empty past the first page).
+	countInPage bool
 }
 
 // KeyColumn is the column SQL adds after the table's: the page's order columns and uuid as text.
 const KeyColumn = "catalogd_list_key"
+
+// TotalColumn is the column after KeyColumn of a page that counts its matches (Query.countInPage).
+const TotalColumn = "catalogd_list_total"
 
 var (
 	stringsFilter = (&catalogv1.StringsFilter{}).ProtoReflect().Descriptor().FullName()
@@ -340,8 +346,42 @@ func (s *Spec) Build(tenant string, req proto.Message, scope ...Cond) (*Query, e
 		}
 		kc[i] = "(" + k.col + ")::text"
 	}
+	orderBy := " ORDER BY " + strings.Join(ob, ", ")
 	q.SQL = "SELECT *, ARRAY[" + strings.Join(kc, ", ") + "] AS " + KeyColumn + " FROM " + s.Table + " WHERE " + where +
-		" ORDER BY " + strings.Join(ob, ", ") + " LIMIT " + strconv.Itoa(int(q.Size)+1) + offset
+		orderBy + " LIMIT " + strconv.Itoa(int(q.Size)+1) + offset
+	if search != nil && !q.cursored {
+		// With q, every match is read once: m holds each match's uuid and order keys (the rank
+		// among them, computed once per match), the page is its first rows by the order joined
+		// back to the table by uuid, and the count of m is the page's totalItems (one more
+		// column after the key, catalogd_list_total); the count statement is then not run.
+		mcols := []string{"uuid AS catalogd_list_uuid"}
+		mob, pob, pkc := make([]string, len(keys)), make([]string, len(keys)), make([]string, len(keys))
+		for i, k := range keys {
+			name := "catalogd_list_k" + strconv.Itoa(i)
+			mcols = append(mcols, "("+k.col+") AS "+name)
+			dir := " ASC"
+			if k.desc {
+				dir = " DESC"
+			}
+			mob[i], pob[i], pkc[i] = name+dir, "pg."+name+dir, "(pg."+name+")::text"
+		}
+		join := "t.uuid = pg.catalogd_list_uuid"
+		if !s.Global {
+			join = "t.tenant_id = " + b.tenant + " AND " + join
+		}
+		q.SQL = "WITH m AS MATERIALIZED (SELECT " + strings.Join(mcols, ", ") + " FROM " + s.Table + " WHERE " + where + "), " +
+			"pg AS (SELECT * FROM m ORDER BY " + strings.Join(mob, ", ") + " LIMIT " + strconv.Itoa(int(q.Size)+1) + offset + ") " +
+			"SELECT t.*, ARRAY[" + strings.Join(pkc, ", ") + "] AS " + KeyColumn + ", (SELECT count(*) FROM m) AS " + TotalColumn +
+			" FROM pg JOIN " + s.Table + " t ON " + join + " ORDER BY " + strings.Join(pob, ", ")
+		q.countInPage = true
+	} else if search != nil {
+		// A cursor page with q: the page's rows first, then their keys (a query's select list is
+		// computed for every row its sort reads, every match here, and the key's array would
+		// compute the rank a second time). The subquery takes the table's name, so the order's
+		// expressions read its columns as they read the table's.
+		q.SQL = "SELECT *, ARRAY[" + strings.Join(kc, ", ") + "] AS " + KeyColumn + " FROM (SELECT * FROM " + s.Table + " WHERE " + where +
+			orderBy + " LIMIT " + strconv.Itoa(int(q.Size)+1) + ") " + s.Table + orderBy
+	}
 	return q, nil
 }
 
@@ -520,7 +560,7 @@ func RunFaceted[T any](ctx context.Context, db Querier, s *Spec, tenant string, 
 	batch := &pgx.Batch{}
 	batch.Queue(CustomPlans)
 	batch.Queue(q.SQL, q.Args...)
-	if q.CountSQL != "" {
+	if q.CountSQL != "" && !q.countInPage {
 		batch.Queue(q.CountSQL, q.Args...)
 	}
 	q.queueFacets(batch)
@@ -534,9 +574,13 @@ func RunFaceted[T any](ctx context.Context, db Querier, s *Spec, tenant string, 
 		return nil, nil, nil, q.refused(err)
 	}
 	var keys [][]pgtype.Text
+	var counted *int64
+	if q.countInPage {
+		counted = new(int64)
+	}
 	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (T, error) {
 		var key []pgtype.Text
-		t, err := pgx.RowToStructByName[T](keyedRow{row, &key})
+		t, err := pgx.RowToStructByName[T](keyedRow{row, &key, counted})
 		keys = append(keys, key)
 		return t, err
 	})
@@ -544,7 +588,7 @@ func RunFaceted[T any](ctx context.Context, db Querier, s *Spec, tenant string, 
 		return nil, nil, nil, q.refused(err)
 	}
 	total := q.Total
-	if q.CountSQL != "" {
+	if q.CountSQL != "" && !q.countInPage {
 		if err := br.QueryRow().Scan(&total); err != nil {
 			return nil, nil, nil, err
 		}
@@ -552,6 +596,33 @@ func RunFaceted[T any](ctx context.Context, db Querier, s *Spec, tenant string, 
 	facets, err := q.readFacets(br)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if q.countInPage {
+		switch {
+		case len(items) > 0:
+			total = *counted
+		case q.Page == 1:
+			total = 0 // no match at all
+		default:
+			// A page past the last: its count is run on its own.
+			if err := br.Close(); err != nil {
+				return nil, nil, nil, err
+			}
+			count := &pgx.Batch{}
+			count.Queue(CustomPlans)
+			count.Queue(q.CountSQL, q.Args...)
+			cr := db.SendBatch(ctx, count)
+			_, err := cr.Exec()
+			if err == nil {
+				err = cr.QueryRow().Scan(&total)
+			}
+			if cerr := cr.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return nil, nil, nil, err
+			}
+		}
 	}
 	pages := (total + int64(q.Size) - 1) / int64(q.Size)
 	p := &catalogv1.Pagination{Page: q.Page, Size: q.Size, TotalItems: int32(total), TotalPages: int32(pages)}
@@ -576,19 +647,27 @@ func (q *Query) refused(err error) error {
 	return err
 }
 
-// keyedRow is a result row without its last column (KeyColumn), which Scan puts into key: the
-// row then scans into the family's model by name like a plain SELECT *.
+// keyedRow is a result row without its last column (KeyColumn), which Scan puts into key, or
+// its last two (KeyColumn, TotalColumn) when total is set: the row then scans into the family's
+// model by name like a plain SELECT *.
 type keyedRow struct {
 	pgx.CollectableRow
-	key *[]pgtype.Text
+	key   *[]pgtype.Text
+	total *int64
 }
 
 func (r keyedRow) FieldDescriptions() []pgconn.FieldDescription {
 	fd := r.CollectableRow.FieldDescriptions()
+	if r.total != nil {
+		return fd[:len(fd)-2]
+	}
 	return fd[:len(fd)-1]
 }
 
 func (r keyedRow) Scan(dest ...any) error {
+	if r.total != nil {
+		return r.CollectableRow.Scan(append(dest, r.key, r.total)...)
+	}
 	return r.CollectableRow.Scan(append(dest, r.key)...)
 }
 

@@ -2,6 +2,8 @@ package list
 
 import (
 	"context"
+	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -137,16 +139,19 @@ type Facet struct {
 	// Filter is the JSON name of the filter the facet ignores (brandUuids for brands).
 	Filter string
 	// Keys is SQL selecting, from m (the matching rows: FROM m), each row's values of the facet
-	// as column k, one row per value (NULLs are not counted).
+	// as column k, one row per value (NULLs are not counted). It names the table's columns as
+	// m.column: the facets sharing a statement materialize m with those columns only.
 	Keys string
 	// Codes is SQL selecting the code of every value (columns k and code) with @tenant, or empty
 	// when the values are the table's own (kinds, statuses: the code is the value).
 	Codes string
 }
 
-// facetQuery is the statement of one facet.
+// facetQuery is the statement of one facet (name: rows k, code, n), or of several (names: rows
+// f, k, code, n, f the index of the facet in names).
 type facetQuery struct {
 	name      string
+	names     []string
 	sql       string
 	args      []any
 	searchArg int
@@ -184,21 +189,71 @@ func (s *Spec) buildFacets(tenant string, m protoreflect.Message, v apierr.Valid
 			names = append(names, n)
 		}
 	}
+	// The facets whose own filter the request does not have count the request's matches: they
+	// share one statement, which reads the matches once (m, materialized with the columns the
+	// facets read); each of the others counts over its own WHERE.
+	main := s.conditions(tenant, m, apierr.NewValidator(), search, "", scope)
+	mainWhere := strings.Join(main.where, " AND ")
+	var shared []string
 	out := make([]facetQuery, 0, len(names))
 	for _, n := range names {
 		f := s.Facets[n]
 		b := s.conditions(tenant, m, apierr.NewValidator(), search, f.Filter, scope)
-		sql := "WITH m AS (SELECT * FROM " + s.Table + " WHERE " + strings.Join(b.where, " AND ") + "), " +
-			"c AS (SELECT k, count(*) AS n FROM (" + f.Keys + ") x WHERE k IS NOT NULL GROUP BY k ORDER BY n DESC, k LIMIT " + strconv.Itoa(size) + ") "
-		if f.Codes == "" {
-			sql += "SELECT c.k::text, c.k::text, c.n FROM c ORDER BY c.n DESC, c.k"
-		} else {
-			sql += "SELECT c.k::text, coalesce(d.code, c.k::text), c.n FROM c LEFT JOIN (" +
-				strings.ReplaceAll(f.Codes, "@tenant", b.tenant) + ") d ON d.k = c.k ORDER BY c.n DESC, c.k"
+		where := strings.Join(b.where, " AND ")
+		if where == mainWhere {
+			shared = append(shared, n)
+			continue
 		}
+		sql := "WITH m AS (SELECT * FROM " + s.Table + " WHERE " + where + "), " + facetCounts("c", f, size) + " " +
+			"SELECT c.k::text, " + facetCode(f) + ", c.n FROM " + facetJoin("c", f, b.tenant) + " ORDER BY c.n DESC, c.k"
 		out = append(out, facetQuery{name: n, sql: sql, args: b.args, searchArg: b.searchArg})
 	}
+	if len(shared) > 0 {
+		cols := []string{}
+		ctes := []string{}
+		selects := []string{}
+		for i, n := range shared {
+			f := s.Facets[n]
+			for _, c := range facetColumn.FindAllStringSubmatch(f.Keys, -1) {
+				if !slices.Contains(cols, c[1]) {
+					cols = append(cols, c[1])
+				}
+			}
+			c := "c" + strconv.Itoa(i)
+			ctes = append(ctes, facetCounts(c, f, size))
+			selects = append(selects, "SELECT "+strconv.Itoa(i)+" AS f, c.k::text AS k, "+facetCode(f)+" AS code, c.n, "+
+				"row_number() OVER (ORDER BY c.n DESC, c.k) AS r FROM "+facetJoin(c, f, main.tenant))
+		}
+		slices.Sort(cols)
+		sql := "WITH m AS MATERIALIZED (SELECT " + strings.Join(cols, ", ") + " FROM " + s.Table + " WHERE " + mainWhere + "), " +
+			strings.Join(ctes, ", ") + " SELECT f, k, code, n FROM (" + strings.Join(selects, " UNION ALL ") + ") u ORDER BY f, r"
+		out = append(out, facetQuery{names: shared, sql: sql, args: main.args, searchArg: main.searchArg})
+	}
 	return out
+}
+
+// facetColumn finds the columns of the listed table a facet's Keys reads (m.column).
+var facetColumn = regexp.MustCompile(`\bm\.([a-z_][a-z0-9_]*)`)
+
+// facetCounts is the CTE named c of a facet's top values over m: value k, count n.
+func facetCounts(c string, f Facet, size int) string {
+	return c + " AS (SELECT k, count(*) AS n FROM (" + f.Keys + ") x WHERE k IS NOT NULL GROUP BY k ORDER BY n DESC, k LIMIT " + strconv.Itoa(size) + ")"
+}
+
+// facetCode is the code of a value of c (its own text when the facet has no table of codes).
+func facetCode(f Facet) string {
+	if f.Codes == "" {
+		return "c.k::text"
+	}
+	return "coalesce(d.code, c.k::text)"
+}
+
+// facetJoin is the CTE named cte (as c) joined to the codes of its values (as d).
+func facetJoin(cte string, f Facet, tenant string) string {
+	if f.Codes == "" {
+		return cte + " c"
+	}
+	return cte + " c LEFT JOIN (" + strings.ReplaceAll(f.Codes, "@tenant", tenant) + ") d ON d.k = c.k"
 }
 
 // FacetNames is the facets of the list, sorted.
@@ -263,6 +318,24 @@ func (q *Query) readFacets(br pgx.BatchResults) (map[string][]FacetCount, error)
 		if err != nil {
 			return nil, err
 		}
+		if f.names != nil {
+			for _, n := range f.names {
+				out[n] = []FacetCount{}
+			}
+			var c FacetCount
+			var i int
+			_, err := pgx.ForEachRow(rows, []any{&i, &c.Key, &c.Code, &c.Count}, func() error {
+				if i < 0 || i >= len(f.names) {
+					return fmt.Errorf("facet %d of %d", i, len(f.names))
+				}
+				out[f.names[i]] = append(out[f.names[i]], c)
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
 		counts, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (FacetCount, error) {
 			var c FacetCount
 			return c, row.Scan(&c.Key, &c.Code, &c.Count)
@@ -316,8 +389,8 @@ type Statement struct {
 }
 
 // Statements builds the list as Run does, q's tsquery resolved by the database, and returns what
-// one page runs: the page, the count (not on a cursor page) and the facets, in that order (for
-// pgbench scripts and plans: bench/search).
+// one page runs: the page, the count (not on a cursor page, nor with q: the page counts) and the
+// facets, in that order (for pgbench scripts and plans: bench/search).
 func (s *Spec) Statements(ctx context.Context, db Querier, tenant string, req proto.Message) ([]Statement, error) {
 	q, err := s.Build(tenant, req)
 	if err != nil {
@@ -327,11 +400,24 @@ func (s *Spec) Statements(ctx context.Context, db Querier, tenant string, req pr
 		return nil, err
 	}
 	out := []Statement{{q.SQL, q.Args}}
-	if q.CountSQL != "" {
+	if q.CountSQL != "" && !q.countInPage {
 		out = append(out, Statement{q.CountSQL, q.Args})
 	}
 	for _, f := range q.facets {
 		out = append(out, Statement{f.sql, f.args})
 	}
 	return out, nil
+}
+
+// CountStatement is the count of the request's matches as a statement of its own (the tsquery
+// resolved), for checks of totalItems (bench/search).
+func (s *Spec) CountStatement(ctx context.Context, db Querier, tenant string, req proto.Message) (Statement, error) {
+	q, err := s.Build(tenant, req)
+	if err != nil {
+		return Statement{}, err
+	}
+	if err := s.resolveSearch(ctx, db, tenant, q); err != nil {
+		return Statement{}, err
+	}
+	return Statement{"SELECT count(*) FROM " + s.Table + " WHERE " + q.Where, q.Args}, nil
 }

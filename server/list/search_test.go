@@ -42,8 +42,9 @@ var searchSpec = &Spec{
 	SoftDelete: &SoftDelete{StatusColumn: "status", Removed: "removed", IsRemovedField: "isRemoved", StatusesField: "statuses"},
 	Search:     &Search{Document: "doc", LocalesField: "locales", Query: "q(@tenant, @items, @phrases, @prefix, @locales)"},
 	Facets: map[string]Facet{
-		"brands": {Filter: "brandUuids", Keys: "SELECT m.brand_uuid AS k FROM m", Codes: "SELECT uuid AS k, code FROM brands WHERE tenant_id = @tenant"},
-		"kinds":  {Filter: "kinds", Keys: "SELECT m.kind AS k FROM m"},
+		"brands":   {Filter: "brandUuids", Keys: "SELECT m.brand_uuid AS k FROM m", Codes: "SELECT uuid AS k, code FROM brands WHERE tenant_id = @tenant"},
+		"kinds":    {Filter: "kinds", Keys: "SELECT m.kind AS k FROM m"},
+		"statuses": {Filter: "statuses", Keys: "SELECT m.status AS k FROM m"},
 	},
 }
 
@@ -56,12 +57,16 @@ func TestBuildSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"doc @@ $3::tsquery", "ORDER BY ts_rank(doc, $3::tsquery) DESC, uuid ASC", "kind IN ('simple')"} {
+	// The matches are read once (m: uuid and order keys), the page is m's first rows, the
+	// count m's (the last column).
+	for _, want := range []string{"doc @@ $3::tsquery", "(ts_rank(doc, $3::tsquery)) AS catalogd_list_k0, (uuid) AS catalogd_list_k1 FROM products WHERE",
+		"ORDER BY catalogd_list_k0 DESC, catalogd_list_k1 ASC LIMIT 21 OFFSET 0", "kind IN ('simple')",
+		"(SELECT count(*) FROM m) AS " + TotalColumn + " FROM pg JOIN products t ON t.tenant_id = $1 AND t.uuid = pg.catalogd_list_uuid"} {
 		if !strings.Contains(q.SQL, want) {
 			t.Errorf("SQL without %s:\n%s", want, q.SQL)
 		}
 	}
-	if q.searchArg != 3 || q.Args[2] != nil || !strings.Contains(q.CountSQL, "doc @@ $3::tsquery") {
+	if q.searchArg != 3 || q.Args[2] != nil || !strings.Contains(q.CountSQL, "doc @@ $3::tsquery") || !q.countInPage {
 		t.Errorf("search arg %d %v\n%s", q.searchArg, q.Args, q.CountSQL)
 	}
 	if len(q.facets) != 2 || q.facets[0].name != "brands" || q.facets[1].name != "kinds" {
@@ -78,12 +83,48 @@ func TestBuildSearch(t *testing.T) {
 	}
 	// relevance ascending keeps ties ascending; another order replaces relevance.
 	req.OrderBy = []*catalogv1.OrderBy{{Field: "relevance", Direction: catalogv1.SortDirection_SORT_DIRECTION_ASC}}
-	if q, _ = searchSpec.Build("t1", req); !strings.Contains(q.SQL, "ORDER BY ts_rank(doc, $3::tsquery) ASC, uuid ASC") {
+	if q, _ = searchSpec.Build("t1", req); !strings.Contains(q.SQL, "(ts_rank(doc, $3::tsquery)) AS catalogd_list_k0") ||
+		!strings.Contains(q.SQL, "ORDER BY catalogd_list_k0 ASC, catalogd_list_k1 ASC LIMIT") {
 		t.Errorf("relevance asc:\n%s", q.SQL)
 	}
 	req.OrderBy = []*catalogv1.OrderBy{{Field: "code", Direction: catalogv1.SortDirection_SORT_DIRECTION_DESC}}
-	if q, _ = searchSpec.Build("t1", req); !strings.Contains(q.SQL, "ORDER BY code DESC, uuid DESC") {
+	if q, _ = searchSpec.Build("t1", req); !strings.Contains(q.SQL, "(code) AS catalogd_list_k0") ||
+		!strings.Contains(q.SQL, "ORDER BY catalogd_list_k0 DESC, catalogd_list_k1 DESC LIMIT") {
 		t.Errorf("code desc:\n%s", q.SQL)
+	}
+	// A cursor page reads after the cursor's position, with no count.
+	req.OrderBy = nil
+	q, _ = searchSpec.Build("t1", req)
+	cur := encodeCursor(q.hash, &position{Page: 2, Total: 30, Key: []*string{proto.String("0.5"), proto.String(brand)}})
+	req.Cursor = &cur
+	if q, err = searchSpec.Build("t1", req); err != nil || q.countInPage || q.CountSQL != "" || strings.Contains(q.SQL, TotalColumn) ||
+		!strings.Contains(q.SQL, "ORDER BY ts_rank(doc, $3::tsquery) DESC, uuid ASC LIMIT 21) products ORDER BY ts_rank(doc, $3::tsquery) DESC, uuid ASC") {
+		t.Errorf("cursor page: %v\n%s", err, q.SQL)
+	}
+}
+
+// The facets whose own filter the request lacks share one statement over the matches read once.
+func TestBuildFacetsShared(t *testing.T) {
+	brand := "0b5e5b1c-7f3a-4e6d-9c1b-2a4f6d8e0c13"
+	req := &catalogv1.ListProductsRequest{Q: proto.String("boot"), BrandUuids: &catalogv1.StringsFilter{Eq: []string{brand}},
+		Facets: []string{"kinds", "brands", "statuses"}, FacetSize: proto.Int32(3)}
+	q, err := searchSpec.Build("t1", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.facets) != 2 || q.facets[0].name != "brands" || !slices.Equal(q.facets[1].names, []string{"kinds", "statuses"}) {
+		t.Fatalf("facets %+v", q.facets)
+	}
+	sh := q.facets[1]
+	for _, want := range []string{"WITH m AS MATERIALIZED (SELECT kind, status FROM products WHERE tenant_id = $1 AND brand_uuid = ANY($2::uuid[])",
+		"c0 AS (SELECT k, count(*) AS n FROM (SELECT m.kind AS k FROM m)", "c1 AS (SELECT k, count(*) AS n FROM (SELECT m.status AS k FROM m)",
+		"LIMIT 3", "SELECT 1 AS f, c.k::text AS k", ") u ORDER BY f, r"} {
+		if !strings.Contains(sh.sql, want) {
+			t.Errorf("shared facets without %s:\n%s", want, sh.sql)
+		}
+	}
+	if sh.searchArg != 3 || len(sh.args) != 3 {
+		t.Errorf("shared facets: search arg %d of %v", sh.searchArg, sh.args)
 	}
 }
 

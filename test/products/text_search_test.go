@@ -177,6 +177,18 @@ func TestTextSearchRelevanceAndPages(t *testing.T) {
 	}
 	// Another order field replaces relevance.
 	WantUUIDs(t, c, x.search("q", "lantern", "code[order]", "desc"), false, want...)
+	// The page counts its matches: a later page by offset, a page past the last (counted on its
+	// own) and a q matching nothing keep the exact totalItems.
+	for _, p := range []struct {
+		page  string
+		items int
+	}{{"2", 2}, {"3", 2}, {"4", 0}, {"40", 0}} {
+		r := Want(t, c.Get("/v1/products"+Q("q", "lantern", "size", "2", "page", p.page)), 200)
+		if got, tot := UUIDsOf(r.Items()), r.Obj()["pagination"].(map[string]any)["totalItems"]; len(got) != p.items || tot != float64(len(want)) {
+			t.Errorf("page %s of 2: %v, totalItems %v; want %d items of %d", p.page, got, tot, p.items, len(want))
+		}
+	}
+	WantTotal(t, c, x.search("q", "zyzzyvalantern"), 0)
 }
 
 // Facets count every product matching the request, each without its own filter.
