@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -44,6 +45,13 @@ type Worker struct {
 	once sync.Once
 	csv  *Importer
 }
+
+// linesTogether counts the lines import jobs applied together (wide.go).
+var linesTogether atomic.Int64
+
+// LinesTogether is how many lines import jobs of this process applied together with others
+// (wide.go) so far.
+func LinesTogether() int64 { return linesTogether.Load() }
 
 // Defaults of Worker.
 const (
@@ -173,6 +181,9 @@ type importRun struct {
 	added []RefKey
 	// ctx is the run's context, with its memory of codes (WithCodes).
 	ctx context.Context
+	// perLine is what a line took in the last batch applied together (0: none yet, or it
+	// failed).
+	perLine time.Duration
 }
 
 // run reads the import's file from where its last committed line ended, applies each line, then
@@ -370,24 +381,46 @@ func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
 	var readErr error
 	start := time.Now()
 	mark := len(r.added)
+	// Lines applied together (wide.go; not in a dry run, whose lines each roll back): the batch
+	// reads its lines first, then applies them together, or one by one when that fails.
+	together := !r.imp.DryRun
+	read := func() bool {
+		l, err := src.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			eof = true
+			return false
+		}
+		if err != nil {
+			readErr = err
+			return false
+		}
+		lines = append(lines, l)
+		return true
+	}
+	if together {
+		for len(lines) < r.wideLines() && read() {
+		}
+	}
 	err := r.inTx(ctx, func(tctx context.Context, q *db.Queries) (Counts, *Position, error) {
 		r.forget(mark) // a deadlock victim runs again from its first line
 		var c Counts
+		if together && len(lines) > 0 {
+			applied, err := r.applyTogether(tctx, q, lines, &c)
+			if err != nil || applied {
+				if len(lines) == 0 || err != nil {
+					return c, nil, err
+				}
+				return c, &lines[len(lines)-1].End, nil
+			}
+		}
 		for i := 0; ; i++ {
 			if i == len(lines) {
-				if eof || readErr != nil || len(lines) >= batchLines || time.Since(start) >= batchTime {
+				if together || eof || readErr != nil || len(lines) >= batchLines || time.Since(start) >= batchTime {
 					break
 				}
-				l, err := src.Next(ctx)
-				if errors.Is(err, io.EOF) {
-					eof = true
+				if !read() {
 					break
 				}
-				if err != nil {
-					readErr = err
-					break
-				}
-				lines = append(lines, l)
 			}
 			lc, err := r.step(tctx, q, lines[i], false)
 			if err != nil {
@@ -419,6 +452,57 @@ func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
 	return eof, nil
 }
 
+// Lines applied together: a batch holds as many lines as batchTime is expected to allow, judged
+// from the last batch applied together, at least wideMin and at most batchLines.
+const wideMin = 16
+
+// wideLines is how many lines the next batch reads to apply together.
+func (r *importRun) wideLines() int {
+	if r.perLine <= 0 {
+		return wideMin
+	}
+	return min(max(int(batchTime/r.perLine), wideMin), batchLines)
+}
+
+// applyTogether applies lines together (Importer.ApplyTogether) in the transaction of ctx and records
+// their outcomes; false (nothing written, nothing recorded) when they must be applied one by one.
+func (r *importRun) applyTogether(ctx context.Context, q *db.Queries, lines []Line, c *Counts) (bool, error) {
+	start := time.Now()
+	var raws [][]byte
+	for _, l := range lines {
+		if l.Fail == nil {
+			raws = append(raws, l.Raw)
+		}
+	}
+	var results []Result
+	if len(raws) > 0 {
+		var why, err error
+		if results, why, err = r.im.ApplyTogether(ctx, raws); err != nil || why != nil {
+			if why != nil {
+				r.w.Log.Debug("import lines applied one by one", "import", r.imp.Uuid.String(), "lines", len(raws), "why", why.Error())
+			}
+			r.perLine = 0
+			return false, err
+		}
+	}
+	k := 0
+	for _, l := range lines {
+		res := Result{Outcome: Failed, Errors: l.Fail, Type: l.Type, Code: l.Code}
+		if l.Fail == nil {
+			res = results[k]
+			k++
+		}
+		lc, err := r.record(ctx, q, l, res, false)
+		if err != nil {
+			return false, err
+		}
+		c.plus(lc)
+	}
+	linesTogether.Add(int64(len(raws)))
+	r.perLine = time.Since(start) / time.Duration(len(lines))
+	return true, nil
+}
+
 // forget undoes what the run remembered from lines rolled back: the codes a dry run's lines
 // defined after mark, and the codes resolved (which may name rows the rollback removed).
 func (r *importRun) forget(mark int) {
@@ -433,15 +517,20 @@ func (r *importRun) forget(mark int) {
 // its failure, or its deferral when it waits for codes further down the file (a deferred line
 // applied again is taken off the deferred ones).
 func (r *importRun) step(ctx context.Context, q *db.Queries, l Line, deferred bool) (Counts, error) {
-	imp := r.imp
-	var c Counts
 	res := Result{Outcome: Failed, Errors: l.Fail, Type: l.Type, Code: l.Code}
 	if l.Fail == nil {
 		var err error
 		if res, err = r.apply(ctx, l.Raw); err != nil {
-			return c, err
+			return Counts{}, err
 		}
 	}
+	return r.record(ctx, q, l, res, deferred)
+}
+
+// record records line l's outcome res (step).
+func (r *importRun) record(ctx context.Context, q *db.Queries, l Line, res Result, deferred bool) (Counts, error) {
+	imp := r.imp
+	var c Counts
 	res.Errors = l.Rename(res.Errors)
 	switch {
 	case !deferred && unresolvedOnly(res):
