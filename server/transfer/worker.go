@@ -346,8 +346,8 @@ func (r *importRun) inTx(ctx context.Context, apply func(tctx context.Context, q
 	return err
 }
 
-// Batches: the lines read from the file are applied batchLines at a time, or as many as
-// batchTime allows, in one transaction (each line in a savepoint of its own, so still atomic and
+// Batches (a dry run's, or see batchTogether): the lines read from the file are applied
+// batchLines at a time, or as many as batchTime allows, in one transaction (each line in a savepoint of its own, so still atomic and
 // independent) committed with the progress after its last line: one commit, one progress write
 // and one refresh of the search arrays (migration 0029) per batch instead of per line. Bounded in
 // time, so that the rows a batch locks (the products it writes, their categories and parents)
@@ -369,7 +369,9 @@ type readError struct{ err error }
 func (e readError) Error() string { return e.err.Error() }
 
 // batch reads and applies the next lines of src, committed together; true at the end of the file.
-// A batch that fails as a whole (the database failing, not a line: a line's own faults are its
+// Outside dry runs it reads batchTogether lines and applies them together (wide.go), or, when
+// that fails, one by one in the same transaction (each in its savepoint, as a dry run's batch,
+// which is bounded by batchLines and batchTime instead). A batch that fails as a whole (the database failing, not a line: a line's own faults are its
 // outcome) is rolled back and its lines applied again one transaction each (line), so one line the
 // database cannot apply never holds back the others.
 func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
