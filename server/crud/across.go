@@ -318,3 +318,16 @@ func dropHeldEvents(ctx context.Context, n int) {
 		b.evs = b.evs[:n]
 	}
 }
+
+// TakeHeld answers the events held under ctx (see HoldEvents) in the order they were emitted, and
+// holds none after: for a caller that records them itself (lines applied together tell each event
+// to its line and record them line after line).
+func TakeHeld(ctx context.Context) []events.Event {
+	b, _ := ctx.Value(eventBufferKey{}).(*eventBuffer)
+	if b == nil {
+		return nil
+	}
+	evs := b.evs
+	b.evs = nil
+	return evs
+}

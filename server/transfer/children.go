@@ -83,7 +83,7 @@ func (im *Importer) applySet(ctx context.Context, tx pgx.Tx, st Set, keys []stri
 		return false, err
 	}
 	if len(add) > 0 {
-		if _, err := st.Ops.Create(ctx, im.DB, repeat(scope, len(add)), add); err != nil {
+		if _, err := via(ctx, st.Ops).Create(ctx, im.DB, repeat(scope, len(add)), add); err != nil {
 			return false, inSet(err, st.Line, at)
 		}
 	}
@@ -167,7 +167,7 @@ func dropUnlisted[K comparable](ctx context.Context, im *Importer, ops crud.Ops,
 		return false, nil
 	}
 	sort.Slice(drop, func(i, j int) bool { return drop[i].String() < drop[j].String() })
-	if err := ops.Delete(ctx, im.DB, repeat(scope, len(drop)), drop); err != nil {
+	if err := via(ctx, ops).Delete(ctx, im.DB, repeat(scope, len(drop)), drop); err != nil {
 		return false, inSet(err, line, nil)
 	}
 	return true, nil
@@ -213,7 +213,7 @@ func (im *Importer) applyMap(ctx context.Context, tx pgx.Tx, mp Map, keys []stri
 		given[key] = true
 		if string(val) == "null" {
 			if exists {
-				if err := mp.Ops.Delete(ctx, im.DB, scope, []uuid.UUID{child}); err != nil {
+				if err := via(ctx, mp.Ops).Delete(ctx, im.DB, scope, []uuid.UUID{child}); err != nil {
 					return false, under(err, field)
 				}
 				changed = true
@@ -464,7 +464,7 @@ func (im *Importer) applyMerge(ctx context.Context, tx pgx.Tx, k *Kind, mg Merge
 				if err := flush(); err != nil {
 					return false, err
 				}
-				if err := mg.Ops.Delete(ctx, im.DB, scope, []uuid.UUID{child}); err != nil {
+				if err := via(ctx, mg.Ops).Delete(ctx, im.DB, scope, []uuid.UUID{child}); err != nil {
 					return false, under(err, at)
 				}
 				changed = true
@@ -610,7 +610,7 @@ func (im *Importer) write(ctx context.Context, ops crud.Ops, scope crud.Scope, e
 		if err := decodeBody(body, m); err != nil {
 			return nil, false, err
 		}
-		got, changed, err := ops.Update(ctx, im.DB, []crud.Scope{scope}, []proto.Message{m})
+		got, changed, err := via(ctx, ops).Update(ctx, im.DB, []crud.Scope{scope}, []proto.Message{m})
 		if err != nil {
 			return nil, false, err
 		}
@@ -620,7 +620,7 @@ func (im *Importer) write(ctx context.Context, ops crud.Ops, scope crud.Scope, e
 	if err := decodeBody(body, m); err != nil {
 		return nil, false, err
 	}
-	got, err := ops.Create(ctx, im.DB, []crud.Scope{scope}, []proto.Message{m})
+	got, err := via(ctx, ops).Create(ctx, im.DB, []crud.Scope{scope}, []proto.Message{m})
 	if err != nil {
 		return nil, false, err
 	}
@@ -690,10 +690,10 @@ func (im *Importer) writeAll(ctx context.Context, ops crud.Ops, scope crud.Scope
 	}
 	scopes := repeat(scope, len(ms))
 	if !exists {
-		_, err := ops.Create(ctx, im.DB, scopes, ms)
+		_, err := via(ctx, ops).Create(ctx, im.DB, scopes, ms)
 		return err == nil, err
 	}
-	_, changed, err := ops.Update(ctx, im.DB, scopes, ms)
+	_, changed, err := via(ctx, ops).Update(ctx, im.DB, scopes, ms)
 	return slices.Contains(changed, true), err
 }
 

@@ -336,6 +336,11 @@ func (im *Importer) Defines(line []byte) []RefKey {
 	if err != nil {
 		return nil
 	}
+	return im.definesOf(l)
+}
+
+// definesOf is Defines of a decoded line.
+func (im *Importer) definesOf(l *line) []RefKey {
 	out := []RefKey{{Type: l.kind.Type, Code: l.code}}
 	for _, ls := range l.kind.Lists {
 		var items []struct {
@@ -460,7 +465,7 @@ func objectKeys(raw []byte) (map[string]json.RawMessage, []string, error) {
 // apply upserts line l inside transaction tx (ctx carries it, so the family's writes join it).
 func (im *Importer) apply(ctx context.Context, tx pgx.Tx, l *line, res *Result) error {
 	k := l.kind
-	id, exists, err := lookup(ctx, tx, k.Table, l.code)
+	id, exists, err := ownLookup(ctx, tx, k.Table, l.code)
 	if err != nil {
 		return err
 	}
@@ -688,7 +693,7 @@ func (im *Importer) moveTo(ctx context.Context, ops crud.Ops, scope crud.Scope, 
 		return false, m.Refuse(cur, "a %s in status %s cannot move to %s", typ, cur, want).WithField(field, "cannot move from "+cur+" to "+want)
 	}
 	for _, transition := range path {
-		if _, err := ops.Move(ctx, im.DB, []crud.Scope{scope}, transition, []uuid.UUID{id}); err != nil {
+		if _, err := via(ctx, ops).Move(ctx, im.DB, []crud.Scope{scope}, transition, []uuid.UUID{id}); err != nil {
 			var ae *apierr.Error
 			if errors.As(err, &ae) {
 				for i := range ae.Fields {

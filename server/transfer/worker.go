@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -44,6 +45,13 @@ type Worker struct {
 	once sync.Once
 	csv  *Importer
 }
+
+// linesTogether counts the lines import jobs applied together (wide.go).
+var linesTogether atomic.Int64
+
+// LinesTogether is how many lines import jobs of this process applied together with others
+// (wide.go) so far.
+func LinesTogether() int64 { return linesTogether.Load() }
 
 // Defaults of Worker.
 const (
@@ -338,8 +346,8 @@ func (r *importRun) inTx(ctx context.Context, apply func(tctx context.Context, q
 	return err
 }
 
-// Batches: the lines read from the file are applied batchLines at a time, or as many as
-// batchTime allows, in one transaction (each line in a savepoint of its own, so still atomic and
+// Batches (a dry run's, or see batchTogether): the lines read from the file are applied
+// batchLines at a time, or as many as batchTime allows, in one transaction (each line in a savepoint of its own, so still atomic and
 // independent) committed with the progress after its last line: one commit, one progress write
 // and one refresh of the search arrays (migration 0029) per batch instead of per line. Bounded in
 // time, so that the rows a batch locks (the products it writes, their categories and parents)
@@ -361,7 +369,9 @@ type readError struct{ err error }
 func (e readError) Error() string { return e.err.Error() }
 
 // batch reads and applies the next lines of src, committed together; true at the end of the file.
-// A batch that fails as a whole (the database failing, not a line: a line's own faults are its
+// Outside dry runs it reads batchTogether lines and applies them together (wide.go), or, when
+// that fails, one by one in the same transaction (each in its savepoint, as a dry run's batch,
+// which is bounded by batchLines and batchTime instead). A batch that fails as a whole (the database failing, not a line: a line's own faults are its
 // outcome) is rolled back and its lines applied again one transaction each (line), so one line the
 // database cannot apply never holds back the others.
 func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
@@ -370,24 +380,46 @@ func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
 	var readErr error
 	start := time.Now()
 	mark := len(r.added)
+	// Lines applied together (wide.go; not in a dry run, whose lines each roll back): the batch
+	// reads its lines first, then applies them together, or one by one when that fails.
+	together := !r.imp.DryRun
+	read := func() bool {
+		l, err := src.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			eof = true
+			return false
+		}
+		if err != nil {
+			readErr = err
+			return false
+		}
+		lines = append(lines, l)
+		return true
+	}
+	if together {
+		for len(lines) < r.wideLines() && read() {
+		}
+	}
 	err := r.inTx(ctx, func(tctx context.Context, q *db.Queries) (Counts, *Position, error) {
 		r.forget(mark) // a deadlock victim runs again from its first line
 		var c Counts
+		if together && len(lines) > 0 {
+			applied, err := r.applyTogether(tctx, q, lines, &c)
+			if err != nil || applied {
+				if len(lines) == 0 || err != nil {
+					return c, nil, err
+				}
+				return c, &lines[len(lines)-1].End, nil
+			}
+		}
 		for i := 0; ; i++ {
 			if i == len(lines) {
-				if eof || readErr != nil || len(lines) >= batchLines || time.Since(start) >= batchTime {
+				if together || eof || readErr != nil || len(lines) >= batchLines || time.Since(start) >= batchTime {
 					break
 				}
-				l, err := src.Next(ctx)
-				if errors.Is(err, io.EOF) {
-					eof = true
+				if !read() {
 					break
 				}
-				if err != nil {
-					readErr = err
-					break
-				}
-				lines = append(lines, l)
 			}
 			lc, err := r.step(tctx, q, lines[i], false)
 			if err != nil {
@@ -419,6 +451,52 @@ func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
 	return eof, nil
 }
 
+// batchTogether is how many lines a batch applied together holds (wide.go). Decided from
+// measurements (docs/design.md "Import and export jobs", Speed): 16 lines cost the database 40 %
+// more CPU a line than 64, and 250 no less than 64; a batch of 64 lines holds its transaction
+// (its rows' locks, and the events of later transactions in GET /v1/events, which follows commit
+// order) for the time of 64 lines instead of the 20 ms of batchTime.
+const batchTogether = 64
+
+// wideLines is how many lines the next batch reads to apply together.
+func (r *importRun) wideLines() int { return batchTogether }
+
+// applyTogether applies lines together (Importer.ApplyTogether) in the transaction of ctx and records
+// their outcomes; false (nothing written, nothing recorded) when they must be applied one by one.
+func (r *importRun) applyTogether(ctx context.Context, q *db.Queries, lines []Line, c *Counts) (bool, error) {
+	var raws [][]byte
+	for _, l := range lines {
+		if l.Fail == nil {
+			raws = append(raws, l.Raw)
+		}
+	}
+	var results []Result
+	if len(raws) > 0 {
+		var why, err error
+		if results, why, err = r.im.ApplyTogether(ctx, raws); err != nil || why != nil {
+			if why != nil {
+				r.w.Log.Debug("import lines applied one by one", "import", r.imp.Uuid.String(), "lines", len(raws), "why", why.Error())
+			}
+			return false, err
+		}
+	}
+	k := 0
+	for _, l := range lines {
+		res := Result{Outcome: Failed, Errors: l.Fail, Type: l.Type, Code: l.Code}
+		if l.Fail == nil {
+			res = results[k]
+			k++
+		}
+		lc, err := r.record(ctx, q, l, res, false)
+		if err != nil {
+			return false, err
+		}
+		c.plus(lc)
+	}
+	linesTogether.Add(int64(len(raws)))
+	return true, nil
+}
+
 // forget undoes what the run remembered from lines rolled back: the codes a dry run's lines
 // defined after mark, and the codes resolved (which may name rows the rollback removed).
 func (r *importRun) forget(mark int) {
@@ -433,15 +511,20 @@ func (r *importRun) forget(mark int) {
 // its failure, or its deferral when it waits for codes further down the file (a deferred line
 // applied again is taken off the deferred ones).
 func (r *importRun) step(ctx context.Context, q *db.Queries, l Line, deferred bool) (Counts, error) {
-	imp := r.imp
-	var c Counts
 	res := Result{Outcome: Failed, Errors: l.Fail, Type: l.Type, Code: l.Code}
 	if l.Fail == nil {
 		var err error
 		if res, err = r.apply(ctx, l.Raw); err != nil {
-			return c, err
+			return Counts{}, err
 		}
 	}
+	return r.record(ctx, q, l, res, deferred)
+}
+
+// record records line l's outcome res (step).
+func (r *importRun) record(ctx context.Context, q *db.Queries, l Line, res Result, deferred bool) (Counts, error) {
+	imp := r.imp
+	var c Counts
 	res.Errors = l.Rename(res.Errors)
 	switch {
 	case !deferred && unresolvedOnly(res):
