@@ -296,7 +296,7 @@ if step 5 "products (bench/products against catalogd serve, $CLIENTS clients, ${
 	fresh_db
 	start_server CATALOG_RATE_LIMIT_RPS=0
 	if go run ./bench/products -base "http://127.0.0.1:$HTTP_PORT" -grpc "127.0.0.1:$GRPC_PORT" "${TOKEN_FLAGS[@]}" \
-		-server-pid "$SERVER_PID" -pg-pid "$PG_PID" -clients "$CLIENTS" -duration "${DURATION}s" -out "$OUT/products.env" \
+		-db "$DB_URL" -server-pid "$SERVER_PID" -pg-pid "$PG_PID" -clients "$CLIENTS" -duration "${DURATION}s" -out "$OUT/products.env" \
 		-scripts "$OUT" | tee "$OUT/products.txt"; then
 		stop_server # pgbench gets the machine to itself
 		# The exact SQL of the hydrated GET (one pipeline) and of the hydrated list of 20 (two), a
