@@ -15,8 +15,9 @@ import (
 // hydrated GET asks for the product and each of its associations at once, instead of one query
 // after another (issue 32). Sent on its own, a round is also one implicit transaction, so writes
 // that must commit together and need no answer in between may go in one too (the webhook
-// dispatcher records its successes and claims again in one round). Each read is a function that makes exactly one sqlc query on the
-// *db.Queries it is given and keeps the result in the caller's variables:
+// dispatcher records its successes and claims again in one round). Each read is a function that
+// makes exactly one sqlc query on the *db.Queries it is given and keeps the result in the caller's
+// variables:
 //
 //	var r store.Round
 //	r.Add(func(q *db.Queries) (err error) { cats, err = q.ListProductLinksOfProducts(ctx, …); return })
@@ -48,8 +49,9 @@ func (r *Round) Len() int { return len(r.reads) }
 // (sql.ErrNoRows of a :one query included, as the query itself would), after which the remaining
 // results are discarded. An empty round sends nothing. It goes where DB.SendBatch sends it: under a
 // context of WithTx in that transaction, as DB.Q's statements; for a routed read on a read replica
-// (replicas.go). Otherwise the batch runs in one implicit
-// transaction, each statement with its own snapshot (READ COMMITTED), as separate queries would.
+// (replicas.go). Otherwise the batch runs in one implicit transaction, each statement with its own
+// snapshot (READ COMMITTED), as separate queries would, and runs again as DB.Tx's transactions do
+// when PostgreSQL aborts it as a deadlock victim or a serialization failure (a round of writes).
 func (d *DB) Send(ctx context.Context, r *Round) error {
 	if len(r.reads) == 0 {
 		return nil
@@ -58,9 +60,16 @@ func (d *DB) Send(ctx context.Context, r *Round) error {
 	if err != nil {
 		return err
 	}
+	if _, inTx := ctx.Value(txKey{}).(pgx.Tx); inTx {
+		return d.send(ctx, r, calls, false)
+	}
+	return retried(func() error { return d.send(ctx, r, calls, !r.AsPlanned) })
+}
+
+// send sends the round's statements calls in one batch (after GenericPlans when generic) and
+// replays its reads on the results.
+func (d *DB) send(ctx context.Context, r *Round, calls []Statement, generic bool) error {
 	b := &pgx.Batch{}
-	_, inTx := ctx.Value(txKey{}).(pgx.Tx)
-	generic := !inTx && !r.AsPlanned
 	if generic {
 		b.Queue(GenericPlans)
 	}

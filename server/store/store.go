@@ -179,8 +179,15 @@ func (d *DB) Tx(ctx context.Context, fn func(tx pgx.Tx, q *db.Queries) error) er
 		}
 		return d.tx(ctx, outer.Begin, fn)
 	}
+	return retried(func() error { return d.tx(ctx, d.Pool.Begin, fn) })
+}
+
+// retried runs a top-level transaction (run, from the start) again when PostgreSQL aborted it as
+// a deadlock victim or a serialization failure, up to three attempts in all: DB.Tx's, and a
+// Round's sent on its own (one implicit transaction).
+func retried(run func() error) error {
 	for attempt := 1; ; attempt++ {
-		err := d.tx(ctx, d.Pool.Begin, fn)
+		err := run()
 		if code, _ := PgCode(err); attempt < 3 && (code == DeadlockDetected || code == SerializationFailure) {
 			time.Sleep(time.Duration(attempt) * time.Duration(5+rand.IntN(20)) * time.Millisecond)
 			continue

@@ -283,7 +283,8 @@ func (d *Dispatcher) signal() {
 }
 
 // claim takes up to max due deliveries under lease, in q's transaction (one statement, so that it
-// can go in a store.Round): the statement takes the claim lock first, so that the in-flight caps are exact across dispatchers.
+// can go in a store.Round): the statement takes the claim lock first, so that the in-flight caps
+// are exact across dispatchers.
 func (d *Dispatcher) claim(ctx context.Context, q *db.Queries, max int, lease uuid.UUID) ([]db.ClaimedDelivery, error) {
 	return q.ClaimDueDeliveries(ctx, db.ClaimDueDeliveriesParams{PerSubscription: int32(d.PerSubscription),
 		PerTenant: int32(d.PerTenant), Max: int32(max), LeaseSeconds: d.Lease.Seconds(), LeaseID: lease})

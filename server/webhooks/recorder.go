@@ -68,8 +68,9 @@ func (d *Dispatcher) gather(first *recordItem) []*recordItem {
 }
 
 // recordAndClaim writes a batch of successes and claims up to want due deliveries, in one
-// transaction (one commit, one round trip); either may be empty. It tells every item of the batch its outcome and
-// returns the claimed rows. A failed claim does not lose the batch: it is written alone then.
+// transaction (one commit, one round trip, run again if it is a deadlock's victim, as DB.Tx's);
+// either may be empty. It tells every item of the batch its outcome and returns the claimed rows.
+// A failed claim does not lose the batch: it is written alone then.
 func (d *Dispatcher) recordAndClaim(batch []*recordItem, want int) ([]db.ClaimedDelivery, uuid.UUID, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), recordTimeout)
 	defer cancel()
