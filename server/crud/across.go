@@ -295,13 +295,7 @@ func HoldEvents(ctx context.Context) context.Context {
 // RecordHeld records the events held under ctx (see HoldEvents) with q, the transaction's
 // queries, at the context's time.
 func RecordHeld(ctx context.Context, q *db.Queries) error {
-	b, _ := ctx.Value(eventBufferKey{}).(*eventBuffer)
-	if b == nil {
-		return nil
-	}
-	evs := b.evs
-	b.evs = nil
-	return events.Record(ctx, q, reqctx.Tenant(ctx), store.NowFor(ctx), evs)
+	return events.Record(ctx, q, reqctx.Tenant(ctx), store.NowFor(ctx), TakeHeld(ctx))
 }
 
 // heldEvents is how many events ctx holds (HoldEvents); dropHeldEvents drops those after the

@@ -397,7 +397,7 @@ func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
 		return true
 	}
 	if together {
-		for len(lines) < r.wideLines() && read() {
+		for len(lines) < batchTogether && read() {
 		}
 	}
 	err := r.inTx(ctx, func(tctx context.Context, q *db.Queries) (Counts, *Position, error) {
@@ -405,10 +405,10 @@ func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
 		var c Counts
 		if together && len(lines) > 0 {
 			applied, err := r.applyTogether(tctx, q, lines, &c)
-			if err != nil || applied {
-				if len(lines) == 0 || err != nil {
-					return c, nil, err
-				}
+			if err != nil {
+				return c, nil, err
+			}
+			if applied {
 				return c, &lines[len(lines)-1].End, nil
 			}
 		}
@@ -457,9 +457,6 @@ func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
 // (its rows' locks, and the events of later transactions in GET /v1/events, which follows commit
 // order) for the time of 64 lines instead of the 20 ms of batchTime.
 const batchTogether = 64
-
-// wideLines is how many lines the next batch reads to apply together.
-func (r *importRun) wideLines() int { return batchTogether }
 
 // applyTogether applies lines together (Importer.ApplyTogether) in the transaction of ctx and records
 // their outcomes; false (nothing written, nothing recorded) when they must be applied one by one.
