@@ -151,18 +151,16 @@ func newRESTGateway(ctx context.Context, services []Service, conn grpc.ClientCon
 	}
 	f := &frontDoor{ic: ic, routes: routes}
 	table := newRouteTable(routes)
-	gw := newGateway(table, f.middleware)
-	for _, svc := range services {
-		if err := svc.Gateway(ctx, gw, conn); err != nil {
-			return nil, err
-		}
+	h, err := table.serve(ctx, services, conn, func() *runtime.ServeMux { return newGateway(table, f.middleware) })
+	if err != nil {
+		return nil, err
 	}
-	return table.wrap(gw), f.check(gw)
+	return h, f.check(h)
 }
 
 // check replays one request per route (a sample path) under a probe and verifies that the gateway
 // routes it to the pattern the front door maps to the same RPC.
-func (f *frontDoor) check(gw *runtime.ServeMux) error {
+func (f *frontDoor) check(gw http.Handler) error {
 	for key, rt := range f.routes {
 		pr := &probe{}
 		sample := templateVar.ReplaceAllString(rt.template, "x")

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -147,18 +148,30 @@ func probing(r *http.Request) bool {
 // GET /v1/tags/bulk is 405 (Allow: POST, PATCH) instead of falling into GET /v1/tags/{uuid} (400),
 // and a 405's Allow lists only the methods the path itself has.
 
-// routeTable is the route shapes of the HTTP rules and the methods of each.
-type routeTable struct{ shapes []*routeShape }
+// routeTable is the route shapes of the HTTP rules and the methods of each, indexed by their
+// length and first two segments (every API path starts with literals: /v1/<family>).
+type routeTable struct {
+	shapes []*routeShape
+	byHead map[shapeHead][]*routeShape
+}
+
+type shapeHead struct {
+	n      int
+	s0, s1 string
+}
 
 type routeShape struct {
 	segs    []string // a literal segment, or "" for a variable
 	methods []string // in probeMethods' order
+	// rpcs is each method's RPC; gateways its service's own gateway (routeTable.serve).
+	rpcs     map[string]string
+	gateways map[string]http.Handler
 }
 
 // newRouteTable reads the shapes of the front door's routes.
 func newRouteTable(routes map[string]*route) *routeTable {
 	byKey := map[string]*routeShape{}
-	t := &routeTable{}
+	t := &routeTable{byHead: map[shapeHead][]*routeShape{}}
 	for _, rt := range routes {
 		segs := strings.Split(strings.TrimPrefix(rt.template, "/"), "/")
 		for i, s := range segs {
@@ -169,13 +182,19 @@ func newRouteTable(routes map[string]*route) *routeTable {
 		key := strings.Join(segs, "/")
 		sh := byKey[key]
 		if sh == nil {
-			sh = &routeShape{segs: segs}
+			sh = &routeShape{segs: segs, rpcs: map[string]string{}, gateways: map[string]http.Handler{}}
 			byKey[key] = sh
 			t.shapes = append(t.shapes, sh)
+			h := shapeHead{n: len(segs), s0: segs[0]}
+			if len(segs) > 1 {
+				h.s1 = segs[1]
+			}
+			t.byHead[h] = append(t.byHead[h], sh)
 		}
 		if !slices.Contains(sh.methods, rt.verb) {
 			sh.methods = append(sh.methods, rt.verb)
 		}
+		sh.rpcs[rt.verb] = rt.rpc
 	}
 	for _, sh := range t.shapes {
 		slices.SortFunc(sh.methods, func(a, b string) int { return slices.Index(probeMethods, a) - slices.Index(probeMethods, b) })
@@ -183,30 +202,46 @@ func newRouteTable(routes map[string]*route) *routeTable {
 	return t
 }
 
-// allowed is the methods of the most specific shape that matches the path (RawPath when the path
-// has escapes, as the gateway matches), nil when none does (the gateway's 404).
-func (t *routeTable) allowed(r *http.Request) []string {
+// shape is the most specific shape that matches the path (RawPath when the path has escapes, as
+// the gateway matches), nil when none does (the gateway's 404).
+func (t *routeTable) shape(r *http.Request) *routeShape {
 	path := r.URL.Path
 	if r.URL.RawPath != "" {
 		path = r.URL.RawPath
 	}
 	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	// A shape whose first or second segment is a variable is filed under "" there.
+	h := shapeHead{n: len(segs), s0: segs[0]}
+	if len(segs) > 1 {
+		h.s1 = segs[1]
+	}
+	heads := [...]shapeHead{h, {h.n, h.s0, ""}, {h.n, "", h.s1}, {h.n, "", ""}}
 	var best *routeShape
-	for _, sh := range t.shapes {
-		if len(sh.segs) != len(segs) || !sh.matches(segs) {
+	for i, head := range heads {
+		if slices.Contains(heads[:i], head) {
 			continue
 		}
-		if best == nil || sh.moreSpecific(best) {
-			best = sh
+		for _, sh := range t.byHead[head] {
+			if sh.matches(segs) && (best == nil || sh.moreSpecific(best)) {
+				best = sh
+			}
 		}
 	}
-	if best == nil {
-		return nil
+	return best
+}
+
+// allowed is the methods of the path's shape, nil when it has none.
+func (t *routeTable) allowed(r *http.Request) []string {
+	if sh := t.shape(r); sh != nil {
+		return sh.methods
 	}
-	return best.methods
+	return nil
 }
 
 func (sh *routeShape) matches(segs []string) bool {
+	if len(sh.segs) != len(segs) {
+		return false
+	}
 	for i, s := range sh.segs {
 		if (s == "" && segs[i] == "") || (s != "" && s != segs[i]) {
 			return false
@@ -225,15 +260,47 @@ func (sh *routeShape) moreSpecific(o *routeShape) bool {
 	return false
 }
 
-// wrap answers 405 before next (the gateway) when the path has routes but none for the method.
-func (t *routeTable) wrap(next http.Handler) http.Handler {
+// Routing: the gateway (runtime.ServeMux) tries every pattern of the method in turn, and a pattern
+// that does not match costs its MatchAndEscape and an errors.As: with the API's ~150 GET patterns
+// that was a fifth of the REST machinery's CPU for a GET by uuid. The route table finds the path's
+// shape at once (by its head), answers 405 when the shape lacks the method, and hands the request
+// to the gateway of the service whose RPC the shape's method is: a gateway with that service's
+// patterns alone (its handlers, middlewares and options are the same). A path of no shape goes to
+// the gateway of every service (its 404, or a route the shapes do not describe).
+
+// serve is the REST facade: services' gateways made by gateway, each registered with its service
+// alone (and one with every service, for paths of no shape), dispatched by shape and method.
+func (t *routeTable) serve(ctx context.Context, services []Service, conn grpc.ClientConnInterface, gateway func() *runtime.ServeMux) (http.Handler, error) {
+	all := gateway()
+	for _, svc := range services {
+		own := gateway()
+		for _, gw := range []*runtime.ServeMux{all, own} {
+			if err := svc.Gateway(ctx, gw, conn); err != nil {
+				return nil, err
+			}
+		}
+		prefix := "/" + svc.Desc.ServiceName + "/"
+		for _, sh := range t.shapes {
+			for verb, rpc := range sh.rpcs {
+				if strings.HasPrefix(rpc, prefix) {
+					sh.gateways[verb] = own
+				}
+			}
+		}
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if allow := t.allowed(r); allow != nil && !slices.Contains(allow, r.Method) {
-			methodNotAllowed(w, r, allow)
+		sh := t.shape(r)
+		if sh == nil {
+			all.ServeHTTP(w, r)
 			return
 		}
-		next.ServeHTTP(w, r)
-	})
+		gw := sh.gateways[r.Method]
+		if gw == nil {
+			methodNotAllowed(w, r, sh.methods)
+			return
+		}
+		gw.ServeHTTP(w, r)
+	}), nil
 }
 
 // methodNotAllowed is the 405 of a path whose methods are allow (HEAD listed after GET).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -43,13 +44,11 @@ func testGateway(t *testing.T, rpcErr error) (http.Handler, *atomic.Int64) {
 		t.Fatal(err)
 	}
 	table := newRouteTable(routes)
-	gw := newGateway(table)
-	for _, svc := range Services(Deps{}) {
-		if err := svc.Gateway(context.Background(), gw, conn); err != nil {
-			t.Fatal(err)
-		}
+	h, err := table.serve(context.Background(), Services(Deps{}), conn, func() *runtime.ServeMux { return newGateway(table) })
+	if err != nil {
+		t.Fatal(err)
 	}
-	return headAsGet(table.wrap(gw)), calls
+	return headAsGet(h), calls
 }
 
 func serve(h http.Handler, method, path string) *httptest.ResponseRecorder {
