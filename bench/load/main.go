@@ -149,7 +149,18 @@ func run(ctx context.Context) error {
 	gctx := metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+api.tok)
 	attrs := pb.NewAttributeServiceClient(conn)
 	fmt.Printf("\n== c. GET by uuid, %d clients, %s each\n", *clients, *duration)
+	// The timed REST runs use the thin client (measure.RawHTTP), as pgbench is for SQL; GET_REST_STDLIB
+	// is the same GET through net/http's client, whose own CPU the two cores also pay.
+	raw, err := measure.NewRawHTTP(*base, api.tok)
+	if err != nil {
+		return err
+	}
+	defer raw.Close()
+	rawGet := func(path string) error { _, err := raw.Get(path, 200); return err }
 	timed("GET_REST", "REST GET /v1/attributes/{uuid}", func(r *rand.Rand) error {
+		return rawGet("/v1/attributes/" + ids[r.IntN(len(ids))])
+	})
+	timed("GET_REST_STDLIB", "REST GET /v1/attributes/{uuid}, net/http's client", func(r *rand.Rand) error {
 		return api.do("GET", "/v1/attributes/"+ids[r.IntN(len(ids))], nil, 200, nil)
 	})
 	timed("GET_GRPC", "gRPC GetAttribute", func(r *rand.Rand) error {
@@ -203,7 +214,7 @@ func run(ctx context.Context) error {
 		if err := explainPlans(ctx, pool, explain, s.key, q.SQL, q.CountSQL, q.Args); err != nil {
 			return err
 		}
-		timed(s.key+"_REST", "REST GET "+s.path, func(*rand.Rand) error { return api.do("GET", s.path, nil, 200, nil) })
+		timed(s.key+"_REST", "REST GET "+s.path, func(*rand.Rand) error { return rawGet(s.path) })
 		if s.grpc {
 			timed(s.key+"_GRPC", "gRPC ListAttributes", func(*rand.Rand) error {
 				_, err := attrs.ListAttributes(gctx, s.req)

@@ -243,6 +243,7 @@ func printSummary(dir string) error {
 	run("BULK_SQL", "bulk 100: the service's INSERT ... unnest, pgx", "ms/batch", "_MS")
 	run("BULK_TX", "bulk 100: the service's whole transaction, pgx", "ms/batch", "_MS")
 	run("GET_REST", "GET by uuid: REST GET /v1/attributes/{uuid}", "req/s", "_RPS")
+	run("GET_REST_STDLIB", "GET by uuid: REST, load client net/http", "req/s", "_RPS")
 	run("GET_GRPC", "GET by uuid: gRPC GetAttribute", "req/s", "_RPS")
 	pgRow("pgbench_select", "pgbench -S (select-only, simple protocol)")
 	pgRow("pgbench_select_prepared", "pgbench -S -M prepared")
@@ -320,7 +321,7 @@ func printSummary(dir string) error {
 		pf("%-60s %s %s\n", name, right(f(server), 14), right(f(pgCPU), 14))
 	}
 	for _, c := range []struct{ k, n string }{
-		{"GET_REST", "GET by uuid: REST"}, {"GET_GRPC", "GET by uuid: gRPC"},
+		{"GET_REST", "GET by uuid: REST"}, {"GET_REST_STDLIB", "GET by uuid: REST, net/http client"}, {"GET_GRPC", "GET by uuid: gRPC"},
 		{"LIST_A_REST", "list A: REST"}, {"LIST_A_GRPC", "list A: gRPC"}, {"LIST_B_REST", "list B: REST"},
 	} {
 		cpuRow(c.n, res.fig(c.k+"_CPU_SERVER_US"), res.fig(c.k+"_CPU_PG_US"), 1)
@@ -350,6 +351,7 @@ func printSummary(dir string) error {
 		}
 	}
 	info("GET by uuid REST / pgbench attributes PK SELECT", ratio(res.fig("GET_REST_RPS"), pg["pgbench_get_pk"].fig()))
+	info("GET by uuid REST, net/http client / pgbench -S", ratio(res.fig("GET_REST_STDLIB_RPS"), pg["pgbench_select"].fig()))
 	info("GET by uuid gRPC / pgbench -S", ratio(res.fig("GET_GRPC_RPS"), pg["pgbench_select"].fig()))
 	info("GET by uuid catalogd CPU: gRPC / REST", ratio(res.fig("GET_GRPC_CPU_SERVER_US"), res.fig("GET_REST_CPU_SERVER_US")))
 	info("list_b REST / pgbench same SQL, literal (was a target: 0.9)", ratio(res.fig("LIST_B_REST_RPS"), pg["pgbench_list_b"].fig()))
