@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // localConn is the REST gateway's connection to the services: a grpc.ClientConnInterface that
@@ -58,7 +59,7 @@ func (c *localConn) Invoke(ctx context.Context, method string, args, reply any, 
 	if err != nil {
 		return status.Convert(err).Err() // what a gRPC client gets: the status, details included
 	}
-	return copyMessage(reply, resp)
+	return moveMessage(reply, resp)
 }
 
 // NewStream: the API has no streaming methods.
@@ -76,6 +77,29 @@ func copyMessage(dst, src any) error {
 	}
 	proto.Reset(d)
 	proto.Merge(d, s)
+	return nil
+}
+
+// moveMessage moves the fields of src, a handler's response, into dst, a message of the same type:
+// nothing on the server's side holds a response once the chain has returned it (handlers build it
+// per call from the database's rows; interceptors that keep it, idempotency's stored answer, keep
+// its encoding), so the gateway may own its memory. A deep copy of a hydrated product (~90
+// messages) cost 6 % of its REST GET's CPU.
+func moveMessage(dst, src any) error {
+	d, ok1 := dst.(proto.Message)
+	s, ok2 := src.(proto.Message)
+	if !ok1 || !ok2 || d.ProtoReflect().Descriptor() != s.ProtoReflect().Descriptor() {
+		return status.Errorf(codes.Internal, "in-process call: cannot move a %T into a %T", src, dst)
+	}
+	proto.Reset(d)
+	dm, sm := d.ProtoReflect(), s.ProtoReflect()
+	sm.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		dm.Set(fd, v)
+		return true
+	})
+	if u := sm.GetUnknown(); len(u) > 0 {
+		dm.SetUnknown(u)
+	}
 	return nil
 }
 

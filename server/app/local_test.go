@@ -461,3 +461,24 @@ func BenchmarkGet(b *testing.B) {
 		}
 	})
 }
+
+// A handler's response reaches the gateway whole: its scalar, repeated and message fields and its
+// unknown fields; a reply of another type is an Internal error.
+func TestMoveMessage(t *testing.T) {
+	src := &pb.ListAttributesResponse{
+		Items: []*pb.Attribute{{Uuid: "a-1", Code: "color"}, {Uuid: "a-2", Code: "size", DisplayName: "Size"}},
+		Pagination: &pb.Pagination{TotalItems: 2},
+	}
+	src.ProtoReflect().SetUnknown([]byte{0xf8, 0x3e, 0x01}) // field 999, varint 1
+	want := proto.Clone(src)
+	dst := &pb.ListAttributesResponse{Items: []*pb.Attribute{{Uuid: "stale"}}}
+	if err := moveMessage(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	if !proto.Equal(dst, want) {
+		t.Errorf("moved %v, want %v", dst, want)
+	}
+	if err := moveMessage(&pb.GetAttributeResponse{}, src); status.Code(err) != codes.Internal {
+		t.Errorf("another type: %v, want Internal", err)
+	}
+}
