@@ -70,8 +70,7 @@ func restRead(ctx context.Context, method string) bool {
 
 // ifMatch is the call's If-Match (REST header or gRPC metadata), its values joined as one list.
 func ifMatch(ctx context.Context) string {
-	md, _ := metadata.FromIncomingContext(ctx)
-	return strings.Join(md.Get(IfMatchHeader), ", ")
+	return strings.Join(metadata.ValueFromIncomingContext(ctx, IfMatchHeader), ", ")
 }
 
 // writeConditions reads the conditions of a write into ctx: for Update, Delete and Transition
@@ -80,8 +79,8 @@ func ifMatch(ctx context.Context) string {
 // requests take their conditions per item, never from If-Match; reads and creates ignore it.
 func writeConditions(ctx context.Context, method string, req proto.Message) (context.Context, error) {
 	name := method[strings.LastIndex(method, "/")+1:]
-	md, _ := metadata.FromIncomingContext(ctx)
-	header := ifMatch(ctx)
+	conds := metadata.ValueFromIncomingContext(ctx, IfMatchHeader)
+	header := strings.Join(conds, ", ") // ifMatch
 	switch {
 	case strings.HasPrefix(name, "BulkUpdate"), strings.HasPrefix(name, "BulkTransition"):
 		if header != "" {
@@ -95,7 +94,7 @@ func writeConditions(ctx context.Context, method string, req proto.Message) (con
 	default:
 		// A condition on an operation that checks none (a read, a create, an action such as
 		// rotate-secret) is refused rather than ignored: the client would believe it guarded.
-		if len(md.Get(IfMatchHeader)) > 0 {
+		if len(conds) > 0 {
 			return ctx, apierr.Field("If-Match", "this operation takes no condition: If-Match applies to updates, deletes and lifecycle moves")
 		}
 		return ctx, nil
