@@ -70,10 +70,9 @@ func (c *localConn) NewStream(_ context.Context, _ *grpc.StreamDesc, method stri
 // copyMessage copies src into dst, a message of the same type (deeply: the two sides never share
 // memory, as over a connection).
 func copyMessage(dst, src any) error {
-	d, ok1 := dst.(proto.Message)
-	s, ok2 := src.(proto.Message)
-	if !ok1 || !ok2 || d.ProtoReflect().Descriptor() != s.ProtoReflect().Descriptor() {
-		return status.Errorf(codes.Internal, "in-process call: cannot copy a %T into a %T", src, dst)
+	d, s, err := sameType(dst, src)
+	if err != nil {
+		return err
 	}
 	proto.Reset(d)
 	proto.Merge(d, s)
@@ -86,10 +85,9 @@ func copyMessage(dst, src any) error {
 // its encoding), so the gateway may own its memory. A deep copy of a hydrated product (~90
 // messages) cost 6 % of its REST GET's CPU.
 func moveMessage(dst, src any) error {
-	d, ok1 := dst.(proto.Message)
-	s, ok2 := src.(proto.Message)
-	if !ok1 || !ok2 || d.ProtoReflect().Descriptor() != s.ProtoReflect().Descriptor() {
-		return status.Errorf(codes.Internal, "in-process call: cannot move a %T into a %T", src, dst)
+	d, s, err := sameType(dst, src)
+	if err != nil {
+		return err
 	}
 	proto.Reset(d)
 	dm, sm := d.ProtoReflect(), s.ProtoReflect()
@@ -101,6 +99,16 @@ func moveMessage(dst, src any) error {
 		dm.SetUnknown(u)
 	}
 	return nil
+}
+
+// sameType is dst and src as messages of one type, or an Internal error.
+func sameType(dst, src any) (d, s proto.Message, err error) {
+	d, ok1 := dst.(proto.Message)
+	s, ok2 := src.(proto.Message)
+	if !ok1 || !ok2 || d.ProtoReflect().Descriptor() != s.ProtoReflect().Descriptor() {
+		return nil, nil, status.Errorf(codes.Internal, "in-process call: cannot put a %T into a %T", src, dst)
+	}
+	return d, s, nil
 }
 
 // localStream is the grpc.ServerTransportStream of an in-process call: it gathers the header and
