@@ -272,6 +272,9 @@ func run() error {
 		return get("/v1/products/" + products[r.IntN(len(products))] + all)
 	})
 	pprof.StopCPUProfile()
+	timed("product_get_hydrated_rest_stdlib", "GET hydrated   REST, net/http's client (as issue 32's starting point was measured)", func(r *rand.Rand) error {
+		return a.do("GET", "/v1/products/"+products[r.IntN(len(products))]+all, nil, nil)
+	})
 	grpcc := pb.NewProductServiceClient(conn)
 	gctx := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+a.Token)
 	timed("product_get_hydrated_grpc", "GET hydrated   gRPC GetProduct with expand of every association", func(r *rand.Rand) error {
