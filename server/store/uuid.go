@@ -32,9 +32,12 @@ func (c uuidCodec) PlanScan(m *pgtype.Map, oid uint32, format int16, target any)
 
 type scanUUID struct{}
 
+// Scan reads NULL as the zero uuid, as uuid.UUID's Scan does: sqlc types a column it cannot prove
+// NOT NULL (a view's, a function's, an outer join's) as uuid.UUID too, and callers rely on it.
 func (scanUUID) Scan(src []byte, target any) error {
 	if src == nil {
-		return fmt.Errorf("cannot scan NULL into %T", target)
+		*target.(*uuid.UUID) = uuid.Nil
+		return nil
 	}
 	if len(src) != 16 {
 		return fmt.Errorf("invalid length for uuid: %d", len(src))
