@@ -55,6 +55,7 @@ var (
 	procs    = measure.ProcFlags() // -server-pid, -pg-pid: whose CPU time per request to report
 	outDir   = flag.String("out", "bench/results", "directory for load.env, the pgbench scripts and explain.txt")
 	summary  = flag.Bool("summary", false, "print the summary table of the results in -out and exit")
+	profBulk = flag.String("profile-bulk", "", "instead of the load: run catalogd in this process on a fresh database of TEST_DATABASE_URL, seed -items, profile -bulk-n REST bulk creates of 100 into this CPU profile, and print pg_stat_statements per bulk (profile.go)")
 )
 
 // The term of the contains filter: exactly one word of the list holds it, so it matches ~1 % of codes.
@@ -75,6 +76,12 @@ func main() {
 	if *summary {
 		if err := printSummary(*outDir); err != nil {
 			log.Fatal(err)
+		}
+		return
+	}
+	if *profBulk != "" {
+		if err := profileBulk(context.Background(), *profBulk); err != nil {
+			log.Fatal("load: ", err)
 		}
 		return
 	}
