@@ -509,13 +509,10 @@ func bulkVsCopy(ctx context.Context, pool *pgxpool.Pool) error {
 			_, err := q.InsertAttributes(ctx, db.InsertAttributesParams{TenantID: "sqlbench", Uuids: ids, Codes: codes, DisplayNames: codes, Now: store.Now()})
 			return err
 		}},
-		{"BULK_TX", "the service's transaction: BEGIN, INSERT unnest, events, COMMIT", func(r int) error {
+		{"BULK_TX", "the service's transaction: BEGIN with INSERT unnest, events with COMMIT (store.Pipe)", func(r int) error {
 			ids, codes := batch("tx", r)
-			tx, err := conn.Begin(ctx)
-			if err != nil {
-				return err
-			}
-			defer tx.Rollback(ctx) //nolint:errcheck
+			tx := store.NewPipe(conn, nil, "BEGIN") // as DB.Tx: two round trips
+			defer tx.Rollback(ctx)                  //nolint:errcheck
 			now := store.Now()
 			qt := db.New(crud.Plain(tx))
 			if _, err := qt.InsertAttributes(ctx, db.InsertAttributesParams{TenantID: "txbench", Uuids: ids, Codes: codes, DisplayNames: codes, Now: now}); err != nil {
@@ -525,7 +522,7 @@ func bulkVsCopy(ctx context.Context, pool *pgxpool.Pool) error {
 			for i, id := range ids {
 				evs[i] = events.New("attribute.created", "attributeUuid", id.String())
 			}
-			if err := events.Record(ctx, qt, "txbench", now, evs); err != nil {
+			if err := events.RecordAtCommit(ctx, tx, "txbench", now, evs); err != nil {
 				return err
 			}
 			return tx.Commit(ctx)
