@@ -55,6 +55,7 @@ var (
 	procs    = measure.ProcFlags() // -server-pid, -pg-pid: whose CPU time per request to report
 	outDir   = flag.String("out", "bench/results", "directory for load.env, the pgbench scripts and explain.txt")
 	summary  = flag.Bool("summary", false, "print the summary table of the results in -out and exit")
+	profBulk = flag.String("profile-bulk", "", "instead of the load: run catalogd in this process on a fresh database of TEST_DATABASE_URL, seed -items, profile -bulk-n REST bulk creates of 100 into this CPU profile, and print pg_stat_statements per bulk (profile.go)")
 )
 
 // The term of the contains filter: exactly one word of the list holds it, so it matches ~1 % of codes.
@@ -75,6 +76,12 @@ func main() {
 	if *summary {
 		if err := printSummary(*outDir); err != nil {
 			log.Fatal(err)
+		}
+		return
+	}
+	if *profBulk != "" {
+		if err := profileBulk(context.Background(), *profBulk); err != nil {
+			log.Fatal("load: ", err)
 		}
 		return
 	}
@@ -513,13 +520,10 @@ func bulkVsCopy(ctx context.Context, pool *pgxpool.Pool) error {
 			_, err := q.InsertAttributes(ctx, db.InsertAttributesParams{TenantID: "sqlbench", Uuids: ids, Codes: codes, DisplayNames: codes, Now: store.Now()})
 			return err
 		}},
-		{"BULK_TX", "the service's transaction: BEGIN, INSERT unnest, events, COMMIT", func(r int) error {
+		{"BULK_TX", "the service's transaction: BEGIN with INSERT unnest, events with COMMIT (store.Pipe)", func(r int) error {
 			ids, codes := batch("tx", r)
-			tx, err := conn.Begin(ctx)
-			if err != nil {
-				return err
-			}
-			defer tx.Rollback(ctx) //nolint:errcheck
+			tx := store.NewPipe(conn, nil, "BEGIN") // as DB.Tx: two round trips
+			defer tx.Rollback(ctx)                  //nolint:errcheck
 			now := store.Now()
 			qt := db.New(crud.Plain(tx))
 			if _, err := qt.InsertAttributes(ctx, db.InsertAttributesParams{TenantID: "txbench", Uuids: ids, Codes: codes, DisplayNames: codes, Now: now}); err != nil {
@@ -529,7 +533,7 @@ func bulkVsCopy(ctx context.Context, pool *pgxpool.Pool) error {
 			for i, id := range ids {
 				evs[i] = events.New("attribute.created", "attributeUuid", id.String())
 			}
-			if err := events.Record(ctx, qt, "txbench", now, evs); err != nil {
+			if err := events.RecordAtCommit(ctx, tx, "txbench", now, evs); err != nil {
 				return err
 			}
 			return tx.Commit(ctx)

@@ -244,7 +244,7 @@ func (ic *interceptors) chain(ctx context.Context, req any, info *grpc.UnaryServ
 	if ctx, err = ic.route(ctx, info.FullMethod, md); err != nil {
 		return nil, err
 	}
-	handler = withETags(info.FullMethod, handler) // etag.go: If-Match and the answer's etags
+	handler = withETags(info.FullMethod, keyed, handler) // etag.go: If-Match and the answer's etags
 	if keyed {
 		resp, err = ic.idem.run(ctx, info.FullMethod, key, req, handler, ic.normalize)
 	} else {

@@ -36,7 +36,7 @@ import (
 //     (method and request message) it is replayed with the metadata idempotency-replayed: true
 //     (HTTP Idempotency-Replayed) and nothing runs; with another, 422 IDEMPOTENCY_KEY_REUSED;
 //  3. otherwise the handler runs under store.WithTx (its store.Tx run in this transaction, first
-//     without savepoints and, when one fails, again from the start with savepoints: keyTx; DB.Q's
+//     without savepoints and, when one fails, again from the start with savepoints: store.Pipe; DB.Q's
 //     statements run in it too) and its answer is stored in the same transaction, which then
 //     commits: the write and its stored answer commit together or not at all.
 //
@@ -212,7 +212,14 @@ func (id *idempotency) attempt(ctx context.Context, tenant, method, key string, 
 		return nil, err
 	}
 	defer conn.Release()
-	tx := &keyTx{conn: conn.Conn(), savepoints: savepoints}
+	// The transaction saves round trips and statements, which the bench showed to be most of a
+	// key's cost (store.Pipe): the claim goes in BEGIN's round trip, the stored answer in COMMIT's,
+	// and the handler's store.Tx calls run without savepoints at first (Optimistic: most succeed;
+	// a savepoint and its release are two statements and a subtransaction). When one fails, the
+	// transaction cannot be rolled back to before it, and the whole attempt runs again with
+	// savepoints (sent with the next statement).
+	tx := store.NewPipe(conn.Conn(), nil, "BEGIN")
+	tx.Optimistic = !savepoints
 	// The claim goes in BEGIN's round trip.
 	b := &pgx.Batch{}
 	var locked bool
@@ -223,7 +230,7 @@ func (id *idempotency) attempt(ctx context.Context, tenant, method, key string, 
 		IdempotencyTTL.Seconds()).QueryRow(func(r pgx.Row) error {
 		return r.Scan(&locked, &storedFP, &code, &response, &live)
 	})
-	err = tx.begin(ctx, b)
+	err = tx.Send(ctx, b)
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a no-op after commit
 	if err != nil {
 		return nil, err
@@ -252,7 +259,7 @@ func (id *idempotency) attempt(ctx context.Context, tenant, method, key string, 
 	if c, _ := store.PgCode(herr); c == store.DeadlockDetected || c == store.SerializationFailure {
 		return nil, errRetryAttempt{herr}
 	}
-	if tx.failed { // a store.Tx failed with no savepoint to roll back to: everything rolls back
+	if tx.Failed() { // a store.Tx failed with no savepoint to roll back to: everything rolls back
 		return nil, errWithSavepoints
 	}
 	herr = normalize(ctx, method, herr)
@@ -280,7 +287,7 @@ func (id *idempotency) attempt(ctx context.Context, tenant, method, key string, 
 	if found { // expired: taken over
 		sql = idemReplaceSQL
 	}
-	if err := tx.commitWith(ctx, sql, tenant, key, method, fp, int32(answerCode), answer); err != nil {
+	if err := tx.CommitWith(ctx, sql, tenant, key, method, fp, int32(answerCode), answer); err != nil {
 		c, constraint := store.PgCode(err)
 		if c == store.DeadlockDetected || c == store.SerializationFailure || (c == store.UniqueViolation && constraint == idemKeysPK) {
 			return nil, errRetryAttempt{err} // (a first answer stored meanwhile: the next attempt replays it)

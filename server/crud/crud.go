@@ -238,7 +238,7 @@ func run(ctx context.Context, d *store.DB, s Scope, fn func(t *Tx) error) error 
 			b.evs = append(b.evs, t.events...) // HoldEvents
 			return nil
 		}
-		return events.Record(ctx, q, tenant, now, t.events)
+		return events.RecordAtCommit(ctx, tx, tenant, now, t.events) // with the COMMIT: a round trip less
 	})
 }
 

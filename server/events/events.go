@@ -50,12 +50,38 @@ const Channel = "catalogd_webhooks"
 // NOTIFY that wakes the dispatchers. Call it inside the writing transaction: the events and
 // deliveries commit or roll back with the change, and the notification is sent on commit.
 func Record(ctx context.Context, q *db.Queries, tenant string, now time.Time, evs []Event) error {
+	p, err := params(ctx, tenant, now, evs)
+	if err != nil || p == nil {
+		return err
+	}
+	_, err = q.InsertEvents(ctx, *p)
+	return err
+}
+
+// RecordAtCommit is Record with its statement sent with tx's COMMIT, in the same round trip, when
+// tx is one of store.DB.Tx's (store.AtCommit: a round trip less per write); else it runs now. Its
+// answer (the deliveries it made) is read by nobody; a failure fails the commit.
+func RecordAtCommit(ctx context.Context, tx pgx.Tx, tenant string, now time.Time, evs []Event) error {
+	p, err := params(ctx, tenant, now, evs)
+	if err != nil || p == nil {
+		return err
+	}
+	var r store.Round
+	r.Add(func(q *db.Queries) error {
+		_, err := q.InsertEvents(ctx, *p)
+		return err
+	})
+	return store.AtCommit(ctx, tx, &r)
+}
+
+// params are InsertEvents' arguments for evs (nil for none), their history entries included.
+func params(ctx context.Context, tenant string, now time.Time, evs []Event) (*db.InsertEventsParams, error) {
 	if len(evs) == 0 {
-		return nil
+		return nil, nil
 	}
 	for _, e := range evs {
 		if !Known(e.Type) {
-			return fmt.Errorf("event type %q is not in the event catalog (server/events/catalog.go)", e.Type)
+			return nil, fmt.Errorf("event type %q is not in the event catalog (server/events/catalog.go)", e.Type)
 		}
 	}
 	ids := make([]uuid.UUID, len(evs))
@@ -69,14 +95,14 @@ func Record(ctx context.Context, q *db.Queries, tenant string, now time.Time, ev
 		buf = appendPayload(buf, e.Payload)
 		payloads[i] = buf[start:len(buf):len(buf)]
 	}
-	params := db.InsertEventsParams{TenantID: tenant, Uuids: ids, Types: types, Payloads: payloads, Now: now}
+	params := &db.InsertEventsParams{TenantID: tenant, Uuids: ids, Types: types, Payloads: payloads, Now: now}
 	if tp := tracing.Traceparent(ctx); tp != "" { // the deliveries continue the write's trace
 		params.Traceparent = &tp
 	}
 	if !history.BenchOff {
 		entries, err := historyOf(evs)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if len(entries) > 0 { // written by the same statement
 			h := history.Params(ctx, tenant, entries)
@@ -84,8 +110,7 @@ func Record(ctx context.Context, q *db.Queries, tenant string, now time.Time, ev
 			params.HActions, params.HActor, params.HChanges, params.HRequestID = h.Actions, h.Actor, h.Changes, h.RequestID
 		}
 	}
-	_, err := q.InsertEvents(ctx, params)
-	return err
+	return params, nil
 }
 
 // historyOf is the history entries of evs: one per event of a catalog resource (the jobs' events,

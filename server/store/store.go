@@ -179,7 +179,17 @@ func (d *DB) Tx(ctx context.Context, fn func(tx pgx.Tx, q *db.Queries) error) er
 		}
 		return d.tx(ctx, outer.Begin, fn)
 	}
-	return retried(func() error { return d.tx(ctx, d.Pool.Begin, fn) })
+	return retried(func() error { return d.tx(ctx, d.pipe, fn) })
+}
+
+// pipe is a top-level transaction on a connection of the pool: a Pipe whose BEGIN goes with its
+// first statement, and its COMMIT with the statements queued for it (AtCommit).
+func (d *DB) pipe(ctx context.Context) (pgx.Tx, error) {
+	c, err := d.Pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return NewPipe(c.Conn(), c.Release, "BEGIN"), nil
 }
 
 // retried runs a top-level transaction (run, from the start) again when PostgreSQL aborted it as

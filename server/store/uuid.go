@@ -47,11 +47,37 @@ func (scanUUID) Scan(src []byte, target any) error {
 }
 
 func tryWrapUUID(value any) (pgtype.WrappedEncodePlanNextSetter, any, bool) {
-	if u, ok := value.(uuid.UUID); ok {
-		return &uuidPlan{}, [16]byte(u), true
+	switch v := value.(type) {
+	case uuid.UUID:
+		return &uuidPlan{}, [16]byte(v), true
+	case []uuid.UUID: // an array of them, without pgx's reflection over a slice of an unknown type
+		return &uuidsPlan{}, uuidArray(v), true
 	}
 	return nil, nil, false
 }
+
+type uuidsPlan struct{ next pgtype.EncodePlan }
+
+func (p *uuidsPlan) SetNext(next pgtype.EncodePlan) { p.next = next }
+
+func (p *uuidsPlan) Encode(value any, buf []byte) ([]byte, error) {
+	return p.next.Encode(uuidArray(value.([]uuid.UUID)), buf)
+}
+
+// uuidArray is a []uuid.UUID as pgx's array codec reads it (pgtype.ArrayGetter): each element the
+// 16 bytes it is; nil is NULL, as pgx makes of a nil slice.
+type uuidArray []uuid.UUID
+
+func (a uuidArray) Dimensions() []pgtype.ArrayDimension {
+	if a == nil {
+		return nil
+	}
+	return []pgtype.ArrayDimension{{Length: int32(len(a)), LowerBound: 1}}
+}
+
+func (a uuidArray) Index(i int) any { return [16]byte(a[i]) }
+
+func (a uuidArray) IndexType() any { return [16]byte{} }
 
 type uuidPlan struct{ next pgtype.EncodePlan }
 

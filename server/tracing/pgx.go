@@ -68,8 +68,30 @@ func (t pgxTracer) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, d pgx.TraceQu
 	t.end(ctx, d.Err, attribute.Int64("db.response.returned_rows", d.CommandTag.RowsAffected()))
 }
 
+// TraceBatchStart opens a batch's span, with an event per statement (TraceBatchQuery). A batch of
+// one statement and transaction control (a transaction's BEGIN, COMMIT and savepoints, which
+// store.Pipe sends with the next statement) is that statement's span, named and with its text as
+// if it had been sent alone; any other is "batch".
 func (t pgxTracer) TraceBatchStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchStartData) context.Context {
-	next := t.start(ctx, "batch", attribute.Int("db.operation.batch.size", d.Batch.Len()))
+	name, text := "", ""
+	for _, q := range d.Batch.QueuedQueries {
+		n, txt := Statement(q.SQL)
+		switch n {
+		case "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK":
+			continue
+		}
+		if name != "" {
+			name = ""
+			break
+		}
+		name, text = n, txt
+	}
+	var next context.Context
+	if name == "" {
+		next = t.start(ctx, "batch", attribute.Int("db.operation.batch.size", d.Batch.Len()))
+	} else {
+		next = t.start(ctx, name, attribute.String("db.query.text", text))
+	}
 	if next == ctx {
 		return ctx
 	}
