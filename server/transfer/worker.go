@@ -343,6 +343,9 @@ func (r *importRun) inTx(ctx context.Context, apply func(tctx context.Context, q
 	if err == nil && pos != nil {
 		r.imp.BytesRead, r.imp.LinesRead = pos.Offset, pos.Line
 	}
+	if err != nil {
+		codesOf(r.ctx).forget() // they may name rows the rollback removed
+	}
 	return err
 }
 
@@ -400,8 +403,15 @@ func (r *importRun) batch(ctx context.Context, src Source) (bool, error) {
 		for len(lines) < batchTogether && read() {
 		}
 	}
+	attempts := 0
 	err := r.inTx(ctx, func(tctx context.Context, q *db.Queries) (Counts, *Position, error) {
-		r.forget(mark) // a deadlock victim runs again from its first line
+		// A deadlock victim runs again from its first line, without what its rolled-back attempt
+		// remembered. The first attempt keeps the codes the run resolved in the batches committed
+		// before it (forgetting them at every batch looked every category, tag, locale and input
+		// type up again in every batch).
+		if attempts++; attempts > 1 {
+			r.forget(mark)
+		}
 		var c Counts
 		if together && len(lines) > 0 {
 			applied, err := r.applyTogether(tctx, q, lines, &c)
