@@ -183,6 +183,8 @@ func printSummary(dir string) error {
 	pf("\n%-60s %12s %10s  %s\n", "goal (issue 32)", "value", "goal", "verdict")
 	line()
 	goal("hydrated GET: REST req/s / pgbench same SQL tps", ratio(res.fig("product_get_hydrated_rest_rps"), pg["pgbench_product_get_hydrated"].fig()), "%.3f", true, 0.8)
+	goal("GET by uuid: REST req/s / pgbench -S tps", ratio(res.fig("GET_REST_RPS"), pg["pgbench_select"].fig()), "%.3f", true, 0.25)
+	goal("bulk create of 100: COPY time / REST time (p50 per batch)", ratio(res.fig("BULK_COPY_P50_MS"), res.fig("BULK_API_P50_MS")), "%.3f", true, 0.75)
 	goal("hydrated GET: REST req/s / 342 (issue 32's starting point)", ratio(res.fig("product_get_hydrated_rest_rps"), figure{342, true}), "%.3f", true, 2)
 	if f := ratio(res.fig("product_get_hydrated_rest_stdlib_rps"), figure{342, true}); f.ok {
 		pf("    the same through net/http's client, as the 342 was measured: %.3f\n", f.v)
