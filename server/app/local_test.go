@@ -466,7 +466,7 @@ func BenchmarkGet(b *testing.B) {
 // unknown fields; a reply of another type is an Internal error.
 func TestMoveMessage(t *testing.T) {
 	src := &pb.ListAttributesResponse{
-		Items: []*pb.Attribute{{Uuid: "a-1", Code: "color"}, {Uuid: "a-2", Code: "size", DisplayName: "Size"}},
+		Items:      []*pb.Attribute{{Uuid: "a-1", Code: "color"}, {Uuid: "a-2", Code: "size", DisplayName: "Size"}},
 		Pagination: &pb.Pagination{TotalItems: 2},
 	}
 	src.ProtoReflect().SetUnknown([]byte{0xf8, 0x3e, 0x01}) // field 999, varint 1
