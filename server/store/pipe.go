@@ -20,7 +20,7 @@ import (
 // bench/README.md "Bulk create"). A transaction that sends nothing costs no round trip at all.
 //
 // DB.Tx runs its top-level transactions on one (begun with BEGIN pending); the transaction of a
-// keyed call (server/app, idempotency_tx.go) is one too, begun with its key's lock and look-up.
+// keyed call (server/app, idempotency.go) is one too, begun with its key's lock and look-up.
 type Pipe struct {
 	conn *pgx.Conn
 	// done gives the connection back when the transaction ends (nil: the caller does).
@@ -200,21 +200,17 @@ func (t *Pipe) CopyFrom(ctx context.Context, table pgx.Identifier, cols []string
 	return t.conn.CopyFrom(ctx, table, cols, src)
 }
 
+// SendBatch sends the pending statements and b's in one round trip; a failure of a pending one is
+// every result's.
 func (t *Pipe) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
-	if err := t.recover(ctx); err != nil {
-		return errBatch{err}
-	}
 	if len(t.pending) == 0 {
 		return t.conn.SendBatch(ctx, b)
 	}
-	n := len(t.pending)
-	all := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, n+b.Len())}
-	for _, p := range t.pending {
-		all.Queue(p)
+	br, err := t.withPending(ctx, b.QueuedQueries)
+	if err != nil {
+		return errBatch{err}
 	}
-	t.pending = nil
-	all.QueuedQueries = append(all.QueuedQueries, b.QueuedQueries...)
-	return &afterPending{BatchResults: t.conn.SendBatch(ctx, all), n: n}
+	return br
 }
 
 // LargeObjects is not supported: catalogd uses none (the zero value's methods fail).
@@ -389,50 +385,6 @@ func (b errBatch) Query() (pgx.Rows, error)         { return nil, b.err }
 func (b errBatch) QueryRow() pgx.Row                { return errRow{b.err} }
 func (b errBatch) Close() error                     { return b.err }
 func (b errBatch) Tx() pgx.Tx                       { return nil }
-
-// afterPending is a batch that began with n pending statements: their results are read (the
-// first error is every result's) before the caller's first.
-type afterPending struct {
-	pgx.BatchResults
-	n   int
-	err error
-}
-
-func (b *afterPending) skip() error {
-	for ; b.n > 0 && b.err == nil; b.n-- {
-		_, b.err = b.BatchResults.Exec()
-	}
-	return b.err
-}
-
-func (b *afterPending) Exec() (pgconn.CommandTag, error) {
-	if err := b.skip(); err != nil {
-		return pgconn.CommandTag{}, err
-	}
-	return b.BatchResults.Exec()
-}
-
-func (b *afterPending) Query() (pgx.Rows, error) {
-	if err := b.skip(); err != nil {
-		return nil, err
-	}
-	return b.BatchResults.Query()
-}
-
-func (b *afterPending) QueryRow() pgx.Row {
-	if err := b.skip(); err != nil {
-		return errRow{err}
-	}
-	return b.BatchResults.QueryRow()
-}
-
-func (b *afterPending) Close() error {
-	err := b.skip()
-	if cerr := b.BatchResults.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
 
 // errRow is a pgx.Row that fails with err.
 type errRow struct{ err error }
