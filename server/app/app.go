@@ -186,6 +186,10 @@ func (s *Server) HTTPAddr() string { return s.httpLis.Addr().String() }
 // GRPCAddr is the address the gRPC server listens on.
 func (s *Server) GRPCAddr() string { return s.grpcLis.Addr().String() }
 
+// Blobs is the blob store of the asset files and the import and export files (for tests that
+// check what the collector deleted).
+func (s *Server) Blobs() *blobstore.Store { return s.blobs }
+
 // Start opens the database (starting an embedded one when no URL is set), migrates it, and starts
 // serving. Stop shuts everything down.
 func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err error) {

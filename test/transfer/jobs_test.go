@@ -390,6 +390,18 @@ func TestJobRetention(t *testing.T) {
 	if len(keys) != 2 {
 		t.Fatalf("storage keys %v", keys)
 	}
+	exists := func(key string) bool {
+		_, ok, err := env.Server.Blobs().Stat(ctx, key)
+		if err != nil {
+			t.Fatalf("stat %s: %v", key, err)
+		}
+		return ok
+	}
+	for _, k := range keys {
+		if !exists(k) {
+			t.Fatalf("the job's file %s is not in the store before retention", k)
+		}
+	}
 	res, err := (&retention.Pruner{DB: env.Server.DB, Retention: time.Hour}).RunOnce(ctx)
 	if err != nil || res.Jobs < 2 {
 		t.Fatalf("retention: %+v %v", res, err)
@@ -401,10 +413,21 @@ func TestJobRetention(t *testing.T) {
 	if n := CountRows(t, pool, "import_lines", tenant, "import_uuid = '"+Str(old, "uuid")+"'"); n != 0 {
 		t.Errorf("%d failed lines of the pruned import left", n)
 	}
-	var queued int
-	_ = pool.QueryRow(ctx, `SELECT count(*) FROM blob_deletions WHERE storage_key = ANY($1)`, keys).Scan(&queued)
-	if queued != 2 {
-		t.Errorf("%d of the pruned jobs' files queued for deletion, want 2", queued)
+	// The files were queued for deletion with the rows; the server's collector (every second)
+	// deletes them from the store and takes them out of the queue.
+	WaitFor(t, 30*time.Second, "the pruned jobs' files deleted by the collector", func() bool {
+		var queued int
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM blob_deletions WHERE storage_key = ANY($1)`, keys).Scan(&queued); err != nil {
+			t.Fatal(err)
+		}
+		return queued == 0 && !exists(keys[0]) && !exists(keys[1])
+	})
+	var recentKey string
+	if err := pool.QueryRow(ctx, `SELECT storage_key FROM imports WHERE tenant_id = $1 AND uuid = $2`, tenant, Str(recent, "uuid")).Scan(&recentKey); err != nil {
+		t.Fatal(err)
+	}
+	if !exists(recentKey) {
+		t.Errorf("the recent import's file %s was deleted", recentKey)
 	}
 }
 
