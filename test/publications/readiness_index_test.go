@@ -19,7 +19,8 @@ import (
 // the tenant, which the stored state must equal.
 
 // wantStoredFresh fails unless every publication of the tenant owning product stores exactly the
-// readiness computed afresh from the tables.
+// readiness computed afresh from the tables (readiness_missing gives every publication its row,
+// '[]' when it misses nothing: readiness_refresh updates the publications from those rows alone).
 func wantStoredFresh(t *testing.T, product string) {
 	t.Helper()
 	var tenant string
@@ -27,10 +28,11 @@ func wantStoredFresh(t *testing.T, product string) {
 		t.Fatalf("tenant of product %s: %v", product, err)
 	}
 	rows, err := pool.Query(context.Background(), `
-		SELECT pp.uuid::text, pp.missing::text, coalesce(m.missing, '[]'::jsonb)::text
-		FROM product_publications pp
-		LEFT JOIN readiness_missing($1, ARRAY(SELECT uuid FROM products WHERE tenant_id = $1)) m ON m.publication_uuid = pp.uuid
-		WHERE pp.tenant_id = $1 AND pp.missing IS DISTINCT FROM coalesce(m.missing, '[]'::jsonb)`, tenant)
+		SELECT coalesce(pp.uuid, m.publication_uuid)::text, coalesce(pp.missing::text, 'no publication'),
+		       coalesce(m.missing::text, 'not computed')
+		FROM (SELECT * FROM product_publications WHERE tenant_id = $1) pp
+		FULL JOIN readiness_missing($1, ARRAY(SELECT uuid FROM products WHERE tenant_id = $1)) m ON m.publication_uuid = pp.uuid
+		WHERE pp.missing IS DISTINCT FROM m.missing`, tenant)
 	if err != nil {
 		t.Fatal(err)
 	}
