@@ -25,14 +25,16 @@
 --   - a root category moved under another (its subtree's products' search columns): over 60 s
 --     against 7.6 s; a term used by 11 407 products renamed: over 60 s against 8.2 s.
 --
--- The same queries now run through EXECUTE, planned at each call for the transition tables' real
--- sizes: a hash join for a big statement, the nested loop for a row or two. The derived state the
--- writes leave is unchanged (md5 over every publication's missing and ready, every product's
--- ready channels and search columns), and they take after one-row writes what they took on a
--- fresh connection: 1.7 s (3 000 products' status), 1.9 s and 16.2 s (pos's, web's publications
--- deleted), 7.8 s and 1.6 s (web's, pos's requirement), 11.9 s (isLocalizable), 7.1 s (category
--- moved), 5.6 s (term renamed). The price is planning the four small queries at each call: about
--- 0.2 ms more per one-row UPDATE of products (1 000 of them: 0.30-0.35 s against 0.10-0.11 s).
+-- The queries now find the changed rows with EXCEPT instead of a join: the new rows' tracked
+-- columns minus the old rows' (in an UPDATE's transition tables each key is once in each; EXCEPT
+-- takes NULLs as equal, as IS DISTINCT FROM does), which PostgreSQL runs as a hashed or a sorted
+-- set operation whatever the sizes it planned for: the plan kept for the connection stays linear
+-- and costs nothing to reuse. (The first fix planned the join again at each call, through
+-- EXECUTE: as linear, but about 0.2 ms more for every one-row UPDATE of products, 1 000 of them
+-- 0.30-0.35 s against 0.10-0.11 s.) The derived state the writes leave is unchanged (md5 over
+-- every publication's missing and ready, every product's ready channels and search columns), and
+-- after one-row writes they take what they took on a fresh connection; figures in bench/README.md
+-- "family requirement change".
 --
 -- The triggers of input_types, categories, attribute_terms, brands and locales compare new and old
 -- rows the same way and keep their static queries: their tables are small (all 500 categories of
@@ -42,19 +44,22 @@ CREATE OR REPLACE FUNCTION readiness_on_products() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE r record;
 BEGIN
-    FOR r IN EXECUTE $q$
-             SELECT n.tenant_id, array_agg(n.uuid) AS ids, array_agg(n.family_uuid) AS families,
-                    array_agg(n.parent_uuid) FILTER (WHERE n.parent_uuid IS DISTINCT FROM o.parent_uuid) AS parents
-             FROM changed n
-             JOIN before o ON o.tenant_id = n.tenant_id AND o.uuid = n.uuid
-             WHERE (n.status, n.family_uuid, n.parent_uuid, n.kind) IS DISTINCT FROM (o.status, o.family_uuid, o.parent_uuid, o.kind)
-             GROUP BY n.tenant_id $q$ LOOP
+    FOR r IN SELECT x.tenant_id, array_agg(x.uuid) AS ids, array_agg(x.family_uuid) AS families
+             FROM (SELECT tenant_id, uuid, status, family_uuid, parent_uuid, kind FROM changed
+                   EXCEPT
+                   SELECT tenant_id, uuid, status, family_uuid, parent_uuid, kind FROM before) x
+             GROUP BY x.tenant_id LOOP
         -- A product entering a family: a concurrent change of the family's requirements waits for
         -- it or is waited for.
         PERFORM readiness_lock(r.tenant_id, 'family', r.families, false);
         -- A variant moving under a parent: a concurrent write of the parent's data waits for it
         -- or is waited for (see the header of migration 0024).
-        PERFORM 1 FROM products WHERE tenant_id = r.tenant_id AND uuid = ANY(r.parents) ORDER BY uuid FOR SHARE;
+        PERFORM 1 FROM products WHERE tenant_id = r.tenant_id AND uuid IN (
+            SELECT y.parent_uuid FROM (SELECT tenant_id, uuid, parent_uuid FROM changed
+                                       EXCEPT
+                                       SELECT tenant_id, uuid, parent_uuid FROM before) y
+            WHERE y.tenant_id = r.tenant_id)
+        ORDER BY uuid FOR SHARE;
         PERFORM readiness_refresh(r.tenant_id, r.ids);
     END LOOP;
     RETURN NULL;
@@ -65,11 +70,11 @@ CREATE OR REPLACE FUNCTION search_on_products_moved() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE r record;
 BEGIN
-    FOR r IN EXECUTE $q$
-             SELECT n.tenant_id, array_agg(n.uuid) AS ids, array_agg(DISTINCT n.parent_uuid) AS parents FROM changed n
-             JOIN before o ON o.tenant_id = n.tenant_id AND o.uuid = n.uuid
-             WHERE n.parent_uuid IS DISTINCT FROM o.parent_uuid
-             GROUP BY n.tenant_id $q$ LOOP
+    FOR r IN SELECT x.tenant_id, array_agg(x.uuid) AS ids, array_agg(DISTINCT x.parent_uuid) AS parents
+             FROM (SELECT tenant_id, uuid, parent_uuid FROM changed
+                   EXCEPT
+                   SELECT tenant_id, uuid, parent_uuid FROM before) x
+             GROUP BY x.tenant_id LOOP
         PERFORM search_refresh_variants(r.tenant_id, r.ids, r.parents);
     END LOOP;
     RETURN NULL;
@@ -80,26 +85,28 @@ CREATE OR REPLACE FUNCTION search_on_products_text() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE r record;
 BEGIN
-    FOR r IN EXECUTE $q$
-             SELECT n.tenant_id, array_agg(n.uuid) AS ids FROM changed n
-             JOIN before o ON o.tenant_id = n.tenant_id AND o.uuid = n.uuid
-             WHERE (n.code, n.display_name, n.brand_uuid) IS DISTINCT FROM (o.code, o.display_name, o.brand_uuid)
-             GROUP BY n.tenant_id $q$ LOOP
+    FOR r IN SELECT x.tenant_id, array_agg(x.uuid) AS ids
+             FROM (SELECT tenant_id, uuid, code, display_name, brand_uuid FROM changed
+                   EXCEPT
+                   SELECT tenant_id, uuid, code, display_name, brand_uuid FROM before) x
+             GROUP BY x.tenant_id LOOP
         PERFORM search_refresh(r.tenant_id, r.ids, false);
     END LOOP;
     RETURN NULL;
 END
 $$;
 
+-- A publication's product never changes (no statement sets product_uuid), so the publications
+-- whose (uuid, product, ready) changed are those whose ready changed.
 CREATE OR REPLACE FUNCTION search_on_publications_ready() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE r record;
 BEGIN
-    FOR r IN EXECUTE $q$
-             SELECT n.tenant_id, array_agg(DISTINCT n.product_uuid) AS ids FROM changed n
-             JOIN before o ON o.tenant_id = n.tenant_id AND o.uuid = n.uuid
-             WHERE n.ready IS DISTINCT FROM o.ready
-             GROUP BY n.tenant_id $q$ LOOP
+    FOR r IN SELECT x.tenant_id, array_agg(DISTINCT x.product_uuid) AS ids
+             FROM (SELECT tenant_id, uuid, product_uuid, ready FROM changed
+                   EXCEPT
+                   SELECT tenant_id, uuid, product_uuid, ready FROM before) x
+             GROUP BY x.tenant_id LOOP
         PERFORM ready_channels_refresh(r.tenant_id, r.ids);
     END LOOP;
     RETURN NULL;
