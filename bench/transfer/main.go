@@ -9,7 +9,8 @@
 //  2. imports it into an empty tenant (create with size and SHA-256, PUT to the upload URL,
 //     start), polling its progress: lines/s, the database's CPU, catalogd's peak RSS;
 //  3. imports the same file again: lines/s and the resource events it emitted (none is right);
-//  4. exports the tenant (NDJSON): products/s, the file's size;
+//  4. exports the tenant (NDJSON): products/s while the export runs (its startedAt to finishedAt),
+//     the time from the request to its completion seen, the file's size;
 //  5. the reference: the product rows the import wrote (products, their links, attributes, terms
 //     and values) loaded by COPY into the same tables for another tenant, with PostgreSQL's
 //     triggers and foreign keys off (session_replication_role replica): lines/s of PostgreSQL alone.
@@ -21,6 +22,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -107,9 +109,11 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("export: %d lines in %.1f s: %.0f products/s; %.1f MB; catalogd peak RSS %.0f MB; database CPU %.1f s\n",
-		exp.items, exp.elapsed.Seconds(), float64(*lines)/exp.elapsed.Seconds(), float64(exp.size)/1e6, exp.rssMB, exp.pgCPU.Seconds())
-	figures.Put("export_products_per_s", fmt.Sprintf("%.0f", float64(*lines)/exp.elapsed.Seconds()))
+	// The rate of issue 26's goal is the export's own (runTime).
+	fmt.Printf("export: %d lines written in %.2f s: %.0f products/s (startedAt to finishedAt); %.1f s from the request to the bench seeing it completed; %.1f MB; catalogd peak RSS %.0f MB; database CPU %.1f s\n",
+		exp.items, exp.running.Seconds(), float64(exp.items)/exp.running.Seconds(), exp.elapsed.Seconds(), float64(exp.size)/1e6, exp.rssMB, exp.pgCPU.Seconds())
+	figures.Put("export_products_per_s", fmt.Sprintf("%.0f", float64(exp.items)/exp.running.Seconds()))
+	figures.Put("export_end_to_end_s", fmt.Sprintf("%.2f", exp.elapsed.Seconds()))
 	figures.Put("export_rss_mb", fmt.Sprintf("%.0f", exp.rssMB))
 
 	copyRate, err := copyReference(ctx, conn, tenant, *lines)
@@ -183,6 +187,7 @@ type result struct {
 	pgCPU, serverCPU   time.Duration
 	created, unchanged int64
 	items, size        int64
+	running            time.Duration // an export's startedAt to finishedAt
 }
 
 // watch samples catalogd's RSS until stop is closed; the peak in MB.
@@ -261,14 +266,29 @@ func importFile(a *measure.API, path string, size int64, sum string) (result, er
 		return r, fmt.Errorf("import %s: %v", id, imp)
 	}
 	r.created, r.unchanged = int64(imp["createdCount"].(float64)), int64(imp["unchangedCount"].(float64))
-	r.rate = float64(*lines) / elapsed.Seconds()
+	if r.running, err = runTime("import "+id, imp); err != nil {
+		return r, err
+	}
+	r.rate = float64(*lines) / r.running.Seconds()
 	return r, nil
 }
 
+// runTime is how long a job ran: its startedAt to its finishedAt. The rates are of that time: the
+// time to the end also holds the wait for a worker's poll (up to a second) and this client's
+// polling (up to a second), as long as a re-import of 20 000 lines takes.
+func runTime(job string, j obj) (time.Duration, error) {
+	started, err1 := time.Parse(time.RFC3339Nano, fmt.Sprint(j["startedAt"]))
+	finished, err2 := time.Parse(time.RFC3339Nano, fmt.Sprint(j["finishedAt"]))
+	if err := errors.Join(err1, err2); err != nil || !finished.After(started) {
+		return 0, fmt.Errorf("%s: startedAt %v, finishedAt %v: %v", job, j["startedAt"], j["finishedAt"], err)
+	}
+	return finished.Sub(started), nil
+}
+
 func report(name string, r result, n int) {
-	fmt.Printf("%s: %d lines in %.1f s: %.0f lines/s (created %d, unchanged %d); database CPU %.1f s (%.0f%% of the wall time), %.2f ms a line; "+
-		"catalogd CPU %.1f s, %.2f ms a line; catalogd peak RSS %.0f MB\n",
-		name, n, r.elapsed.Seconds(), r.rate, r.created, r.unchanged, r.pgCPU.Seconds(), 100*r.pgCPU.Seconds()/r.elapsed.Seconds(),
+	fmt.Printf("%s: %d lines in %.2f s (startedAt to finishedAt; %.1f s from the start request to the bench seeing it completed): %.0f lines/s (created %d, unchanged %d); "+
+		"database CPU %.1f s (%.0f%% of the wall time), %.2f ms a line; catalogd CPU %.1f s, %.2f ms a line; catalogd peak RSS %.0f MB\n",
+		name, n, r.running.Seconds(), r.elapsed.Seconds(), r.rate, r.created, r.unchanged, r.pgCPU.Seconds(), 100*r.pgCPU.Seconds()/r.elapsed.Seconds(),
 		1000*r.pgCPU.Seconds()/float64(n), r.serverCPU.Seconds(), 1000*r.serverCPU.Seconds()/float64(n), r.rssMB)
 	figures.Put(name+"_server_cpu_s", fmt.Sprintf("%.1f", r.serverCPU.Seconds()))
 	figures.Put(name+"_lines_per_s", fmt.Sprintf("%.0f", r.rate))
@@ -299,6 +319,10 @@ func exportAll(a *measure.API) (result, error) {
 	close(stop)
 	r := result{elapsed: elapsed, rssMB: peak(), pgCPU: measure.SampleCPU(*procs).Sub(cpu0).Postgres,
 		items: int64(exp["itemCount"].(float64)), size: int64(exp["sizeBytes"].(float64))}
+	var err error
+	if r.running, err = runTime("export "+id, exp); err != nil {
+		return r, err
+	}
 	res, err := http.Get(exp["downloadUrl"].(string))
 	if err != nil {
 		return r, err
