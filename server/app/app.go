@@ -104,9 +104,12 @@ type Config struct {
 	DisableFileWorker bool
 	// Import and export jobs (API.md "Import and export (jobs)"): MaxImportBytes is
 	// CATALOG_MAX_IMPORT_BYTES (0: 1 GiB); JobLease how long a claimed job stays with a worker that
-	// stopped renewing it (0: 30 s); DisableTransferWorker runs no import/export worker here (tests).
+	// stopped renewing it (0: 30 s); JobPoll how often an idle worker looks for a queued job (0:
+	// 1 s; a job queued through this process's own API is taken at once); DisableTransferWorker
+	// runs no import/export worker here (tests).
 	MaxImportBytes        int64
 	JobLease              time.Duration
+	JobPoll               time.Duration
 	DisableTransferWorker bool
 	// CORSAllowedOrigins are the origins browsers may call the API from (REST, Connect and gRPC-Web;
 	// CATALOG_CORS_ALLOWED_ORIGINS): exact origins such as https://admin.example.com, or "*" for any.
@@ -376,7 +379,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err er
 			Metrics: assetfiles.NewMetrics(reg)}).Run)
 	}
 	if !cfg.DisableTransferWorker { // every replica runs import and export jobs
-		s.startWorker(ctx, (&transfer.Worker{Jobs: jobs, Log: log, Lease: cfg.JobLease}).Run)
+		s.startWorker(ctx, (&transfer.Worker{Jobs: jobs, Log: log, Lease: cfg.JobLease, Interval: cfg.JobPoll}).Run)
 	}
 	// Every replica runs a pruner; one at a time prunes (server/retention). Idempotency keys are
 	// pruned after 24 h even when CATALOG_RETENTION keeps events forever.

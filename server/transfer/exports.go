@@ -165,6 +165,8 @@ func (s *ExportServer) CreateExport(ctx context.Context, req *pb.CreateExportReq
 	if err != nil {
 		return nil, err
 	}
+	_, exports := s.wakeups()
+	queued(exports)
 	return &pb.CreateExportResponse{Export: exportToPB(row)}, nil
 }
 

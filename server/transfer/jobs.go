@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -58,6 +59,28 @@ type Jobs struct {
 	UploadTTL, DownloadTTL time.Duration
 	// MaxImportBytes is the largest import file (DefaultMaxImportBytes when 0).
 	MaxImportBytes int64
+
+	// wake lets this process's workers take a job its API has just queued at once, instead of at
+	// their next poll (Worker.Interval): the other replicas' workers still find it by polling.
+	wakeOnce                sync.Once
+	wakeImports, wakeExports chan struct{}
+}
+
+// wakeups are the channels a queued job is signalled on (made once: Jobs is shared by pointer).
+func (j *Jobs) wakeups() (imports, exports chan struct{}) {
+	j.wakeOnce.Do(func() { j.wakeImports, j.wakeExports = make(chan struct{}, 1), make(chan struct{}, 1) })
+	return j.wakeImports, j.wakeExports
+}
+
+// queued tells a waiting worker of this process that a job of ch's kind was queued. Called after
+// the write that queued it returned: committed, unless the request runs in a transaction of its
+// own (an Idempotency-Key) that commits after the handler; the worker then finds nothing yet and
+// polls again after its interval, as it would have without the signal.
+func queued(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default: // a signal is already waiting
+	}
 }
 
 func (j *Jobs) maxImport() int64 {
@@ -291,6 +314,10 @@ func (s *ImportServer) CreateImport(ctx context.Context, req *pb.CreateImportReq
 		}
 		return nil, err
 	}
+	if row.Status == "queued" {
+		imports, _ := s.wakeups()
+		queued(imports)
+	}
 	out := &pb.ImportUpload{Import: importToPB(row)}
 	if !inline {
 		out.UploadUrl, out.UploadMethod, out.UploadHeaders = &up.URL, &up.Method, up.Headers
@@ -355,6 +382,10 @@ func (s *ImportServer) TransitionImport(ctx context.Context, req *pb.TransitionI
 	})
 	if err != nil {
 		return nil, err
+	}
+	if row.Status == "queued" {
+		imports, _ := s.wakeups()
+		queued(imports)
 	}
 	if failure != "" {
 		return nil, apierr.New(apierr.UploadVerificationFailed, "the import's file failed its check: %s", failure).

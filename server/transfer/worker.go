@@ -89,15 +89,16 @@ func (w *Worker) defaults() {
 // takes it over at once) after its current line.
 func (w *Worker) Run(ctx context.Context) {
 	w.defaults()
+	imports, exports := w.wakeups()
 	var wg sync.WaitGroup
 	for range w.Imports {
-		wg.Go(func() { w.loop(ctx, w.nextImport) })
+		wg.Go(func() { w.loop(ctx, w.nextImport, imports) })
 	}
 	for range w.Exports {
-		wg.Go(func() { w.loop(ctx, w.nextExport) })
+		wg.Go(func() { w.loop(ctx, w.nextExport, exports) })
 	}
 	wg.Go(func() {
-		for sleep(ctx, w.Interval*10) {
+		for sleep(ctx, w.Interval*10, nil) {
 			if _, err := w.DB.Q.ExpireImportUploads(ctx, store.Now()); err != nil && ctx.Err() == nil {
 				w.Log.Error("import upload expiry", "error", err.Error())
 			}
@@ -106,26 +107,30 @@ func (w *Worker) Run(ctx context.Context) {
 	wg.Wait()
 }
 
-// loop runs next until ctx ends, waiting an interval whenever there was nothing to do.
-func (w *Worker) loop(ctx context.Context, next func(ctx context.Context) (bool, error)) {
+// loop runs next until ctx ends, waiting an interval whenever there was nothing to do, or less
+// when this process's API queues a job of its kind (wake).
+func (w *Worker) loop(ctx context.Context, next func(ctx context.Context) (bool, error), wake <-chan struct{}) {
 	for ctx.Err() == nil {
 		did, err := next(ctx)
 		if err != nil && ctx.Err() == nil {
 			w.Log.Error("transfer job", "error", err.Error())
 		}
-		if !did && !sleep(ctx, w.Interval) {
+		if !did && !sleep(ctx, w.Interval, wake) {
 			return
 		}
 	}
 }
 
-func sleep(ctx context.Context, d time.Duration) bool {
+// sleep waits d, or until wake is signalled (a nil wake never is); false when ctx ended first.
+func sleep(ctx context.Context, d time.Duration, wake <-chan struct{}) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
 		return false
 	case <-t.C:
+		return true
+	case <-wake:
 		return true
 	}
 }
