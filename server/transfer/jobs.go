@@ -62,7 +62,7 @@ type Jobs struct {
 
 	// wake lets this process's workers take a job its API has just queued at once, instead of at
 	// their next poll (Worker.Interval): the other replicas' workers still find it by polling.
-	wakeOnce                sync.Once
+	wakeOnce                 sync.Once
 	wakeImports, wakeExports chan struct{}
 }
 
