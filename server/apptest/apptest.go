@@ -302,20 +302,27 @@ func (c *Client) Do(method, path string, body any) Resp {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	r := c.exchange(req)
+	if c.env != nil {
+		c.env.Contract(c.t).Check(c.t, req, payload, r)
+	}
+	return r
+}
+
+// exchange sends req and reads the answer, decoding its JSON body when it has one.
+func (c *Client) exchange(req *http.Request) Resp {
+	c.t.Helper()
 	res, err := c.HTTP.Do(req)
 	if err != nil {
-		c.t.Fatalf("%s %s: %v", method, path, err)
+		c.t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
 	r := Resp{Status: res.StatusCode, Header: res.Header, Raw: raw}
 	if len(bytes.TrimSpace(raw)) > 0 {
 		if err := json.Unmarshal(raw, &r.Body); err != nil {
-			c.t.Fatalf("%s %s: response is not JSON: %s", method, path, raw)
+			c.t.Fatalf("%s %s: response is not JSON: %s", req.Method, req.URL.Path, raw)
 		}
-	}
-	if c.env != nil {
-		c.env.Contract(c.t).Check(c.t, req, payload, r)
 	}
 	return r
 }

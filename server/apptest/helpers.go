@@ -1,6 +1,7 @@
 package apptest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -565,4 +566,39 @@ func (e *Env) GetRaw(t testing.TB, path string) (int, []byte) {
 		t.Fatalf("GET %s: %v", path, err)
 	}
 	return res.StatusCode, b
+}
+
+// SendFile sends body as it is, with its content type and the client's token: a file given as
+// the request body, as curl would send it. The answer's JSON is decoded when it has a body. The
+// exchange is not checked against the OpenAPI document (a file body is not JSON).
+func (c *Client) SendFile(method, path, contentType string, body []byte) Resp {
+	c.t.Helper()
+	req, err := http.NewRequest(method, c.base+path, bytes.NewReader(body))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+c.Token)
+	req.Header.Set("Content-Type", contentType)
+	return c.exchange(req)
+}
+
+// Upload transfers file to the upload URL of a create's answer (uploadMethod, uploadUrl,
+// uploadHeaders), as a client does.
+func Upload(t testing.TB, created map[string]any, file []byte) {
+	t.Helper()
+	req, err := http.NewRequest(Str(created, "uploadMethod"), Str(created, "uploadUrl"), bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range created["uploadHeaders"].(map[string]any) {
+		req.Header.Set(k, v.(string))
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("upload: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode/100 != 2 {
+		t.Fatalf("upload: %s", res.Status)
+	}
 }

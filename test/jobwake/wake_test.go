@@ -4,12 +4,8 @@
 package jobwake
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"io"
-	"net/http"
 	"testing"
 	"time"
 
@@ -22,35 +18,6 @@ var env *apptest.Env
 
 func TestMain(m *testing.M) {
 	apptest.Main(m, &env, nil, func(c *app.Config) { c.JobPoll = time.Hour })
-}
-
-// send is a request with a body of contentType (a file given inline, or JSON).
-func send(t *testing.T, c *Client, method, url, contentType string, body []byte, headers map[string]any) Resp {
-	t.Helper()
-	req, err := http.NewRequest(method, url, bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c != nil {
-		req.Header.Set("Authorization", "Bearer "+c.Token)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	for k, v := range headers {
-		req.Header.Set(k, v.(string))
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	r := Resp{Status: res.StatusCode, Header: res.Header, Raw: b}
-	if len(bytes.TrimSpace(b)) > 0 && contentType != "" && res.Header.Get("Content-Type") != "" {
-		_ = json.Unmarshal(b, &r.Body)
-	}
-	return r
 }
 
 // finished waits for the job at path to reach status completed.
@@ -69,7 +36,7 @@ func TestQueuedJobsStartAtOnce(t *testing.T) {
 
 	// A file given inline is queued by the create.
 	file := []byte(`{"type":"tag","code":"inline"}` + "\n")
-	imp := Want(t, send(t, c, "POST", env.BaseURL+"/v1/imports", "application/x-ndjson", file, nil), 201).Obj()
+	imp := Want(t, c.SendFile("POST", "/v1/imports", "application/x-ndjson", file), 201).Obj()
 	if done := finished(t, c, "/v1/imports/"+Str(imp, "uuid")); done["createdCount"] != float64(1) {
 		t.Errorf("inline import: %v", done)
 	}
@@ -79,10 +46,7 @@ func TestQueuedJobsStartAtOnce(t *testing.T) {
 	sum := sha256.Sum256(file)
 	created := Want(t, c.Post("/v1/imports", map[string]any{"format": "ndjson", "sizeBytes": len(file),
 		"checksumSha256": hex.EncodeToString(sum[:])}), 201).Obj()
-	up := send(t, nil, Str(created, "uploadMethod"), Str(created, "uploadUrl"), "", file, created["uploadHeaders"].(map[string]any))
-	if up.Status/100 != 2 {
-		t.Fatalf("upload: %d %s", up.Status, up.Raw)
-	}
+	Upload(t, created, file)
 	id := Str(created["import"].(map[string]any), "uuid")
 	Want(t, c.Patch("/v1/imports/"+id+"/actions/lifecycle", map[string]any{"transition": "start"}), 200)
 	if done := finished(t, c, "/v1/imports/"+id); done["createdCount"] != float64(1) {

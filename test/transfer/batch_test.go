@@ -41,7 +41,7 @@ func TestImportBatchesKeepSearchFresh(t *testing.T) {
 		fmt.Fprintf(&file, `{"type":"product","code":"V-%d","kind":"variant","family":"footwear","parent":"P-%d","categories":%s,"attributes":{"size":["%s"]}}`+"\n",
 			i, i, cats, []string{"s", "m"}[i%2])
 	}
-	imp := Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(file.String())), 201).Obj()
+	imp := Want(t, c.SendFile("POST", "/v1/imports", "application/x-ndjson", []byte(file.String())), 201).Obj()
 	done := waitImport(t, c, Str(imp, "uuid"))
 	wantCounts(t, done, 6+2*parents, 0, 0, 0)
 	wantLines(t, "failed lines", failedLines(t, c, Str(imp, "uuid"), "&line%5Bmax%5D=8"))
@@ -93,7 +93,7 @@ func TestImportBatchSurvivesALineTheDatabaseFails(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		fmt.Fprintf(&file, `{"type":"product","code":"B-%d","kind":"simple"}`+"\n", i)
 	}
-	imp := Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(file.String())), 201).Obj()
+	imp := Want(t, c.SendFile("POST", "/v1/imports", "application/x-ndjson", []byte(file.String())), 201).Obj()
 	id := Str(imp, "uuid")
 	done := waitImport(t, c, id)
 	if done["status"] != "completed" || done["linesRead"] != float64(11) {

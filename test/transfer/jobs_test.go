@@ -5,10 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -20,44 +17,6 @@ import (
 // Import jobs over REST (API.md "Import and export (jobs)"): the file inline or uploaded in two
 // steps, the workers applying it, progress and counts, failed lines listed with their reasons,
 // dry runs, cancel, the job events.
-
-// raw sends body with contentType (the file itself as a request body), as curl would.
-func raw(t *testing.T, c *Client, method, path, contentType string, body []byte) Resp {
-	t.Helper()
-	req, err := http.NewRequest(method, env.BaseURL+path, bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+c.Token)
-	req.Header.Set("Content-Type", contentType)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	r := Resp{Status: res.StatusCode, Header: res.Header, Raw: b}
-	if len(bytes.TrimSpace(b)) > 0 {
-		if err := json.Unmarshal(b, &r.Body); err != nil {
-			t.Fatalf("%s %s: not JSON: %s", method, path, b)
-		}
-	}
-	return r
-}
-
-// upload transfers file to the upload URL of a create's answer, with its headers, as a client does.
-func upload(t *testing.T, created map[string]any, file []byte) {
-	t.Helper()
-	req, _ := http.NewRequest(Str(created, "uploadMethod"), Str(created, "uploadUrl"), bytes.NewReader(file))
-	for k, v := range created["uploadHeaders"].(map[string]any) {
-		req.Header.Set(k, v.(string))
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil || res.StatusCode/100 != 2 {
-		t.Fatalf("upload: %v %v", res, err)
-	}
-	res.Body.Close()
-}
 
 // waitImport polls an import until it is finished (completed, failed or cancelled).
 func waitImport(t *testing.T, c *Client, id string) map[string]any {
@@ -130,7 +89,7 @@ func TestInlineImport(t *testing.T) {
 	t.Parallel()
 	c, tenant := env.TenantClient(t)
 	log := NewEventLog(pool, tenant)
-	r := raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(catalogFile))
+	r := c.SendFile("POST", "/v1/imports", "application/x-ndjson", []byte(catalogFile))
 	imp := Want(t, r, 201).Obj()
 	id := Str(imp, "uuid")
 	if imp["status"] != "queued" || imp["format"] != "ndjson" || imp["sizeBytes"] != float64(len(catalogFile)) || imp["dryRun"] != false {
@@ -188,7 +147,7 @@ func TestInlineImport(t *testing.T) {
 
 	// The same file again changes nothing: every line that applied is unchanged, no resource event.
 	seen := len(events)
-	again := Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(catalogFile)), 201).Obj()
+	again := Want(t, c.SendFile("POST", "/v1/imports", "application/x-ndjson", []byte(catalogFile)), 201).Obj()
 	done = waitImport(t, c, Str(again, "uuid"))
 	wantCounts(t, done, 0, 0, 5, 3)
 	for _, e := range log.All(t)[seen:] {
@@ -229,7 +188,7 @@ func TestUploadedImport(t *testing.T) {
 		t.Errorf("failed start: %v", failed)
 	}
 
-	upload(t, created, file)
+	Upload(t, created, file)
 	started := Want(t, c.Patch("/v1/imports/"+id+"/actions/lifecycle", Body("transition", "start")), 200).Obj()
 	if started["status"] != "queued" && started["status"] != "running" && started["status"] != "completed" {
 		t.Errorf("started: %v", started)
@@ -264,7 +223,7 @@ func TestImportCancelAndDryRun(t *testing.T) {
 	Problem(t, "bad transition", c.Patch("/v1/imports/"+id+"/actions/lifecycle", Body("transition", "fly")), 400, "MALFORMED_REQUEST", "transition")
 
 	// A dry run checks and counts every line, forward references included, and writes nothing.
-	dry := Want(t, raw(t, c, "POST", "/v1/imports?dryRun=true&fileName=dry.ndjson", "application/x-ndjson", []byte(catalogFile)), 201).Obj()
+	dry := Want(t, c.SendFile("POST", "/v1/imports?dryRun=true&fileName=dry.ndjson", "application/x-ndjson", []byte(catalogFile)), 201).Obj()
 	if dry["dryRun"] != true || dry["fileName"] != "dry.ndjson" {
 		t.Errorf("dry run: %v", dry)
 	}
@@ -279,10 +238,10 @@ func TestImportCancelAndDryRun(t *testing.T) {
 	wantLines(t, "events of a cancel and a dry run", types, "import.created", "import.cancelled", "import.created", "import.completed")
 
 	// Inline bodies: UTF-8 only, at most 1 MiB, a known query.
-	Problem(t, "latin-1 body", raw(t, c, "POST", "/v1/imports", "text/csv; charset=iso-8859-1", []byte("code\n")), 415, "UNSUPPORTED_MEDIA_TYPE")
-	Problem(t, "bad dryRun", raw(t, c, "POST", "/v1/imports?dryRun=maybe", "text/csv", []byte("code\n")), 400, "VALIDATION_FAILED")
-	Problem(t, "2 MiB inline", raw(t, c, "POST", "/v1/imports", "application/x-ndjson", bytes.Repeat([]byte("x"), 2<<20)), 413, "PAYLOAD_TOO_LARGE")
-	Problem(t, "unknown query", raw(t, c, "POST", "/v1/imports?color=red", "application/x-ndjson", []byte("{}")), 400, "VALIDATION_FAILED")
+	Problem(t, "latin-1 body", c.SendFile("POST", "/v1/imports", "text/csv; charset=iso-8859-1", []byte("code\n")), 415, "UNSUPPORTED_MEDIA_TYPE")
+	Problem(t, "bad dryRun", c.SendFile("POST", "/v1/imports?dryRun=maybe", "text/csv", []byte("code\n")), 400, "VALIDATION_FAILED")
+	Problem(t, "2 MiB inline", c.SendFile("POST", "/v1/imports", "application/x-ndjson", bytes.Repeat([]byte("x"), 2<<20)), 413, "PAYLOAD_TOO_LARGE")
+	Problem(t, "unknown query", c.SendFile("POST", "/v1/imports?color=red", "application/x-ndjson", []byte("{}")), 400, "VALIDATION_FAILED")
 }
 
 // TestImportBadLines: a file of bad lines completes with each one failed and named, never a
@@ -300,7 +259,7 @@ func TestImportBadLines(t *testing.T) {
 	file.WriteString(`{"type":"tag","code":"a","code":"b"}` + "\n")
 	file.WriteString(`{"type":"tag","code":"fine"}`) // no final newline
 	created := Want(t, c.Post("/v1/imports", Body("format", "ndjson", "sizeBytes", file.Len())), 201).Obj()
-	upload(t, created, file.Bytes())
+	Upload(t, created, file.Bytes())
 	id := Str(created["import"].(map[string]any), "uuid")
 	Want(t, c.Patch("/v1/imports/"+id+"/actions/lifecycle", Body("transition", "start")), 200)
 	done := waitImport(t, c, id)
@@ -329,12 +288,12 @@ func TestCSVImportJob(t *testing.T) {
 {"type":"inputType","code":"weight","typeGroup":"main","dataType":"decimal"}
 {"type":"category","code":"boots"}
 `
-	wantCounts(t, waitImport(t, c, Str(Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(setup)), 201).Obj(), "uuid")), 5, 0, 0, 0)
+	wantCounts(t, waitImport(t, c, Str(Want(t, c.SendFile("POST", "/v1/imports", "application/x-ndjson", []byte(setup)), 201).Obj(), "uuid")), 5, 0, 0, 0)
 	sheet := "\ufeffcode,kind,categories,value:title@de-DE,value:weight\r\n" +
 		"SKU-1,simple,boots,\"Stiefel, rot\",1.5\r\n" +
 		"SKU-2,simple,boots,Stiefel blau,heavy\r\n" +
 		"SKU-3,simple,,\"zwei\r\nZeilen\",\r\n"
-	imp := Want(t, raw(t, c, "POST", "/v1/imports?fileName=sheet.csv", "text/csv", []byte(sheet)), 201).Obj()
+	imp := Want(t, c.SendFile("POST", "/v1/imports?fileName=sheet.csv", "text/csv", []byte(sheet)), 201).Obj()
 	if imp["format"] != "csv" {
 		t.Errorf("format: %v", imp["format"])
 	}
@@ -346,7 +305,7 @@ func TestCSVImportJob(t *testing.T) {
 		t.Fatalf("products: %v", skus)
 	}
 
-	noCode := Want(t, raw(t, c, "POST", "/v1/imports", "text/csv", []byte("sku,kind\nA,simple\n")), 201).Obj()
+	noCode := Want(t, c.SendFile("POST", "/v1/imports", "text/csv", []byte("sku,kind\nA,simple\n")), 201).Obj()
 	failed := waitImport(t, c, Str(noCode, "uuid"))
 	if failed["status"] != "failed" || !strings.Contains(Str(failed, "failureReason"), "code") {
 		t.Errorf("CSV without code: %v", failed)
@@ -357,8 +316,8 @@ func TestCSVImportJob(t *testing.T) {
 // lines, and their files are queued for the blob collector; running and recent ones stay.
 func TestJobRetention(t *testing.T) {
 	c, tenant := env.TenantClient(t)
-	old := Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(`{"type":"planet","code":"x"}`+"\n")), 201).Obj()
-	recent := Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(`{"type":"tag","code":"t"}`+"\n")), 201).Obj()
+	old := Want(t, c.SendFile("POST", "/v1/imports", "application/x-ndjson", []byte(`{"type":"planet","code":"x"}`+"\n")), 201).Obj()
+	recent := Want(t, c.SendFile("POST", "/v1/imports", "application/x-ndjson", []byte(`{"type":"tag","code":"t"}`+"\n")), 201).Obj()
 	waiting := Want(t, c.Post("/v1/imports", Body("format", "csv", "sizeBytes", 5)), 201).Obj()["import"].(map[string]any)
 	waitImport(t, c, Str(old, "uuid"))
 	waitImport(t, c, Str(recent, "uuid"))
@@ -442,7 +401,7 @@ func TestImportRelatedNewProducts(t *testing.T) {
 {"type":"product","code":"C","kind":"simple","relations":[{"relationType":"cross_sell","target":"NOPE"}]}
 {"type":"productRelationType","code":"cross_sell","direction":"one_way"}
 `
-	imp := Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(file)), 201).Obj()
+	imp := Want(t, c.SendFile("POST", "/v1/imports", "application/x-ndjson", []byte(file)), 201).Obj()
 	done := waitImport(t, c, Str(imp, "uuid"))
 	wantCounts(t, done, 3, 0, 0, 1)
 	wantLines(t, "failed lines", failedLines(t, c, Str(imp, "uuid"), ""), "3 product C relations[0].target:UNRESOLVED_REFERENCE")
@@ -461,7 +420,7 @@ func TestImportRelatedNewProducts(t *testing.T) {
 		t.Errorf("A's status %v", a["status"])
 	}
 	// Imported again: nothing changes.
-	again := Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(file)), 201).Obj()
+	again := Want(t, c.SendFile("POST", "/v1/imports", "application/x-ndjson", []byte(file)), 201).Obj()
 	wantCounts(t, waitImport(t, c, Str(again, "uuid")), 0, 0, 3, 1)
 }
 
@@ -476,9 +435,9 @@ func TestImportsFairAcrossTenants(t *testing.T) {
 	}
 	var ids []string
 	for range 3 {
-		ids = append(ids, Str(Want(t, raw(t, a, "POST", "/v1/imports", "application/x-ndjson", []byte(file.String())), 201).Obj(), "uuid"))
+		ids = append(ids, Str(Want(t, a.SendFile("POST", "/v1/imports", "application/x-ndjson", []byte(file.String())), 201).Obj(), "uuid"))
 	}
-	bID := Str(Want(t, raw(t, b, "POST", "/v1/imports", "application/x-ndjson", []byte(file.String())), 201).Obj(), "uuid")
+	bID := Str(Want(t, b.SendFile("POST", "/v1/imports", "application/x-ndjson", []byte(file.String())), 201).Obj(), "uuid")
 	started := map[string]time.Time{}
 	for _, id := range ids {
 		started[id] = TS(t, waitImport(t, a, id)["startedAt"])

@@ -39,7 +39,7 @@ func TestImportSearchDocumentsMatchOneFreshComputation(t *testing.T) {
 		fmt.Fprintf(&file, `{"type":"product","code":"V-%d","kind":"variant","family":"footwear","parent":"P-%d","attributes":{"size":["%s"]},`+
 			`"values":[{"inputType":"title","locale":"en-GB","value":"Boot %d %s"}]}`+"\n", i, i, []string{"s", "m"}[i%2], i, []string{"small", "medium"}[i%2])
 	}
-	imp := Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(file.String())), 201).Obj()
+	imp := Want(t, c.SendFile("POST", "/v1/imports", "application/x-ndjson", []byte(file.String())), 201).Obj()
 	done := waitImport(t, c, Str(imp, "uuid"))
 	wantCounts(t, done, 8+2*parents, 0, 0, 0)
 

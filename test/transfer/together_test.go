@@ -270,7 +270,7 @@ func TestImportJobTogetherMatchesOneByOne(t *testing.T) {
 
 	c, b := env.TenantClient(t)
 	together := transfer.LinesTogether()
-	imp := Want(t, raw(t, c, "POST", "/v1/imports", "application/x-ndjson", []byte(file)), 201).Obj()
+	imp := Want(t, c.SendFile("POST", "/v1/imports", "application/x-ndjson", []byte(file)), 201).Obj()
 	id := Str(imp, "uuid")
 	done := waitImport(t, c, id)
 	if done["status"] != "completed" {
