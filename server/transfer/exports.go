@@ -165,8 +165,7 @@ func (s *ExportServer) CreateExport(ctx context.Context, req *pb.CreateExportReq
 	if err != nil {
 		return nil, err
 	}
-	_, exports := s.wakeups()
-	queued(exports)
+	s.exportQueued.notify()
 	return &pb.CreateExportResponse{Export: exportToPB(row)}, nil
 }
 

@@ -60,25 +60,33 @@ type Jobs struct {
 	// MaxImportBytes is the largest import file (DefaultMaxImportBytes when 0).
 	MaxImportBytes int64
 
-	// wake lets this process's workers take a job its API has just queued at once, instead of at
-	// their next poll (Worker.Interval): the other replicas' workers still find it by polling.
-	wakeOnce                 sync.Once
-	wakeImports, wakeExports chan struct{}
+	// importQueued and exportQueued let this process's workers take a job its API has just queued
+	// at once, instead of at their next poll (Worker.Interval): the other replicas' workers still
+	// find it by polling.
+	importQueued, exportQueued signal
 }
 
-// wakeups are the channels a queued job is signalled on (made once: Jobs is shared by pointer).
-func (j *Jobs) wakeups() (imports, exports chan struct{}) {
-	j.wakeOnce.Do(func() { j.wakeImports, j.wakeExports = make(chan struct{}, 1), make(chan struct{}, 1) })
-	return j.wakeImports, j.wakeExports
+// signal wakes a waiting worker (made on first use: Jobs is built by struct literals and shared
+// by pointer).
+type signal struct {
+	once sync.Once
+	c    chan struct{}
 }
 
-// queued tells a waiting worker of this process that a job of ch's kind was queued. Called after
+// wait is the channel a worker waits on.
+func (s *signal) wait() <-chan struct{} {
+	s.once.Do(func() { s.c = make(chan struct{}, 1) })
+	return s.c
+}
+
+// notify tells a waiting worker of this process that a job of its kind was queued. Called after
 // the write that queued it returned: committed, unless the request runs in a transaction of its
 // own (an Idempotency-Key) that commits after the handler; the worker then finds nothing yet and
 // polls again after its interval, as it would have without the signal.
-func queued(ch chan struct{}) {
+func (s *signal) notify() {
+	s.wait()
 	select {
-	case ch <- struct{}{}:
+	case s.c <- struct{}{}:
 	default: // a signal is already waiting
 	}
 }
@@ -315,8 +323,7 @@ func (s *ImportServer) CreateImport(ctx context.Context, req *pb.CreateImportReq
 		return nil, err
 	}
 	if row.Status == "queued" {
-		imports, _ := s.wakeups()
-		queued(imports)
+		s.importQueued.notify()
 	}
 	out := &pb.ImportUpload{Import: importToPB(row)}
 	if !inline {
@@ -384,8 +391,7 @@ func (s *ImportServer) TransitionImport(ctx context.Context, req *pb.TransitionI
 		return nil, err
 	}
 	if row.Status == "queued" {
-		imports, _ := s.wakeups()
-		queued(imports)
+		s.importQueued.notify()
 	}
 	if failure != "" {
 		return nil, apierr.New(apierr.UploadVerificationFailed, "the import's file failed its check: %s", failure).

@@ -89,13 +89,12 @@ func (w *Worker) defaults() {
 // takes it over at once) after its current line.
 func (w *Worker) Run(ctx context.Context) {
 	w.defaults()
-	imports, exports := w.wakeups()
 	var wg sync.WaitGroup
 	for range w.Imports {
-		wg.Go(func() { w.loop(ctx, w.nextImport, imports) })
+		wg.Go(func() { w.loop(ctx, w.nextImport, w.importQueued.wait()) })
 	}
 	for range w.Exports {
-		wg.Go(func() { w.loop(ctx, w.nextExport, exports) })
+		wg.Go(func() { w.loop(ctx, w.nextExport, w.exportQueued.wait()) })
 	}
 	wg.Go(func() {
 		for sleep(ctx, w.Interval*10, nil) {
