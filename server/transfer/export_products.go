@@ -121,28 +121,14 @@ func (r *reader) scan(extra string, fn func([]*product) error) error {
 		n := len(r.args)
 		q := "WITH p AS (SELECT uuid, code, display_name, kind, status, family_uuid, parent_uuid, brand_uuid" +
 			" FROM products WHERE " + r.where + " AND " + cond + " AND code > $" + strconv.Itoa(n+1) + " ORDER BY code LIMIT " + strconv.Itoa(ExportBatch) + ")" +
-			" SELECT p.uuid, p.code, p.display_name, p.kind, p.status, p.family_uuid, p.parent_uuid," +
-			" (SELECT pp.code FROM products pp WHERE pp.tenant_id = $1 AND pp.uuid = p.parent_uuid), p.brand_uuid FROM p ORDER BY p.code"
+			" SELECT " + productColumns + " FROM p ORDER BY p.code"
 		last := ""
 		for {
 			if err := r.ctx.Err(); err != nil {
 				return err
 			}
-			rows, err := r.tx.Query(r.ctx, q, append(append([]any{}, r.args...), last)...)
+			batch, err := r.productRows(q, append(append([]any{}, r.args...), last)...)
 			if err != nil {
-				return err
-			}
-			var batch []*product
-			for rows.Next() {
-				p := &product{}
-				if err := rows.Scan(&p.id, &p.code, &p.name, &p.kind, &p.status, &p.familyID, &p.parentID, &p.parent, &p.brandID); err != nil {
-					rows.Close()
-					return err
-				}
-				batch = append(batch, p)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
 				return err
 			}
 			if len(batch) == 0 {
@@ -158,6 +144,39 @@ func (r *reader) scan(extra string, fn func([]*product) error) error {
 		}
 	}
 	return nil
+}
+
+// productColumns are a product's own columns as productRows scans them, from p (products or a
+// selection of them; $1 the tenant).
+const productColumns = "p.uuid, p.code, p.display_name, p.kind, p.status, p.family_uuid, p.parent_uuid," +
+	" (SELECT pp.code FROM products pp WHERE pp.tenant_id = $1 AND pp.uuid = p.parent_uuid), p.brand_uuid"
+
+// productRows runs q, which selects productColumns, and answers its products (without children).
+func (r *reader) productRows(q string, args ...any) ([]*product, error) {
+	rows, err := r.tx.Query(r.ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*product
+	for rows.Next() {
+		p := &product{}
+		if err := rows.Scan(&p.id, &p.code, &p.name, &p.kind, &p.status, &p.familyID, &p.parentID, &p.parent, &p.brandID); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// byCode reads the products of codes that exist, with their children but relations (load), in
+// no particular order: the stored state an import line is compared with (unchanged.go).
+func (r *reader) byCode(codes []string) ([]*product, error) {
+	batch, err := r.productRows("SELECT "+productColumns+" FROM products p WHERE p.tenant_id = $1 AND p.code = ANY($2)", r.tenant, codes)
+	if err != nil || len(batch) == 0 {
+		return batch, err
+	}
+	return batch, r.load(batch, false)
 }
 
 // batches reads the selected products with their children (load; related as there) batch by
@@ -350,6 +369,9 @@ func (r *reader) load(batch []*product, related bool) error {
 	if err := br.Close(); err != nil {
 		return err
 	}
+	if err := r.readCodes(batch); err != nil {
+		return err
+	}
 	for _, p := range batch {
 		p.related = holders[p.id] || (p.parentID.Valid && holders[p.parentID.Bytes])
 		if err := r.resolve(p); err != nil {
@@ -361,6 +383,80 @@ func (r *reader) load(batch []*product, related bool) error {
 		p.sort()
 	}
 	return nil
+}
+
+// childTables are the tables of the resources a child row names (rawChild.ids), by its kind;
+// "" for an id that is not a reference (a product attribute's own uuid).
+var childTables = map[childKind][3]string{
+	childCategory:    {"categories"},
+	childTag:         {"tags"},
+	childAttribute:   {"", "attributes"},
+	childTerm:        {"", "attribute_terms"},
+	childValue:       {"input_types", "channels", "locales"},
+	childAsset:       {"product_asset_types"},
+	childPublication: {"channels"},
+	childRelation:    {"product_relation_types"},
+}
+
+// readCodes reads, in one round trip, the codes of the resources batch refers to that r has not
+// read yet (one statement per table), so that resolve finds them all in r.codes: a reader that
+// lives for a few products (an import's batch) would otherwise read them one by one.
+func (r *reader) readCodes(batch []*product) error {
+	missing := map[string]map[uuid.UUID]bool{}
+	want := func(table string, id pgtype.UUID) {
+		if !id.Valid || table == "" {
+			return
+		}
+		if _, ok := r.codes[table][id.Bytes]; ok {
+			return
+		}
+		if missing[table] == nil {
+			missing[table] = map[uuid.UUID]bool{}
+		}
+		missing[table][id.Bytes] = true
+	}
+	for _, p := range batch {
+		want("families", p.familyID)
+		want("brands", p.brandID)
+		for _, c := range p.raw {
+			for i, table := range childTables[c.kind] {
+				want(table, c.ids[i])
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	tables := make([]string, 0, len(missing))
+	b := &pgx.Batch{}
+	for table, ids := range missing {
+		list := make([]uuid.UUID, 0, len(ids))
+		for id := range ids {
+			list = append(list, id)
+		}
+		tables = append(tables, table)
+		b.Queue("SELECT code, uuid FROM "+pgx.Identifier{table}.Sanitize()+" WHERE tenant_id = $1 AND uuid = ANY($2)", r.tenant, list)
+	}
+	br := r.tx.SendBatch(r.ctx, b)
+	for _, table := range tables {
+		rows, err := br.Query()
+		if err == nil {
+			var found map[string]uuid.UUID // code → uuid
+			if found, err = collect[string](rows); err == nil {
+				if r.codes[table] == nil {
+					r.codes[table] = map[uuid.UUID]string{}
+				}
+				for c, id := range found {
+					r.codes[table][id] = c
+				}
+			}
+		}
+		if err != nil {
+			_ = br.Close()
+			return err
+		}
+	}
+	return br.Close()
 }
 
 // resolve turns p's references as read into codes.

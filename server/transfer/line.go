@@ -190,6 +190,9 @@ type Result struct {
 	Errors  []LineError
 	// Unresolved is the reference that failed the line with UNRESOLVED_REFERENCE, if one did.
 	Unresolved *RefKey
+	// Skipped: Unchanged found by comparing the line with what is stored, without applying it
+	// (unchanged.go).
+	Skipped bool
 }
 
 // RefKey names a resource by line type and code.

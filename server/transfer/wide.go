@@ -73,20 +73,37 @@ func (im *Importer) ApplyTogether(ctx context.Context, raws [][]byte) (out []Res
 	}
 	now := store.NowFor(ctx)
 	ctx = store.WithNow(ctx, now)
+	skipped := 0
 	err = im.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
 		tctx := store.WithTx(ctx, tx)
 		pre, err := im.prefetch(tctx, tx, ls)
 		if err != nil {
 			return err
 		}
+		// Lines that certainly change nothing are not applied (unchanged.go); the others run.
+		same, err := im.unchanged(tctx, tx, ls, lanesRaw, pre)
+		if err != nil {
+			return err
+		}
+		var run []*line
+		var runRaw [][]byte
+		var runAt []int
+		for k, l := range ls {
+			if same[k] != uuid.Nil {
+				out[at[k]] = Result{Type: l.kind.Type, Code: l.code, Outcome: Unchanged, UUID: same[k], Skipped: true}
+				continue
+			}
+			run, runRaw, runAt = append(run, l), append(runRaw, lanesRaw[k]), append(runAt, at[k])
+		}
+		skipped = len(ls) - len(run)
 		w := &wide{im: im, tx: tx, base: store.Flat(context.WithValue(tctx, prefetchKey{}, pre)), owner: map[uuid.UUID]int{}}
-		results, err := w.run(ls, lanesRaw)
+		results, err := w.run(run, runRaw)
 		if err != nil {
 			why = w.why
 			return errWide
 		}
 		for k, res := range results {
-			out[at[k]] = res
+			out[runAt[k]] = res
 		}
 		var evs []events.Event
 		for _, e := range w.evs {
@@ -107,6 +124,7 @@ func (im *Importer) ApplyTogether(ctx context.Context, raws [][]byte) (out []Res
 	if err != nil {
 		return nil, nil, err
 	}
+	linesSkipped.Add(int64(skipped))
 	return out, nil, nil
 }
 

@@ -30,9 +30,15 @@ func TestMain(m *testing.M) { apptest.Main(m, &env, &pool) }
 func importer(t *testing.T) (*Client, string, func(line string) transfer.Result) {
 	t.Helper()
 	c, tenant := env.TenantClient(t)
+	return c, tenant, importerOf(t, tenant)
+}
+
+// importerOf applies one line in its own transaction to tenant.
+func importerOf(t *testing.T, tenant string) func(line string) transfer.Result {
+	t.Helper()
 	ctx := reqctx.WithPrincipal(context.Background(), &reqctx.Principal{Tenant: tenant, Subject: "importer"})
 	im := transfer.NewImporter(env.Server.DB, catalog.TransferKinds())
-	return c, tenant, func(line string) transfer.Result {
+	return func(line string) transfer.Result {
 		t.Helper()
 		res, err := im.Apply(ctx, []byte(line))
 		if err != nil {
