@@ -17,7 +17,8 @@ func newJobs(d *store.DB, blobs *blobstore.Store, cfg Config) *transfer.Jobs {
 	return &transfer.Jobs{DB: d, Files: blobs, Importer: transfer.NewImporter(d, catalog.TransferKinds()),
 		Export:      transfer.NewExporter(d, catalog.TransferKinds(), catalog.ProductList).Func(),
 		UploadTTL:   orDefault(cfg.UploadURLTTL, catalog.DefaultUploadTTL),
-		DownloadTTL: orDefault(cfg.DownloadURLTTL, catalog.DefaultDownloadTTL), MaxImportBytes: cfg.MaxImportBytes}
+		DownloadTTL: orDefault(cfg.DownloadURLTTL, catalog.DefaultDownloadTTL), MaxImportBytes: cfg.MaxImportBytes,
+		Analyze: catalog.TransferGrowing}
 }
 
 func orDefault[T comparable](v, def T) T {

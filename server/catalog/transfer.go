@@ -61,6 +61,11 @@ func TransferKinds() []*transfer.Kind {
 	}
 }
 
+// TransferGrowing are the tables product lines grow: an import analyzes them as it grows
+// (transfer.Jobs.Analyze).
+var TransferGrowing = []string{"products", "product_links", "product_attributes", "product_terms", "product_input_values",
+	"product_assets", "product_publications", "product_relations"}
+
 // productLinkSet is a product line's set of category or tag codes (product_links of kind).
 func productLinkSet(line, kind, linkKind string, ops crud.Ops) transfer.Set {
 	return transfer.Set{Line: line, Kind: kind, Field: kind + "Uuid", Ops: ops,

@@ -46,12 +46,11 @@ func (im *Importer) applySet(ctx context.Context, tx pgx.Tx, st Set, keys []stri
 			return false, malformed(st.Line, "%s must be an array of %s codes", st.Line, st.Kind)
 		}
 		for i, c := range codes {
-			var m uuid.UUID
-			err := tx.QueryRow(ctx, st.Lookup, reqctx.Tenant(ctx), within, c).Scan(&m)
-			if store.IsNoRows(err) {
-				return false, unresolved(st.Kind, c, fmt.Sprintf("%s[%d]", st.Line, i))
-			} else if err != nil {
+			m, found, err := memberLookup(ctx, tx, st, within, c)
+			if err != nil {
 				return false, err
+			} else if !found {
+				return false, unresolved(st.Kind, c, fmt.Sprintf("%s[%d]", st.Line, i))
 			}
 			want = append(want, m)
 		}

@@ -4,11 +4,12 @@ package transfer
 // categories, tags and input types): remembered for the run, so that a line looks each up once
 // per run instead of once per use. Only codes found are kept (a code not found yet may be
 // defined by a later line), and only references to other resources go through it, never the
-// line's own code. A line cannot delete a resource it refers to by code (lines upsert; the
-// children they delete, such as terms, are looked up within their parent, not here), so what a
-// run found stays right for the run, unless something else deletes it meanwhile: a line that
-// used remembered codes and fails is applied once more looking every code up again (apply1), so
-// a stale uuid can never change a line's outcome or its errors.
+// line's own code. A line cannot delete a resource it refers to by code (lines upsert), except
+// the children of its own resource (an attribute line's terms, which product lines name within
+// their attribute), so what a run found stays right for the run unless a line or something else
+// deletes it meanwhile: then the write naming the remembered uuid fails (the row is gone), and a
+// line that used remembered codes and fails is applied once more looking every code up again
+// (apply1), so a stale uuid can never change a line's outcome or its errors.
 
 import (
 	"context"
@@ -18,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/catalogd/catalogd/server/reqctx"
+	"github.com/catalogd/catalogd/server/store"
 )
 
 // codes is a run's memory of resolved codes: (tenant, table, code) → uuid.
@@ -78,9 +80,30 @@ func refreshing(ctx context.Context) context.Context {
 // refLookup is lookup for a reference to another resource: answered from the run's memory when
 // it holds the code, else looked up and remembered when found.
 func refLookup(ctx context.Context, tx pgx.Tx, table, code string) (uuid.UUID, bool, error) {
+	return remembered(ctx, table, code, func() (uuid.UUID, bool, error) { return lookup(ctx, tx, table, code) })
+}
+
+// memberLookup is a set member's lookup by code among those of the set's key (a term among its
+// attribute's, Set.Lookup), through the run's memory as refLookup. A member deleted meanwhile (an
+// attribute line leaving a term out) fails the write that names its remembered uuid, and the
+// line is applied again looking every code up (apply1), as for any other remembered code.
+func memberLookup(ctx context.Context, tx pgx.Tx, st Set, within uuid.UUID, code string) (uuid.UUID, bool, error) {
+	return remembered(ctx, st.Kind+" of "+within.String(), code, func() (uuid.UUID, bool, error) {
+		var m uuid.UUID
+		err := tx.QueryRow(ctx, st.Lookup, reqctx.Tenant(ctx), within, code).Scan(&m)
+		if store.IsNoRows(err) {
+			return uuid.Nil, false, nil
+		}
+		return m, err == nil, err
+	})
+}
+
+// remembered answers look's uuid for code in table (a table, or any name of a set of codes) from
+// the run's memory when it holds it, else calls look and remembers what it found.
+func remembered(ctx context.Context, table, code string, look func() (uuid.UUID, bool, error)) (uuid.UUID, bool, error) {
 	c := codesOf(ctx)
 	if c == nil {
-		return lookup(ctx, tx, table, code)
+		return look()
 	}
 	k := codeKey{reqctx.Tenant(ctx), table, code}
 	if ctx.Value(refreshKey{}) == nil {
@@ -94,7 +117,7 @@ func refLookup(ctx context.Context, tx pgx.Tx, table, code string) (uuid.UUID, b
 			return id, true, nil
 		}
 	}
-	id, ok, err := lookup(ctx, tx, table, code)
+	id, ok, err := look()
 	if err == nil {
 		c.mu.Lock()
 		if !ok {

@@ -59,6 +59,8 @@ type Jobs struct {
 	UploadTTL, DownloadTTL time.Duration
 	// MaxImportBytes is the largest import file (DefaultMaxImportBytes when 0).
 	MaxImportBytes int64
+	// Analyze are the tables an import grows, analyzed as it grows (importRun.analyze).
+	Analyze []string
 
 	// importQueued and exportQueued let this process's workers take a job its API has just queued
 	// at once, instead of at their next poll (Worker.Interval): the other replicas' workers still

@@ -185,6 +185,41 @@ type importRun struct {
 	added []RefKey
 	// ctx is the run's context, with its memory of codes (WithCodes).
 	ctx context.Context
+	// created counts the lines this run created; the tables are analyzed again once it reaches
+	// nextAnalyze (analyze).
+	created, nextAnalyze int64
+}
+
+// firstAnalyze is how many lines an import creates before the tables it grows are analyzed the
+// first time; then again each time the count doubles.
+const firstAnalyze = 500
+
+// analyze runs ANALYZE on the tables an import grows (Jobs.Analyze) once the run has created
+// nextAnalyze lines, then doubles the mark. PostgreSQL plans each statement with the statistics
+// of the tenant's rows as last sampled: a tenant the statistics do not know yet (an onboarding
+// import into a database that holds other tenants, or any import into new tables) is estimated at
+// a few rows, and the batch's reads by key of its products (the search documents, their children)
+// were planned as scans of the tenant's rows filtered, whose cost grows with every batch. Measured
+// on a database of 11 tenants, the search documents of 64 products of a new tenant of 20 000:
+// 868 ms before ANALYZE, 9 ms after (docs/design.md "Import and export jobs"). Autovacuum analyzes
+// a table only after a tenth of it changed, which a tenant small beside the others never reaches.
+// The cost: about a second per ANALYZE of the product tables, a dozen times over a million lines.
+// A failure is logged, never the import's.
+func (r *importRun) analyze(ctx context.Context) {
+	if len(r.w.Analyze) == 0 || r.created < r.nextAnalyze {
+		return
+	}
+	r.nextAnalyze = 2 * r.created
+	tables := make([]string, len(r.w.Analyze))
+	for i, t := range r.w.Analyze {
+		tables[i] = pgx.Identifier{t}.Sanitize()
+	}
+	start := time.Now()
+	if _, err := r.w.DB.Pool.Exec(ctx, "ANALYZE "+strings.Join(tables, ", ")); err != nil {
+		r.w.Log.Warn("import: analyze failed", "import", r.imp.Uuid.String(), "error", err.Error())
+		return
+	}
+	r.w.Log.Debug("import: tables analyzed", "import", r.imp.Uuid.String(), "created", r.created, "ms", time.Since(start).Milliseconds())
 }
 
 // run reads the import's file from where its last committed line ended, applies each line, then
@@ -194,6 +229,7 @@ func (r *importRun) run(ctx context.Context) error {
 	ctx = reqctx.WithPrincipal(ctx, importPrincipal(imp))
 	ctx = WithCodes(ctx)
 	r.ctx = ctx
+	r.nextAnalyze = firstAnalyze
 	if imp.DryRun {
 		// A dry run taken over starts again: the codes its lines would have defined are not kept.
 		r.defined = map[RefKey]bool{}
@@ -233,6 +269,7 @@ func (r *importRun) run(ctx context.Context) error {
 	}
 	for {
 		done, err := r.batch(ctx, src)
+		r.analyze(ctx)
 		var re readError
 		switch {
 		case errors.As(err, &re):
@@ -330,6 +367,7 @@ func (r *importRun) commit(ctx context.Context, l Line, deferred bool) error {
 // The import's own position in memory moves on once that has committed.
 func (r *importRun) inTx(ctx context.Context, apply func(tctx context.Context, q *db.Queries) (Counts, *Position, error)) error {
 	var pos *Position
+	var committed Counts
 	err := r.w.DB.Tx(ctx, func(tx pgx.Tx, q *db.Queries) error {
 		if err := q.RefreshDefer(ctx); err != nil {
 			return err
@@ -339,6 +377,7 @@ func (r *importRun) inTx(ctx context.Context, apply func(tctx context.Context, q
 		if c, pos, err = apply(store.WithDeferredRefresh(store.WithTx(ctx, tx)), q); err != nil || pos == nil {
 			return err
 		}
+		committed = c
 		if err := q.RefreshFlush(ctx); err != nil {
 			return err
 		}
@@ -346,6 +385,7 @@ func (r *importRun) inTx(ctx context.Context, apply func(tctx context.Context, q
 	})
 	if err == nil && pos != nil {
 		r.imp.BytesRead, r.imp.LinesRead = pos.Offset, pos.Line
+		r.created += committed.Created
 	}
 	if err != nil {
 		codesOf(r.ctx).forget() // they may name rows the rollback removed

@@ -455,3 +455,28 @@ func TestImportsFairAcrossTenants(t *testing.T) {
 		t.Errorf("the other tenant's import started at %v, after the first tenant's third at %v", started[bID], started[ids[2]])
 	}
 }
+
+// TestImportAnalyzesTheTablesItGrows: an import that creates products runs ANALYZE on the tables
+// it grows once it has created 500 lines (and at each doubling), so that PostgreSQL plans the
+// tenant's reads with statistics that know the tenant. Not parallel: no other test's import may
+// analyze meanwhile (ANALYZE statements are counted apart from autovacuum's).
+func TestImportAnalyzesTheTablesItGrows(t *testing.T) {
+	c, _ := env.TenantClient(t)
+	analyzed := func() int64 {
+		var n int64
+		if err := pool.QueryRow(t.Context(), `SELECT analyze_count FROM pg_stat_user_tables WHERE relname = 'product_input_values'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := analyzed()
+	lines := strings.Split(togetherStructure, "\n")
+	for i := 0; i < 1100; i++ {
+		lines = append(lines, fmt.Sprintf(`{"type":"product","code":"A-%d","kind":"simple","categories":["cat-%d"],`+
+			`"values":[{"inputType":"title","locale":"en-GB","value":"Thing %d"}]}`, i, i%3, i))
+	}
+	imp := Want(t, c.SendFile("POST", "/v1/imports", "application/x-ndjson", []byte(strings.Join(lines, "\n")+"\n")), 201).Obj()
+	wantCounts(t, waitImport(t, c, Str(imp, "uuid")), len(lines), 0, 0, 0)
+	// 1 113 lines created: analyzed at 500 and at 1 000 (statistics are published within a second).
+	WaitFor(t, 10*time.Second, "the import's ANALYZE in the statistics", func() bool { return analyzed() >= before+2 })
+}

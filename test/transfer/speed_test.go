@@ -49,6 +49,29 @@ func TestRunMemoryOfCodesFollowsDeletes(t *testing.T) {
 	if res.Unresolved == nil || *res.Unresolved != (transfer.RefKey{Type: "category", Code: "boots"}) {
 		t.Errorf("unresolved: %v", res.Unresolved)
 	}
+
+	// A term, looked up within its attribute, remembered too; the attribute's own line deletes it
+	// and creates it again (a new uuid), then deletes it for good.
+	wantOutcome(t, run(`{"type":"attribute","code":"color","terms":[{"code":"red"},{"code":"blue"}]}`), transfer.Created)
+	wantOutcome(t, run(`{"type":"product","code":"T1","kind":"simple","attributes":{"color":["red"]}}`), transfer.Created)
+	wantOutcome(t, run(`{"type":"product","code":"T1","attributes":{"color":["blue"]}}`), transfer.Updated)
+	wantOutcome(t, run(`{"type":"attribute","code":"color","terms":[{"code":"blue"}]}`), transfer.Updated)
+	wantOutcome(t, run(`{"type":"attribute","code":"color","terms":[{"code":"blue"},{"code":"red"}]}`), transfer.Updated)
+	t2 := run(`{"type":"product","code":"T2","kind":"simple","attributes":{"color":["red"]}}`)
+	wantOutcome(t, t2, transfer.Created)
+	attrs := Want(t, c.Get("/v1/products/"+t2.UUID.String()+"/attributes"), 200).Items()
+	if len(attrs) != 1 {
+		t.Fatalf("T2's attributes: %v", attrs)
+	}
+	terms := Want(t, c.Get("/v1/products/"+t2.UUID.String()+"/attributes/"+Str(attrs[0], "uuid")+"/terms"), 200).Items()
+	red := Want(t, c.Get("/v1/attributes/"+Str(attrs[0], "attributeUuid")+"/terms?codes%5Beq%5D=red"), 200).Items()
+	if len(terms) != 1 || len(red) != 1 || terms[0]["termUuid"] != red[0]["uuid"] {
+		t.Errorf("T2's terms: %v, want the term red now (%v)", terms, red)
+	}
+	wantOutcome(t, run(`{"type":"product","code":"T2","attributes":{"color":["blue"]}}`), transfer.Updated)
+	wantOutcome(t, run(`{"type":"attribute","code":"color","terms":[{"code":"blue"}]}`), transfer.Updated)
+	res = run(`{"type":"product","code":"T3","kind":"simple","attributes":{"color":["red"]}}`)
+	wantFailed(t, res, "attributes.color[0]", "UNRESOLVED_REFERENCE")
 }
 
 // A product's values are written in one call of the value family per run of creates or
