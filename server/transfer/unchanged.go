@@ -271,36 +271,52 @@ func optionalCode(fs map[string]json.RawMessage, name string) (string, bool) {
 	return text(v)
 }
 
-// sameValues: each item of v ({"inputType","channel","locale","value"}) is a value stored with the
-// same JSON; exact: and there is no other.
-func (p *product) sameValues(v json.RawMessage, exact bool) bool {
+// sameItems: v is an array of objects with no member but allowed, each naming by key (false:
+// not a key) a stored child (find: its index, -1 for none), none twice, and each same as that
+// child (same); exact: and there are n stored, none left out.
+func sameItems[K comparable](v json.RawMessage, exact bool, n int, allowed []string,
+	key func(fs map[string]json.RawMessage) (K, bool), find func(K) int, same func(i int, fs map[string]json.RawMessage) bool) bool {
 	its, ok := items(v)
-	if !ok || (exact && len(its) != len(p.values)) {
+	if !ok || (exact && len(its) != n) {
 		return false
 	}
-	type valueKey struct{ inputType, channel, locale string }
-	seen := make(map[valueKey]bool, len(its))
+	seen := make(map[K]bool, len(its))
 	for _, fs := range its {
-		if !only(fs, "inputType", "channel", "locale", "value") {
+		if !only(fs, allowed...) {
 			return false
 		}
-		it, ok1 := text(fs["inputType"])
-		ch, ok2 := optionalCode(fs, "channel")
-		lo, ok3 := optionalCode(fs, "locale")
-		given, ok4 := fs["value"]
-		key := valueKey{it, ch, lo}
-		if !ok1 || !ok2 || !ok3 || !ok4 || seen[key] {
+		k, ok := key(fs)
+		if !ok || seen[k] {
 			return false
 		}
-		seen[key] = true
-		i := slices.IndexFunc(p.values, func(s productValue) bool {
-			return s.inputType == it && s.channel == ch && s.locale == lo
-		})
-		if i < 0 || !sameJSON(given, p.values[i].value) {
+		seen[k] = true
+		if i := find(k); i < 0 || !same(i, fs) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameValues: each item of v ({"inputType","channel","locale","value"}) is a value stored with the
+// same JSON; exact: and there is no other.
+func (p *product) sameValues(v json.RawMessage, exact bool) bool {
+	type valueKey struct{ inputType, channel, locale string }
+	return sameItems(v, exact, len(p.values), []string{"inputType", "channel", "locale", "value"},
+		func(fs map[string]json.RawMessage) (valueKey, bool) {
+			it, ok1 := text(fs["inputType"])
+			ch, ok2 := optionalCode(fs, "channel")
+			lo, ok3 := optionalCode(fs, "locale")
+			return valueKey{it, ch, lo}, ok1 && ok2 && ok3
+		},
+		func(k valueKey) int {
+			return slices.IndexFunc(p.values, func(s productValue) bool {
+				return s.inputType == k.inputType && s.channel == k.channel && s.locale == k.locale
+			})
+		},
+		func(i int, fs map[string]json.RawMessage) bool {
+			given, ok := fs["value"]
+			return ok && sameJSON(given, p.values[i].value)
+		})
 }
 
 // sameJSON: a value given as stored (its jsonb text, compact): strings by their text (escapes may
@@ -320,58 +336,30 @@ func sameJSON(given, stored []byte) bool {
 // sameAssets: each item of v ({"asset","assetType","displayPriority"}) is an asset of p with the
 // type and priority it gives; exact: and there is no other.
 func (p *product) sameAssets(v json.RawMessage, exact bool) bool {
-	its, ok := items(v)
-	if !ok || (exact && len(its) != len(p.assets)) {
-		return false
-	}
-	seen := make(map[string]bool, len(its))
-	for _, fs := range its {
-		if !only(fs, "asset", "assetType", "displayPriority") {
-			return false
-		}
-		code, ok := text(fs["asset"])
-		if !ok || seen[code] {
-			return false
-		}
-		seen[code] = true
-		i := slices.IndexFunc(p.assets, func(a productAsset) bool { return a.asset == code })
-		if i < 0 {
-			return false
-		}
-		if t, given := fs["assetType"]; given && !sameString(t, p.assets[i].assetType) {
-			return false
-		}
-		if n, given := fs["displayPriority"]; given && string(n) != strconv.Itoa(int(p.assets[i].priority)) {
-			return false
-		}
-	}
-	return true
+	return sameItems(v, exact, len(p.assets), []string{"asset", "assetType", "displayPriority"},
+		func(fs map[string]json.RawMessage) (string, bool) { return text(fs["asset"]) },
+		func(code string) int {
+			return slices.IndexFunc(p.assets, func(a productAsset) bool { return a.asset == code })
+		},
+		func(i int, fs map[string]json.RawMessage) bool {
+			if t, given := fs["assetType"]; given && !sameString(t, p.assets[i].assetType) {
+				return false
+			}
+			n, given := fs["displayPriority"]
+			return !given || string(n) == strconv.Itoa(int(p.assets[i].priority))
+		})
 }
 
 // samePublications: each item of v ({"channel","status"}) is a publication of p in the status it
 // gives; exact: and there is no other.
 func (p *product) samePublications(v json.RawMessage, exact bool) bool {
-	its, ok := items(v)
-	if !ok || (exact && len(its) != len(p.publications)) {
-		return false
-	}
-	seen := make(map[string]bool, len(its))
-	for _, fs := range its {
-		if !only(fs, "channel", "status") {
-			return false
-		}
-		ch, ok := text(fs["channel"])
-		if !ok || seen[ch] {
-			return false
-		}
-		seen[ch] = true
-		i := slices.IndexFunc(p.publications, func(s productPublication) bool { return s.channel == ch })
-		if i < 0 {
-			return false
-		}
-		if st, given := fs["status"]; given && !sameString(st, p.publications[i].status) {
-			return false
-		}
-	}
-	return true
+	return sameItems(v, exact, len(p.publications), []string{"channel", "status"},
+		func(fs map[string]json.RawMessage) (string, bool) { return text(fs["channel"]) },
+		func(ch string) int {
+			return slices.IndexFunc(p.publications, func(s productPublication) bool { return s.channel == ch })
+		},
+		func(i int, fs map[string]json.RawMessage) bool {
+			st, given := fs["status"]
+			return !given || sameString(st, p.publications[i].status)
+		})
 }

@@ -188,12 +188,20 @@ func TestLinesTogetherMatchOneByOne(t *testing.T) {
 		together := outcomes(applyTogether(t, b, lines))
 		wantSame(t, fmt.Sprintf("round %d: outcomes", round), one, together)
 	}
+	wantSameCatalogs(t, a, b, skipA, skipB, 100)
+}
+
+// wantSameCatalogs: tenants a (lines applied one by one) and b (together) export the same and
+// logged the same events after their first skipA and skipB, at least `least` of them; b's search
+// state is a fresh computation's.
+func wantSameCatalogs(t *testing.T, a, b string, skipA, skipB, least int) {
+	t.Helper()
 	exA, _ := export(t, a, transfer.ExportOptions{})
 	exB, _ := export(t, b, transfer.ExportOptions{})
 	wantSame(t, "exports", strings.Split(exA, "\n"), strings.Split(exB, "\n"))
 	evA, evB := eventList(t, a, skipA), eventList(t, b, skipB)
-	if len(evA) < 100 {
-		t.Errorf("only %d events", len(evA))
+	if len(evA) < least {
+		t.Errorf("only %d events, want at least %d", len(evA), least)
 	}
 	wantSame(t, "events", evA, evB)
 	WantSearchFresh(t, pool, b)
