@@ -45,9 +45,10 @@ var linesSkipped atomic.Int64
 func LinesSkipped() int64 { return linesSkipped.Load() }
 
 // unchanged reports, for each of the lines ls of a batch, the uuid of its resource when the line
-// certainly changes nothing (uuid.Nil otherwise). pre are the batch's own codes looked up ahead
-// (prefetch): a line whose code another line of the batch also defines is never skipped.
-func (im *Importer) unchanged(ctx context.Context, tx pgx.Tx, ls []*line, raws [][]byte, pre prefetched) ([]uuid.UUID, error) {
+// certainly changes nothing (uuid.Nil otherwise). deps are the lines' dependencies (dependencies);
+// pre are the batch's own codes looked up ahead (prefetch): a line whose code another line of the
+// batch also defines is never skipped.
+func (im *Importer) unchanged(ctx context.Context, tx pgx.Tx, ls []*line, deps [][]int, pre prefetched) ([]uuid.UUID, error) {
 	out := make([]uuid.UUID, len(ls))
 	tenant := reqctx.Tenant(ctx)
 	var codes []string
@@ -68,7 +69,6 @@ func (im *Importer) unchanged(ctx context.Context, tx pgx.Tx, ls []*line, raws [
 	for _, p := range stored {
 		byCode[p.code] = p
 	}
-	deps := dependencies(im, ls, raws)
 	for i, l := range ls {
 		p := byCode[l.code]
 		if l.kind.Table != productsTable || p == nil || !p.sameAs(l) {

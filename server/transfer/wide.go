@@ -80,24 +80,35 @@ func (im *Importer) ApplyTogether(ctx context.Context, raws [][]byte) (out []Res
 		if err != nil {
 			return err
 		}
-		// Lines that certainly change nothing are not applied (unchanged.go); the others run.
-		same, err := im.unchanged(tctx, tx, ls, lanesRaw, pre)
+		deps := dependencies(im, ls, lanesRaw)
+		// Lines that certainly change nothing are not applied (unchanged.go); the others run, each
+		// waiting for the lines it depends on that run too (a skipped line is done: it wrote nothing).
+		same, err := im.unchanged(tctx, tx, ls, deps, pre)
 		if err != nil {
 			return err
 		}
 		var run []*line
-		var runRaw [][]byte
+		var runDeps [][]int
 		var runAt []int
+		lane := make([]int, len(ls)) // line k's lane among those that run, -1 when skipped
 		for k, l := range ls {
 			if same[k] != uuid.Nil {
+				lane[k] = -1
 				out[at[k]] = Result{Type: l.kind.Type, Code: l.code, Outcome: Unchanged, UUID: same[k], Skipped: true}
 				continue
 			}
-			run, runRaw, runAt = append(run, l), append(runRaw, lanesRaw[k]), append(runAt, at[k])
+			var d []int
+			for _, j := range deps[k] {
+				if lane[j] >= 0 {
+					d = append(d, lane[j])
+				}
+			}
+			lane[k] = len(run)
+			run, runDeps, runAt = append(run, l), append(runDeps, d), append(runAt, at[k])
 		}
 		skipped = len(ls) - len(run)
 		w := &wide{im: im, tx: tx, base: store.Flat(context.WithValue(tctx, prefetchKey{}, pre)), owner: map[uuid.UUID]int{}}
-		results, err := w.run(run, runRaw)
+		results, err := w.run(run, runDeps)
 		if err != nil {
 			why = w.why
 			return errWide
@@ -283,9 +294,8 @@ func (o laneOps) Move(_ context.Context, _ *store.DB, scopes []crud.Scope, trans
 func (o laneOps) Machine() *lifecycle.Machine { return o.Ops.Machine() }
 
 // run applies the lines, lane by lane, writing together; their results in order.
-func (w *wide) run(ls []*line, raws [][]byte) ([]Result, error) {
+func (w *wide) run(ls []*line, deps [][]int) ([]Result, error) {
 	n := len(ls)
-	deps := dependencies(w.im, ls, raws)
 	w.evs = make([][]events.Event, n)
 	results := make([]Result, n)
 	lanes := make([]*lane, n)
