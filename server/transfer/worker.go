@@ -206,7 +206,7 @@ const firstAnalyze = 500
 // The cost: about a second per ANALYZE of the product tables, a dozen times over a million lines.
 // A failure is logged, never the import's.
 func (r *importRun) analyze(ctx context.Context) {
-	if len(r.w.Analyze) == 0 || r.created < r.nextAnalyze {
+	if len(r.w.Analyze) == 0 || r.imp.DryRun || r.created < r.nextAnalyze { // a dry run writes nothing
 		return
 	}
 	r.nextAnalyze = 2 * r.created
